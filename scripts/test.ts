@@ -1,0 +1,78 @@
+/**
+ * The README's test command: the whole suite on PGlite, again on PostgreSQL when a database
+ * URL is given, then the Playwright specs when a Chromium is found. Under CI=true a missing
+ * database or browser fails the run instead of skipping. Ends with "N passed, N failed".
+ */
+import { existsSync, readFileSync, rmSync } from "node:fs";
+
+const ci = process.env.CI === "true";
+const postgresUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const extraArgs = process.argv.slice(2);
+
+let passed = 0;
+let failed = 0;
+const problems: string[] = [];
+
+async function run(label: string, cmd: string[], env: Record<string, string | undefined>): Promise<string> {
+  console.log(`\n=== ${label}: ${cmd.join(" ")}`);
+  const child = Bun.spawn(cmd, { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
+  let output = "";
+  const pump = async (stream: ReadableStream<Uint8Array>, sink: NodeJS.WriteStream) => {
+    const decoder = new TextDecoder();
+    const reader = stream.getReader();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      const text = decoder.decode(chunk.value, { stream: true });
+      output += text;
+      sink.write(text);
+    }
+  };
+  await Promise.all([pump(child.stdout, process.stdout), pump(child.stderr, process.stderr), child.exited]);
+  if (child.exitCode !== 0) problems.push(`${label} exited with ${child.exitCode}`);
+  return output;
+}
+
+function countBun(label: string, output: string) {
+  const pass = Number(/^\s*(\d+) pass$/m.exec(output)?.[1] ?? NaN);
+  const fail = Number(/^\s*(\d+) fail$/m.exec(output)?.[1] ?? NaN);
+  if (Number.isNaN(pass) || Number.isNaN(fail)) {
+    problems.push(`${label}: no test summary found`);
+    return;
+  }
+  if (pass === 0) problems.push(`${label}: no test ran`);
+  passed += pass;
+  failed += fail;
+}
+
+const bunTest = [process.execPath, "test", ...extraArgs];
+
+countBun("PGlite", await run("unit and integration tests on PGlite", bunTest, { TEST_ENGINE: "pglite", DATABASE_URL: undefined }));
+
+if (postgresUrl) {
+  countBun("PostgreSQL", await run("unit and integration tests on PostgreSQL", bunTest, { TEST_ENGINE: "postgres", TEST_DATABASE_URL: postgresUrl }));
+} else if (ci) {
+  problems.push("CI=true but no TEST_DATABASE_URL or DATABASE_URL: the PostgreSQL run is required in CI");
+} else {
+  console.log("\n!!! SKIPPED the PostgreSQL run: set TEST_DATABASE_URL (or DATABASE_URL) to include it.");
+}
+
+if (extraArgs.length) {
+  // A filtered run (npm test -- <filter>) is for the bun suite only.
+} else if (existsSync(chromium)) {
+  const report = "test-results/e2e.json";
+  rmSync(report, { force: true });
+  await run("browser tests (Playwright)", ["npx", "playwright", "test"], { CHROMIUM_PATH: chromium, PLAYWRIGHT_JSON_OUTPUT_NAME: report });
+  if (existsSync(report)) {
+    const stats = JSON.parse(readFileSync(report, "utf8")).stats as { expected: number; unexpected: number; flaky: number };
+    passed += stats.expected + stats.flaky;
+    failed += stats.unexpected;
+  } else problems.push("Playwright wrote no report");
+} else if (ci) {
+  problems.push(`CI=true but no Chromium at ${chromium}: install it (apt-get install -y chromium)`);
+} else {
+  console.log(`\n!!! SKIPPED the browser tests: no Chromium at ${chromium} (apt-get install -y chromium, or set CHROMIUM_PATH).`);
+}
+
+for (const p of problems) console.log(`!!! ${p}`);
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exit(failed > 0 || problems.length > 0 ? 1 : 0);

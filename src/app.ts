@@ -1,0 +1,26 @@
+import { Elysia } from "elysia";
+import { commandEndpoint } from "./http/command-endpoint";
+import type { AppDeps } from "./http/context";
+import { healthRoutes } from "./http/health";
+import { pageRoutes } from "./http/pages";
+
+export type { AppDeps } from "./http/context";
+
+/** The whole HTTP surface, without listening: main.ts listens, tests call app.handle(). */
+export function createApp(deps: AppDeps) {
+  return new Elysia()
+    .onError(({ code, set }) => {
+      // Routes other than POST / answer plain JSON errors; the command endpoint never throws.
+      if (code === "NOT_FOUND") {
+        set.status = 404;
+        return { error: "not found" };
+      }
+      set.status = 500;
+      return { error: "internal error" };
+    })
+    .use(healthRoutes(deps))
+    .use(pageRoutes(deps))
+    .use(commandEndpoint(deps));
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,22 @@
+/**
+ * A refusal the client can act on. Every layer throws this; the command endpoint maps it to
+ * exctnFdbck { id: 55, id_v4: status, elbrtn: message } and the portal shows the message
+ * next to `field`.
+ */
+export class CommandError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    /** Dotted wire path of the offending field, e.g. `seed.goodsValue`, when there is one. */
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = "CommandError";
+  }
+}
+
+export const badRequest = (message: string, field?: string) => new CommandError(400, message, field);
+export const notAcceptable = (message: string, field?: string) => new CommandError(406, message, field);
+export const forbidden = (message: string) => new CommandError(403, message);
+export const notFound = (message: string, field?: string) => new CommandError(404, message, field);
+export const conflict = (message: string, field?: string) => new CommandError(409, message, field);

@@ -1,0 +1,31 @@
+/** exctnFdbck (spec 2.2, 7): the outcome of every command, always with HTTP 200. */
+
+export const SUCCESS = 75;
+export const AT_CAPACITY = 35;
+export const ERROR = 55;
+
+export interface ExecutionFeedback {
+  id: typeof SUCCESS | typeof AT_CAPACITY | typeof ERROR;
+  id_v4: number;
+  elbrtn?: string;
+}
+
+export type CommandResponse = Record<string, unknown> & { exctnFdbck: ExecutionFeedback };
+
+export const success = (body: Record<string, unknown> = {}): CommandResponse => ({
+  ...body,
+  exctnFdbck: { id: SUCCESS, id_v4: 200 },
+});
+
+export const failure = (status: number, message: string, extra: Record<string, unknown> = {}): CommandResponse => ({
+  ...extra,
+  exctnFdbck: { id: ERROR, id_v4: status, elbrtn: message },
+});
+
+export const atCapacity = (): CommandResponse => ({
+  exctnFdbck: {
+    id: AT_CAPACITY,
+    id_v4: 503,
+    elbrtn: "service at capacity; the request was not stored: retry the same request after 2s, 4s and 8s",
+  },
+});

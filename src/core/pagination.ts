@@ -1,0 +1,26 @@
+import { z } from "zod";
+import { CommandError } from "./errors";
+import { normaliseUuid } from "./ids";
+
+export interface Page<T> {
+  items: T[];
+  /** Opaque; pass back as seed.cursor for the next page. null on the last page. */
+  nextCursor: string | null;
+}
+
+/** Seed of every list command: { limit?, cursor? }. */
+export const pageSeed = z.object({
+  limit: z.int().min(1).max(100).default(20),
+  cursor: z.string().min(1).max(200).optional(),
+});
+
+// Timestamps are written by the service with millisecond precision, so the cursor's Date is exact.
+export const encodeCursor = (at: Date, id: string) => Buffer.from(`${at.toISOString()}|${id}`).toString("base64url");
+
+export function decodeCursor(cursor: string): { at: Date; id: string } {
+  const [iso, id] = Buffer.from(cursor, "base64url").toString().split("|");
+  const at = new Date(iso ?? "");
+  const uuid = normaliseUuid(id);
+  if (Number.isNaN(at.getTime()) || !uuid) throw new CommandError(400, "seed.cursor is not a cursor this service returned", "seed.cursor");
+  return { at, id: uuid };
+}

@@ -1,0 +1,11 @@
+/** Who is calling: the partner account behind a verified key, and the environment that key runs in. */
+export interface Principal {
+  partnerId: string;
+  partnerName: string;
+  isAdmin: boolean;
+  enrichmentEnabled: boolean;
+  keyId: string;
+  keyLabel: "test" | "live" | "legacy";
+  /** Test and live keys pin their environment; a legacy key follows the account toggle (spec 5.5). */
+  mode: "test" | "live";
+}

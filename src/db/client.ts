@@ -1,0 +1,75 @@
+import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
+import { mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import postgres from "postgres";
+import * as schema from "./schema";
+
+/** One drizzle type for both engines: domain code never knows which one it talks to. */
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** A transaction or the database itself: services accept either so callers can compose them. */
+export type Executor = Database | Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+export interface DatabaseHandle {
+  db: Database;
+  engine: "postgres" | "pglite";
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+const migrationsFolder = fileURLToPath(new URL("../../drizzle", import.meta.url));
+// Any constant: serialises migrations when several instances start against one PostgreSQL.
+const MIGRATION_LOCK = 727_001;
+
+/** `url` set → PostgreSQL through postgres.js; otherwise PGlite in `dataDir` ("memory://" for tests). Migrations are applied. */
+export async function openDatabase(options: { url?: string; dataDir?: string }): Promise<DatabaseHandle> {
+  if (options.url) return openPostgres(options.url);
+  return openPglite(options.dataDir ?? "./data");
+}
+
+async function openPostgres(url: string): Promise<DatabaseHandle> {
+  const migrationClient = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await migrationClient`select pg_advisory_lock(${MIGRATION_LOCK})`;
+    await migratePostgres(drizzlePostgres({ client: migrationClient }), { migrationsFolder });
+    await migrationClient`select pg_advisory_unlock(${MIGRATION_LOCK})`;
+  } finally {
+    await migrationClient.end();
+  }
+  const client = postgres(url, { max: 10, onnotice: () => {} });
+  const db = drizzlePostgres({ client, schema }) as unknown as Database;
+  return {
+    db,
+    engine: "postgres",
+    ping: () => ping(db),
+    close: () => client.end({ timeout: 5 }),
+  };
+}
+
+async function openPglite(dataDir: string): Promise<DatabaseHandle> {
+  if (!dataDir.includes("://")) mkdirSync(dataDir, { recursive: true });
+  const client = await PGlite.create(dataDir);
+  const raw = drizzlePglite({ client, schema });
+  await migratePglite(raw, { migrationsFolder });
+  const db = raw as unknown as Database;
+  return {
+    db,
+    engine: "pglite",
+    ping: () => ping(db),
+    close: () => client.close(),
+  };
+}
+
+async function ping(db: Database): Promise<boolean> {
+  try {
+    await db.execute(sql`select 1`);
+    return true;
+  } catch {
+    return false;
+  }
+}

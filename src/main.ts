@@ -1,0 +1,38 @@
+import { createApp } from "./app";
+import { loadConfig } from "./config";
+import { log, setLogLevel } from "./core/log";
+import { countPartners, createPartner } from "./modules/partners/service";
+import { buildDeps, closeDeps } from "./runtime";
+
+const config = loadConfig();
+setLogLevel(config.LOG_LEVEL);
+const deps = await buildDeps(config);
+
+// A brand-new embedded database gets a demo partner and an operator admin, shown once.
+if (!config.DATABASE_URL && config.SEED_DEMO === "true" && (await countPartners(deps.database.db)) === 0) {
+  const demo = await createPartner(deps.database.db, { name: "Demo Partner", enrichment: true, email: "demo@partners.example" });
+  const operator = await createPartner(deps.database.db, { name: "Operator", admin: true, enrichment: true, email: "admin@operator.example" });
+  process.stdout.write(
+    [
+      "",
+      "First start on a new database: these credentials are shown once and stored only hashed.",
+      JSON.stringify({ demoPartner: demo, operatorAdmin: operator }, null, 2),
+      "",
+    ].join("\n"),
+  );
+}
+
+const app = createApp(deps).listen({ port: config.PORT, maxRequestBodySize: config.MAX_BODY_BYTES * 2 });
+log.info("listening", { port: config.PORT, engine: deps.database.engine, url: `http://localhost:${config.PORT}/` });
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  log.info("shutting down", { signal });
+  await app.stop(); // stops accepting and lets in-flight requests finish
+  await closeDeps(deps);
+  process.exit(0);
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));

@@ -1,0 +1,178 @@
+import { and, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import type { Database, Executor } from "../../db/client";
+import { refuseBlankFields } from "../../core/blank";
+import { decodeDocument, type DecodedDocument } from "../../core/documents";
+import { CommandError } from "../../core/errors";
+import { compactUuid, newId } from "../../core/ids";
+import { decodeCursor, encodeCursor, type Page } from "../../core/pagination";
+import { parseWith } from "../../core/validation";
+import { consumerDocuments, consumers } from "./schema";
+import { consumerSeed, DOCUMENT_FIELDS, type ConsumerSeed } from "./seed";
+
+type Profile = Record<string, unknown>;
+
+function getPath(obj: Profile, path: string): unknown {
+  return path.split(".").reduce<unknown>((node, key) => (node && typeof node === "object" ? (node as Profile)[key] : undefined), obj);
+}
+
+function deletePath(obj: Profile, path: string): void {
+  const keys = path.split(".");
+  const parent = keys.slice(0, -1).reduce<unknown>((node, key) => (node as Profile | undefined)?.[key], obj) as Profile | undefined;
+  if (parent) delete parent[keys.at(-1)!];
+  if (keys.length > 1 && parent && Object.keys(parent).length === 0) delete obj[keys[0]!];
+}
+
+/** Later values win; nested objects (name, dob, addrss, socialID) merge field by field. */
+function mergeProfiles(base: Profile, update: Profile): Profile {
+  const merged: Profile = { ...base };
+  for (const [key, value] of Object.entries(update)) {
+    const prior = merged[key];
+    merged[key] =
+      value && typeof value === "object" && prior && typeof prior === "object" ? { ...(prior as Profile), ...(value as Profile) } : value;
+  }
+  return merged;
+}
+
+/** Spec 2.3: an individual needs name.first and phoneNo; an organisation needs name.brand. */
+function checkClassRules(profile: Profile, documents: ReadonlySet<string>) {
+  const has = (path: string) => getPath(profile, path) !== undefined || documents.has(path);
+  if (profile.class === "h") {
+    if (!has("name.first")) throw new CommandError(400, "seed.name.first is required for an individual consumer (class h)", "seed.name.first");
+    if (!has("phoneNo")) throw new CommandError(400, "seed.phoneNo is required for an individual consumer (class h)", "seed.phoneNo");
+  } else if (!has("name.brand")) {
+    throw new CommandError(400, "seed.name.brand is required for an organisation consumer (class o)", "seed.name.brand");
+  }
+}
+
+export interface RegisteredConsumer {
+  id: string;
+  created: boolean;
+}
+
+/**
+ * `prfl entity`: create a consumer, or — when the e-mail is already registered under this
+ * partner — update the given fields of that consumer and return its id (spec 2.3 rule 2).
+ */
+export async function registerConsumer(
+  db: Database,
+  partnerId: string,
+  rawSeed: unknown,
+  options: { maxDocumentBytes: number; now?: Date },
+): Promise<RegisteredConsumer> {
+  refuseBlankFields(rawSeed);
+  const seed: ConsumerSeed = parseWith(consumerSeed, rawSeed ?? {});
+  const profile: Profile = structuredClone(seed);
+  const documents = new Map<string, DecodedDocument>();
+  for (const field of DOCUMENT_FIELDS) {
+    const value = getPath(profile, field);
+    if (typeof value !== "string") continue;
+    documents.set(field, decodeDocument(value, `seed.${field}`, options.maxDocumentBytes));
+    deletePath(profile, field);
+  }
+  if (profile.eMail) profile.eMail = String(profile.eMail).toLowerCase();
+  const email = (profile.eMail as string | undefined) ?? null;
+  const now = options.now ?? new Date();
+
+  // Two attempts: a concurrent registration of the same e-mail may win the insert race.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const result = await db.transaction(async (tx) => {
+      const [existing] = email
+        ? await tx
+            .select()
+            .from(consumers)
+            .where(and(eq(consumers.partnerId, partnerId), eq(consumers.email, email)))
+            .for("update")
+        : [];
+      if (existing) {
+        const merged = mergeProfiles(existing.profile, profile);
+        const stored = new Set(
+          (await tx.select({ field: consumerDocuments.field }).from(consumerDocuments).where(eq(consumerDocuments.consumerId, existing.id))).map((d) => d.field),
+        );
+        checkClassRules(merged, new Set([...stored, ...documents.keys()]));
+        await tx.update(consumers).set({ class: seed.class, profile: merged, updatedAt: now }).where(eq(consumers.id, existing.id));
+        await saveDocuments(tx, existing.id, documents, now);
+        return { id: existing.id, created: false };
+      }
+      checkClassRules(profile, new Set(documents.keys()));
+      const id = newId();
+      const inserted = await tx
+        .insert(consumers)
+        .values({ id, partnerId, class: seed.class, email, profile, createdAt: now, updatedAt: now })
+        .onConflictDoNothing({ target: [consumers.partnerId, consumers.email], where: sql`${consumers.email} is not null` })
+        .returning({ id: consumers.id });
+      if (!inserted.length) return null;
+      await saveDocuments(tx, id, documents, now);
+      return { id, created: true };
+    });
+    if (result) return result;
+  }
+  throw new CommandError(409, "the consumer was registered concurrently by another request; retry");
+}
+
+async function saveDocuments(tx: Executor, consumerId: string, documents: Map<string, DecodedDocument>, now: Date) {
+  for (const [field, doc] of documents) {
+    await tx
+      .insert(consumerDocuments)
+      .values({ consumerId, field, mime: doc.mime, sizeBytes: doc.bytes.length, content: doc.bytes, updatedAt: now })
+      .onConflictDoUpdate({
+        target: [consumerDocuments.consumerId, consumerDocuments.field],
+        set: { mime: doc.mime, sizeBytes: doc.bytes.length, content: doc.bytes, updatedAt: now },
+      });
+  }
+}
+
+export interface ConsumerRecord {
+  id: string;
+  partnerId: string;
+  class: "h" | "o";
+  profile: Profile;
+  documents: string[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A consumer of this partner, by id in either form; null when it is not theirs (scoping, rule 3). */
+export async function findConsumer(db: Executor, partnerId: string, consumerId: string): Promise<ConsumerRecord | null> {
+  const [row] = await db
+    .select()
+    .from(consumers)
+    .where(and(eq(consumers.id, consumerId), eq(consumers.partnerId, partnerId)));
+  if (!row) return null;
+  const docs = await db.select({ field: consumerDocuments.field }).from(consumerDocuments).where(eq(consumerDocuments.consumerId, row.id));
+  return { ...row, documents: docs.map((d) => d.field) };
+}
+
+/** Newest first, keyset-paginated. `partnerId` undefined lists every partner's (admin). */
+export async function listConsumers(
+  db: Database,
+  scope: { partnerId?: string },
+  page: { limit: number; cursor?: string },
+): Promise<Page<ConsumerRecord>> {
+  const conditions: SQL[] = [];
+  if (scope.partnerId) conditions.push(eq(consumers.partnerId, scope.partnerId));
+  if (page.cursor) {
+    const { at, id } = decodeCursor(page.cursor);
+    conditions.push(or(lt(consumers.createdAt, at), and(eq(consumers.createdAt, at), lt(consumers.id, id)))!);
+  }
+  const rows = await db
+    .select()
+    .from(consumers)
+    .where(and(...conditions))
+    .orderBy(desc(consumers.createdAt), desc(consumers.id))
+    .limit(page.limit + 1);
+  const items = rows.slice(0, page.limit);
+  const ids = items.map((r) => r.id);
+  const docs = ids.length
+    ? await db
+        .select({ consumerId: consumerDocuments.consumerId, field: consumerDocuments.field })
+        .from(consumerDocuments)
+        .where(inArray(consumerDocuments.consumerId, ids))
+    : [];
+  const last = items.at(-1);
+  return {
+    items: items.map((r) => ({ ...r, documents: docs.filter((d) => d.consumerId === r.id).map((d) => d.field) })),
+    nextCursor: rows.length > page.limit && last ? encodeCursor(last.createdAt, last.id) : null,
+  };
+}
+
+export const wireConsumerId = compactUuid;

@@ -1,0 +1,44 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+
+export const partners = pgTable("partners", {
+  id: uuid("id").primaryKey(),
+  name: text("name").notNull(),
+  /** The operator's internal account: may run the administrator-only commands. */
+  isAdmin: boolean("is_admin").notNull().default(false),
+  enrichmentEnabled: boolean("enrichment_enabled").notNull().default(false),
+  /** Account toggle (set env_live / set env_test); legacy keys follow it. */
+  mode: text("mode", { enum: ["test", "live"] }).notNull().default("test"),
+  suspended: boolean("suspended").notNull().default(false),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    /** userInfo.athrzt.id */
+    id: uuid("id").primaryKey(),
+    partnerId: uuid("partner_id").notNull().references(() => partners.id),
+    label: text("label", { enum: ["test", "live", "legacy"] }).notNull(),
+    /** SHA-256 of the key (hex): keys are 32 random bytes, so a fast hash is enough. */
+    keyHash: text("key_hash").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [index("api_keys_partner_idx").on(t.partnerId)],
+);
+
+export const portalUsers = pgTable(
+  "portal_users",
+  {
+    id: uuid("id").primaryKey(),
+    partnerId: uuid("partner_id").notNull().references(() => partners.id),
+    email: text("email").notNull(),
+    name: text("name").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    role: text("role", { enum: ["owner", "staff", "admin"] }).notNull(),
+    active: boolean("active").notNull().default(true),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("portal_users_email_idx").on(sql`lower(${t.email})`)],
+);

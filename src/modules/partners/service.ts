@@ -1,0 +1,164 @@
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Database, Executor } from "../../db/client";
+import { CommandError } from "../../core/errors";
+import { newId } from "../../core/ids";
+import type { Principal } from "../../core/principal";
+import { apiKeys, partners, portalUsers } from "./schema";
+
+export type KeyLabel = "test" | "live" | "legacy";
+export const KEY_LABELS: readonly KeyLabel[] = ["test", "live", "legacy"];
+
+export interface IssuedKey {
+  id: string;
+  /** Shown once; only its hash is stored. */
+  key: string;
+}
+
+const hashKey = (key: string) => createHash("sha256").update(key).digest("hex");
+
+/** 32 random bytes, base64 with padding (spec 5.2: the full string including padding is the key). */
+const generateKey = () => randomBytes(32).toString("base64");
+const generatePassword = () => randomBytes(18).toString("base64url");
+
+async function issueKey(db: Executor, partnerId: string, label: KeyLabel): Promise<IssuedKey> {
+  const key = generateKey();
+  const id = newId();
+  await db.insert(apiKeys).values({ id, partnerId, label, keyHash: hashKey(key) });
+  return { id, key };
+}
+
+export interface NewPartner {
+  partnerId: string;
+  name: string;
+  admin: boolean;
+  enrichment: boolean;
+  keys: Record<KeyLabel, IssuedKey>;
+  portal: { email: string; password: string };
+}
+
+const slug = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "")
+    .slice(0, 40) || "partner";
+
+/** A partner account with one key of each label and a portal owner (or operator admin) login. */
+export async function createPartner(
+  db: Database,
+  input: { name: string; admin?: boolean; enrichment?: boolean; email?: string },
+): Promise<NewPartner> {
+  const name = input.name.trim();
+  if (!name) throw new CommandError(400, "partner name must not be empty", "name");
+  const partnerId = newId();
+  const email = (input.email ?? `${slug(name)}-${partnerId.slice(0, 8)}@partners.example`).toLowerCase();
+  const password = generatePassword();
+  const passwordHash = await Bun.password.hash(password, { algorithm: "argon2id" });
+  return db.transaction(async (tx) => {
+    await tx.insert(partners).values({ id: partnerId, name, isAdmin: !!input.admin, enrichmentEnabled: !!input.enrichment });
+    const keys = {} as Record<KeyLabel, IssuedKey>;
+    for (const label of KEY_LABELS) keys[label] = await issueKey(tx, partnerId, label);
+    const taken = await tx.select({ id: portalUsers.id }).from(portalUsers).where(sql`lower(${portalUsers.email}) = ${email}`);
+    if (taken.length) throw new CommandError(409, `a portal user with e-mail ${email} already exists`, "email");
+    await tx.insert(portalUsers).values({
+      id: newId(),
+      partnerId,
+      email,
+      name: `${name} ${input.admin ? "administrator" : "owner"}`,
+      passwordHash,
+      role: input.admin ? "admin" : "owner",
+    });
+    return { partnerId, name, admin: !!input.admin, enrichment: !!input.enrichment, keys, portal: { email, password } };
+  });
+}
+
+export async function listPartners(db: Database) {
+  const rows = await db.select().from(partners).orderBy(asc(partners.createdAt));
+  const keys = await db.select().from(apiKeys).where(isNull(apiKeys.revokedAt));
+  return rows.map((p) => ({
+    partnerId: p.id,
+    name: p.name,
+    admin: p.isAdmin,
+    enrichment: p.enrichmentEnabled,
+    mode: p.mode,
+    suspended: p.suspended,
+    createdAt: p.createdAt.toISOString(),
+    keys: keys.filter((k) => k.partnerId === p.id).map((k) => ({ id: k.id, label: k.label, createdAt: k.createdAt.toISOString() })),
+  }));
+}
+
+export async function countPartners(db: Database): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(partners);
+  return row?.n ?? 0;
+}
+
+/** Revoke the partner's active keys of `label` and issue a new one (shown once). */
+export async function rotateKey(db: Database, partnerId: string, label: KeyLabel): Promise<IssuedKey> {
+  return db.transaction(async (tx) => {
+    const [partner] = await tx.select({ id: partners.id }).from(partners).where(eq(partners.id, partnerId)).for("update");
+    if (!partner) throw new CommandError(404, `no partner ${partnerId}`);
+    await tx
+      .update(apiKeys)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(apiKeys.partnerId, partnerId), eq(apiKeys.label, label), isNull(apiKeys.revokedAt)));
+    return issueKey(tx, partnerId, label);
+  });
+}
+
+export async function revokeKey(db: Database, keyId: string): Promise<{ id: string; label: KeyLabel; partnerId: string }> {
+  const [row] = await db
+    .update(apiKeys)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
+    .returning({ id: apiKeys.id, label: apiKeys.label, partnerId: apiKeys.partnerId });
+  if (!row) throw new CommandError(404, `no active key ${keyId}`);
+  return row;
+}
+
+export async function setEnrichment(db: Database, partnerId: string, enabled: boolean) {
+  const [row] = await db.update(partners).set({ enrichmentEnabled: enabled }).where(eq(partners.id, partnerId)).returning({ id: partners.id });
+  if (!row) throw new CommandError(404, `no partner ${partnerId}`);
+}
+
+/** The account toggle of spec 3 (set env_live / set env_test). */
+export async function setAccountMode(db: Database, partnerId: string, mode: "test" | "live") {
+  await db.update(partners).set({ mode }).where(eq(partners.id, partnerId));
+}
+
+const NOT_GENUINE = "authorization is not genuine: the partner id, authorization id and key do not match";
+
+/** Verify the envelope's credentials (ids already normalised) and say who is calling. */
+export async function authenticate(db: Database, credentials: { partnerId: string; keyId: string; key: string }): Promise<Principal> {
+  const [row] = await db
+    .select({
+      keyPartnerId: apiKeys.partnerId,
+      label: apiKeys.label,
+      keyHash: apiKeys.keyHash,
+      revokedAt: apiKeys.revokedAt,
+      name: partners.name,
+      isAdmin: partners.isAdmin,
+      enrichmentEnabled: partners.enrichmentEnabled,
+      mode: partners.mode,
+      suspended: partners.suspended,
+    })
+    .from(apiKeys)
+    .innerJoin(partners, eq(partners.id, apiKeys.partnerId))
+    .where(eq(apiKeys.id, credentials.keyId));
+  // Hash even when nothing matched so a miss takes as long as a wrong key.
+  const presented = Buffer.from(hashKey(credentials.key), "hex");
+  const expected = Buffer.from(row?.keyHash ?? "0".repeat(64), "hex");
+  const keyMatches = timingSafeEqual(presented, expected);
+  if (!row || !keyMatches || row.keyPartnerId !== credentials.partnerId) throw new CommandError(401, NOT_GENUINE);
+  if (row.revokedAt) throw new CommandError(401, "authorization is not genuine: this key has been revoked");
+  if (row.suspended) throw new CommandError(403, "this partner account is suspended");
+  return {
+    partnerId: credentials.partnerId,
+    partnerName: row.name,
+    isAdmin: row.isAdmin,
+    enrichmentEnabled: row.enrichmentEnabled,
+    keyId: credentials.keyId,
+    keyLabel: row.label,
+    mode: row.label === "legacy" ? row.mode : row.label,
+  };
+}

@@ -1,0 +1,17 @@
+import { bigint, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { partners } from "../partners/schema";
+
+export const quotes = pgTable(
+  "quotes",
+  {
+    id: uuid("id").primaryKey(),
+    partnerId: uuid("partner_id").notNull().references(() => partners.id),
+    productCode: text("product_code").notNull(),
+    premiumKobo: bigint("premium_kobo", { mode: "number" }).notNull(),
+    duration: text("duration"),
+    /** The normalised seed the premium was computed from; issuance compares against it. */
+    basis: jsonb("basis").$type<Record<string, unknown>>().notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("quotes_partner_product_idx").on(t.partnerId, t.productCode, t.createdAt.desc())],
+);

@@ -1,0 +1,53 @@
+/** Health cover sold per insurer: the product type is the insurer code (hlth-<insurer_code>-1111). */
+import { z } from "zod";
+import { badRequest } from "../../core/errors";
+import { parseWith } from "../../core/validation";
+import { MONTHLY_DURATIONS, durationField, nameField, requireType, wholeNairaInKobo, type MonthlyDuration } from "../shared";
+import type { ConsumerClass, ProductFamily, ProductType } from "../types";
+import { HEALTH_INSURERS, type Hospital } from "./insurers";
+
+export { HEALTH_INSURERS, type HealthInsurer, type Hospital } from "./insurers";
+
+/** Spec 2.4: 1250 naira per month, 7500 for 6m, 15000 for 1y; the same for every insurer. */
+const HEALTH_PREMIUM_NAIRA: Readonly<Record<MonthlyDuration, number>> = { "1m": 1250, "3m": 3750, "6m": 7500, "1y": 15000 };
+
+const HEALTH_TYPES: readonly ProductType[] = HEALTH_INSURERS.map((insurer) => ({ code: insurer.code, name: `Health, ${insurer.name}` }));
+
+const healthSeed = z.object({ insrncDrtn: durationField(MONTHLY_DURATIONS) });
+
+/** A hospital of an insurer's network, tagged with the insurer so one flat list can serve every insurer. */
+export interface NetworkHospital extends Hospital {
+  insurer: string;
+  insurerName: string;
+}
+
+/** Hospitals for `dump hlth_*HSPTLS`: of every insurer, or only of the one named. */
+export function listHospitals(insurerCode?: string): NetworkHospital[] {
+  let insurers = HEALTH_INSURERS;
+  if (insurerCode !== undefined) {
+    insurers = HEALTH_INSURERS.filter((i) => i.code === insurerCode);
+    if (insurers.length === 0)
+      throw badRequest(
+        `health insurer not recognised: "${insurerCode}" is not one of ${HEALTH_INSURERS.map((i) => i.code).join(", ")}`,
+        "seed.insurer",
+      );
+  }
+  return insurers.flatMap((i) => i.hospitals.map((h) => ({ insurer: i.code, insurerName: i.name, ...h })));
+}
+
+export const health: ProductFamily = {
+  ctgry: "hlth",
+  name: "Health",
+  types: HEALTH_TYPES,
+  premiumUnit: "naira",
+  quote(type, seed) {
+    requireType(HEALTH_TYPES, "hlth", type);
+    const { insrncDrtn } = parseWith(healthSeed, seed);
+    return { premiumKobo: wholeNairaInKobo(HEALTH_PREMIUM_NAIRA[insrncDrtn]), duration: insrncDrtn, basis: { insrncDrtn } };
+  },
+  consumerRequirements(type: string, consumerClass: ConsumerClass) {
+    requireType(HEALTH_TYPES, "hlth", type);
+    // Not in spec 2.3: an insurer enrols a person, so ask what travel asks (who, age, sex, where).
+    return [nameField(consumerClass), "phoneNo", "eMail", "gender", "dob.date", "addrss.addrss"];
+  },
+};

@@ -1,0 +1,62 @@
+/**
+ * Small helpers every product family shares: duration codes, money rounding, the
+ * "unknown type" refusal and the consumer name field. Rates and tables stay in each family.
+ */
+import { z } from "zod";
+import { badRequest } from "../core/errors";
+import type { ConsumerClass, ProductType } from "./types";
+
+/** Every insrncDrtn code the service knows (spec 8, "Durations allowed"). */
+export type DurationCode = "7d" | "15d" | "25d" | "30d" | "45d" | "62d" | "92d" | "1m" | "3m" | "6m" | "12m" | "1y";
+
+/** The calendar-month durations used by marine, health and property. */
+export const MONTHLY_DURATIONS = ["1m", "3m", "6m", "1y"] as const;
+export type MonthlyDuration = (typeof MONTHLY_DURATIONS)[number];
+
+/** Months of cover per monthly duration, for pro-rating annual rates. */
+export const MONTHS_COVERED: Readonly<Record<MonthlyDuration, number>> = { "1m": 1, "3m": 3, "6m": 6, "1y": 12 };
+
+/**
+ * A required insrncDrtn restricted to the durations a product allows. The string check comes
+ * first so a missing field reads "is required" rather than "must be one of …; received undefined".
+ */
+export const durationField = <const D extends readonly [DurationCode, ...DurationCode[]]>(allowed: D) =>
+  z.string().pipe(z.enum(allowed));
+
+/**
+ * Round half up to a whole unit. Money arrives as floats (naira with kobo fractions, rates
+ * like 0.85%), so strip binary noise first: 1.005 * 100 must round to 101, not 100.
+ */
+export function roundHalfUp(value: number): number {
+  return Math.round(Number(value.toPrecision(15)));
+}
+
+/** `percent` % of `amount`, unrounded (callers round once, at the end). */
+export function percentOf(amount: number, percent: number): number {
+  return (amount * percent) / 100;
+}
+
+/** A naira figure as integer kobo, rounded to whole naira first (naira products quote whole naira). */
+export function wholeNairaInKobo(naira: number): number {
+  return roundHalfUp(naira) * 100;
+}
+
+/** Refuse a type the family does not sell, in the spec's words (section 7). */
+export function requireType<T extends ProductType>(types: readonly T[], ctgry: string, type: string): T {
+  const found = types.find((t) => t.code === type);
+  if (!found) throw badRequest(`product specified not supported: ${ctgry} has no type "${type}"`);
+  return found;
+}
+
+/** An individual is named by name.first; an organisation by name.brand (spec 2.3). */
+export function nameField(consumerClass: ConsumerClass): string {
+  return consumerClass === "o" ? "name.brand" : "name.first";
+}
+
+/** Facts only a person has: an organisation consumer is never asked for them. */
+const PERSONAL_FACTS: ReadonlySet<string> = new Set(["gender", "dob.date"]);
+
+/** The spec's field list for a family, less the personal facts when the consumer is an organisation. */
+export function requiredFor(consumerClass: ConsumerClass, fields: readonly string[]): readonly string[] {
+  return consumerClass === "o" ? fields.filter((f) => !PERSONAL_FACTS.has(f)) : fields;
+}

@@ -1,0 +1,82 @@
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { engine, testApp } from "./support/harness";
+
+const root = new URL("..", import.meta.url).pathname;
+
+/** Run the operator CLI as a real process: `npm run cli -- …` as the README says. */
+async function cli(args: string[], env: Record<string, string | undefined>) {
+  const child = Bun.spawn(["npm", "run", "cli", "--", ...args], { cwd: root, env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()]);
+  await child.exited;
+  return { stdout, stderr, code: child.exitCode };
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), "cli-pglite-"));
+// The CLI talks to the same engine the suite is testing.
+const env = engine === "postgres" ? { DATABASE_URL: process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL } : { DATABASE_URL: undefined, DATA_DIR: dataDir };
+const t = await testApp();
+
+describe("npm run cli -- partner create", () => {
+  test("prints exactly one JSON object with keys of every label and a portal login, usable on POST /", async () => {
+    const { stdout, code } = await cli(["partner", "create", "--name", "Acme Ltd", "--enrichment"], env);
+    expect(code).toBe(0);
+    expect(stdout.trim().split("\n")).toHaveLength(1);
+    const partner = JSON.parse(stdout);
+    // Bun's toMatchObject writes asymmetric matchers into the received object: assert on a copy.
+    expect(structuredClone(partner)).toMatchObject({ partnerId: expect.any(String), name: "Acme Ltd", admin: false, enrichment: true });
+    for (const label of ["test", "live", "legacy"]) {
+      expect(partner.keys[label].id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(Buffer.from(partner.keys[label].key, "base64")).toHaveLength(32);
+    }
+    expect(partner.portal).toEqual({ email: expect.stringContaining("@"), password: expect.any(String) });
+
+    if (engine === "postgres") {
+      const answer = await t.post({ userInfo: { id: partner.partnerId, athrzt: partner.keys.live }, cmmnd: { cmmnd: "dump entt_*CSTMRS" } });
+      expect(answer.exctnFdbck).toEqual({ id: 75, id_v4: 200 });
+    }
+  }, 60_000);
+
+  test("--admin makes the operator's account; partner list shows both without secrets", async () => {
+    const admin = JSON.parse((await cli(["partner", "create", "--name", "Operator", "--admin"], env)).stdout);
+    expect(admin.admin).toBe(true);
+    const { stdout } = await cli(["partner", "list"], env);
+    const listed = JSON.parse(stdout).partners;
+    const entry = listed.find((p: any) => p.partnerId === admin.partnerId);
+    expect(entry).toMatchObject({ name: "Operator", admin: true, mode: "test" });
+    expect(entry.keys.map((k: any) => k.label).sort()).toEqual(["legacy", "live", "test"]);
+    expect(stdout).not.toContain(admin.keys.test.key);
+  }, 60_000);
+
+  test("key rotate issues a new key and the old one stops working; key revoke revokes", async () => {
+    const created = JSON.parse((await cli(["partner", "create", "--name", "Rotator"], env)).stdout);
+    const rotated = JSON.parse((await cli(["key", "rotate", "--partner", created.partnerId, "--label", "test"], env)).stdout);
+    expect(structuredClone(rotated)).toMatchObject({ partnerId: created.partnerId, label: "test", id: expect.any(String), key: expect.any(String) });
+    expect(rotated.id).not.toBe(created.keys.test.id);
+    const revoked = JSON.parse((await cli(["key", "revoke", "--key", created.keys.live.id], env)).stdout);
+    expect(revoked.revoked).toMatchObject({ id: created.keys.live.id, label: "live" });
+    if (engine === "postgres") {
+      const old = await t.post({ userInfo: { id: created.partnerId, athrzt: created.keys.test }, cmmnd: { cmmnd: "dump entt_*CSTMRS" } });
+      expect(old.exctnFdbck.elbrtn).toContain("revoked");
+      const fresh = await t.post({ userInfo: { id: created.partnerId, athrzt: { id: rotated.id, key: rotated.key } }, cmmnd: { cmmnd: "dump entt_*CSTMRS" } });
+      expect(fresh.exctnFdbck.id).toBe(75);
+    }
+  }, 60_000);
+
+  test("mistakes are reported on stderr with a non-zero exit and nothing on stdout", async () => {
+    const missing = await cli(["partner", "create"], env);
+    expect(missing.code).toBe(2);
+    expect(missing.stdout).toBe("");
+    expect(missing.stderr).toContain("--name");
+    const badLabel = await cli(["key", "rotate", "--partner", crypto.randomUUID(), "--label", "prod"], env);
+    expect(badLabel.code).toBe(2);
+    expect(badLabel.stderr).toContain("--label must be test, live or legacy");
+    const unknownPartner = await cli(["key", "rotate", "--partner", crypto.randomUUID(), "--label", "test"], env);
+    expect(unknownPartner.code).toBe(2);
+    expect(unknownPartner.stderr).toContain("no partner");
+  }, 60_000);
+});
+
+process.on("exit", () => rmSync(dataDir, { recursive: true, force: true }));

@@ -1,0 +1,25 @@
+import { describe, expect, test } from "bun:test";
+import { testApp } from "./support/harness";
+
+const t = await testApp();
+
+describe("other routes", () => {
+  test("GET /healthz reports database reachability", async () => {
+    const response = await t.app.handle(new Request("http://localhost/healthz"));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: "ok", database: "up", engine: t.database.engine });
+  });
+
+  test("GET / is a page explaining the endpoint; assets are served from public/", async () => {
+    const page = await t.app.handle(new Request("http://localhost/"));
+    expect(page.headers.get("content-type")).toContain("text/html");
+    expect(await page.text()).toContain("POST /");
+    const css = await t.app.handle(new Request("http://localhost/public/app.css"));
+    expect(css.status).toBe(200);
+    expect((await t.app.handle(new Request("http://localhost/public/..%2Fpackage.json"))).status).toBe(404);
+  });
+
+  test("unknown paths are 404", async () => {
+    expect((await t.app.handle(new Request("http://localhost/nowhere"))).status).toBe(404);
+  });
+});

@@ -1,0 +1,81 @@
+import { describe, expect, test } from "bun:test";
+import { commandRegistry } from "../src/commands";
+import { testApp } from "./support/harness";
+
+const CONSUMER = "0f8fad5bd9cb469fa16570867728950e";
+const TX = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
+
+/** Every command of spec 4.2 (and the status and approval lines), as a partner would send it. */
+const specCommands: [grammar: string, example: string][] = [
+  ["prfl entity", "prfl entity"],
+  ["dump ipck_<product_code>*PRMM", "dump ipck_vhcl-tprt-1111*PRMM"],
+  ["entt_<consumer_id>: insure", `entt_${CONSUMER}: insure`],
+  ["dump entt_*", "dump entt_*"],
+  ["dump entt_*ADMIN", "dump entt_*ADMIN"],
+  ["dump entt_*CSTMRS", "dump entt_*CSTMRS"],
+  ["dump entt_*CSTMRS_ADMIN", "dump entt_*CSTMRS_ADMIN"],
+  ["dump hlth_*HSPTLS", "dump hlth_*HSPTLS"],
+  ["enrch niid_vehicle", "enrch niid_vehicle"],
+  ["enrch vin_vehicle", "enrch vin_vehicle"],
+  ["set env_live", "set env_live"],
+  ["set env_test", "set env_test"],
+  ["claim submit", "claim submit"],
+  ["claim status", "claim status"],
+  ["claim list", "claim list"],
+  ["payment financeLoan", "payment financeLoan"],
+  ["payment recordInstallment", "payment recordInstallment"],
+  ["payment runLapse", "payment runLapse"],
+  ["wallet topup", "wallet topup"],
+  ["webhook register", "webhook register"],
+  ["webhook update", "webhook update"],
+  ["webhook delete", "webhook delete"],
+  ["webhook list", "webhook list"],
+  ["dump entt_<consumer_id>|insr_<product_code>-<tx_id>*STATUS", `dump entt_${CONSUMER}|insr_vhcl-tprt-1111-${TX}*STATUS`],
+  ["appr entt_<consumer_id>|insr_<product_code>-<tx_id>", `appr entt_${CONSUMER}|insr_vhcl-tprt-1111-${TX}`],
+];
+
+describe("the command registry", () => {
+  test.each(specCommands)("%s is registered and matches its spec form", (grammar, example) => {
+    const matched = commandRegistry.match(example);
+    expect(matched?.definition.grammar).toBe(grammar);
+  });
+
+  test("registers nothing the spec does not name", () => {
+    expect(commandRegistry.definitions.map((d) => d.grammar).sort()).toEqual(specCommands.map(([g]) => g).sort());
+  });
+
+  test("placeholders are captured, hyphenated transaction references included", () => {
+    expect(commandRegistry.match(`dump entt_${CONSUMER}|insr_crlt-sme1-1111-${TX}*STATUS`)?.params).toEqual({
+      consumerId: CONSUMER,
+      productCode: "crlt-sme1-1111",
+      txId: TX,
+    });
+    expect(commandRegistry.match("dump ipck_ltix-stnd-1111*PRMM")?.params).toEqual({ productCode: "ltix-stnd-1111" });
+  });
+
+  test("each entry says who may call it and describes itself", () => {
+    for (const d of commandRegistry.definitions) {
+      expect(["partner", "admin"]).toContain(d.who);
+      expect(d.summary.length).toBeGreaterThan(10);
+    }
+    const admin = commandRegistry.definitions.filter((d) => d.who === "admin").map((d) => d.grammar).sort();
+    expect(admin).toEqual(["appr entt_<consumer_id>|insr_<product_code>-<tx_id>", "dump entt_*ADMIN", "dump entt_*CSTMRS_ADMIN", "payment runLapse"]);
+  });
+});
+
+describe("commands of later capabilities", () => {
+  test("answer 55/501 not implemented yet", async () => {
+    const t = await testApp();
+    const p = await t.partner();
+    const answer = await p.run("wallet topup", { amount: 1000 });
+    expect(answer.exctnFdbck).toEqual({ id: 55, id_v4: 501, elbrtn: "command 'wallet topup' is not implemented yet" });
+  });
+
+  test("enrichment is refused (403) on an account without activation, before anything else", async () => {
+    const t = await testApp();
+    const p = await t.partner();
+    expect((await p.run("enrch vin_vehicle", { vin: "1G4AH59H45G118341" })).exctnFdbck).toMatchObject({ id: 55, id_v4: 403 });
+    const activated = await t.partner({ enrichment: true });
+    expect((await activated.run("enrch vin_vehicle", { vin: "1G4AH59H45G118341" })).exctnFdbck.id_v4).toBe(501);
+  });
+});
