@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
+import { log } from "./core/log";
 import { commandEndpoint } from "./http/command-endpoint";
-import type { AppDeps } from "./http/context";
+import { requestContext, type AppDeps } from "./http/context";
 import { healthRoutes } from "./http/health";
 import { pageRoutes } from "./http/pages";
 
@@ -9,6 +10,12 @@ export type { AppDeps } from "./http/context";
 /** The whole HTTP surface, without listening: main.ts listens, tests call app.handle(). */
 export function createApp(deps: AppDeps) {
   return new Elysia()
+    .use(requestContext)
+    .onAfterResponse({ as: "global" }, ({ request, set, requestId, startedAt }) => {
+      // POST / logs its own line with the command and outcome.
+      if (request.method === "POST" && new URL(request.url).pathname === "/") return;
+      log.info("request", { requestId, method: request.method, path: new URL(request.url).pathname, status: set.status, ms: Math.round(performance.now() - startedAt) });
+    })
     .onError(({ code, set }) => {
       // Routes other than POST / answer plain JSON errors; the command endpoint never throws.
       if (code === "NOT_FOUND") {

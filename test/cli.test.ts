@@ -65,6 +65,24 @@ describe("npm run cli -- partner create", () => {
     }
   }, 60_000);
 
+  test.skipIf(engine === "postgres")("refuses the embedded database while another process holds it", async () => {
+    const server = Bun.spawn(["./node_modules/.bin/bun", "-e", `
+      const { openDatabase } = await import("./src/db/client.ts");
+      await openDatabase({ dataDir: ${JSON.stringify(dataDir)} });
+      console.log("open");
+      await Bun.sleep(30000);`], { cwd: root, stdout: "pipe" });
+    const reader = server.stdout.getReader();
+    await reader.read(); // "open": the other process holds the database
+    const refused = await cli(["partner", "list"], env);
+    server.kill();
+    await server.exited;
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe("");
+    expect(refused.stderr).toContain(`is in use by process ${server.pid}`);
+    const after = await cli(["partner", "list"], env); // a dead owner's lock is taken over
+    expect(after.code).toBe(0);
+  }, 60_000);
+
   test("mistakes are reported on stderr with a non-zero exit and nothing on stdout", async () => {
     const missing = await cli(["partner", "create"], env);
     expect(missing.code).toBe(2);

@@ -5,7 +5,8 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import postgres from "postgres";
 import * as schema from "./schema";
@@ -52,17 +53,53 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
 }
 
 async function openPglite(dataDir: string): Promise<DatabaseHandle> {
-  if (!dataDir.includes("://")) mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create(dataDir);
-  const raw = drizzlePglite({ client, schema });
-  await migratePglite(raw, { migrationsFolder });
-  const db = raw as unknown as Database;
-  return {
-    db,
-    engine: "pglite",
-    ping: () => ping(db),
-    close: () => client.close(),
-  };
+  const inMemory = dataDir.includes("://");
+  const release = inMemory ? () => {} : lockDataDir(dataDir);
+  try {
+    const client = await PGlite.create(dataDir);
+    const raw = drizzlePglite({ client, schema });
+    await migratePglite(raw, { migrationsFolder });
+    const db = raw as unknown as Database;
+    return {
+      db,
+      engine: "pglite",
+      ping: () => ping(db),
+      close: async () => {
+        await client.close();
+        release();
+      },
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+/**
+ * PGlite is one process's database: a second process opening the same directory would corrupt
+ * it. A lock file holding the owner's pid refuses that (a stale lock of a dead process is taken over).
+ */
+function lockDataDir(dataDir: string): () => void {
+  mkdirSync(dataDir, { recursive: true });
+  const lockFile = join(dataDir, "service.lock");
+  try {
+    writeFileSync(lockFile, String(process.pid), { flag: "wx" });
+  } catch {
+    const owner = Number(readFileSync(lockFile, "utf8"));
+    if (owner && owner !== process.pid && isAlive(owner))
+      throw new Error(`the embedded database in ${dataDir} is in use by process ${owner}; stop it first (or use DATABASE_URL)`);
+    writeFileSync(lockFile, String(process.pid));
+  }
+  return () => rmSync(lockFile, { force: true });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 async function ping(db: Database): Promise<boolean> {
