@@ -10,12 +10,6 @@ export type { AppDeps } from "./http/context";
 /** The whole HTTP surface, without listening: main.ts listens, tests call app.handle(). */
 export function createApp(deps: AppDeps) {
   return new Elysia()
-    .use(requestContext)
-    .onAfterResponse({ as: "global" }, ({ request, set, requestId, startedAt }) => {
-      // POST / logs its own line with the command and outcome.
-      if (request.method === "POST" && new URL(request.url).pathname === "/") return;
-      log.info("request", { requestId, method: request.method, path: new URL(request.url).pathname, status: set.status, ms: Math.round(performance.now() - startedAt) });
-    })
     .onError(({ code, set }) => {
       // Routes other than POST / answer plain JSON errors; the command endpoint never throws.
       if (code === "NOT_FOUND") {
@@ -24,6 +18,12 @@ export function createApp(deps: AppDeps) {
       }
       set.status = 500;
       return { error: "internal error" };
+    })
+    .use(requestContext)
+    .onAfterResponse({ as: "global" }, ({ set, requestId, startedAt, method, path }) => {
+      // POST / logs its own line with the command and outcome.
+      if (method === "POST" && path === "/") return;
+      log.info("request", { requestId, method, path, status: set.status, ms: Math.round(performance.now() - startedAt) });
     })
     .use(healthRoutes(deps))
     .use(pageRoutes(deps))

@@ -25,6 +25,10 @@ if (!config.DATABASE_URL && config.SEED_DEMO === "true" && (await countPartners(
 const app = createApp(deps).listen({ port: config.PORT, maxRequestBodySize: config.MAX_BODY_BYTES * 2 });
 log.info("listening", { port: config.PORT, engine: deps.database.engine, url: `http://localhost:${config.PORT}/` });
 
+// A stray rejection in a hook must not take every partner's requests down with it: log it and keep serving.
+process.on("unhandledRejection", (error) => log.error("unhandled rejection", { error }));
+process.on("uncaughtException", (error) => log.error("uncaught exception", { error }));
+
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;

@@ -18,5 +18,6 @@ export const requestContext = new Elysia({ name: "request-context" })
   .derive({ as: "global" }, ({ set, request }) => {
     const requestId = request.headers.get("x-request-id")?.slice(0, 64) || crypto.randomUUID();
     set.headers["x-request-id"] = requestId;
-    return { requestId, startedAt: performance.now() };
+    // Captured now: Bun has released the request by the time after-response hooks run.
+    return { requestId, startedAt: performance.now(), method: request.method, path: new URL(request.url).pathname };
   });
