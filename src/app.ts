@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { log } from "./core/log";
+import { certificateRoutes } from "./http/certificates";
 import { commandEndpoint } from "./http/command-endpoint";
 import { requestContext, type AppDeps } from "./http/context";
 import { healthRoutes } from "./http/health";
@@ -27,6 +28,7 @@ export function createApp(deps: AppDeps) {
     })
     .use(healthRoutes(deps))
     .use(pageRoutes(deps))
+    .use(certificateRoutes(deps))
     .use(commandEndpoint(deps));
 }
 

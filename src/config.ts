@@ -19,6 +19,16 @@ const configSchema = z.object({
   MAX_BODY_BYTES: intFrom(8 * 1024 * 1024),
   /** Largest decoded document (base64 field) accepted. */
   MAX_DOCUMENT_BYTES: intFrom(2 * 1024 * 1024),
+  /** Base of links we hand out (certUrl, verification links). */
+  PUBLIC_URL: z.string().url().optional(),
+  /** Name printed on certificates for the built-in simulated insurer. */
+  INSURER_NAME: z.string().default("Sandbox Insurance Plc"),
+  /** How long the simulated insurer takes to answer a live policy. */
+  INSURER_DELAY_MS: intFrom(3000),
+  /** How often the background loop looks for work. */
+  WORKER_INTERVAL_MS: intFrom(500),
+  /** Run the background loop in this process (turn off to run it elsewhere). */
+  WORKER: z.enum(["true", "false"]).default("true"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   /** Create a demo partner and an operator admin on an empty embedded database. */
   SEED_DEMO: z.enum(["true", "false"]).default("true"),
@@ -34,3 +44,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   return { ...parsed.data, ...overrides };
 }
+
+/** Where our own links point: PUBLIC_URL, else this host on PORT. */
+export const publicUrl = (config: Config) => (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, "");

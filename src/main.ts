@@ -3,6 +3,7 @@ import { loadConfig } from "./config";
 import { log, setLogLevel } from "./core/log";
 import { countPartners, createPartner } from "./modules/partners/service";
 import { buildDeps, closeDeps } from "./runtime";
+import { startWorker, underwritingJob } from "./worker/loop";
 
 const config = loadConfig();
 setLogLevel(config.LOG_LEVEL);
@@ -23,6 +24,7 @@ if (!config.DATABASE_URL && config.SEED_DEMO === "true" && (await countPartners(
 }
 
 const app = createApp(deps).listen({ port: config.PORT, maxRequestBodySize: config.MAX_BODY_BYTES * 2 });
+const worker = config.WORKER === "true" ? startWorker([underwritingJob(deps.database.db)], config.WORKER_INTERVAL_MS) : null;
 log.info("listening", { port: config.PORT, engine: deps.database.engine, url: `http://localhost:${config.PORT}/` });
 
 // A stray rejection in a hook must not take every partner's requests down with it: log it and keep serving.
@@ -35,6 +37,7 @@ async function shutdown(signal: string) {
   stopping = true;
   log.info("shutting down", { signal });
   await app.stop(); // stops accepting and lets in-flight requests finish
+  await worker?.stop();
   await closeDeps(deps);
   process.exit(0);
 }

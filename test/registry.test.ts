@@ -46,9 +46,9 @@ describe("the command registry", () => {
 
   test("placeholders are captured, hyphenated transaction references included", () => {
     expect(commandRegistry.match(`dump entt_${CONSUMER}|insr_crlt-sme1-1111-${TX}*STATUS`)?.params).toEqual({
-      consumerId: CONSUMER,
+      consumerParam: CONSUMER,
       productCode: "crlt-sme1-1111",
-      txId: TX,
+      reference: TX,
     });
     expect(commandRegistry.match("dump ipck_ltix-stnd-1111*PRMM")?.params).toEqual({ productCode: "ltix-stnd-1111" });
   });
@@ -67,8 +67,8 @@ describe("commands of later capabilities", () => {
   test("answer 55/501 not implemented yet", async () => {
     const t = await testApp();
     const p = await t.partner();
-    const answer = await p.run("wallet topup", { amount: 1000 });
-    expect(answer.exctnFdbck).toEqual({ id: 55, id_v4: 501, elbrtn: "command 'wallet topup' is not implemented yet" });
+    const answer = await p.run("claim list");
+    expect(answer.exctnFdbck).toEqual({ id: 55, id_v4: 501, elbrtn: "command 'claim list' is not implemented yet" });
   });
 
   test("enrichment is refused (403) on an account without activation, before anything else", async () => {

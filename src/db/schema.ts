@@ -2,3 +2,7 @@
 export * from "../modules/partners/schema";
 export * from "../modules/consumers/schema";
 export * from "../modules/quotes/schema";
+export * from "../modules/policies/schema";
+export * from "../modules/certificates/schema";
+export * from "../modules/wallet/schema";
+export * from "../modules/events/schema";

@@ -42,4 +42,88 @@ export interface ProductFamily {
    * for a consumer of this class. Spec section 2.3.
    */
   consumerRequirements(type: string, consumerClass: ConsumerClass): readonly string[];
+  /** Issuance rules of the family (spec 2.5, 3, 7). */
+  policy: PolicyRules;
+}
+
+// ─── Policies (spec 2.5, 3, 7 decline reasons) ──────────────────────────────────────────────
+
+/** What the product rules may read about the consumer being insured (the stored 2.3 profile). */
+export interface InsuredConsumer {
+  class: ConsumerClass;
+  /** Wire-shaped profile: name.first, dob.date, addrss.addrss, socialID.type … (documents excluded). */
+  profile: Record<string, unknown>;
+  /** Wire paths of the documents on file, e.g. "socialID.image", "cac02". */
+  documents: readonly string[];
+}
+
+/** The partner's latest stored quote of this product code, for rules that compare against it. */
+export interface QuoteOnFile {
+  premiumKobo: number;
+  duration?: string;
+  basis: Record<string, unknown>;
+  createdAt: Date;
+}
+
+export interface PolicyContext {
+  consumer: InsuredConsumer;
+  latestQuote?: QuoteOnFile;
+  now: Date;
+}
+
+/** The product part of `entt_<consumer_id>: insure` (already checked for blank/null fields). */
+export interface PolicyRequest {
+  insrncDrtn?: unknown;
+  /** Raw addtnlFact without webHook (the service handles webHook). */
+  addtnlFact?: unknown;
+}
+
+/**
+ * How a live-mode issuance proceeds (spec 3): `insurer` — pending until the insurer gateway
+ * underwrites it; `approve` — approved at once (marine export, comprehensive vehicle with proof
+ * of ownership); `manual` — pending until an administrator approves or declines it.
+ */
+export type LiveRoute = "insurer" | "approve" | "manual";
+
+export interface PolicyTerms {
+  /** Premium charged, integer kobo, computed with the same rule as the quote. */
+  premiumKobo: number;
+  duration?: string;
+  coverStart: Date;
+  coverEnd: Date;
+  /** The validated, normalised addtnlFact (and insrncDrtn) as stored with the policy. */
+  facts: Record<string, unknown>;
+  /** IMEI or serial number: a device holds one active policy at a time. */
+  deviceId?: string;
+  liveRoute: LiveRoute;
+  /** Product-specific lines printed on the certificate (goodsValue, proformaInvoice …). */
+  printed: readonly (readonly [label: string, value: string])[];
+}
+
+/** Facts only the underwriting step knows, gathered by the service before asking the rules. */
+export interface UnderwritingFacts {
+  /** Another approved, unexpired policy covers the same device (IMEI/serial). */
+  deviceAlreadyInsured: boolean;
+}
+
+/**
+ * Certificate form (spec 2.6): the document type, and how the status answer delivers it:
+ * `inline` — crtfct (base64) + crtfctType; `hosted` — a link (certUrl, travel);
+ * `policyNo` — the policy number only (vehicle, device). Test mode always adds certUrl.
+ */
+export interface CertificateForm {
+  type: "pdf" | "docx" | "jpg";
+  delivery: "inline" | "hosted" | "policyNo";
+}
+
+export interface PolicyRules {
+  /**
+   * Validate the request for `type` against the spec's addtnlFact table and the consumer, and
+   * work out the terms. Throws CommandError naming the field (`seed.addtnlFact.voyage[1]` …):
+   * 400 for invalid input (406 is raised by the service for blank/null values).
+   */
+  terms(type: string, request: PolicyRequest, context: PolicyContext): PolicyTerms;
+  /** The simulated insurer's decision (spec 7 decline reasons); null approves. */
+  declineReason(type: string, terms: PolicyTerms, context: PolicyContext, facts: UnderwritingFacts): string | null;
+  certificate(type: string): CertificateForm;
 }

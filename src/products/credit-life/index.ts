@@ -2,22 +2,12 @@
 import { z } from "zod";
 import { notAcceptable } from "../../core/errors";
 import { parseWith } from "../../core/validation";
-import { nameField, percentOf, requireType, roundHalfUp, requiredFor } from "../shared";
-import type { ConsumerClass, ProductFamily, ProductType, Quote } from "../types";
+import { nameField, requireType, requiredFor } from "../shared";
+import type { ConsumerClass, ProductFamily, Quote } from "../types";
+import { creditLifePolicy } from "./policy";
+import { CREDIT_COVERS, creditPremiumKobo, loanAmount } from "./pricing";
 
-interface CreditCover extends ProductType {
-  ratePercent: number;
-}
-
-/** Spec 2.4: 1% / 1% / 0.5% / 0.85% of the loan amount. */
-const CREDIT_COVERS = [
-  { code: "sme1", name: "Credit life, SME loan", ratePercent: 1 },
-  { code: "psnl", name: "Credit life, personal loan", ratePercent: 1 },
-  { code: "kymn", name: "Keyman insurance", ratePercent: 0.5 },
-  { code: "mrtg", name: "Mortgage protection", ratePercent: 0.85 },
-] as const satisfies readonly CreditCover[];
-
-const creditSeed = z.object({ loanAmount: z.number().positive() });
+const creditSeed = z.object({ loanAmount });
 
 /** Spec 7 words a missing (or null) loanAmount as a 406 of its own. */
 function loanAmountMissing(seed: unknown): boolean {
@@ -31,8 +21,7 @@ function quotePremium(type: string, seed: unknown): Quote {
   const cover = requireType(CREDIT_COVERS, "crlt", type);
   if (loanAmountMissing(seed)) throw notAcceptable("loanAmount not provided", "seed.loanAmount");
   const { loanAmount } = parseWith(creditSeed, seed);
-  // loanAmount is kobo already; round to whole kobo. No insrncDrtn: the loan tenure is the cover.
-  return { premiumKobo: roundHalfUp(percentOf(loanAmount, cover.ratePercent)), basis: { loanAmount } };
+  return { premiumKobo: creditPremiumKobo(cover, loanAmount), basis: { loanAmount } };
 }
 
 /** Spec 2.3: dob, gender and address in addition to name, phone and e-mail; shared with loan guaranty. */
@@ -50,4 +39,5 @@ export const creditLife: ProductFamily = {
     requireType(CREDIT_COVERS, "crlt", type);
     return borrowerRequirements(consumerClass);
   },
+  policy: creditLifePolicy,
 };

@@ -2,14 +2,13 @@
 import { z } from "zod";
 import { badRequest } from "../../core/errors";
 import { parseWith } from "../../core/validation";
-import { MONTHLY_DURATIONS, durationField, nameField, requireType, wholeNairaInKobo, type MonthlyDuration } from "../shared";
+import { MONTHLY_DURATIONS, durationField, nameField, requireType } from "../shared";
 import type { ConsumerClass, ProductFamily, ProductType } from "../types";
 import { HEALTH_INSURERS, type Hospital } from "./insurers";
+import { healthPolicy } from "./policy";
+import { healthPremiumKobo } from "./pricing";
 
 export { HEALTH_INSURERS, type HealthInsurer, type Hospital } from "./insurers";
-
-/** Spec 2.4: 1250 naira per month, 7500 for 6m, 15000 for 1y; the same for every insurer. */
-const HEALTH_PREMIUM_NAIRA: Readonly<Record<MonthlyDuration, number>> = { "1m": 1250, "3m": 3750, "6m": 7500, "1y": 15000 };
 
 const HEALTH_TYPES: readonly ProductType[] = HEALTH_INSURERS.map((insurer) => ({ code: insurer.code, name: `Health, ${insurer.name}` }));
 
@@ -43,11 +42,12 @@ export const health: ProductFamily = {
   quote(type, seed) {
     requireType(HEALTH_TYPES, "hlth", type);
     const { insrncDrtn } = parseWith(healthSeed, seed);
-    return { premiumKobo: wholeNairaInKobo(HEALTH_PREMIUM_NAIRA[insrncDrtn]), duration: insrncDrtn, basis: { insrncDrtn } };
+    return { premiumKobo: healthPremiumKobo(insrncDrtn), duration: insrncDrtn, basis: { insrncDrtn } };
   },
   consumerRequirements(type: string, consumerClass: ConsumerClass) {
     requireType(HEALTH_TYPES, "hlth", type);
     // Not in spec 2.3: an insurer enrols a person, so ask what travel asks (who, age, sex, where).
     return [nameField(consumerClass), "phoneNo", "eMail", "gender", "dob.date", "addrss.addrss"];
   },
+  policy: healthPolicy,
 };

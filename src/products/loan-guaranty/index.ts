@@ -2,25 +2,18 @@
 import { z } from "zod";
 import { parseWith } from "../../core/validation";
 import { borrowerRequirements } from "../credit-life";
-import { percentOf, requireType, wholeNairaInKobo } from "../shared";
-import type { ProductFamily, ProductType, Quote } from "../types";
+import { requireType } from "../shared";
+import type { ProductFamily, Quote } from "../types";
+import { loanGuarantyPolicy } from "./policy";
+import { GUARANTY_TYPES, guarantyLoan, guarantyPremiumKobo } from "./pricing";
 
-const GUARANTY_TYPES = [
-  { code: "stnd", name: "Loan repayment guaranty", deprecated: true },
-] as const satisfies readonly ProductType[];
-
-/** Spec 2.4: LoanAmount x 0.5% x tenure in months. */
-const MONTHLY_RATE_PERCENT = 0.5;
-
-// Wire names are capitalised for this product (LoanAmount, LoanTenure).
-const guarantySeed = z.object({ LoanAmount: z.number().positive(), LoanTenure: z.int().min(1) });
+const guarantySeed = z.object(guarantyLoan);
 
 function quotePremium(type: string, seed: unknown): Quote {
   requireType(GUARANTY_TYPES, "lrgg", type);
   const { LoanAmount, LoanTenure } = parseWith(guarantySeed, seed);
-  const naira = percentOf(LoanAmount, MONTHLY_RATE_PERCENT) * LoanTenure;
   // Issuance declines when the amount differs from the quote, so keep both in the basis.
-  return { premiumKobo: wholeNairaInKobo(naira), basis: { LoanAmount, LoanTenure } };
+  return { premiumKobo: guarantyPremiumKobo(LoanAmount, LoanTenure), basis: { LoanAmount, LoanTenure } };
 }
 
 export const loanGuaranty: ProductFamily = {
@@ -33,4 +26,5 @@ export const loanGuaranty: ProductFamily = {
     requireType(GUARANTY_TYPES, "lrgg", type);
     return borrowerRequirements(consumerClass);
   },
+  policy: loanGuarantyPolicy,
 };

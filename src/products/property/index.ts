@@ -1,24 +1,14 @@
 /** Property covers: all risk (allr) and fire and burglary (firb), an annual rate on the sum insured pro-rated by duration. */
 import { z } from "zod";
 import { parseWith } from "../../core/validation";
-import { MONTHLY_DURATIONS, MONTHS_COVERED, durationField, nameField, percentOf, requireType, wholeNairaInKobo } from "../shared";
-import type { ConsumerClass, ProductFamily, ProductType } from "../types";
+import { MONTHLY_DURATIONS, durationField, nameField, requireType } from "../shared";
+import type { ConsumerClass, ProductFamily } from "../types";
+import { propertyPolicy, type PropertyIssuance } from "./policy";
+import { ALL_RISK, FIRE_AND_BURGLARY, propertyPremiumKobo, sumInsured, type PropertyCover } from "./pricing";
 
-interface PropertyCover extends ProductType {
-  annualRatePercent: number;
-  /** Applies to the premium actually quoted (after pro-rating). */
-  minimumNaira: number;
-}
+const propertySeed = z.object({ sumInsured, insrncDrtn: durationField(MONTHLY_DURATIONS) });
 
-// Not shown in the spec: chosen values. All risk covers portable items anywhere, so it costs more.
-const ALL_RISK = [{ code: "stnd", name: "All risk", annualRatePercent: 1.5, minimumNaira: 5000 }] as const satisfies readonly PropertyCover[];
-const FIRE_AND_BURGLARY = [
-  { code: "stnd", name: "Fire and burglary", annualRatePercent: 0.3, minimumNaira: 3000 },
-] as const satisfies readonly PropertyCover[];
-
-const propertySeed = z.object({ sumInsured: z.number().positive(), insrncDrtn: durationField(MONTHLY_DURATIONS) });
-
-function propertyFamily(ctgry: string, name: string, covers: readonly PropertyCover[]): ProductFamily {
+function propertyFamily(ctgry: string, name: string, covers: readonly PropertyCover[], issuance: PropertyIssuance): ProductFamily {
   return {
     ctgry,
     name,
@@ -27,17 +17,17 @@ function propertyFamily(ctgry: string, name: string, covers: readonly PropertyCo
     quote(type, seed) {
       const cover = requireType(covers, ctgry, type);
       const { sumInsured, insrncDrtn } = parseWith(propertySeed, seed);
-      const annual = percentOf(sumInsured, cover.annualRatePercent);
-      const naira = Math.max((annual * MONTHS_COVERED[insrncDrtn]) / 12, cover.minimumNaira);
-      return { premiumKobo: wholeNairaInKobo(naira), duration: insrncDrtn, basis: { sumInsured, insrncDrtn } };
+      return { premiumKobo: propertyPremiumKobo(cover, sumInsured, insrncDrtn), duration: insrncDrtn, basis: { sumInsured, insrncDrtn } };
     },
     consumerRequirements(type: string, consumerClass: ConsumerClass) {
       requireType(covers, ctgry, type);
       // Not in spec 2.3: who is insured and where the property is.
       return [nameField(consumerClass), "phoneNo", "eMail", "addrss.addrss"];
     },
+    policy: propertyPolicy(ctgry, covers, issuance),
   };
 }
 
-export const allRisk = propertyFamily("allr", "All risk", ALL_RISK);
-export const fireAndBurglary = propertyFamily("firb", "Fire and burglary", FIRE_AND_BURGLARY);
+// All risk follows portable items wherever they go; fire and burglary insures the contents of one building.
+export const allRisk = propertyFamily("allr", "All risk", ALL_RISK, { premises: false });
+export const fireAndBurglary = propertyFamily("firb", "Fire and burglary", FIRE_AND_BURGLARY, { premises: true });

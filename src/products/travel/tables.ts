@@ -1,4 +1,7 @@
 /** Travel premium tables (naira), spec 2.4, figures exactly as published. */
+import type { ProductType } from "../types";
+
+export const TRAVEL_TYPES = [{ code: "stnd", name: "International travel" }] as const satisfies readonly ProductType[];
 
 export const STANDARD_DURATIONS = ["7d", "15d", "30d", "62d", "92d", "6m", "12m"] as const;
 export type StandardDuration = (typeof STANDARD_DURATIONS)[number];
@@ -48,3 +51,6 @@ export const HAJJ_PREMIUM_NAIRA: Readonly<Record<HajjDuration, Readonly<Record<H
   "25d": { "0-18": 2976, "19-75": 7736, "76-80": 15470 },
   "45d": { "0-18": 5440, "19-75": 14144, "76-80": 28288 },
 };
+
+/** Spec 2.4: the 6m and 12m covers are multi-trip: cover runs the whole period, not only the declared trip. */
+export const MULTI_TRIP_DURATIONS: readonly StandardDuration[] = ["6m", "12m"];

@@ -1,0 +1,60 @@
+import { eq } from "drizzle-orm";
+import type { Config } from "../../config";
+import { publicUrl } from "../../config";
+import type { Database } from "../../db/client";
+import { watTimestamp } from "../../core/time";
+import { findProduct } from "../../products";
+import { printNaira } from "../../products/policy-helpers";
+import { consumers } from "../consumers/schema";
+import { partners } from "../partners/schema";
+import type { PolicyRecord } from "../policies/service";
+import { CERTIFICATE_MIME, renderCertificate, type CertificateModel, type CertificateType } from "./render";
+import { certificates } from "./schema";
+
+export interface CertificateDocument {
+  type: CertificateType;
+  mime: string;
+  content: Uint8Array;
+}
+
+const displayDate = (at: Date) =>
+  new Date(at.getTime() + 3_600_000).toLocaleDateString("en-GB", { day: "2-digit", month: "short", year: "numeric", timeZone: "UTC" });
+
+/** The name a certificate prints for a consumer: the organisation's, or the person's full name. */
+export function insuredName(profile: Record<string, unknown>): string {
+  const name = (profile.name ?? {}) as Record<string, string | undefined>;
+  return name.brand ?? [name.first, name.middle, name.last].filter(Boolean).join(" ");
+}
+
+export const certificateUrl = (config: Config, policy: PolicyRecord) => `${publicUrl(config)}/certificates/${policy.certificateToken}`;
+export const verificationUrl = (config: Config, policyNo: string) => `${publicUrl(config)}/verify/${encodeURIComponent(policyNo)}`;
+
+/** The certificate of an approved policy: rendered on first need, then served from the database. */
+export async function certificateFor(db: Database, config: Config, policy: PolicyRecord): Promise<CertificateDocument> {
+  const product = findProduct(policy.productCode);
+  const { type } = product.family.policy.certificate(product.type);
+  const [stored] = await db.select().from(certificates).where(eq(certificates.policyId, policy.id));
+  if (stored) return { type: stored.type, mime: CERTIFICATE_MIME[stored.type], content: stored.content };
+
+  const [consumer] = await db.select({ profile: consumers.profile }).from(consumers).where(eq(consumers.id, policy.consumerId));
+  const [partner] = await db.select({ name: partners.name }).from(partners).where(eq(partners.id, policy.partnerId));
+  const model: CertificateModel = {
+    specimen: policy.mode === "test",
+    insurerName: config.INSURER_NAME,
+    policyNo: policy.policyNo!,
+    productName: `${product.family.name}: ${product.productType.name}`,
+    productCode: policy.productCode,
+    insuredName: insuredName(consumer!.profile),
+    partnerName: partner!.name,
+    coverStart: displayDate(policy.coverStart),
+    coverEnd: displayDate(policy.coverEnd),
+    premium: printNaira(policy.premiumKobo),
+    issuedAt: `${watTimestamp(policy.statusAt)} WAT`,
+    printed: policy.printed,
+    verifyUrl: verificationUrl(config, policy.policyNo!),
+  };
+  const content = await renderCertificate(model, type);
+  // A concurrent first request may have stored it already: keep theirs, serve ours (identical terms).
+  await db.insert(certificates).values({ policyId: policy.id, type, content }).onConflictDoNothing();
+  return { type, mime: CERTIFICATE_MIME[type], content };
+}

@@ -1,0 +1,21 @@
+import { index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { partners } from "../partners/schema";
+
+/**
+ * The transactional outbox: every state change writes its event here in the same transaction,
+ * so an event exists exactly when the change does. The webhook dispatcher delivers from it.
+ */
+export const outboxEvents = pgTable(
+  "outbox_events",
+  {
+    id: uuid("id").primaryKey(),
+    partnerId: uuid("partner_id").notNull().references(() => partners.id),
+    /** Dot-separated: policy.approved, policy.declined, wallet.credited … */
+    type: text("type").notNull(),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    /** A one-off endpoint for this event (addtnlFact.webHook), besides the partner's registered ones. */
+    targetUrl: text("target_url"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("outbox_events_partner_created_idx").on(t.partnerId, t.createdAt)],
+);

@@ -1,0 +1,51 @@
+import { sql } from "drizzle-orm";
+import { bigint, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { consumers } from "../consumers/schema";
+import { partners } from "../partners/schema";
+
+export const POLICY_STATUSES = ["p", "a", "d", "l"] as const;
+export type PolicyStatus = (typeof POLICY_STATUSES)[number];
+
+export const policies = pgTable(
+  "policies",
+  {
+    id: uuid("id").primaryKey(),
+    partnerId: uuid("partner_id").notNull().references(() => partners.id),
+    consumerId: uuid("consumer_id").notNull().references(() => consumers.id),
+    /** The transaction reference as stored and echoed (spec 2.5 rules 2-3). */
+    reference: text("reference").notNull(),
+    productCode: text("product_code").notNull(),
+    mode: text("mode", { enum: ["test", "live"] }).notNull(),
+    status: text("status", { enum: POLICY_STATUSES }).notNull(),
+    statusNote: text("status_note"),
+    /** How a live policy is decided: the insurer gateway, at once, or by an administrator. */
+    route: text("route", { enum: ["insurer", "approve", "manual"] }).notNull(),
+    premiumKobo: bigint("premium_kobo", { mode: "number" }).notNull(),
+    duration: text("duration"),
+    coverStart: timestamp("cover_start", { withTimezone: true }).notNull(),
+    coverEnd: timestamp("cover_end", { withTimezone: true }).notNull(),
+    facts: jsonb("facts").$type<Record<string, unknown>>().notNull(),
+    printed: jsonb("printed").$type<[string, string][]>().notNull(),
+    deviceId: text("device_id"),
+    policyNo: text("policy_no"),
+    /** Unguessable token of the hosted certificate link (certUrl). */
+    certificateToken: text("certificate_token").notNull(),
+    /** addtnlFact.webHook: a one-off endpoint for this policy's events. */
+    webhookUrl: text("webhook_url"),
+    /** When the insurer gateway may underwrite it (pending insurer-route policies only). */
+    underwriteAt: timestamp("underwrite_at", { withTimezone: true }),
+    decidedBy: text("decided_by"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    statusAt: timestamp("status_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex("policies_partner_reference_idx").on(t.partnerId, t.reference),
+    uniqueIndex("policies_policy_no_idx").on(t.policyNo),
+    uniqueIndex("policies_certificate_token_idx").on(t.certificateToken),
+    index("policies_partner_created_idx").on(t.partnerId, t.createdAt.desc(), t.id.desc()),
+    index("policies_created_idx").on(t.createdAt.desc(), t.id.desc()),
+    index("policies_underwrite_idx").on(t.underwriteAt).where(sql`${t.status} = 'p' and ${t.underwriteAt} is not null`),
+    index("policies_pending_idx").on(t.createdAt).where(sql`${t.status} = 'p'`),
+    index("policies_device_idx").on(t.deviceId).where(sql`${t.deviceId} is not null`),
+  ],
+);

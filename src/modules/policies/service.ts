@@ -1,0 +1,377 @@
+import { and, desc, eq, gte, inArray, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import type { Database, Executor } from "../../db/client";
+import { isUniqueViolation } from "../../db/errors";
+import { refuseBlankFields } from "../../core/blank";
+import { CommandError } from "../../core/errors";
+import { newId, normaliseUuid } from "../../core/ids";
+import { decodeCursor, encodeCursor, type Page } from "../../core/pagination";
+import { parseWith } from "../../core/validation";
+import { findProduct, type Product } from "../../products";
+import type { PolicyContext, PolicyTerms, QuoteOnFile } from "../../products/types";
+import { findConsumer, type ConsumerRecord } from "../consumers/service";
+import { recordEvent } from "../events/service";
+import { quotes } from "../quotes/schema";
+import { debitPremium, refundPremium } from "../wallet/service";
+import { policies, type PolicyStatus } from "./schema";
+import { normaliseReference } from "./reference";
+
+export type PolicyRecord = typeof policies.$inferSelect;
+export type Mode = "test" | "live";
+
+/** The envelope part of the insure seed (spec 2.5); addtnlFact is the product's to validate. */
+const insureSeed = z.strictObject({
+  ctgry: z.string().min(1).max(20),
+  type: z.string().min(1).max(20),
+  pckg: z.string().min(1).max(10),
+  id: z.unknown(),
+  insrncDrtn: z.unknown().optional(),
+  addtnlFact: z.record(z.string(), z.unknown()).optional(),
+});
+
+const webHookUrl = z
+  .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
+  .max(2048);
+
+function newPolicyNumber(product: Product, mode: Mode, now: Date): string {
+  // Crockford base32 without look-alikes; 8 characters ≈ 10^12 numbers per product and year.
+  const alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+  const random = [...randomBytes(8)].map((b) => alphabet[b % 32]).join("");
+  return `${mode === "test" ? "TST" : "POL"}-${product.family.ctgry.toUpperCase()}-${now.getUTCFullYear()}-${random}`;
+}
+
+const newCertificateToken = () => randomBytes(24).toString("base64url");
+
+function consumerIdFrom(param: string): string {
+  const id = normaliseUuid(param);
+  if (!id) throw new CommandError(400, `consumer id '${param.slice(0, 40)}' is invalid: use the id (or id_uuid) returned by prfl entity`);
+  return id;
+}
+
+async function requireConsumer(db: Executor, partnerId: string, consumerParam: string): Promise<ConsumerRecord> {
+  const consumer = await findConsumer(db, partnerId, consumerIdFrom(consumerParam));
+  if (!consumer)
+    throw new CommandError(409, `consumer not found: ${consumerParam} was not returned by prfl entity under these credentials`);
+  return consumer;
+}
+
+function missingConsumerFields(product: Product, consumer: ConsumerRecord): string[] {
+  const documents = new Set(consumer.documents);
+  const has = (path: string) =>
+    documents.has(path) ||
+    path.split(".").reduce<unknown>((node, key) => (node && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined), consumer.profile) !== undefined ||
+    (path === "class" && !!consumer.class);
+  return product.family.consumerRequirements(product.type, consumer.class).filter((path) => !has(path));
+}
+
+async function latestQuote(db: Executor, partnerId: string, productCode: string): Promise<QuoteOnFile | undefined> {
+  const [row] = await db
+    .select()
+    .from(quotes)
+    .where(and(eq(quotes.partnerId, partnerId), eq(quotes.productCode, productCode)))
+    .orderBy(desc(quotes.createdAt))
+    .limit(1);
+  return row ? { premiumKobo: row.premiumKobo, duration: row.duration ?? undefined, basis: row.basis, createdAt: row.createdAt } : undefined;
+}
+
+const policyContext = (consumer: ConsumerRecord, quote: QuoteOnFile | undefined, now: Date): PolicyContext => ({
+  consumer: { class: consumer.class, profile: consumer.profile, documents: consumer.documents },
+  latestQuote: quote,
+  now,
+});
+
+/** The stored terms of a policy, as the product rules see them. */
+export const storedTerms = (p: PolicyRecord): PolicyTerms => ({
+  premiumKobo: p.premiumKobo,
+  duration: p.duration ?? undefined,
+  coverStart: p.coverStart,
+  coverEnd: p.coverEnd,
+  facts: p.facts,
+  deviceId: p.deviceId ?? undefined,
+  liveRoute: p.route,
+  printed: p.printed,
+});
+
+/** The event a status change emits (design: policy.approved, policy.declined, policy.lapsed). */
+function statusEvent(policy: PolicyRecord) {
+  const type = { p: "policy.pending", a: "policy.approved", d: "policy.declined", l: "policy.lapsed" }[policy.status];
+  return {
+    partnerId: policy.partnerId,
+    type,
+    targetUrl: policy.webhookUrl,
+    payload: {
+      id: policy.reference,
+      consumerId: policy.consumerId.replaceAll("-", ""),
+      productCode: policy.productCode,
+      status: policy.status,
+      ...(policy.statusNote ? { statusNote: policy.statusNote } : {}),
+      ...(policy.policyNo ? { policyNo: policy.policyNo } : {}),
+      mode: policy.mode,
+    },
+  };
+}
+
+export interface IssueInput {
+  partnerId: string;
+  mode: Mode;
+  consumerParam: string;
+  seed: unknown;
+  now: Date;
+  insurerDelayMs: number;
+}
+
+/**
+ * `entt_<consumer_id>: insure` (spec 2.5, 3): validate, price with the product's rule, store the
+ * policy and its event, debit a live premium — all in one transaction, so a refused request
+ * (55) leaves nothing behind and an accepted one (75) is never half-written.
+ */
+export async function issuePolicy(db: Database, input: IssueInput): Promise<PolicyRecord> {
+  const { partnerId, mode, now } = input;
+  refuseBlankFields(input.seed);
+  const seed = parseWith(insureSeed, input.seed ?? {});
+  const product = findProduct(`${seed.ctgry}-${seed.type}-${seed.pckg}`, "seed.ctgry");
+  const reference = normaliseReference(seed.id);
+  const { webHook, ...addtnlFact } = seed.addtnlFact ?? {};
+  const webhookUrl = webHook === undefined ? null : parseWith(webHookUrl, webHook, "seed.addtnlFact.webHook");
+
+  const consumer = await requireConsumer(db, partnerId, input.consumerParam);
+  const missing = missingConsumerFields(product, consumer);
+  if (missing.length)
+    throw new CommandError(
+      400,
+      `consumer ${input.consumerParam} lacks ${missing.join(", ")}, required for ${product.code}: add them with prfl entity (same eMail)`,
+    );
+  const quote = await latestQuote(db, partnerId, product.code);
+  const context = policyContext(consumer, quote, now);
+  const terms = product.family.policy.terms(
+    product.type,
+    { insrncDrtn: seed.insrncDrtn, addtnlFact: seed.addtnlFact === undefined ? undefined : addtnlFact },
+    context,
+  );
+
+  // Test mode approves at once (spec 3); live mode follows the product's route, after the automatic checks.
+  const autoDecline = mode === "live" && terms.liveRoute !== "insurer"
+    ? product.family.policy.declineReason(product.type, terms, context, { deviceAlreadyInsured: false })
+    : null;
+  const status: PolicyStatus = mode === "test" ? "a" : autoDecline ? "d" : terms.liveRoute === "approve" ? "a" : "p";
+  const policy: PolicyRecord = {
+    id: newId(),
+    partnerId,
+    consumerId: consumer.id,
+    reference,
+    productCode: product.code,
+    mode,
+    status,
+    statusNote: autoDecline,
+    route: terms.liveRoute,
+    premiumKobo: terms.premiumKobo,
+    duration: terms.duration ?? null,
+    coverStart: terms.coverStart,
+    coverEnd: terms.coverEnd,
+    facts: terms.facts,
+    printed: terms.printed.map(([label, value]) => [label, value]),
+    deviceId: terms.deviceId ?? null,
+    policyNo: status === "a" ? newPolicyNumber(product, mode, now) : null,
+    certificateToken: newCertificateToken(),
+    webhookUrl,
+    underwriteAt: status === "p" && terms.liveRoute === "insurer" ? new Date(now.getTime() + input.insurerDelayMs) : null,
+    decidedBy: status === "p" ? null : mode === "test" ? "test mode" : autoDecline ? "automatic checks" : "automatic approval",
+    createdAt: now,
+    statusAt: now,
+  };
+
+  const alreadyUsed = () => new CommandError(409, `seed.id is already in use: ${reference} identifies an earlier policy of this partner`, "seed.id");
+  const [prior] = await db.select({ id: policies.id }).from(policies).where(and(eq(policies.partnerId, partnerId), eq(policies.reference, reference)));
+  if (prior) throw alreadyUsed();
+  try {
+    await db.transaction(async (tx) => {
+      await tx.insert(policies).values(policy);
+      if (mode === "live" && status !== "d") await debitPremium(tx, partnerId, policy.id, policy.premiumKobo, now);
+      await recordEvent(tx, statusEvent(policy), now);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw alreadyUsed();
+    throw error;
+  }
+  return policy;
+}
+
+export interface PolicyAddress {
+  consumerParam: string;
+  productCode: string;
+  reference: string;
+}
+
+function addressConditions(address: PolicyAddress): SQL[] {
+  const consumerId = consumerIdFrom(address.consumerParam);
+  findProduct(address.productCode);
+  const reference = normaliseUuid(address.reference) ?? address.reference;
+  return [eq(policies.consumerId, consumerId), eq(policies.productCode, address.productCode), eq(policies.reference, reference)];
+}
+
+const notFoundAt = (address: PolicyAddress) =>
+  new CommandError(404, `no policy ${address.reference} of product ${address.productCode} for consumer ${address.consumerParam}`);
+
+/** The policy a status command names, within this partner's own policies. */
+export async function findPolicy(db: Executor, partnerId: string, address: PolicyAddress): Promise<PolicyRecord> {
+  const [row] = await db
+    .select()
+    .from(policies)
+    .where(and(eq(policies.partnerId, partnerId), ...addressConditions(address)));
+  if (!row) throw notFoundAt(address);
+  return row;
+}
+
+export async function findPolicyByNumber(db: Executor, policyNo: string): Promise<PolicyRecord | null> {
+  const [row] = await db.select().from(policies).where(eq(policies.policyNo, policyNo));
+  return row ?? null;
+}
+
+export async function findPolicyByCertificateToken(db: Executor, token: string): Promise<PolicyRecord | null> {
+  const [row] = await db.select().from(policies).where(eq(policies.certificateToken, token));
+  return row ?? null;
+}
+
+/**
+ * Move a pending policy to approved or declined, with its event and (on a live decline) the
+ * premium refund, in one transaction. Refuses a policy that is not pending.
+ */
+async function decide(
+  tx: Executor,
+  policy: PolicyRecord,
+  decision: { status: "a" | "d"; note?: string | null; by: string },
+  now: Date,
+): Promise<PolicyRecord> {
+  const product = findProduct(policy.productCode);
+  const [updated] = await tx
+    .update(policies)
+    .set({
+      status: decision.status,
+      statusNote: decision.status === "d" ? decision.note ?? "declined" : decision.note ?? null,
+      policyNo: decision.status === "a" ? newPolicyNumber(product, policy.mode, now) : null,
+      underwriteAt: null,
+      decidedBy: decision.by,
+      statusAt: now,
+    })
+    .where(and(eq(policies.id, policy.id), eq(policies.status, "p")))
+    .returning();
+  if (!updated) throw new CommandError(409, `policy ${policy.reference} is no longer pending`);
+  if (decision.status === "d" && policy.mode === "live") await refundPremium(tx, policy.partnerId, policy.id, policy.premiumKobo, now);
+  await recordEvent(tx, statusEvent(updated), now);
+  return updated;
+}
+
+/**
+ * `appr entt_<consumer_id>|insr_<product_code>-<tx_id>` (administrator): approve a pending
+ * policy, or decline it with a note.
+ */
+export async function reviewPolicy(
+  db: Database,
+  address: PolicyAddress,
+  decision: { status: "a" | "d"; note?: string; by: string },
+  now: Date,
+): Promise<PolicyRecord> {
+  return db.transaction(async (tx) => {
+    const [policy] = await tx
+      .select()
+      .from(policies)
+      .where(and(...addressConditions(address)))
+      .for("update");
+    if (!policy) throw notFoundAt(address);
+    if (policy.status !== "p")
+      throw new CommandError(409, `policy ${policy.reference} is ${{ a: "already approved", d: "already declined", l: "lapsed" }[policy.status as "a" | "d" | "l"]}: only pending policies can be reviewed`);
+    return decide(tx, policy, decision, now);
+  });
+}
+
+/** The insurer's answer about one policy. A real insurer plugs in behind this interface. */
+export type InsurerDecision = { approve: true } | { approve: false; reason: string };
+
+export interface InsurerGateway {
+  underwrite(policy: PolicyRecord, context: { product: Product; terms: PolicyTerms; policyContext: PolicyContext; deviceAlreadyInsured: boolean }): Promise<InsurerDecision>;
+}
+
+/** The built-in insurer: applies the product's decline rules (spec 7); its delay is the scheduling delay. */
+export const simulatedInsurer: InsurerGateway = {
+  async underwrite(_policy, { product, terms, policyContext, deviceAlreadyInsured }) {
+    const reason = product.family.policy.declineReason(product.type, terms, policyContext, { deviceAlreadyInsured });
+    return reason ? { approve: false, reason } : { approve: true };
+  },
+};
+
+/**
+ * The background job: underwrite pending insurer-route policies that are due. Rows are claimed
+ * with FOR UPDATE SKIP LOCKED, so any number of instances can run it and each policy is decided once.
+ */
+export async function underwriteDuePolicies(db: Database, gateway: InsurerGateway, now: Date, batch = 20): Promise<number> {
+  return db.transaction(async (tx) => {
+    const due = await tx
+      .select()
+      .from(policies)
+      .where(and(eq(policies.status, "p"), lte(policies.underwriteAt, now)))
+      .orderBy(policies.underwriteAt)
+      .limit(batch)
+      .for("update", { skipLocked: true });
+    for (const policy of due) {
+      const product = findProduct(policy.productCode);
+      const consumer = (await findConsumer(tx, policy.partnerId, policy.consumerId))!;
+      const terms = storedTerms(policy);
+      let deviceAlreadyInsured = false;
+      if (policy.deviceId) {
+        // Serialise decisions about one device across instances before looking for its other cover.
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${policy.deviceId}))`);
+        const [other] = await tx
+          .select({ id: policies.id })
+          .from(policies)
+          .where(and(eq(policies.deviceId, policy.deviceId), eq(policies.mode, policy.mode), eq(policies.status, "a"), gte(policies.coverEnd, now), ne(policies.id, policy.id)))
+          .limit(1);
+        deviceAlreadyInsured = !!other;
+      }
+      const context = policyContext(consumer, await latestQuote(tx, policy.partnerId, policy.productCode), now);
+      const decision = await gateway.underwrite(policy, { product, terms, policyContext: context, deviceAlreadyInsured });
+      await decide(tx, policy, decision.approve ? { status: "a", by: "insurer" } : { status: "d", note: decision.reason, by: "insurer" }, now);
+    }
+    return due.length;
+  });
+}
+
+export interface PolicyFilters {
+  status?: PolicyStatus;
+  productCode?: string;
+  /** Created on or after / before this instant. */
+  from?: Date;
+  to?: Date;
+}
+
+/** Newest first, keyset-paginated; `partnerId` undefined lists every partner's (admin). */
+export async function listPolicies(
+  db: Database,
+  scope: { partnerId?: string },
+  filters: PolicyFilters,
+  page: { limit: number; cursor?: string },
+): Promise<Page<PolicyRecord>> {
+  const conditions: SQL[] = [];
+  if (scope.partnerId) conditions.push(eq(policies.partnerId, scope.partnerId));
+  if (filters.status) conditions.push(eq(policies.status, filters.status));
+  if (filters.productCode) conditions.push(eq(policies.productCode, filters.productCode));
+  if (filters.from) conditions.push(gte(policies.createdAt, filters.from));
+  if (filters.to) conditions.push(lt(policies.createdAt, filters.to));
+  if (page.cursor) {
+    const { at, id } = decodeCursor(page.cursor);
+    conditions.push(or(lt(policies.createdAt, at), and(eq(policies.createdAt, at), lt(policies.id, id)))!);
+  }
+  const rows = await db
+    .select()
+    .from(policies)
+    .where(and(...conditions))
+    .orderBy(desc(policies.createdAt), desc(policies.id))
+    .limit(page.limit + 1);
+  const items = rows.slice(0, page.limit);
+  const last = items.at(-1);
+  return { items, nextCursor: rows.length > page.limit && last ? encodeCursor(last.createdAt, last.id) : null };
+}
+
+export async function policiesByIds(db: Executor, ids: string[]): Promise<PolicyRecord[]> {
+  return ids.length ? db.select().from(policies).where(inArray(policies.id, ids)) : [];
+}

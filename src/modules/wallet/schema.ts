@@ -1,0 +1,37 @@
+import { sql } from "drizzle-orm";
+import { bigint, check, index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { partners } from "../partners/schema";
+import { policies } from "../policies/schema";
+
+/** A partner's prepaid balance. The check makes an overdraft impossible whatever the code does. */
+export const wallets = pgTable(
+  "wallets",
+  {
+    partnerId: uuid("partner_id")
+      .primaryKey()
+      .references(() => partners.id),
+    balanceKobo: bigint("balance_kobo", { mode: "number" }).notNull().default(0),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check("wallets_balance_not_negative", sql`${t.balanceKobo} >= 0`)],
+);
+
+/** The ledger: every credit and debit, with the balance after it. Sums to the balance. */
+export const walletEntries = pgTable(
+  "wallet_entries",
+  {
+    id: uuid("id").primaryKey(),
+    partnerId: uuid("partner_id").notNull().references(() => partners.id),
+    kind: text("kind", { enum: ["topup", "premium", "refund"] }).notNull(),
+    /** Signed: credits positive, debits negative. */
+    amountKobo: bigint("amount_kobo", { mode: "number" }).notNull(),
+    balanceAfterKobo: bigint("balance_after_kobo", { mode: "number" }).notNull(),
+    reference: text("reference"),
+    policyId: uuid("policy_id").references(() => policies.id),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex("wallet_entries_topup_reference_idx").on(t.partnerId, t.reference).where(sql`${t.kind} = 'topup'`),
+    index("wallet_entries_partner_created_idx").on(t.partnerId, t.createdAt.desc(), t.id.desc()),
+  ],
+);

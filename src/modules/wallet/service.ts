@@ -1,0 +1,121 @@
+import { and, desc, eq, gte, lt, or, sql, type SQL } from "drizzle-orm";
+import type { Database, Executor } from "../../db/client";
+import { CommandError } from "../../core/errors";
+import { newId } from "../../core/ids";
+import { decodeCursor, encodeCursor, type Page } from "../../core/pagination";
+import { recordEvent } from "../events/service";
+import { walletEntries, wallets } from "./schema";
+
+export type WalletEntry = typeof walletEntries.$inferSelect;
+
+const naira = (kobo: number) => kobo / 100;
+
+async function ensureWallet(tx: Executor, partnerId: string) {
+  await tx.insert(wallets).values({ partnerId }).onConflictDoNothing();
+}
+
+export async function walletBalance(db: Executor, partnerId: string): Promise<number> {
+  const [row] = await db.select({ balance: wallets.balanceKobo }).from(wallets).where(eq(wallets.partnerId, partnerId));
+  return row?.balance ?? 0;
+}
+
+export interface TopUpResult {
+  entry: WalletEntry;
+  /** False when the reference was used before: the first result is returned unchanged. */
+  applied: boolean;
+}
+
+/**
+ * `wallet topup`: credit the balance once per reference. A repeat with the same reference and
+ * amount returns the first result; the same reference with another amount is a conflict.
+ */
+export async function topUpWallet(db: Database, partnerId: string, input: { amountKobo: number; reference: string }, now: Date): Promise<TopUpResult> {
+  const findPrior = async (tx: Executor) =>
+    (
+      await tx
+        .select()
+        .from(walletEntries)
+        .where(and(eq(walletEntries.partnerId, partnerId), eq(walletEntries.kind, "topup"), eq(walletEntries.reference, input.reference)))
+    )[0];
+  const samePrior = (prior: WalletEntry): TopUpResult => {
+    if (prior.amountKobo !== input.amountKobo)
+      throw new CommandError(409, `seed.reference ${input.reference} was already used for a top-up of ${naira(prior.amountKobo)} naira`, "seed.reference");
+    return { entry: prior, applied: false };
+  };
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const result = await db.transaction(async (tx) => {
+      const prior = await findPrior(tx);
+      if (prior) return samePrior(prior);
+      await ensureWallet(tx, partnerId);
+      const [wallet] = await tx
+        .update(wallets)
+        .set({ balanceKobo: sql`${wallets.balanceKobo} + ${input.amountKobo}`, updatedAt: now })
+        .where(eq(wallets.partnerId, partnerId))
+        .returning({ balance: wallets.balanceKobo });
+      const [entry] = await tx
+        .insert(walletEntries)
+        .values({ id: newId(), partnerId, kind: "topup", amountKobo: input.amountKobo, balanceAfterKobo: wallet!.balance, reference: input.reference, createdAt: now })
+        .onConflictDoNothing({ target: [walletEntries.partnerId, walletEntries.reference], where: sql`${walletEntries.kind} = 'topup'` })
+        .returning();
+      if (!entry) {
+        // A concurrent top-up with this reference won: undo ours by rolling back, then answer with theirs.
+        tx.rollback();
+      }
+      await recordEvent(tx, { partnerId, type: "wallet.credited", payload: { reference: input.reference, amount: naira(input.amountKobo), balance: naira(wallet!.balance) } }, now);
+      return { entry: entry!, applied: true };
+    }).catch((error) => {
+      if ((error as Error).name === "TransactionRollbackError") return null;
+      throw error;
+    });
+    if (result) return result;
+  }
+  const prior = await findPrior(db);
+  if (prior) return samePrior(prior);
+  throw new CommandError(409, "the top-up was made concurrently by another request; retry");
+}
+
+/** Debit a live premium in the issuing transaction; refuses (402) rather than overdraw. */
+export async function debitPremium(tx: Executor, partnerId: string, policyId: string, premiumKobo: number, now: Date): Promise<void> {
+  await ensureWallet(tx, partnerId);
+  const [wallet] = await tx
+    .update(wallets)
+    .set({ balanceKobo: sql`${wallets.balanceKobo} - ${premiumKobo}`, updatedAt: now })
+    .where(and(eq(wallets.partnerId, partnerId), gte(wallets.balanceKobo, premiumKobo)))
+    .returning({ balance: wallets.balanceKobo });
+  if (!wallet) {
+    const balance = await walletBalance(tx, partnerId);
+    throw new CommandError(
+      402,
+      `insufficient wallet balance: the premium is ${naira(premiumKobo)} naira and the balance is ${naira(balance)} naira; top up with wallet topup`,
+    );
+  }
+  await tx.insert(walletEntries).values({ id: newId(), partnerId, kind: "premium", amountKobo: -premiumKobo, balanceAfterKobo: wallet.balance, policyId, createdAt: now });
+}
+
+/** Give a declined policy's premium back, in the declining transaction. */
+export async function refundPremium(tx: Executor, partnerId: string, policyId: string, premiumKobo: number, now: Date): Promise<void> {
+  const [wallet] = await tx
+    .update(wallets)
+    .set({ balanceKobo: sql`${wallets.balanceKobo} + ${premiumKobo}`, updatedAt: now })
+    .where(eq(wallets.partnerId, partnerId))
+    .returning({ balance: wallets.balanceKobo });
+  await tx.insert(walletEntries).values({ id: newId(), partnerId, kind: "refund", amountKobo: premiumKobo, balanceAfterKobo: wallet!.balance, policyId, createdAt: now });
+}
+
+/** The ledger, newest first, keyset-paginated. */
+export async function walletLedger(db: Database, partnerId: string, page: { limit: number; cursor?: string }): Promise<Page<WalletEntry>> {
+  const conditions: SQL[] = [eq(walletEntries.partnerId, partnerId)];
+  if (page.cursor) {
+    const { at, id } = decodeCursor(page.cursor);
+    conditions.push(or(lt(walletEntries.createdAt, at), and(eq(walletEntries.createdAt, at), lt(walletEntries.id, id)))!);
+  }
+  const rows = await db
+    .select()
+    .from(walletEntries)
+    .where(and(...conditions))
+    .orderBy(desc(walletEntries.createdAt), desc(walletEntries.id))
+    .limit(page.limit + 1);
+  const items = rows.slice(0, page.limit);
+  const last = items.at(-1);
+  return { items, nextCursor: rows.length > page.limit && last ? encodeCursor(last.createdAt, last.id) : null };
+}

@@ -1,0 +1,24 @@
+/** Credit life covers and their price: a one-off share of the loan principal, in kobo, for quote and issuance alike. */
+import { z } from "zod";
+import { percentOf, roundHalfUp } from "../shared";
+import type { ProductType } from "../types";
+
+export interface CreditCover extends ProductType {
+  ratePercent: number;
+}
+
+/** Spec 2.4: 1% / 1% / 0.5% / 0.85% of the loan amount. */
+export const CREDIT_COVERS = [
+  { code: "sme1", name: "Credit life, SME loan", ratePercent: 1 },
+  { code: "psnl", name: "Credit life, personal loan", ratePercent: 1 },
+  { code: "kymn", name: "Keyman insurance", ratePercent: 0.5 },
+  { code: "mrtg", name: "Mortgage protection", ratePercent: 0.85 },
+] as const satisfies readonly CreditCover[];
+
+/** The principal in kobo, as quoted (seed.loanAmount) and insured (addtnlFact.loanAmount). */
+export const loanAmount = z.number().positive();
+
+/** loanAmount is kobo already; round to whole kobo. No duration: the loan tenure is the cover. */
+export function creditPremiumKobo(cover: CreditCover, loanAmountKobo: number): number {
+  return roundHalfUp(percentOf(loanAmountKobo, cover.ratePercent));
+}

@@ -1,0 +1,418 @@
+import { describe, expect, test } from "bun:test";
+import { and, count, eq, sum } from "drizzle-orm";
+import { policies } from "../src/modules/policies/schema";
+import { simulatedInsurer, underwriteDuePolicies } from "../src/modules/policies/service";
+import { walletEntries, wallets } from "../src/modules/wallet/schema";
+import { outboxEvents } from "../src/modules/events/schema";
+import type { KeyLabel } from "../src/modules/partners/service";
+import { individual, PNG_BASE64, testApp, type TestPartner } from "./support/harness";
+import { fullConsumer, insureSeed, newImei, productCases, type ProductCase } from "./support/policies";
+
+const t = await testApp({ INSURER_DELAY_MS: 1000 });
+const db = t.database.db;
+const operator = await t.partner({ admin: true });
+
+const MAGIC = { pdf: "%PDF", docx: "PK", jpg: "\xff\xd8\xff" } as const;
+
+/** Let the background job underwrite everything due by now + the insurer's delay. */
+const underwrite = () => underwriteDuePolicies(db, simulatedInsurer, new Date(Date.now() + 60_000), 1000);
+
+async function register(p: TestPartner, seed = fullConsumer()) {
+  const answer = await p.run("prfl entity", seed);
+  expect(answer.exctnFdbck.id).toBe(75);
+  return answer.id as string;
+}
+
+async function insure(p: TestPartner, c: ProductCase, label: KeyLabel = "test", overrides: Record<string, unknown> = {}, consumer?: string) {
+  consumer ??= await register(p);
+  if (c.quote) expect((await p.run(`dump ipck_${c.code}*PRMM`, c.quote, label)).exctnFdbck.id).toBe(75);
+  const seed = insureSeed(c, overrides);
+  const answer = await p.run(`entt_${consumer}: insure`, seed, label);
+  const status = (l = label) => p.run(`dump entt_${consumer}|insr_${c.code}-${answer.id}*STATUS`, undefined, l);
+  const approve = (review?: unknown) => operator.run(`appr entt_${consumer}|insr_${c.code}-${answer.id}`, review);
+  return { answer, seed, consumer, status, approve };
+}
+
+const balanceOf = async (partnerId: string) => ((await db.select().from(wallets).where(eq(wallets.partnerId, partnerId)))[0]?.balanceKobo ?? 0) / 100;
+
+describe("test mode: every product is approved at once with a specimen certificate", () => {
+  for (const c of Object.values(productCases)) {
+    test(c.code, async () => {
+      const p = await t.partner();
+      const { answer, seed, status } = await insure(p, c);
+      expect(answer.exctnFdbck).toEqual({ id: 75, id_v4: 200 });
+      expect(answer.id).toBe(seed.id);
+      expect(answer.status).toBe("a");
+      expect(answer.policyNo).toMatch(/^TST-[A-Z]{4}-\d{4}-[0-9A-Z]{8}$/);
+      expect(answer.certUrl).toContain("/certificates/");
+      const record = await status();
+      expect(record).toMatchObject({ status: "a", policyNo: answer.policyNo, exctnFdbck: { id: 75, id_v4: 200 } });
+      expect(record.tmstmp).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+      expect(["pdf", "docx", "jpg"]).toContain(record.crtfctType);
+      if (record.crtfct) expect(Buffer.from(record.crtfct, "base64").toString("latin1").startsWith(MAGIC[record.crtfctType as keyof typeof MAGIC])).toBe(true);
+      const hosted = await t.app.handle(new Request(record.certUrl));
+      expect(hosted.status).toBe(200);
+      expect(Buffer.from(await hosted.arrayBuffer()).toString("latin1").startsWith(MAGIC[record.crtfctType as keyof typeof MAGIC])).toBe(true);
+      expect(await balanceOf(p.partnerId)).toBe(0); // nothing billed in test mode
+    }, 30_000);
+  }
+
+  test("the certificate forms follow spec 2.6", async () => {
+    const p = await t.partner();
+    const forms: Record<string, [string, boolean]> = {};
+    for (const code of ["mexx-stnd-1111", "mrnn-stnd-1111", "crlt-sme1-1111", "lrgg-stnd-1111", "ltix-stnd-1111", "vhcl-tprt-1111", "phnn-flx1-1111"]) {
+      const { status } = await insure(p, productCases[code]!);
+      const record = await status();
+      forms[code] = [record.crtfctType, "crtfct" in record];
+    }
+    expect(forms).toEqual({
+      "mexx-stnd-1111": ["docx", true],
+      "mrnn-stnd-1111": ["pdf", true],
+      "crlt-sme1-1111": ["pdf", true],
+      "lrgg-stnd-1111": ["jpg", true],
+      "ltix-stnd-1111": ["pdf", false],
+      "vhcl-tprt-1111": ["pdf", false],
+      "phnn-flx1-1111": ["pdf", false],
+    });
+  }, 60_000);
+});
+
+describe("live mode follows the transitions of spec 3", () => {
+  async function livePartner() {
+    const p = await t.partner();
+    expect((await p.run("wallet topup", { amount: 10_000_000, reference: `fund-${crypto.randomUUID()}` })).exctnFdbck.id).toBe(75);
+    return p;
+  }
+
+  test("insurer-processed products stay pending until the insurer answers, then approve", async () => {
+    const p = await livePartner();
+    const { answer, status } = await insure(p, productCases["vhcl-tprt-1111"]!, "live");
+    expect(answer).toMatchObject({ status: "p", exctnFdbck: { id: 75 } });
+    expect(answer).not.toHaveProperty("policyNo");
+    expect((await status()).status).toBe("p");
+    await underwrite();
+    const record = await status();
+    expect(record.status).toBe("a");
+    expect(record.policyNo).toMatch(/^POL-VHCL-/);
+    // Live vehicle and device answer with policyNo only (spec 2.6: test mode adds certUrl).
+    expect(record).not.toHaveProperty("certUrl");
+    expect(record).not.toHaveProperty("crtfct");
+    expect(record).not.toHaveProperty("crtfctType");
+  });
+
+  test("marine export is approved at once with its certificate in the answer", async () => {
+    const p = await livePartner();
+    const { answer, status } = await insure(p, productCases["mexx-stnd-1111"]!, "live");
+    expect(answer.status).toBe("a");
+    expect(answer.crtfctType).toBe("docx");
+    expect(Buffer.from(answer.crtfct, "base64").subarray(0, 2).toString()).toBe("PK");
+    expect((await status()).status).toBe("a");
+  });
+
+  test("comprehensive vehicle: with proof of ownership approved at once; without, manual review", async () => {
+    const p = await livePartner();
+    const c = productCases["vhcl-cmpr-1111"]!;
+    const withProof = await insure(p, c, "live", { addtnlFact: { ...c.addtnlFact(), proofOfOwnrsh: PNG_BASE64 } });
+    expect(withProof.answer).toMatchObject({ status: "a", crtfctType: "pdf" });
+    const without = await insure(p, c, "live");
+    expect(without.answer.status).toBe("p");
+    await underwrite();
+    expect((await without.status()).status).toBe("p"); // the insurer loop leaves manual reviews alone
+    const approved = await without.approve();
+    expect(approved).toMatchObject({ status: "a", policyNo: expect.stringMatching(/^POL-VHCL-/), exctnFdbck: { id: 75 } });
+    expect((await without.status()).status).toBe("a");
+  });
+
+  test.each(["mrnn-stnd-1111", "crlt-psnl-1111", "lrgg-stnd-1111"])("%s waits for manual review; an admin may decline with a note, refunding the premium", async (code) => {
+    const p = await livePartner();
+    const before = await balanceOf(p.partnerId);
+    const { answer, status, approve } = await insure(p, productCases[code]!, "live");
+    expect(answer.status).toBe("p");
+    const charged = await balanceOf(p.partnerId);
+    expect(charged).toBeLessThan(before);
+    const refusedWithoutNote = await approve({ status: "d" });
+    expect(refusedWithoutNote.exctnFdbck.elbrtn).toContain("seed.statusNote is required to decline");
+    const declined = await approve({ status: "d", statusNote: "unreadable company documents" });
+    expect(declined).toMatchObject({ status: "d", statusNote: "unreadable company documents" });
+    expect(await status()).toMatchObject({ status: "d", statusNote: "unreadable company documents" });
+    expect(await balanceOf(p.partnerId)).toBe(before);
+    expect((await approve()).exctnFdbck).toMatchObject({ id: 55, id_v4: 409 });
+  });
+
+  test("appr is for the operator only", async () => {
+    const p = await livePartner();
+    const { consumer, answer } = await insure(p, productCases["crlt-sme1-1111"]!, "live");
+    const refused = await p.run(`appr entt_${consumer}|insr_crlt-sme1-1111-${answer.id}`);
+    expect(refused.exctnFdbck).toMatchObject({ id: 55, id_v4: 403 });
+  });
+
+  test("a device holds one active policy: the second is declined and refunded", async () => {
+    const p = await livePartner();
+    const c = productCases["phnn-flx1-1111"]!;
+    const imei = newImei();
+    const fact = { brand: "Tecno", model: "Camon 20", uIdnt: imei };
+    const first = await insure(p, c, "live", { addtnlFact: fact });
+    await underwrite();
+    expect((await first.status()).status).toBe("a");
+    const before = await balanceOf(p.partnerId);
+    const second = await insure(p, c, "live", { addtnlFact: fact });
+    await underwrite();
+    const record = await second.status();
+    expect(record.status).toBe("d");
+    expect(record.statusNote).toContain("already insured");
+    expect(await balanceOf(p.partnerId)).toBe(before);
+  });
+
+  test("marine goodsValue differing from the item sum is declined (spec 7)", async () => {
+    const p = await livePartner();
+    const c = productCases["mexx-stnd-1111"]!;
+    const { answer, status } = await insure(p, c, "live", { addtnlFact: { ...c.addtnlFact(), goodsValue: 4_000_000 } });
+    expect(answer.exctnFdbck.id).toBe(75);
+    expect(answer.status).toBe("d");
+    expect((await status()).statusNote).toMatch(/sum/i);
+  });
+
+  test("goods in an excluded category are declined by the insurer", async () => {
+    const p = await livePartner();
+    const c = productCases["gtrn-stnd-1111"]!;
+    const { status } = await insure(p, c, "live", { addtnlFact: { ...c.addtnlFact(), goodsDscrptn: "Gas cylinders for restaurants" } });
+    await underwrite();
+    const record = await status();
+    expect(record.status).toBe("d");
+    expect(record.statusNote).toMatch(/excluded/i);
+  });
+
+  test("test keys never create live policies, even on a live account", async () => {
+    const p = await livePartner();
+    await p.run("set env_live", undefined, "legacy");
+    const { answer } = await insure(p, productCases["vhcl-tprt-1111"]!, "test");
+    expect(answer.status).toBe("a");
+    const [row] = await db.select().from(policies).where(and(eq(policies.partnerId, p.partnerId), eq(policies.reference, answer.id)));
+    expect(row!.mode).toBe("test");
+    const legacy = await insure(p, productCases["vhcl-tprt-1111"]!, "legacy");
+    expect(legacy.answer.status).toBe("p"); // the legacy key follows the account toggle
+  });
+});
+
+describe("transaction references (spec 2.5)", () => {
+  const c = productCases["phnn-flx1-1111"]!;
+
+  test("a UUID is echoed; 32 hex is auto-formatted; up to 32 letters and digits are kept as sent", async () => {
+    const p = await t.partner();
+    const consumer = await register(p);
+    const uuid = crypto.randomUUID();
+    expect((await insure(p, c, "test", { id: uuid.toUpperCase() }, consumer)).answer.id).toBe(uuid);
+    const hex = crypto.randomUUID().replaceAll("-", "");
+    const formatted = (await insure(p, c, "test", { id: hex }, consumer)).answer;
+    expect(formatted.id).toBe(`${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`);
+    const alnum = `gtrn${Date.now()}abcXYZ`;
+    const kept = await insure(p, c, "test", { id: alnum }, consumer);
+    expect(kept.answer.id).toBe(alnum);
+    expect((await kept.status()).status).toBe("a");
+  });
+
+  test.each([["too long", "a".repeat(33)], ["punctuation", "tx-ref/1"], ["a number", 12345]])("%s is invalid", async (_n, id) => {
+    const p = await t.partner();
+    const { answer } = await insure(p, c, "test", { id });
+    expect(answer.exctnFdbck).toMatchObject({ id: 55, id_v4: 400 });
+    expect(answer.exctnFdbck.elbrtn).toContain("seed.id is invalid");
+  });
+
+  test("a reused reference is refused and nothing is stored", async () => {
+    const p = await t.partner();
+    const consumer = await register(p);
+    const id = crypto.randomUUID();
+    expect((await insure(p, c, "test", { id }, consumer)).answer.exctnFdbck.id).toBe(75);
+    const again = await insure(p, c, "test", { id }, consumer);
+    expect(again.answer.exctnFdbck).toMatchObject({ id: 55, id_v4: 409 });
+    expect(again.answer.exctnFdbck.elbrtn).toContain("seed.id is already in use");
+    const [n] = await db.select({ n: count() }).from(policies).where(eq(policies.partnerId, p.partnerId));
+    expect(n!.n).toBe(1);
+  });
+
+  test("the same reference sent concurrently is stored exactly once", async () => {
+    const p = await t.partner();
+    const consumer = await register(p);
+    const seed = insureSeed(c);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => p.run(`entt_${consumer}: insure`, seed)));
+    expect(answers.filter((a) => a.exctnFdbck.id === 75)).toHaveLength(1);
+    expect(answers.filter((a) => a.exctnFdbck.elbrtn?.includes("already in use"))).toHaveLength(9);
+    const [n] = await db.select({ n: count() }).from(policies).where(eq(policies.partnerId, p.partnerId));
+    expect(n!.n).toBe(1);
+  });
+
+  test("the same reference under another partner is theirs to use", async () => {
+    const [a, b] = [await t.partner(), await t.partner()];
+    const id = crypto.randomUUID();
+    expect((await insure(a, c, "test", { id })).answer.exctnFdbck.id).toBe(75);
+    expect((await insure(b, c, "test", { id })).answer.exctnFdbck.id).toBe(75);
+  });
+});
+
+describe("issuance refusals change nothing", () => {
+  const c = productCases["vhcl-tprt-1111"]!;
+  const stored = async (partnerId: string) => (await db.select({ n: count() }).from(policies).where(eq(policies.partnerId, partnerId)))[0]!.n;
+
+  test("a consumer registered under another partner: 409 consumer not found", async () => {
+    const [a, b] = [await t.partner(), await t.partner()];
+    const theirs = await register(a);
+    const { answer } = await insure(b, c, "test", {}, theirs);
+    expect(answer.exctnFdbck).toMatchObject({ id: 55, id_v4: 409 });
+    expect(answer.exctnFdbck.elbrtn).toContain("consumer not found");
+    expect(await stored(b.partnerId)).toBe(0);
+  });
+
+  test("a consumer without the product's required fields is named", async () => {
+    const p = await t.partner();
+    const { gender: _g, dob: _d, ...thin } = individual();
+    const consumer = await register(p, thin as ReturnType<typeof individual>);
+    const { answer } = await insure(p, c, "test", {}, consumer);
+    expect(answer.exctnFdbck.id).toBe(55);
+    expect(answer.exctnFdbck.elbrtn).toContain("lacks gender, dob.date");
+  });
+
+  test("a blank or null addtnlFact field is 406", async () => {
+    const p = await t.partner();
+    const blank = await insure(p, c, "test", { addtnlFact: { ...c.addtnlFact(), engineId: "" } });
+    expect(blank.answer.exctnFdbck).toMatchObject({ id: 55, id_v4: 406 });
+    expect(blank.answer.exctnFdbck.elbrtn).toContain("seed.addtnlFact.engineId is blank");
+    const nul = await insure(p, c, "test", { addtnlFact: { ...c.addtnlFact(), model: null } });
+    expect(nul.answer.exctnFdbck.id_v4).toBe(406);
+    expect(await stored(p.partnerId)).toBe(0);
+  });
+
+  test("a numeric field sent as a string names the field", async () => {
+    const p = await t.partner();
+    const cmpr = productCases["vhcl-cmpr-1111"]!;
+    const { answer } = await insure(p, cmpr, "test", { addtnlFact: { ...cmpr.addtnlFact(), vhclValueForInsrnc: "5000000" } });
+    expect(answer.exctnFdbck.elbrtn).toContain("seed.addtnlFact.vhclValueForInsrnc must be a JSON number, not a string");
+  });
+
+  test("an unknown product is 400 product specified not supported", async () => {
+    const p = await t.partner();
+    const { answer } = await insure(p, { ...c, code: "vhcl-bike-1111", quote: undefined });
+    expect(answer.exctnFdbck).toMatchObject({ id: 55, id_v4: 400 });
+    expect(answer.exctnFdbck.elbrtn).toContain("product specified not supported");
+  });
+
+  test("a webHook that is not a URL is named", async () => {
+    const p = await t.partner();
+    const { answer } = await insure(p, c, "test", { addtnlFact: { ...c.addtnlFact(), webHook: "not a url" } });
+    expect(answer.exctnFdbck.elbrtn).toContain("seed.addtnlFact.webHook");
+  });
+});
+
+describe("the wallet", () => {
+  test("top-up credits once per reference; a repeat returns the first result; another amount conflicts", async () => {
+    const p = await t.partner();
+    const first = await p.run("wallet topup", { amount: 2500.5, reference: "bank-0001" });
+    expect(first).toMatchObject({ reference: "bank-0001", amount: 2500.5, balance: 2500.5, currency: "NGN", exctnFdbck: { id: 75 } });
+    const repeat = await p.run("wallet topup", { amount: 2500.5, reference: "bank-0001" });
+    expect(repeat).toEqual(first);
+    expect(await balanceOf(p.partnerId)).toBe(2500.5);
+    const conflict = await p.run("wallet topup", { amount: 100, reference: "bank-0001" });
+    expect(conflict.exctnFdbck).toMatchObject({ id: 55, id_v4: 409 });
+    expect((await p.run("wallet topup", { amount: "100", reference: "x" })).exctnFdbck.elbrtn).toContain("seed.amount must be a JSON number, not a string");
+    expect((await p.run("wallet topup", { amount: 1.234, reference: "x" })).exctnFdbck.elbrtn).toContain("seed.amount must have at most two decimals");
+    expect((await p.run("wallet topup", { amount: -5, reference: "x" })).exctnFdbck.id).toBe(55);
+  });
+
+  test("concurrent top-ups with one reference credit once", async () => {
+    const p = await t.partner();
+    const answers = await Promise.all(Array.from({ length: 8 }, () => p.run("wallet topup", { amount: 1000, reference: "same" })));
+    expect(answers.every((a) => a.exctnFdbck.id === 75 && a.balance === 1000)).toBe(true);
+    expect(await balanceOf(p.partnerId)).toBe(1000);
+  });
+
+  test("live issuance without enough balance is refused (402) and stores nothing", async () => {
+    const p = await t.partner();
+    await p.run("wallet topup", { amount: 100, reference: "small" });
+    const { answer } = await insure(p, productCases["vhcl-tprt-1111"]!, "live");
+    expect(answer.exctnFdbck).toMatchObject({ id: 55, id_v4: 402 });
+    expect(answer.exctnFdbck.elbrtn).toContain("insufficient wallet balance");
+    const [n] = await db.select({ n: count() }).from(policies).where(eq(policies.partnerId, p.partnerId));
+    expect(n!.n).toBe(0);
+    expect(await balanceOf(p.partnerId)).toBe(100);
+  });
+
+  test("concurrent live issuances never overdraw; the ledger sums to the balance", async () => {
+    const p = await t.partner();
+    await p.run("wallet topup", { amount: 50_000, reference: "float" }); // room for three 15,000 premiums
+    const consumer = await register(p);
+    await p.run("dump ipck_vhcl-tprt-1111*PRMM", { insrncDrtn: "1y" }, "live");
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => p.run(`entt_${consumer}: insure`, insureSeed(productCases["vhcl-tprt-1111"]!), "live")),
+    );
+    expect(answers.filter((a) => a.exctnFdbck.id === 75)).toHaveLength(3);
+    expect(answers.filter((a) => a.exctnFdbck.id_v4 === 402)).toHaveLength(5);
+    expect(await balanceOf(p.partnerId)).toBe(5000);
+    const [ledger] = await db.select({ total: sum(walletEntries.amountKobo) }).from(walletEntries).where(eq(walletEntries.partnerId, p.partnerId));
+    expect(Number(ledger!.total) / 100).toBe(5000);
+  });
+});
+
+describe("status and transaction lists", () => {
+  test("status of an unknown reference, or of another partner's policy, is 404", async () => {
+    const [a, b] = [await t.partner(), await t.partner()];
+    const { consumer, answer } = await insure(a, productCases["phnn-flx1-1111"]!);
+    const other = await b.run(`dump entt_${consumer}|insr_phnn-flx1-1111-${answer.id}*STATUS`);
+    expect(other.exctnFdbck).toMatchObject({ id: 55, id_v4: 404 });
+    const unknown = await a.run(`dump entt_${consumer}|insr_phnn-flx1-1111-${crypto.randomUUID()}*STATUS`);
+    expect(unknown.exctnFdbck.id_v4).toBe(404);
+  });
+
+  test("dump entt_* filters by status and product and pages with a cursor; ADMIN sees every partner", async () => {
+    const p = await t.partner();
+    await p.run("wallet topup", { amount: 1_000_000, reference: "list" });
+    const consumer = await register(p);
+    const refs: string[] = [];
+    for (let i = 0; i < 3; i++) refs.push((await insure(p, productCases["phnn-flx1-1111"]!, "test", {}, consumer)).answer.id);
+    const live = await insure(p, productCases["crlt-sme1-1111"]!, "live", {}, consumer);
+    const all = await p.run("dump entt_*", { limit: 2 });
+    expect(all.list.map((x: any) => x.id)).toEqual([live.answer.id, refs[2]]);
+    expect(all.list[0]).toMatchObject({ productCode: "crlt-sme1-1111", status: "p", prmm: 500_000, currency: "NGN", mode: "live", consumerId: consumer });
+    const rest = await p.run("dump entt_*", { limit: 2, cursor: all.nextCursor });
+    expect(rest.list.map((x: any) => x.id)).toEqual([refs[1], refs[0]]);
+    expect(rest.nextCursor).toBeNull();
+    expect((await p.run("dump entt_*", { status: "p" })).list.map((x: any) => x.id)).toEqual([live.answer.id]);
+    expect((await p.run("dump entt_*", { productCode: "phnn-flx1-1111" })).list).toHaveLength(3);
+    const today = new Date(Date.now() + 3_600_000).toISOString().slice(0, 10);
+    expect((await p.run("dump entt_*", { from: today, to: today })).list).toHaveLength(4);
+    expect((await p.run("dump entt_*", { to: "2000-01-01" })).list).toHaveLength(0);
+    expect((await p.run("dump entt_*", { status: "x" })).exctnFdbck.elbrtn).toContain("seed.status must be one of");
+    const admin = await operator.run("dump entt_*ADMIN", { limit: 100 });
+    expect(admin.list.find((x: any) => x.id === live.answer.id)).toMatchObject({ partnerId: p.partnerId });
+    expect((await p.run("dump entt_*ADMIN")).exctnFdbck.id_v4).toBe(403);
+  });
+
+  test("every status change leaves its event in the outbox", async () => {
+    const p = await t.partner();
+    await p.run("wallet topup", { amount: 1_000_000, reference: "events" });
+    const { answer, approve } = await insure(p, productCases["crlt-mrtg-1111"]!, "live");
+    await approve();
+    const events = await db.select().from(outboxEvents).where(eq(outboxEvents.partnerId, p.partnerId)).orderBy(outboxEvents.createdAt);
+    expect(events.map((e) => e.type)).toEqual(["wallet.credited", "policy.pending", "policy.approved"]);
+    expect(events[2]!.payload).toMatchObject({ id: answer.id, status: "a" });
+  });
+});
+
+describe("hosted certificates and verification", () => {
+  test("GET /verify/<policyNo> confirms a policy without exposing the insured; unknown numbers are not genuine", async () => {
+    const p = await t.partner();
+    const { answer } = await insure(p, productCases["vhcl-tprt-1111"]!);
+    const page = await t.app.handle(new Request(`http://localhost/verify/${answer.policyNo}`));
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain(answer.policyNo);
+    expect(html).toContain("SPECIMEN");
+    expect(html).toContain("A. Okafor");
+    expect(html).not.toContain("Adaeze");
+    const missing = await t.app.handle(new Request("http://localhost/verify/POL-XXXX-2026-NOPE"));
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain("not genuine");
+  });
+
+  test("certificate links need the exact token", async () => {
+    expect((await t.app.handle(new Request("http://localhost/certificates/guess"))).status).toBe(404);
+  });
+});

@@ -1,0 +1,108 @@
+import { PNG_BASE64, individual } from "./harness";
+
+/** YYYY-MM-DD in Nigerian local time, `days` from now. */
+export function watDate(days = 0): string {
+  return new Date(Date.now() + 3_600_000 + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** A valid 15-digit IMEI (Luhn check digit) unique to this call. */
+export function newImei(): string {
+  const body = `35${String(Math.floor(Math.random() * 1e12)).padStart(12, "0")}`;
+  const sum = [...body].reverse().reduce((acc, ch, i) => {
+    let d = Number(ch);
+    if (i % 2 === 0) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    return acc + d;
+  }, 0);
+  return body + String((10 - (sum % 10)) % 10);
+}
+
+/** A consumer who satisfies every family's requirements (spec 2.3), marine included. */
+export const fullConsumer = () =>
+  individual({ socialID: { type: "nidd", id: "12345678901", image: PNG_BASE64 }, taxId: "TIN-0012345" });
+
+export interface ProductCase {
+  code: string;
+  quote?: Record<string, unknown>;
+  insrncDrtn?: string;
+  addtnlFact: () => Record<string, unknown>;
+}
+
+const vehicle = () => ({ brand: "Toyota", model: "Corolla", year: "2018", chsssId: "2T1BURHE0JC074316", engineId: "2ZR1234567", rgstrtId: "ABC123DE" });
+const cargo = () => ({
+  items: [
+    { description: "Cashew nuts", quantity: 100, value: 3_000_000 },
+    { description: "Sesame seeds", quantity: 50, value: 2_000_000 },
+  ],
+  goodsValue: 5_000_000,
+  goodsDscrptn: "Agricultural produce",
+  voyage: [{ origin: "Lagos" }, { destination: "Rotterdam" }],
+  proformaInvoice: "PI-2026-0042",
+  proformaDate: watDate(),
+});
+const creditLife = () => ({ loanAmount: 50_000_000, loanTenure: 12, disbursementDate: watDate(), loanStartDate: watDate(), loanEndDate: watDate(365) });
+
+/** One valid request per spec-described product. */
+export const productCases: Record<string, ProductCase> = {
+  "vhcl-tprt-1111": { code: "vhcl-tprt-1111", quote: { insrncDrtn: "1y" }, insrncDrtn: "1y", addtnlFact: vehicle },
+  "vhcl-cmpr-1111": { code: "vhcl-cmpr-1111", quote: { insrncDrtn: "1y", vhclValueForInsrnc: 5_000_000 }, insrncDrtn: "1y", addtnlFact: () => ({ ...vehicle(), vhclValueForInsrnc: 5_000_000 }) },
+  "phnn-flx1-1111": { code: "phnn-flx1-1111", quote: { insrncDrtn: "1y" }, insrncDrtn: "1y", addtnlFact: () => ({ brand: "Samsung", model: "Galaxy A54", uIdnt: newImei() }) },
+  "lapt-flx2-1111": { code: "lapt-flx2-1111", quote: { insrncDrtn: "1y" }, insrncDrtn: "1y", addtnlFact: () => ({ brand: "HP", model: "EliteBook 840", uIdnt: `5CD${Math.floor(Math.random() * 1e7)}` }) },
+  "ltix-stnd-1111": {
+    code: "ltix-stnd-1111",
+    quote: { insrncDrtn: "7d", destination: "Germany", planType: "individual" },
+    insrncDrtn: "7d",
+    addtnlFact: () => ({
+      planType: "individual",
+      destination: "Germany",
+      departureDate: watDate(10),
+      returnDate: watDate(15),
+      passportNo: "A12345678",
+      occupation: "Engineer",
+      nokName: "Chukwuma Okafor",
+      nokRelationship: "Brother",
+      nokPhone: "+2348030000001",
+    }),
+  },
+  "gtrn-stnd-1111": {
+    code: "gtrn-stnd-1111",
+    quote: { goodsValue: 750_000 },
+    addtnlFact: () => ({
+      goodsType: "elct",
+      goodsDscrptn: "Laptops and phones",
+      goodsValue: 750_000,
+      voyage: [{ origin: "Lagos" }, { destination: "Abuja" }],
+      dprtrDateTime: `${watDate(1)} 08:00:00`,
+      estmtdArrvlDateTime: `${watDate(2)} 18:00:00`,
+      proformaInvoice: "PI-2026-0099",
+      proformaDate: watDate(),
+    }),
+  },
+  "mexx-stnd-1111": { code: "mexx-stnd-1111", quote: { goodsValue: 5_000_000, insrncDrtn: "3m" }, insrncDrtn: "3m", addtnlFact: cargo },
+  "mrnn-stnd-1111": { code: "mrnn-stnd-1111", quote: { goodsValue: 5_000_000, insrncDrtn: "3m" }, insrncDrtn: "3m", addtnlFact: cargo },
+  "mrnn-cmpr-1111": { code: "mrnn-cmpr-1111", quote: { goodsValue: 5_000_000, insrncDrtn: "3m" }, insrncDrtn: "3m", addtnlFact: cargo },
+  "crlt-sme1-1111": { code: "crlt-sme1-1111", quote: { loanAmount: 50_000_000 }, addtnlFact: creditLife },
+  "crlt-psnl-1111": { code: "crlt-psnl-1111", quote: { loanAmount: 50_000_000 }, addtnlFact: creditLife },
+  "crlt-kymn-1111": { code: "crlt-kymn-1111", quote: { loanAmount: 50_000_000 }, addtnlFact: creditLife },
+  "crlt-mrtg-1111": { code: "crlt-mrtg-1111", quote: { loanAmount: 50_000_000 }, addtnlFact: creditLife },
+  "lrgg-stnd-1111": {
+    code: "lrgg-stnd-1111",
+    quote: { LoanAmount: 1_000_000, LoanTenure: 12 },
+    addtnlFact: () => ({ LoanAmount: 1_000_000, LoanTenure: 12, DsbrsmDate: watDate(), LoanStartDate: watDate(), LoanEndDate: watDate(365) }),
+  },
+};
+
+export function insureSeed(c: ProductCase, overrides: Record<string, unknown> = {}) {
+  const [ctgry, type, pckg] = c.code.split("-");
+  return {
+    ctgry,
+    type,
+    pckg,
+    id: crypto.randomUUID(),
+    ...(c.insrncDrtn ? { insrncDrtn: c.insrncDrtn } : {}),
+    addtnlFact: c.addtnlFact(),
+    ...overrides,
+  };
+}
