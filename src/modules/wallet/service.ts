@@ -28,50 +28,34 @@ export interface TopUpResult {
 /**
  * `wallet topup`: credit the balance once per reference. A repeat with the same reference and
  * amount returns the first result; the same reference with another amount is a conflict.
+ * The wallet row is locked first, so top-ups of one partner run one at a time and the look for an
+ * earlier use of the reference sees every committed one (the unique index is the backstop).
  */
 export async function topUpWallet(db: Database, partnerId: string, input: { amountKobo: number; reference: string }, now: Date): Promise<TopUpResult> {
-  const findPrior = async (tx: Executor) =>
-    (
-      await tx
-        .select()
-        .from(walletEntries)
-        .where(and(eq(walletEntries.partnerId, partnerId), eq(walletEntries.kind, "topup"), eq(walletEntries.reference, input.reference)))
-    )[0];
-  const samePrior = (prior: WalletEntry): TopUpResult => {
-    if (prior.amountKobo !== input.amountKobo)
-      throw new CommandError(409, `seed.reference ${input.reference} was already used for a top-up of ${naira(prior.amountKobo)} naira`, "seed.reference");
-    return { entry: prior, applied: false };
-  };
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const result = await db.transaction(async (tx) => {
-      const prior = await findPrior(tx);
-      if (prior) return samePrior(prior);
-      await ensureWallet(tx, partnerId);
-      const [wallet] = await tx
-        .update(wallets)
-        .set({ balanceKobo: sql`${wallets.balanceKobo} + ${input.amountKobo}`, updatedAt: now })
-        .where(eq(wallets.partnerId, partnerId))
-        .returning({ balance: wallets.balanceKobo });
-      const [entry] = await tx
-        .insert(walletEntries)
-        .values({ id: newId(), partnerId, kind: "topup", amountKobo: input.amountKobo, balanceAfterKobo: wallet!.balance, reference: input.reference, createdAt: now })
-        .onConflictDoNothing({ target: [walletEntries.partnerId, walletEntries.reference], where: sql`${walletEntries.kind} = 'topup'` })
-        .returning();
-      if (!entry) {
-        // A concurrent top-up with this reference won: undo ours by rolling back, then answer with theirs.
-        tx.rollback();
-      }
-      await recordEvent(tx, { partnerId, type: "wallet.credited", payload: { reference: input.reference, amount: naira(input.amountKobo), balance: naira(wallet!.balance) } }, now);
-      return { entry: entry!, applied: true };
-    }).catch((error) => {
-      if ((error as Error).name === "TransactionRollbackError") return null;
-      throw error;
-    });
-    if (result) return result;
-  }
-  const prior = await findPrior(db);
-  if (prior) return samePrior(prior);
-  throw new CommandError(409, "the top-up was made concurrently by another request; retry");
+  return db.transaction(async (tx) => {
+    await ensureWallet(tx, partnerId);
+    await tx.select({ partnerId: wallets.partnerId }).from(wallets).where(eq(wallets.partnerId, partnerId)).for("update");
+    const [prior] = await tx
+      .select()
+      .from(walletEntries)
+      .where(and(eq(walletEntries.partnerId, partnerId), eq(walletEntries.kind, "topup"), eq(walletEntries.reference, input.reference)));
+    if (prior) {
+      if (prior.amountKobo !== input.amountKobo)
+        throw new CommandError(409, `seed.reference ${input.reference} was already used for a top-up of ${naira(prior.amountKobo)} naira`, "seed.reference");
+      return { entry: prior, applied: false };
+    }
+    const [wallet] = await tx
+      .update(wallets)
+      .set({ balanceKobo: sql`${wallets.balanceKobo} + ${input.amountKobo}`, updatedAt: now })
+      .where(eq(wallets.partnerId, partnerId))
+      .returning({ balance: wallets.balanceKobo });
+    const [entry] = await tx
+      .insert(walletEntries)
+      .values({ id: newId(), partnerId, kind: "topup", amountKobo: input.amountKobo, balanceAfterKobo: wallet!.balance, reference: input.reference, createdAt: now })
+      .returning();
+    await recordEvent(tx, { partnerId, type: "wallet.credited", payload: { reference: input.reference, amount: naira(input.amountKobo), balance: naira(wallet!.balance) } }, now);
+    return { entry: entry!, applied: true };
+  });
 }
 
 /** Debit a live premium in the issuing transaction; refuses (402) rather than overdraw. */
