@@ -4,15 +4,18 @@
  * On a fresh PostgreSQL database `bench_<timestamp>` (made under BENCH_DATABASE_URL and dropped at
  * the end) it loads, one after the other with autocannon:
  *   bare      bench/bare.ts — bare Elysia + postgres.js, one INSERT per request (the baseline);
- *   quote     the service's `dump ipck_vhcl-tprt-1111*PRMM` (auth SELECT + quote INSERT);
- *   register  the service's `prfl entity` with a new e-mail every request.
+ *   quote     the service's `dump ipck_vhcl-tprt-1111*PRMM` (auth + quote INSERT);
+ *   register  the service's `prfl entity` with a new e-mail every request;
+ *   insure    the service's `entt_<consumer>: insure` (vhcl-tprt-1111, test mode), a new reference every request;
+ *   status    the service's `dump entt_<consumer>|insr_vhcl-tprt-1111-<tx_id>*STATUS` of an approved test policy.
  * The service runs unchanged (`bun src/main.ts`) with its default per-partner rate limit; the
  * requests rotate over enough fresh partners that the limit never refuses one. Every answer is
  * checked. The results are printed and written between the bench markers of docs/performance.md.
  *
  * Env: BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/postgres), BENCH_CONNECTIONS (50),
  * BENCH_WARMUP (3 s), BENCH_DURATION (10 s), BENCH_LOG_LEVEL (service LOG_LEVEL, warn),
- * BENCH_WRITE_DOCS (1; 0 leaves docs/performance.md alone).
+ * BENCH_WRITE_DOCS (1; 0 leaves docs/performance.md alone), BENCH_ONLY (comma-separated scenario
+ * names to run besides bare; the docs are then left alone).
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -21,9 +24,11 @@ import { fileURLToPath } from "node:url";
 import postgres from "postgres";
 import { loadConfig } from "../src/config";
 import { openDatabase, type Database } from "../src/db/client";
+import { registerConsumer } from "../src/modules/consumers/service";
 import { createPartner } from "../src/modules/partners/service";
+import { issuePolicy } from "../src/modules/policies/service";
 import { classifyBareAnswer, classifyCommandAnswer, runLoad, type LoadResult } from "./load";
-import { describeMachine, QUOTE_AIM, ratio, renderSection, writeSection, type RunReport, type ScenarioReport } from "./report";
+import { AIMS, describeMachine, ratio, renderSection, writeSection, type RunReport, type ScenarioReport } from "./report";
 import { startServer, type Server } from "./servers";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -34,7 +39,8 @@ const settings = {
   warmupSeconds: Number(env.BENCH_WARMUP ?? 3),
   durationSeconds: Number(env.BENCH_DURATION ?? 10),
   logLevel: env.BENCH_LOG_LEVEL ?? "warn",
-  writeDocs: env.BENCH_WRITE_DOCS !== "0",
+  only: env.BENCH_ONLY ? new Set(env.BENCH_ONLY.split(",").map((s) => s.trim())) : null,
+  writeDocs: env.BENCH_WRITE_DOCS !== "0" && !env.BENCH_ONLY,
 };
 /** Requests per pass of the sizing probe: a first pass warms the service up, the second is timed. */
 const PROBE_REQUESTS = 1500;
@@ -46,37 +52,81 @@ const PARTNER_CONCURRENCY = 8;
 
 const say = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
-interface Credentials {
+/** A partner's test key, and what the scenarios need of it: a registered consumer and an approved policy. */
+interface Caller {
   partnerId: string;
   keyId: string;
   key: string;
+  consumerId: string;
+  policyReference: string;
 }
 
-const envelope = (c: Credentials, cmmnd: string, seed: unknown) =>
-  JSON.stringify({ userInfo: { id: c.partnerId, athrzt: { id: c.keyId, key: c.key } }, cmmnd: { cmmnd, seed } });
+const envelope = (c: Pick<Caller, "partnerId" | "keyId" | "key">, cmmnd: string, seed?: unknown) =>
+  JSON.stringify({ userInfo: { id: c.partnerId, athrzt: { id: c.keyId, key: c.key } }, cmmnd: seed === undefined ? { cmmnd } : { cmmnd, seed } });
 
-const QUOTE = { cmmnd: "dump ipck_vhcl-tprt-1111*PRMM", seed: { insrncDrtn: "1y" } } as const;
+const PRODUCT = "vhcl-tprt-1111";
 const runTag = Date.now().toString(36);
 let registrations = 0;
-const quoteBody = (c: Credentials) => envelope(c, QUOTE.cmmnd, QUOTE.seed);
-const registerBody = (c: Credentials) =>
-  envelope(c, "prfl entity", {
-    class: "h",
-    name: { first: "Ada", last: "Obi" },
-    phoneNo: "+2348031234567",
-    eMail: `ada.${runTag}.${++registrations}@bench.example`,
-  });
+const person = () => ({
+  type: "s",
+  class: "h",
+  name: { first: "Ada", last: "Obi" },
+  gender: "f",
+  dob: { date: "1990-04-12" },
+  addrss: { addrss: "12 Admiralty Way, Lekki, Lagos" },
+  phoneNo: "+2348031234567",
+  eMail: `ada.${runTag}.${++registrations}@bench.example`,
+});
+const insureSeed = () => ({
+  ctgry: "vhcl",
+  type: "tprt",
+  pckg: "1111",
+  id: crypto.randomUUID(),
+  insrncDrtn: "1y",
+  addtnlFact: { brand: "Toyota", model: "Corolla", year: "2018", chsssId: "2T1BURHE0JC074316", engineId: "2ZR1234567", rgstrtId: "ABC123DE" },
+});
 
-/** `count` new partners (each costs an argon2 hash of its portal password), their test keys. */
-async function createPartners(db: Database, count: number, label: string): Promise<Credentials[]> {
+interface Scenario {
+  name: string;
+  description: string;
+  body: (c: Caller) => string;
+}
+
+const SCENARIOS: Scenario[] = [
+  { name: "quote", description: `\`dump ipck_${PRODUCT}*PRMM\`: auth + quote INSERT`, body: (c) => envelope(c, `dump ipck_${PRODUCT}*PRMM`, { insrncDrtn: "1y" }) },
+  {
+    name: "register",
+    description: "`prfl entity`, new e-mail: auth + a transaction (SELECT … FOR UPDATE, INSERT)",
+    body: (c) => envelope(c, "prfl entity", person()),
+  },
+  {
+    name: "insure",
+    description: `\`entt_<consumer>: insure\` ${PRODUCT}, test mode, new reference: auth + consumer SELECT + one INSERT of the policy and its outbox event`,
+    body: (c) => envelope(c, `entt_${c.consumerId}: insure`, insureSeed()),
+  },
+  {
+    name: "status",
+    description: `\`dump entt_<consumer>\\|insr_${PRODUCT}-<tx_id>*STATUS\` of an approved test policy: auth + policy SELECT`,
+    body: (c) => envelope(c, `dump entt_${c.consumerId}|insr_${PRODUCT}-${c.policyReference}*STATUS`),
+  },
+];
+
+/**
+ * `count` new partners (each costs an argon2 hash of its portal password), each with a registered
+ * consumer and an approved test-mode policy for the insure and status scenarios.
+ */
+async function createCallers(db: Database, count: number, label: string): Promise<Caller[]> {
   const started = performance.now();
-  const made: Credentials[] = [];
+  const made: Caller[] = [];
   let next = 0;
   const worker = async () => {
     while (next < count) {
       const i = next++;
       const partner = await createPartner(db, { name: `bench ${label} ${i}` });
-      made.push({ partnerId: partner.partnerId, keyId: partner.keys.test.id, key: partner.keys.test.key });
+      const consumer = await registerConsumer(db, partner.partnerId, person(), { maxDocumentBytes: 1 << 20 });
+      const seed = insureSeed();
+      await issuePolicy(db, { partnerId: partner.partnerId, mode: "test", consumerParam: consumer.id, seed, now: new Date(), insurerDelayMs: 0 });
+      made.push({ partnerId: partner.partnerId, keyId: partner.keys.test.id, key: partner.keys.test.key, consumerId: consumer.id, policyReference: seed.id });
     }
   };
   await Promise.all(Array.from({ length: Math.min(PARTNER_CONCURRENCY, count) }, worker));
@@ -85,7 +135,7 @@ async function createPartners(db: Database, count: number, label: string): Promi
 }
 
 /** Round-robin over `pool`: every partner gets the same share of the requests. */
-function rotation(pool: Credentials[]): () => Credentials {
+function rotation(pool: Caller[]): () => Caller {
   let i = 0;
   return () => pool[i++ % pool.length]!;
 }
@@ -139,7 +189,8 @@ async function main(): Promise<number> {
     const serviceConfig = loadConfig(serviceEnv);
     const limit = { max: serviceConfig.RATE_LIMIT_MAX, windowMs: serviceConfig.RATE_LIMIT_WINDOW_MS };
 
-    const probePool = await createPartners(database.db, partnersFor(4 * PROBE_REQUESTS, 1, limit), "probe");
+    const scenarios = SCENARIOS.filter((scenario) => !settings.only || settings.only.has(scenario.name));
+    const probePool = await createCallers(database.db, partnersFor((2 * scenarios.length * PROBE_REQUESTS) / settings.durationSeconds, settings.durationSeconds, limit), "probe");
     servers.push(await startServer({ name: "bare", script: "bench/bare.ts", env: { ...env, DATABASE_URL: benchUrl.toString() }, logDir, cwd: root }));
     const service = await startServer({ name: "service", script: "src/main.ts", env: serviceEnv, logDir, cwd: root });
     servers.push(service);
@@ -159,31 +210,29 @@ async function main(): Promise<number> {
       return load(name, url, nextBody, classify, { seconds: settings.durationSeconds });
     };
 
-    const fakeCaller: Credentials = { partnerId: crypto.randomUUID(), keyId: crypto.randomUUID(), key: "x".repeat(44) };
-    const scenarios: ScenarioReport[] = [];
+    const fakeCaller: Caller = { partnerId: crypto.randomUUID(), keyId: crypto.randomUUID(), key: "x".repeat(44), consumerId: "", policyReference: "" };
+    const reports: ScenarioReport[] = [];
     // The baseline gets the quote envelope as its body, so both parse and store the same bytes.
-    const bareResult = await measure("bare", bare.url, () => quoteBody(fakeCaller), classifyBareAnswer);
-    scenarios.push({ name: "bare", description: "bare Elysia + postgres.js: one INSERT", partners: 0, result: bareResult });
+    const bareResult = await measure("bare", bare.url, () => SCENARIOS[0]!.body(fakeCaller), classifyBareAnswer);
+    reports.push({ name: "bare", description: "bare Elysia + postgres.js: one INSERT", partners: 0, result: bareResult });
 
-    // Size the partner pools from short probes of the service: a warming pass, then a timed one.
+    // Size each scenario's partner pool from a short probe of the service: a warming pass, then a timed one.
     const nextProbe = rotation(probePool);
-    const probe = async (name: string, nextBody: () => string) => {
-      await load(`${name} probe (warming)`, service.url, nextBody, classifyCommandAnswer, { amount: PROBE_REQUESTS });
-      return load(`${name} probe`, service.url, nextBody, classifyCommandAnswer, { amount: PROBE_REQUESTS });
-    };
-    const quoteProbe = await probe("quote", () => quoteBody(nextProbe()));
-    const registerProbe = await probe("register", () => registerBody(nextProbe()));
     const scenarioSeconds = settings.warmupSeconds + settings.durationSeconds;
-    const expected = (probe: LoadResult) => Math.min(bareResult.requestsPerSecond, probe.requestsPerSecond * PROBE_HEADROOM);
-    const quotePool = await createPartners(database.db, partnersFor(expected(quoteProbe), scenarioSeconds, limit), "quote");
-    const registerPool = await createPartners(database.db, partnersFor(expected(registerProbe), scenarioSeconds, limit), "register");
-
-    const nextQuoter = rotation(quotePool);
-    const quoteResult = await measure("quote", service.url, () => quoteBody(nextQuoter()), classifyCommandAnswer);
-    scenarios.push({ name: "quote", description: "`dump ipck_vhcl-tprt-1111*PRMM`: auth SELECT + quote INSERT", partners: quotePool.length, result: quoteResult });
-    const nextRegistrant = rotation(registerPool);
-    const registerResult = await measure("register", service.url, () => registerBody(nextRegistrant()), classifyCommandAnswer);
-    scenarios.push({ name: "register", description: "`prfl entity`, new e-mail: auth SELECT + transaction (SELECT … FOR UPDATE, INSERT)", partners: registerPool.length, result: registerResult });
+    const pools = new Map<string, Caller[]>();
+    for (const scenario of scenarios) {
+      const body = () => scenario.body(nextProbe());
+      await load(`${scenario.name} probe (warming)`, service.url, body, classifyCommandAnswer, { amount: PROBE_REQUESTS });
+      const probe = await load(`${scenario.name} probe`, service.url, body, classifyCommandAnswer, { amount: PROBE_REQUESTS });
+      const expected = Math.min(bareResult.requestsPerSecond, probe.requestsPerSecond * PROBE_HEADROOM);
+      pools.set(scenario.name, await createCallers(database.db, partnersFor(expected, scenarioSeconds, limit), scenario.name));
+    }
+    for (const scenario of scenarios) {
+      const pool = pools.get(scenario.name)!;
+      const next = rotation(pool);
+      const result = await measure(scenario.name, service.url, () => scenario.body(next()), classifyCommandAnswer);
+      reports.push({ name: scenario.name, description: scenario.description, partners: pool.length, result });
+    }
 
     const count = async (table: string) => Number(((await bench!`select count(*)::int as n from ${bench!(table)}`) as unknown as [{ n: number }])[0].n);
     const report: RunReport = {
@@ -196,19 +245,22 @@ async function main(): Promise<number> {
         logLevel: settings.logLevel,
         rateLimit: `${limit.max} / ${limit.windowMs / 1000} s`,
       },
-      scenarios,
-      stored: { quotes: await count("quotes"), consumers: await count("consumers"), bare: await count("bare_requests") },
+      scenarios: reports,
+      stored: { quotes: await count("quotes"), consumers: await count("consumers"), policies: await count("policies"), bare: await count("bare_requests") },
     };
+    // Every answer 75 of a writing scenario must have left its row (warm-ups and probes wrote more).
     const answeredOk = (name: string) => report.scenarios.filter((s) => s.name === name).reduce((n, s) => n + (s.result.outcomes.ok ?? 0), 0);
-    if (report.stored.quotes < answeredOk("quote")) problems.push(`only ${report.stored.quotes} quotes stored for ${answeredOk("quote")} answers 75`);
-    if (report.stored.consumers < answeredOk("register")) problems.push(`only ${report.stored.consumers} consumers stored for ${answeredOk("register")} answers 75`);
+    for (const [scenario, table] of [["quote", "quotes"], ["register", "consumers"], ["insure", "policies"]] as const)
+      if (report.stored[table] < answeredOk(scenario)) problems.push(`only ${report.stored[table]} ${table} stored for ${answeredOk(scenario)} answers 75 to ${scenario}`);
     const serviceErrors = service.stderr().trim();
     if (serviceErrors) problems.push(`the service wrote to stderr:\n${serviceErrors.slice(-2000)}`);
 
     const section = renderSection(report);
     process.stdout.write(`\n${section}\n\n`);
-    const quoteRatio = ratio(report, "quote");
-    if (quoteRatio !== null && quoteRatio < QUOTE_AIM) say(`quote / bare = ${quoteRatio.toFixed(2)}, below the aim of ${QUOTE_AIM}`);
+    for (const [name, aim] of Object.entries(AIMS)) {
+      const measured = ratio(report, name);
+      if (measured !== null && measured < aim) say(`${name} / bare = ${measured.toFixed(2)}, below the aim of ${aim}`);
+    }
     if (problems.length) {
       say(`NOT CLEAN — docs/performance.md left as it was:\n  ${problems.join("\n  ")}`);
       return 1;

@@ -1,6 +1,7 @@
 import { createApp } from "./app";
 import { loadConfig } from "./config";
 import { log, setLogLevel } from "./core/log";
+import { sharedCaches } from "./db/shared-cache";
 import { countPartners, createPartner } from "./modules/partners/service";
 import { buildDeps, closeDeps } from "./runtime";
 import { startWorker, underwritingJob } from "./worker/loop";
@@ -22,6 +23,9 @@ if (!config.DATABASE_URL && config.SEED_DEMO === "true" && (await countPartners(
     ].join("\n"),
   );
 }
+
+// Another instance (or the CLI) changed something this one may have cached: forget it.
+for (const cache of sharedCaches) await deps.database.listen(cache.channel, (group) => cache.forget(group), () => cache.clear());
 
 const app = createApp(deps).listen({ port: config.PORT, maxRequestBodySize: config.MAX_BODY_BYTES * 2 });
 const worker = config.WORKER === "true" ? startWorker([underwritingJob(deps.database.db)], config.WORKER_INTERVAL_MS) : null;

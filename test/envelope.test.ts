@@ -30,6 +30,23 @@ describe("every answer of POST / is HTTP 200 with exctnFdbck", () => {
     expect(answer.exctnFdbck.elbrtn).toMatch(/too large/);
   });
 
+  test("a streamed body without a declared length is counted as it arrives: over the limit → 55/413", async () => {
+    const body = JSON.stringify(acme.envelope("prfl entity", { padding: "x".repeat(5000) }));
+    const stream = (text: string) =>
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let i = 0; i < text.length; i += 1000) controller.enqueue(new TextEncoder().encode(text.slice(i, i + 1000)));
+          controller.close();
+        },
+      });
+    const over = await t.app.handle(new Request("http://localhost/", { method: "POST", body: stream(body), headers: { "content-type": "application/json" } }));
+    expect((await over.json()).exctnFdbck).toMatchObject({ id: 55, id_v4: 413 });
+    const within = await t.app.handle(
+      new Request("http://localhost/", { method: "POST", body: stream(JSON.stringify(acme.envelope("dump entt_*CSTMRS"))), headers: { "content-type": "application/json" } }),
+    );
+    expect((await within.json()).exctnFdbck).toEqual({ id: 75, id_v4: 200 });
+  });
+
   test("an unknown command → 55/400 naming it", async () => {
     const answer = await acme.run("dump everything");
     expect(answer.exctnFdbck).toMatchObject({ id: 55, id_v4: 400 });

@@ -43,7 +43,7 @@ describe("test mode: every product is approved at once with a specimen certifica
       expect(answer.exctnFdbck).toEqual({ id: 75, id_v4: 200 });
       expect(answer.id).toBe(seed.id);
       expect(answer.status).toBe("a");
-      expect(answer.policyNo).toMatch(/^TST-[A-Z]{4}-\d{4}-[0-9A-Z]{8}$/);
+      expect(answer.policyNo).toMatch(/^TST-[A-Z]{4}-\d{4}-[0-9A-Z]{12}$/);
       expect(answer.certUrl).toContain("/certificates/");
       const record = await status();
       expect(record).toMatchObject({ status: "a", policyNo: answer.policyNo, exctnFdbck: { id: 75, id_v4: 200 } });

@@ -17,4 +17,11 @@ export function normaliseUuid(value: unknown): string | null {
 /** The consumer id as the wire shows it: 32 hex characters, no hyphens. */
 export const compactUuid = (uuid: string) => uuid.replaceAll("-", "");
 
-export const newId = () => crypto.randomUUID();
+/**
+ * Ids of stored records: UUID v7 (RFC 9562), time-ordered and monotonic within this process, so
+ * lists ordered by (creation time, id) keep creation order even within one millisecond.
+ */
+export const newId = () => Bun.randomUUIDv7();
+
+/** Partner and authorization ids: spec 5.2 calls them UUID v4. */
+export const newCredentialId = () => crypto.randomUUID();

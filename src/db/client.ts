@@ -20,7 +20,35 @@ export interface DatabaseHandle {
   db: Database;
   engine: "postgres" | "pglite";
   ping(): Promise<boolean>;
+  /**
+   * Run `onMessage` for every NOTIFY on `channel` from any process; `onConnect` runs on every
+   * (re)connection of the listener, when notifications may have been missed.
+   */
+  listen(channel: string, onMessage: (payload: string) => void, onConnect?: () => void): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * drizzle asks postgres.js for unnamed (unprepared) statements, so PostgreSQL would parse and plan
+ * every query afresh: about three times the server CPU of a prepared one (docs/performance.md).
+ * Our statements are parameterised and come from a bounded set of query shapes, so every one is
+ * prepared, once per connection, inside transactions too.
+ */
+function preparingEveryStatement<T extends postgres.Sql | postgres.TransactionSql>(client: T): T {
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (property === "unsafe")
+        return (query: string, parameters?: unknown[], options?: { prepare?: boolean }) =>
+          (value as postgres.Sql["unsafe"]).call(target, query, parameters as postgres.ParameterOrJSON<never>[], { ...options, prepare: true });
+      if (property === "begin" || property === "savepoint")
+        return (...args: unknown[]) => {
+          const callback = args.pop() as (tx: postgres.TransactionSql) => unknown;
+          return (value as (...a: unknown[]) => unknown).call(target, ...args, (tx: postgres.TransactionSql) => callback(preparingEveryStatement(tx)));
+        };
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }
 
 const migrationsFolder = fileURLToPath(new URL("../../drizzle", import.meta.url));
@@ -43,11 +71,14 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
     await migrationClient.end();
   }
   const client = postgres(url, { max: 10, onnotice: () => {} });
-  const db = drizzlePostgres({ client, schema }) as unknown as Database;
+  const db = drizzlePostgres({ client: preparingEveryStatement(client), schema }) as unknown as Database;
   return {
     db,
     engine: "postgres",
     ping: () => ping(db),
+    async listen(channel, onMessage, onConnect) {
+      await client.listen(channel, onMessage, onConnect);
+    },
     close: () => client.end({ timeout: 5 }),
   };
 }
@@ -64,6 +95,10 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
       db,
       engine: "pglite",
       ping: () => ping(db),
+      async listen(channel, onMessage, onConnect) {
+        await client.listen(channel, onMessage);
+        onConnect?.();
+      },
       close: async () => {
         await client.close();
         release();

@@ -20,8 +20,13 @@ export const MONTHS_COVERED: Readonly<Record<MonthlyDuration, number>> = { "1m":
  * A required insrncDrtn restricted to the durations a product allows. The string check comes
  * first so a missing field reads "is required" rather than "must be one of …; received undefined".
  */
-export const durationField = <const D extends readonly [DurationCode, ...DurationCode[]]>(allowed: D) =>
-  z.string().pipe(z.enum(allowed));
+const durationSchemas = new WeakMap<readonly DurationCode[], z.ZodType>();
+/** Built once per list of durations: issuance asks for it on every request. */
+export const durationField = <const D extends readonly [DurationCode, ...DurationCode[]]>(allowed: D) => {
+  let schema = durationSchemas.get(allowed);
+  if (!schema) durationSchemas.set(allowed, (schema = z.string().pipe(z.enum(allowed))));
+  return schema as z.ZodPipe<z.ZodString, z.ZodEnum<{ [K in D[number]]: K }>>;
+};
 
 /**
  * Round half up to a whole unit. Money arrives as floats (naira with kobo fractions, rates

@@ -117,6 +117,8 @@ export interface CertificateForm {
 }
 
 export interface PolicyRules {
+  /** The rules read `context.latestQuote` (travel, loan guaranty); other products skip that lookup. */
+  comparesWithQuote?: boolean;
   /**
    * Validate the request for `type` against the spec's addtnlFact table and the consumer, and
    * work out the terms. Throws CommandError naming the field (`seed.addtnlFact.voyage[1]` …):

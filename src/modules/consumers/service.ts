@@ -1,5 +1,7 @@
-import { and, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Database, Executor } from "../../db/client";
+import { preparedQuery } from "../../db/prepared";
+import { SharedCache } from "../../db/shared-cache";
 import { refuseBlankFields } from "../../core/blank";
 import { decodeDocument, type DecodedDocument } from "../../core/documents";
 import { CommandError } from "../../core/errors";
@@ -91,6 +93,7 @@ export async function registerConsumer(
         checkClassRules(merged, new Set([...stored, ...documents.keys()]));
         await tx.update(consumers).set({ class: seed.class, profile: merged, updatedAt: now }).where(eq(consumers.id, existing.id));
         await saveDocuments(tx, existing.id, documents, now);
+        await consumerCache.announce(tx, existing.id);
         return { id: existing.id, created: false };
       }
       checkClassRules(profile, new Set(documents.keys()));
@@ -104,7 +107,10 @@ export async function registerConsumer(
       await saveDocuments(tx, id, documents, now);
       return { id, created: true };
     });
-    if (result) return result;
+    if (result) {
+      if (!result.created) consumerCache.forget(result.id);
+      return result;
+    }
   }
   throw new CommandError(409, "the consumer was registered concurrently by another request; retry");
 }
@@ -131,15 +137,43 @@ export interface ConsumerRecord {
   updatedAt: Date;
 }
 
+const selectConsumer = preparedQuery("select_consumer", (db, name) =>
+  db
+    .select({
+      ...getTableColumns(consumers),
+      // The names of the documents on file, in the same round trip (issuance checks them).
+      documents: sql<string[]>`coalesce((select array_agg(${consumerDocuments.field}) from ${consumerDocuments} where ${consumerDocuments.consumerId} = ${consumers.id}), '{}')`,
+    })
+    .from(consumers)
+    .where(eq(consumers.id, sql.placeholder("consumerId")))
+    .prepare(name),
+);
+
+/**
+ * Consumers by id, as issuance reads them on every policy (src/db/shared-cache.ts). Registering
+ * with a known e-mail changes the record and forgets it everywhere. Records are frozen: shared.
+ */
+const consumerCache = new SharedCache<ConsumerRecord>("consumer_changed");
+
 /** A consumer of this partner, by id in either form; null when it is not theirs (scoping, rule 3). */
 export async function findConsumer(db: Executor, partnerId: string, consumerId: string): Promise<ConsumerRecord | null> {
-  const [row] = await db
-    .select()
-    .from(consumers)
-    .where(and(eq(consumers.id, consumerId), eq(consumers.partnerId, partnerId)));
-  if (!row) return null;
-  const docs = await db.select({ field: consumerDocuments.field }).from(consumerDocuments).where(eq(consumerDocuments.consumerId, row.id));
-  return { ...row, documents: docs.map((d) => d.field) };
+  const record = await consumerCache.through(
+    consumerId,
+    async () => {
+      const [row] = await selectConsumer(db, { consumerId });
+      return row && deepFreeze(row);
+    },
+    (consumer) => consumer.id,
+  );
+  return record?.partnerId === partnerId ? record : null;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
 }
 
 /** Newest first, keyset-paginated. `partnerId` undefined lists every partner's (admin). */

@@ -1,9 +1,11 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Database, Executor } from "../../db/client";
+import { preparedQuery } from "../../db/prepared";
 import { CommandError } from "../../core/errors";
-import { newId } from "../../core/ids";
+import { newCredentialId, newId } from "../../core/ids";
 import type { Principal } from "../../core/principal";
+import { credentialCache, type KeyRecord } from "./credential-cache";
 import { apiKeys, partners, portalUsers } from "./schema";
 
 export type KeyLabel = "test" | "live" | "legacy";
@@ -23,7 +25,7 @@ const generatePassword = () => randomBytes(18).toString("base64url");
 
 async function issueKey(db: Executor, partnerId: string, label: KeyLabel): Promise<IssuedKey> {
   const key = generateKey();
-  const id = newId();
+  const id = newCredentialId();
   await db.insert(apiKeys).values({ id, partnerId, label, keyHash: hashKey(key) });
   return { id, key };
 }
@@ -51,7 +53,7 @@ export async function createPartner(
 ): Promise<NewPartner> {
   const name = input.name.trim();
   if (!name) throw new CommandError(400, "partner name must not be empty", "name");
-  const partnerId = newId();
+  const partnerId = newCredentialId();
   const email = (input.email ?? `${slug(name)}-${partnerId.slice(0, 8)}@partners.example`).toLowerCase();
   const password = generatePassword();
   const passwordHash = await Bun.password.hash(password, { algorithm: "argon2id" });
@@ -93,44 +95,68 @@ export async function countPartners(db: Database): Promise<number> {
   return row?.n ?? 0;
 }
 
+/**
+ * Change what authentication knows of a partner (keys, mode, flags) in one transaction that also
+ * tells every instance (NOTIFY, delivered at commit); this instance forgets its cached keys once
+ * the change is committed, so the very next request sees it.
+ */
+async function changeCredentials<T>(db: Database, change: (tx: Executor) => Promise<T & { partnerId: string }>): Promise<T & { partnerId: string }> {
+  const result = await db.transaction(async (tx) => {
+    const changed = await change(tx);
+    await credentialCache.announce(tx, changed.partnerId);
+    return changed;
+  });
+  credentialCache.forget(result.partnerId);
+  return result;
+}
+
 /** Revoke the partner's active keys of `label` and issue a new one (shown once). */
 export async function rotateKey(db: Database, partnerId: string, label: KeyLabel): Promise<IssuedKey> {
-  return db.transaction(async (tx) => {
+  const { id, key } = await changeCredentials(db, async (tx) => {
     const [partner] = await tx.select({ id: partners.id }).from(partners).where(eq(partners.id, partnerId)).for("update");
     if (!partner) throw new CommandError(404, `no partner ${partnerId}`);
     await tx
       .update(apiKeys)
       .set({ revokedAt: new Date() })
       .where(and(eq(apiKeys.partnerId, partnerId), eq(apiKeys.label, label), isNull(apiKeys.revokedAt)));
-    return issueKey(tx, partnerId, label);
+    return { partnerId, ...(await issueKey(tx, partnerId, label)) };
   });
+  return { id, key };
 }
 
 export async function revokeKey(db: Database, keyId: string): Promise<{ id: string; label: KeyLabel; partnerId: string }> {
-  const [row] = await db
-    .update(apiKeys)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
-    .returning({ id: apiKeys.id, label: apiKeys.label, partnerId: apiKeys.partnerId });
-  if (!row) throw new CommandError(404, `no active key ${keyId}`);
-  return row;
+  return changeCredentials(db, async (tx) => {
+    const [row] = await tx
+      .update(apiKeys)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
+      .returning({ id: apiKeys.id, label: apiKeys.label, partnerId: apiKeys.partnerId });
+    if (!row) throw new CommandError(404, `no active key ${keyId}`);
+    return row;
+  });
 }
 
+/** Change a partner's account flags or mode (404 for an unknown partner). */
+const updatePartner = (db: Database, partnerId: string, values: Partial<typeof partners.$inferInsert>) =>
+  changeCredentials(db, async (tx) => {
+    const [row] = await tx.update(partners).set(values).where(eq(partners.id, partnerId)).returning({ partnerId: partners.id });
+    if (!row) throw new CommandError(404, `no partner ${partnerId}`);
+    return row;
+  });
+
 export async function setEnrichment(db: Database, partnerId: string, enabled: boolean) {
-  const [row] = await db.update(partners).set({ enrichmentEnabled: enabled }).where(eq(partners.id, partnerId)).returning({ id: partners.id });
-  if (!row) throw new CommandError(404, `no partner ${partnerId}`);
+  await updatePartner(db, partnerId, { enrichmentEnabled: enabled });
 }
 
 /** The account toggle of spec 3 (set env_live / set env_test). */
 export async function setAccountMode(db: Database, partnerId: string, mode: "test" | "live") {
-  await db.update(partners).set({ mode }).where(eq(partners.id, partnerId));
+  await updatePartner(db, partnerId, { mode });
 }
 
 const NOT_GENUINE = "authorization is not genuine: the partner id, authorization id and key do not match";
 
-/** Verify the envelope's credentials (ids already normalised) and say who is calling. */
-export async function authenticate(db: Database, credentials: { partnerId: string; keyId: string; key: string }): Promise<Principal> {
-  const [row] = await db
+const selectKeyRecord = preparedQuery("select_key_record", (db, name) =>
+  db
     .select({
       keyPartnerId: apiKeys.partnerId,
       label: apiKeys.label,
@@ -144,7 +170,16 @@ export async function authenticate(db: Database, credentials: { partnerId: strin
     })
     .from(apiKeys)
     .innerJoin(partners, eq(partners.id, apiKeys.partnerId))
-    .where(eq(apiKeys.id, credentials.keyId));
+    .where(eq(apiKeys.id, sql.placeholder("keyId")))
+    .prepare(name),
+);
+
+const keyRecord = (db: Database, keyId: string): Promise<KeyRecord | undefined> =>
+  credentialCache.through(keyId, async () => (await selectKeyRecord(db, { keyId }))[0], (record) => record.keyPartnerId);
+
+/** Verify the envelope's credentials (ids already normalised) and say who is calling. */
+export async function authenticate(db: Database, credentials: { partnerId: string; keyId: string; key: string }): Promise<Principal> {
+  const row = await keyRecord(db, credentials.keyId);
   // Hash even when nothing matched so a miss takes as long as a wrong key.
   const presented = Buffer.from(hashKey(credentials.key), "hex");
   const expected = Buffer.from(row?.keyHash ?? "0".repeat(64), "hex");

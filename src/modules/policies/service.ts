@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { Database, Executor } from "../../db/client";
 import { isUniqueViolation } from "../../db/errors";
+import { preparedQuery } from "../../db/prepared";
 import { refuseBlankFields } from "../../core/blank";
 import { CommandError } from "../../core/errors";
 import { newId, normaliseUuid } from "../../core/ids";
@@ -11,7 +12,7 @@ import { parseWith } from "../../core/validation";
 import { findProduct, type Product } from "../../products";
 import type { PolicyContext, PolicyTerms, QuoteOnFile } from "../../products/types";
 import { findConsumer, type ConsumerRecord } from "../consumers/service";
-import { recordEvent } from "../events/service";
+import { insertWithEvent, recordEvent } from "../events/service";
 import { quotes } from "../quotes/schema";
 import { debitPremium, refundPremium } from "../wallet/service";
 import { policies, type PolicyStatus } from "./schema";
@@ -35,9 +36,10 @@ const webHookUrl = z
   .max(2048);
 
 function newPolicyNumber(product: Product, mode: Mode, now: Date): string {
-  // Crockford base32 without look-alikes; 8 characters ≈ 10^12 numbers per product and year.
+  // Crockford base32 without look-alikes; 12 random characters (60 bits): unguessable for the public
+  // verification page, and a clash is not to be expected in billions of policies.
   const alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-  const random = [...randomBytes(8)].map((b) => alphabet[b % 32]).join("");
+  const random = [...randomBytes(12)].map((b) => alphabet[b % 32]).join("");
   return `${mode === "test" ? "TST" : "POL"}-${product.family.ctgry.toUpperCase()}-${now.getUTCFullYear()}-${random}`;
 }
 
@@ -112,6 +114,8 @@ function statusEvent(policy: PolicyRecord) {
   };
 }
 
+const insertPolicy = insertWithEvent("insert_policy", policies);
+
 export interface IssueInput {
   partnerId: string;
   mode: Mode;
@@ -135,16 +139,19 @@ export async function issuePolicy(db: Database, input: IssueInput): Promise<Poli
   const { webHook, ...addtnlFact } = seed.addtnlFact ?? {};
   const webhookUrl = webHook === undefined ? null : parseWith(webHookUrl, webHook, "seed.addtnlFact.webHook");
 
-  const consumer = await requireConsumer(db, partnerId, input.consumerParam);
+  const rules = product.family.policy;
+  const [consumer, quote] = await Promise.all([
+    requireConsumer(db, partnerId, input.consumerParam),
+    rules.comparesWithQuote ? latestQuote(db, partnerId, product.code) : undefined,
+  ]);
   const missing = missingConsumerFields(product, consumer);
   if (missing.length)
     throw new CommandError(
       400,
       `consumer ${input.consumerParam} lacks ${missing.join(", ")}, required for ${product.code}: add them with prfl entity (same eMail)`,
     );
-  const quote = await latestQuote(db, partnerId, product.code);
   const context = policyContext(consumer, quote, now);
-  const terms = product.family.policy.terms(
+  const terms = rules.terms(
     product.type,
     { insrncDrtn: seed.insrncDrtn, addtnlFact: seed.addtnlFact === undefined ? undefined : addtnlFact },
     context,
@@ -152,7 +159,7 @@ export async function issuePolicy(db: Database, input: IssueInput): Promise<Poli
 
   // Test mode approves at once (spec 3); live mode follows the product's route, after the automatic checks.
   const autoDecline = mode === "live" && terms.liveRoute !== "insurer"
-    ? product.family.policy.declineReason(product.type, terms, context, { deviceAlreadyInsured: false })
+    ? rules.declineReason(product.type, terms, context, { deviceAlreadyInsured: false })
     : null;
   const status: PolicyStatus = mode === "test" ? "a" : autoDecline ? "d" : terms.liveRoute === "approve" ? "a" : "p";
   const policy: PolicyRecord = {
@@ -181,17 +188,18 @@ export async function issuePolicy(db: Database, input: IssueInput): Promise<Poli
     statusAt: now,
   };
 
-  const alreadyUsed = () => new CommandError(409, `seed.id is already in use: ${reference} identifies an earlier policy of this partner`, "seed.id");
-  const [prior] = await db.select({ id: policies.id }).from(policies).where(and(eq(policies.partnerId, partnerId), eq(policies.reference, reference)));
-  if (prior) throw alreadyUsed();
+  // The unique index on (partner, reference) refuses a reused reference, also under concurrent duplicates.
+  const store = (executor: Executor) => insertPolicy(executor, policy, statusEvent(policy), now);
   try {
-    await db.transaction(async (tx) => {
-      await tx.insert(policies).values(policy);
-      if (mode === "live" && status !== "d") await debitPremium(tx, partnerId, policy.id, policy.premiumKobo, now);
-      await recordEvent(tx, statusEvent(policy), now);
-    });
+    if (mode === "live" && status !== "d")
+      await db.transaction(async (tx) => {
+        await store(tx);
+        await debitPremium(tx, partnerId, policy.id, policy.premiumKobo, now);
+      });
+    else await store(db);
   } catch (error) {
-    if (isUniqueViolation(error)) throw alreadyUsed();
+    if (isUniqueViolation(error, "policies_partner_reference_idx"))
+      throw new CommandError(409, `seed.id is already in use: ${reference} identifies an earlier policy of this partner`, "seed.id");
     throw error;
   }
   return policy;
@@ -203,22 +211,42 @@ export interface PolicyAddress {
   reference: string;
 }
 
-function addressConditions(address: PolicyAddress): SQL[] {
-  const consumerId = consumerIdFrom(address.consumerParam);
+/** The stored values an address names (the consumer id in either form, a 32-hex reference hyphenated as issuance stored it). */
+function addressValues(address: PolicyAddress) {
   findProduct(address.productCode);
-  const reference = normaliseUuid(address.reference) ?? address.reference;
-  return [eq(policies.consumerId, consumerId), eq(policies.productCode, address.productCode), eq(policies.reference, reference)];
+  return {
+    consumerId: consumerIdFrom(address.consumerParam),
+    productCode: address.productCode,
+    reference: normaliseUuid(address.reference) ?? address.reference,
+  };
 }
+
+function addressConditions(address: PolicyAddress): SQL[] {
+  const { consumerId, productCode, reference } = addressValues(address);
+  return [eq(policies.consumerId, consumerId), eq(policies.productCode, productCode), eq(policies.reference, reference)];
+}
+
+const selectPartnerPolicy = preparedQuery("select_partner_policy", (db, name) =>
+  db
+    .select()
+    .from(policies)
+    .where(
+      and(
+        eq(policies.partnerId, sql.placeholder("partnerId")),
+        eq(policies.reference, sql.placeholder("reference")),
+        eq(policies.consumerId, sql.placeholder("consumerId")),
+        eq(policies.productCode, sql.placeholder("productCode")),
+      ),
+    )
+    .prepare(name),
+);
 
 const notFoundAt = (address: PolicyAddress) =>
   new CommandError(404, `no policy ${address.reference} of product ${address.productCode} for consumer ${address.consumerParam}`);
 
 /** The policy a status command names, within this partner's own policies. */
 export async function findPolicy(db: Executor, partnerId: string, address: PolicyAddress): Promise<PolicyRecord> {
-  const [row] = await db
-    .select()
-    .from(policies)
-    .where(and(eq(policies.partnerId, partnerId), ...addressConditions(address)));
+  const [row] = await selectPartnerPolicy(db, { partnerId, ...addressValues(address) });
   if (!row) throw notFoundAt(address);
   return row;
 }

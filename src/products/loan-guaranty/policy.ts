@@ -35,6 +35,7 @@ function quotedAmountDecline(loanAmountNaira: number, quote: QuoteOnFile | undef
 }
 
 export const loanGuarantyPolicy: PolicyRules = {
+  comparesWithQuote: true,
   terms(type, request, { consumer, now }) {
     requireType(GUARANTY_TYPES, "lrgg", type);
     if (request.insrncDrtn !== undefined)

@@ -159,11 +159,14 @@ function printedLines(facts: TravelFacts, consumer: InsuredConsumer): PolicyTerm
   ];
 }
 
+const durationText = z.string();
+
 export const travelPolicy: PolicyRules = {
+  comparesWithQuote: true,
   terms(type, request, { consumer, latestQuote, now }) {
     requireType(TRAVEL_TYPES, "ltix", type);
     // Which durations apply depends on isHajj: travelPlan says "invalid duration for plan", as the quote does.
-    const insrncDrtn = parseWith(z.string(), request.insrncDrtn, "seed.insrncDrtn");
+    const insrncDrtn = parseWith(durationText, request.insrncDrtn, "seed.insrncDrtn");
     if (isRecord(request.addtnlFact)) refuseBySpec(request.addtnlFact);
     const sent = parseFacts(travelFacts, request.addtnlFact);
 

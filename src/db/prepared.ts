@@ -1,0 +1,50 @@
+import { getTableColumns, sql, type SQL } from "drizzle-orm";
+import { PgTransaction, type PgColumn, type PgTable } from "drizzle-orm/pg-core";
+import type { Executor } from "./client";
+
+interface Runnable<R> {
+  execute(values?: Record<string, unknown>): Promise<R>;
+}
+
+/**
+ * A hot-path query built once per database handle (drizzle's `.prepare(name)` with
+ * `sql.placeholder`s) rather than on every call: drizzle spends more CPU building a query than
+ * PostgreSQL spends running a prepared one (docs/performance.md). Inside a transaction the query
+ * is built on the transaction, as any other query would be.
+ */
+export function preparedQuery<R>(name: string, build: (db: Executor, name: string) => Runnable<R>) {
+  const byDatabase = new WeakMap<object, Runnable<R>>();
+  return (db: Executor, values: Record<string, unknown>): Promise<R> => {
+    if (db instanceof PgTransaction) return build(db, name).execute(values);
+    let query = byDatabase.get(db);
+    if (!query) byDatabase.set(db, (query = build(db, name)));
+    return query.execute(values);
+  };
+}
+
+/**
+ * A placeholder for every column of `table`, named `<prefix><column key>`: the values of a prepared
+ * INSERT. They are plain SQL placeholders; placeholderValues encodes the values for the driver.
+ */
+export function columnPlaceholders<T extends PgTable>(table: T, prefix = ""): Record<keyof T["$inferInsert"], SQL> {
+  const keys = Object.keys(getTableColumns(table));
+  return Object.fromEntries(keys.map((key) => [key, sql`${sql.placeholder(`${prefix}${key}`)}`])) as Record<keyof T["$inferInsert"], SQL>;
+}
+
+const columnsOf = new WeakMap<PgTable, [string, PgColumn][]>();
+
+/**
+ * The values for columnPlaceholders: every column of `row`, encoded as the column's own mapping
+ * would (JSON, timestamps), null kept as SQL NULL. Every column must be given (null, not absent).
+ */
+export function placeholderValues<T extends PgTable>(table: T, row: T["$inferSelect"], prefix = ""): Record<string, unknown> {
+  let columns = columnsOf.get(table);
+  if (!columns) columnsOf.set(table, (columns = Object.entries(getTableColumns(table))));
+  const values: Record<string, unknown> = {};
+  for (const [key, column] of columns) {
+    const value = (row as Record<string, unknown>)[key];
+    if (value === undefined) throw new Error(`no value for ${table._.name}.${key}`);
+    values[`${prefix}${key}`] = value === null ? null : column.mapToDriverValue(value);
+  }
+  return values;
+}
