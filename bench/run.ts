@@ -101,7 +101,7 @@ const SCENARIOS: Scenario[] = [
   },
   {
     name: "insure",
-    description: `\`entt_<consumer>: insure\` ${PRODUCT}, test mode, new reference: auth + consumer SELECT + one INSERT of the policy and its outbox event`,
+    description: `\`entt_<consumer>: insure\` ${PRODUCT}, test mode, new reference: auth and consumer (cached) + one INSERT of the policy and its outbox event`,
     body: (c) => envelope(c, `entt_${c.consumerId}: insure`, insureSeed()),
   },
   {

@@ -100,6 +100,59 @@ describe("live mode follows the transitions of spec 3", () => {
     expect(record).not.toHaveProperty("crtfctType");
   });
 
+  // Spec 3: how each product is decided in live mode, and the certificate form of 2.6 once approved.
+  const LIVE_ROUTES: Record<string, "insurer" | "approve" | "manual"> = {
+    "vhcl-tprt-1111": "insurer",
+    "vhcl-cmpr-1111": "manual",
+    "phnn-flx1-1111": "insurer",
+    "lapt-flx2-1111": "insurer",
+    "ltix-stnd-1111": "insurer",
+    "gtrn-stnd-1111": "insurer",
+    "mexx-stnd-1111": "approve",
+    "mrnn-stnd-1111": "manual",
+    "mrnn-cmpr-1111": "manual",
+    "crlt-sme1-1111": "manual",
+    "crlt-psnl-1111": "manual",
+    "crlt-kymn-1111": "manual",
+    "crlt-mrtg-1111": "manual",
+    "lrgg-stnd-1111": "manual",
+    "hlth-axam-1111": "insurer",
+    "allr-stnd-1111": "insurer",
+    "firb-stnd-1111": "insurer",
+  };
+  const LIVE_FORMS: Record<string, "inline" | "hosted" | "policyNo"> = { vhcl: "policyNo", phnn: "policyNo", lapt: "policyNo", ltix: "hosted" };
+
+  test("every product is covered by the route table", () => {
+    expect(Object.keys(LIVE_ROUTES).sort()).toEqual(Object.keys(productCases).sort());
+  });
+
+  for (const c of Object.values(productCases)) {
+    test(`${c.code}: register, quote, insure, status in live mode, approved by its route (${LIVE_ROUTES[c.code]})`, async () => {
+      const p = await livePartner();
+      const before = await balanceOf(p.partnerId);
+      const { answer, status, approve } = await insure(p, c, "live");
+      const route = LIVE_ROUTES[c.code]!;
+      expect(answer.exctnFdbck).toEqual({ id: 75, id_v4: 200 });
+      expect(answer.status).toBe(route === "approve" ? "a" : "p");
+      expect(await balanceOf(p.partnerId)).toBeLessThan(before); // the premium is debited
+      if (route === "insurer") {
+        await underwrite();
+        expect((await status()).status).toBe("a");
+      } else if (route === "manual") {
+        await underwrite();
+        expect((await status()).status).toBe("p"); // the insurer loop leaves manual reviews alone
+        expect(await approve()).toMatchObject({ status: "a", exctnFdbck: { id: 75 } });
+      }
+      const record = await status();
+      expect(record).toMatchObject({ status: "a", policyNo: expect.stringMatching(/^POL-[A-Z]{4}-\d{4}-[0-9A-Z]{12}$/) });
+      const form = LIVE_FORMS[c.code.slice(0, 4)] ?? "inline";
+      expect("crtfct" in record).toBe(form === "inline");
+      expect("certUrl" in record).toBe(form === "hosted");
+      if (form === "inline") expect(Buffer.from(record.crtfct, "base64").toString("latin1").startsWith(MAGIC[record.crtfctType as keyof typeof MAGIC])).toBe(true);
+      if (form === "hosted") expect((await t.app.handle(new Request(record.certUrl))).status).toBe(200);
+    }, 30_000);
+  }
+
   test("marine export is approved at once with its certificate in the answer", async () => {
     const p = await livePartner();
     const { answer, status } = await insure(p, productCases["mexx-stnd-1111"]!, "live");

@@ -87,6 +87,19 @@ export const productCases: Record<string, ProductCase> = {
   "crlt-psnl-1111": { code: "crlt-psnl-1111", quote: { loanAmount: 50_000_000 }, addtnlFact: creditLife },
   "crlt-kymn-1111": { code: "crlt-kymn-1111", quote: { loanAmount: 50_000_000 }, addtnlFact: creditLife },
   "crlt-mrtg-1111": { code: "crlt-mrtg-1111", quote: { loanAmount: 50_000_000 }, addtnlFact: creditLife },
+  "hlth-axam-1111": { code: "hlth-axam-1111", quote: { insrncDrtn: "1y" }, insrncDrtn: "1y", addtnlFact: () => ({ hospital: "Reddington Hospital" }) },
+  "allr-stnd-1111": {
+    code: "allr-stnd-1111",
+    quote: { sumInsured: 1_000_000, insrncDrtn: "1y" },
+    insrncDrtn: "1y",
+    addtnlFact: () => ({ sumInsured: 1_000_000, description: "Laptop, camera and two phones" }),
+  },
+  "firb-stnd-1111": {
+    code: "firb-stnd-1111",
+    quote: { sumInsured: 20_000_000, insrncDrtn: "1y" },
+    insrncDrtn: "1y",
+    addtnlFact: () => ({ sumInsured: 20_000_000, description: "Shop stock and fittings", premisesAddress: "14 Adeola Odeku Street, Victoria Island, Lagos" }),
+  },
   "lrgg-stnd-1111": {
     code: "lrgg-stnd-1111",
     quote: { LoanAmount: 1_000_000, LoanTenure: 12 },
