@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { credentialCache } from "../src/modules/partners/credential-cache";
 import { revokeKey, rotateKey, setEnrichment } from "../src/modules/partners/service";
 import { apiKeys } from "../src/modules/partners/schema";
-import { engine, PNG_BASE64, testApp } from "./support/harness";
+import { engine, individual, PNG_BASE64, testApp } from "./support/harness";
 import { fullConsumer, insureSeed, productCases } from "./support/policies";
 
 const t = await testApp();
@@ -77,7 +77,7 @@ describe("authentication is cached, and every credential change is seen by the n
 describe("consumers are cached for issuance, and an update is seen by the next policy", () => {
   test("a consumer completed with prfl entity (same e-mail) can be insured at once", async () => {
     const p = await t.partner();
-    const { socialID: _id, ...withoutId } = fullConsumer();
+    const withoutId = individual(); // no socialID: comprehensive vehicle cover needs one
     const registered = await p.run("prfl entity", withoutId);
     const c = productCases["vhcl-cmpr-1111"]!;
     const refused = await p.run(`entt_${registered.id}: insure`, insureSeed(c));
