@@ -4,6 +4,7 @@ import { CommandError } from "./core/errors";
 import { normaliseUuid } from "./core/ids";
 import { setLogLevel } from "./core/log";
 import { openDatabase, type Database } from "./db/client";
+import { currentWatMonth, usageStatement } from "./modules/enrichment/service";
 import { createPartner, KEY_LABELS, listPartners, revokeKey, rotateKey, setEnrichment, type KeyLabel } from "./modules/partners/service";
 
 const USAGE = `Operator command line. Every command prints one JSON object on stdout.
@@ -13,6 +14,7 @@ const USAGE = `Operator command line. Every command prints one JSON object on st
   partner enrichment --partner <partner id> --on | --off
   key rotate --partner <partner id> --label test|live|legacy
   key revoke --key <authorization id>
+  usage statement --partner <partner id> [--month YYYY-MM]   (enrichment usage and charges; default this month)
 
 Uses DATABASE_URL when set, else the embedded database in DATA_DIR (./data): stop the server first.`;
 
@@ -37,6 +39,7 @@ async function run(db: Database, argv: string[]): Promise<unknown> {
       label: { type: "string" },
       key: { type: "string" },
       on: { type: "boolean", default: false },
+      month: { type: "string" },
       off: { type: "boolean", default: false },
     },
   });
@@ -61,6 +64,8 @@ async function run(db: Database, argv: string[]): Promise<unknown> {
     }
     case "key revoke":
       return { revoked: await revokeKey(db, uuidOption(values.key, "key")) };
+    case "usage statement":
+      return usageStatement(db, uuidOption(values.partner, "partner"), values.month ?? currentWatMonth(new Date()));
     default:
       throw new UsageError(`unknown command: ${positionals.join(" ") || "(none)"}`);
   }

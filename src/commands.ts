@@ -1,5 +1,6 @@
 import { CommandRegistry, notYet } from "./core/registry";
 import { consumerCommands } from "./modules/consumers/commands";
+import { enrichmentCommands } from "./modules/enrichment/commands";
 import { partnerCommands } from "./modules/partners/commands";
 import { policyCommands } from "./modules/policies/commands";
 import { quoteCommands } from "./modules/quotes/commands";
@@ -12,8 +13,7 @@ export const commandRegistry = new CommandRegistry([
   ...partnerCommands,
   ...policyCommands,
   ...walletCommands,
-  notYet("enrch niid_vehicle", /^enrch niid_vehicle$/, "partner", "Vehicle-registry insurance check.", true),
-  notYet("enrch vin_vehicle", /^enrch vin_vehicle$/, "partner", "VIN decode.", true),
+  ...enrichmentCommands,
   notYet("claim submit", /^claim submit$/, "partner", "Submit a claim."),
   notYet("claim status", /^claim status$/, "partner", "Read a claim."),
   notYet("claim list", /^claim list$/, "partner", "List claims."),

@@ -29,6 +29,15 @@ const configSchema = z.object({
   WORKER_INTERVAL_MS: intFrom(500),
   /** Run the background loop in this process (turn off to run it elsewhere). */
   WORKER: z.enum(["true", "false"]).default("true"),
+  /** The vehicle verification service (spec 4.4). Unset: `npm start` starts one beside the service on NIID_PORT. */
+  NIID_URL: z.string().url().optional(),
+  NIID_PORT: intFrom(3001),
+  /** Start the verification service beside this one when NIID_URL is unset. */
+  NIID_START: z.enum(["true", "false"]).default("true"),
+  /** How long to wait for the registry (its first lookup takes 12-17 s). */
+  NIID_TIMEOUT_MS: intFrom(30_000),
+  /** The decompressed vPIC data set of the VIN decoder (made from the npm package on first use). */
+  VIN_DATABASE: z.string().default("./data/vpic.lite.db"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   /** Create a demo partner and an operator admin on an empty embedded database. */
   SEED_DEMO: z.enum(["true", "false"]).default("true"),

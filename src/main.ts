@@ -1,13 +1,32 @@
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { createApp } from "./app";
 import { loadConfig } from "./config";
 import { log, setLogLevel } from "./core/log";
 import { sharedCaches } from "./db/shared-cache";
 import { countPartners, createPartner } from "./modules/partners/service";
 import { buildDeps, closeDeps } from "./runtime";
-import { startWorker, underwritingJob } from "./worker/loop";
+import { serviceJobs, startWorker } from "./worker/loop";
 
-const config = loadConfig();
-setLogLevel(config.LOG_LEVEL);
+const environment = loadConfig();
+setLogLevel(environment.LOG_LEVEL);
+
+/**
+ * Spec 4.4's verification service is a process of its own; `npm start` runs one beside this service
+ * (on NIID_PORT, with the sandbox registry) unless NIID_URL points at another.
+ */
+function startVerificationService(port: number, dataDir: string) {
+  const sandboxFile = dataDir.includes("://") ? {} : { NIID_SANDBOX_FILE: join(dataDir, "niid-sandbox.json") };
+  const child = Bun.spawn([process.execPath, fileURLToPath(new URL("./niid/main.ts", import.meta.url))], {
+    env: { ...process.env, NIID_PORT: String(port), ...sandboxFile },
+    stdout: "inherit",
+    stderr: "inherit",
+  });
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill("SIGTERM") };
+}
+const verificationService =
+  !environment.NIID_URL && environment.NIID_START === "true" ? startVerificationService(environment.NIID_PORT, environment.DATA_DIR) : null;
+const config = verificationService ? { ...environment, NIID_URL: verificationService.url } : environment;
 const deps = await buildDeps(config);
 
 // A brand-new embedded database gets a demo partner and an operator admin, shown once.
@@ -27,8 +46,10 @@ if (!config.DATABASE_URL && config.SEED_DEMO === "true" && (await countPartners(
 // Another instance (or the CLI) changed something this one may have cached: forget it.
 for (const cache of sharedCaches) await deps.database.listen(cache.channel, (group) => cache.forget(group), () => cache.clear());
 
-const app = createApp(deps).listen({ port: config.PORT, maxRequestBodySize: config.MAX_BODY_BYTES * 2 });
-const worker = config.WORKER === "true" ? startWorker([underwritingJob(deps.database.db)], config.WORKER_INTERVAL_MS) : null;
+// Bun closes a connection idle for 10 s by default; a registry check waits up to NIID_TIMEOUT_MS.
+const idleTimeout = Math.min(255, Math.ceil(config.NIID_TIMEOUT_MS / 1000) + 10);
+const app = createApp(deps).listen({ port: config.PORT, maxRequestBodySize: config.MAX_BODY_BYTES * 2, idleTimeout });
+const worker = config.WORKER === "true" ? startWorker(serviceJobs(deps.database.db, config), config.WORKER_INTERVAL_MS) : null;
 log.info("listening", { port: config.PORT, engine: deps.database.engine, url: `http://localhost:${config.PORT}/` });
 
 // A stray rejection in a hook must not take every partner's requests down with it: log it and keep serving.
@@ -42,6 +63,7 @@ async function shutdown(signal: string) {
   log.info("shutting down", { signal });
   await app.stop(); // stops accepting and lets in-flight requests finish
   await worker?.stop();
+  verificationService?.stop();
   await closeDeps(deps);
   process.exit(0);
 }

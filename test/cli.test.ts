@@ -65,6 +65,17 @@ describe("npm run cli -- partner create", () => {
     }
   }, 60_000);
 
+  test("partner enrichment switches activation; usage statement prints a partner's month", async () => {
+    const created = JSON.parse((await cli(["partner", "create", "--name", "Lender"], env)).stdout);
+    const on = JSON.parse((await cli(["partner", "enrichment", "--partner", created.partnerId, "--on"], env)).stdout);
+    expect(on).toEqual({ partnerId: created.partnerId, enrichment: true });
+    const statement = JSON.parse((await cli(["usage", "statement", "--partner", created.partnerId, "--month", "2026-01"], env)).stdout);
+    expect(statement).toEqual({ partnerId: created.partnerId, month: "2026-01", lines: [], totalKobo: 0 });
+    const badMonth = await cli(["usage", "statement", "--partner", created.partnerId, "--month", "2026-13"], env);
+    expect(badMonth.code).toBe(2);
+    expect(badMonth.stderr).toContain("month must be YYYY-MM");
+  }, 60_000);
+
   test.skipIf(engine === "postgres")("refuses the embedded database while another process holds it", async () => {
     const server = Bun.spawn(["./node_modules/.bin/bun", "-e", `
       const { openDatabase } = await import("./src/db/client.ts");

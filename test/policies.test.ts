@@ -15,7 +15,7 @@ const operator = await t.partner({ admin: true });
 const MAGIC = { pdf: "%PDF", docx: "PK", jpg: "\xff\xd8\xff" } as const;
 
 /** Let the background job underwrite everything due by now + the insurer's delay. */
-const underwrite = () => underwriteDuePolicies(db, simulatedInsurer, new Date(Date.now() + 60_000), 1000);
+const underwrite = () => underwriteDuePolicies(db, simulatedInsurer, new Date(Date.now() + 60_000), { batch: 1000 });
 
 async function register(p: TestPartner, seed = fullConsumer()) {
   const answer = await p.run("prfl entity", seed);

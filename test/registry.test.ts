@@ -70,12 +70,4 @@ describe("commands of later capabilities", () => {
     const answer = await p.run("claim list");
     expect(answer.exctnFdbck).toEqual({ id: 55, id_v4: 501, elbrtn: "command 'claim list' is not implemented yet" });
   });
-
-  test("enrichment is refused (403) on an account without activation, before anything else", async () => {
-    const t = await testApp();
-    const p = await t.partner();
-    expect((await p.run("enrch vin_vehicle", { vin: "1G4AH59H45G118341" })).exctnFdbck).toMatchObject({ id: 55, id_v4: 403 });
-    const activated = await t.partner({ enrichment: true });
-    expect((await activated.run("enrch vin_vehicle", { vin: "1G4AH59H45G118341" })).exctnFdbck.id_v4).toBe(501);
-  });
 });

@@ -6,3 +6,4 @@ export * from "../modules/policies/schema";
 export * from "../modules/certificates/schema";
 export * from "../modules/wallet/schema";
 export * from "../modules/events/schema";
+export * from "../modules/enrichment/schema";

@@ -104,6 +104,17 @@ export interface PolicyTerms {
 export interface UnderwritingFacts {
   /** Another approved, unexpired policy covers the same device (IMEI/serial). */
   deviceAlreadyInsured: boolean;
+  /** What the national vehicle registry shows for the insured plate (when the product names one and a registry is configured). */
+  vehicleRecord?: { status: "found" | "not_found"; details: Record<string, string> };
+}
+
+/** The insured vehicle as the national registry should show it (spec 4.4). */
+export interface RegisteredVehicle {
+  registration: string;
+  make: string;
+  model: string;
+  chassis: string;
+  cover: "Third Party" | "Comprehensive";
 }
 
 /**
@@ -128,4 +139,9 @@ export interface PolicyRules {
   /** The simulated insurer's decision (spec 7 decline reasons); null approves. */
   declineReason(type: string, terms: PolicyTerms, context: PolicyContext, facts: UnderwritingFacts): string | null;
   certificate(type: string): CertificateForm;
+  /**
+   * Vehicle products: the vehicle a policy insures, as the registry should show it. The insurer
+   * checks the plate against the registry before approving; approved policies are published to it.
+   */
+  registeredVehicle?(type: string, terms: PolicyTerms): RegisteredVehicle;
 }

@@ -35,6 +35,8 @@ export const policies = pgTable(
     /** When the insurer gateway may underwrite it (pending insurer-route policies only). */
     underwriteAt: timestamp("underwrite_at", { withTimezone: true }),
     decidedBy: text("decided_by"),
+    /** When an approved vehicle policy was published to the vehicle registry (spec 4.4 sandbox). */
+    registryPublishedAt: timestamp("registry_published_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     statusAt: timestamp("status_at", { withTimezone: true }).notNull(),
   },
@@ -46,6 +48,10 @@ export const policies = pgTable(
     index("policies_created_idx").on(t.createdAt.desc(), t.id.desc()),
     index("policies_underwrite_idx").on(t.underwriteAt).where(sql`${t.status} = 'p' and ${t.underwriteAt} is not null`),
     index("policies_pending_idx").on(t.createdAt).where(sql`${t.status} = 'p'`),
+    // Approved vehicle policies not yet in the registry (the publication job's queue; vehicle codes start "vhcl-").
+    index("policies_unpublished_vehicles_idx")
+      .on(t.statusAt)
+      .where(sql`${t.status} = 'a' and ${t.registryPublishedAt} is null and ${t.productCode} like 'vhcl-%'`),
     index("policies_device_idx").on(t.deviceId).where(sql`${t.deviceId} is not null`),
   ],
 );

@@ -10,7 +10,10 @@ import { newId, normaliseUuid } from "../../core/ids";
 import { decodeCursor, encodeCursor, type Page } from "../../core/pagination";
 import { parseWith } from "../../core/validation";
 import { findProduct, type Product } from "../../products";
-import type { PolicyContext, PolicyTerms, QuoteOnFile } from "../../products/types";
+import type { PolicyContext, PolicyTerms, QuoteOnFile, UnderwritingFacts } from "../../products/types";
+import { log } from "../../core/log";
+import type { VehicleRegistry } from "../enrichment/registry";
+import { registryAnswer } from "../enrichment/service";
 import { findConsumer, type ConsumerRecord } from "../consumers/service";
 import { insertWithEvent, recordEvent } from "../events/service";
 import { quotes } from "../quotes/schema";
@@ -184,6 +187,7 @@ export async function issuePolicy(db: Database, input: IssueInput): Promise<Poli
     webhookUrl,
     underwriteAt: status === "p" && terms.liveRoute === "insurer" ? new Date(now.getTime() + input.insurerDelayMs) : null,
     decidedBy: status === "p" ? null : mode === "test" ? "test mode" : autoDecline ? "automatic checks" : "automatic approval",
+    registryPublishedAt: null,
     createdAt: now,
     statusAt: now,
   };
@@ -317,31 +321,66 @@ export async function reviewPolicy(
 export type InsurerDecision = { approve: true } | { approve: false; reason: string };
 
 export interface InsurerGateway {
-  underwrite(policy: PolicyRecord, context: { product: Product; terms: PolicyTerms; policyContext: PolicyContext; deviceAlreadyInsured: boolean }): Promise<InsurerDecision>;
+  underwrite(policy: PolicyRecord, context: { product: Product; terms: PolicyTerms; policyContext: PolicyContext; facts: UnderwritingFacts }): Promise<InsurerDecision>;
 }
 
 /** The built-in insurer: applies the product's decline rules (spec 7); its delay is the scheduling delay. */
 export const simulatedInsurer: InsurerGateway = {
-  async underwrite(_policy, { product, terms, policyContext, deviceAlreadyInsured }) {
-    const reason = product.family.policy.declineReason(product.type, terms, policyContext, { deviceAlreadyInsured });
+  async underwrite(_policy, { product, terms, policyContext, facts }) {
+    const reason = product.family.policy.declineReason(product.type, terms, policyContext, facts);
     return reason ? { approve: false, reason } : { approve: true };
   },
 };
+
+/** How long a policy waits before its underwriting is tried again when the registry could not answer. */
+const REGISTRY_RETRY_MS = 30_000;
+
+/**
+ * What the registry shows for each candidate's vehicle, looked up before any row is locked (a first
+ * lookup takes 12-17 s). A policy whose lookup failed is postponed and left out.
+ */
+async function vehicleRecords(db: Database, registry: VehicleRegistry | null | undefined, candidates: PolicyRecord[], now: Date) {
+  const records = new Map<string, UnderwritingFacts["vehicleRecord"]>();
+  const postponed = new Set<string>();
+  if (!registry) return { records, postponed };
+  for (const policy of candidates) {
+    const product = findProduct(policy.productCode);
+    const vehicle = product.family.policy.registeredVehicle?.(product.type, storedTerms(policy));
+    if (!vehicle) continue;
+    try {
+      records.set(policy.id, (await registryAnswer(db, registry, "registration", vehicle.registration, now)).answer);
+    } catch (error) {
+      log.warn("registry lookup failed; underwriting postponed", { policyId: policy.id, error: (error as Error).message });
+      postponed.add(policy.id);
+      await db
+        .update(policies)
+        .set({ underwriteAt: new Date(now.getTime() + REGISTRY_RETRY_MS) })
+        .where(and(eq(policies.id, policy.id), eq(policies.status, "p")));
+    }
+  }
+  return { records, postponed };
+}
 
 /**
  * The background job: underwrite pending insurer-route policies that are due. Rows are claimed
  * with FOR UPDATE SKIP LOCKED, so any number of instances can run it and each policy is decided once.
  */
-export async function underwriteDuePolicies(db: Database, gateway: InsurerGateway, now: Date, batch = 20): Promise<number> {
+export async function underwriteDuePolicies(
+  db: Database,
+  gateway: InsurerGateway,
+  now: Date,
+  options: { batch?: number; registry?: VehicleRegistry | null } = {},
+): Promise<number> {
+  const due = and(eq(policies.status, "p"), lte(policies.underwriteAt, now));
+  const candidates = await db.select().from(policies).where(due).orderBy(policies.underwriteAt).limit(options.batch ?? 20);
+  if (!candidates.length) return 0;
+  const { records, postponed } = await vehicleRecords(db, options.registry, candidates, now);
+  const ids = candidates.map((p) => p.id).filter((id) => !postponed.has(id));
+  // Handled: decided here, or postponed (a full batch runs the job again at once).
+  if (!ids.length) return postponed.size;
   return db.transaction(async (tx) => {
-    const due = await tx
-      .select()
-      .from(policies)
-      .where(and(eq(policies.status, "p"), lte(policies.underwriteAt, now)))
-      .orderBy(policies.underwriteAt)
-      .limit(batch)
-      .for("update", { skipLocked: true });
-    for (const policy of due) {
+    const claimed = await tx.select().from(policies).where(and(due, inArray(policies.id, ids))).for("update", { skipLocked: true });
+    for (const policy of claimed) {
       const product = findProduct(policy.productCode);
       const consumer = (await findConsumer(tx, policy.partnerId, policy.consumerId))!;
       const terms = storedTerms(policy);
@@ -357,10 +396,11 @@ export async function underwriteDuePolicies(db: Database, gateway: InsurerGatewa
         deviceAlreadyInsured = !!other;
       }
       const context = policyContext(consumer, await latestQuote(tx, policy.partnerId, policy.productCode), now);
-      const decision = await gateway.underwrite(policy, { product, terms, policyContext: context, deviceAlreadyInsured });
+      const facts: UnderwritingFacts = { deviceAlreadyInsured, vehicleRecord: records.get(policy.id) };
+      const decision = await gateway.underwrite(policy, { product, terms, policyContext: context, facts });
       await decide(tx, policy, decision.approve ? { status: "a", by: "insurer" } : { status: "d", note: decision.reason, by: "insurer" }, now);
     }
-    return due.length;
+    return claimed.length + postponed.size;
   });
 }
 

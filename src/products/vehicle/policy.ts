@@ -72,6 +72,13 @@ type VehicleFacts = z.output<typeof vehicleFacts> & {
   proofOfOwnrsh?: ProofOfOwnership;
 };
 
+const alphanumeric = (text: string | undefined) => (text ?? "").toUpperCase().replace(/[^A-Z0-9]/g, "");
+/** Makes and models as people write them: "Mercedes Benz" is "Mercedes-Benz", "Corolla LE" is a Corolla. */
+function sameName(insured: string, registered: string | undefined): boolean {
+  const [a, b] = [alphanumeric(insured), alphanumeric(registered)];
+  return !b || a === b || a.startsWith(b) || b.startsWith(a);
+}
+
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 function checkModelYear(year: string, now: Date): void {
@@ -133,10 +140,25 @@ export const vehiclePolicy: PolicyRules = {
     };
   },
 
-  // Spec 7's vehicle declines need what these rules cannot see: "details not matching national records" the
-  // registry lookup, which runs outside them; "unclear proof of ownership" a person reading the document.
-  declineReason() {
-    return null;
+  // Spec 7: "vehicle details not matching national records" — the registry lists the plate under another
+  // vehicle. ("Unclear proof of ownership" needs a person reading the document: the manual review.)
+  declineReason(type, terms, _context, { vehicleRecord }) {
+    if (vehicleRecord?.status !== "found") return null;
+    const insured = vehiclePolicy.registeredVehicle!(type, terms);
+    const registered = { make: vehicleRecord.details.vehicle_make, model: vehicleRecord.details.vehicle_model, chassis: vehicleRecord.details.chassis_number };
+    const differences = [
+      !sameName(insured.make, registered.make) && `make ${registered.make}, not ${insured.make}`,
+      !sameName(insured.model, registered.model) && `model ${registered.model}, not ${insured.model}`,
+      registered.chassis && alphanumeric(insured.chassis) !== alphanumeric(registered.chassis) && `chassis ${registered.chassis}, not ${insured.chassis}`,
+    ].filter(Boolean);
+    return differences.length
+      ? `Vehicle details not matching national records: the registry lists ${insured.registration} with ${differences.join("; ")}.`
+      : null;
+  },
+
+  registeredVehicle(type, terms) {
+    const facts = terms.facts as VehicleFacts;
+    return { registration: facts.rgstrtId, make: facts.brand, model: facts.model, chassis: facts.chsssId, cover: type === "cmpr" ? "Comprehensive" : "Third Party" };
   },
 
   // Spec 2.6: vehicle products answer with policyNo (test mode adds certUrl); the certificate is a PDF.

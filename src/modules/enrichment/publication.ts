@@ -1,0 +1,45 @@
+import { and, eq, isNull, like } from "drizzle-orm";
+import type { Database } from "../../db/client";
+import { findProduct } from "../../products";
+import { policies } from "../policies/schema";
+import { storedTerms } from "../policies/service";
+import type { VehicleRegistry } from "./registry";
+
+/** The last day of cover (cover ends at midnight WAT, exclusive), YYYY-MM-DD. */
+const lastDayOfCover = (coverEnd: Date) => new Date(coverEnd.getTime() + 3_600_000 - 1).toISOString().slice(0, 10);
+
+/**
+ * The background job that publishes approved vehicle policies to the vehicle registry (the
+ * sandbox registry takes them), so a registry check of our own plate or policy number finds them.
+ * Claimed with SKIP LOCKED: several instances publish each policy once (a repeat is harmless:
+ * the registry keys publications by policy number).
+ */
+export async function publishApprovedVehicles(db: Database, registry: VehicleRegistry, insurerName: string, now: Date, batch = 20): Promise<number> {
+  return db.transaction(async (tx) => {
+    const due = await tx
+      .select()
+      .from(policies)
+      // The same condition as the partial index policies_unpublished_vehicles_idx.
+      .where(and(eq(policies.status, "a"), isNull(policies.registryPublishedAt), like(policies.productCode, "vhcl-%")))
+      .orderBy(policies.statusAt)
+      .limit(batch)
+      .for("update", { skipLocked: true });
+    for (const policy of due) {
+      const product = findProduct(policy.productCode);
+      const vehicle = product.family.policy.registeredVehicle?.(product.type, storedTerms(policy));
+      if (vehicle)
+        await registry.publish({
+          policyNumber: policy.policyNo!,
+          registrationNumber: vehicle.registration,
+          chassisNumber: vehicle.chassis,
+          typeOfCover: vehicle.cover,
+          vehicleMake: vehicle.make,
+          vehicleModel: vehicle.model,
+          expiryDate: lastDayOfCover(policy.coverEnd),
+          insurer: insurerName,
+        });
+      await tx.update(policies).set({ registryPublishedAt: now }).where(eq(policies.id, policy.id));
+    }
+    return due.length;
+  });
+}

@@ -1,0 +1,141 @@
+import { and, eq, gte, lt, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Database, Executor } from "../../db/client";
+import { CommandError } from "../../core/errors";
+import { newId } from "../../core/ids";
+import { parseWith } from "../../core/validation";
+import { normaliseRegistryValue, type SearchType, type VehicleRegistry } from "./registry";
+import { registryLookups, usageCharges, type RegistryAnswer, type UsageService } from "./schema";
+import { validVin, type VinDecode, type VinDecoder } from "./vin";
+
+/** Answers of the registry are reused for five minutes; those repeats are free (spec 4.3, 8). */
+export const REGISTRY_CACHE_MS = 5 * 60_000;
+/** Price of a registry check that reached the registry (found or not_found), kobo (spec 8). */
+export const REGISTRY_CHECK_PRICE_KOBO = 150_00;
+
+export interface Caller {
+  partnerId: string;
+  mode: "test" | "live";
+}
+
+/**
+ * The registry's answer for a value: from the shared five-minute cache when fresh, else from the
+ * registry (and cached). Registry failures throw CommandError 502/503/504 and cache nothing.
+ */
+export async function registryAnswer(
+  db: Executor,
+  registry: VehicleRegistry | null,
+  searchType: SearchType,
+  rawValue: string,
+  now: Date,
+): Promise<{ answer: RegistryAnswer; fromCache: boolean }> {
+  const value = normaliseRegistryValue(searchType, rawValue);
+  const [cached] = await db
+    .select({ answer: registryLookups.answer })
+    .from(registryLookups)
+    .where(and(eq(registryLookups.searchType, searchType), eq(registryLookups.value, value), gte(registryLookups.fetchedAt, new Date(now.getTime() - REGISTRY_CACHE_MS))));
+  if (cached) return { answer: cached.answer, fromCache: true };
+  if (!registry) throw new CommandError(503, "vehicle registry is not configured on this service");
+  const answer = await registry.lookup(searchType, value);
+  await db
+    .insert(registryLookups)
+    .values({ searchType, value, answer, fetchedAt: now })
+    .onConflictDoUpdate({ target: [registryLookups.searchType, registryLookups.value], set: { answer, fetchedAt: now } });
+  return { answer, fromCache: false };
+}
+
+async function recordUsage(
+  db: Executor,
+  caller: Caller,
+  entry: { service: UsageService; subject: string; outcome: string; fromCache: boolean; amountKobo: number },
+  now: Date,
+) {
+  await db.insert(usageCharges).values({ id: newId(), partnerId: caller.partnerId, mode: caller.mode, ...entry, createdAt: now });
+}
+
+const registrySeed = z.object({
+  search_type: z.enum(["registration", "policy"]).default("registration"),
+  value: z.string().trim().min(1, "must not be empty").max(64),
+});
+
+export interface RegistryCheck extends RegistryAnswer {
+  from_cache: boolean;
+}
+
+/**
+ * `enrch niid_vehicle` (spec 4.3): the registry's answer, billed 150 naira when it reached the
+ * registry in live mode; cache hits and test mode are free. Failures are neither logged nor billed.
+ */
+export async function checkVehicleRegistry(db: Database, registry: VehicleRegistry | null, caller: Caller, rawSeed: unknown, now: Date): Promise<RegistryCheck> {
+  const seed = parseWith(registrySeed, rawSeed ?? {});
+  const { answer, fromCache } = await registryAnswer(db, registry, seed.search_type, seed.value, now);
+  await recordUsage(
+    db,
+    caller,
+    {
+      service: "registry_check",
+      subject: `${seed.search_type}:${normaliseRegistryValue(seed.search_type, seed.value)}`,
+      outcome: answer.status,
+      fromCache,
+      amountKobo: fromCache || caller.mode === "test" ? 0 : REGISTRY_CHECK_PRICE_KOBO,
+    },
+    now,
+  );
+  return { ...answer, from_cache: fromCache };
+}
+
+/** `enrch vin_vehicle` (spec 4.3): decoded offline; usage is logged, never billed. */
+export async function decodeVin(db: Database, decoder: VinDecoder, caller: Caller, rawSeed: unknown, now: Date): Promise<VinDecode> {
+  const seed = (rawSeed ?? {}) as { vin?: unknown };
+  if (typeof seed !== "object" || Array.isArray(seed)) throw new CommandError(400, "seed must be an object with vin");
+  const vin = validVin(seed.vin);
+  const decoded = await decoder.decode(vin);
+  await recordUsage(db, caller, { service: "vin_decode", subject: vin, outcome: decoded.make ? "decoded" : "unknown", fromCache: false, amountKobo: 0 }, now);
+  return decoded;
+}
+
+export interface StatementLine {
+  service: UsageService;
+  mode: "test" | "live";
+  calls: number;
+  billedCalls: number;
+  amountKobo: number;
+}
+
+export interface UsageStatement {
+  partnerId: string;
+  /** YYYY-MM, Nigerian time. */
+  month: string;
+  lines: StatementLine[];
+  totalKobo: number;
+}
+
+const WAT_OFFSET_MS = 3_600_000;
+
+/** The calendar month `YYYY-MM` in Nigerian time as [start, end) instants. */
+export function watMonth(month: string): [Date, Date] {
+  if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) throw new CommandError(400, `month must be YYYY-MM; received "${month}"`, "month");
+  const [year, monthIndex] = month.split("-").map(Number) as [number, number];
+  return [new Date(Date.UTC(year, monthIndex - 1, 1) - WAT_OFFSET_MS), new Date(Date.UTC(year, monthIndex, 1) - WAT_OFFSET_MS)];
+}
+
+export const currentWatMonth = (now: Date) => new Date(now.getTime() + WAT_OFFSET_MS).toISOString().slice(0, 7);
+
+/** The monthly usage statement of a partner: calls and charges per enrichment service and mode. */
+export async function usageStatement(db: Database, partnerId: string, month: string): Promise<UsageStatement> {
+  const [from, to] = watMonth(month);
+  const rows = await db
+    .select({
+      service: usageCharges.service,
+      mode: usageCharges.mode,
+      calls: sql<number>`count(*)::int`,
+      billedCalls: sql<number>`(count(*) filter (where ${usageCharges.amountKobo} > 0))::int`,
+      amountKobo: sql<number>`coalesce(sum(${usageCharges.amountKobo}), 0)::bigint`,
+    })
+    .from(usageCharges)
+    .where(and(eq(usageCharges.partnerId, partnerId), gte(usageCharges.createdAt, from), lt(usageCharges.createdAt, to)))
+    .groupBy(usageCharges.service, usageCharges.mode)
+    .orderBy(usageCharges.service, usageCharges.mode);
+  const lines = rows.map((row) => ({ ...row, amountKobo: Number(row.amountKobo) }));
+  return { partnerId, month, lines, totalKobo: lines.reduce((total, line) => total + line.amountKobo, 0) };
+}
