@@ -38,6 +38,25 @@ const configSchema = z.object({
   NIID_TIMEOUT_MS: intFrom(30_000),
   /** The decompressed vPIC data set of the VIN decoder (made from the npm package on first use). */
   VIN_DATABASE: z.string().default("./data/vpic.lite.db"),
+  /** How long a webhook receiver may take to answer before the attempt counts as failed. */
+  WEBHOOK_TIMEOUT_MS: intFrom(10_000),
+  /** Allow webhook URLs on loopback and private networks (local development and tests only). */
+  WEBHOOK_ALLOW_PRIVATE: z.enum(["true", "false"]).default("false"),
+  /** Scale of the retry schedule (1 = 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h); tests shrink it. */
+  WEBHOOK_RETRY_SCALE: z.coerce.number().positive().default(1),
+  /** An endpoint failing without a success for this long is disabled. */
+  WEBHOOK_DISABLE_AFTER_MS: intFrom(5 * 24 * 3_600_000),
+  /** Days after a missed installment's due date before its plan lapses (the default of new plans). */
+  FINANCING_GRACE_DAYS: intFrom(7),
+  /** How often the background loop runs payment runLapse. */
+  LAPSE_INTERVAL_MS: intFrom(3_600_000),
+  /** Signs portal session cookies; unset: a random secret made once and kept in the database. */
+  SESSION_SECRET: z.string().min(32).optional(),
+  /** How long a portal sign-in lasts. */
+  SESSION_TTL_HOURS: intFrom(12),
+  /** Sign-in attempts per e-mail (and per client address) in any LOGIN_WINDOW_MS. */
+  LOGIN_MAX_ATTEMPTS: intFrom(10),
+  LOGIN_WINDOW_MS: intFrom(15 * 60_000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   /** Create a demo partner and an operator admin on an empty embedded database. */
   SEED_DEMO: z.enum(["true", "false"]).default("true"),

@@ -32,19 +32,6 @@ export interface CommandDefinition<Seed = unknown> {
 /** Typed helper so each entry infers its seed type from its schema (in the style of tRPC procedures). */
 export const command = <Seed>(definition: CommandDefinition<Seed>): CommandDefinition<Seed> => definition;
 
-/** A command a later capability delivers: registered now, answering 55/501. */
-export const notYet = (grammar: string, pattern: RegExp, who: Who, summary: string, needsEnrichment = false): CommandDefinition =>
-  command({
-    grammar,
-    pattern,
-    who,
-    summary,
-    needsEnrichment,
-    handler: async () => {
-      throw new CommandError(501, `command '${grammar}' is not implemented yet`);
-    },
-  });
-
 export interface MatchedCommand {
   definition: CommandDefinition<any>;
   params: Record<string, string>;

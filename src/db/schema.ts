@@ -7,3 +7,7 @@ export * from "../modules/certificates/schema";
 export * from "../modules/wallet/schema";
 export * from "../modules/events/schema";
 export * from "../modules/enrichment/schema";
+export * from "../modules/claims/schema";
+export * from "../modules/financing/schema";
+export * from "../modules/webhooks/schema";
+export * from "../modules/portal/schema";

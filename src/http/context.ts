@@ -10,6 +10,13 @@ export interface AppDeps {
   config: Config;
   rateLimiter: RateLimiter;
   capacity: CapacityGate;
+  /** Signs portal session cookies (SESSION_SECRET, or the database's own). */
+  sessionSecret: string;
+  /**
+   * Portal sign-in attempts: per e-mail (LOGIN_MAX_ATTEMPTS), and per client address ten times as
+   * many (an office signs in from one address).
+   */
+  loginLimiters: { perAccount: RateLimiter; perAddress: RateLimiter };
   now?: () => Date;
 }
 
@@ -18,6 +25,13 @@ export const requestContext = new Elysia({ name: "request-context" })
   .derive({ as: "global" }, ({ set, request }) => {
     const requestId = request.headers.get("x-request-id")?.slice(0, 64) || crypto.randomUUID();
     set.headers["x-request-id"] = requestId;
+    // Every answer: no sniffing, no framing, and pages may load only this origin's own scripts and styles.
+    set.headers["x-content-type-options"] = "nosniff";
+    set.headers["x-frame-options"] = "DENY";
+    set.headers["referrer-policy"] = "same-origin";
+    set.headers["content-security-policy"] =
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'";
     // Captured now: Bun has released the request by the time after-response hooks run.
-    return { requestId, startedAt: performance.now(), method: request.method, path: new URL(request.url).pathname };
+    // Named apart from the context's own (read-only) `path`, which routes with parameters define.
+    return { requestId, startedAt: performance.now(), requestMethod: request.method, requestPath: new URL(request.url).pathname };
   });

@@ -44,6 +44,55 @@ export interface ProductFamily {
   consumerRequirements(type: string, consumerClass: ConsumerClass): readonly string[];
   /** Issuance rules of the family (spec 2.5, 3, 7). */
   policy: PolicyRules;
+  /** The portal's forms for quoting and issuing `type` (the same fields as the wire seeds). */
+  forms(type: string): ProductForms;
+}
+
+// ─── Portal forms (src/products/forms.ts turns submitted values into wire seeds) ──────────────
+
+export type FieldKind = "text" | "textarea" | "number" | "integer" | "date" | "datetime" | "select" | "checkbox" | "document";
+
+/** One input of a product form. */
+export interface FormField {
+  kind: FieldKind;
+  /** Wire path inside the seed, e.g. "insrncDrtn", "addtnlFact.goodsValue", "addtnlFact.isHajj". */
+  path: string;
+  label: string;
+  required?: boolean;
+  /** select: the wire values and what people read. */
+  options?: readonly { value: string; label: string }[];
+  /** Shown under the input: the rule, a unit, an example. */
+  hint?: string;
+  /** Shown (and sent) only when another field of the same form holds this value. */
+  showWhen?: { path: string; equals: string };
+}
+
+/** A repeatable group (marine items, family passengers): sent as an array of objects at `path`. */
+export interface FormGroup {
+  kind: "group";
+  path: string;
+  label: string;
+  /** Label of one entry, e.g. "Item", "Passenger". */
+  itemLabel: string;
+  /** Field paths are relative to one entry, e.g. "description". */
+  fields: readonly FormField[];
+  min: number;
+  max: number;
+  showWhen?: { path: string; equals: string };
+}
+
+export type FormEntry = FormField | FormGroup;
+
+export interface ProductForms {
+  /** `dump ipck_<code>*PRMM` seed fields. */
+  quote: readonly FormEntry[];
+  /** `entt_<consumer>: insure` fields besides ctgry/type/pckg/id (insrncDrtn and addtnlFact.*). */
+  policy: readonly FormEntry[];
+  /**
+   * When the wire shape is not field-per-input (e.g. a voyage array built from an origin and a
+   * destination input): turn the generic seed into the wire seed.
+   */
+  policySeed?(seed: Record<string, unknown>): Record<string, unknown>;
 }
 
 // ─── Policies (spec 2.5, 3, 7 decline reasons) ──────────────────────────────────────────────

@@ -2,6 +2,8 @@ import type { Config } from "../config";
 import { log } from "../core/log";
 import type { Database } from "../db/client";
 import { publishApprovedVehicles } from "../modules/enrichment/publication";
+import { financingJobs } from "../modules/financing/jobs";
+import { webhookJobs } from "../modules/webhooks/jobs";
 import { configuredRegistry } from "../modules/enrichment/registry";
 import { simulatedInsurer, underwriteDuePolicies, type InsurerGateway } from "../modules/policies/service";
 
@@ -16,46 +18,48 @@ export function serviceJobs(db: Database, config: Config, gateway: InsurerGatewa
   const registry = configuredRegistry(config);
   const jobs: Job[] = [{ name: "underwriting", run: (now) => underwriteDuePolicies(db, gateway, now, { registry }) }];
   if (registry) jobs.push({ name: "registry publication", run: (now) => publishApprovedVehicles(db, registry, config.INSURER_NAME, now) });
-  return jobs;
+  return [...jobs, ...webhookJobs(db, config), ...financingJobs(db, config)];
 }
 
 /** A failing job waits 2, 4, 8 … intervals before its next try, at most a minute. */
 const MAX_BACKOFF_MS = 60_000;
 
 /**
- * The background loop: runs every job, then sleeps `intervalMs`. Jobs claim rows with
- * FOR UPDATE SKIP LOCKED, so several instances may run it at once. stop() waits for the
+ * The background loop: each job runs in a loop of its own (a slow webhook receiver must not hold
+ * up underwriting), doing its due work, then sleeping `intervalMs`. Jobs claim rows with
+ * FOR UPDATE SKIP LOCKED, so several instances may run them at once. stop() waits for every
  * current pass to finish (graceful shutdown).
  */
 export function startWorker(jobs: Job[], intervalMs: number): { stop(): Promise<void> } {
   let running = true;
-  let wake: (() => void) | undefined;
-  const failures = new Map<Job, { count: number; retryAt: number }>();
-  const loop = (async () => {
+  const wakers = new Set<() => void>();
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const wake = () => {
+        wakers.delete(wake);
+        resolve();
+      };
+      wakers.add(wake);
+      setTimeout(wake, ms);
+    });
+  const loops = jobs.map(async (job) => {
+    let failures = 0;
     while (running) {
-      for (const job of jobs) {
-        const failing = failures.get(job);
-        if (failing && Date.now() < failing.retryAt) continue;
-        try {
-          while (running && (await job.run(new Date())) > 0) {}
-          failures.delete(job);
-        } catch (error) {
-          const count = (failing?.count ?? 0) + 1;
-          failures.set(job, { count, retryAt: Date.now() + Math.min(MAX_BACKOFF_MS, intervalMs * 2 ** count) });
-          log.error("background job failed", { job: job.name, failures: count, error });
-        }
+      try {
+        while (running && (await job.run(new Date())) > 0) {}
+        failures = 0;
+      } catch (error) {
+        failures++;
+        log.error("background job failed", { job: job.name, failures, error });
       }
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-        setTimeout(resolve, intervalMs);
-      });
+      await sleep(failures ? Math.min(MAX_BACKOFF_MS, intervalMs * 2 ** failures) : intervalMs);
     }
-  })();
+  });
   return {
     async stop() {
       running = false;
-      wake?.();
-      await loop;
+      for (const wake of [...wakers]) wake();
+      await Promise.all(loops);
     },
   };
 }

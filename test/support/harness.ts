@@ -5,6 +5,7 @@ import { setLogLevel } from "../../src/core/log";
 import { MemoryRateLimiter, type RateLimiter } from "../../src/core/rate-limit";
 import { openDatabase, type DatabaseHandle } from "../../src/db/client";
 import { createPartner, type KeyLabel, type NewPartner } from "../../src/modules/partners/service";
+import { sessionSecret } from "../../src/modules/portal/service";
 
 setLogLevel("silent");
 
@@ -48,6 +49,11 @@ export async function testApp(overrides: Partial<Config> = {}, rateLimiter?: Rat
     config,
     capacity,
     rateLimiter: rateLimiter ?? new MemoryRateLimiter(config.RATE_LIMIT_MAX, config.RATE_LIMIT_WINDOW_MS),
+    loginLimiters: {
+      perAccount: new MemoryRateLimiter(config.LOGIN_MAX_ATTEMPTS, config.LOGIN_WINDOW_MS),
+      perAddress: new MemoryRateLimiter(config.LOGIN_MAX_ATTEMPTS * 10, config.LOGIN_WINDOW_MS),
+    },
+    sessionSecret: await sessionSecret(database.db, config),
   });
   async function post(body: unknown, headers: Record<string, string> = {}) {
     const response = await app.handle(

@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, ilike, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Database, Executor } from "../../db/client";
 import { preparedQuery } from "../../db/prepared";
 import { SharedCache } from "../../db/shared-cache";
@@ -176,14 +176,26 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** Newest first, keyset-paginated. `partnerId` undefined lists every partner's (admin). */
+/** Newest first, keyset-paginated. `partnerId` undefined lists every partner's (admin); `search` matches names, e-mail and phone. */
 export async function listConsumers(
   db: Database,
-  scope: { partnerId?: string },
+  scope: { partnerId?: string; search?: string },
   page: { limit: number; cursor?: string },
 ): Promise<Page<ConsumerRecord>> {
   const conditions: SQL[] = [];
   if (scope.partnerId) conditions.push(eq(consumers.partnerId, scope.partnerId));
+  const search = scope.search?.trim();
+  if (search) {
+    const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const profile = consumers.profile;
+    conditions.push(
+      or(
+        ilike(consumers.email, pattern),
+        sql`${profile}->>'phoneNo' ilike ${pattern}`,
+        sql`concat_ws(' ', ${profile}->'name'->>'first', ${profile}->'name'->>'middle', ${profile}->'name'->>'last', ${profile}->'name'->>'brand') ilike ${pattern}`,
+      )!,
+    );
+  }
   if (page.cursor) {
     const { at, id } = decodeCursor(page.cursor);
     conditions.push(or(lt(consumers.createdAt, at), and(eq(consumers.createdAt, at), lt(consumers.id, id)))!);

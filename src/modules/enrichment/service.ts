@@ -58,6 +58,9 @@ const registrySeed = z.object({
   value: z.string().trim().min(1, "must not be empty").max(64),
 });
 
+/** What a registry check costs: 150 naira when it reached the registry in live mode; cache hits and test mode are free. */
+export const registryCheckPrice = (fromCache: boolean, mode: Caller["mode"]) => (fromCache || mode === "test" ? 0 : REGISTRY_CHECK_PRICE_KOBO);
+
 export interface RegistryCheck extends RegistryAnswer {
   from_cache: boolean;
 }
@@ -77,7 +80,7 @@ export async function checkVehicleRegistry(db: Database, registry: VehicleRegist
       subject: `${seed.search_type}:${normaliseRegistryValue(seed.search_type, seed.value)}`,
       outcome: answer.status,
       fromCache,
-      amountKobo: fromCache || caller.mode === "test" ? 0 : REGISTRY_CHECK_PRICE_KOBO,
+      amountKobo: registryCheckPrice(fromCache, caller.mode),
     },
     now,
   );

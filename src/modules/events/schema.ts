@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { partners } from "../partners/schema";
 
@@ -16,6 +17,11 @@ export const outboxEvents = pgTable(
     /** A one-off endpoint for this event (addtnlFact.webHook), besides the partner's registered ones. */
     targetUrl: text("target_url"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    /** When the dispatcher turned the event into deliveries; null while it waits in the outbox. */
+    dispatchedAt: timestamp("dispatched_at", { withTimezone: true }),
   },
-  (t) => [index("outbox_events_partner_created_idx").on(t.partnerId, t.createdAt)],
+  (t) => [
+    index("outbox_events_partner_created_idx").on(t.partnerId, t.createdAt),
+    index("outbox_events_undispatched_idx").on(t.createdAt).where(sql`${t.dispatchedAt} is null`),
+  ],
 );

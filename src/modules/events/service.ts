@@ -11,7 +11,7 @@ export interface DomainEvent {
   targetUrl?: string | null;
 }
 
-const outboxRow = (event: DomainEvent, now: Date) => ({ id: newId(), ...event, targetUrl: event.targetUrl ?? null, createdAt: now });
+const outboxRow = (event: DomainEvent, now: Date) => ({ id: newId(), ...event, targetUrl: event.targetUrl ?? null, createdAt: now, dispatchedAt: null });
 
 /** Write an event in the caller's transaction (the outbox): it exists exactly when the change does. */
 export async function recordEvent(tx: Executor, event: DomainEvent, now: Date): Promise<void> {

@@ -38,6 +38,9 @@ export const portalUsers = pgTable(
     passwordHash: text("password_hash").notNull(),
     role: text("role", { enum: ["owner", "staff", "admin"] }).notNull(),
     active: boolean("active").notNull().default(true),
+    /** Invited staff sign in with a one-time password and must choose their own first. */
+    mustChangePassword: boolean("must_change_password").notNull().default(false),
+    lastSignInAt: timestamp("last_sign_in_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex("portal_users_email_idx").on(sql`lower(${t.email})`)],

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Database, Executor } from "../../db/client";
 import { preparedQuery } from "../../db/prepared";
@@ -110,8 +110,11 @@ async function changeCredentials<T>(db: Database, change: (tx: Executor) => Prom
   return result;
 }
 
+/** Runs inside a credential change's transaction (e.g. to write the audit log with it). */
+export type WithinChange<T> = (tx: Executor, changed: T) => Promise<void>;
+
 /** Revoke the partner's active keys of `label` and issue a new one (shown once). */
-export async function rotateKey(db: Database, partnerId: string, label: KeyLabel): Promise<IssuedKey> {
+export async function rotateKey(db: Database, partnerId: string, label: KeyLabel, within?: WithinChange<{ id: string; label: KeyLabel }>): Promise<IssuedKey> {
   const { id, key } = await changeCredentials(db, async (tx) => {
     const [partner] = await tx.select({ id: partners.id }).from(partners).where(eq(partners.id, partnerId)).for("update");
     if (!partner) throw new CommandError(404, `no partner ${partnerId}`);
@@ -119,28 +122,53 @@ export async function rotateKey(db: Database, partnerId: string, label: KeyLabel
       .update(apiKeys)
       .set({ revokedAt: new Date() })
       .where(and(eq(apiKeys.partnerId, partnerId), eq(apiKeys.label, label), isNull(apiKeys.revokedAt)));
-    return { partnerId, ...(await issueKey(tx, partnerId, label)) };
+    const issued = await issueKey(tx, partnerId, label);
+    if (within) await within(tx, { id: issued.id, label });
+    return { partnerId, ...issued };
   });
   return { id, key };
 }
 
-export async function revokeKey(db: Database, keyId: string): Promise<{ id: string; label: KeyLabel; partnerId: string }> {
+/** Revoke one active key; with `partnerId`, only a key of that partner (anything else is "no active key"). */
+export async function revokeKey(
+  db: Database,
+  keyId: string,
+  options: { partnerId?: string; within?: WithinChange<{ id: string; label: KeyLabel; partnerId: string }> } = {},
+): Promise<{ id: string; label: KeyLabel; partnerId: string }> {
   return changeCredentials(db, async (tx) => {
     const [row] = await tx
       .update(apiKeys)
       .set({ revokedAt: new Date() })
-      .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
+      .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt), options.partnerId ? eq(apiKeys.partnerId, options.partnerId) : undefined))
       .returning({ id: apiKeys.id, label: apiKeys.label, partnerId: apiKeys.partnerId });
     if (!row) throw new CommandError(404, `no active key ${keyId}`);
+    if (options.within) await options.within(tx, row);
     return row;
   });
 }
 
+export interface PartnerKey {
+  id: string;
+  label: KeyLabel;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+/** Every key of one partner (active and revoked; never the key itself, which is stored only as a hash), newest first. */
+export async function partnerKeys(db: Database, partnerId: string): Promise<PartnerKey[]> {
+  return db
+    .select({ id: apiKeys.id, label: apiKeys.label, createdAt: apiKeys.createdAt, revokedAt: apiKeys.revokedAt })
+    .from(apiKeys)
+    .where(eq(apiKeys.partnerId, partnerId))
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+}
+
 /** Change a partner's account flags or mode (404 for an unknown partner). */
-const updatePartner = (db: Database, partnerId: string, values: Partial<typeof partners.$inferInsert>) =>
+const updatePartner = (db: Database, partnerId: string, values: Partial<typeof partners.$inferInsert>, within?: WithinChange<{ partnerId: string }>) =>
   changeCredentials(db, async (tx) => {
     const [row] = await tx.update(partners).set(values).where(eq(partners.id, partnerId)).returning({ partnerId: partners.id });
     if (!row) throw new CommandError(404, `no partner ${partnerId}`);
+    if (within) await within(tx, row);
     return row;
   });
 
@@ -148,9 +176,14 @@ export async function setEnrichment(db: Database, partnerId: string, enabled: bo
   await updatePartner(db, partnerId, { enrichmentEnabled: enabled });
 }
 
+/** Suspend (every key refused, portal closed) or reinstate a partner account. */
+export async function setSuspended(db: Database, partnerId: string, suspended: boolean) {
+  await updatePartner(db, partnerId, { suspended });
+}
+
 /** The account toggle of spec 3 (set env_live / set env_test). */
-export async function setAccountMode(db: Database, partnerId: string, mode: "test" | "live") {
-  await updatePartner(db, partnerId, { mode });
+export async function setAccountMode(db: Database, partnerId: string, mode: "test" | "live", within?: WithinChange<{ partnerId: string }>) {
+  await updatePartner(db, partnerId, { mode }, within);
 }
 
 const NOT_GENUINE = "authorization is not genuine: the partner id, authorization id and key do not match";

@@ -99,7 +99,7 @@ export const storedTerms = (p: PolicyRecord): PolicyTerms => ({
 });
 
 /** The event a status change emits (design: policy.approved, policy.declined, policy.lapsed). */
-function statusEvent(policy: PolicyRecord) {
+export function statusEvent(policy: PolicyRecord) {
   const type = { p: "policy.pending", a: "policy.approved", d: "policy.declined", l: "policy.lapsed" }[policy.status];
   return {
     partnerId: policy.partnerId,
@@ -255,6 +255,15 @@ export async function findPolicy(db: Executor, partnerId: string, address: Polic
   return row;
 }
 
+/** A partner's policy by its transaction reference (a UUID in either form, or as stored). */
+export async function findPolicyByReference(db: Executor, partnerId: string, reference: string): Promise<PolicyRecord | null> {
+  const [row] = await db
+    .select()
+    .from(policies)
+    .where(and(eq(policies.partnerId, partnerId), eq(policies.reference, normaliseUuid(reference) ?? reference)));
+  return row ?? null;
+}
+
 export async function findPolicyByNumber(db: Executor, policyNo: string): Promise<PolicyRecord | null> {
   const [row] = await db.select().from(policies).where(eq(policies.policyNo, policyNo));
   return row ?? null;
@@ -304,13 +313,25 @@ export async function reviewPolicy(
   decision: { status: "a" | "d"; note?: string; by: string },
   now: Date,
 ): Promise<PolicyRecord> {
+  return reviewWhere(db, and(...addressConditions(address))!, () => notFoundAt(address), decision, now);
+}
+
+/** The same review from the portal's approval queue, by the policy's own id. */
+export function reviewPolicyById(db: Database, policyId: string, decision: { status: "a" | "d"; note?: string; by: string }, now: Date): Promise<PolicyRecord> {
+  return reviewWhere(db, eq(policies.id, policyId), () => new CommandError(404, "no such policy"), decision, now);
+}
+
+async function reviewWhere(
+  db: Database,
+  where: SQL,
+  notFound: () => CommandError,
+  decision: { status: "a" | "d"; note?: string; by: string },
+  now: Date,
+): Promise<PolicyRecord> {
+  if (decision.status === "d" && !decision.note?.trim()) throw new CommandError(400, "statusNote is required to decline: say why", "statusNote");
   return db.transaction(async (tx) => {
-    const [policy] = await tx
-      .select()
-      .from(policies)
-      .where(and(...addressConditions(address)))
-      .for("update");
-    if (!policy) throw notFoundAt(address);
+    const [policy] = await tx.select().from(policies).where(where).for("update");
+    if (!policy) throw notFound();
     if (policy.status !== "p")
       throw new CommandError(409, `policy ${policy.reference} is ${{ a: "already approved", d: "already declined", l: "lapsed" }[policy.status as "a" | "d" | "l"]}: only pending policies can be reviewed`);
     return decide(tx, policy, decision, now);
@@ -406,6 +427,9 @@ export async function underwriteDuePolicies(
 
 export interface PolicyFilters {
   status?: PolicyStatus;
+  /** How live policies are decided: `manual` is the administrators' approval queue. */
+  route?: "insurer" | "approve" | "manual";
+  consumerId?: string;
   productCode?: string;
   /** Created on or after / before this instant. */
   from?: Date;
@@ -422,6 +446,8 @@ export async function listPolicies(
   const conditions: SQL[] = [];
   if (scope.partnerId) conditions.push(eq(policies.partnerId, scope.partnerId));
   if (filters.status) conditions.push(eq(policies.status, filters.status));
+  if (filters.route) conditions.push(eq(policies.route, filters.route));
+  if (filters.consumerId) conditions.push(eq(policies.consumerId, filters.consumerId));
   if (filters.productCode) conditions.push(eq(policies.productCode, filters.productCode));
   if (filters.from) conditions.push(gte(policies.createdAt, filters.from));
   if (filters.to) conditions.push(lt(policies.createdAt, filters.to));
@@ -442,4 +468,26 @@ export async function listPolicies(
 
 export async function policiesByIds(db: Executor, ids: string[]): Promise<PolicyRecord[]> {
   return ids.length ? db.select().from(policies).where(inArray(policies.id, ids)) : [];
+}
+
+export interface PolicySummary {
+  byStatus: Record<PolicyStatus, number>;
+  /** Premium of the policies issued since `since` that were not declined, kobo. */
+  premiumKobo: number;
+}
+
+/** A partner's policies in one mode: how many in each status, and the premium written since `since`. */
+export async function policySummary(db: Database, partnerId: string, mode: Mode, since: Date): Promise<PolicySummary> {
+  const rows = await db
+    .select({
+      status: policies.status,
+      count: sql<number>`count(*)::int`,
+      premium: sql<number>`coalesce(sum(${policies.premiumKobo}) filter (where ${gte(policies.createdAt, since)} and ${policies.status} <> 'd'), 0)::bigint`,
+    })
+    .from(policies)
+    .where(and(eq(policies.partnerId, partnerId), eq(policies.mode, mode)))
+    .groupBy(policies.status);
+  const byStatus: Record<PolicyStatus, number> = { p: 0, a: 0, d: 0, l: 0 };
+  for (const row of rows) byStatus[row.status] = row.count;
+  return { byStatus, premiumKobo: rows.reduce((total, row) => total + Number(row.premium), 0) };
 }

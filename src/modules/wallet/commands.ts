@@ -3,7 +3,8 @@ import { command } from "../../core/registry";
 import { watTimestamp } from "../../core/time";
 import { topUpWallet } from "./service";
 
-const topUpSeed = z.strictObject({
+/** The seed of `wallet topup`; the portal's top-up form is validated by it too (same words). */
+export const topUpSeed = z.strictObject({
   /** Naira, at most two decimals (kobo). */
   amount: z
     .number()

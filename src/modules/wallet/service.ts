@@ -1,9 +1,10 @@
-import { and, desc, eq, gte, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Database, Executor } from "../../db/client";
 import { CommandError } from "../../core/errors";
 import { newId } from "../../core/ids";
 import { decodeCursor, encodeCursor, type Page } from "../../core/pagination";
 import { recordEvent } from "../events/service";
+import { policies } from "../policies/schema";
 import { walletEntries, wallets } from "./schema";
 
 export type WalletEntry = typeof walletEntries.$inferSelect;
@@ -31,7 +32,14 @@ export interface TopUpResult {
  * The wallet row is locked first, so top-ups of one partner run one at a time and the look for an
  * earlier use of the reference sees every committed one (the unique index is the backstop).
  */
-export async function topUpWallet(db: Database, partnerId: string, input: { amountKobo: number; reference: string }, now: Date): Promise<TopUpResult> {
+export async function topUpWallet(
+  db: Database,
+  partnerId: string,
+  input: { amountKobo: number; reference: string },
+  now: Date,
+  /** Runs in the crediting transaction when a credit was applied (not on a repeat), e.g. to write the audit log. */
+  onCredit?: (tx: Executor, entry: WalletEntry) => Promise<void>,
+): Promise<TopUpResult> {
   return db.transaction(async (tx) => {
     await ensureWallet(tx, partnerId);
     await tx.select({ partnerId: wallets.partnerId }).from(wallets).where(eq(wallets.partnerId, partnerId)).for("update");
@@ -54,6 +62,7 @@ export async function topUpWallet(db: Database, partnerId: string, input: { amou
       .values({ id: newId(), partnerId, kind: "topup", amountKobo: input.amountKobo, balanceAfterKobo: wallet!.balance, reference: input.reference, createdAt: now })
       .returning();
     await recordEvent(tx, { partnerId, type: "wallet.credited", payload: { reference: input.reference, amount: naira(input.amountKobo), balance: naira(wallet!.balance) } }, now);
+    if (onCredit) await onCredit(tx, entry!);
     return { entry: entry!, applied: true };
   });
 }
@@ -102,4 +111,14 @@ export async function walletLedger(db: Database, partnerId: string, page: { limi
   const items = rows.slice(0, page.limit);
   const last = items.at(-1);
   return { items, nextCursor: rows.length > page.limit && last ? encodeCursor(last.createdAt, last.id) : null };
+}
+
+/** The transaction references of the partner's policies among `policyIds` (ledger lines name the policy they paid for). */
+export async function policyReferences(db: Database, partnerId: string, policyIds: string[]): Promise<Map<string, string>> {
+  if (policyIds.length === 0) return new Map();
+  const rows = await db
+    .select({ id: policies.id, reference: policies.reference })
+    .from(policies)
+    .where(and(eq(policies.partnerId, partnerId), inArray(policies.id, [...new Set(policyIds)])));
+  return new Map(rows.map((row) => [row.id, row.reference]));
 }

@@ -4,6 +4,7 @@ import { notAcceptable } from "../../core/errors";
 import { parseWith } from "../../core/validation";
 import { nameField, requireType, requiredFor } from "../shared";
 import type { ConsumerClass, ProductFamily, Quote } from "../types";
+import { creditLifeForms } from "./form";
 import { creditLifePolicy } from "./policy";
 import { CREDIT_COVERS, creditPremiumKobo, loanAmount } from "./pricing";
 
@@ -40,4 +41,5 @@ export const creditLife: ProductFamily = {
     return borrowerRequirements(consumerClass);
   },
   policy: creditLifePolicy,
+  forms: creditLifeForms,
 };

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { parseWith } from "../../core/validation";
 import { durationField, nameField, requireType } from "../shared";
 import type { ConsumerClass, ProductFamily } from "../types";
+import { deviceForms } from "./form";
 import { IMEI, SERIAL_NUMBER, devicePolicy, type DeviceIdentifier } from "./policy";
 import { DEVICE_DURATIONS, LAPTOP_TIERS, PHONE_TIERS, devicePremiumKobo, type DeviceTier } from "./tiers";
 
@@ -25,6 +26,7 @@ function deviceFamily(ctgry: string, name: string, tiers: readonly DeviceTier[],
       return [nameField(consumerClass), "phoneNo", "eMail"];
     },
     policy: devicePolicy(ctgry, tiers, identifier),
+    forms: deviceForms(identifier),
   };
 }
 

@@ -4,6 +4,7 @@ import { badRequest } from "../../core/errors";
 import { parseWith } from "../../core/validation";
 import { MONTHLY_DURATIONS, durationField, nameField, requireType } from "../shared";
 import type { ConsumerClass, ProductFamily, ProductType } from "../types";
+import { healthForms } from "./form";
 import { HEALTH_INSURERS, type Hospital } from "./insurers";
 import { healthPolicy } from "./policy";
 import { healthPremiumKobo } from "./pricing";
@@ -50,4 +51,5 @@ export const health: ProductFamily = {
     return [nameField(consumerClass), "phoneNo", "eMail", "gender", "dob.date", "addrss.addrss"];
   },
   policy: healthPolicy,
+  forms: healthForms,
 };

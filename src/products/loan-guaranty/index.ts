@@ -4,6 +4,7 @@ import { parseWith } from "../../core/validation";
 import { borrowerRequirements } from "../credit-life";
 import { requireType } from "../shared";
 import type { ProductFamily, Quote } from "../types";
+import { loanGuarantyForms } from "./form";
 import { loanGuarantyPolicy } from "./policy";
 import { GUARANTY_TYPES, guarantyLoan, guarantyPremiumKobo } from "./pricing";
 
@@ -27,4 +28,5 @@ export const loanGuaranty: ProductFamily = {
     return borrowerRequirements(consumerClass);
   },
   policy: loanGuarantyPolicy,
+  forms: loanGuarantyForms,
 };

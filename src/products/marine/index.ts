@@ -3,6 +3,7 @@ import { z } from "zod";
 import { parseWith } from "../../core/validation";
 import { MONTHLY_DURATIONS, durationField, requireType } from "../shared";
 import type { ConsumerClass, ProductFamily } from "../types";
+import { marineForms } from "./form";
 import { cargoPolicy, type CargoIssuance } from "./policy";
 import { EXPORT_COVERS, IMPORT_COVERS, cargoPremiumKobo, type MarineCover } from "./pricing";
 
@@ -30,6 +31,7 @@ function marineFamily(ctgry: string, name: string, covers: readonly MarineCover[
       return MARINE_CONSUMER[consumerClass];
     },
     policy: cargoPolicy(ctgry, covers, issuance),
+    forms: marineForms(ctgry, covers),
   };
 }
 

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { parseWith } from "../../core/validation";
 import { MONTHLY_DURATIONS, durationField, nameField, requireType } from "../shared";
 import type { ConsumerClass, ProductFamily } from "../types";
+import { propertyForms } from "./form";
 import { propertyPolicy, type PropertyIssuance } from "./policy";
 import { ALL_RISK, FIRE_AND_BURGLARY, propertyPremiumKobo, sumInsured, type PropertyCover } from "./pricing";
 
@@ -25,6 +26,7 @@ function propertyFamily(ctgry: string, name: string, covers: readonly PropertyCo
       return [nameField(consumerClass), "phoneNo", "eMail", "addrss.addrss"];
     },
     policy: propertyPolicy(ctgry, covers, issuance),
+    forms: propertyForms(ctgry, covers, issuance),
   };
 }
 

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { parseWith } from "../../core/validation";
 import { requireType } from "../shared";
 import type { ConsumerClass, ProductFamily, Quote } from "../types";
+import { transitForms } from "./form";
 import { transitPolicy } from "./policy";
 import { TRANSIT_TYPES, insurableGoodsValue, transitPremiumKobo } from "./pricing";
 
@@ -30,4 +31,5 @@ export const transit: ProductFamily = {
     return ["class", ...names, "phoneNo", "eMail"];
   },
   policy: transitPolicy,
+  forms: transitForms,
 };

@@ -4,6 +4,7 @@ import { badRequest } from "../../core/errors";
 import { parseWith } from "../../core/validation";
 import { nameField, requireType } from "../shared";
 import type { ConsumerClass, ProductFamily, Quote } from "../types";
+import { travelForms } from "./form";
 import { travelPolicy } from "./policy";
 import { QUOTE_FIELDS, travelDestination, travelPlan, travelPremiumKobo } from "./pricing";
 import { MAX_TRAVELER_AGE, PLAN_TYPES, TRAVEL_TYPES } from "./tables";
@@ -64,4 +65,5 @@ export const travel: ProductFamily = {
     return [nameField(consumerClass), "phoneNo", "eMail", "gender", "dob.date", "addrss.addrss"];
   },
   policy: travelPolicy,
+  forms: travelForms,
 };

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { parseWith } from "../../core/validation";
 import { durationField, nameField, requireType, requiredFor } from "../shared";
 import type { ConsumerClass, ProductFamily, Quote } from "../types";
+import { vehicleForms } from "./form";
 import { vehiclePolicy } from "./policy";
 import { VEHICLE_DURATIONS, VEHICLE_TYPES, comprehensivePremiumKobo, insuredVehicleValue, thirdPartyPremiumKobo } from "./pricing";
 
@@ -40,4 +41,5 @@ export const vehicle: ProductFamily = {
   quote: quotePremium,
   consumerRequirements,
   policy: vehiclePolicy,
+  forms: vehicleForms,
 };

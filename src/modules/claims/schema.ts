@@ -1,0 +1,69 @@
+import { sql } from "drizzle-orm";
+import { bigint, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import type { DecodedDocument } from "../../core/documents";
+import { bytea } from "../../db/types";
+import { partners } from "../partners/schema";
+import { policies } from "../policies/schema";
+
+export const CLAIM_STATUSES = ["submitted", "in_review", "approved", "rejected", "paid", "withdrawn"] as const;
+export type ClaimStatus = (typeof CLAIM_STATUSES)[number];
+
+/** One step of a claim's life, kept on the claim for its history. */
+export interface ClaimStep {
+  status: ClaimStatus;
+  note?: string;
+  /** Who made the change: "partner", "admin:<partner id>". */
+  by: string;
+  at: string;
+}
+
+/** A claim on an active policy (design: claims). Money in kobo. */
+export const claims = pgTable(
+  "claims",
+  {
+    id: uuid("id").primaryKey(),
+    partnerId: uuid("partner_id").notNull().references(() => partners.id),
+    policyId: uuid("policy_id").notNull().references(() => policies.id),
+    /** The claim number the wire shows, e.g. CLM-2026-7K3M9Q2XAB. */
+    claimNo: text("claim_no").notNull(),
+    /** The partner's own reference, when given: a repeat with it returns the first claim. */
+    reference: text("reference"),
+    status: text("status", { enum: CLAIM_STATUSES }).notNull(),
+    statusNote: text("status_note"),
+    incidentDate: date("incident_date", { mode: "string" }).notNull(),
+    description: text("description").notNull(),
+    claimedKobo: bigint("claimed_kobo", { mode: "number" }).notNull(),
+    /** Set when approved: the amount the insurer accepts, before the excess. */
+    approvedKobo: bigint("approved_kobo", { mode: "number" }),
+    /** The policy's excess on this claim (phone cover: 10 % per claim). */
+    excessKobo: bigint("excess_kobo", { mode: "number" }),
+    /** approved − excess: what is paid. */
+    payableKobo: bigint("payable_kobo", { mode: "number" }),
+    history: jsonb("history").$type<ClaimStep[]>().notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex("claims_claim_no_idx").on(t.claimNo),
+    uniqueIndex("claims_partner_reference_idx").on(t.partnerId, t.reference).where(sql`${t.reference} is not null`),
+    index("claims_partner_created_idx").on(t.partnerId, t.createdAt.desc(), t.id.desc()),
+    index("claims_created_idx").on(t.createdAt.desc(), t.id.desc()),
+    index("claims_policy_idx").on(t.policyId),
+  ],
+);
+
+/** Documents sent with a claim (base64 on the wire; sniffed and size-limited). */
+export const claimDocuments = pgTable(
+  "claim_documents",
+  {
+    claimId: uuid("claim_id").notNull().references(() => claims.id),
+    /** Position in the submitted list, from 1. */
+    position: integer("position").notNull(),
+    name: text("name").notNull(),
+    /** Sniffed from the bytes, never taken from the sender. */
+    mime: text("mime").$type<DecodedDocument["mime"]>().notNull(),
+    sizeBytes: integer("size_bytes").notNull(),
+    content: bytea("content").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.claimId, t.position] })],
+);

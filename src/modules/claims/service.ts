@@ -1,0 +1,361 @@
+/**
+ * Claims (design: claims; issue 5): plain functions, no web framework. The command endpoint calls
+ * them now and the portal will call the same ones. Every change and its outbox event are written
+ * in one transaction; a refused request changes nothing.
+ */
+import { and, asc, desc, eq, getTableColumns, gte, lt, or, type SQL } from "drizzle-orm";
+import type { Database, Executor } from "../../db/client";
+import { isUniqueViolation } from "../../db/errors";
+import type { DecodedDocument } from "../../core/documents";
+import { CommandError } from "../../core/errors";
+import { newId, normaliseUuid } from "../../core/ids";
+import { decodeCursor, encodeCursor, type Page } from "../../core/pagination";
+import { watMidnight, watToday } from "../../products/policy-helpers";
+import { recordEvent, type DomainEvent } from "../events/service";
+import { policies } from "../policies/schema";
+import type { Mode, PolicyRecord } from "../policies/service";
+import { checkTransition, claimCeiling, newClaimNumber, settlement, type ClaimActor } from "./rules";
+import { claimDocuments, claims, type ClaimStatus, type ClaimStep } from "./schema";
+
+type ClaimRow = typeof claims.$inferSelect;
+
+/** A claim with what it shows of its policy: the transaction reference, product and mode. */
+export interface ClaimRecord extends ClaimRow {
+  /** The policy's transaction reference (tx_id). */
+  policy: string;
+  productCode: string;
+  /** The policy's mode: a test policy's claims are sandbox claims. */
+  mode: Mode;
+  /** The policy's addtnlFact.webHook, which hears about its claims too. */
+  policyWebhook: string | null;
+}
+
+export interface ClaimDocumentInfo {
+  /** 1 for the first document sent. */
+  position: number;
+  name: string;
+  mime: DecodedDocument["mime"];
+  sizeBytes: number;
+}
+
+export interface ClaimDetail extends ClaimRecord {
+  documents: ClaimDocumentInfo[];
+}
+
+/** What `claim submit` asks for, already validated (seeds.ts): money in kobo, documents decoded and sniffed. */
+export interface ClaimRequest {
+  /** The policy's transaction reference as issuance stored it (a 32-hex reference may come without hyphens). */
+  policy: string;
+  /** YYYY-MM-DD, Nigerian date. */
+  incidentDate: string;
+  description: string;
+  amountKobo: number;
+  documents: (DecodedDocument & { name: string })[];
+  reference?: string;
+}
+
+/** Whose claims: one partner's, or (operator) every partner's. */
+export interface ClaimScope {
+  partnerId?: string;
+}
+
+const naira = (kobo: number) => kobo / 100;
+
+const claimColumns = {
+  ...getTableColumns(claims),
+  policy: policies.reference,
+  productCode: policies.productCode,
+  mode: policies.mode,
+  policyWebhook: policies.webhookUrl,
+};
+
+const selectClaims = (db: Executor) => db.select(claimColumns).from(claims).innerJoin(policies, eq(policies.id, claims.policyId));
+
+const notFound = (scope: ClaimScope, claimNo: string) =>
+  new CommandError(404, `no claim ${claimNo}${scope.partnerId ? " among this partner's claims" : ""}`, "seed.claimNo");
+
+const documentInfo = (db: Executor, claimId: string): Promise<ClaimDocumentInfo[]> =>
+  db
+    .select({ position: claimDocuments.position, name: claimDocuments.name, mime: claimDocuments.mime, sizeBytes: claimDocuments.sizeBytes })
+    .from(claimDocuments)
+    .where(eq(claimDocuments.claimId, claimId))
+    .orderBy(asc(claimDocuments.position));
+
+const withDocuments = async (db: Executor, claim: ClaimRecord): Promise<ClaimDetail> => ({ ...claim, documents: await documentInfo(db, claim.id) });
+
+/** The event of a claim's change (design: claim.submitted, then claim.updated on every later change). */
+function claimEvent(claim: ClaimRecord, type: "claim.submitted" | "claim.updated"): DomainEvent {
+  return {
+    partnerId: claim.partnerId,
+    type,
+    targetUrl: claim.policyWebhook,
+    payload: {
+      claimNo: claim.claimNo,
+      ...(claim.reference ? { reference: claim.reference } : {}),
+      policy: claim.policy,
+      productCode: claim.productCode,
+      mode: claim.mode,
+      status: claim.status,
+      ...(claim.statusNote ? { statusNote: claim.statusNote } : {}),
+      amount: naira(claim.claimedKobo),
+      ...(claim.approvedKobo === null ? {} : { approvedAmount: naira(claim.approvedKobo), excess: naira(claim.excessKobo ?? 0), payable: naira(claim.payableKobo ?? 0) }),
+    },
+  };
+}
+
+/** A sandbox key must not change a real claim, nor a live key a sandbox one (spec 5.5). */
+function checkMode(policy: { reference: string; mode: Mode }, mode: Mode): void {
+  if (policy.mode !== mode)
+    throw new CommandError(403, `policy ${policy.reference} was issued in ${policy.mode} mode: its claims are handled with a ${policy.mode} key, and this key runs in ${mode} mode`);
+}
+
+const NOT_ACTIVE: Record<Exclude<PolicyRecord["status"], "a">, string> = { p: "is pending (status p)", d: "was declined (status d)", l: "has lapsed (status l)" };
+
+/** Spec: claims only on an active policy of the partner, for an incident within its cover, up to its sum insured. */
+function checkClaimable(policy: PolicyRecord, request: ClaimRequest): void {
+  if (policy.status !== "a")
+    throw new CommandError(409, `policy ${policy.reference} ${NOT_ACTIVE[policy.status]}: claims can be submitted only on an active policy (status a)`);
+  const firstDay = watToday(policy.coverStart);
+  // The last day the cover reaches: a cover ending at midnight does not cover the day that starts then.
+  const lastDay = watToday(new Date(policy.coverEnd.getTime() - 1));
+  if (request.incidentDate < firstDay || request.incidentDate > lastDay)
+    throw new CommandError(
+      400,
+      `seed.incidentDate must be within the cover of policy ${policy.reference}, ${firstDay} to ${lastDay}; received ${request.incidentDate}, ${request.incidentDate < firstDay ? "before the cover started" : "after the cover ended"}`,
+      "seed.incidentDate",
+    );
+  const ceiling = claimCeiling(policy);
+  if (request.amountKobo > ceiling.kobo)
+    throw new CommandError(
+      400,
+      `seed.amount must be at most ${naira(ceiling.kobo)} naira, ${ceiling.basis} of policy ${policy.reference}; received ${naira(request.amountKobo)}`,
+      "seed.amount",
+    );
+}
+
+async function claimByReference(db: Executor, partnerId: string, reference: string): Promise<ClaimRecord | undefined> {
+  const [row] = await selectClaims(db).where(and(eq(claims.partnerId, partnerId), eq(claims.reference, reference)));
+  return row;
+}
+
+/** A repeat of an earlier submission: the same claim returns the first one; anything else under its reference is a conflict. */
+async function repeatOf(db: Executor, prior: ClaimRecord, request: ClaimRequest, policyReference: string): Promise<ClaimDetail> {
+  const documents = await db.select().from(claimDocuments).where(eq(claimDocuments.claimId, prior.id)).orderBy(asc(claimDocuments.position));
+  const sameDocuments =
+    documents.length === request.documents.length &&
+    documents.every((d, i) => d.name === request.documents[i]!.name && Buffer.from(d.content).equals(request.documents[i]!.bytes));
+  const differences = [
+    prior.policy !== policyReference && "policy",
+    prior.incidentDate !== request.incidentDate && "incidentDate",
+    prior.description !== request.description && "description",
+    prior.claimedKobo !== request.amountKobo && "amount",
+    !sameDocuments && "documents",
+  ].filter((d): d is string => !!d);
+  if (differences.length)
+    throw new CommandError(
+      409,
+      `seed.reference ${request.reference} was already used for claim ${prior.claimNo}, which has another ${differences.join(", ")}: a repeat must send the same claim`,
+      "seed.reference",
+    );
+  return { ...prior, documents: documents.map(({ position, name, mime, sizeBytes }) => ({ position, name, mime, sizeBytes })) };
+}
+
+/**
+ * `claim submit`: a claim on an active policy of this partner, for an incident within the cover
+ * and not in the future, for at most the sum insured. With a `reference`, a repeat returns the
+ * first claim (`created: false`), also under concurrent repeats (the unique index decides).
+ */
+export async function submitClaim(
+  db: Database,
+  input: { partnerId: string; mode: Mode; request: ClaimRequest; now: Date },
+): Promise<{ claim: ClaimDetail; created: boolean }> {
+  const { partnerId, mode, request, now } = input;
+  const today = watToday(now);
+  if (request.incidentDate > today)
+    throw new CommandError(400, `seed.incidentDate must not be in the future: today is ${today} in Nigeria; received ${request.incidentDate}`, "seed.incidentDate");
+  const policyReference = normaliseUuid(request.policy) ?? request.policy;
+  const repeat = async () => {
+    const prior = request.reference ? await claimByReference(db, partnerId, request.reference) : undefined;
+    return prior && { claim: await repeatOf(db, prior, request, policyReference), created: false };
+  };
+  const earlier = await repeat();
+  if (earlier) return earlier;
+
+  try {
+    const claim = await db.transaction(async (tx) => {
+      // A shared lock: the policy cannot lapse or change while its claim is written.
+      const [policy] = await tx
+        .select()
+        .from(policies)
+        .where(and(eq(policies.partnerId, partnerId), eq(policies.reference, policyReference)))
+        .for("share");
+      if (!policy) throw new CommandError(404, `seed.policy: no policy ${request.policy} among this partner's transactions`, "seed.policy");
+      checkMode(policy, mode);
+      checkClaimable(policy, request);
+      const step: ClaimStep = { status: "submitted", by: "partner", at: now.toISOString() };
+      const row: ClaimRow = {
+        id: newId(),
+        partnerId,
+        policyId: policy.id,
+        claimNo: newClaimNumber(now),
+        reference: request.reference ?? null,
+        status: "submitted",
+        statusNote: null,
+        incidentDate: request.incidentDate,
+        description: request.description,
+        claimedKobo: request.amountKobo,
+        approvedKobo: null,
+        excessKobo: null,
+        payableKobo: null,
+        history: [step],
+        createdAt: now,
+        updatedAt: now,
+      };
+      await tx.insert(claims).values(row);
+      if (request.documents.length)
+        await tx.insert(claimDocuments).values(
+          request.documents.map((d, i) => ({ claimId: row.id, position: i + 1, name: d.name, mime: d.mime, sizeBytes: d.bytes.length, content: d.bytes })),
+        );
+      const record: ClaimRecord = { ...row, policy: policy.reference, productCode: policy.productCode, mode: policy.mode, policyWebhook: policy.webhookUrl };
+      await recordEvent(tx, claimEvent(record, "claim.submitted"), now);
+      return record;
+    });
+    const documents = request.documents.map((d, i) => ({ position: i + 1, name: d.name, mime: d.mime, sizeBytes: d.bytes.length }));
+    return { claim: { ...claim, documents }, created: true };
+  } catch (error) {
+    // A concurrent repeat stored the claim first.
+    if (isUniqueViolation(error, "claims_partner_reference_idx")) {
+      const first = await repeat();
+      if (first) return first;
+    }
+    throw error;
+  }
+}
+
+const scoped = (scope: ClaimScope, ...conditions: SQL[]) => and(...(scope.partnerId ? [eq(claims.partnerId, scope.partnerId)] : []), ...conditions);
+
+/** `claim status`: the claim with its documents (names, types, sizes) and history. Another partner's claim is not found. */
+export async function claimDetail(db: Executor, scope: ClaimScope, claimNo: string): Promise<ClaimDetail> {
+  const [claim] = await selectClaims(db).where(scoped(scope, eq(claims.claimNo, claimNo)));
+  if (!claim) throw notFound(scope, claimNo);
+  return withDocuments(db, claim);
+}
+
+/** The bytes of one document of a claim (`position` from 1), for the portal's download. */
+export async function claimDocument(
+  db: Executor,
+  scope: ClaimScope,
+  claimNo: string,
+  position: number,
+): Promise<{ name: string; mime: DecodedDocument["mime"]; bytes: Uint8Array }> {
+  const [document] = await db
+    .select({ name: claimDocuments.name, mime: claimDocuments.mime, bytes: claimDocuments.content })
+    .from(claimDocuments)
+    .innerJoin(claims, eq(claims.id, claimDocuments.claimId))
+    .where(scoped(scope, eq(claims.claimNo, claimNo), eq(claimDocuments.position, position)));
+  if (!document) throw new CommandError(404, `claim ${claimNo} has no document ${position}${scope.partnerId ? " among this partner's claims" : ""}`);
+  return document;
+}
+
+export interface ClaimFilters {
+  status?: ClaimStatus;
+  /** The policy's transaction reference. */
+  policy?: string;
+  /** Submitted on or after / on or before these dates (YYYY-MM-DD, Nigerian local time). */
+  from?: string;
+  to?: string;
+}
+
+/**
+ * `claim list` (one partner) and the operator's list (every partner, `scope` {}): newest first,
+ * keyset-paginated. A partner filtering by a policy it does not have is told so (404).
+ */
+export async function listClaims(db: Executor, scope: ClaimScope, filters: ClaimFilters, page: { limit: number; cursor?: string }): Promise<Page<ClaimRecord>> {
+  const conditions: SQL[] = [];
+  if (filters.status) conditions.push(eq(claims.status, filters.status));
+  if (filters.policy) {
+    const reference = normaliseUuid(filters.policy) ?? filters.policy;
+    if (scope.partnerId) {
+      const [policy] = await db
+        .select({ id: policies.id })
+        .from(policies)
+        .where(and(eq(policies.partnerId, scope.partnerId), eq(policies.reference, reference)));
+      if (!policy) throw new CommandError(404, `seed.policy: no policy ${filters.policy} among this partner's transactions`, "seed.policy");
+      conditions.push(eq(claims.policyId, policy.id));
+    } else conditions.push(eq(policies.reference, reference));
+  }
+  if (filters.from) conditions.push(gte(claims.createdAt, watMidnight(filters.from)));
+  if (filters.to) conditions.push(lt(claims.createdAt, new Date(watMidnight(filters.to).getTime() + 86_400_000)));
+  if (page.cursor) {
+    const { at, id } = decodeCursor(page.cursor);
+    conditions.push(or(lt(claims.createdAt, at), and(eq(claims.createdAt, at), lt(claims.id, id)))!);
+  }
+  const rows = await selectClaims(db)
+    .where(scoped(scope, ...conditions))
+    .orderBy(desc(claims.createdAt), desc(claims.id))
+    .limit(page.limit + 1);
+  const items = rows.slice(0, page.limit);
+  const last = items.at(-1);
+  return { items, nextCursor: rows.length > page.limit && last ? encodeCursor(last.createdAt, last.id) : null };
+}
+
+/**
+ * Move a claim along the state machine under a row lock (concurrent changes apply one at a time,
+ * and the second sees the first's status), with its history step and claim.updated event.
+ */
+async function transition(
+  db: Database,
+  scope: ClaimScope,
+  claimNo: string,
+  change: { to: ClaimStatus; actor: ClaimActor; by: string; note?: string; approvedKobo?: number; mode?: Mode },
+  now: Date,
+): Promise<ClaimDetail> {
+  return db.transaction(async (tx) => {
+    const [claim] = await selectClaims(tx)
+      .where(scoped(scope, eq(claims.claimNo, claimNo)))
+      .for("update", { of: claims });
+    if (!claim) throw notFound(scope, claimNo);
+    if (change.mode) checkMode({ reference: claim.policy, mode: claim.mode }, change.mode);
+    checkTransition(claim.claimNo, claim.status, change.to, change.actor);
+    let amounts: Pick<Partial<ClaimRow>, "approvedKobo" | "excessKobo" | "payableKobo"> = {};
+    if (change.to === "approved") {
+      const approvedKobo = change.approvedKobo ?? claim.claimedKobo;
+      if (approvedKobo > claim.claimedKobo)
+        throw new CommandError(
+          400,
+          `seed.approvedAmount must be at most the amount claimed, ${naira(claim.claimedKobo)} naira; received ${naira(approvedKobo)}`,
+          "seed.approvedAmount",
+        );
+      amounts = { approvedKobo, ...settlement(claim.productCode, approvedKobo) };
+    }
+    const step: ClaimStep = { status: change.to, ...(change.note ? { note: change.note } : {}), by: change.by, at: now.toISOString() };
+    const [row] = await tx
+      .update(claims)
+      .set({ status: change.to, statusNote: change.note ?? null, history: [...claim.history, step], updatedAt: now, ...amounts })
+      .where(eq(claims.id, claim.id))
+      .returning();
+    const updated: ClaimRecord = { ...row!, policy: claim.policy, productCode: claim.productCode, mode: claim.mode, policyWebhook: claim.policyWebhook };
+    await recordEvent(tx, claimEvent(updated, "claim.updated"), now);
+    return withDocuments(tx, updated);
+  });
+}
+
+/** `claim withdraw`: the partner takes back a claim that is submitted or in review. */
+export function withdrawClaim(db: Database, input: { partnerId: string; mode: Mode; claimNo: string; note?: string; now: Date }): Promise<ClaimDetail> {
+  return transition(db, { partnerId: input.partnerId }, input.claimNo, { to: "withdrawn", actor: "partner", by: "partner", note: input.note, mode: input.mode }, input.now);
+}
+
+/**
+ * `claim review` (operator): submitted → in_review → approved | rejected; approved → paid. An
+ * approval accepts `approvedKobo` (default: the amount claimed) and works out the excess and the
+ * payable amount. `by` names the administrator ("admin:<partner id>").
+ */
+export function reviewClaim(
+  db: Database,
+  input: { claimNo: string; status: "in_review" | "approved" | "rejected" | "paid"; note?: string; approvedKobo?: number; by: string; now: Date },
+): Promise<ClaimDetail> {
+  if (input.status === "rejected" && !input.note) throw new CommandError(400, "seed.note is required to reject: say why in seed.note", "seed.note");
+  if (input.approvedKobo !== undefined && input.status !== "approved")
+    throw new CommandError(400, `seed.approvedAmount is only for approving: send it with status "approved", not "${input.status}"`, "seed.approvedAmount");
+  return transition(db, {}, input.claimNo, { to: input.status, actor: "operator", by: input.by, note: input.note, approvedKobo: input.approvedKobo }, input.now);
+}

@@ -1,0 +1,403 @@
+/**
+ * Premium financing (payment financeLoan / recordInstallment / runLapse): a policy's premium paid
+ * as a down payment and a schedule of installments; a missed installment past its grace days
+ * lapses the plan and the policy (status `l`). Plain functions shared by the command endpoint, the
+ * background loop and the portal. Every change writes its events in the same transaction.
+ */
+import { and, asc, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { randomBytes } from "node:crypto";
+import type { Database, Executor } from "../../db/client";
+import { isUniqueViolation } from "../../db/errors";
+import { CommandError } from "../../core/errors";
+import { newId, normaliseUuid } from "../../core/ids";
+import { decodeCursor, encodeCursor, type Page } from "../../core/pagination";
+import { watToday } from "../../products/policy-helpers";
+import { recordEvent } from "../events/service";
+import { policies } from "../policies/schema";
+import { statusEvent } from "../policies/service";
+import { addDays, buildSchedule, formatNaira, lapseNote } from "./schedule";
+import { financingInstallments, financingPayments, financingPlans, type Frequency, type PlanStatus } from "./schema";
+import { PLAN_LIMITS } from "./seeds";
+import { naira, wirePayment, wirePlanTerms, wireSchedule } from "./wire";
+
+export type PlanRecord = typeof financingPlans.$inferSelect;
+export type InstallmentRecord = typeof financingInstallments.$inferSelect;
+export type PaymentRecord = typeof financingPayments.$inferSelect;
+
+/** A plan with its policy's transaction reference (what the wire calls `policy`). */
+export interface PlanSummary extends PlanRecord {
+  policyReference: string;
+}
+
+export interface PlanDetail extends PlanSummary {
+  /** The schedule, installment 1 first. */
+  installments: InstallmentRecord[];
+  /** Recorded payments, oldest first. */
+  payments: PaymentRecord[];
+}
+
+export const financedKobo = (plan: PlanRecord) => plan.premiumKobo - plan.downPaymentKobo;
+export const outstandingKobo = (plan: PlanRecord) => financedKobo(plan) - plan.paidKobo;
+
+/** FIN-<year>-<10 random Crockford base32 characters>: 50 bits, unguessable and unique by index. */
+function newPlanNumber(now: Date): string {
+  const alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+  return `FIN-${watToday(now).slice(0, 4)}-${[...randomBytes(10)].map((b) => alphabet[b % 32]).join("")}`;
+}
+
+/** Plans with their policy's reference, status and mode; callers add the conditions. */
+const selectPlan = (db: Executor) =>
+  db
+    .select({ plan: financingPlans, policyReference: policies.reference, policyStatus: policies.status, mode: policies.mode })
+    .from(financingPlans)
+    .innerJoin(policies, eq(policies.id, financingPlans.policyId));
+
+const planNotFound = (planNo: string) => new CommandError(404, `seed.planNo: no financing plan ${planNo} for this partner`, "seed.planNo");
+
+export interface PlanRequest {
+  /** The policy's transaction reference as the partner sends it (either UUID form). */
+  policyReference: string;
+  downPaymentKobo: number;
+  installmentCount: number;
+  frequency: Frequency;
+  firstDueDate: string;
+  graceDays: number;
+}
+
+/**
+ * `payment financeLoan`: turn the premium of one of the partner's approved or pending policies into
+ * a schedule. One plan per policy (unique index, so concurrent requests store one).
+ */
+export async function financePremium(db: Database, partnerId: string, request: PlanRequest, now: Date): Promise<PlanDetail> {
+  const today = watToday(now);
+  if (request.firstDueDate < today)
+    throw new CommandError(400, `seed.firstDueDate ${request.firstDueDate} is in the past: the first installment must be due today (${today}) or later`, "seed.firstDueDate");
+  const latest = addDays(today, PLAN_LIMITS.firstDueWithinDays);
+  if (request.firstDueDate > latest)
+    throw new CommandError(
+      400,
+      `seed.firstDueDate ${request.firstDueDate} is too far ahead: the first installment must be due within ${PLAN_LIMITS.firstDueWithinDays} days (by ${latest})`,
+      "seed.firstDueDate",
+    );
+  const reference = normaliseUuid(request.policyReference) ?? request.policyReference;
+  let policyId: string | undefined;
+  try {
+    return await db.transaction(async (tx) => {
+      // A share lock: a concurrent decline or lapse of the policy waits for this plan, or this plan sees it.
+      const [policy] = await tx
+        .select()
+        .from(policies)
+        .where(and(eq(policies.partnerId, partnerId), eq(policies.reference, reference)))
+        .for("share");
+      if (!policy) throw new CommandError(404, `seed.policy: no policy ${reference} of this partner`, "seed.policy");
+      policyId = policy.id;
+      if (policy.status === "d" || policy.status === "l")
+        throw new CommandError(
+          409,
+          `policy ${reference} ${policy.status === "d" ? "was declined" : "has lapsed"}: only approved or pending policies can be financed`,
+          "seed.policy",
+        );
+      if (policy.premiumKobo <= 0) throw new CommandError(409, `policy ${reference} has no premium to finance`, "seed.policy");
+      if (request.downPaymentKobo >= policy.premiumKobo)
+        throw new CommandError(
+          400,
+          `seed.downPayment must be less than the premium of policy ${reference} (${naira(policy.premiumKobo)} naira), or nothing is left to finance; received ${naira(request.downPaymentKobo)}`,
+          "seed.downPayment",
+        );
+      const financed = policy.premiumKobo - request.downPaymentKobo;
+      if (financed < request.installmentCount * 100)
+        throw new CommandError(
+          400,
+          `seed.installments: ${formatNaira(financed)} financed in ${request.installmentCount} installments is under ₦1.00 each; use fewer installments or a smaller seed.downPayment`,
+          "seed.installments",
+        );
+      const schedule = buildSchedule(financed, request.installmentCount, request.frequency, request.firstDueDate);
+      // The cover's last day: installments are owed while the policy covers, never after.
+      const coverLastDay = watToday(new Date(policy.coverEnd.getTime() - 1));
+      const lastDue = schedule.at(-1)!.dueDate;
+      if (lastDue > coverLastDay)
+        throw new CommandError(
+          400,
+          `seed.installments: the last of ${request.installmentCount} ${request.frequency} installments would be due ${lastDue}, after the cover of policy ${reference} ends on ${coverLastDay}; use fewer installments, a shorter frequency or an earlier seed.firstDueDate`,
+          "seed.installments",
+        );
+
+      const plan: PlanRecord = {
+        id: newId(),
+        partnerId,
+        policyId: policy.id,
+        planNo: newPlanNumber(now),
+        status: "active",
+        premiumKobo: policy.premiumKobo,
+        downPaymentKobo: request.downPaymentKobo,
+        installmentCount: request.installmentCount,
+        frequency: request.frequency,
+        graceDays: request.graceDays,
+        nextDueDate: schedule[0]!.dueDate,
+        paidKobo: 0,
+        statusNote: null,
+        createdAt: now,
+        closedAt: null,
+      };
+      const installments: InstallmentRecord[] = schedule.map((s) => ({ planId: plan.id, ...s, paidKobo: 0, paidAt: null }));
+      await tx.insert(financingPlans).values(plan);
+      await tx.insert(financingInstallments).values(installments);
+      const summary = { ...plan, policyReference: policy.reference };
+      await recordEvent(
+        tx,
+        { partnerId, type: "financing.plan_created", payload: { ...wirePlanTerms(summary), schedule: wireSchedule(schedule), nextDueDate: plan.nextDueDate, mode: policy.mode } },
+        now,
+      );
+      return { ...summary, installments, payments: [] };
+    });
+  } catch (error) {
+    if (policyId && isUniqueViolation(error, "financing_plans_policy_idx")) {
+      const [existing] = await db.select({ planNo: financingPlans.planNo }).from(financingPlans).where(eq(financingPlans.policyId, policyId));
+      throw new CommandError(409, `policy ${reference} already has financing plan ${existing!.planNo}: one plan per policy`, "seed.policy");
+    }
+    throw error;
+  }
+}
+
+export interface PaymentRequest {
+  planNo: string;
+  amountKobo: number;
+  reference: string;
+  /** The day the consumer paid (YYYY-MM-DD); today when absent. */
+  paidOn?: string;
+}
+
+export interface PaymentResult {
+  planNo: string;
+  payment: PaymentRecord;
+  /** False when the reference was used before: the first result is returned unchanged. */
+  applied: boolean;
+}
+
+/** A reference seen before: the same payment again answers as the first time; anything else is a conflict. */
+function repeatOf(prior: PaymentRecord, priorPlanNo: string, request: PaymentRequest): PaymentResult {
+  if (priorPlanNo !== request.planNo || prior.amountKobo !== request.amountKobo)
+    throw new CommandError(
+      409,
+      `seed.reference ${request.reference} was already used for a payment of ${naira(prior.amountKobo)} naira on plan ${priorPlanNo}`,
+      "seed.reference",
+    );
+  return { planNo: priorPlanNo, payment: prior, applied: false };
+}
+
+async function priorPayment(db: Executor, partnerId: string, reference: string) {
+  const [row] = await db
+    .select({ payment: financingPayments, planNo: financingPlans.planNo })
+    .from(financingPayments)
+    .innerJoin(financingPlans, eq(financingPlans.id, financingPayments.planId))
+    .where(and(eq(financingPayments.partnerId, partnerId), eq(financingPayments.reference, reference)));
+  return row;
+}
+
+/**
+ * `payment recordInstallment`: apply a payment to the oldest unpaid installments (part payments
+ * allowed). The plan row is locked first, so payments on one plan run one at a time and the look
+ * for an earlier use of the reference sees every committed one (the unique index is the backstop
+ * for the same reference sent on two plans at once).
+ */
+export async function recordInstallment(db: Database, partnerId: string, request: PaymentRequest, now: Date): Promise<PaymentResult> {
+  const today = watToday(now);
+  const paidOn = request.paidOn ?? today;
+  if (paidOn > today) throw new CommandError(400, `seed.paidAt ${paidOn} is in the future (today is ${today})`, "seed.paidAt");
+  try {
+    return await db.transaction(async (tx) => {
+      const [found] = await selectPlan(tx)
+        .where(and(eq(financingPlans.partnerId, partnerId), eq(financingPlans.planNo, request.planNo)))
+        .for("update", { of: financingPlans });
+      if (!found) throw planNotFound(request.planNo);
+      const { plan, policyReference, policyStatus, mode } = found;
+      const prior = await priorPayment(tx, partnerId, request.reference);
+      if (prior) return repeatOf(prior.payment, prior.planNo, request);
+
+      if (plan.status === "completed")
+        throw new CommandError(409, `plan ${plan.planNo} is completed: every installment is paid and nothing is outstanding`, "seed.planNo");
+      if (plan.status === "lapsed") throw new CommandError(409, `plan ${plan.planNo} has lapsed and takes no more payments (${plan.statusNote})`, "seed.planNo");
+      if (policyStatus === "d")
+        throw new CommandError(409, `policy ${policyReference} of plan ${plan.planNo} was declined: the plan takes no more payments`, "seed.planNo");
+      const createdOn = watToday(plan.createdAt);
+      if (paidOn < createdOn) throw new CommandError(400, `seed.paidAt ${paidOn} is before plan ${plan.planNo} was created (${createdOn})`, "seed.paidAt");
+      const outstanding = outstandingKobo(plan);
+      if (request.amountKobo > outstanding)
+        throw new CommandError(
+          409,
+          `seed.amount ${naira(request.amountKobo)} naira is more than the ${naira(outstanding)} naira outstanding on plan ${plan.planNo}`,
+          "seed.amount",
+        );
+
+      // Oldest first: each installment takes what it still lacks until the payment is used up.
+      const installments = await tx.select().from(financingInstallments).where(eq(financingInstallments.planId, plan.id)).orderBy(asc(financingInstallments.number));
+      let left = request.amountKobo;
+      for (const installment of installments) {
+        const lacking = installment.amountKobo - installment.paidKobo;
+        if (left === 0) break;
+        if (lacking === 0) continue;
+        const take = Math.min(lacking, left);
+        left -= take;
+        installment.paidKobo += take;
+        if (take === lacking) installment.paidAt = now;
+        await tx
+          .update(financingInstallments)
+          .set({ paidKobo: installment.paidKobo, paidAt: installment.paidAt })
+          .where(and(eq(financingInstallments.planId, plan.id), eq(financingInstallments.number, installment.number)));
+      }
+      const nextUnpaid = installments.find((i) => i.paidKobo < i.amountKobo);
+      const outstandingAfter = outstanding - request.amountKobo;
+      const completed = outstandingAfter === 0;
+      await tx
+        .update(financingPlans)
+        .set({
+          paidKobo: plan.paidKobo + request.amountKobo,
+          nextDueDate: nextUnpaid?.dueDate ?? null,
+          ...(completed ? { status: "completed" as const, closedAt: now } : {}),
+        })
+        .where(eq(financingPlans.id, plan.id));
+      const [payment] = await tx
+        .insert(financingPayments)
+        .values({
+          id: newId(),
+          partnerId,
+          planId: plan.id,
+          reference: request.reference,
+          amountKobo: request.amountKobo,
+          paidOn,
+          outstandingAfterKobo: outstandingAfter,
+          paidInstallmentsAfter: installments.filter((i) => i.paidKobo === i.amountKobo).length,
+          nextDueDateAfter: nextUnpaid?.dueDate ?? null,
+          createdAt: now,
+        })
+        .returning();
+      await recordEvent(tx, { partnerId, type: "financing.installment_recorded", payload: { ...wirePayment(plan.planNo, payment!), policy: policyReference, mode } }, now);
+      if (completed)
+        await recordEvent(
+          tx,
+          { partnerId, type: "financing.completed", payload: { planNo: plan.planNo, policy: policyReference, financed: naira(financedKobo(plan)), installments: plan.installmentCount, mode } },
+          now,
+        );
+      return { planNo: plan.planNo, payment: payment!, applied: true };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, "financing_payments_reference_idx")) {
+      const prior = await priorPayment(db, partnerId, request.reference);
+      if (prior) return repeatOf(prior.payment, prior.planNo, request);
+    }
+    throw error;
+  }
+}
+
+export interface LapsedPlan {
+  planNo: string;
+  policyReference: string;
+  partnerId: string;
+  missedInstallment: number;
+  dueDate: string;
+  statusNote: string;
+}
+
+/**
+ * `payment runLapse` and its background run: lapse every active plan whose oldest unpaid
+ * installment's due date plus the plan's grace days is before `asOf` (YYYY-MM-DD, Nigerian
+ * calendar). One transaction per plan, claimed with FOR UPDATE SKIP LOCKED and re-checked as
+ * still active, so a second run, or another instance running at the same time, never lapses a
+ * plan twice. The policy becomes `l` with the same statusNote; `policy.lapsed` and
+ * `financing.lapsed` are written with the change. Returns the plans this run lapsed.
+ */
+export async function runLapse(db: Database, asOf: string, now: Date): Promise<LapsedPlan[]> {
+  const due = and(
+    eq(financingPlans.status, "active"),
+    lt(financingPlans.nextDueDate, asOf), // lets the partial index narrow the search (grace days are never negative)
+    sql`${financingPlans.nextDueDate} + ${financingPlans.graceDays} < ${asOf}::date`,
+  );
+  const lapsed: LapsedPlan[] = [];
+  for (;;) {
+    const one = await db.transaction(async (tx): Promise<LapsedPlan | null> => {
+      const [claimed] = await selectPlan(tx)
+        .where(due)
+        .orderBy(asc(financingPlans.nextDueDate), asc(financingPlans.id))
+        .limit(1)
+        .for("update", { of: financingPlans, skipLocked: true });
+      if (!claimed) return null;
+      const { plan, policyReference, mode } = claimed;
+      const [missed] = await tx
+        .select()
+        .from(financingInstallments)
+        .where(and(eq(financingInstallments.planId, plan.id), lt(financingInstallments.paidKobo, financingInstallments.amountKobo)))
+        .orderBy(asc(financingInstallments.number))
+        .limit(1);
+      const statusNote = lapseNote(missed!, plan.installmentCount, plan.graceDays);
+      await tx.update(financingPlans).set({ status: "lapsed", statusNote, closedAt: now }).where(eq(financingPlans.id, plan.id));
+      // A policy already declined keeps its decision; only an approved or pending one lapses.
+      const [policy] = await tx
+        .update(policies)
+        .set({ status: "l", statusNote, statusAt: now })
+        .where(and(eq(policies.id, plan.policyId), inArray(policies.status, ["p", "a"])))
+        .returning();
+      if (policy) await recordEvent(tx, statusEvent(policy), now);
+      await recordEvent(
+        tx,
+        {
+          partnerId: plan.partnerId,
+          type: "financing.lapsed",
+          payload: {
+            planNo: plan.planNo,
+            policy: policyReference,
+            missedInstallment: missed!.number,
+            dueDate: missed!.dueDate,
+            outstanding: naira(outstandingKobo(plan)),
+            statusNote,
+            mode,
+          },
+        },
+        now,
+      );
+      return { planNo: plan.planNo, policyReference, partnerId: plan.partnerId, missedInstallment: missed!.number, dueDate: missed!.dueDate, statusNote };
+    });
+    if (!one) return lapsed;
+    lapsed.push(one);
+  }
+}
+
+/** One plan with its schedule and payments; `scope.partnerId` undefined finds any partner's (admin, portal). */
+export async function planDetail(db: Executor, scope: { partnerId?: string }, planNo: string): Promise<PlanDetail> {
+  const conditions: SQL[] = [eq(financingPlans.planNo, planNo)];
+  if (scope.partnerId) conditions.push(eq(financingPlans.partnerId, scope.partnerId));
+  const [found] = await selectPlan(db).where(and(...conditions));
+  if (!found) throw planNotFound(planNo);
+  const [installments, payments] = await Promise.all([
+    db.select().from(financingInstallments).where(eq(financingInstallments.planId, found.plan.id)).orderBy(asc(financingInstallments.number)),
+    db.select().from(financingPayments).where(eq(financingPayments.planId, found.plan.id)).orderBy(asc(financingPayments.createdAt), asc(financingPayments.id)),
+  ]);
+  return { ...found.plan, policyReference: found.policyReference, installments, payments };
+}
+
+/** The plan number of a policy's plan, or null when it has none (one plan per policy, ever). */
+export async function planNoOfPolicy(db: Executor, policyId: string): Promise<string | null> {
+  const [row] = await db.select({ planNo: financingPlans.planNo }).from(financingPlans).where(eq(financingPlans.policyId, policyId));
+  return row?.planNo ?? null;
+}
+
+export interface PlanFilters {
+  status?: PlanStatus;
+}
+
+/** Plans newest first, keyset-paginated; `scope.partnerId` undefined lists every partner's (admin). */
+export async function listPlans(db: Database, scope: { partnerId?: string }, filters: PlanFilters, page: { limit: number; cursor?: string }): Promise<Page<PlanSummary>> {
+  const conditions: SQL[] = [];
+  if (scope.partnerId) conditions.push(eq(financingPlans.partnerId, scope.partnerId));
+  if (filters.status) conditions.push(eq(financingPlans.status, filters.status));
+  if (page.cursor) {
+    const { at, id } = decodeCursor(page.cursor);
+    conditions.push(or(lt(financingPlans.createdAt, at), and(eq(financingPlans.createdAt, at), lt(financingPlans.id, id)))!);
+  }
+  const rows = await selectPlan(db)
+    .where(and(...conditions))
+    .orderBy(desc(financingPlans.createdAt), desc(financingPlans.id))
+    .limit(page.limit + 1);
+  const items = rows.slice(0, page.limit).map((r) => ({ ...r.plan, policyReference: r.policyReference }));
+  const last = items.at(-1);
+  return { items, nextCursor: rows.length > page.limit && last ? encodeCursor(last.createdAt, last.id) : null };
+}

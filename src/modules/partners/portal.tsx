@@ -1,0 +1,133 @@
+import { Elysia } from "elysia";
+import { KeysPage, type KeySlot, type KeysProps } from "../../../views/partners/keys";
+import { TeamPage, type TeamProps } from "../../../views/partners/team";
+import { CommandError } from "../../core/errors";
+import { normaliseUuid } from "../../core/ids";
+import type { AppDeps } from "../../http/context";
+import { formValues, page, problemOf } from "../../portal/page";
+import { portalSession } from "../../portal/session";
+import { inviteStaff, listUsers, recordAudit, setStaffActive, type Viewer } from "../portal/service";
+import { KEY_LABELS, partnerKeys, revokeKey, rotateKey, setAccountMode, type KeyLabel } from "./service";
+
+const isLabel = (value: string | undefined): value is KeyLabel => KEY_LABELS.includes(value as KeyLabel);
+
+/** Partner pages: API keys and the account mode (owners change, staff look), and the owner's team. */
+export const partnerPortal = (deps: AppDeps) => {
+  const db = deps.database.db;
+
+  async function slots(partnerId: string): Promise<KeySlot[]> {
+    const keys = await partnerKeys(db, partnerId);
+    return KEY_LABELS.map((label) => {
+      const ofLabel = keys.filter((k) => k.label === label);
+      const active = ofLabel.find((k) => !k.revokedAt);
+      return { label, active: active ? { id: active.id, createdAt: active.createdAt } : null, revokedAt: active ? null : (ofLabel[0]?.revokedAt ?? null) };
+    });
+  }
+
+  async function keysPage(request: Request, viewer: Viewer, csrf: string, extra: Partial<KeysProps> = {}) {
+    const props: KeysProps = { slots: await slots(viewer.partnerId), mode: viewer.mode, canChange: viewer.role === "owner", csrf, ...extra };
+    return page(request, { title: "API keys", active: "keys", viewer, csrf }, <KeysPage {...props} />);
+  }
+
+  async function teamPage(request: Request, viewer: Viewer, csrf: string, extra: Partial<TeamProps> = {}) {
+    const props: TeamProps = { users: await listUsers(db, viewer.partnerId), invite: { values: {} }, csrf, ...extra };
+    return page(request, { title: "Team", active: "team", viewer, csrf }, <TeamPage {...props} />);
+  }
+
+  /** A refusal's status for the response (the domain's own), and its message for the page. */
+  const refused = (error: unknown, set: { status?: number | string }) => {
+    const problem = problemOf(error);
+    set.status = (error as CommandError).status;
+    return problem;
+  };
+
+  return new Elysia({ name: "portal-partners" })
+    .use(portalSession(deps))
+    .get("/portal/keys", ({ viewer, csrf, request }) => keysPage(request, viewer, csrf), { portal: "partner" })
+    .post(
+      "/portal/keys/rotate",
+      async ({ viewer, csrf, request, body, set }) => {
+        const { label } = formValues(body);
+        try {
+          if (!isLabel(label)) throw new CommandError(400, `label must be one of "test", "live", "legacy"; received ${JSON.stringify(label ?? null)}`);
+          const now = new Date();
+          const issued = await rotateKey(db, viewer.partnerId, label, (tx, key) => recordAudit(tx, viewer, { action: "key.rotate", subject: key.id, details: { label } }, now));
+          return keysPage(request, viewer, csrf, { issued: { label, ...issued } });
+        } catch (error) {
+          return keysPage(request, viewer, csrf, { problem: refused(error, set) });
+        }
+      },
+      { portal: "owner" },
+    )
+    .post(
+      "/portal/keys/revoke",
+      async ({ viewer, csrf, request, body, set }) => {
+        const keyId = normaliseUuid(formValues(body).keyId);
+        try {
+          if (!keyId) throw new CommandError(404, "no such key on this account");
+          const now = new Date();
+          const revoked = await revokeKey(db, keyId, {
+            partnerId: viewer.partnerId,
+            within: (tx, key) => recordAudit(tx, viewer, { action: "key.revoke", subject: key.id, details: { label: key.label } }, now),
+          });
+          return keysPage(request, viewer, csrf, { done: `The ${revoked.label} key ${revoked.id} is revoked: requests with it are refused from now on.` });
+        } catch (error) {
+          return keysPage(request, viewer, csrf, { problem: refused(error, set) });
+        }
+      },
+      { portal: "owner" },
+    )
+    .post(
+      "/portal/keys/mode",
+      async ({ viewer, csrf, request, body, set }) => {
+        const asked = formValues(body).mode;
+        try {
+          if (asked !== "test" && asked !== "live") throw new CommandError(400, `mode must be "test" or "live"; received ${JSON.stringify(asked ?? null)}`);
+          const mode: Viewer["mode"] = asked;
+          const now = new Date();
+          await setAccountMode(db, viewer.partnerId, mode, (tx) => recordAudit(tx, viewer, { action: "account.mode", subject: mode, details: { from: viewer.mode, to: mode } }, now));
+          // The page (and its header) now shows the new mode.
+          const switched = { ...viewer, mode };
+          return keysPage(request, switched, csrf, {
+            done: mode === "live" ? "The account is in live mode: the legacy key and this portal now issue live, billed policies." : "The account is in test mode: the legacy key and this portal now issue test policies.",
+          });
+        } catch (error) {
+          return keysPage(request, viewer, csrf, { problem: refused(error, set) });
+        }
+      },
+      { portal: "owner" },
+    )
+    .get("/portal/team", ({ viewer, csrf, request }) => teamPage(request, viewer, csrf), { portal: "owner" })
+    .post(
+      "/portal/team",
+      async ({ viewer, csrf, request, body, set }) => {
+        const values = formValues(body);
+        try {
+          const { user, oneTimePassword } = await inviteStaff(db, viewer, { email: values.email ?? "", name: values.name ?? "" }, new Date());
+          return teamPage(request, viewer, csrf, { invited: { email: user.email, name: user.name, oneTimePassword } });
+        } catch (error) {
+          return teamPage(request, viewer, csrf, { invite: { values, problem: refused(error, set) } });
+        }
+      },
+      { portal: "owner" },
+    )
+    .post(
+      "/portal/team/:id/:change",
+      async ({ viewer, csrf, request, params, set }) => {
+        const userId = normaliseUuid(params.id);
+        try {
+          if (params.change !== "deactivate" && params.change !== "reactivate") throw new CommandError(404, "no such change: deactivate or reactivate");
+          if (!userId) throw new CommandError(404, "no such staff member on this account");
+          const active = params.change === "reactivate";
+          await setStaffActive(db, viewer, userId, active, new Date());
+          const [user] = (await listUsers(db, viewer.partnerId)).filter((u) => u.id === userId);
+          return teamPage(request, viewer, csrf, {
+            done: active ? `${user?.email} can sign in again.` : `${user?.email} is deactivated and signed out everywhere.`,
+          });
+        } catch (error) {
+          return teamPage(request, viewer, csrf, { problem: refused(error, set) });
+        }
+      },
+      { portal: "owner" },
+    );
+};

@@ -1,0 +1,239 @@
+import { and, desc, eq, gt, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
+import { randomBytes } from "node:crypto";
+import type { Config } from "../../config";
+import type { Database, Executor } from "../../db/client";
+import { CommandError } from "../../core/errors";
+import { newId } from "../../core/ids";
+import { decodeCursor, encodeCursor, type Page } from "../../core/pagination";
+import { partners, portalUsers } from "../partners/schema";
+import { auditLog, portalSessions, serviceSecrets } from "./schema";
+
+export type PortalRole = "owner" | "staff" | "admin";
+
+/** Who is signed in: the user, their partner account, and the session. */
+export interface Viewer {
+  sessionId: string;
+  userId: string;
+  email: string;
+  name: string;
+  role: PortalRole;
+  mustChangePassword: boolean;
+  partnerId: string;
+  partnerName: string;
+  /** The account toggle (legacy keys follow it); the portal acts in this mode. */
+  mode: "test" | "live";
+  enrichmentEnabled: boolean;
+}
+
+const MIN_PASSWORD_LENGTH = 12;
+// A real argon2id hash of a random password: a sign-in for an unknown e-mail costs the same as a wrong password.
+const DUMMY_HASH = await Bun.password.hash(randomBytes(16).toString("hex"), { algorithm: "argon2id" });
+
+const normaliseEmail = (email: string) => email.trim().toLowerCase();
+
+/** The session signing key: SESSION_SECRET, or one made once per database (so every instance shares it). */
+export async function sessionSecret(db: Database, config: Config): Promise<string> {
+  if (config.SESSION_SECRET) return config.SESSION_SECRET;
+  await db.insert(serviceSecrets).values({ name: "session", value: randomBytes(48).toString("base64url"), createdAt: new Date() }).onConflictDoNothing();
+  const [row] = await db.select({ value: serviceSecrets.value }).from(serviceSecrets).where(eq(serviceSecrets.name, "session"));
+  return row!.value;
+}
+
+const SIGN_IN_REFUSED = "the e-mail or password is not right";
+
+/** Check an e-mail and password and open a session. Refusals do not say which of the two was wrong. */
+export async function signIn(
+  db: Database,
+  input: { email: string; password: string; userAgent?: string | null },
+  config: Config,
+  now: Date,
+): Promise<{ sessionId: string; expiresAt: Date }> {
+  const [user] = await db
+    .select({ id: portalUsers.id, passwordHash: portalUsers.passwordHash, active: portalUsers.active, suspended: partners.suspended })
+    .from(portalUsers)
+    .innerJoin(partners, eq(partners.id, portalUsers.partnerId))
+    .where(sql`lower(${portalUsers.email}) = ${normaliseEmail(input.email)}`);
+  const genuine = await Bun.password.verify(input.password, user?.passwordHash ?? DUMMY_HASH);
+  if (!user || !genuine) throw new CommandError(401, SIGN_IN_REFUSED, "password");
+  if (!user.active) throw new CommandError(403, "this user has been deactivated: ask your account owner");
+  if (user.suspended) throw new CommandError(403, "this partner account is suspended: contact the operator");
+  const sessionId = newId();
+  const expiresAt = new Date(now.getTime() + config.SESSION_TTL_HOURS * 3_600_000);
+  await db.transaction(async (tx) => {
+    await tx.insert(portalSessions).values({ id: sessionId, userId: user.id, createdAt: now, expiresAt, userAgent: input.userAgent?.slice(0, 300) ?? null });
+    await tx.update(portalUsers).set({ lastSignInAt: now }).where(eq(portalUsers.id, user.id));
+  });
+  return { sessionId, expiresAt };
+}
+
+/** The viewer of a live session, or null when it ended, expired, or its user or account was closed. */
+export async function sessionViewer(db: Database, sessionId: string, now: Date): Promise<Viewer | null> {
+  const [row] = await db
+    .select({
+      sessionId: portalSessions.id,
+      userId: portalUsers.id,
+      email: portalUsers.email,
+      name: portalUsers.name,
+      role: portalUsers.role,
+      mustChangePassword: portalUsers.mustChangePassword,
+      active: portalUsers.active,
+      partnerId: partners.id,
+      partnerName: partners.name,
+      mode: partners.mode,
+      enrichmentEnabled: partners.enrichmentEnabled,
+      suspended: partners.suspended,
+    })
+    .from(portalSessions)
+    .innerJoin(portalUsers, eq(portalUsers.id, portalSessions.userId))
+    .innerJoin(partners, eq(partners.id, portalUsers.partnerId))
+    .where(and(eq(portalSessions.id, sessionId), isNull(portalSessions.endedAt), gt(portalSessions.expiresAt, now)));
+  if (!row || !row.active || row.suspended) return null;
+  const { active: _active, suspended: _suspended, ...viewer } = row;
+  return viewer;
+}
+
+export async function endSession(db: Executor, sessionId: string, now: Date): Promise<void> {
+  await db.update(portalSessions).set({ endedAt: now }).where(and(eq(portalSessions.id, sessionId), isNull(portalSessions.endedAt)));
+}
+
+function checkNewPassword(password: string, field = "newPassword") {
+  if (password.length < MIN_PASSWORD_LENGTH) throw new CommandError(400, `the new password must have at least ${MIN_PASSWORD_LENGTH} characters`, field);
+  if (password.length > 200) throw new CommandError(400, "the new password must have at most 200 characters", field);
+}
+
+/** Change one's own password; every other session of the user ends. */
+export async function changePassword(
+  db: Database,
+  viewer: Viewer,
+  input: { currentPassword: string; newPassword: string },
+  now: Date,
+): Promise<void> {
+  const [user] = await db.select({ passwordHash: portalUsers.passwordHash }).from(portalUsers).where(eq(portalUsers.id, viewer.userId));
+  if (!user || !(await Bun.password.verify(input.currentPassword, user.passwordHash)))
+    throw new CommandError(400, "the current password is not right", "currentPassword");
+  checkNewPassword(input.newPassword);
+  if (input.newPassword === input.currentPassword) throw new CommandError(400, "the new password must differ from the current one", "newPassword");
+  const passwordHash = await Bun.password.hash(input.newPassword, { algorithm: "argon2id" });
+  await db.transaction(async (tx) => {
+    await tx.update(portalUsers).set({ passwordHash, mustChangePassword: false }).where(eq(portalUsers.id, viewer.userId));
+    await tx
+      .update(portalSessions)
+      .set({ endedAt: now })
+      .where(and(eq(portalSessions.userId, viewer.userId), ne(portalSessions.id, viewer.sessionId), isNull(portalSessions.endedAt)));
+    await recordAudit(tx, viewer, { action: "user.password_change", subject: viewer.email }, now);
+  });
+}
+
+export interface PortalUser {
+  id: string;
+  email: string;
+  name: string;
+  role: PortalRole;
+  active: boolean;
+  mustChangePassword: boolean;
+  lastSignInAt: Date | null;
+  createdAt: Date;
+}
+
+export async function listUsers(db: Database, partnerId: string): Promise<PortalUser[]> {
+  return db
+    .select({
+      id: portalUsers.id,
+      email: portalUsers.email,
+      name: portalUsers.name,
+      role: portalUsers.role,
+      active: portalUsers.active,
+      mustChangePassword: portalUsers.mustChangePassword,
+      lastSignInAt: portalUsers.lastSignInAt,
+      createdAt: portalUsers.createdAt,
+    })
+    .from(portalUsers)
+    .where(eq(portalUsers.partnerId, partnerId))
+    .orderBy(portalUsers.createdAt);
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The owner invites a staff member, who signs in with the one-time password shown once and must change it. */
+export async function inviteStaff(db: Database, owner: Viewer, input: { email: string; name: string }, now: Date): Promise<{ user: PortalUser; oneTimePassword: string }> {
+  const email = normaliseEmail(input.email);
+  const name = input.name.trim();
+  if (!EMAIL.test(email) || email.length > 200) throw new CommandError(400, "email must be an e-mail address, e.g. ada@partner.ng", "email");
+  if (!name || name.length > 100) throw new CommandError(400, "name is required (at most 100 characters)", "name");
+  const oneTimePassword = randomBytes(12).toString("base64url");
+  const passwordHash = await Bun.password.hash(oneTimePassword, { algorithm: "argon2id" });
+  const id = newId();
+  try {
+    await db.transaction(async (tx) => {
+      await tx.insert(portalUsers).values({ id, partnerId: owner.partnerId, email, name, passwordHash, role: "staff", mustChangePassword: true, createdAt: now });
+      await recordAudit(tx, owner, { action: "user.invite", subject: email }, now);
+    });
+  } catch (error) {
+    if ((error as { cause?: { code?: string } }).cause?.code === "23505" || (error as { code?: string }).code === "23505")
+      throw new CommandError(409, `a portal user with e-mail ${email} already exists`, "email");
+    throw error;
+  }
+  const [user] = (await listUsers(db, owner.partnerId)).filter((u) => u.id === id);
+  return { user: user!, oneTimePassword };
+}
+
+/** The owner deactivates (ending their sessions) or reactivates a staff member of the same account. */
+export async function setStaffActive(db: Database, owner: Viewer, userId: string, active: boolean, now: Date): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [user] = await tx
+      .update(portalUsers)
+      .set({ active })
+      .where(and(eq(portalUsers.id, userId), eq(portalUsers.partnerId, owner.partnerId), eq(portalUsers.role, "staff")))
+      .returning({ email: portalUsers.email });
+    if (!user) throw new CommandError(404, "no such staff member on this account");
+    if (!active) await tx.update(portalSessions).set({ endedAt: now }).where(and(eq(portalSessions.userId, userId), isNull(portalSessions.endedAt)));
+    await recordAudit(tx, owner, { action: active ? "user.reactivate" : "user.deactivate", subject: user.email }, now);
+  });
+}
+
+// ─── Audit log ──────────────────────────────────────────────────────────────────────────────
+
+export interface AuditEntry {
+  action: string;
+  subject: string;
+  /** The partner whose data changed; defaults to the actor's own account. */
+  partnerId?: string | null;
+  details?: Record<string, unknown>;
+}
+
+/** Record who did what, in the caller's transaction when there is one. */
+export async function recordAudit(db: Executor, actor: Viewer | { label: string; partnerId: string }, entry: AuditEntry, now: Date): Promise<void> {
+  const person = "userId" in actor;
+  await db.insert(auditLog).values({
+    id: newId(),
+    at: now,
+    actorUserId: person ? actor.userId : null,
+    actor: person ? actor.email : actor.label,
+    partnerId: entry.partnerId === undefined ? actor.partnerId : entry.partnerId,
+    action: entry.action,
+    subject: entry.subject,
+    details: entry.details ?? {},
+  });
+}
+
+export type AuditRecord = typeof auditLog.$inferSelect;
+
+/** Newest first; `partnerId` limits it to one account's entries. */
+export async function listAudit(db: Database, filters: { partnerId?: string; action?: string }, page: { limit: number; cursor?: string }): Promise<Page<AuditRecord>> {
+  const conditions: SQL[] = [];
+  if (filters.partnerId) conditions.push(eq(auditLog.partnerId, filters.partnerId));
+  if (filters.action) conditions.push(eq(auditLog.action, filters.action));
+  if (page.cursor) {
+    const { at, id } = decodeCursor(page.cursor);
+    conditions.push(or(lt(auditLog.at, at), and(eq(auditLog.at, at), lt(auditLog.id, id)))!);
+  }
+  const rows = await db
+    .select()
+    .from(auditLog)
+    .where(and(...conditions))
+    .orderBy(desc(auditLog.at), desc(auditLog.id))
+    .limit(page.limit + 1);
+  const items = rows.slice(0, page.limit);
+  const last = items.at(-1);
+  return { items, nextCursor: rows.length > page.limit && last ? encodeCursor(last.at, last.id) : null };
+}

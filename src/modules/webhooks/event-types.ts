@@ -1,0 +1,21 @@
+/**
+ * The event types the service records (docs/webhooks.md shows their payloads). An endpoint's
+ * `events` filter may name only these; events of a type added later reach endpoints without a filter.
+ */
+export const WEBHOOK_EVENT_TYPES = [
+  "policy.pending",
+  "policy.approved",
+  "policy.declined",
+  "policy.lapsed",
+  "wallet.credited",
+  "claim.submitted",
+  "claim.updated",
+  "financing.plan_created",
+  "financing.installment_recorded",
+  "financing.completed",
+  "financing.lapsed",
+  "webhook.endpoint_disabled",
+  "webhook.test",
+] as const;
+
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -1,0 +1,13 @@
+import type { Config } from "../../config";
+import type { Database } from "../../db/client";
+import type { Job } from "../../worker/loop";
+import { deliverDueWebhooks, deliverySettings, dispatchOutboxEvents } from "./dispatcher";
+
+/** The background jobs of webhook delivery: outbox fan-out, then delivery with retries. */
+export function webhookJobs(db: Database, config: Config): Job[] {
+  const settings = deliverySettings(config);
+  return [
+    { name: "webhook fan-out", run: (now) => dispatchOutboxEvents(db, now) },
+    { name: "webhook delivery", run: (now) => deliverDueWebhooks(db, settings, now) },
+  ];
+}

@@ -1,0 +1,94 @@
+import { Elysia } from "elysia";
+import { randomBytes } from "node:crypto";
+import { PasswordForm, SignInPage } from "../../views/portal/auth";
+import { CommandError } from "../core/errors";
+import type { AppDeps } from "../http/context";
+import { changePassword, endSession, sessionViewer, signIn } from "../modules/portal/service";
+import { formValues, page, problemOf } from "./page";
+import { PASSWORD_PAGE, SESSION_COOKIE, homeOf, portalSession, sessionCookie } from "./session";
+
+/** Before signing in there is no session to derive a CSRF token from: a cookie and the form carry the same random value. */
+const PRE_CSRF_COOKIE = "signin_csrf";
+
+/** Only a path of this portal is a place to return to after signing in (no open redirects). */
+const safeNext = (next: string | undefined) => (next && /^\/(portal|admin)(\/[\w\-/.?=&%]*)?$/.test(next) ? next : undefined);
+
+const clientAddress = (request: Request, server: { requestIP(r: Request): { address: string } | null } | null) =>
+  request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || server?.requestIP(request)?.address || "unknown";
+
+export const authRoutes = (deps: AppDeps) =>
+  new Elysia({ name: "portal-auth" })
+    .use(portalSession(deps))
+    .get("/login", ({ query, cookie, request }) => {
+      const token = randomBytes(24).toString("base64url");
+      cookie[PRE_CSRF_COOKIE]!.set({ value: token, ...sessionCookie(deps, request), maxAge: 3600 });
+      return <SignInPage next={safeNext(query.next)} csrf={token} />;
+    })
+    .post("/login", async ({ body, cookie, request, set, status, sessionToken, server }) => {
+      const form = formValues(body);
+      const expected = cookie[PRE_CSRF_COOKIE]?.value;
+      const csrf = randomBytes(24).toString("base64url");
+      const again = (problem: { message: string; input?: string }, code: number) => {
+        cookie[PRE_CSRF_COOKIE]!.set({ value: csrf, ...sessionCookie(deps, request), maxAge: 3600 });
+        return status(code, <SignInPage email={form.email} next={safeNext(form.next)} problem={problem} csrf={csrf} />);
+      };
+      if (typeof expected !== "string" || form._csrf !== expected) return again({ message: "This sign-in form has expired. Please try again." }, 403);
+      const email = (form.email ?? "").trim().toLowerCase();
+      const { perAccount, perAddress } = deps.loginLimiters;
+      for (const [limiter, key] of [
+        [perAccount, email],
+        [perAddress, clientAddress(request, server)],
+      ] as const) {
+        const decision = await limiter.hit(key);
+        if (!decision.allowed)
+          return again({ message: `Too many sign-in attempts. Try again in ${Math.ceil(decision.retryAfterMs / 60_000)} minute(s).` }, 429);
+      }
+      try {
+        const { sessionId } = await signIn(deps.database.db, { email, password: form.password ?? "", userAgent: request.headers.get("user-agent") }, deps.config, new Date());
+        cookie[PRE_CSRF_COOKIE]!.remove();
+        // A fresh session id at every sign-in: a planted cookie can never become someone's session.
+        cookie[SESSION_COOKIE]!.set({ value: await sessionToken.sign({ sid: sessionId }), ...sessionCookie(deps, request) });
+        const viewer = (await sessionViewer(deps.database.db, sessionId, new Date()))!;
+        set.headers.location = viewer.mustChangePassword ? PASSWORD_PAGE : (safeNext(form.next) ?? homeOf(viewer.role));
+        return status(303, "Signed in.");
+      } catch (error) {
+        if (error instanceof CommandError) return again({ message: error.message, input: error.field === "password" ? undefined : error.field }, error.status);
+        throw error;
+      }
+    })
+    .post(
+      "/logout",
+      async ({ viewer, cookie, set, status }) => {
+        await endSession(deps.database.db, viewer.sessionId, new Date());
+        cookie[SESSION_COOKIE]!.remove();
+        set.headers.location = "/login";
+        return status(303, "Signed out.");
+      },
+      { portal: "partner-or-admin" },
+    )
+    .get(PASSWORD_PAGE, ({ viewer, csrf, request }) => page(request, { title: "Password", viewer, csrf }, <PasswordForm required={viewer.mustChangePassword} csrf={csrf} />), {
+      portal: "partner-or-admin",
+    })
+    .post(
+      PASSWORD_PAGE,
+      async ({ viewer, csrf, request, body, set }) => {
+        const form = formValues(body);
+        const wasRequired = viewer.mustChangePassword;
+        try {
+          if (form.newPassword !== form.confirmPassword) throw new CommandError(400, "the two new passwords are not the same", "confirmPassword");
+          await changePassword(deps.database.db, viewer, { currentPassword: form.currentPassword ?? "", newPassword: form.newPassword ?? "" }, new Date());
+        } catch (error) {
+          set.status = 400;
+          return page(request, { title: "Password", viewer, csrf }, <PasswordForm required={viewer.mustChangePassword} problem={problemOf(error)} csrf={csrf} />);
+        }
+        if (wasRequired) {
+          // First password chosen: on to the portal.
+          if (request.headers.get("hx-request")) set.headers["hx-redirect"] = homeOf(viewer.role);
+          else set.headers.location = homeOf(viewer.role);
+          set.status = request.headers.get("hx-request") ? 200 : 303;
+          return "";
+        }
+        return page(request, { title: "Password", viewer, csrf }, <PasswordForm required={false} done csrf={csrf} />);
+      },
+      { portal: "partner-or-admin" },
+    );

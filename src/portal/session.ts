@@ -1,0 +1,69 @@
+/**
+ * The portal's request-scoped needs as one named plugin: the signed session cookie, who the viewer
+ * is, what they may open, and CSRF protection on every state-changing request.
+ */
+import { jwt } from "@elysiajs/jwt";
+import { Elysia } from "elysia";
+import { createHmac, timingSafeEqual } from "node:crypto";
+import type { AppDeps } from "../http/context";
+import { sessionViewer, type PortalRole, type Viewer } from "../modules/portal/service";
+
+/** Who may open a page: partner staff (owners included), owners only, the operator's administrators, or anyone signed in. */
+export type Access = "partner" | "owner" | "admin" | "partner-or-admin";
+
+const ALLOWED: Record<Access, readonly PortalRole[]> = {
+  partner: ["owner", "staff"],
+  owner: ["owner"],
+  admin: ["admin"],
+  "partner-or-admin": ["owner", "staff", "admin"],
+};
+
+export const SESSION_COOKIE = "session";
+export const PASSWORD_PAGE = "/portal/password";
+
+/** The home page of a role: where signing in leads. */
+export const homeOf = (role: PortalRole) => (role === "admin" ? "/admin" : "/portal");
+
+/** The CSRF token of a session: derived, so nothing more is stored; forms send it back. */
+export const csrfTokenOf = (secret: string, sessionId: string) => createHmac("sha256", secret).update(`csrf:${sessionId}`).digest("base64url");
+
+function sameToken(a: string | undefined, b: string): boolean {
+  if (!a || a.length !== b.length) return false;
+  return timingSafeEqual(Buffer.from(a), Buffer.from(b));
+}
+
+/** A request that must not go on: htmx is told where to go instead of swapping a page into a fragment. */
+export function stopWith(request: Request, set: { headers: Record<string, unknown> }, location: string) {
+  if (request.headers.get("hx-request")) set.headers["hx-redirect"] = location;
+  else set.headers.location = location;
+  return request.headers.get("hx-request") ? 401 : 303;
+}
+
+export const portalSession = (deps: AppDeps) =>
+  new Elysia({ name: "portal-session" })
+    .use(jwt({ name: "sessionToken", secret: deps.sessionSecret, exp: `${deps.config.SESSION_TTL_HOURS}h` }))
+    .macro({
+      portal: (access: Access) => ({
+        async resolve({ sessionToken, cookie, request, set, status, body }) {
+          const path = new URL(request.url).pathname;
+          const claims = await sessionToken.verify(cookie[SESSION_COOKIE]?.value as string | undefined);
+          const viewer = claims && typeof claims.sid === "string" ? await sessionViewer(deps.database.db, claims.sid, new Date()) : null;
+          if (!viewer) return status(stopWith(request, set, `/login?next=${encodeURIComponent(path)}`), "Sign in first.");
+          if (!ALLOWED[access].includes(viewer.role)) return status(403, "This page is not available to your account.");
+          if (viewer.mustChangePassword && path !== PASSWORD_PAGE) return status(stopWith(request, set, PASSWORD_PAGE), "Choose your own password first.");
+          const csrf = csrfTokenOf(deps.sessionSecret, viewer.sessionId);
+          if (request.method !== "GET") {
+            const sent = request.headers.get("x-csrf-token") ?? (body as Record<string, unknown> | undefined)?._csrf;
+            if (!sameToken(typeof sent === "string" ? sent : undefined, csrf))
+              return status(403, "This form has expired or did not come from this portal. Reload the page and try again.");
+          }
+          return { viewer: viewer as Viewer, csrf };
+        },
+      }),
+    });
+
+/** How the cookie is set: httpOnly, SameSite=Lax, Secure when the portal is served over https. */
+export function sessionCookie(deps: AppDeps, request: Request) {
+  const secure = request.headers.get("x-forwarded-proto") === "https" || new URL(request.url).protocol === "https:" || (deps.config.PUBLIC_URL ?? "").startsWith("https:");
+  return { httpOnly: true, sameSite: "lax" as const, secure, path: "/", maxAge: deps.config.SESSION_TTL_HOURS * 3600 };
+}

@@ -1,0 +1,88 @@
+import { describe, expect, test } from "bun:test";
+import { testApp } from "../support/harness";
+import { fullConsumer, insureSeed, productCases } from "../support/policies";
+import { signedIn } from "./browser";
+
+const t = await testApp();
+
+/** The policy id of the approvals-queue row showing `reference`. */
+const rowOf = (html: string, reference: string) => [...html.slice(0, html.indexOf(reference)).matchAll(/id="pending-([0-9a-f-]{36})"/g)].at(-1)?.[1];
+const operator = await t.partner({ admin: true });
+
+async function pendingMarineImport() {
+  const p = await t.partner();
+  await p.run("wallet topup", { amount: 1_000_000, reference: `fund-${crypto.randomUUID()}` });
+  const { id: consumer } = await p.run("prfl entity", fullConsumer());
+  const c = productCases["mrnn-stnd-1111"]!;
+  await p.run(`dump ipck_${c.code}*PRMM`, c.quote);
+  const answer = await p.run(`entt_${consumer}: insure`, insureSeed(c), "live");
+  expect(answer.status).toBe("p");
+  const status = () => p.run(`dump entt_${consumer}|insr_${c.code}-${answer.id}*STATUS`, undefined, "live");
+  return { p, reference: answer.id as string, status };
+}
+
+describe("the operator's pages", () => {
+  test("the approvals queue lists pending manual reviews; approving from it issues the policy, and the audit log says who", async () => {
+    const { reference, status } = await pendingMarineImport();
+    const admin = await signedIn(t, operator.portal);
+    const queue = await admin.get("/admin");
+    expect(queue.text).toContain(reference);
+    const id = rowOf(queue.text, reference);
+    expect(id).toBeDefined();
+    const approved = await admin.post(`/admin/policies/${id}/review`, { decision: "a" }, { "hx-request": "true" });
+    expect(approved.status).toBe(200);
+    expect(approved.text).toContain(`Approved ${reference}`);
+    expect((await status()).status).toBe("a");
+    expect((await admin.get("/admin")).text).not.toContain(reference);
+    const audit = await admin.get("/admin/audit");
+    expect(audit.text).toContain("policy.approve");
+    expect(audit.text).toContain(operator.portal.email);
+  });
+
+  test("declining needs a reason; with one, the partner sees it", async () => {
+    const { reference, status } = await pendingMarineImport();
+    const admin = await signedIn(t, operator.portal);
+    const queue = await admin.get("/admin");
+    const id = rowOf(queue.text, reference);
+    const refused = await admin.post(`/admin/policies/${id}/review`, { decision: "d", statusNote: "" }, { "hx-request": "true" });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain("statusNote is required to decline");
+    const declined = await admin.post(`/admin/policies/${id}/review`, { decision: "d", statusNote: "unreadable company documents" }, { "hx-request": "true" });
+    expect(declined.text).toContain("Declined");
+    expect(await status()).toMatchObject({ status: "d", statusNote: "unreadable company documents" });
+  });
+
+  test("partners: create one (credentials shown once), activate vehicle checks, suspend — its keys stop at once", async () => {
+    const admin = await signedIn(t, operator.portal);
+    await admin.get("/admin/partners");
+    const name = `Lender ${crypto.randomUUID().slice(0, 6)}`;
+    const created = await admin.post("/admin/partners", { name, email: `${crypto.randomUUID().slice(0, 6)}@lender.ng` });
+    expect(created.status).toBe(200);
+    const partnerId = /Partner id<\/dt><dd class="secret">([0-9a-f-]{36})/.exec(created.text)?.[1];
+    const keyId = /test key<\/dt><dd class="secret">id ([0-9a-f-]{36}) · key ([^<]+)</.exec(created.text);
+    expect(partnerId).toBeDefined();
+    const envelope = { userInfo: { id: partnerId, athrzt: { id: keyId![1], key: keyId![2] } }, cmmnd: { cmmnd: "dump entt_*CSTMRS" } };
+    expect((await t.post(envelope)).exctnFdbck.id).toBe(75);
+    expect((await admin.get("/admin/partners")).text).not.toContain(keyId![2]);
+    const activated = await admin.post(`/admin/partners/${partnerId}`, { change: "enrichment-on" }, { "hx-request": "true" });
+    expect(activated.text).toContain("Turn vehicle checks off");
+    await admin.post(`/admin/partners/${partnerId}`, { change: "suspend" }, { "hx-request": "true" });
+    expect((await t.post(envelope)).exctnFdbck).toMatchObject({ id: 55, id_v4: 403 });
+    await admin.post(`/admin/partners/${partnerId}`, { change: "reinstate" }, { "hx-request": "true" });
+    expect((await t.post(envelope)).exctnFdbck.id).toBe(75);
+  });
+
+  test("every partner's transactions and consumers are listed for the operator", async () => {
+    const { reference } = await pendingMarineImport();
+    const admin = await signedIn(t, operator.portal);
+    expect((await admin.get("/admin/policies?status=p")).text).toContain(reference);
+    expect((await admin.get("/admin/consumers")).text).toContain("Adaeze");
+  });
+
+  test("partners cannot open the operator's pages, nor post to them", async () => {
+    const p = await t.partner();
+    const b = await signedIn(t, p.portal);
+    for (const path of ["/admin", "/admin/policies", "/admin/partners", "/admin/audit", "/admin/consumers"]) expect((await b.get(path)).status).toBe(403);
+    expect((await b.post("/admin/partners", { name: "Sneaky" })).status).toBe(403);
+  });
+});

@@ -1,0 +1,96 @@
+import { describe, expect, test } from "bun:test";
+import { PNG_BASE64, testApp } from "../support/harness";
+import { signedIn } from "./browser";
+
+const t = await testApp();
+
+const person = (overrides: Record<string, string> = {}) => ({
+  class: "h",
+  "name.first": "Ngozi",
+  "name.last": "Eze",
+  gender: "f",
+  "dob.date": "1988-02-14",
+  phoneNo: "+2348031112222",
+  eMail: `ngozi.${crypto.randomUUID().slice(0, 6)}@example.ng`,
+  "addrss.addrss": "4 Awolowo Road, Ikoyi, Lagos",
+  ...overrides,
+});
+
+describe("consumer pages", () => {
+  test("register an individual: the detail page shows them, the list and the search find them", async () => {
+    const p = await t.partner();
+    const b = await signedIn(t, p.portal);
+    await b.get("/portal/consumers/new");
+    const created = await b.post("/portal/consumers", person({ "name.first": "Chiamaka" }));
+    expect(created.status).toBe(303);
+    const detail = await b.get(created.location!);
+    expect(detail.status).toBe(200);
+    expect(detail.text).toContain("Chiamaka Eze");
+    const id = created.location!.split("/").at(-1)!;
+    expect(id).toMatch(/^[0-9a-f]{32}$/); // the id the JSON surface uses
+    const listed = await p.run("dump entt_*CSTMRS");
+    expect(listed.list[0].id).toBe(id);
+    expect((await b.get("/portal/consumers")).text).toContain("Chiamaka Eze");
+    const found = await b.get("/portal/consumers?rows=1&q=chiam", { "hx-request": "true" });
+    expect(found.text).toContain("Chiamaka Eze");
+    expect(found.text).not.toContain("<html");
+    const none = await b.get("/portal/consumers?rows=1&q=zzzz", { "hx-request": "true" });
+    expect(none.text).not.toContain("Chiamaka");
+  });
+
+  test("a refusal is shown next to its field with the JSON surface's words, and nothing typed is lost", async () => {
+    const p = await t.partner();
+    const b = await signedIn(t, p.portal);
+    await b.get("/portal/consumers/new");
+    const refused = await b.post("/portal/consumers", person({ phoneNo: "08031112222", "name.first": "Tunde" }));
+    expect(refused.status).toBe(400);
+    const json = await p.run("prfl entity", { class: "h", name: { first: "Tunde" }, phoneNo: "08031112222" });
+    expect(refused.text).toContain(`id="f-phoneNo-error"`);
+    expect(refused.text).toContain(json.exctnFdbck.elbrtn.replaceAll('"', "&quot;"));
+    expect(refused.text).toContain('value="Tunde"');
+    expect((await p.run("dump entt_*CSTMRS")).list).toHaveLength(0);
+  });
+
+  test("documents are uploaded as files and sniffed like the JSON surface's base64", async () => {
+    const p = await t.partner();
+    const b = await signedIn(t, p.portal);
+    await b.get("/portal/consumers/new");
+    const png = new Blob([Buffer.from(PNG_BASE64, "base64")], { type: "image/png" });
+    const created = await b.post("/portal/consumers", { ...person(), "socialID.type": "nidd", "socialID.id": "12345678901", "socialID.image": png });
+    expect(created.status).toBe(303);
+    expect((await b.get(created.location!)).text).toContain("socialID.image");
+    const text = new Blob(["not an image"], { type: "image/png" });
+    const refused = await b.post("/portal/consumers", { ...person(), "socialID.image": text });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain(`id="f-socialID-image-error"`);
+    expect(refused.text).toContain("must be a JPEG, PNG, WebP image or a PDF document");
+  });
+
+  test("an organisation gets its own form; an update by e-mail changes the same consumer", async () => {
+    const p = await t.partner();
+    const b = await signedIn(t, p.portal);
+    const orgForm = await b.get("/portal/consumers/new?class=o", { "hx-request": "true" });
+    expect(orgForm.text).toContain("Organisation name");
+    expect(orgForm.text).not.toContain("First name");
+    const email = `ops.${crypto.randomUUID().slice(0, 6)}@kola.ng`;
+    const created = await b.post("/portal/consumers", { class: "o", "name.brand": "Kola Stores Ltd", eMail: email, phoneNo: "+2348035556666" });
+    expect(created.status).toBe(303);
+    const id = created.location!.split("/").at(-1)!;
+    const edit = await b.get(`/portal/consumers/${id}/edit`);
+    expect(edit.text).toContain("Kola Stores Ltd");
+    const updated = await b.post("/portal/consumers", { class: "o", eMail: email, updating: id, rc: "RC123456" });
+    expect(updated.location).toBe(`/portal/consumers/${id}`);
+    expect((await b.get(`/portal/consumers/${id}`)).text).toContain("RC123456");
+  });
+
+  test("another partner's consumer is not found", async () => {
+    const owner = await t.partner();
+    const other = await t.partner();
+    const { id } = await owner.run("prfl entity", { class: "h", name: { first: "Private" }, phoneNo: "+2348031112233" });
+    const b = await signedIn(t, other.portal);
+    const page = await b.get(`/portal/consumers/${id}`);
+    expect(page.status).toBe(404);
+    expect(page.text).not.toContain("Private");
+    expect((await b.get("/portal/consumers")).text).not.toContain("Private");
+  });
+});

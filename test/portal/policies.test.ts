@@ -1,0 +1,81 @@
+import { describe, expect, test } from "bun:test";
+import { simulatedInsurer, underwriteDuePolicies } from "../../src/modules/policies/service";
+import { testApp } from "../support/harness";
+import { fullConsumer } from "../support/policies";
+import { signedIn } from "./browser";
+
+const t = await testApp({ INSURER_DELAY_MS: 0 });
+const vehicle = { brand: "Toyota", model: "Corolla", year: "2018", chsssId: "2T1BURHE0JC074316", engineId: "2ZR1234567", rgstrtId: "ABC123DE" };
+const vehicleForm = Object.fromEntries(Object.entries(vehicle).map(([k, v]) => [`addtnlFact.${k}`, v]));
+
+describe("quote and issue in the portal", () => {
+  test("the premium follows the fields; issuing shows the policy with its certificate", async () => {
+    const p = await t.partner();
+    const { id: consumer } = await p.run("prfl entity", fullConsumer());
+    const b = await signedIn(t, p.portal);
+    const form = await b.get(`/portal/quote?product=vhcl-cmpr-1111&consumer=${consumer}`);
+    expect(form.text).toContain("Insured value of the vehicle");
+    const premium = await b.post("/portal/quote/premium", { product: "vhcl-cmpr-1111", vhclValueForInsrnc: "2,000,000", insrncDrtn: "1y" }, { "hx-request": "true" });
+    expect(premium.text).toContain("₦100,000.00");
+    const tooLow = await b.post("/portal/quote/premium", { product: "vhcl-cmpr-1111", vhclValueForInsrnc: "100000", insrncDrtn: "1y" }, { "hx-request": "true" });
+    expect(tooLow.text).toContain("500000");
+    const reference = crypto.randomUUID();
+    const issued = await b.post("/portal/quote/issue", { product: "vhcl-tprt-1111", insrncDrtn: "1y", consumer, id: reference, ...vehicleForm });
+    expect(issued.status).toBe(303);
+    expect(issued.location).toBe(`/portal/policies/${reference}`);
+    const detail = await b.get(issued.location!);
+    expect(detail.text).toContain("Approved");
+    expect(detail.text).toContain("Download the certificate");
+    const certificate = await b.get(`/portal/policies/${reference}/certificate`);
+    expect(certificate.status).toBe(200);
+    expect(certificate.headers.get("content-type")).toBe("application/pdf");
+    // The JSON surface sees the same policy.
+    const status = await p.run(`dump entt_${consumer}|insr_vhcl-tprt-1111-${reference}*STATUS`);
+    expect(status.status).toBe("a");
+  });
+
+  test("a refusal keeps the form and names the field the rules name", async () => {
+    const p = await t.partner();
+    const { id: consumer } = await p.run("prfl entity", fullConsumer());
+    const b = await signedIn(t, p.portal);
+    await b.get("/portal/quote?product=vhcl-tprt-1111");
+    const refused = await b.post("/portal/quote/issue", { product: "vhcl-tprt-1111", insrncDrtn: "1y", consumer, id: "bad ref!", ...vehicleForm, "addtnlFact.rgstrtId": "ABC-123" });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain("seed.id");
+    expect(refused.text).toContain('value="Corolla"');
+  });
+
+  test("a live policy waits, refreshes itself, and shows the decision", async () => {
+    const p = await t.partner();
+    await p.run("wallet topup", { amount: 100_000, reference: "fund-1" });
+    await p.run("set env_live", undefined, "legacy");
+    const { id: consumer } = await p.run("prfl entity", fullConsumer());
+    const b = await signedIn(t, p.portal);
+    await b.get("/portal/quote?product=vhcl-tprt-1111");
+    const reference = crypto.randomUUID();
+    const issued = await b.post("/portal/quote/issue", { product: "vhcl-tprt-1111", insrncDrtn: "1y", consumer, id: reference, ...vehicleForm });
+    expect(issued.status).toBe(303);
+    const pending = await b.get(issued.location!);
+    expect(pending.text).toContain("Pending");
+    expect(pending.text).toContain('hx-trigger="every 3s"');
+    await underwriteDuePolicies(t.database.db, simulatedInsurer, new Date(Date.now() + 60_000), { batch: 1000 });
+    const decided = await b.get(`${issued.location}/status`, { "hx-request": "true" });
+    expect(decided.text).toContain("Approved");
+    expect(decided.text).not.toContain("every 3s");
+  });
+
+  test("the list filters by status and product; another partner's policy is not found", async () => {
+    const p = await t.partner();
+    const other = await t.partner();
+    const { id: consumer } = await p.run("prfl entity", fullConsumer());
+    const reference = crypto.randomUUID();
+    await p.run(`entt_${consumer}: insure`, { ctgry: "vhcl", type: "tprt", pckg: "1111", id: reference, insrncDrtn: "1y", addtnlFact: vehicle });
+    const b = await signedIn(t, p.portal);
+    expect((await b.get("/portal/policies?status=a&product=vhcl-tprt-1111")).text).toContain(reference);
+    expect((await b.get("/portal/policies?status=p")).text).not.toContain(reference);
+    const intruder = await signedIn(t, other.portal);
+    expect((await intruder.get(`/portal/policies/${reference}`)).status).toBe(404);
+    expect((await intruder.get(`/portal/policies/${reference}/certificate`)).status).toBe(404);
+    expect((await intruder.get("/portal/policies")).text).not.toContain(reference);
+  });
+});

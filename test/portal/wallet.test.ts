@@ -1,0 +1,199 @@
+import { describe, expect, test } from "bun:test";
+import type { VehicleRegistry } from "../../src/modules/enrichment/registry";
+import { checkVehicleRegistry, currentWatMonth, decodeVin } from "../../src/modules/enrichment/service";
+import { listAudit } from "../../src/modules/portal/service";
+import { walletBalance } from "../../src/modules/wallet/service";
+import { testApp, type TestPartner } from "../support/harness";
+import { signedIn } from "./browser";
+
+const t = await testApp();
+const db = t.database.db;
+
+const auditOf = async (partnerId: string, action: string) => (await listAudit(db, { partnerId, action }, { limit: 50 })).items;
+const reference = () => `TRF-${crypto.randomUUID().slice(0, 8)}`;
+/** The escaped form of a JSON answer's message as a page shows it. */
+const shown = (message: string) => message.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#x27;");
+const elbrtn = async (p: TestPartner, seed: unknown) => (await p.run("wallet topup", seed)).exctnFdbck.elbrtn as string;
+
+describe("wallet page", () => {
+  test("an empty wallet: balance ₦0.00, an empty ledger and this month's statement", async () => {
+    const p = await t.partner();
+    const b = await signedIn(t, p.portal);
+    const page = await b.get("/portal/wallet");
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('id="balance">₦0.00<');
+    expect(page.text).toContain("No wallet activity yet");
+    expect(page.text).toContain(`value="${currentWatMonth(new Date())}"`);
+    expect(page.text).toContain("No vehicle checks in");
+    expect(page.text).toContain('<label for="f-amount"');
+    expect(page.text).toContain('<label for="f-reference"');
+    expect(page.text).toContain('<label for="f-month"');
+  });
+
+  test("a top-up credits the wallet, shows the new balance in naira, writes the ledger and the audit log", async () => {
+    const p = await t.partner();
+    const b = await signedIn(t, p.portal);
+    await b.get("/portal/wallet");
+    const ref = reference();
+    const done = await b.post("/portal/wallet/topup", { amount: "₦1,250,000.50", reference: ref }, { "hx-request": "true" });
+    expect(done.status).toBe(200);
+    expect(done.text).not.toContain("<html");
+    expect(done.text).toContain('role="status"');
+    expect(done.text).toContain(`Credited ₦1,250,000.50 with reference ${ref}. The balance is now ₦1,250,000.50.`);
+    expect(done.text).toContain('id="balance">₦1,250,000.50<');
+    expect(done.text).toContain('value=""'); // a new credit clears the form
+    expect(await walletBalance(db, p.partnerId)).toBe(125_000_050);
+    const page = await b.get("/portal/wallet");
+    expect(page.text).toContain("Top-up");
+    expect(page.text).toContain(ref);
+    expect(page.text).toMatch(/<td>\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}<\/td>/);
+    expect(await auditOf(p.partnerId, "wallet.topup")).toMatchObject([{ actor: p.portal.email, subject: ref, details: { amountKobo: 125_000_050, balanceAfterKobo: 125_000_050 } }]);
+    // The JSON surface sees the same credit: a repeat there returns it.
+    const repeat = await p.run("wallet topup", { amount: 1_250_000.5, reference: ref });
+    expect(repeat).toMatchObject({ reference: ref, amount: 1_250_000.5, balance: 1_250_000.5 });
+  });
+
+  test("a repeated reference shows the first result and credits nothing", async () => {
+    const p = await t.partner();
+    const b = await signedIn(t, p.portal);
+    await b.get("/portal/wallet");
+    const ref = reference();
+    await p.run("wallet topup", { amount: 5000, reference: ref });
+    await p.run("wallet topup", { amount: 700, reference: reference() });
+    const repeat = await b.post("/portal/wallet/topup", { amount: "5000", reference: ref });
+    expect(repeat.status).toBe(200);
+    expect(repeat.text).toContain(`Reference ${ref} was already used on`);
+    expect(repeat.text).toContain("for ₦5,000.00: nothing new was credited");
+    expect(repeat.text).toContain("balance after it: ₦5,000.00");
+    expect(repeat.text).toContain('id="balance">₦5,700.00<');
+    expect(await walletBalance(db, p.partnerId)).toBe(570_000);
+    expect(await auditOf(p.partnerId, "wallet.topup")).toHaveLength(0); // credits made through the JSON surface are not portal actions; the repeat changed nothing
+  });
+
+  test.each([
+    ["a negative amount", { amount: "-5", reference: "NEG-1" }, { amount: -5, reference: "NEG-1" }, "amount"],
+    ["three decimals", { amount: "12.345", reference: "DEC-1" }, { amount: 12.345, reference: "DEC-1" }, "amount"],
+    ["too much", { amount: "1,000,000,001", reference: "BIG-1" }, { amount: 1_000_000_001, reference: "BIG-1" }, "amount"],
+    ["no amount", { amount: " ", reference: "NONE-1" }, { reference: "NONE-1" }, "amount"],
+    ["text for the amount", { amount: "five thousand", reference: "TXT-1" }, { amount: "five thousand", reference: "TXT-1" }, "amount"],
+    ["a reference with spaces", { amount: "100", reference: "bad ref!" }, { amount: 100, reference: "bad ref!" }, "reference"],
+    ["no reference", { amount: "100", reference: "" }, { amount: 100 }, "reference"],
+  ])("%s is refused next to its field with the words of wallet topup, keeping what was typed", async (_name, form, seed, input) => {
+    const p = await t.partner();
+    const b = await signedIn(t, p.portal);
+    await b.get("/portal/wallet");
+    const refused = await b.post("/portal/wallet/topup", form);
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain(`id="f-${input}-error"`);
+    expect(refused.text).toContain(`aria-describedby="f-${input}-hint f-${input}-error"`);
+    const message = await elbrtn(p, seed);
+    expect(message).toContain(`seed.${input}`);
+    expect(refused.text).toContain(`>${shown(message)}</p>`);
+    if (form.reference) expect(refused.text).toContain(`value="${form.reference}"`);
+    expect(await walletBalance(db, p.partnerId)).toBe(0);
+    expect(await auditOf(p.partnerId, "wallet.topup")).toHaveLength(0);
+  });
+
+  test("the same reference with another amount is a conflict shown next to the reference", async () => {
+    const p = await t.partner();
+    const b = await signedIn(t, p.portal);
+    await b.get("/portal/wallet");
+    const ref = reference();
+    await b.post("/portal/wallet/topup", { amount: "100", reference: ref });
+    const conflict = await b.post("/portal/wallet/topup", { amount: "200", reference: ref });
+    expect(conflict.status).toBe(409);
+    expect(conflict.text).toContain('id="f-reference-error"');
+    expect(conflict.text).toContain(`seed.reference ${ref} was already used for a top-up of 100 naira`);
+    expect(conflict.text).toContain('value="200"');
+    expect(await walletBalance(db, p.partnerId)).toBe(10_000);
+  });
+
+  test("without the CSRF token nothing is credited: 403", async () => {
+    const p = await t.partner();
+    const b = await signedIn(t, p.portal);
+    await b.get("/portal/wallet");
+    expect((await b.post("/portal/wallet/topup", { amount: "100", reference: reference(), _csrf: "" })).status).toBe(403);
+    expect(await walletBalance(db, p.partnerId)).toBe(0);
+    expect((await b.get("/portal/wallet")).text).toContain("No wallet activity yet");
+  });
+
+  test("the ledger is newest first, 25 rows a page, with Show more for the rest", async () => {
+    const p = await t.partner();
+    for (let i = 1; i <= 27; i++) await p.run("wallet topup", { amount: i, reference: `ROW-${String(i).padStart(2, "0")}` });
+    const b = await signedIn(t, p.portal);
+    const page = await b.get("/portal/wallet");
+    expect(page.text).toContain('id="balance">₦378.00<');
+    const shownRefs = [...page.text.matchAll(/ROW-(\d\d)/g)].map((m) => m[1]);
+    expect(shownRefs).toHaveLength(25);
+    expect(shownRefs[0]).toBe("27");
+    expect(shownRefs.at(-1)).toBe("03");
+    const more = /hx-get="(\/portal\/wallet\?rows=1&(?:amp;)?cursor=[^"]+)"/.exec(page.text)![1]!.replaceAll("&amp;", "&");
+    const rest = await b.get(more, { "hx-request": "true" });
+    expect(rest.status).toBe(200);
+    expect(rest.text).not.toContain("<html");
+    expect([...rest.text.matchAll(/ROW-(\d\d)/g)].map((m) => m[1])).toEqual(["02", "01"]);
+    expect(rest.text).not.toContain("Show more");
+    const bad = await b.get("/portal/wallet?rows=1&cursor=nonsense", { "hx-request": "true" });
+    expect(bad.status).toBe(400);
+  });
+
+  test("a partner never sees another partner's ledger or balance", async () => {
+    const a = await t.partner();
+    const other = await t.partner();
+    const secretRef = reference();
+    await other.run("wallet topup", { amount: 987_654, reference: secretRef });
+    const b = await signedIn(t, a.portal);
+    const page = await b.get("/portal/wallet");
+    expect(page.text).not.toContain(secretRef);
+    expect(page.text).not.toContain("987,654");
+    expect(page.text).toContain('id="balance">₦0.00<');
+  });
+
+  test("the monthly usage statement: lines per service and mode with the total, Nigerian calendar months, a month picker", async () => {
+    const p = await t.partner({ enrichment: true });
+    const registry: VehicleRegistry = {
+      lookup: async () => ({ status: "not_found", details: {}, message: "no insurance record was found" }),
+      publish: async () => {},
+    };
+    const decoder = { decode: async () => ({ make: "Honda" }) };
+    const plate = () => `ST${crypto.randomUUID().replace(/-/g, "").slice(0, 8).toUpperCase()}`;
+    // 23:30 UTC on 31 January is 00:30 WAT on 1 February: February's statement.
+    const lateJanuaryUtc = new Date("2025-01-31T23:30:00Z");
+    const live = { partnerId: p.partnerId, mode: "live" as const };
+    await checkVehicleRegistry(db, registry, live, { value: plate() }, lateJanuaryUtc);
+    await checkVehicleRegistry(db, registry, live, { value: plate() }, lateJanuaryUtc);
+    await checkVehicleRegistry(db, registry, { ...live, mode: "test" }, { value: plate() }, lateJanuaryUtc);
+    await decodeVin(db, decoder, live, { vin: "1HGCM82633A004352" }, lateJanuaryUtc);
+    await checkVehicleRegistry(db, registry, live, { value: plate() }, new Date("2025-01-31T22:30:00Z")); // 23:30 WAT: still January
+
+    const b = await signedIn(t, p.portal);
+    const february = await b.get("/portal/wallet?month=2025-02");
+    expect(february.status).toBe(200);
+    expect(february.text).toContain("Vehicle checks in February 2025");
+    const rows = [...february.text.matchAll(/<tr><td>([^<]+)<\/td><td>(Live|Test)<\/td><td class="num">(\d+)<\/td><td class="num">(\d+)<\/td><td class="num">([^<]+)<\/td><\/tr>/g)].map((m) => m.slice(1));
+    expect(rows).toEqual([
+      ["Vehicle registry checks", "Live", "2", "2", "₦300.00"],
+      ["Vehicle registry checks", "Test", "1", "0", "₦0.00"],
+      ["VIN decodes", "Live", "1", "0", "₦0.00"],
+    ]);
+    expect(february.text).toContain('<th scope="row" colspan="4">Total</th><td class="num">₦300.00</td>');
+
+    const january = await b.get("/portal/wallet/usage?month=2025-01", { "hx-request": "true" });
+    expect(january.text).not.toContain("<html");
+    expect(january.text).toContain("Vehicle checks in January 2025");
+    expect(january.text).toContain("₦150.00</td></tr></tfoot>");
+
+    const empty = await b.get("/portal/wallet/usage?month=2024-12", { "hx-request": "true" });
+    expect(empty.text).toContain("No vehicle checks in December 2024.");
+
+    const bad = await b.get("/portal/wallet/usage?month=2025-13", { "hx-request": "true" });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('id="f-month-error"');
+    expect(bad.text).toContain("month must be YYYY-MM; received &quot;2025-13&quot;");
+    expect(bad.text).toContain('value="2025-13"');
+
+    // Another partner's statement for the same month is empty.
+    const other = await signedIn(t, (await t.partner()).portal);
+    expect((await other.get("/portal/wallet?month=2025-02")).text).toContain("No vehicle checks in February 2025.");
+  });
+});

@@ -1,0 +1,255 @@
+import { dateTime, naira } from "../format";
+import { Csrf, Empty, Input, MoreRows, ProblemSummary, type FormProblem, type FormValues } from "../portal/ui";
+
+export interface PendingRow {
+  id: string;
+  reference: string;
+  partnerName: string;
+  consumerName: string;
+  productName: string;
+  premiumKobo: number;
+  createdAt: Date;
+  href: string;
+}
+
+/** One row of the approvals queue, with its approve and decline actions (htmx swaps the row). */
+export function PendingPolicyRow(props: { row: PendingRow; csrf: string; problem?: FormProblem; done?: string }) {
+  const r = props.row;
+  if (props.done)
+    return (
+      <tr id={`pending-${r.id}`}>
+        <td colspan="6" role="status" safe>
+          {props.done}
+        </td>
+      </tr>
+    );
+  return (
+    <tr id={`pending-${r.id}`}>
+      <td>
+        <a href={r.href} safe>
+          {r.reference}
+        </a>
+      </td>
+      <td safe>{r.partnerName}</td>
+      <td safe>{r.consumerName}</td>
+      <td safe>{r.productName}</td>
+      <td class="num" safe>{naira(r.premiumKobo)}</td>
+      <td>
+        <form method="post" action={`/admin/policies/${r.id}/review`} hx-post={`/admin/policies/${r.id}/review`} hx-target={`#pending-${r.id}`} hx-swap="outerHTML" class="review">
+          <Csrf token={props.csrf} />
+          <ProblemSummary problem={props.problem} />
+          <button type="submit" name="decision" value="a">
+            Approve
+          </button>
+          <label for={`note-${r.id}`} class="visually-hidden">
+            Reason for declining
+          </label>
+          <input id={`note-${r.id}`} name="statusNote" placeholder="Reason, to decline" />
+          <button type="submit" name="decision" value="d" class="danger">
+            Decline
+          </button>
+        </form>
+      </td>
+    </tr>
+  );
+}
+
+export function ApprovalQueue(props: { rows: PendingRow[]; csrf: string }) {
+  return (
+    <section>
+      <h1>Approvals</h1>
+      <p class="muted">Live policies waiting for a person: marine import, credit life, loan guaranty, comprehensive vehicles without proof of ownership. Oldest first.</p>
+      {props.rows.length === 0 ? (
+        <Empty>Nothing is waiting for approval.</Empty>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Reference</th>
+              <th scope="col">Partner</th>
+              <th scope="col">Consumer</th>
+              <th scope="col">Product</th>
+              <th scope="col" class="num">
+                Premium
+              </th>
+              <th scope="col">Decision</th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.rows.map((row) => (
+              <PendingPolicyRow row={row} csrf={props.csrf} />
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+export interface PartnerRow {
+  partnerId: string;
+  name: string;
+  admin: boolean;
+  enrichment: boolean;
+  suspended: boolean;
+  mode: string;
+  createdAt: string;
+}
+
+export function PartnerRows(props: { rows: PartnerRow[]; csrf: string }) {
+  return (
+    <>
+      {props.rows.map((p) => (
+        <tr id={`partner-${p.partnerId}`}>
+          <td safe>{p.name}</td>
+          <td>
+            <code safe>{p.partnerId}</code>
+          </td>
+          <td>{p.admin ? "Operator" : p.mode === "live" ? "Live" : "Test"}</td>
+          <td>{p.enrichment ? "Active" : "Off"}</td>
+          <td>{p.suspended ? <span class="warn">Suspended</span> : "Active"}</td>
+          <td>
+            {p.admin ? (
+              ""
+            ) : (
+              <form method="post" action={`/admin/partners/${p.partnerId}`} hx-post={`/admin/partners/${p.partnerId}`} hx-target="#partner-rows" hx-swap="innerHTML" class="inline">
+                <Csrf token={props.csrf} />
+                <button type="submit" name="change" value={p.enrichment ? "enrichment-off" : "enrichment-on"} class="secondary">
+                  {p.enrichment ? "Turn vehicle checks off" : "Activate vehicle checks"}
+                </button>{" "}
+                <button type="submit" name="change" value={p.suspended ? "reinstate" : "suspend"} class={p.suspended ? "secondary" : "danger"}>
+                  {p.suspended ? "Reinstate" : "Suspend"}
+                </button>
+              </form>
+            )}
+          </td>
+        </tr>
+      ))}
+    </>
+  );
+}
+
+export interface CreatedPartner {
+  partnerId: string;
+  name: string;
+  keys: Record<string, { id: string; key: string }>;
+  portal: { email: string; password: string };
+}
+
+export function PartnersPage(props: { rows: PartnerRow[]; csrf: string; values: FormValues; problem?: FormProblem; created?: CreatedPartner }) {
+  return (
+    <section>
+      <h1>Partners</h1>
+      {props.created ? (
+        <div class="success" role="status">
+          <p>
+            <strong safe>{props.created.name}</strong> was created. These credentials are shown once: hand them over securely.
+          </p>
+          <dl>
+            <dt>Partner id</dt>
+            <dd class="secret" safe>
+              {props.created.partnerId}
+            </dd>
+            {Object.entries(props.created.keys).map(([label, key]) => (
+              <>
+                <dt safe>{`${label} key`}</dt>
+                <dd class="secret" safe>
+                  {`id ${key.id} · key ${key.key}`}
+                </dd>
+              </>
+            ))}
+            <dt>Portal sign-in</dt>
+            <dd class="secret" safe>
+              {`${props.created.portal.email} / ${props.created.portal.password}`}
+            </dd>
+          </dl>
+        </div>
+      ) : (
+        ""
+      )}
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Partner id</th>
+            <th scope="col">Mode</th>
+            <th scope="col">Vehicle checks</th>
+            <th scope="col">Account</th>
+            <th scope="col">Change</th>
+          </tr>
+        </thead>
+        <tbody id="partner-rows">
+          <PartnerRows rows={props.rows} csrf={props.csrf} />
+        </tbody>
+      </table>
+      <h2>Create a partner</h2>
+      <ProblemSummary problem={props.problem} inputs={["name", "email"]} />
+      <form method="post" action="/admin/partners">
+        <Csrf token={props.csrf} />
+        <Input name="name" label="Partner name" required value={props.values.name} problem={props.problem} />
+        <Input name="email" label="Owner's e-mail" kind="email" value={props.values.email} hint="The portal login of the partner's owner." problem={props.problem} />
+        <Input name="enrichment" label="Activate vehicle checks" kind="checkbox" value={props.values.enrichment} />
+        <button type="submit">Create partner</button>
+      </form>
+    </section>
+  );
+}
+
+export interface AuditRow {
+  at: Date;
+  actor: string;
+  partnerName: string;
+  action: string;
+  subject: string;
+  details: string;
+}
+
+export function AuditRows(props: { rows: AuditRow[]; more: string | null }) {
+  return (
+    <>
+      {props.rows.map((r) => (
+        <tr>
+          <td safe>{dateTime(r.at)}</td>
+          <td safe>{r.actor}</td>
+          <td safe>{r.partnerName}</td>
+          <td>
+            <code safe>{r.action}</code>
+          </td>
+          <td safe>{r.subject}</td>
+          <td>
+            <code safe>{r.details}</code>
+          </td>
+        </tr>
+      ))}
+      <MoreRows href={props.more} colspan={6} />
+    </>
+  );
+}
+
+export function AuditPage(props: { rows: AuditRow[]; more: string | null }) {
+  return (
+    <section>
+      <h1>Audit log</h1>
+      <p class="muted">Who did what, newest first: portal changes and the administrators' decisions.</p>
+      {props.rows.length === 0 ? (
+        <Empty>Nothing recorded yet.</Empty>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Who</th>
+              <th scope="col">Account</th>
+              <th scope="col">Action</th>
+              <th scope="col">Subject</th>
+              <th scope="col">Details</th>
+            </tr>
+          </thead>
+          <tbody>
+            <AuditRows rows={props.rows} more={props.more} />
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,220 @@
+import type { FormEntry } from "../../src/products/types";
+import { day, dateTime, naira, POLICY_STATUS_TEXT } from "../format";
+import { Badge, Csrf, Empty, Input, MoreRows, ProblemSummary, ProductFields, type FormProblem, type FormValues } from "../portal/ui";
+
+export interface ConsumerRow {
+  id: string;
+  /** 32 hex: what the JSON surface calls the consumer id. */
+  wireId: string;
+  name: string;
+  consumerClass: "h" | "o";
+  email?: string;
+  phone?: string;
+  documents: string[];
+  createdAt: Date;
+}
+
+export interface ConsumerPolicyRow {
+  reference: string;
+  productCode: string;
+  productName: string;
+  status: string;
+  premiumKobo: number;
+  mode: string;
+  createdAt: Date;
+}
+
+/** The rows of the consumer list (also what "Show more" and the search box swap in). */
+/** `hrefBase` null: names are not links (the operator's read-only list). */
+export function ConsumerRows(props: { rows: ConsumerRow[]; more: string | null; hrefBase?: string | null }) {
+  const base = props.hrefBase === undefined ? "/portal/consumers" : props.hrefBase;
+  return (
+    <>
+      {props.rows.map((c) => (
+        <tr>
+          <td>
+            {base ? (
+              <a href={`${base}/${c.wireId}`} safe>
+                {c.name || "(no name)"}
+              </a>
+            ) : (
+              <span safe>{`${c.name || "(no name)"} · ${c.wireId}`}</span>
+            )}
+          </td>
+          <td>{c.consumerClass === "o" ? "Organisation" : "Individual"}</td>
+          <td safe>{c.email ?? "—"}</td>
+          <td safe>{c.phone ?? "—"}</td>
+          <td safe>{dateTime(c.createdAt)}</td>
+        </tr>
+      ))}
+      <MoreRows href={props.more} colspan={5} />
+    </>
+  );
+}
+
+export function ConsumerList(props: { rows: ConsumerRow[]; more: string | null; search: string }) {
+  return (
+    <section>
+      <div class="title-row">
+        <h1>Consumers</h1>
+        <a class="button" href="/portal/consumers/new">
+          Register a consumer
+        </a>
+      </div>
+      <form class="search" role="search" action="/portal/consumers" method="get">
+        <label for="q">Search by name, e-mail or phone</label>
+        <input
+          id="q"
+          type="search"
+          name="q"
+          value={props.search}
+          hx-get="/portal/consumers"
+          hx-trigger="input changed delay:300ms, search"
+          hx-target="#consumer-rows"
+          hx-vals='{"rows":"1"}'
+          hx-indicator="#loading"
+        />
+        <button type="submit">Search</button>
+      </form>
+      {props.rows.length === 0 && !props.search ? (
+        <Empty>No consumers yet. Register one to quote and issue policies for them.</Empty>
+      ) : (
+        <table>
+          <caption class="visually-hidden">Consumers, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Class</th>
+              <th scope="col">E-mail</th>
+              <th scope="col">Phone</th>
+              <th scope="col">Registered</th>
+            </tr>
+          </thead>
+          <tbody id="consumer-rows">
+            <ConsumerRows rows={props.rows} more={props.more} />
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+/** Register, or update (same e-mail), a consumer. Changing the class re-draws the form for it. */
+export function ConsumerForm(props: {
+  consumerClass: "h" | "o";
+  entries: readonly FormEntry[];
+  values: FormValues;
+  problem?: FormProblem;
+  csrf: string;
+  /** Updating an existing consumer: the e-mail that identifies it cannot change here. */
+  updating?: { wireId: string; email: string };
+}) {
+  const inputs = props.entries.map((e) => e.path);
+  return (
+    <section id="consumer-form">
+      <h1>{props.updating ? "Update consumer" : "Register a consumer"}</h1>
+      <ProblemSummary problem={props.problem} inputs={["class", ...inputs]} />
+      <form method="post" action="/portal/consumers" enctype="multipart/form-data" hx-post="/portal/consumers" hx-encoding="multipart/form-data" hx-target="#consumer-form" hx-swap="outerHTML">
+        <Csrf token={props.csrf} />
+        <input type="hidden" name="type" value="s" />
+        {props.updating ? (
+          <>
+            <input type="hidden" name="class" value={props.consumerClass} />
+            <input type="hidden" name="updating" value={props.updating.wireId} />
+            <input type="hidden" name="eMail" value={props.updating.email} />
+            <p class="muted">
+              Updating <strong safe>{props.updating.email}</strong>: only the fields you fill in change; documents you upload replace the ones on file.
+            </p>
+          </>
+        ) : (
+          <Input
+            name="class"
+            label="This consumer is"
+            kind="select"
+            required
+            value={props.consumerClass}
+            options={[
+              { value: "h", label: "An individual" },
+              { value: "o", label: "An organisation" },
+            ]}
+            problem={props.problem}
+          />
+        )}
+        <div hx-get="/portal/consumers/new" hx-trigger="change from:#f-class" hx-target="#consumer-form" hx-swap="outerHTML" hx-include="closest form"></div>
+        <ProductFields entries={props.updating ? props.entries.filter((e) => e.path !== "eMail") : props.entries} values={props.values} problem={props.problem} />
+        <button type="submit">{props.updating ? "Save changes" : "Register"}</button>
+      </form>
+    </section>
+  );
+}
+
+export function ConsumerDetail(props: {
+  consumer: ConsumerRow & { profile: Record<string, unknown> };
+  lines: [string, string][];
+  policies: ConsumerPolicyRow[];
+}) {
+  const c = props.consumer;
+  return (
+    <section>
+      <div class="title-row">
+        <h1 safe>{c.name || "(no name)"}</h1>
+        <span>
+          <a class="button" href={`/portal/quote?consumer=${c.wireId}`}>
+            Quote &amp; issue for this consumer
+          </a>{" "}
+          {c.email ? <a href={`/portal/consumers/${c.wireId}/edit`}>Update</a> : ""}
+        </span>
+      </div>
+      <dl>
+        <dt>Consumer id</dt>
+        <dd>
+          <code safe>{c.wireId}</code>
+        </dd>
+        {props.lines.map(([label, value]) => (
+          <>
+            <dt safe>{label}</dt>
+            <dd safe>{value}</dd>
+          </>
+        ))}
+        <dt>Documents on file</dt>
+        <dd>{c.documents.length ? c.documents.join(", ") : "none"}</dd>
+        <dt>Registered</dt>
+        <dd safe>{dateTime(c.createdAt)}</dd>
+      </dl>
+      <h2>Policies</h2>
+      {props.policies.length === 0 ? (
+        <Empty>No policies for this consumer yet.</Empty>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Reference</th>
+              <th scope="col">Product</th>
+              <th scope="col">Status</th>
+              <th scope="col">Premium</th>
+              <th scope="col">Issued</th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.policies.map((p) => (
+              <tr>
+                <td>
+                  <a href={`/portal/policies/${encodeURIComponent(p.reference)}`} safe>
+                    {p.reference}
+                  </a>
+                </td>
+                <td safe>{p.productName}</td>
+                <td>
+                  <Badge tone={p.status === "a" ? "ok" : p.status === "p" ? "wait" : "bad"} text={POLICY_STATUS_TEXT[p.status] ?? p.status} />
+                  {p.mode === "test" ? <span class="muted"> (test)</span> : ""}
+                </td>
+                <td safe>{naira(p.premiumKobo)}</td>
+                <td safe>{day(p.createdAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

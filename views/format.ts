@@ -1,0 +1,26 @@
+/** Nigerian formats for people: naira with thousands separators, local (WAT) dates and times. */
+
+const nairaFormat = new Intl.NumberFormat("en-NG", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** ₦15,000.00 from kobo. */
+export const naira = (kobo: number) => `${kobo < 0 ? "−" : ""}₦${nairaFormat.format(Math.abs(kobo) / 100)}`;
+
+const WAT_MS = 3_600_000;
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** 3 Mar 2026, 14:05 (WAT). */
+export function dateTime(at: Date | null | undefined): string {
+  if (!at) return "—";
+  const wat = new Date(at.getTime() + WAT_MS);
+  return `${wat.getUTCDate()} ${MONTHS[wat.getUTCMonth()]} ${wat.getUTCFullYear()}, ${String(wat.getUTCHours()).padStart(2, "0")}:${String(wat.getUTCMinutes()).padStart(2, "0")}`;
+}
+
+/** 3 Mar 2026 (WAT), from an instant or a YYYY-MM-DD date. */
+export function day(at: Date | string | null | undefined): string {
+  if (!at) return "—";
+  const wat = typeof at === "string" ? new Date(`${at}T00:00:00Z`) : new Date(at.getTime() + WAT_MS);
+  return `${wat.getUTCDate()} ${MONTHS[wat.getUTCMonth()]} ${wat.getUTCFullYear()}`;
+}
+
+/** What a policy status letter means to a person. */
+export const POLICY_STATUS_TEXT: Record<string, string> = { p: "Pending", a: "Approved", d: "Declined", l: "Lapsed" };

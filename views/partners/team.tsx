@@ -1,0 +1,126 @@
+import { dateTime } from "../format";
+import { Badge, Csrf, Input, ProblemSummary, type FormProblem, type FormValues } from "../portal/ui";
+
+export interface TeamMember {
+  id: string;
+  email: string;
+  name: string;
+  role: "owner" | "staff" | "admin";
+  active: boolean;
+  mustChangePassword: boolean;
+  lastSignInAt: Date | null;
+  createdAt: Date;
+}
+
+export interface TeamProps {
+  users: TeamMember[];
+  invite: { values: FormValues; problem?: FormProblem };
+  /** A staff member just invited: their one-time password, shown this once. */
+  invited?: { email: string; name: string; oneTimePassword: string };
+  done?: string;
+  /** A refusal not about the invitation (e.g. deactivating someone not on the account). */
+  problem?: FormProblem;
+  csrf: string;
+}
+
+const ROLE_TEXT = { owner: "Owner", staff: "Staff", admin: "Administrator" } as const;
+
+function Invited(props: { invited: NonNullable<TeamProps["invited"]> }) {
+  const i = props.invited;
+  return (
+    <div class="notice" role="status" aria-live="polite" id="invited-notice">
+      <p>
+        <strong safe>{`${i.name} (${i.email}) can now sign in.`}</strong> Give them this one-time password privately. It is shown only this once; they must choose their own password when
+        they first sign in.
+      </p>
+      <p>
+        <span class="visually-hidden">One-time password: </span>
+        <code class="secret" id="one-time-password" safe>
+          {i.oneTimePassword}
+        </code>
+      </p>
+    </div>
+  );
+}
+
+function StatusOf(props: { user: TeamMember }) {
+  const u = props.user;
+  if (!u.active) return <Badge tone="bad" text="Deactivated" />;
+  if (u.mustChangePassword) return <Badge tone="wait" text="Invited" />;
+  return <Badge tone="ok" text="Active" />;
+}
+
+/** The owner's team page: users of the account, invite staff, deactivate or reactivate them. */
+export function TeamPage(props: TeamProps) {
+  return (
+    <section id="team">
+      <h1>Team</h1>
+      <ProblemSummary problem={props.problem} />
+      {props.invited ? <Invited invited={props.invited} /> : ""}
+      {props.done ? (
+        <p class="success" role="status" aria-live="polite" safe>
+          {props.done}
+        </p>
+      ) : (
+        ""
+      )}
+      <table>
+        <caption class="visually-hidden">Portal users of this account</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">E-mail</th>
+            <th scope="col">Role</th>
+            <th scope="col">Status</th>
+            <th scope="col">Last signed in</th>
+            <th scope="col">Action</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.users.map((u) => (
+            <tr>
+              <td safe>{u.name}</td>
+              <td safe>{u.email}</td>
+              <td>{ROLE_TEXT[u.role]}</td>
+              <td>
+                <StatusOf user={u} />
+              </td>
+              <td>{u.lastSignInAt ? dateTime(u.lastSignInAt) : "never"}</td>
+              <td>
+                {u.role !== "staff" ? (
+                  ""
+                ) : (
+                  <form
+                    method="post"
+                    action={`/portal/team/${u.id}/${u.active ? "deactivate" : "reactivate"}`}
+                    class="inline"
+                    hx-post={`/portal/team/${u.id}/${u.active ? "deactivate" : "reactivate"}`}
+                    hx-target="#team"
+                    hx-swap="outerHTML"
+                    hx-confirm={u.active ? "Deactivate this user? They are signed out at once." : undefined}
+                  >
+                    <Csrf token={props.csrf} />
+                    <button type="submit" class={u.active ? "danger" : "secondary"} aria-label={`${u.active ? "Deactivate" : "Reactivate"} ${u.email}`}>
+                      {u.active ? "Deactivate" : "Reactivate"}
+                    </button>
+                  </form>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <div class="card">
+        <h2>Invite a staff member</h2>
+        <p class="muted">Staff use every partner page except this one; they can see the API keys but not change them.</p>
+        <ProblemSummary problem={props.invite.problem} inputs={["email", "name"]} />
+        <form method="post" action="/portal/team" hx-post="/portal/team" hx-target="#team" hx-swap="outerHTML" hx-disabled-elt="find button">
+          <Csrf token={props.csrf} />
+          <Input name="name" label="Name" required value={props.invite.values.name} problem={props.invite.problem} autocomplete="off" />
+          <Input name="email" label="E-mail" kind="email" required value={props.invite.values.email} problem={props.invite.problem} autocomplete="off" />
+          <button type="submit">Invite</button>
+        </form>
+      </div>
+    </section>
+  );
+}

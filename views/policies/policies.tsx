@@ -1,0 +1,240 @@
+import type { Children } from "@kitajs/html";
+import { dateTime, day, naira, POLICY_STATUS_TEXT } from "../format";
+import { Badge, Empty, Input, MoreRows } from "../portal/ui";
+
+export interface PolicyRow {
+  reference: string;
+  productName: string;
+  consumerName: string;
+  /** Set on the administrators' lists. */
+  partnerName?: string;
+  status: string;
+  premiumKobo: number;
+  mode: "test" | "live";
+  createdAt: Date;
+  /** Where the row's reference links to. */
+  href: string;
+}
+
+export const statusTone = (status: string) => (status === "a" ? "ok" : status === "p" ? "wait" : "bad");
+
+export function PolicyRows(props: { rows: PolicyRow[]; more: string | null; withPartner?: boolean }) {
+  return (
+    <>
+      {props.rows.map((p) => (
+        <tr>
+          <td>
+            <a href={p.href} safe>
+              {p.reference}
+            </a>
+          </td>
+          {props.withPartner ? <td safe>{p.partnerName ?? ""}</td> : ""}
+          <td safe>{p.consumerName}</td>
+          <td safe>{p.productName}</td>
+          <td>
+            <Badge tone={statusTone(p.status)} text={POLICY_STATUS_TEXT[p.status] ?? p.status} />
+            {p.mode === "test" ? <span class="muted"> test</span> : ""}
+          </td>
+          <td class="num" safe>{naira(p.premiumKobo)}</td>
+          <td safe>{dateTime(p.createdAt)}</td>
+        </tr>
+      ))}
+      <MoreRows href={props.more} colspan={props.withPartner ? 7 : 6} />
+    </>
+  );
+}
+
+export interface PolicyFilterValues {
+  status?: string;
+  product?: string;
+  from?: string;
+  to?: string;
+}
+
+/** The transactions list with its filters (status, product, creation dates). */
+export function PolicyList(props: {
+  title: string;
+  action: string;
+  rows: PolicyRow[];
+  more: string | null;
+  filters: PolicyFilterValues;
+  products: { value: string; label: string }[];
+  withPartner?: boolean;
+  problem?: string;
+}) {
+  return (
+    <section>
+      <h1 safe>{props.title}</h1>
+      <form class="filters" method="get" action={props.action}>
+        <Input
+          name="status"
+          label="Status"
+          kind="select"
+          value={props.filters.status}
+          options={Object.entries(POLICY_STATUS_TEXT).map(([value, label]) => ({ value, label }))}
+        />
+        <Input name="product" label="Product" kind="select" value={props.filters.product} options={props.products} />
+        <Input name="from" label="Issued from" kind="date" value={props.filters.from} />
+        <Input name="to" label="to" kind="date" value={props.filters.to} />
+        <button type="submit">Filter</button>
+      </form>
+      {props.problem ? (
+        <p class="problem" role="alert" safe>
+          {props.problem}
+        </p>
+      ) : (
+        ""
+      )}
+      {props.rows.length === 0 ? (
+        <Empty>No policies match.</Empty>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Reference</th>
+              {props.withPartner ? <th scope="col">Partner</th> : ""}
+              <th scope="col">Consumer</th>
+              <th scope="col">Product</th>
+              <th scope="col">Status</th>
+              <th scope="col" class="num">
+                Premium
+              </th>
+              <th scope="col">Issued</th>
+            </tr>
+          </thead>
+          <tbody>
+            <PolicyRows rows={props.rows} more={props.more} withPartner={props.withPartner} />
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+export interface PolicyView {
+  reference: string;
+  productName: string;
+  productCode: string;
+  consumerName: string;
+  consumerHref: string;
+  status: string;
+  statusNote: string | null;
+  policyNo: string | null;
+  premiumKobo: number;
+  mode: "test" | "live";
+  coverStart: Date;
+  coverEnd: Date;
+  createdAt: Date;
+  statusAt: Date;
+  printed: [string, string][];
+  certificateHref: string | null;
+  hostedHref: string | null;
+  verifyHref: string | null;
+  /** Where the status block reloads itself from while pending. */
+  statusHref: string;
+  /** The partner's "Make a claim" link (approved policies). */
+  claimHref?: string;
+  /** The partner's "Finance the premium" link (policies that can still be financed). */
+  financeHref?: string;
+}
+
+/** The part of a policy that changes: reloads itself every few seconds while the policy is pending. */
+export function PolicyStatusBlock(props: { policy: PolicyView }) {
+  const p = props.policy;
+  const pending = p.status === "p";
+  return (
+    <div id="policy-status" class="card" aria-live="polite" {...(pending ? { "hx-get": p.statusHref, "hx-trigger": "every 3s", "hx-swap": "outerHTML" } : {})}>
+      <p>
+        <Badge tone={statusTone(p.status)} text={POLICY_STATUS_TEXT[p.status] ?? p.status} />{" "}
+        {pending ? <span class="muted">Being decided… this page updates itself.</span> : <span class="muted" safe>{`since ${dateTime(p.statusAt)}`}</span>}
+      </p>
+      {p.statusNote ? (
+        <p safe>
+          {p.statusNote}
+        </p>
+      ) : (
+        ""
+      )}
+      {p.policyNo ? (
+        <p>
+          Policy number <strong safe>{p.policyNo}</strong>
+        </p>
+      ) : (
+        ""
+      )}
+      {p.certificateHref ? (
+        <p>
+          <a class="button" href={p.certificateHref}>
+            Download the certificate
+          </a>{" "}
+          {p.hostedHref ? (
+            <a href={p.hostedHref} target="_blank" rel="noopener">
+              Hosted certificate link
+            </a>
+          ) : (
+            ""
+          )}{" "}
+          {p.verifyHref ? <a href={p.verifyHref}>Public verification page</a> : ""}
+        </p>
+      ) : (
+        ""
+      )}
+    </div>
+  );
+}
+
+export function PolicyDetail(props: { policy: PolicyView; children?: Children }) {
+  const p = props.policy;
+  return (
+    <section>
+      <h1>
+        Policy <span safe>{p.reference}</span>
+      </h1>
+      {p.mode === "test" ? <p class="notice">Test mode: a specimen, no cover, nothing billed.</p> : ""}
+      <PolicyStatusBlock policy={p} />
+      {p.claimHref || p.financeHref ? (
+        <p>
+          {p.claimHref ? (
+            <a class="button" href={p.claimHref}>
+              Make a claim
+            </a>
+          ) : (
+            ""
+          )}{" "}
+          {p.financeHref ? (
+            <a class="button secondary" href={p.financeHref}>
+              Finance the premium
+            </a>
+          ) : (
+            ""
+          )}
+        </p>
+      ) : (
+        ""
+      )}
+      {props.children}
+      <dl>
+        <dt>Product</dt>
+        <dd safe>{`${p.productName} (${p.productCode})`}</dd>
+        <dt>Insured</dt>
+        <dd>
+          <a href={p.consumerHref} safe>
+            {p.consumerName}
+          </a>
+        </dd>
+        <dt>Premium</dt>
+        <dd safe>{naira(p.premiumKobo)}</dd>
+        <dt>Cover</dt>
+        <dd safe>{`${day(p.coverStart)} to ${day(new Date(p.coverEnd.getTime() - 1))}`}</dd>
+        <dt>Requested</dt>
+        <dd safe>{dateTime(p.createdAt)}</dd>
+        {p.printed.map(([label, value]) => (
+          <>
+            <dt safe>{label}</dt>
+            <dd safe>{value}</dd>
+          </>
+        ))}
+      </dl>
+    </section>
+  );
+}

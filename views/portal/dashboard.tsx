@@ -1,0 +1,79 @@
+import { dateTime, naira, POLICY_STATUS_TEXT } from "../format";
+import { Badge, Empty } from "./ui";
+
+export interface RecentPolicy {
+  reference: string;
+  productName: string;
+  consumerName: string;
+  status: string;
+  premiumKobo: number;
+  at: Date;
+}
+
+export function Dashboard(props: {
+  mode: "test" | "live";
+  byStatus: Record<string, number>;
+  premiumThisMonthKobo: number;
+  walletKobo: number;
+  recent: RecentPolicy[];
+}) {
+  return (
+    <section>
+      <h1>Dashboard</h1>
+      <p class="muted">{props.mode === "live" ? "Live policies and premiums." : "Test mode: specimen policies, nothing billed. Switch modes on the API keys page."}</p>
+      <div class="tiles">
+        {(["p", "a", "d", "l"] as const).map((status) => (
+          <a class="tile" href={`/portal/policies?status=${status}`}>
+            <span class="tile-value" safe>{String(props.byStatus[status] ?? 0)}</span>
+            <span class="tile-label" safe>{POLICY_STATUS_TEXT[status]}</span>
+          </a>
+        ))}
+        <div class="tile">
+          <span class="tile-value" safe>{naira(props.premiumThisMonthKobo)}</span>
+          <span class="tile-label">Premium this month</span>
+        </div>
+        <a class="tile" href="/portal/wallet">
+          <span class="tile-value" safe>{naira(props.walletKobo)}</span>
+          <span class="tile-label">Wallet balance</span>
+        </a>
+      </div>
+      <h2>Recent activity</h2>
+      {props.recent.length === 0 ? (
+        <Empty>
+          Nothing yet. <a href="/portal/quote">Quote and issue a first policy</a>.
+        </Empty>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Reference</th>
+              <th scope="col">Consumer</th>
+              <th scope="col">Product</th>
+              <th scope="col">Status</th>
+              <th scope="col">Premium</th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.recent.map((p) => (
+              <tr>
+                <td safe>{dateTime(p.at)}</td>
+                <td>
+                  <a href={`/portal/policies/${encodeURIComponent(p.reference)}`} safe>
+                    {p.reference}
+                  </a>
+                </td>
+                <td safe>{p.consumerName}</td>
+                <td safe>{p.productName}</td>
+                <td>
+                  <Badge tone={p.status === "a" ? "ok" : p.status === "p" ? "wait" : "bad"} text={POLICY_STATUS_TEXT[p.status] ?? p.status} />
+                </td>
+                <td safe>{naira(p.premiumKobo)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,109 @@
+import type { Children } from "@kitajs/html";
+import type { PortalRole } from "../../src/modules/portal/service";
+
+/** What every portal page knows about the person looking at it. */
+export interface ShellProps {
+  title: string;
+  /** The nav entry to mark as current. */
+  active?: string;
+  viewer: { name: string; email: string; role: PortalRole; partnerName: string; mode: "test" | "live"; enrichmentEnabled: boolean };
+  csrf: string;
+}
+
+interface NavEntry {
+  href: string;
+  label: string;
+  key: string;
+}
+
+function navFor(viewer: ShellProps["viewer"]): NavEntry[] {
+  if (viewer.role === "admin")
+    return [
+      { href: "/admin", label: "Approvals", key: "approvals" },
+      { href: "/admin/policies", label: "Transactions", key: "policies" },
+      { href: "/admin/consumers", label: "Consumers", key: "consumers" },
+      { href: "/admin/claims", label: "Claims", key: "claims" },
+      { href: "/admin/partners", label: "Partners", key: "partners" },
+      { href: "/admin/financing", label: "Financing", key: "financing" },
+      { href: "/admin/audit", label: "Audit log", key: "audit" },
+    ];
+  return [
+    { href: "/portal", label: "Dashboard", key: "dashboard" },
+    { href: "/portal/consumers", label: "Consumers", key: "consumers" },
+    { href: "/portal/quote", label: "Quote & issue", key: "quote" },
+    { href: "/portal/policies", label: "Policies", key: "policies" },
+    { href: "/portal/claims", label: "Claims", key: "claims" },
+    { href: "/portal/financing", label: "Financing", key: "financing" },
+    { href: "/portal/wallet", label: "Wallet", key: "wallet" },
+    { href: "/portal/webhooks", label: "Webhooks", key: "webhooks" },
+    ...(viewer.enrichmentEnabled ? [{ href: "/portal/vehicle", label: "Vehicle checks", key: "vehicle" }] : []),
+    { href: "/portal/keys", label: "API keys", key: "keys" },
+    ...(viewer.role === "owner" ? [{ href: "/portal/team", label: "Team", key: "team" }] : []),
+  ];
+}
+
+/** The portal's page shell: navigation for the viewer's role, the mode banner, and htmx with the CSRF header. */
+export function PortalLayout(props: ShellProps & { children: Children }) {
+  const { viewer } = props;
+  return (
+    <>
+      {"<!doctype html>"}
+      <html lang="en">
+        <head>
+          <meta charset="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <title safe>{`${props.title} · Partner portal`}</title>
+          {/* Refusals come back as 4xx with the form and its messages: htmx must show them, not drop them. */}
+          <meta
+            name="htmx-config"
+            content='{"includeIndicatorStyles":false,"responseHandling":[{"code":"204","swap":false},{"code":"[23]..","swap":true},{"code":"[45]..","swap":true,"error":true}]}'
+          />
+          <link rel="stylesheet" href="/public/app.css" />
+          <script src="/public/htmx.min.js" defer></script>
+        </head>
+        <body hx-headers={JSON.stringify({ "x-csrf-token": props.csrf })}>
+          <a class="skip" href="#main">
+            Skip to content
+          </a>
+          <header class="top">
+            <a class="brand" href={viewer.role === "admin" ? "/admin" : "/portal"}>
+              Partner portal
+            </a>
+            <span class="account">
+              <span safe>{viewer.partnerName}</span>
+              {viewer.role !== "admin" && (
+                <span class={`mode mode-${viewer.mode}`} title="Account mode: the portal issues in this mode">
+                  {viewer.mode === "live" ? "LIVE" : "TEST MODE"}
+                </span>
+              )}
+            </span>
+            <form method="post" action="/logout" class="inline">
+              <input type="hidden" name="_csrf" value={props.csrf} />
+              <span class="muted" safe>
+                {viewer.name}
+              </span>{" "}
+              <a href="/portal/password">Password</a> <button type="submit" class="link">Sign out</button>
+            </form>
+          </header>
+          <nav class="side" aria-label="Main">
+            <ul>
+              {navFor(viewer).map((entry) => (
+                <li>
+                  <a href={entry.href} aria-current={entry.key === props.active ? "page" : undefined} safe>
+                    {entry.label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <main id="main" tabindex="-1">
+            {props.children}
+          </main>
+          <div id="loading" class="htmx-indicator" role="status" aria-live="polite">
+            Loading…
+          </div>
+        </body>
+      </html>
+    </>
+  );
+}

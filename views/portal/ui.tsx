@@ -1,0 +1,202 @@
+import type { Children } from "@kitajs/html";
+import type { FormEntry, FormField, FormGroup } from "../../src/products/types";
+
+/** What a form shows after a refusal: the message, next to the input it is about when there is one. */
+export interface FormProblem {
+  message: string;
+  /** The input name the message belongs to (see inputForField). */
+  input?: string;
+}
+
+export type FormValues = Record<string, string | undefined>;
+
+const describedBy = (name: string, hint?: string, error?: string) =>
+  [hint ? `${name}-hint` : "", error ? `${name}-error` : ""].filter(Boolean).join(" ") || undefined;
+
+/** A problem without an input of its own (or whose input is not on the page), shown above the form. */
+export function ProblemSummary(props: { problem?: FormProblem; inputs?: readonly string[] }) {
+  const p = props.problem;
+  if (!p || (p.input && props.inputs?.includes(p.input))) return "";
+  return (
+    <div class="problem" role="alert" safe>
+      {p.message}
+    </div>
+  );
+}
+
+const errorFor = (name: string, problem?: FormProblem) => (problem?.input === name ? problem.message : undefined);
+
+/** One labelled input of any kind, keeping what was typed and showing its error beside it. */
+export function Input(props: {
+  name: string;
+  label: string;
+  kind?: FormField["kind"] | "email" | "password" | "hidden";
+  value?: string;
+  required?: boolean;
+  hint?: string;
+  options?: readonly { value: string; label: string }[];
+  problem?: FormProblem;
+  autocomplete?: string;
+  /** Changing this input re-draws its form (it decides which other inputs are shown). */
+  redraws?: boolean;
+}) {
+  const { name, kind = "text", value = "" } = props;
+  const error = errorFor(name, props.problem);
+  const id = `f-${name.replace(/[^\w-]/g, "-")}`;
+  const common = {
+    id,
+    name,
+    "aria-describedby": describedBy(id, props.hint, error),
+    "aria-invalid": error ? "true" : undefined,
+    required: props.required,
+    class: props.redraws ? "redraws" : undefined,
+  };
+  let control: JSX.Element;
+  switch (kind) {
+    case "select":
+      control = (
+        <select {...common}>
+          <option value="">Choose…</option>
+          {(props.options ?? []).map((o) => (
+            <option value={o.value} selected={o.value === value} safe>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      );
+      break;
+    case "textarea":
+      control = (
+        <textarea {...common} rows="3" safe>
+          {value}
+        </textarea>
+      );
+      break;
+    case "checkbox":
+      control = <input {...common} type="checkbox" checked={value === "on" || value === "true"} required={false} />;
+      break;
+    case "document":
+      control = <input {...common} type="file" accept="application/pdf,image/jpeg,image/png,image/webp" />;
+      break;
+    case "number":
+    case "integer":
+      // Text with a numeric keyboard: people type thousands separators ("1,500,000").
+      control = <input {...common} type="text" inputmode={kind === "integer" ? "numeric" : "decimal"} value={value} />;
+      break;
+    case "datetime":
+      control = <input {...common} type="datetime-local" step="1" value={value} />;
+      break;
+    default:
+      control = <input {...common} type={kind} value={value} autocomplete={props.autocomplete} />;
+  }
+  if (kind === "hidden") return <input type="hidden" name={name} value={value} />;
+  return (
+    <div class={`field${error ? " has-error" : ""}`}>
+      {/* The asterisk of a required input is drawn by CSS, so the label's text is exactly the field's name. */}
+      <label for={id} class={props.required ? "required" : undefined} safe>
+        {props.label}
+      </label>
+      {control}
+      {props.hint ? (
+        <small id={`${id}-hint`} class="hint" safe>
+          {props.hint}
+        </small>
+      ) : (
+        ""
+      )}
+      {error ? (
+        <p id={`${id}-error`} class="error" safe>
+          {error}
+        </p>
+      ) : (
+        ""
+      )}
+    </div>
+  );
+}
+
+/** Entries of a repeatable group shown: what was sent, at least `min`, plus one blank to add another. */
+const rowsOf = (group: FormGroup, values: FormValues) => {
+  let filled = 0;
+  for (const name of Object.keys(values)) {
+    const m = name.startsWith(`${group.path}.`) ? /^(\d+)\./.exec(name.slice(group.path.length + 1)) : null;
+    if (m && values[name]) filled = Math.max(filled, Number(m[1]) + 1);
+  }
+  return Math.min(group.max, Math.max(group.min, filled + 1));
+};
+
+/**
+ * A product's form entries (see src/products/types.ts): inputs named by their wire paths. Entries
+ * shown only for another input's value are left out until it has that value (the form re-draws
+ * itself when a choice changes).
+ */
+export function ProductFields(props: { entries: readonly FormEntry[]; values: FormValues; problem?: FormProblem }) {
+  const controllers = new Set(props.entries.flatMap((e) => (e.showWhen ? [e.showWhen.path] : [])));
+  return (
+    <>
+      {props.entries.map((entry) => {
+        if (entry.showWhen && props.values[entry.showWhen.path] !== entry.showWhen.equals) return "";
+        if (entry.kind !== "group")
+          return (
+            <div>
+              <Input
+                name={entry.path}
+                label={entry.label}
+                kind={entry.kind}
+                value={props.values[entry.path]}
+                required={entry.required}
+                hint={entry.hint}
+                options={entry.options}
+                problem={props.problem}
+                redraws={controllers.has(entry.path)}
+              />
+            </div>
+          );
+        return (
+          <fieldset class="group">
+            <legend safe>{entry.label}</legend>
+            {Array.from({ length: rowsOf(entry, props.values) }, (_, index) => (
+              <fieldset class="row">
+                <legend safe>{`${entry.itemLabel} ${index + 1}`}</legend>
+                {entry.fields.map((field) => {
+                  const name = `${entry.path}.${index}.${field.path}`;
+                  return (
+                    <Input name={name} label={field.label} kind={field.kind} value={props.values[name]} required={field.required && index < entry.min} hint={field.hint} options={field.options} problem={props.problem} />
+                  );
+                })}
+              </fieldset>
+            ))}
+            <small class="hint" safe>{`Up to ${entry.max}. Leave an entry blank to leave it out; send the form to get another blank entry.`}</small>
+          </fieldset>
+        );
+      })}
+    </>
+  );
+}
+
+/** The CSRF token every non-htmx form sends back. */
+export const Csrf = (props: { token: string }) => <input type="hidden" name="_csrf" value={props.token} />;
+
+/** "Show more" for a keyset-paginated list: the next rows replace this row (href asks for rows only). */
+export function MoreRows(props: { href: string | null; colspan: number }) {
+  if (!props.href) return "";
+  return (
+    <tr class="more">
+      <td colspan={String(props.colspan)}>
+        <button type="button" class="link" hx-get={props.href} hx-target="closest tr" hx-swap="outerHTML" hx-indicator="#loading">
+          Show more
+        </button>
+      </td>
+    </tr>
+  );
+}
+
+/** A friendly line for a list with nothing in it. */
+export const Empty = (props: { children: Children }) => <p class="empty">{props.children}</p>;
+
+/** A status shown as a coloured label, e.g. Approved, Pending. */
+export const Badge = (props: { tone: "ok" | "wait" | "bad" | "info"; text: string }) => (
+  <span class={`badge badge-${props.tone}`} safe>
+    {props.text}
+  </span>
+);

@@ -1,0 +1,96 @@
+import type { FormEntry } from "../../src/products/types";
+import { naira } from "../format";
+import { Csrf, Input, ProblemSummary, ProductFields, type FormProblem, type FormValues } from "../portal/ui";
+
+export interface ConsumerChoice {
+  wireId: string;
+  name: string;
+}
+
+/** Quote and issue on one page: pick a product, see the premium as fields change, then issue. */
+export function QuotePage(props: {
+  products: { value: string; label: string }[];
+  product?: string;
+  quoteEntries: readonly FormEntry[];
+  policyEntries: readonly FormEntry[];
+  values: FormValues;
+  premium?: { kobo: number } | { problem: FormProblem };
+  consumers: ConsumerChoice[];
+  problem?: FormProblem;
+  mode: "test" | "live";
+  csrf: string;
+}) {
+  const inputs = ["product", "consumer", "id", "webHook", ...props.quoteEntries.map((e) => e.path), ...props.policyEntries.map((e) => e.path)];
+  return (
+    <section id="quote-page">
+      <h1>Quote &amp; issue</h1>
+      <form
+        method="post"
+        action="/portal/quote/issue"
+        enctype="multipart/form-data"
+        hx-post="/portal/quote/issue"
+        hx-encoding="multipart/form-data"
+        hx-target="#quote-page"
+        hx-swap="outerHTML"
+      >
+        <Csrf token={props.csrf} />
+        {/* A choice that changes the form (the product, a family plan…) re-draws it with what was typed. */}
+        <div hx-post="/portal/quote/form" hx-trigger="change from:.redraws" hx-target="#quote-page" hx-swap="outerHTML" hx-include="closest form" hx-encoding="multipart/form-data" hx-sync="closest form:replace"></div>
+        <Input
+          name="consumer"
+          label="Consumer"
+          kind="select"
+          required
+          value={props.values.consumer}
+          options={props.consumers.map((c) => ({ value: c.wireId, label: c.name }))}
+          hint="Register consumers first on the Consumers page."
+          problem={props.problem}
+        />
+        <Input name="product" label="Product" kind="select" required value={props.product} options={props.products} problem={props.problem} redraws />
+        {props.product ? (
+          <>
+            <fieldset>
+              <legend>Quote</legend>
+              <ProductFields entries={props.quoteEntries} values={props.values} />
+              <div id="premium" aria-live="polite" hx-target="this" hx-swap="innerHTML" hx-post="/portal/quote/premium" hx-trigger="change from:#quote-page, keyup changed delay:400ms from:#quote-page" hx-include="closest form" hx-encoding="multipart/form-data">
+                <Premium premium={props.premium} />
+              </div>
+            </fieldset>
+            <fieldset>
+              <legend>Issue the policy</legend>
+              <p class="muted">
+                {props.mode === "live"
+                  ? "LIVE: the premium is taken from your wallet and the policy goes to the insurer."
+                  : "Test mode: a specimen policy is approved at once; nothing is billed."}
+              </p>
+              <ProblemSummary problem={props.problem} inputs={inputs} />
+              <Input name="id" label="Transaction reference" required value={props.values.id} hint="Your own unique reference; a UUID is filled in for you." problem={props.problem} />
+              <ProductFields entries={props.policyEntries} values={props.values} problem={props.problem} />
+              <Input name="webHook" label="Webhook URL for this policy" value={props.values.webHook} hint="Optional: where to send this policy's status changes." problem={props.problem} />
+              <button type="submit">Issue policy</button>
+            </fieldset>
+          </>
+        ) : (
+          <p class="muted">Choose a product to see its quote and policy fields.</p>
+        )}
+      </form>
+    </section>
+  );
+}
+
+/** The live premium, or why there is none yet. */
+export function Premium(props: { premium?: { kobo: number } | { problem: FormProblem } }) {
+  const p = props.premium;
+  if (!p) return <p class="muted">Fill in the quote fields to see the premium.</p>;
+  if ("problem" in p)
+    return (
+      <p class="muted" safe>
+        {p.problem.message}
+      </p>
+    );
+  return (
+    <p class="premium">
+      Premium: <strong safe>{naira(p.kobo)}</strong>
+    </p>
+  );
+}

@@ -1,0 +1,270 @@
+import { dateTime, naira } from "../format";
+import { Badge, Csrf, Empty, Input, MoreRows, ProblemSummary, type FormProblem, type FormValues } from "../portal/ui";
+
+export interface LedgerRow {
+  at: Date;
+  kind: "topup" | "premium" | "refund";
+  /** Signed: credits positive, debits negative. */
+  amountKobo: number;
+  balanceAfterKobo: number;
+  /** The top-up's reference. */
+  reference: string | null;
+  /** The transaction reference of the policy a premium or refund belongs to. */
+  policyReference: string | null;
+}
+
+export interface UsageLine {
+  service: "registry_check" | "vin_decode";
+  mode: "test" | "live";
+  calls: number;
+  billedCalls: number;
+  amountKobo: number;
+}
+
+export interface UsageProps {
+  /** YYYY-MM as asked (kept when it was refused). */
+  month: string;
+  /** The current Nigerian month: the picker's latest choice. */
+  currentMonth: string;
+  /** Absent when the month was refused. */
+  statement?: { month: string; lines: UsageLine[]; totalKobo: number };
+  problem?: FormProblem;
+}
+
+/** What the last top-up did: a new credit, or the first result of a reference used before. */
+export interface TopUpOutcome {
+  applied: boolean;
+  reference: string;
+  amountKobo: number;
+  balanceAfterKobo: number;
+  at: Date;
+}
+
+export interface WalletProps {
+  balanceKobo: number;
+  mode: "test" | "live";
+  topUp: { values: FormValues; problem?: FormProblem; outcome?: TopUpOutcome };
+  ledger: { rows: LedgerRow[]; more: string | null };
+  usage: UsageProps;
+  csrf: string;
+}
+
+const KIND_TEXT: Record<LedgerRow["kind"], string> = { topup: "Top-up", premium: "Premium", refund: "Refund" };
+const SERVICE_TEXT: Record<UsageLine["service"], string> = { registry_check: "Vehicle registry checks", vin_decode: "VIN decodes" };
+const MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+
+/** "2026-03" → "March 2026". */
+export const monthName = (month: string) => {
+  const [year, index] = month.split("-").map(Number) as [number, number];
+  return MONTH_NAMES[index - 1] ? `${MONTH_NAMES[index - 1]} ${year}` : month;
+};
+
+/** The ledger's rows (also what "Show more" swaps in). */
+export function LedgerRows(props: { rows: LedgerRow[]; more: string | null }) {
+  return (
+    <>
+      {props.rows.map((row) => (
+        <tr>
+          <td safe>{dateTime(row.at)}</td>
+          <td>
+            <Badge tone={row.kind === "premium" ? "info" : "ok"} text={KIND_TEXT[row.kind]} />
+          </td>
+          <td>
+            {row.policyReference ? (
+              <a href={`/portal/policies/${encodeURIComponent(row.policyReference)}`} safe>
+                {row.policyReference}
+              </a>
+            ) : (
+              <span safe>{row.reference ?? "—"}</span>
+            )}
+          </td>
+          <td class="num" safe>
+            {naira(row.amountKobo)}
+          </td>
+          <td class="num" safe>
+            {naira(row.balanceAfterKobo)}
+          </td>
+        </tr>
+      ))}
+      <MoreRows href={props.more} colspan={5} />
+    </>
+  );
+}
+
+function TopUpResult(props: { outcome: TopUpOutcome }) {
+  const o = props.outcome;
+  if (o.applied)
+    return (
+      <p class="success" role="status" aria-live="polite" safe>
+        {`Credited ${naira(o.amountKobo)} with reference ${o.reference}. The balance is now ${naira(o.balanceAfterKobo)}.`}
+      </p>
+    );
+  return (
+    <p class="notice" role="status" aria-live="polite" safe>
+      {`Reference ${o.reference} was already used on ${dateTime(o.at)} for ${naira(o.amountKobo)}: nothing new was credited. That first top-up is shown here (balance after it: ${naira(o.balanceAfterKobo)}).`}
+    </p>
+  );
+}
+
+function TopUpForm(props: WalletProps["topUp"] & { csrf: string }) {
+  return (
+    <div class="card">
+      <h2>Top up</h2>
+      <ProblemSummary problem={props.problem} inputs={["amount", "reference"]} />
+      {props.outcome ? <TopUpResult outcome={props.outcome} /> : ""}
+      <form method="post" action="/portal/wallet/topup" hx-post="/portal/wallet/topup" hx-target="#wallet" hx-swap="outerHTML" hx-indicator="#loading" hx-disabled-elt="find button">
+        <Csrf token={props.csrf} />
+        <Input name="amount" label="Amount in naira" kind="number" required value={props.values.amount} problem={props.problem} hint="For example 250,000 or 1500.50: at most two decimals, up to ₦1,000,000,000 per top-up." />
+        <Input
+          name="reference"
+          label="Payment reference"
+          required
+          value={props.values.reference}
+          problem={props.problem}
+          hint="Your transfer's reference: 1–64 letters, digits, dots, hyphens or underscores. Sending a reference again never credits twice."
+        />
+        <button type="submit">Top up</button>
+      </form>
+    </div>
+  );
+}
+
+/** The monthly usage statement of vehicle checks, with its month picker. */
+export function UsageStatementView(props: UsageProps) {
+  const error = props.problem?.input === "month" ? props.problem.message : undefined;
+  const s = props.statement;
+  return (
+    <section id="usage" aria-labelledby="usage-title">
+      <h2 id="usage-title">Usage statement</h2>
+      <p class="muted">
+        Vehicle registry checks that reach the registry in live mode cost ₦150.00 each and are invoiced monthly (they are not taken from the wallet). Repeats within five minutes, test-mode
+        checks and VIN decodes are free.
+      </p>
+      <form class="filters" method="get" action="/portal/wallet" hx-get="/portal/wallet/usage" hx-target="#usage" hx-swap="outerHTML" hx-indicator="#loading">
+        <div class={`field${error ? " has-error" : ""}`}>
+          <label for="f-month">Month (Nigerian time)</label>
+          <input
+            id="f-month"
+            type="month"
+            name="month"
+            value={props.month}
+            max={props.currentMonth}
+            aria-describedby={error ? "f-month-error" : undefined}
+            aria-invalid={error ? "true" : undefined}
+          />
+          {error ? (
+            <p id="f-month-error" class="error" safe>
+              {error}
+            </p>
+          ) : (
+            ""
+          )}
+        </div>
+        <button type="submit" class="secondary">
+          Show statement
+        </button>
+      </form>
+      <ProblemSummary problem={props.problem} inputs={["month"]} />
+      {!s ? (
+        ""
+      ) : s.lines.length === 0 ? (
+        <Empty>
+          <span safe>{`No vehicle checks in ${monthName(s.month)}.`}</span>
+        </Empty>
+      ) : (
+        <table>
+          <caption safe>{`Vehicle checks in ${monthName(s.month)}`}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Service</th>
+              <th scope="col">Mode</th>
+              <th scope="col" class="num">
+                Calls
+              </th>
+              <th scope="col" class="num">
+                Billed calls
+              </th>
+              <th scope="col" class="num">
+                Amount
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {s.lines.map((line) => (
+              <tr>
+                <td safe>{SERVICE_TEXT[line.service]}</td>
+                <td>{line.mode === "live" ? "Live" : "Test"}</td>
+                <td class="num" safe>
+                  {line.calls.toLocaleString("en-NG")}
+                </td>
+                <td class="num" safe>
+                  {line.billedCalls.toLocaleString("en-NG")}
+                </td>
+                <td class="num" safe>
+                  {naira(line.amountKobo)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr>
+              <th scope="row" colspan="4">
+                Total
+              </th>
+              <td class="num" safe>
+                {naira(s.totalKobo)}
+              </td>
+            </tr>
+          </tfoot>
+        </table>
+      )}
+    </section>
+  );
+}
+
+/** The wallet page: balance, top-up, usage statement, ledger. */
+export function WalletPage(props: WalletProps) {
+  return (
+    <section id="wallet">
+      <h1>Wallet</h1>
+      <div class="tiles">
+        <div class="tile">
+          <span class="tile-value" id="balance" safe>
+            {naira(props.balanceKobo)}
+          </span>
+          <span class="tile-label">Balance</span>
+        </div>
+      </div>
+      <p class="muted">
+        The prepaid wallet pays the premiums of live policies when they are issued; a declined policy's premium comes back as a refund.{" "}
+        {props.mode === "test" ? "The account is in test mode: test policies never touch the wallet." : ""}
+      </p>
+      <TopUpForm {...props.topUp} csrf={props.csrf} />
+      <UsageStatementView {...props.usage} />
+      <h2>Ledger</h2>
+      {props.ledger.rows.length === 0 ? (
+        <Empty>No wallet activity yet. Top up to issue live policies.</Empty>
+      ) : (
+        <table>
+          <caption class="visually-hidden">Wallet ledger, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Kind</th>
+              <th scope="col">Reference or policy</th>
+              <th scope="col" class="num">
+                Amount
+              </th>
+              <th scope="col" class="num">
+                Balance after
+              </th>
+            </tr>
+          </thead>
+          <tbody id="ledger-rows">
+            <LedgerRows rows={props.ledger.rows} more={props.ledger.more} />
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,258 @@
+import { dateTime } from "../format";
+import { Badge, Csrf, Empty, Input, MoreRows, ProblemSummary, type FormProblem, type FormValues } from "../portal/ui";
+
+export interface EndpointRow {
+  id: string;
+  url: string;
+  description: string | null;
+  events: string[];
+  enabled: boolean;
+  disabledReason: string | null;
+  failingSince: Date | null;
+  createdAt: Date;
+}
+
+export interface AttemptView {
+  number: number;
+  at: Date;
+  url: string;
+  requestHeaders: string;
+  requestBody: string;
+  responseStatus: number | null;
+  responseBody: string | null;
+  error: string | null;
+  latencyMs: number;
+}
+
+export interface DeliveryView {
+  id: string;
+  eventType: string;
+  url: string;
+  status: string;
+  attempts: AttemptView[];
+  nextAttemptAt: Date | null;
+  createdAt: Date;
+}
+
+const endpointState = (e: EndpointRow) =>
+  e.enabled ? (e.failingSince ? <Badge tone="wait" text="Failing" /> : <Badge tone="ok" text="Active" />) : <Badge tone="bad" text="Disabled" />;
+
+/** The event types as checkboxes: none ticked means every type. */
+function EventChoices(props: { types: readonly string[]; chosen: string[] }) {
+  return (
+    <fieldset>
+      <legend>Events</legend>
+      <p class="hint">Tick none to receive every event.</p>
+      {props.types.map((type) => (
+        <label class="choice">
+          <input type="checkbox" name="events" value={type} checked={props.chosen.includes(type)} /> <code safe>{type}</code>
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** A secret shown on request (or once, when made): with the words a person needs to use it. */
+export function SecretReveal(props: { secret: string; note: string }) {
+  return (
+    <div class="notice" role="status">
+      <p safe>{props.note}</p>
+      <p class="secret" safe>
+        {props.secret}
+      </p>
+    </div>
+  );
+}
+
+export function WebhooksPage(props: {
+  endpoints: EndpointRow[];
+  types: readonly string[];
+  values: FormValues;
+  /** The event types ticked. */
+  events: string[];
+  problem?: FormProblem;
+  created?: { endpoint: EndpointRow; secret: string };
+  csrf: string;
+}) {
+  return (
+    <section>
+      <h1>Webhooks</h1>
+      <p class="muted">
+        Status changes are pushed to your endpoints, signed per Standard Webhooks (<code>webhook-id</code>, <code>webhook-timestamp</code>,{" "}
+        <code>webhook-signature</code>); verify them with your endpoint's secret.
+      </p>
+      {props.created ? <SecretReveal secret={props.created.secret} note={`Endpoint ${props.created.endpoint.url} is registered. Its signing secret is shown once here; you can reveal it later on the endpoint's page.`} /> : ""}
+      {props.endpoints.length === 0 ? (
+        <Empty>No endpoints yet. Register one below.</Empty>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">URL</th>
+              <th scope="col">Events</th>
+              <th scope="col">State</th>
+              <th scope="col">Registered</th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.endpoints.map((e) => (
+              <tr>
+                <td>
+                  <a href={`/portal/webhooks/${e.id}`} safe>
+                    {e.url}
+                  </a>
+                  {e.description ? (
+                    <div class="muted" safe>
+                      {e.description}
+                    </div>
+                  ) : (
+                    ""
+                  )}
+                </td>
+                <td>{e.events.length ? e.events.join(", ") : "all"}</td>
+                <td>{endpointState(e)}</td>
+                <td safe>{dateTime(e.createdAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <h2>Register an endpoint</h2>
+      <ProblemSummary problem={props.problem} inputs={["url", "description", "events"]} />
+      <form method="post" action="/portal/webhooks">
+        <Csrf token={props.csrf} />
+        <Input name="url" label="URL" required value={props.values.url} hint="https:// address of your receiver" problem={props.problem} />
+        <Input name="description" label="Description" value={props.values.description} problem={props.problem} />
+        <EventChoices types={props.types} chosen={props.events} />
+        <button type="submit">Register endpoint</button>
+      </form>
+    </section>
+  );
+}
+
+export function DeliveryRows(props: { deliveries: DeliveryView[]; more: string | null; csrf: string }) {
+  return (
+    <>
+      {props.deliveries.map((d) => (
+        <tr id={`delivery-${d.id}`}>
+          <td safe>{dateTime(d.createdAt)}</td>
+          <td>
+            <code safe>{d.eventType}</code>
+          </td>
+          <td>
+            <Badge tone={d.status === "succeeded" ? "ok" : d.status === "pending" ? "wait" : "bad"} text={d.status} />
+            {d.nextAttemptAt ? <div class="muted" safe>{`next try ${dateTime(d.nextAttemptAt)}`}</div> : ""}
+          </td>
+          <td>
+            <details>
+              <summary safe>{`${d.attempts.length} attempt${d.attempts.length === 1 ? "" : "s"}`}</summary>
+              {d.attempts.map((a) => (
+                <div class="attempt">
+                  <p safe>{`#${a.number} · ${dateTime(a.at)} · ${a.responseStatus ?? "no answer"} · ${a.latencyMs} ms · ${a.url}`}</p>
+                  {a.error ? (
+                    <p class="warn" safe>
+                      {a.error}
+                    </p>
+                  ) : (
+                    ""
+                  )}
+                  <p class="hint">Request</p>
+                  <pre safe>{`${a.requestHeaders}\n\n${a.requestBody}`}</pre>
+                  <p class="hint">Response</p>
+                  <pre safe>{a.responseBody ?? ""}</pre>
+                </div>
+              ))}
+            </details>
+          </td>
+          <td>
+            <form method="post" action={`/portal/webhooks/deliveries/${d.id}/replay`} hx-post={`/portal/webhooks/deliveries/${d.id}/replay`} hx-target={`#delivery-${d.id}`} hx-swap="beforebegin" class="inline">
+              <Csrf token={props.csrf} />
+              <button type="submit" class="secondary">
+                Replay
+              </button>
+            </form>
+          </td>
+        </tr>
+      ))}
+      <MoreRows href={props.more} colspan={5} />
+    </>
+  );
+}
+
+export function EndpointPage(props: {
+  endpoint: EndpointRow;
+  types: readonly string[];
+  deliveries: DeliveryView[];
+  more: string | null;
+  values: FormValues;
+  /** The event types ticked. */
+  events: string[];
+  problem?: FormProblem;
+  secret?: { value: string; note: string };
+  message?: string;
+  csrf: string;
+}) {
+  const e = props.endpoint;
+  const base = `/portal/webhooks/${e.id}`;
+  return (
+    <section>
+      <h1 safe>{e.url}</h1>
+      <p>
+        {endpointState(e)} {e.disabledReason ? <span class="muted" safe>{e.disabledReason}</span> : ""}
+        {e.failingSince ? <span class="muted" safe>{` failing since ${dateTime(e.failingSince)}`}</span> : ""}
+      </p>
+      {props.message ? (
+        <p class="success" role="status" safe>
+          {props.message}
+        </p>
+      ) : (
+        ""
+      )}
+      {props.secret ? <SecretReveal secret={props.secret.value} note={props.secret.note} /> : ""}
+      <div class="actions">
+        {[
+          ["reveal", "Reveal signing secret", "secondary"],
+          ["rotate", "Rotate secret", "secondary"],
+          ["test", "Send a test event", "secondary"],
+          ["delete", "Delete endpoint", "danger"],
+        ].map(([action, label, style]) => (
+          <form method="post" action={`${base}/${action}`} class="inline">
+            <Csrf token={props.csrf} />
+            <button type="submit" class={style} safe>
+              {label}
+            </button>
+          </form>
+        ))}
+      </div>
+      <h2>Settings</h2>
+      <ProblemSummary problem={props.problem} inputs={["url", "description", "events"]} />
+      <form method="post" action={base}>
+        <Csrf token={props.csrf} />
+        <Input name="url" label="URL" required value={props.values.url} problem={props.problem} />
+        <Input name="description" label="Description" value={props.values.description} problem={props.problem} />
+        <Input name="enabled" label="Enabled" kind="checkbox" value={props.values.enabled} />
+        <EventChoices types={props.types} chosen={props.events} />
+        <button type="submit">Save</button>
+      </form>
+      <h2>Deliveries</h2>
+      {props.deliveries.length === 0 ? (
+        <Empty>Nothing sent to this endpoint yet. Send a test event to try it.</Empty>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Created</th>
+              <th scope="col">Event</th>
+              <th scope="col">Status</th>
+              <th scope="col">Attempts</th>
+              <th scope="col">Replay</th>
+            </tr>
+          </thead>
+          <tbody>
+            <DeliveryRows deliveries={props.deliveries} more={props.more} csrf={props.csrf} />
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
