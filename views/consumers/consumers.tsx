@@ -148,6 +148,8 @@ export function ConsumerForm(props: {
   );
 }
 
+const documentsText = (documents: string[]): string => documents.join(", ") || "none";
+
 export function ConsumerDetail(props: {
   consumer: ConsumerRow & { profile: Record<string, unknown> };
   lines: [string, string][];
@@ -177,7 +179,7 @@ export function ConsumerDetail(props: {
           </>
         ))}
         <dt>Documents on file</dt>
-        <dd>{c.documents.length ? c.documents.join(", ") : "none"}</dd>
+        <dd safe>{documentsText(c.documents)}</dd>
         <dt>Registered</dt>
         <dd safe>{dateTime(c.createdAt)}</dd>
       </dl>

@@ -34,6 +34,8 @@ export interface DeliveryView {
   createdAt: Date;
 }
 
+const eventsText = (events: string[]): string => events.join(", ") || "all";
+
 const endpointState = (e: EndpointRow) =>
   e.enabled ? (e.failingSince ? <Badge tone="wait" text="Failing" /> : <Badge tone="ok" text="Active" />) : <Badge tone="bad" text="Disabled" />;
 
@@ -109,7 +111,7 @@ export function WebhooksPage(props: {
                     ""
                   )}
                 </td>
-                <td>{e.events.length ? e.events.join(", ") : "all"}</td>
+                <td safe>{eventsText(e.events)}</td>
                 <td>{endpointState(e)}</td>
                 <td safe>{dateTime(e.createdAt)}</td>
               </tr>
