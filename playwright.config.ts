@@ -1,10 +1,14 @@
 import { defineConfig } from "@playwright/test";
-import { E2E_PORT } from "./e2e/server";
+import { E2E_INSTANCES, E2E_PORT } from "./e2e/server";
 
-/** Browser tests against the real server (embedded in-memory database), in Debian's Chromium. */
+/**
+ * Browser tests against the real server (embedded in-memory database), in Debian's Chromium; with
+ * E2E_INSTANCES=2 and E2E_DATABASE_URL, against two instances on PostgreSQL behind a round-robin
+ * proxy (e2e/server.ts), with their own output folder.
+ */
 export default defineConfig({
   testDir: "./e2e",
-  outputDir: "test-results/e2e",
+  outputDir: E2E_INSTANCES > 1 ? "test-results/e2e-instances" : "test-results/e2e",
   timeout: 60_000,
   workers: 1,
   reporter: [["list"], ["json"]],

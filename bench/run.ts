@@ -7,6 +7,8 @@
  *   quote     the service's `dump ipck_vhcl-tprt-1111*PRMM` (auth + quote INSERT);
  *   register  the service's `prfl entity` with a new e-mail every request;
  *   insure    the service's `entt_<consumer>: insure` (vhcl-tprt-1111, test mode), a new reference every request;
+ *   insure-live  the same with the live key: the premium is debited from the wallet, the insurer decides later;
+ *   list      the service's `dump entt_*` (20 newest transactions);
  *   status    the service's `dump entt_<consumer>|insr_vhcl-tprt-1111-<tx_id>*STATUS` of an approved test policy.
  * The service runs unchanged (`bun src/main.ts`) with its default per-partner rate limit; the
  * requests rotate over enough fresh partners that the limit never refuses one. Every answer is
@@ -27,8 +29,10 @@ import { openDatabase, type Database } from "../src/db/client";
 import { registerConsumer } from "../src/modules/consumers/service";
 import { createPartner } from "../src/modules/partners/service";
 import { issuePolicy } from "../src/modules/policies/service";
+import { topUpWallet } from "../src/modules/wallet/service";
 import { classifyBareAnswer, classifyCommandAnswer, runLoad, type LoadResult } from "./load";
-import { AIMS, describeMachine, ratio, renderSection, writeSection, type RunReport, type ScenarioReport } from "./report";
+import { AIMS, describeMachine, ratio, renderScaleSection, renderSection, SCALE_MARKERS, writeSection, type RunReport, type ScenarioReport } from "./report";
+import { measureLists, measureMemory, portalCookie } from "./scale";
 import { startServer, type Server } from "./servers";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -40,23 +44,28 @@ const settings = {
   durationSeconds: Number(env.BENCH_DURATION ?? 10),
   logLevel: env.BENCH_LOG_LEVEL ?? "warn",
   only: env.BENCH_ONLY ? new Set(env.BENCH_ONLY.split(",").map((s) => s.trim())) : null,
+  scaleSizes: (env.BENCH_SCALE_SIZES ?? "10000,100000,1000000").split(",").map(Number),
+  listRequests: Number(env.BENCH_LIST_REQUESTS ?? 200),
+  soakSeconds: Number(env.BENCH_SOAK_SECONDS ?? 60),
+  soakConnections: Number(env.BENCH_SOAK_CONNECTIONS ?? 20),
   writeDocs: env.BENCH_WRITE_DOCS !== "0" && !env.BENCH_ONLY,
 };
 /** Requests per pass of the sizing probe: a first pass warms the service up, the second is timed. */
 const PROBE_REQUESTS = 1500;
 /** How much faster than its probe a scenario may run during the benchmark; capped by the bare rate. */
-const PROBE_HEADROOM = 1.5;
+const PROBE_HEADROOM = 2;
 /** Spare partner capacity on top of the expected request count. */
 const SAFETY = 1.2;
 const PARTNER_CONCURRENCY = 8;
 
 const say = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
-/** A partner's test key, and what the scenarios need of it: a registered consumer and an approved policy. */
+/** A partner's keys, and what the scenarios need: a registered consumer, an approved policy, a funded wallet. */
 interface Caller {
   partnerId: string;
   keyId: string;
   key: string;
+  live: { id: string; key: string };
   consumerId: string;
   policyReference: string;
 }
@@ -105,6 +114,16 @@ const SCENARIOS: Scenario[] = [
     body: (c) => envelope(c, `entt_${c.consumerId}: insure`, insureSeed()),
   },
   {
+    name: "insure-live",
+    description: `\`entt_<consumer>: insure\` ${PRODUCT}, live key: auth and consumer (cached) + a transaction (policy, outbox event, wallet debit and ledger entry); the insurer decides it in the background`,
+    body: (c) => envelope({ ...c, keyId: c.live.id, key: c.live.key }, `entt_${c.consumerId}: insure`, insureSeed()),
+  },
+  {
+    name: "list",
+    description: "`dump entt_*` (20 newest of the partner's transactions): auth + one keyset SELECT",
+    body: (c) => envelope(c, "dump entt_*", { limit: 20 }),
+  },
+  {
     name: "status",
     description: `\`dump entt_<consumer>\\|insr_${PRODUCT}-<tx_id>*STATUS\` of an approved test policy: auth + policy SELECT`,
     body: (c) => envelope(c, `dump entt_${c.consumerId}|insr_${PRODUCT}-${c.policyReference}*STATUS`),
@@ -126,7 +145,9 @@ async function createCallers(db: Database, count: number, label: string): Promis
       const consumer = await registerConsumer(db, partner.partnerId, person(), { maxDocumentBytes: 1 << 20 });
       const seed = insureSeed();
       await issuePolicy(db, { partnerId: partner.partnerId, mode: "test", consumerParam: consumer.id, seed, now: new Date(), insurerDelayMs: 0 });
-      made.push({ partnerId: partner.partnerId, keyId: partner.keys.test.id, key: partner.keys.test.key, consumerId: consumer.id, policyReference: seed.id });
+      // Enough for every live premium the partner's share of a run can issue (70 a minute at most).
+      await topUpWallet(db, partner.partnerId, { amountKobo: 100 * 1_500_000, reference: "bench-funds" }, new Date());
+      made.push({ partnerId: partner.partnerId, keyId: partner.keys.test.id, key: partner.keys.test.key, live: partner.keys.live, consumerId: consumer.id, policyReference: seed.id });
     }
   };
   await Promise.all(Array.from({ length: Math.min(PARTNER_CONCURRENCY, count) }, worker));
@@ -184,7 +205,8 @@ async function main(): Promise<number> {
     const logDir = mkdtempSync(join(tmpdir(), "bench-"));
 
     // The service's own environment, without anything that would change its limits.
-    const serviceEnv: Record<string, string | undefined> = { ...env, DATABASE_URL: benchUrl.toString(), LOG_LEVEL: settings.logLevel, SEED_DEMO: "false" };
+    // No verification service beside it: the vehicle registry's 12-17 s first lookups are not what is measured.
+    const serviceEnv: Record<string, string | undefined> = { ...env, DATABASE_URL: benchUrl.toString(), LOG_LEVEL: settings.logLevel, SEED_DEMO: "false", NIID_START: "false" };
     for (const name of ["RATE_LIMIT_MAX", "RATE_LIMIT_WINDOW_MS", "REDIS_URL", "MAX_IN_FLIGHT"]) delete serviceEnv[name];
     const serviceConfig = loadConfig(serviceEnv);
     const limit = { max: serviceConfig.RATE_LIMIT_MAX, windowMs: serviceConfig.RATE_LIMIT_WINDOW_MS };
@@ -210,7 +232,7 @@ async function main(): Promise<number> {
       return load(name, url, nextBody, classify, { seconds: settings.durationSeconds });
     };
 
-    const fakeCaller: Caller = { partnerId: crypto.randomUUID(), keyId: crypto.randomUUID(), key: "x".repeat(44), consumerId: "", policyReference: "" };
+    const fakeCaller: Caller = { partnerId: crypto.randomUUID(), keyId: crypto.randomUUID(), key: "x".repeat(44), live: { id: "", key: "" }, consumerId: "", policyReference: "" };
     const reports: ScenarioReport[] = [];
     // The baseline gets the quote envelope as its body, so both parse and store the same bytes.
     const bareResult = await measure("bare", bare.url, () => SCENARIOS[0]!.body(fakeCaller), classifyBareAnswer);
@@ -250,8 +272,30 @@ async function main(): Promise<number> {
     };
     // Every answer 75 of a writing scenario must have left its row (warm-ups and probes wrote more).
     const answeredOk = (name: string) => report.scenarios.filter((s) => s.name === name).reduce((n, s) => n + (s.result.outcomes.ok ?? 0), 0);
-    for (const [scenario, table] of [["quote", "quotes"], ["register", "consumers"], ["insure", "policies"]] as const)
-      if (report.stored[table] < answeredOk(scenario)) problems.push(`only ${report.stored[table]} ${table} stored for ${answeredOk(scenario)} answers 75 to ${scenario}`);
+    for (const [scenarios, table] of [[["quote"], "quotes"], [["register"], "consumers"], [["insure", "insure-live"], "policies"]] as const) {
+      const answered = scenarios.reduce((n, s) => n + answeredOk(s), 0);
+      if (report.stored[table] < answered) problems.push(`only ${report.stored[table]} ${table} stored for ${answered} answers 75 to ${scenarios.join(" and ")}`);
+    }
+    // Lists as the table grows, and memory under sustained load (a full run only).
+    let scaleSection: string | null = null;
+    if (!settings.only) {
+      const operator = await createPartner(database.db, { name: "bench operator", admin: true });
+      const owner = await createPartner(database.db, { name: "bench lists" });
+      const consumer = await registerConsumer(database.db, owner.partnerId, person(), { maxDocumentBytes: 1 << 20 });
+      const listCaller = { partnerId: owner.partnerId, consumerId: consumer.id, keyId: owner.keys.test.id, key: owner.keys.test.key, portal: owner.portal };
+      const lists = await measureLists(bench, service, listCaller, await portalCookie(service, operator.portal), settings.scaleSizes, settings.listRequests);
+      for (const row of lists) say(`${row.what} at ${row.size}: p50 ${row.p50} ms, p95 ${row.p95} ms, p99 ${row.p99} ms`);
+      // A server of its own without the rate limit, so one partner can keep it busy for the whole soak.
+      const soak = await startServer({ name: "soak", script: "src/main.ts", env: { ...serviceEnv, RATE_LIMIT_MAX: "1000000000", WORKER: "false" }, logDir, cwd: root });
+      servers.push(soak);
+      const soakCaller = { ...listCaller, live: owner.keys.live, policyReference: "" };
+      const memory = await measureMemory(soak, settings.soakSeconds, 5, (seconds) =>
+        runLoad({ url: soak.url, connections: settings.soakConnections, duration: seconds, nextBody: () => SCENARIOS[0]!.body(soakCaller), classify: classifyCommandAnswer }),
+      );
+      say(`memory under load: ${memory.map((m) => `${m.second}s ${m.rssMiB} MiB`).join(", ")}`);
+      scaleSection = renderScaleSection(startedAt, lists, memory, { requests: settings.listRequests, soakSeconds: settings.soakSeconds, soakConnections: settings.soakConnections });
+    }
+
     const serviceErrors = service.stderr().trim();
     if (serviceErrors) problems.push(`the service wrote to stderr:\n${serviceErrors.slice(-2000)}`);
 
@@ -267,6 +311,7 @@ async function main(): Promise<number> {
     }
     if (settings.writeDocs) {
       writeSection(join(root, "docs/performance.md"), section);
+      if (scaleSection) writeSection(join(root, "docs/performance.md"), scaleSection, SCALE_MARKERS);
       say("docs/performance.md updated");
     }
     return 0;

@@ -6,6 +6,7 @@ import { join } from "node:path";
 export interface Server {
   name: string;
   url: string;
+  pid: number;
   /** Its stdout (the service's info logs, if enabled). */
   logFile: string;
   /** The last 20 kB of its stderr (warnings and errors). */
@@ -83,6 +84,7 @@ export async function startServer(options: {
   return {
     name: options.name,
     url,
+    pid: child.pid,
     logFile,
     stderr: () => stderr,
     async stop() {

@@ -1,6 +1,8 @@
 /**
  * The README's test command: the whole suite on PGlite, again on PostgreSQL when a database
- * URL is given, then the Playwright specs when a Chromium is found. Under CI=true a missing
+ * URL is given, then the Playwright specs when a Chromium is found — once against one app on an
+ * embedded database, and, when a database URL is given, again against two app instances on a
+ * fresh PostgreSQL database behind a round-robin proxy (e2e/server.ts). Under CI=true a missing
  * database or browser fails the run instead of skipping. Ends with "N passed, N failed".
  */
 import { existsSync, readFileSync, rmSync } from "node:fs";
@@ -59,14 +61,26 @@ if (postgresUrl) {
 if (extraArgs.length) {
   // A filtered run (npm test -- <filter>) is for the bun suite only.
 } else if (existsSync(chromium)) {
-  const report = "test-results/e2e.json";
-  rmSync(report, { force: true });
-  await run("browser tests (Playwright)", ["npx", "playwright", "test"], { CHROMIUM_PATH: chromium, PLAYWRIGHT_JSON_OUTPUT_NAME: report });
-  if (existsSync(report)) {
-    const stats = JSON.parse(readFileSync(report, "utf8")).stats as { expected: number; unexpected: number; flaky: number };
-    passed += stats.expected + stats.flaky;
-    failed += stats.unexpected;
-  } else problems.push("Playwright wrote no report");
+  async function playwright(label: string, report: string, env: Record<string, string | undefined>) {
+    rmSync(report, { force: true });
+    await run(label, ["npx", "playwright", "test"], { CHROMIUM_PATH: chromium, PLAYWRIGHT_JSON_OUTPUT_NAME: report, ...env });
+    if (existsSync(report)) {
+      const stats = JSON.parse(readFileSync(report, "utf8")).stats as { expected: number; unexpected: number; flaky: number };
+      passed += stats.expected + stats.flaky;
+      failed += stats.unexpected;
+    } else problems.push(`${label}: Playwright wrote no report`);
+  }
+  await playwright("browser tests (Playwright)", "test-results/e2e.json", { E2E_INSTANCES: undefined });
+  if (postgresUrl) {
+    await playwright("browser tests against two instances on PostgreSQL (Playwright)", "test-results/e2e-instances.json", {
+      E2E_INSTANCES: "2",
+      E2E_DATABASE_URL: postgresUrl,
+    });
+  } else if (ci) {
+    problems.push("CI=true but no TEST_DATABASE_URL or DATABASE_URL: the browser tests against two instances are required in CI");
+  } else {
+    console.log("\n!!! SKIPPED the browser tests against two instances: set TEST_DATABASE_URL (or DATABASE_URL) to include them.");
+  }
 } else if (ci) {
   problems.push(`CI=true but no Chromium at ${chromium}: install it (apt-get install -y chromium)`);
 } else {

@@ -1,11 +1,15 @@
+import { escapeHtml } from "@kitajs/html";
 import { Elysia } from "elysia";
+import { CommandError } from "./core/errors";
 import { log } from "./core/log";
 import { certificateRoutes } from "./http/certificates";
 import { commandEndpoint } from "./http/command-endpoint";
 import { requestContext, type AppDeps } from "./http/context";
 import { healthRoutes } from "./http/health";
+import { countHttpRequest, metricsRoutes } from "./http/metrics";
 import { pageRoutes } from "./http/pages";
-import { portalRoutes } from "./portal/routes";
+import { refuseUnsafeInput } from "./http/unsafe-input";
+import { isPortalPath, portalRoutes } from "./portal/routes";
 
 export type { AppDeps } from "./http/context";
 
@@ -13,22 +17,42 @@ export type { AppDeps } from "./http/context";
 export function createApp(deps: AppDeps) {
   return new Elysia()
     .onError(({ code, error, set, request }) => {
-      // Routes other than POST / answer plain JSON errors; the command endpoint never throws.
+      // Routes other than POST / answer plain JSON errors (portal pages a short HTML one); the command endpoint never throws.
       if (code === "NOT_FOUND") {
         set.status = 404;
         return { error: "not found" };
+      }
+      // The client's mistakes are 4xx wherever they surface, never a 500: a body the framework cannot
+      // parse, and a refusal (CommandError) thrown before a route's own handling, such as portal input
+      // that can never be stored (src/portal/routes.ts) or an unreadable list cursor.
+      const refusal =
+        error instanceof CommandError
+          ? { status: error.status, message: error.message }
+          : code === "PARSE" || code === "VALIDATION" || code === "INVALID_COOKIE_SIGNATURE" || code === "INVALID_FILE_TYPE"
+            ? { status: 400, message: "the request could not be read: send the form again" }
+            : null;
+      if (refusal) {
+        set.status = refusal.status;
+        if (!isPortalPath(new URL(request.url).pathname)) return { error: refusal.message };
+        set.headers["content-type"] = "text/html; charset=utf-8";
+        return `<!doctype html><title>Not accepted</title><p class="problem">${escapeHtml(refusal.message)}</p>`;
       }
       log.error("request failed", { method: request.method, path: new URL(request.url).pathname, code, error });
       set.status = 500;
       return { error: "internal error" };
     })
     .use(requestContext)
-    .onAfterResponse({ as: "global" }, ({ set, requestId, startedAt, requestMethod, requestPath }) => {
+    .onTransform({ as: "global" }, refuseUnsafeInput)
+    .onAfterResponse({ as: "global" }, ({ set, route, requestId, startedAt, requestMethod, requestPath }) => {
+      countHttpRequest(route, requestMethod, set.status);
       // POST / logs its own line with the command and outcome.
       if (requestMethod === "POST" && requestPath === "/") return;
-      log.info("request", { requestId, method: requestMethod, path: requestPath, status: set.status, ms: Math.round(performance.now() - startedAt) });
+      // A hosted certificate's path is its bearer token: the log names the route instead.
+      const path = route === "/certificates/:token" ? route : requestPath;
+      log.info("request", { requestId, method: requestMethod, path, status: set.status, ms: Math.round(performance.now() - startedAt) });
     })
     .use(healthRoutes(deps))
+    .use(metricsRoutes(deps))
     .use(pageRoutes(deps))
     .use(certificateRoutes(deps))
     .use(portalRoutes(deps))

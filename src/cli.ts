@@ -5,6 +5,7 @@ import { normaliseUuid } from "./core/ids";
 import { setLogLevel } from "./core/log";
 import { openDatabase, type Database } from "./db/client";
 import { currentWatMonth, usageStatement } from "./modules/enrichment/service";
+import { joinCacheNetwork } from "./db/shared-cache";
 import { createPartner, KEY_LABELS, listPartners, revokeKey, rotateKey, setEnrichment, type KeyLabel } from "./modules/partners/service";
 
 const USAGE = `Operator command line. Every command prints one JSON object on stdout.
@@ -85,6 +86,8 @@ if (process.argv.length <= 2 || process.argv.includes("--help")) {
     process.exit(1);
   });
   try {
+    // Running servers must see a key change before this command reports it done (SharedCache.settle).
+    await joinCacheNetwork(database, "client");
     process.stdout.write(JSON.stringify(await run(database.db, process.argv.slice(2))) + "\n");
   } catch (error) {
     const known = error instanceof UsageError || error instanceof CommandError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");

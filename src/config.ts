@@ -57,6 +57,10 @@ const configSchema = z.object({
   /** Sign-in attempts per e-mail (and per client address) in any LOGIN_WINDOW_MS. */
   LOGIN_MAX_ATTEMPTS: intFrom(10),
   LOGIN_WINDOW_MS: intFrom(15 * 60_000),
+  /** When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`; unset, it is open (docs/operations.md). */
+  METRICS_TOKEN: z.string().min(16).optional(),
+  /** Graceful shutdown (SIGTERM/SIGINT): how long in-flight requests and background passes may take to finish before they are cut off. */
+  SHUTDOWN_TIMEOUT_MS: intFrom(25_000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   /** Create a demo partner and an operator admin on an empty embedded database. */
   SEED_DEMO: z.enum(["true", "false"]).default("true"),

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { createApp } from "./app";
 import { loadConfig } from "./config";
 import { log, setLogLevel } from "./core/log";
-import { sharedCaches } from "./db/shared-cache";
+import { joinCacheNetwork } from "./db/shared-cache";
 import { countPartners, createPartner } from "./modules/partners/service";
 import { buildDeps, closeDeps } from "./runtime";
 import { serviceJobs, startWorker } from "./worker/loop";
@@ -43,8 +43,9 @@ if (!config.DATABASE_URL && config.SEED_DEMO === "true" && (await countPartners(
   );
 }
 
-// Another instance (or the CLI) changed something this one may have cached: forget it.
-for (const cache of sharedCaches) await deps.database.listen(cache.channel, (group) => cache.forget(group), () => cache.clear());
+// Another instance (or the CLI) changed something this one may have cached: forget it, and confirm
+// that to the changer, who answers only once every running instance has (src/db/shared-cache.ts).
+await joinCacheNetwork(deps.database, "server");
 
 // Bun closes a connection idle for 10 s by default; a registry check waits up to NIID_TIMEOUT_MS.
 const idleTimeout = Math.min(255, Math.ceil(config.NIID_TIMEOUT_MS / 1000) + 10);
@@ -56,16 +57,35 @@ log.info("listening", { port: config.PORT, engine: deps.database.engine, url: `h
 process.on("unhandledRejection", (error) => log.error("unhandled rejection", { error }));
 process.on("uncaughtException", (error) => log.error("uncaught exception", { error }));
 
+/**
+ * Graceful shutdown: stop accepting connections, let in-flight requests finish and get their answers,
+ * stop the background loop after its current passes, close the database, exit 0. The wait is bounded
+ * by SHUTDOWN_TIMEOUT_MS (a client still sending its body, or a pass still running, would otherwise
+ * hold the process forever): what is left then is cut off, which loses nothing — an unfinished
+ * command never committed, and a background job's work rolls back and is picked up again.
+ */
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   log.info("shutting down", { signal });
-  await app.stop(); // stops accepting and lets in-flight requests finish
-  await worker?.stop();
+  const deadline = Date.now() + config.SHUTDOWN_TIMEOUT_MS;
+  const inTime = (work: Promise<unknown>) => Promise.race([work.then(() => true), Bun.sleep(Math.max(0, deadline - Date.now())).then(() => false)]);
+  const server = app.server;
+  let exitCode = 0;
+  try {
+    if (!(await inTime(app.stop()))) {
+      log.warn("requests still in flight when SHUTDOWN_TIMEOUT_MS ran out: closing their connections", { timeoutMs: config.SHUTDOWN_TIMEOUT_MS, pending: server?.pendingRequests });
+      await server?.stop(true);
+    }
+    if (worker && !(await inTime(worker.stop()))) log.warn("background jobs still running when SHUTDOWN_TIMEOUT_MS ran out: leaving them (their transactions roll back)");
+    else await closeDeps(deps);
+  } catch (error) {
+    log.error("shutdown failed", { error });
+    exitCode = 1;
+  }
   verificationService?.stop();
-  await closeDeps(deps);
-  process.exit(0);
+  process.exit(exitCode);
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
 process.on("SIGINT", () => void shutdown("SIGINT"));

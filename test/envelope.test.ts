@@ -130,3 +130,65 @@ describe("administrator-only commands", () => {
     expect((await operator.run("dump entt_*CSTMRS_ADMIN")).exctnFdbck.id).toBe(75);
   });
 });
+
+// Found by the fuzzer (test/fuzz): each of these answered 55/500 (or echoed a megabyte back) before.
+describe("bad input the body cannot carry is refused at the envelope, for every command", async () => {
+  const big = await testApp(); // the default body limit (8 MiB)
+  const p = await big.partner({ enrichment: true });
+  const consumersOf = async () => (await p.run("dump entt_*CSTMRS", { limit: 100 })).list.length;
+
+  test.each([
+    ["a NUL in a consumer's name", "prfl entity", { class: "h", name: { first: "Ada\u0000" }, phoneNo: "+2348031234567" }, "seed.name.first contains a NUL character"],
+    ["an unpaired surrogate in a consumer's name", "prfl entity", { class: "h", name: { first: "Ada\ud800" }, phoneNo: "+2348031234567" }, "seed.name.first contains an unpaired UTF-16 surrogate (U+D800)"],
+    ["a NUL in a field name", "prfl entity", { class: "h", ["na\u0000me"]: "x" }, "seed has a field name that contains a NUL character"],
+    ["a NUL in a registry lookup", "enrch niid_vehicle", { value: "ABC\u0000123" }, "seed.value contains a NUL character"],
+    ["a lone low surrogate in a list filter", "claim list", { policy: "\udc00" }, "seed.policy contains an unpaired UTF-16 surrogate (U+DC00)"],
+  ])("%s → 55/400 naming the field, nothing stored", async (_name, command, seed, message) => {
+    const before = await consumersOf();
+    const answer = await p.run(command, seed);
+    expect(answer.exctnFdbck).toMatchObject({ id: 55, id_v4: 400 });
+    expect(answer.exctnFdbck.elbrtn).toContain(message);
+    expect(await consumersOf()).toBe(before);
+  });
+
+  test("a NUL in the command string (a policy reference) → 55/400, not a database error", async () => {
+    const answer = await p.run(`dump entt_${"0".repeat(32)}|insr_vhcl-tprt-1111-ref\u0000*STATUS`);
+    expect(answer.exctnFdbck).toMatchObject({ id: 55, id_v4: 400 });
+    expect(answer.exctnFdbck.elbrtn).toContain("cmmnd.cmmnd contains a NUL character");
+  });
+
+  test("a seed nested a million levels deep (2 MB) → 55/400, the server keeps serving", async () => {
+    const depth = 1_000_000;
+    const body = JSON.stringify(p.envelope("prfl entity", 0)).replace(/0}}$/, `${"[".repeat(depth)}1${"]".repeat(depth)}}}`);
+    const answer = await big.post(body);
+    expect(answer.exctnFdbck).toMatchObject({ id: 55, id_v4: 400 });
+    expect(answer.exctnFdbck.elbrtn).toMatch(/^seed\[0\]\[0\].*… nests objects and arrays deeper than 32 levels$/);
+    expect((await p.run("dump entt_*CSTMRS")).exctnFdbck.id).toBe(75);
+  });
+
+  test("nesting is limited to 32 levels in all (the deepest real seed has 6)", async () => {
+    const nested = (levels: number) => Array.from({ length: levels }).reduce<unknown>((inner) => [inner], 1);
+    // Root, cmmnd and seed are three levels: a list seed may nest 29 more.
+    expect((await p.run("dump entt_*", { ignored: nested(28) })).exctnFdbck.id).toBe(75);
+    expect((await p.run("dump entt_*", { ignored: nested(30) })).exctnFdbck).toMatchObject({ id: 55, id_v4: 400 });
+  });
+
+  test("a refusal quotes at most a little of a huge value: elbrtn stays under 1000 characters", async () => {
+    const huge = "9".repeat(1_000_000) + "x";
+    for (const [command, seed, start] of [
+      ["dump entt_*CSTMRS", { limit: huge }, "seed.limit must be a JSON number, not a string (send 999"],
+      ["dump entt_*", { status: huge }, 'seed.status must be one of "p", "a", "d", "l"; received "999'],
+      [`dump ipck_${huge}*PRMM`, {}, 'product specified not supported: "999'],
+    ] as const) {
+      const { elbrtn } = (await p.run(command, seed)).exctnFdbck;
+      expect(elbrtn.slice(0, start.length)).toBe(start);
+      expect(elbrtn.length).toBeLessThan(1000);
+    }
+  });
+});
+
+test("POST / ignores its query string, however hostile: still HTTP 200 with exctnFdbck", async () => {
+  const response = await t.app.handle(new Request("http://localhost/?x=%00&y=%ED%A0%80", { method: "POST", body: JSON.stringify(acme.envelope("dump entt_*CSTMRS")) }));
+  expect(response.status).toBe(200);
+  expect((await response.json()).exctnFdbck.id).toBe(75);
+});

@@ -23,3 +23,14 @@ describe("other routes", () => {
     expect((await t.app.handle(new Request("http://localhost/nowhere"))).status).toBe(404);
   });
 });
+
+// Found by the fuzzer's probes (test/fuzz): both answered HTTP 500 (a NUL reached the database).
+describe("text that can never be stored in a path or query", () => {
+  test("is a 400 on the public pages too, before any lookup", async () => {
+    for (const path of ["/verify/POL%00", "/certificates/%00", "/verify/TST?x=%00"]) {
+      const response = await t.app.handle(new Request(`http://localhost${path}`));
+      expect(response.status).toBe(400);
+      expect((await response.json()).error).toContain("contains a NUL character");
+    }
+  });
+});

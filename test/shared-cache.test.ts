@@ -58,9 +58,9 @@ describe("authentication is cached, and every credential change is seen by the n
   test.skipIf(engine !== "postgres")("another instance's change arrives by NOTIFY and is forgotten here", async () => {
     const p = await t.partner();
     const heard: string[] = [];
-    await t.database.listen(credentialCache.channel, (partnerId) => {
-      heard.push(partnerId);
-      credentialCache.forget(partnerId);
+    await t.database.listen(credentialCache.channel, (payload) => {
+      heard.push(payload.split(" ")[0]!);
+      credentialCache.received(payload);
     });
     expect((await listConsumers(p)).exctnFdbck.id).toBe(75);
     // What another process's revokeKey does: change the row and notify, without touching our cache.

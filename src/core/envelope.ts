@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { CommandError } from "./errors";
 import { normaliseUuid } from "./ids";
-import { parseWith } from "./validation";
+import { fieldPath, parseWith, unsafeJson } from "./validation";
 
 const uuidV4 = z
   .string()
@@ -25,7 +25,26 @@ const envelopeSchema = z.object({
   }),
 });
 
+/** How deeply objects and arrays may nest in a body (the root is level 1; the deepest seed the commands take is 6). */
+export const MAX_JSON_DEPTH = 32;
+
 export type Envelope = z.output<typeof envelopeSchema>;
+
+/**
+ * Before anything walks the body: nesting beyond MAX_JSON_DEPTH (a recursive check or the database
+ * would overflow its stack) and text that can never be stored (NUL, unpaired surrogates) are
+ * refused here, for every command, naming the field (`seed.name.first`, not `cmmnd.seed.name.first`).
+ */
+function refuseUnsafeJson(json: object) {
+  const unsafe = unsafeJson(json, MAX_JSON_DEPTH);
+  if (!unsafe) return;
+  const { path, problem } = unsafe;
+  const inSeed = path[0] === "cmmnd" && path[1] === "seed";
+  const shown = inSeed ? path.slice(2) : path;
+  // A path thousands of levels deep is named by its start.
+  const field = fieldPath(inSeed ? "seed" : "", shown.slice(0, 8)) + (shown.length > 8 ? "…" : "");
+  throw new CommandError(400, `${field || "request body"} ${problem}`, field || undefined);
+}
 
 /** Text of the body → the envelope of spec 2.1, or a CommandError naming what is wrong. */
 export function parseEnvelope(body: string): Envelope {
@@ -38,5 +57,6 @@ export function parseEnvelope(body: string): Envelope {
   }
   if (json === null || typeof json !== "object" || Array.isArray(json))
     throw new CommandError(400, "request body must be a JSON object with userInfo and cmmnd");
+  refuseUnsafeJson(json);
   return parseWith(envelopeSchema, json, "");
 }

@@ -1,4 +1,8 @@
 /** exctnFdbck (spec 2.2, 7): the outcome of every command, always with HTTP 200. */
+import { clip } from "./validation";
+
+/** The longest elbrtn: explanations name what is wrong; whatever a message quotes, the answer stays small. */
+export const MAX_ELBRTN = 1000;
 
 export const SUCCESS = 75;
 export const AT_CAPACITY = 35;
@@ -19,7 +23,7 @@ export const success = (body: Record<string, unknown> = {}): CommandResponse => 
 
 export const failure = (status: number, message: string, extra: Record<string, unknown> = {}): CommandResponse => ({
   ...extra,
-  exctnFdbck: { id: ERROR, id_v4: status, elbrtn: message },
+  exctnFdbck: { id: ERROR, id_v4: status, elbrtn: clip(message, MAX_ELBRTN) },
 });
 
 export const atCapacity = (): CommandResponse => ({

@@ -12,6 +12,20 @@ export function jsonKind(value: unknown): string {
   return "an object";
 }
 
+/**
+ * `text` cut to at most `max` characters with "…", never between the two halves of a surrogate
+ * pair: refusals quote what was received, and a quoted megabyte must not come back as one.
+ */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max - 1;
+  if (/[\ud800-\udbff]/.test(text[end - 1] ?? "")) end -= 1;
+  return `${text.slice(0, end)}…`;
+}
+
+/** A received value as a refusal quotes it: JSON, at most 60 characters. */
+export const quoted = (value: unknown) => clip(JSON.stringify(value) ?? String(value), 60);
+
 function valueAt(root: unknown, path: PropertyKey[]): unknown {
   let node: unknown = root;
   for (const key of path) {
@@ -48,22 +62,22 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown, prefix: s
     case "invalid_type": {
       const expected = expectedWords[issue.expected] ?? issue.expected;
       if ((issue.expected === "number" || issue.expected === "int") && typeof received === "string")
-        return { field, message: `${field} must be ${expected}, not a string (send ${received.trim() || "0"} without quotes)` };
+        return { field, message: `${field} must be ${expected}, not a string (send ${clip(received.trim(), 40) || "0"} without quotes)` };
       return { field, message: `${field} must be ${expected}; received ${kind}` };
     }
     case "invalid_value":
-      return { field, message: `${field} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}; received ${JSON.stringify(received)}` };
+      return { field, message: `${field} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}; received ${quoted(received)}` };
     case "too_small":
       if (issue.origin === "string")
         return { field, message: Number(issue.minimum) <= 1 ? `${field} must not be empty` : `${field} must be at least ${issue.minimum} characters` };
       if (issue.origin === "array") return { field, message: `${field} must have at least ${issue.minimum} entries` };
-      return { field, message: `${field} must be ${issue.inclusive ? "at least" : "more than"} ${issue.minimum}; received ${String(received)}` };
+      return { field, message: `${field} must be ${issue.inclusive ? "at least" : "more than"} ${issue.minimum}; received ${clip(String(received), 40)}` };
     case "too_big":
       if (issue.origin === "string") return { field, message: `${field} must be at most ${issue.maximum} characters` };
       if (issue.origin === "array") return { field, message: `${field} must have at most ${issue.maximum} entries` };
-      return { field, message: `${field} must be ${issue.inclusive ? "at most" : "less than"} ${issue.maximum}; received ${String(received)}` };
+      return { field, message: `${field} must be ${issue.inclusive ? "at most" : "less than"} ${issue.maximum}; received ${clip(String(received), 40)}` };
     case "unrecognized_keys":
-      return { field, message: `${field ? `${field} has` : "unknown"} unknown field${issue.keys.length > 1 ? "s" : ""}: ${issue.keys.join(", ")}` };
+      return { field, message: `${field ? `${field} has` : "unknown"} unknown field${issue.keys.length > 1 ? "s" : ""}: ${clip(issue.keys.join(", "), 200)}` };
     case "invalid_format":
     case "custom":
     default:
@@ -81,6 +95,48 @@ export function parseWith<S extends z.ZodType>(schema: S, input: unknown, prefix
   if (result.success) return result.data;
   const { field, message } = describeIssue(result.error.issues[0]!, input, prefix);
   throw new CommandError(status, message, field);
+}
+
+/** A NUL (PostgreSQL stores none) or a UTF-16 surrogate without its partner (not Unicode: no text column or JSON document can hold it). */
+const UNSTORABLE_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Why `text` can never be stored, in an integrator's words, or null when it can. */
+export function unstorableText(text: string): string | null {
+  const found = UNSTORABLE_TEXT.exec(text);
+  if (!found) return null;
+  if (found[0] === "\u0000") return "contains a NUL character (U+0000), which text cannot hold";
+  const unit = found[0].charCodeAt(0).toString(16).toUpperCase();
+  return `contains an unpaired UTF-16 surrogate (U+${unit}): text must be valid Unicode`;
+}
+
+/**
+ * The first reason a parsed JSON value (a body, a form) cannot be taken as it is: objects and
+ * arrays nested deeper than `maxDepth` (the root is level 1), or a string or key that can never
+ * be stored. Iterative, so a value nested a million levels deep is refused, not a stack overflow.
+ */
+export function unsafeJson(root: unknown, maxDepth: number): { path: PropertyKey[]; problem: string } | null {
+  const stack: [unknown, PropertyKey[], number][] = [[root, [], 1]];
+  while (stack.length) {
+    const [node, path, depth] = stack.pop()!;
+    if (typeof node === "string") {
+      const problem = unstorableText(node);
+      if (problem) return { path, problem };
+      continue;
+    }
+    if (node === null || typeof node !== "object") continue;
+    if (depth > maxDepth) return { path, problem: `nests objects and arrays deeper than ${maxDepth} levels` };
+    const isArray = Array.isArray(node);
+    const entries = Object.entries(node);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, value] = entries[i]!;
+      if (!isArray) {
+        const problem = unstorableText(key);
+        if (problem) return { path, problem: `has a field name that ${problem}` };
+      }
+      stack.push([value, [...path, isArray ? Number(key) : key], depth + 1]);
+    }
+  }
+  return null;
 }
 
 // Reusable field shapes. Messages are completed by describeIssue with the field name.

@@ -25,6 +25,12 @@ export interface DatabaseHandle {
    * (re)connection of the listener, when notifications may have been missed.
    */
   listen(channel: string, onMessage: (payload: string) => void, onConnect?: () => void): Promise<void>;
+  /**
+   * PostgreSQL: take a session advisory lock (`classId`, a random free key) on a connection of its
+   * own and hold it until close, so other processes can list this one as running (pg_locks); a
+   * killed process's lock ends with its connection. Returns the key. PGlite: nothing to share (0).
+   */
+  holdInstanceLock(classId: number): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -72,6 +78,7 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   }
   const client = postgres(url, { max: 10, onnotice: () => {} });
   const db = drizzlePostgres({ client: preparingEveryStatement(client), schema }) as unknown as Database;
+  const reserved: postgres.ReservedSql[] = [];
   return {
     db,
     engine: "postgres",
@@ -79,7 +86,19 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
     async listen(channel, onMessage, onConnect) {
       await client.listen(channel, onMessage, onConnect);
     },
-    close: () => client.end({ timeout: 5 }),
+    async holdInstanceLock(classId) {
+      const connection = await client.reserve();
+      reserved.push(connection);
+      for (;;) {
+        const key = 1 + Math.floor(Math.random() * 0x7ffffffe);
+        const [row] = await connection`select pg_try_advisory_lock(${classId}::int4, ${key}::int4) as taken`;
+        if (row?.taken) return key;
+      }
+    },
+    async close() {
+      for (const connection of reserved.splice(0)) connection.release();
+      await client.end({ timeout: 5 });
+    },
   };
 }
 
@@ -99,6 +118,7 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
         await client.listen(channel, onMessage);
         onConnect?.();
       },
+      holdInstanceLock: async () => 0,
       close: async () => {
         await client.close();
         release();

@@ -1,5 +1,15 @@
 import { sql } from "drizzle-orm";
-import type { Executor } from "./client";
+import { log } from "../core/log";
+import type { DatabaseHandle, Executor } from "./client";
+
+/** How long a change waits for every instance to confirm it before answering anyway (the expiry still bounds staleness). */
+const CONFIRM_TIMEOUT_MS = 2_000;
+/** Changes of this process still awaiting confirmation (one whose transaction failed never settles). */
+const MAX_PENDING_CHANGES = 10_000;
+/** Where servers confirm notices: payload `<token> <instance key>`. */
+const CONFIRM_CHANNEL = "cache_confirmed";
+/** Advisory-lock class held by every server for as long as it runs (one key per process): the list of running instances. */
+export const INSTANCE_LOCK_CLASS = 727_002;
 
 /**
  * Rows of the hot paths (verified keys, consumers being insured) kept briefly in memory, so a
@@ -7,11 +17,21 @@ import type { Executor } from "./client";
  *
  * Correctness does not rest on the expiry: whatever changes a cached row calls `announce` in its
  * transaction — a PostgreSQL NOTIFY on the cache's channel, delivered to every instance at commit,
- * which src/main.ts turns into `forget` — and `forget` itself once committed, so this instance's
- * very next request sees the change. The expiry only bounds what a lost notification could leave.
+ * which each server turns into `forget` — and `settle` once committed. The expiry only bounds what
+ * a lost notification could leave.
+ *
+ * "At once" on every instance: NOTIFY is delivered asynchronously, so an answer sent right after the
+ * commit can reach the client, and the client's next request another instance, before that instance
+ * has read the notice. test/reliability-instances.test.ts saw a revoked key accepted and a mode
+ * switch ignored that way, also when the changing instance first waited for its own notice to come
+ * back. So every server confirms each notice once it has forgotten the group (a NOTIFY on
+ * CONFIRM_CHANNEL), and `settle` waits for the confirmations of every running instance — the
+ * processes holding an INSTANCE_LOCK_CLASS advisory lock, which ends with their connection — before
+ * the change is answered. An instance that does not confirm within CONFIRM_TIMEOUT_MS is logged and
+ * the answer goes out; its entries still expire.
  *
  * Entries belong to a group (a partner for keys, the consumer itself for consumers): a change
- * forgets its whole group.
+ * forgets its whole group. A notice's payload is the group, a space and the change's token.
  */
 export class SharedCache<V> {
   private entries = new Map<string, { value: V; group: string; expiresAt: number }>();
@@ -20,7 +40,7 @@ export class SharedCache<V> {
   private generation = 0;
 
   constructor(
-    /** The NOTIFY channel; its payload is the group that changed. */
+    /** The NOTIFY channel; its payload is the group that changed (and the change's token). */
     readonly channel: string,
     private readonly ttlMs = 30_000,
     private readonly maxEntries = 50_000,
@@ -64,9 +84,29 @@ export class SharedCache<V> {
     return value;
   }
 
-  /** Tell every instance, at commit of `tx`, that `group` changed. Call `forget` after the commit. */
-  async announce(tx: Executor, group: string): Promise<void> {
-    await tx.execute(sql`select pg_notify(${this.channel}, ${group})`);
+  /** Tell every instance, at commit of `tx`, that `group` changed. After the commit, call `settle(group, token)` with the token returned. */
+  async announce(tx: Executor, group: string): Promise<string> {
+    const token = crypto.randomUUID();
+    network?.expect(token);
+    await tx.execute(sql`select pg_notify(${this.channel}, ${`${group} ${token}`})`);
+    return token;
+  }
+
+  /**
+   * After the commit of a change announced with `token`: forget `group` here, then (when this
+   * process is on the cache network) wait until every running instance has confirmed it forgot it
+   * too, so that the answer about the change cannot overtake the notice.
+   */
+  async settle(group: string, token: string | undefined): Promise<void> {
+    this.forget(group);
+    if (token !== undefined) await network?.confirmed(token);
+  }
+
+  /** A notice on the channel, from any process (this one included): `<group>`, or `<group> <token>`. */
+  received(payload: string) {
+    const [group, token] = payload.split(" ");
+    this.forget(group!);
+    if (token) network?.confirm(token);
   }
 
   /** `group` changed: drop everything cached of it. */
@@ -85,3 +125,91 @@ export class SharedCache<V> {
 
 /** Every cache of this process, for src/main.ts to listen on their channels. */
 export const sharedCaches: SharedCache<any>[] = [];
+
+/** This process's part in confirming changes (PostgreSQL only: an embedded database has one process). */
+class CacheNetwork {
+  private pending = new Map<string, { confirmedBy: Set<number>; wake?: () => void }>();
+  /** This server's instance key, once it counts as running; null in a process that caches nothing it serves (the CLI). */
+  key: number | null = null;
+
+  constructor(private readonly database: DatabaseHandle) {}
+
+  /** A change is about to be announced with `token`: collect its confirmations from now on. */
+  expect(token: string) {
+    if (this.pending.size >= MAX_PENDING_CHANGES) this.pending.delete(this.pending.keys().next().value!);
+    this.pending.set(token, { confirmedBy: new Set() });
+  }
+
+  /** This server has forgotten what a notice named: say so. */
+  confirm(token: string) {
+    if (this.key === null) return;
+    this.database.db
+      .execute(sql`select pg_notify(${CONFIRM_CHANNEL}, ${`${token} ${this.key}`})`)
+      .catch((error: Error) => log.warn("could not confirm a cache notice", { error: error.message }));
+  }
+
+  received(payload: string) {
+    const [token, key] = payload.split(" ");
+    const change = this.pending.get(token!);
+    if (!change) return;
+    change.confirmedBy.add(Number(key));
+    change.wake?.();
+  }
+
+  /** Wait (at most CONFIRM_TIMEOUT_MS) until every running instance has confirmed the change `token`. */
+  async confirmed(token: string): Promise<void> {
+    const change = this.pending.get(token);
+    if (!change) return;
+    try {
+      const instances = await this.instances();
+      const deadline = Date.now() + CONFIRM_TIMEOUT_MS;
+      for (;;) {
+        const missing = instances.filter((key) => !change.confirmedBy.has(key));
+        if (!missing.length) return;
+        const left = deadline - Date.now();
+        if (left <= 0) {
+          log.warn("instances did not confirm a cache change in time; their copies expire on their own", { missing, timeoutMs: CONFIRM_TIMEOUT_MS });
+          return;
+        }
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, left);
+          change.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+    } finally {
+      this.pending.delete(token);
+    }
+  }
+
+  /** The instance keys of the servers running now (their advisory locks end with their connections). */
+  private async instances(): Promise<number[]> {
+    const result = await this.database.db.execute(
+      sql`select objid::int8 as key from pg_locks
+          where locktype = 'advisory' and database = (select oid from pg_database where datname = current_database())
+            and classid = ${INSTANCE_LOCK_CLASS} and objsubid = 2 and granted`,
+    );
+    const rows = (Array.isArray(result) ? result : (result as unknown as { rows: unknown[] }).rows) as { key: string | number }[];
+    return rows.map((row) => Number(row.key));
+  }
+}
+
+let network: CacheNetwork | null = null;
+
+/**
+ * Listen on every cache's channel: forget what any process changes, clear everything when the
+ * listener reconnects. On PostgreSQL also take part in confirming changes: a `server` (src/main.ts)
+ * registers as a running instance and confirms every notice; a process that only makes changes (the
+ * CLI) waits for the servers' confirmations before it reports a change done.
+ */
+export async function joinCacheNetwork(database: DatabaseHandle, role: "server" | "client"): Promise<void> {
+  const joined = database.engine === "postgres" ? new CacheNetwork(database) : null;
+  if (joined) await database.listen(CONFIRM_CHANNEL, (payload) => joined.received(payload));
+  for (const cache of sharedCaches) await database.listen(cache.channel, (payload) => cache.received(payload), () => cache.clear());
+  if (!joined) return;
+  network = joined;
+  // Only now, listening, does this server count as running (and changes wait for its confirmations).
+  if (role === "server") joined.key = await database.holdInstanceLock(INSTANCE_LOCK_CLASS);
+}

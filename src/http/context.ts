@@ -20,17 +20,24 @@ export interface AppDeps {
   now?: () => Date;
 }
 
+/** The headers of every answer: no sniffing, no framing, and pages may load only this origin's own scripts and styles. */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  "x-content-type-options": "nosniff",
+  "x-frame-options": "DENY",
+  "referrer-policy": "same-origin",
+  "content-security-policy":
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'",
+};
+
 /** A request id for every request: echoed in x-request-id and in every log line. */
 export const requestContext = new Elysia({ name: "request-context" })
+  // Before routing, so answers no route produced (404, wrong method) carry the headers too.
+  .onRequest(({ set }) => {
+    Object.assign(set.headers, SECURITY_HEADERS);
+  })
   .derive({ as: "global" }, ({ set, request }) => {
     const requestId = request.headers.get("x-request-id")?.slice(0, 64) || crypto.randomUUID();
     set.headers["x-request-id"] = requestId;
-    // Every answer: no sniffing, no framing, and pages may load only this origin's own scripts and styles.
-    set.headers["x-content-type-options"] = "nosniff";
-    set.headers["x-frame-options"] = "DENY";
-    set.headers["referrer-policy"] = "same-origin";
-    set.headers["content-security-policy"] =
-      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'";
     // Captured now: Bun has released the request by the time after-response hooks run.
     // Named apart from the context's own (read-only) `path`, which routes with parameters define.
     return { requestId, startedAt: performance.now(), requestMethod: request.method, requestPath: new URL(request.url).pathname };

@@ -16,6 +16,9 @@ import { auditAdmin } from "../modules/portal/admin";
 import { authRoutes } from "./auth-routes";
 import { dashboardRoutes } from "./dashboard";
 
+/** The portal's paths: pages, not JSON (answers are HTML, also a refusal from app.ts's error handler). */
+export const isPortalPath = (path: string) => /^\/(portal|admin|login|logout)(\/|$)/.test(path);
+
 /**
  * The second surface: the htmx portal for partner staff and the operator's administrators. Every
  * page calls the same domain functions as the JSON endpoint.
@@ -24,7 +27,7 @@ export const portalRoutes = (deps: AppDeps) =>
   new Elysia({ name: "portal" })
     .onAfterHandle({ as: "global" }, ({ request, set }) => {
       const path = new URL(request.url).pathname;
-      if (!/^\/(portal|admin|login|logout)(\/|$)/.test(path)) return;
+      if (!isPortalPath(path)) return;
       set.headers["content-type"] ??= "text/html; charset=utf-8";
       set.headers["cache-control"] = "no-store";
     })

@@ -3,6 +3,7 @@
  * Adding a product: write its folder and list its family here.
  */
 import { badRequest } from "../core/errors";
+import { quoted } from "../core/validation";
 import { creditLife } from "./credit-life";
 import { laptop, phone } from "./device";
 import { health } from "./health";
@@ -53,13 +54,13 @@ const notSupported = (reason: string, field?: string) => badRequest(`product spe
  */
 export function findProduct(code: string, field?: string): Product {
   const parts = code.split("-");
-  if (parts.length !== 3) throw notSupported(`"${code}" is not a product code of the form <ctgry>-<type>-${PACKAGE}`, field);
+  if (parts.length !== 3) throw notSupported(`${quoted(code)} is not a product code of the form <ctgry>-<type>-${PACKAGE}`, field);
   const [ctgry, typeCode, pckg] = parts as [string, string, string];
   const family = productFamilies.find((f) => f.ctgry === ctgry);
-  if (!family) throw notSupported(`no product category "${ctgry}"`, field);
+  if (!family) throw notSupported(`no product category ${quoted(ctgry)}`, field);
   const productType = family.types.find((t) => t.code === typeCode);
-  if (!productType) throw notSupported(`${ctgry} has no type "${typeCode}"`, field);
-  if (pckg !== PACKAGE) throw notSupported(`package "${pckg}" does not exist; pckg is always ${PACKAGE}`, field);
+  if (!productType) throw notSupported(`${ctgry} has no type ${quoted(typeCode)}`, field);
+  if (pckg !== PACKAGE) throw notSupported(`package ${quoted(pckg)} does not exist; pckg is always ${PACKAGE}`, field);
   return { family, type: productType.code, productType, code };
 }
 

@@ -72,6 +72,19 @@ describe("the operator's pages", () => {
     expect((await t.post(envelope)).exctnFdbck.id).toBe(75);
   });
 
+  // Found by the fuzzer (test/fuzz/portal.test.ts): "constructor" and "__proto__" matched inherited members of the table of changes (HTTP 500).
+  test("an account change that does not exist (an inherited name included) is a 400 and changes nothing", async () => {
+    const admin = await signedIn(t, operator.portal);
+    await admin.get("/admin/partners");
+    const p = await t.partner();
+    for (const change of ["constructor", "__proto__", "toString", "hasOwnProperty", "nope", ""]) {
+      const answer = await admin.post(`/admin/partners/${p.partnerId}`, { change }, { "hx-request": "true" });
+      expect(answer.status).toBe(400);
+      expect(answer.text).toContain("Unknown change");
+    }
+    expect((await p.run("dump entt_*CSTMRS")).exctnFdbck.id).toBe(75);
+  });
+
   test("every partner's transactions and consumers are listed for the operator", async () => {
     const { reference } = await pendingMarineImport();
     const admin = await signedIn(t, operator.portal);

@@ -61,6 +61,18 @@ describe("signing in and out", () => {
     expect(b.cookie("session")).toBeUndefined();
   });
 
+  // Found by the fuzzer (test/fuzz/portal.test.ts): both answered HTTP 500 before.
+  test("a NUL in the e-mail, or a body that cannot be read, is a 400 and signs nobody in", async () => {
+    const b = new Browser(t);
+    await b.get("/login");
+    const nul = await b.post("/login", { email: "ada\u0000@example.ng", password: "whatever" });
+    expect(nul.status).toBe(400);
+    expect(nul.text).toContain("contains a NUL character");
+    const broken = await t.app.handle(new Request("http://localhost/login", { method: "POST", headers: { "content-type": "application/json" }, body: "{broken" }));
+    expect(broken.status).toBe(400);
+    expect(broken.headers.getSetCookie().some((c) => c.startsWith("session="))).toBe(false);
+  });
+
   test("every sign-in gets a new session: a cookie planted before signing in is never used", async () => {
     const p = await t.partner();
     const b = new Browser(t);

@@ -93,4 +93,45 @@ describe("consumer pages", () => {
     expect(page.text).not.toContain("Private");
     expect((await b.get("/portal/consumers")).text).not.toContain("Private");
   });
+
+  // Found by the fuzzer (test/fuzz/portal.test.ts): each of these answered HTTP 500 before.
+  test("text that can never be stored (a NUL) is refused with a 400 page and nothing is stored", async () => {
+    const p = await t.partner();
+    const b = await signedIn(t, p.portal);
+    const answer = await b.post("/portal/consumers", person({ "name.first": "Ada\u0000" }));
+    expect(answer.status).toBe(400);
+    expect(answer.text).toContain("The form field name.first contains a NUL character");
+    expect((await p.run("dump entt_*CSTMRS")).list).toHaveLength(0);
+    // In a search, a path or a JSON body alike.
+    expect((await b.get("/portal/consumers?q=%00")).status).toBe(400);
+    expect((await b.get("/portal/consumers/%00")).status).toBe(400);
+    const json = await t.app.handle(
+      new Request("http://localhost/portal/consumers", {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie: `session=${b.cookie("session")}`, "x-csrf-token": b.csrf },
+        body: JSON.stringify({ class: "h", "name.first": "Ada\ud800", phoneNo: "+2348031234567" }),
+      }),
+    );
+    expect(json.status).toBe(400);
+    expect(await json.text()).toContain("unpaired UTF-16 surrogate");
+  });
+
+  test("a body that cannot be read (broken JSON, broken multipart) is a 400 page, and an unreadable list cursor a 400", async () => {
+    const p = await t.partner();
+    const b = await signedIn(t, p.portal);
+    for (const [type, body] of [
+      ["application/json", "{broken"],
+      ["multipart/form-data; boundary=b", "--b\r\nbroken"],
+      ["multipart/form-data", "no boundary at all"],
+    ]) {
+      const response = await t.app.handle(
+        new Request("http://localhost/portal/consumers", { method: "POST", headers: { "content-type": type!, cookie: `session=${b.cookie("session")}`, "x-csrf-token": b.csrf }, body }),
+      );
+      expect(response.status).toBe(400);
+      expect(await response.text()).toContain("the request could not be read");
+    }
+    const listed = await b.get("/portal/consumers?cursor=not-a-cursor");
+    expect(listed.status).toBe(400);
+    expect(listed.text).toContain("seed.cursor is not a cursor this service returned");
+  });
 });

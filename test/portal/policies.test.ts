@@ -1,4 +1,6 @@
 import { describe, expect, test } from "bun:test";
+import { count, eq } from "drizzle-orm";
+import { quotes as quotesTable } from "../../src/modules/quotes/schema";
 import { simulatedInsurer, underwriteDuePolicies } from "../../src/modules/policies/service";
 import { testApp } from "../support/harness";
 import { fullConsumer } from "../support/policies";
@@ -43,6 +45,22 @@ describe("quote and issue in the portal", () => {
     expect(refused.status).toBe(400);
     expect(refused.text).toContain("seed.id");
     expect(refused.text).toContain('value="Corolla"');
+  });
+
+  // Found by the fuzzer (test/fuzz/portal.test.ts): the form stored its quote, then the issuance was refused.
+  test("a refused issuance stores nothing, not even the quote the form made for it", async () => {
+    const p = await t.partner();
+    const { id: consumer } = await p.run("prfl entity", fullConsumer());
+    const b = await signedIn(t, p.portal);
+    await b.get("/portal/quote?product=vhcl-tprt-1111");
+    const quotes = async () => (await t.database.db.select({ n: count() }).from(quotesTable).where(eq(quotesTable.partnerId, p.partnerId)))[0]!.n;
+    const refused = await b.post("/portal/quote/issue", { product: "vhcl-tprt-1111", insrncDrtn: "1y", consumer, id: crypto.randomUUID(), ...vehicleForm, "addtnlFact.brand": "" });
+    expect(refused.status).toBe(400);
+    expect(await quotes()).toBe(0);
+    expect((await p.run("dump entt_*")).list).toHaveLength(0);
+    const issued = await b.post("/portal/quote/issue", { product: "vhcl-tprt-1111", insrncDrtn: "1y", consumer, id: crypto.randomUUID(), ...vehicleForm });
+    expect(issued.status).toBe(303);
+    expect(await quotes()).toBe(1);
   });
 
   test("a live policy waits, refreshes itself, and shows the decision", async () => {

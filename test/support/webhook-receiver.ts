@@ -140,6 +140,8 @@ export interface AppProcess {
   stop(): Promise<void>;
   /** What it wrote on stderr (warnings and errors). */
   stderr(): string;
+  /** Resolves with the exit code when the process ends (graceful shutdown must end with 0). */
+  exited: Promise<number>;
 }
 
 export async function startAppProcess(env: Record<string, string>, readyTimeoutMs = 30_000): Promise<AppProcess> {
@@ -190,5 +192,6 @@ export async function startAppProcess(env: Record<string, string>, readyTimeoutM
       }
     },
     stderr: () => stderr,
+    exited: child.exited,
   };
 }

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Config } from "../../config";
 import { publicUrl } from "../../config";
-import type { Database } from "../../db/client";
+import type { Database, Executor } from "../../db/client";
 import { watTimestamp } from "../../core/time";
 import { findProduct } from "../../products";
 import { printNaira } from "../../products/policy-helpers";
@@ -31,11 +31,21 @@ export const verificationUrl = (config: Config, policyNo: string) => `${publicUr
 
 /** The certificate of an approved policy: rendered on first need, then served from the database. */
 export async function certificateFor(db: Database, config: Config, policy: PolicyRecord): Promise<CertificateDocument> {
-  const product = findProduct(policy.productCode);
-  const { type } = product.family.policy.certificate(product.type);
   const [stored] = await db.select().from(certificates).where(eq(certificates.policyId, policy.id));
   if (stored) return { type: stored.type, mime: CERTIFICATE_MIME[stored.type], content: stored.content };
+  const document = await renderCertificateFor(db, config, policy);
+  await storeCertificate(db, policy.id, document);
+  return document;
+}
 
+/**
+ * Render the certificate of `policy` (approved, with its policy number) without storing it. The
+ * policy itself need not be stored yet: issuance renders before its transaction and stores the
+ * document in it, so an answer carrying a certificate is never given for a change that failed.
+ */
+export async function renderCertificateFor(db: Executor, config: Config, policy: PolicyRecord): Promise<CertificateDocument> {
+  const product = findProduct(policy.productCode);
+  const { type } = product.family.policy.certificate(product.type);
   const [consumer] = await db.select({ profile: consumers.profile }).from(consumers).where(eq(consumers.id, policy.consumerId));
   const [partner] = await db.select({ name: partners.name }).from(partners).where(eq(partners.id, policy.partnerId));
   const model: CertificateModel = {
@@ -53,8 +63,10 @@ export async function certificateFor(db: Database, config: Config, policy: Polic
     printed: policy.printed,
     verifyUrl: verificationUrl(config, policy.policyNo!),
   };
-  const content = await renderCertificate(model, type);
-  // A concurrent first request may have stored it already: keep theirs, serve ours (identical terms).
-  await db.insert(certificates).values({ policyId: policy.id, type, content }).onConflictDoNothing();
-  return { type, mime: CERTIFICATE_MIME[type], content };
+  return { type, mime: CERTIFICATE_MIME[type], content: await renderCertificate(model, type) };
+}
+
+/** Keep a rendered certificate. A concurrent first request may have stored it already: keep theirs (identical terms). */
+export async function storeCertificate(tx: Executor, policyId: string, document: CertificateDocument): Promise<void> {
+  await tx.insert(certificates).values({ policyId, type: document.type, content: document.content }).onConflictDoNothing();
 }

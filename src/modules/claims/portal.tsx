@@ -21,7 +21,7 @@ import { formValues, page, problemOf } from "../../portal/page";
 import { portalSession } from "../../portal/session";
 import { wireValue } from "../../products/forms";
 import { watToday } from "../../products/policy-helpers";
-import { listPartners } from "../partners/service";
+import { partnerNames } from "../partners/service";
 import { productName } from "../policies/portal";
 import { findPolicyByReference } from "../policies/service";
 import { recordAudit, type Viewer } from "../portal/service";
@@ -129,7 +129,6 @@ const who = (by: string) => (by === "partner" ? "the partner" : by.replace(/^adm
 /** Claims (partner pages) and claims adjudication (admin pages). */
 export const claimPortal = (deps: AppDeps) => {
   const db = deps.database.db;
-  const partnerNames = async () => new Map((await listPartners(db)).map((p) => [p.partnerId, p.name]));
 
   const partnerHref = (claimNo: string) => `/portal/claims/${claimNo}`;
   const adminHref = (claimNo: string) => `/admin/claims/${claimNo}`;
@@ -348,7 +347,7 @@ export const claimPortal = (deps: AppDeps) => {
       .get(
         "/admin/claims",
         async ({ viewer, csrf, request, query, set }) => {
-          const names = await partnerNames();
+          const names = await partnerNames(db);
           const list = await claimList({}, query, "/admin/claims", (c) => claimRow(c, adminHref(c.claimNo), names.get(c.partnerId) ?? ""));
           if (list.problem) set.status = 400;
           if (query.rows) return <ClaimRows rows={list.rows} more={list.more} withPartner />;
@@ -369,7 +368,7 @@ export const claimPortal = (deps: AppDeps) => {
             set.status = 404;
             return page(request, { title: "Not found", active: "claims", viewer, csrf }, <p class="problem">No such claim.</p>);
           }
-          const names = await partnerNames();
+          const names = await partnerNames(db);
           return page(request, { title: `Claim ${claim.claimNo}`, active: "claims", viewer, csrf }, adminDetail(claim, names.get(claim.partnerId) ?? "", csrf));
         },
         { portal: "admin" },
@@ -383,7 +382,7 @@ export const claimPortal = (deps: AppDeps) => {
             set.status = 404;
             return page(request, { title: "Not found", active: "claims", viewer, csrf }, <p class="problem">No such claim.</p>);
           }
-          const partnerName = (await partnerNames()).get(claim.partnerId) ?? "";
+          const partnerName = (await partnerNames(db)).get(claim.partnerId) ?? "";
           const shell = { title: `Claim ${claim.claimNo}`, active: "claims", viewer, csrf };
           const values = formValues(body);
           try {

@@ -93,8 +93,8 @@ export async function registerConsumer(
         checkClassRules(merged, new Set([...stored, ...documents.keys()]));
         await tx.update(consumers).set({ class: seed.class, profile: merged, updatedAt: now }).where(eq(consumers.id, existing.id));
         await saveDocuments(tx, existing.id, documents, now);
-        await consumerCache.announce(tx, existing.id);
-        return { id: existing.id, created: false };
+        const notice = await consumerCache.announce(tx, existing.id);
+        return { id: existing.id, created: false, notice };
       }
       checkClassRules(profile, new Set(documents.keys()));
       const id = newId();
@@ -105,11 +105,11 @@ export async function registerConsumer(
         .returning({ id: consumers.id });
       if (!inserted.length) return null;
       await saveDocuments(tx, id, documents, now);
-      return { id, created: true };
+      return { id, created: true, notice: undefined };
     });
     if (result) {
-      if (!result.created) consumerCache.forget(result.id);
-      return result;
+      if (!result.created) await consumerCache.settle(result.id, result.notice);
+      return { id: result.id, created: result.created };
     }
   }
   throw new CommandError(409, "the consumer was registered concurrently by another request; retry");

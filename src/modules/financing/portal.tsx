@@ -17,7 +17,7 @@ import { formValues, page, problemOf } from "../../portal/page";
 import { portalSession } from "../../portal/session";
 import { wireValue } from "../../products/forms";
 import { watToday } from "../../products/policy-helpers";
-import { listPartners } from "../partners/service";
+import { partnerNames } from "../partners/service";
 import { productName } from "../policies/portal";
 import { findPolicyByReference } from "../policies/service";
 import { recordAudit, type Viewer } from "../portal/service";
@@ -59,7 +59,6 @@ const statusOf = (value: string | undefined): PlanStatus | undefined => ((PLAN_S
 /** Premium financing (partner pages) and running the lapse (admin page). */
 export const financingPortal = (deps: AppDeps) => {
   const db = deps.database.db;
-  const partnerNames = async () => new Map((await listPartners(db)).map((p) => [p.partnerId, p.name]));
   const partnerHref = (planNo: string) => `/portal/financing/${planNo}`;
   const adminHref = (planNo: string) => `/admin/financing/${planNo}`;
 
@@ -141,7 +140,7 @@ export const financingPortal = (deps: AppDeps) => {
   };
 
   async function adminPage(csrf: string, query: Record<string, string | undefined>, lapse: LapseRunState) {
-    const names = await partnerNames();
+    const names = await partnerNames(db);
     const list = await planList({}, query, "/admin/financing", (p) => planRow(p, adminHref(p.planNo), names.get(p.partnerId) ?? ""));
     return (
       <PlanList
@@ -286,7 +285,7 @@ export const financingPortal = (deps: AppDeps) => {
         "/admin/financing",
         async ({ viewer, csrf, request, query }) => {
           if (query.rows) {
-            const names = await partnerNames();
+            const names = await partnerNames(db);
             const list = await planList({}, query, "/admin/financing", (p) => planRow(p, adminHref(p.planNo), names.get(p.partnerId) ?? ""));
             return <PlanRows rows={list.rows} more={list.more} withPartner />;
           }
@@ -311,7 +310,7 @@ export const financingPortal = (deps: AppDeps) => {
               { action: "financing.run_lapse", subject: asOf, partnerId: null, details: { asOf, count: lapsed.length, plans: lapsed.map((p) => p.planNo) } },
               now,
             );
-            const names = await partnerNames();
+            const names = await partnerNames(db);
             state = {
               values,
               result: {
@@ -346,7 +345,7 @@ export const financingPortal = (deps: AppDeps) => {
             set.status = 404;
             return page(request, { title: "Not found", active: "financing", viewer, csrf }, <p class="problem">No such financing plan.</p>);
           }
-          const names = await partnerNames();
+          const names = await partnerNames(db);
           return page(
             request,
             { title: `Plan ${plan.planNo}`, active: "financing", viewer, csrf },

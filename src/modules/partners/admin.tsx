@@ -1,6 +1,5 @@
 import { Elysia } from "elysia";
 import { PartnerRows, PartnersPage, type PartnerRow } from "../../../views/admin/admin";
-import { CommandError } from "../../core/errors";
 import { normaliseUuid } from "../../core/ids";
 import type { Database } from "../../db/client";
 import type { AppDeps } from "../../http/context";
@@ -44,9 +43,14 @@ export const partnerAdmin = (deps: AppDeps) => {
     .post(
       "/admin/partners/:id",
       async ({ viewer, csrf, params, body, set }) => {
-        const change = CHANGES[formValues(body).change ?? ""];
+        const asked = formValues(body).change ?? "";
+        // An own entry only: "constructor" or "__proto__" name what every object inherits, not a change.
+        const change = Object.hasOwn(CHANGES, asked) ? CHANGES[asked] : undefined;
         const partnerId = normaliseUuid(params.id);
-        if (!change || !partnerId) throw new CommandError(400, "unknown change");
+        if (!change || !partnerId) {
+          set.status = 400;
+          return <p class="problem" safe>{`Unknown change: choose one of ${Object.keys(CHANGES).join(", ")}.`}</p>;
+        }
         const target = (await listPartners(db)).find((p) => p.partnerId === partnerId);
         if (!target || target.admin) {
           set.status = 404;

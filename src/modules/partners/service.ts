@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Database, Executor } from "../../db/client";
 import { preparedQuery } from "../../db/prepared";
@@ -90,6 +90,17 @@ export async function listPartners(db: Database) {
   }));
 }
 
+/** Partner names by id: of these partners (a page of an administrators' list), or of every partner. */
+export async function partnerNames(db: Database, partnerIds?: string[]): Promise<Map<string, string>> {
+  const ids = partnerIds && [...new Set(partnerIds)];
+  if (ids?.length === 0) return new Map();
+  const rows = await db
+    .select({ id: partners.id, name: partners.name })
+    .from(partners)
+    .where(ids ? inArray(partners.id, ids) : undefined);
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
 export async function countPartners(db: Database): Promise<number> {
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(partners);
   return row?.n ?? 0;
@@ -97,16 +108,18 @@ export async function countPartners(db: Database): Promise<number> {
 
 /**
  * Change what authentication knows of a partner (keys, mode, flags) in one transaction that also
- * tells every instance (NOTIFY, delivered at commit); this instance forgets its cached keys once
- * the change is committed, so the very next request sees it.
+ * tells every instance (NOTIFY, delivered at commit); once committed, this instance forgets its
+ * cached keys and waits until every running instance has confirmed it did too (SharedCache.settle),
+ * so the very next request sees the change whichever instance it reaches.
  */
 async function changeCredentials<T>(db: Database, change: (tx: Executor) => Promise<T & { partnerId: string }>): Promise<T & { partnerId: string }> {
+  let token: string | undefined;
   const result = await db.transaction(async (tx) => {
     const changed = await change(tx);
-    await credentialCache.announce(tx, changed.partnerId);
+    token = await credentialCache.announce(tx, changed.partnerId);
     return changed;
   });
-  credentialCache.forget(result.partnerId);
+  await credentialCache.settle(result.partnerId, token);
   return result;
 }
 

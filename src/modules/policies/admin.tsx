@@ -8,7 +8,7 @@ import { formValues, page, problemOf } from "../../portal/page";
 import { portalSession } from "../../portal/session";
 import { consumerName } from "../consumers/portal";
 import { findConsumer, wireConsumerId } from "../consumers/service";
-import { listPartners } from "../partners/service";
+import { partnerNames } from "../partners/service";
 import { recordAudit } from "../portal/service";
 import { certificateDownload, listQuery, policyFilters, policyRows, policyView, productName, productOptions } from "./portal";
 import { listPolicies, policiesByIds, reviewPolicyById, type PolicyRecord } from "./service";
@@ -19,7 +19,6 @@ const PAGE_SIZE = 25;
 export const policyAdmin = (deps: AppDeps) => {
   const db = deps.database.db;
   const hrefOf = (p: PolicyRecord) => `/admin/policies/${p.id}`;
-  const partnerNames = async () => new Map((await listPartners(db)).map((p) => [p.partnerId, p.name]));
 
   async function pendingRow(policy: PolicyRecord, names: Map<string, string>): Promise<PendingRow> {
     const consumer = await findConsumer(db, policy.partnerId, policy.consumerId);
@@ -46,7 +45,7 @@ export const policyAdmin = (deps: AppDeps) => {
       "/admin",
       async ({ viewer, csrf, request }) => {
         const pending = await listPolicies(db, {}, { status: "p", route: "manual" }, { limit: 100 });
-        const names = await partnerNames();
+        const names = await partnerNames(db, pending.items.map((p) => p.partnerId));
         const rows = await Promise.all(pending.items.reverse().map((p) => pendingRow(p, names)));
         return page(request, { title: "Approvals", active: "approvals", viewer, csrf }, <ApprovalQueue rows={rows} csrf={csrf} />);
       },
@@ -61,7 +60,7 @@ export const policyAdmin = (deps: AppDeps) => {
           set.status = 404;
           return <p class="problem">No such policy.</p>;
         }
-        const names = await partnerNames();
+        const names = await partnerNames(db, [policy.partnerId]);
         try {
           const status = form.decision === "d" ? "d" : "a";
           const now = new Date();
@@ -92,7 +91,7 @@ export const policyAdmin = (deps: AppDeps) => {
       async ({ viewer, csrf, request, query }) => {
         const { filters, values } = policyFilters(query);
         const list = await listPolicies(db, {}, filters, { limit: PAGE_SIZE, cursor: query.cursor || undefined });
-        const names = await partnerNames();
+        const names = await partnerNames(db, list.items.map((p) => p.partnerId));
         const rows = (await policyRows(db, list.items, hrefOf)).map((row, i) => ({ ...row, partnerName: names.get(list.items[i]!.partnerId) }));
         const more = list.nextCursor ? `/admin/policies?${listQuery(values, list.nextCursor)}` : null;
         if (query.rows) return <PolicyRows rows={rows} more={more} withPartner />;

@@ -6,7 +6,7 @@ import { isoDate } from "../../core/validation";
 import { findProduct, wirePremium } from "../../products";
 import type { CertificateForm } from "../../products/types";
 import { watMidnight } from "../../products/policy-helpers";
-import { certificateFor, certificateUrl } from "../certificates/service";
+import { certificateFor, certificateUrl, renderCertificateFor, type CertificateDocument } from "../certificates/service";
 import { issuePolicy, listPolicies, findPolicy, reviewPolicy, type PolicyAddress, type PolicyRecord } from "./service";
 import { POLICY_STATUSES } from "./schema";
 
@@ -22,16 +22,18 @@ const addressOf = (params: Record<string, string>): PolicyAddress => ({
  * What a partner sees of an approved policy (spec 2.6): its number, plus the certificate inline
  * (crtfct) when `inline`, and a hosted link (certUrl) for hosted-form products and in test mode.
  */
-async function certificateFields(ctx: CommandContext, policy: PolicyRecord, inline: (form: CertificateForm) => boolean) {
+async function certificateFields(
+  ctx: CommandContext,
+  policy: PolicyRecord,
+  inline: (form: CertificateForm) => boolean,
+  document: () => Promise<CertificateDocument> = () => certificateFor(ctx.db, ctx.config, policy),
+) {
   if (policy.status !== "a") return {};
   const product = findProduct(policy.productCode);
   const form = product.family.policy.certificate(product.type);
   const fields: Record<string, unknown> = { policyNo: policy.policyNo };
   if (form.delivery === "hosted" || policy.mode === "test") fields.certUrl = certificateUrl(ctx.config, policy);
-  if (inline(form)) {
-    const document = await certificateFor(ctx.db, ctx.config, policy);
-    fields.crtfct = Buffer.from(document.content).toString("base64");
-  }
+  if (inline(form)) fields.crtfct = Buffer.from((await document()).content).toString("base64");
   if (fields.certUrl || fields.crtfct) fields.crtfctType = form.type;
   return fields;
 }
@@ -94,22 +96,24 @@ export const policyCommands = [
     who: "partner",
     summary: "Issue a policy for a consumer (spec 2.5); the answer echoes the stored transaction reference.",
     async handler(ctx, params, seed) {
-      const policy = await issuePolicy(ctx.db, {
+      // A live policy approved at once carries its certificate now (spec 3: "certificate issued
+      // immediately"; 4.3: the status step may then be skipped), whatever the product's status form.
+      // It is rendered before and stored in the issuing transaction: nothing that can fail follows
+      // the commit, so a 55 here always means nothing was stored.
+      const { policy, certificate } = await issuePolicy(ctx.db, {
         partnerId: ctx.principal.partnerId,
         mode: ctx.principal.mode,
         consumerParam: params.consumerParam!,
         seed,
         now: ctx.now(),
         insurerDelayMs: ctx.config.INSURER_DELAY_MS,
+        certificate: (issued) => renderCertificateFor(ctx.db, ctx.config, issued),
       });
-      // A live policy approved at once carries its certificate now (spec 3: "certificate issued
-      // immediately"; 4.3: the status step may then be skipped), whatever the product's status form.
-      const issuedImmediately = policy.mode === "live" && policy.route === "approve";
       return {
         id: policy.reference,
         status: policy.status,
         ...(policy.statusNote ? { statusNote: policy.statusNote } : {}),
-        ...(await certificateFields(ctx, policy, () => issuedImmediately)),
+        ...(await certificateFields(ctx, policy, () => certificate !== null, async () => certificate!)),
       };
     },
   }),

@@ -17,6 +17,7 @@ import { registryAnswer } from "../enrichment/service";
 import { findConsumer, type ConsumerRecord } from "../consumers/service";
 import { insertWithEvent, recordEvent } from "../events/service";
 import { quotes } from "../quotes/schema";
+import { storeCertificate, type CertificateDocument } from "../certificates/service";
 import { debitPremium, refundPremium } from "../wallet/service";
 import { policies, type PolicyStatus } from "./schema";
 import { normaliseReference } from "./reference";
@@ -126,14 +127,29 @@ export interface IssueInput {
   seed: unknown;
   now: Date;
   insurerDelayMs: number;
+  /**
+   * Renders the certificate of a live policy approved at once, whose answer carries it (spec 3).
+   * It runs before the issuing transaction and the document is stored in it: a failure to render or
+   * store leaves nothing, rather than a stored and paid policy behind an error answer.
+   */
+  certificate?: (policy: PolicyRecord) => Promise<CertificateDocument>;
+  /** More writes that belong to the issuance (the portal's audit row), run in its transaction. */
+  within?: (tx: Executor, policy: PolicyRecord) => Promise<void>;
+}
+
+export interface IssuedPolicy {
+  policy: PolicyRecord;
+  /** The stored certificate, when `certificate` was asked for and the policy is a live one approved at once. */
+  certificate: CertificateDocument | null;
 }
 
 /**
  * `entt_<consumer_id>: insure` (spec 2.5, 3): validate, price with the product's rule, store the
  * policy and its event, debit a live premium — all in one transaction, so a refused request
- * (55) leaves nothing behind and an accepted one (75) is never half-written.
+ * (55) leaves nothing behind and an accepted one (75) is never half-written. Nothing that can fail
+ * follows the commit: the caller answers from what this returns.
  */
-export async function issuePolicy(db: Database, input: IssueInput): Promise<PolicyRecord> {
+export async function issuePolicy(db: Database, input: IssueInput): Promise<IssuedPolicy> {
   const { partnerId, mode, now } = input;
   refuseBlankFields(input.seed);
   const seed = parseWith(insureSeed, input.seed ?? {});
@@ -192,13 +208,17 @@ export async function issuePolicy(db: Database, input: IssueInput): Promise<Poli
     statusAt: now,
   };
 
+  const certificate = mode === "live" && status === "a" && input.certificate ? await input.certificate(policy) : null;
+
   // The unique index on (partner, reference) refuses a reused reference, also under concurrent duplicates.
   const store = (executor: Executor) => insertPolicy(executor, policy, statusEvent(policy), now);
   try {
-    if (mode === "live" && status !== "d")
+    if ((mode === "live" && status !== "d") || certificate || input.within)
       await db.transaction(async (tx) => {
         await store(tx);
-        await debitPremium(tx, partnerId, policy.id, policy.premiumKobo, now);
+        if (mode === "live" && status !== "d") await debitPremium(tx, partnerId, policy.id, policy.premiumKobo, now);
+        if (certificate) await storeCertificate(tx, policy.id, certificate);
+        await input.within?.(tx, policy);
       });
     else await store(db);
   } catch (error) {
@@ -206,7 +226,7 @@ export async function issuePolicy(db: Database, input: IssueInput): Promise<Poli
       throw new CommandError(409, `seed.id is already in use: ${reference} identifies an earlier policy of this partner`, "seed.id");
     throw error;
   }
-  return policy;
+  return { policy, certificate };
 }
 
 export interface PolicyAddress {

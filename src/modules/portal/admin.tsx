@@ -3,7 +3,7 @@ import { AuditPage, AuditRows } from "../../../views/admin/admin";
 import type { AppDeps } from "../../http/context";
 import { page } from "../../portal/page";
 import { portalSession } from "../../portal/session";
-import { listPartners } from "../partners/service";
+import { partnerNames } from "../partners/service";
 import { listAudit } from "./service";
 
 /** The operator's audit log: who did what, newest first. */
@@ -13,7 +13,7 @@ export const auditAdmin = (deps: AppDeps) => {
     "/admin/audit",
     async ({ viewer, csrf, request, query }) => {
       const list = await listAudit(db, {}, { limit: 50, cursor: query.cursor || undefined });
-      const names = new Map((await listPartners(db)).map((p) => [p.partnerId, p.name]));
+      const names = await partnerNames(db, list.items.flatMap((entry) => (entry.partnerId ? [entry.partnerId] : [])));
       const rows = list.items.map((entry) => ({
         at: entry.at,
         actor: entry.actor,

@@ -13,7 +13,7 @@ import { findConsumer, listConsumers, wireConsumerId } from "../consumers/servic
 import { issuePolicy } from "../policies/service";
 import { productOptions } from "../policies/portal";
 import { recordAudit } from "../portal/service";
-import { quotePremium } from "./service";
+import { discardQuote, quotePremium } from "./service";
 
 const productOf = (code: string | undefined): Product | undefined => {
   if (!code) return undefined;
@@ -106,19 +106,29 @@ export const quotePortal = (deps: AppDeps) => {
           const forms = product.family.forms(product.type);
           const now = new Date();
           // The quote the policy is compared against (spec 2.4: every quote is stored).
-          await quotePremium(db, viewer.partnerId, product.code, seedFromForm(forms.quote, values), now);
-          const productSeed = policySeedFromForm(forms, withQuoteValues(values));
-          const [ctgry, type, pckg] = product.code.split("-");
-          const addtnlFact = { ...(productSeed.addtnlFact as Record<string, unknown>), ...(values.webHook?.trim() ? { webHook: values.webHook.trim() } : {}) };
-          const policy = await issuePolicy(db, {
-            partnerId: viewer.partnerId,
-            mode: viewer.mode,
-            consumerParam: values.consumer ?? "",
-            seed: { ctgry, type, pckg, id: values.id?.trim() ?? "", ...productSeed, addtnlFact },
-            now,
-            insurerDelayMs: deps.config.INSURER_DELAY_MS,
-          });
-          await recordAudit(db, viewer, { action: "policy.issue", subject: policy.reference, details: { productCode: policy.productCode, mode: policy.mode, status: policy.status } }, now);
+          const quote = await quotePremium(db, viewer.partnerId, product.code, seedFromForm(forms.quote, values), now);
+          let result: Awaited<ReturnType<typeof issuePolicy>>;
+          try {
+            const productSeed = policySeedFromForm(forms, withQuoteValues(values));
+            const [ctgry, type, pckg] = product.code.split("-");
+            const addtnlFact = { ...(productSeed.addtnlFact as Record<string, unknown>), ...(values.webHook?.trim() ? { webHook: values.webHook.trim() } : {}) };
+            result = await issuePolicy(db, {
+              partnerId: viewer.partnerId,
+              mode: viewer.mode,
+              consumerParam: values.consumer ?? "",
+              seed: { ctgry, type, pckg, id: values.id?.trim() ?? "", ...productSeed, addtnlFact },
+              now,
+              insurerDelayMs: deps.config.INSURER_DELAY_MS,
+              // In the issuing transaction: a page showing a refusal never hides an issued policy.
+              within: (tx, issued) =>
+                recordAudit(tx, viewer, { action: "policy.issue", subject: issued.reference, details: { productCode: issued.productCode, mode: issued.mode, status: issued.status } }, now),
+            });
+          } catch (error) {
+            // The form quotes and issues in one step: a refused issuance takes its quote back, so a refusal stores nothing.
+            await discardQuote(db, viewer.partnerId, quote.id);
+            throw error;
+          }
+          const { policy } = result;
           const location = `/portal/policies/${encodeURIComponent(policy.reference)}`;
           if (request.headers.get("hx-request")) set.headers["hx-redirect"] = location;
           else {

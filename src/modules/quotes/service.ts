@@ -1,3 +1,4 @@
+import { and, eq } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { columnPlaceholders, placeholderValues, preparedQuery } from "../../db/prepared";
 import { newId } from "../../core/ids";
@@ -22,4 +23,9 @@ export async function quotePremium(db: Database, partnerId: string, productCode:
   const id = newId();
   await insertQuote(db, placeholderValues(quotes, { id, partnerId, productCode: product.code, premiumKobo: quote.premiumKobo, duration: quote.duration ?? null, basis: quote.basis, createdAt: now }));
   return { id, productCode: product.code, premiumKobo: quote.premiumKobo, prmm: wirePremium(product.family, quote.premiumKobo), duration: quote.duration };
+}
+
+/** Take back a quote stored for an issuance that was then refused (the portal quotes and issues in one step). */
+export async function discardQuote(db: Database, partnerId: string, id: string): Promise<void> {
+  await db.delete(quotes).where(and(eq(quotes.id, id), eq(quotes.partnerId, partnerId)));
 }

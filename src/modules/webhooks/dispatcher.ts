@@ -13,6 +13,7 @@ import { outboxEvents } from "../events/schema";
 import { webhookAttempts, webhookDefaultSecrets, webhookDeliveries, webhookEndpoints } from "./schema";
 import { ensureDefaultSecret, failPendingDeliveries, type WebhookDelivery, type WebhookEndpoint } from "./service";
 import { signatureHeader, signingSecrets } from "./signing";
+import { log } from "../../core/log";
 import { checkUrlSyntax, isRefusal, pinnedRequest, vetDestination, type UrlRules } from "./ssrf";
 
 /** Waits before the 2nd … 10th attempt (design.md), times WEBHOOK_RETRY_SCALE. */
@@ -355,6 +356,17 @@ export async function deliverDueWebhooks(db: Database, settings: DeliverySetting
       const outcome = await attempt(item, settings);
       // Schedule from when the attempt ended, on the job's clock.
       await recordOutcome(db, item, outcome, settings, new Date(now.getTime() + Math.round(performance.now() - started)));
+      if (!succeeded(outcome))
+        // Also counted by /metrics (webhook delivery failures). No URL: a partner's may carry a token in its query.
+        log.info("webhook attempt failed", {
+          deliveryId: item.delivery.id,
+          endpointId: item.delivery.endpointId,
+          eventType: item.event.type,
+          attempt: item.delivery.attempts,
+          reason: outcome.refused ? "refused" : outcome.status === null ? "error" : "status",
+          status: outcome.status,
+          error: outcome.error,
+        });
     }),
   );
   const failure = results.find((r): r is PromiseRejectedResult => r.status === "rejected");

@@ -67,6 +67,8 @@ const endpointSeed = (body: unknown) => {
   return { url: form.url ?? "", events: chosenEvents(body), ...(form.description?.trim() ? { description: form.description } : {}) };
 };
 
+const isNotFound = (error: unknown) => error instanceof CommandError && error.status === 404;
+
 /** Partner pages for webhook endpoints: register, settings, secrets, test events, the delivery log with replay. */
 export const webhookPortal = (deps: AppDeps) => {
   const db = deps.database.db;
@@ -150,10 +152,23 @@ export const webhookPortal = (deps: AppDeps) => {
     .get("/portal/webhooks/:id", ({ viewer, csrf, request, params, set }) => act(request, viewer, csrf, set, params.id, async () => ({})), { portal: "partner" })
     .get(
       "/portal/webhooks/:id/deliveries",
-      async ({ viewer, csrf, params, query }) => {
-        const id = endpointIdOf(params.id);
-        const list = await listDeliveries(db, viewer.partnerId, { endpointId: id }, { limit: 20, cursor: query.cursor || undefined });
-        return <DeliveryRows deliveries={list.items.map(deliveryView)} more={list.nextCursor ? `/portal/webhooks/${id}/deliveries?cursor=${list.nextCursor}` : null} csrf={csrf} />;
+      async ({ viewer, csrf, params, query, set }) => {
+        try {
+          const id = endpointIdOf(params.id);
+          const list = await listDeliveries(db, viewer.partnerId, { endpointId: id }, { limit: 20, cursor: query.cursor || undefined });
+          return <DeliveryRows deliveries={list.items.map(deliveryView)} more={list.nextCursor ? `/portal/webhooks/${id}/deliveries?cursor=${list.nextCursor}` : null} csrf={csrf} />;
+        } catch (error) {
+          // Another partner's endpoint (404), or a cursor that is not one (400).
+          if (!(error instanceof CommandError)) throw error;
+          set.status = error.status;
+          return (
+            <tr>
+              <td colspan="5" class="problem" safe>
+                {error.message}
+              </td>
+            </tr>
+          );
+        }
       },
       { portal: "partner" },
     )
@@ -168,10 +183,20 @@ export const webhookPortal = (deps: AppDeps) => {
           await recordAudit(db, viewer, { action: "webhook.update", subject: endpoint.url, details: { enabled: endpoint.enabled, events: endpoint.eventTypes } }, now);
           return await endpointPage(request, viewer, csrf, id, { message: "Saved." });
         } catch (error) {
-          set.status = 400;
           const id = normaliseUuid(params.id);
-          if (!id) return <p class="problem">No such webhook endpoint.</p>;
-          return endpointPage(request, viewer, csrf, id, { problem: problemOf(error), values: formValues(body), events: seed.events });
+          // Not this partner's endpoint (or none at all): 404, and nothing of it is shown.
+          const notFound = () => {
+            set.status = 404;
+            return page(request, { title: "Webhooks", active: "webhooks", viewer, csrf }, <p class="problem">No such webhook endpoint.</p>);
+          };
+          if (!id || isNotFound(error)) return notFound();
+          set.status = 400;
+          try {
+            return await endpointPage(request, viewer, csrf, id, { problem: problemOf(error), values: formValues(body), events: seed.events });
+          } catch (again) {
+            if (isNotFound(again)) return notFound();
+            throw again;
+          }
         }
       },
       { portal: "partner" },

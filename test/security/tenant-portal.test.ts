@@ -1,0 +1,292 @@
+/**
+ * Tenant isolation in the portal: partner A's owner (and its staff for the operator's pages) opens
+ * every route of the app (`app.routes`) aimed at partner B's records. A is refused — 404 for B's
+ * records, 403 for the operator's pages — or served only its own, no page shows anything of B that
+ * A did not put in the request itself, and nothing that belongs to B changes. A route added without
+ * a case fails here.
+ */
+import { beforeAll, describe, expect, test } from "bun:test";
+import { Browser, signedIn, type PortalResponse } from "../portal/browser";
+import { watDate } from "../support/policies";
+import { expectUnchanged, leaksIn, snapshot, world, type World } from "./world";
+
+let w: World;
+let owner: Browser;
+let staff: Browser;
+beforeAll(async () => {
+  w = await world();
+  owner = await signedIn(w.t, w.a.portal);
+  // A's staff member, for the operator's pages.
+  const email = `a-staff-${crypto.randomUUID().slice(0, 8)}@attacker.example`;
+  const invited = await owner.post("/portal/team", { email, name: "A Staff" });
+  const oneTime = /id="one-time-password"[^>]*>\s*([^<\s]+)\s*</.exec(invited.text)?.[1];
+  if (!oneTime) throw new Error(`no one-time password on the team page: ${invited.text.slice(0, 500)}`);
+  staff = new Browser(w.t);
+  const first = await staff.signIn(email, oneTime);
+  expect(first.status).toBe(303);
+  await staff.get("/portal/password");
+  const chosen = await staff.post("/portal/password", { currentPassword: oneTime, newPassword: "a-staff-password-123", confirmPassword: "a-staff-password-123" });
+  expect([200, 303]).toContain(chosen.status);
+}, 60_000);
+
+/** A fresh partner's signed-in owner, for cases that would otherwise leave B's identifiers among A's own records. */
+const stranger = async () => signedIn(w.t, (await w.t.partner()).portal);
+
+const headerLines = (headers: Headers) => {
+  const lines: string[] = [];
+  headers.forEach((value, name) => lines.push(`${name}: ${value}`));
+  return lines.join("\n");
+};
+
+/** Open a route and check the answer shows nothing of B's that the request did not carry. */
+async function visit(browser: Browser, method: "GET" | "POST", path: string, fields: Record<string, string> = {}, headers: Record<string, string> = {}): Promise<PortalResponse> {
+  const response = method === "GET" ? await browser.get(path, headers) : await browser.post(path, fields, headers);
+  const sent = `${path} ${decodeURIComponent(path)} ${JSON.stringify(fields)}`;
+  const body = /^(application\/pdf|image\/)/.test(response.headers.get("content-type") ?? "") ? "" : response.text;
+  expect({ path, leaks: leaksIn(`${body}\n${headerLines(response.headers)}`, w.markers, sent) }).toEqual({ path, leaks: [] });
+  return response;
+}
+
+/** The answer's status is one of `statuses` (the page's start is shown when it is not). */
+function expectStatus(response: PortalResponse, ...statuses: number[]) {
+  if (!statuses.includes(response.status)) expect({ status: response.status, page: response.text.slice(0, 400) }).toEqual({ status: statuses[0]!, page: "" });
+}
+
+/** Every operator page refuses partner staff, owner or not, with 403 and before doing anything. */
+const adminOnly = (method: "GET" | "POST", path: () => string, fields: () => Record<string, string> = () => ({})) => async () => {
+  for (const browser of [owner, staff]) {
+    const response = await visit(browser, method, path(), fields());
+    expectStatus(response, 403);
+  }
+};
+
+const cases: Record<string, () => Promise<void>> = {
+  // ─── Public: nothing of any partner ──────────────────────────────────────────────────────────
+  "GET /healthz": async () => expectStatus(await visit(owner, "GET", "/healthz"), 200),
+  "GET /": async () => expectStatus(await visit(owner, "GET", "/"), 200),
+  "GET /public/:file": async () => {
+    expectStatus(await visit(owner, "GET", "/public/app.css"), 200);
+    expectStatus(await visit(owner, "GET", "/public/..%2F..%2Fpackage.json"), 404);
+  },
+  "GET /metrics": async () => expectStatus(await visit(owner, "GET", "/metrics"), 200),
+  "POST /": async () => {
+    // The command endpoint has its own matrix (tenant-commands.test.ts); a portal cookie is no credential there.
+    const response = await w.t.app.handle(new Request("http://localhost/", { method: "POST", headers: { cookie: `session=${owner.cookie("session")}`, "content-type": "application/json" }, body: JSON.stringify({ cmmnd: { cmmnd: "dump entt_*" } }) }));
+    expect((await response.json()).exctnFdbck).toMatchObject({ id: 55, id_v4: 400 });
+  },
+  // ─── Bearer links: only the unguessable token opens a certificate ───────────────────────────
+  "GET /certificates/:token": async () => {
+    expectStatus(await visit(owner, "GET", `/certificates/${Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("base64url")}`), 404);
+    expectStatus(await visit(owner, "GET", `/certificates/${w.b.policy.certToken.slice(0, -1)}`), 404);
+  },
+  "GET /verify/:policyNo": async () => {
+    // The public verification page, by design: validity, product, cover and the insured's initials and surname (docs/security.md).
+    const page = await owner.get(`/verify/${w.b.policy.policyNo}`);
+    expectStatus(page, 200);
+    expect(leaksIn(page.text, w.markers.filter((m) => m !== w.b.consumer.name), w.b.policy.policyNo)).toEqual([]);
+  },
+  // ─── Signing in and out ─────────────────────────────────────────────────────────────────────
+  "GET /login": async () => expectStatus(await visit(new Browser(w.t), "GET", "/login"), 200),
+  "POST /login": async () => {
+    const browser = new Browser(w.t);
+    await browser.get("/login");
+    expectStatus(await visit(browser, "POST", "/login", { email: w.b.partner.portal.email, password: "not-b-s-password" }), 401);
+    expect(browser.cookie("session")).toBeUndefined();
+  },
+  "POST /logout": async () => {
+    const a = await signedIn(w.t, w.a.portal);
+    expectStatus(await visit(a, "POST", "/logout"), 303);
+    // B's session is B's: still open.
+    expectStatus(await w.b.browser.get("/portal"), 200);
+  },
+  "GET /portal/password": async () => expectStatus(await visit(owner, "GET", "/portal/password"), 200),
+  "POST /portal/password": async () => {
+    // Only one's own password, and only with it: B's sessions and password are untouched.
+    expectStatus(await visit(owner, "POST", "/portal/password", { currentPassword: w.b.partner.portal.password, newPassword: "attacker-password-1", confirmPassword: "attacker-password-1" }), 400);
+  },
+  // ─── Partner pages ──────────────────────────────────────────────────────────────────────────
+  "GET /portal": async () => expectStatus(await visit(owner, "GET", "/portal"), 200),
+  "GET /portal/consumers": async () => {
+    expectStatus(await visit(owner, "GET", "/portal/consumers"), 200);
+    for (const q of [w.b.consumer.email, w.b.consumer.name, "Bartholomew"]) expectStatus(await visit(owner, "GET", `/portal/consumers?q=${encodeURIComponent(q)}`), 200);
+    expectStatus(await visit(owner, "GET", "/portal/consumers?rows=1"), 200);
+  },
+  "GET /portal/consumers/new": async () => expectStatus(await visit(owner, "GET", "/portal/consumers/new"), 200),
+  "POST /portal/consumers": async () => {
+    // "Updating" B's consumer by its id and e-mail makes the caller's own consumer; B's is untouched.
+    const other = await stranger();
+    await other.get("/portal/consumers/new");
+    const response = await visit(other, "POST", "/portal/consumers", {
+      class: "h",
+      updating: w.b.consumer.id,
+      "name.first": "Mallory",
+      "name.last": "Attacker",
+      phoneNo: "+2348031234567",
+      eMail: w.b.consumer.email,
+    });
+    expectStatus(response, 303);
+    expect(response.location).not.toContain(w.b.consumer.id);
+  },
+  "GET /portal/consumers/:id": async () => {
+    for (const id of [w.b.consumer.id, w.b.consumer.uuid]) expectStatus(await visit(owner, "GET", `/portal/consumers/${id}`), 404);
+  },
+  "GET /portal/consumers/:id/edit": async () => {
+    for (const id of [w.b.consumer.id, w.b.consumer.uuid]) expectStatus(await visit(owner, "GET", `/portal/consumers/${id}/edit`), 404);
+  },
+  "GET /portal/policies": async () => {
+    expectStatus(await visit(owner, "GET", "/portal/policies"), 200);
+    expectStatus(await visit(owner, "GET", "/portal/policies?status=p&rows=1"), 200);
+  },
+  "GET /portal/policies/:reference": async () => {
+    for (const reference of [w.b.policy.reference, w.b.pending.reference]) expectStatus(await visit(owner, "GET", `/portal/policies/${encodeURIComponent(reference)}`), 404);
+  },
+  "GET /portal/policies/:reference/status": async () => expectStatus(await visit(owner, "GET", `/portal/policies/${w.b.pending.reference}/status`, {}, { "hx-request": "true" }), 404),
+  "GET /portal/policies/:reference/certificate": async () => expectStatus(await visit(owner, "GET", `/portal/policies/${w.b.policy.reference}/certificate`), 404),
+  "GET /portal/quote": async () => expectStatus(await visit(owner, "GET", `/portal/quote?product=vhcl-tprt-1111&consumer=${w.b.consumer.id}`), 200),
+  "POST /portal/quote/form": async () => expectStatus(await visit(owner, "POST", "/portal/quote/form", { product: "vhcl-tprt-1111", consumer: w.b.consumer.id }), 200),
+  "POST /portal/quote/premium": async () => expectStatus(await visit(owner, "POST", "/portal/quote/premium", { product: "vhcl-tprt-1111", consumer: w.b.consumer.id, insrncDrtn: "1y" }), 200),
+  "POST /portal/quote/issue": async () => {
+    const response = await visit(owner, "POST", "/portal/quote/issue", {
+      product: "vhcl-tprt-1111",
+      consumer: w.b.consumer.id,
+      id: crypto.randomUUID(),
+      insrncDrtn: "1y",
+      "addtnlFact.brand": "Toyota",
+      "addtnlFact.model": "Corolla",
+      "addtnlFact.year": "2018",
+      "addtnlFact.chsssId": "2T1BURHE0JC074316",
+      "addtnlFact.engineId": "2ZR1234567",
+      "addtnlFact.rgstrtId": "ABC123DE",
+    });
+    expectStatus(response, 400);
+    expect(response.text).toContain("consumer not found");
+  },
+  "GET /portal/wallet": async () => {
+    expectStatus(await visit(owner, "GET", "/portal/wallet"), 200);
+    expectStatus(await visit(owner, "GET", "/portal/wallet?rows=1"), 200);
+  },
+  "GET /portal/wallet/usage": async () => expectStatus(await visit(owner, "GET", "/portal/wallet/usage"), 200),
+  "POST /portal/wallet/topup": async () => {
+    expectStatus(await visit(owner, "POST", "/portal/wallet/topup", { amount: "10", reference: `a-${crypto.randomUUID().slice(0, 8)}` }), 200);
+    // B's reference credits the caller (references are per partner); B's ledger is untouched.
+    expectStatus(await visit(await stranger(), "POST", "/portal/wallet/topup", { amount: "10", reference: w.b.topUpReference }), 200);
+  },
+  "GET /portal/keys": async () => expectStatus(await visit(owner, "GET", "/portal/keys"), 200),
+  "POST /portal/keys/rotate": async () => expectStatus(await visit(await stranger(), "POST", "/portal/keys/rotate", { label: "test" }), 200),
+  "POST /portal/keys/revoke": async () => {
+    for (const key of Object.values(w.b.partner.keys)) expectStatus(await visit(owner, "POST", "/portal/keys/revoke", { keyId: key.id }), 404);
+    expect((await w.b.partner.run("dump entt_*CSTMRS", { limit: 1 })).exctnFdbck.id).toBe(75);
+  },
+  "POST /portal/keys/mode": async () => expectStatus(await visit(await stranger(), "POST", "/portal/keys/mode", { mode: "live" }), 200),
+  "GET /portal/team": async () => expectStatus(await visit(owner, "GET", "/portal/team"), 200),
+  "POST /portal/team": async () => {
+    // An e-mail is one login across the service: B's staff e-mail cannot be invited into A (nor taken over).
+    expectStatus(await visit(owner, "POST", "/portal/team", { email: w.b.staff.email, name: "Taken Over" }), 409);
+  },
+  "POST /portal/team/:id/:change": async () => {
+    for (const change of ["deactivate", "reactivate"]) expectStatus(await visit(owner, "POST", `/portal/team/${w.b.staff.id}/${change}`), 404);
+  },
+  "GET /portal/vehicle": async () => expectStatus(await visit(owner, "GET", "/portal/vehicle"), 200),
+  "POST /portal/vehicle/check": async () => {
+    // No registry configured in this app: 503, and nothing billed to anyone.
+    expectStatus(await visit(owner, "POST", "/portal/vehicle/check", { search_type: "policy", value: w.b.policy.policyNo }), 503);
+  },
+  "POST /portal/vehicle/vin": async () => expectStatus(await visit(owner, "POST", "/portal/vehicle/vin", { vin: "1HGCM82633A004352" }), 200),
+  "GET /portal/webhooks": async () => expectStatus(await visit(owner, "GET", "/portal/webhooks"), 200),
+  "POST /portal/webhooks": async () => expectStatus(await visit(owner, "POST", "/portal/webhooks", { url: "http://127.0.0.1:9/a-portal-hook" }), 200),
+  "GET /portal/webhooks/:id": async () => expectStatus(await visit(owner, "GET", `/portal/webhooks/${w.b.endpoint.id}`), 404),
+  "GET /portal/webhooks/:id/deliveries": async () => {
+    const response = await visit(owner, "GET", `/portal/webhooks/${w.b.endpoint.id}/deliveries`, {}, { "hx-request": "true" });
+    expectStatus(response, 200, 404);
+    expect(response.text).not.toContain(w.b.deliveryId);
+  },
+  "POST /portal/webhooks/:id": async () => {
+    expectStatus(await visit(owner, "POST", `/portal/webhooks/${w.b.endpoint.id}`, { url: "http://127.0.0.1:9/stolen", enabled: "on" }), 404);
+    expectStatus(await visit(owner, "POST", `/portal/webhooks/${w.b.endpoint.id}`, { url: "not a url" }), 404);
+  },
+  "POST /portal/webhooks/:id/reveal": async () => expectStatus(await visit(owner, "POST", `/portal/webhooks/${w.b.endpoint.id}/reveal`), 404),
+  "POST /portal/webhooks/:id/rotate": async () => expectStatus(await visit(owner, "POST", `/portal/webhooks/${w.b.endpoint.id}/rotate`), 404),
+  "POST /portal/webhooks/:id/test": async () => expectStatus(await visit(owner, "POST", `/portal/webhooks/${w.b.endpoint.id}/test`), 404),
+  "POST /portal/webhooks/:id/delete": async () => expectStatus(await visit(owner, "POST", `/portal/webhooks/${w.b.endpoint.id}/delete`), 404),
+  "POST /portal/webhooks/deliveries/:id/replay": async () => expectStatus(await visit(owner, "POST", `/portal/webhooks/deliveries/${w.b.deliveryId}/replay`, {}, { "hx-request": "true" }), 404),
+  "GET /portal/claims": async () => {
+    expectStatus(await visit(owner, "GET", "/portal/claims"), 200);
+    expectStatus(await visit(owner, "GET", `/portal/claims?policy=${encodeURIComponent(w.b.policy.reference)}`), 200, 400);
+  },
+  "GET /portal/claims/new": async () => expectStatus(await visit(owner, "GET", `/portal/claims/new?policy=${encodeURIComponent(w.b.policy.reference)}`), 200),
+  "POST /portal/claims": async () => {
+    const response = await visit(owner, "POST", "/portal/claims", { policy: w.b.policy.reference, incidentDate: watDate(0), description: "A claims on B's policy", amount: "1000" });
+    expectStatus(response, 404);
+  },
+  "GET /portal/claims/:claimNo": async () => expectStatus(await visit(owner, "GET", `/portal/claims/${w.b.claimNo}`), 404),
+  "POST /portal/claims/:claimNo/withdraw": async () => expectStatus(await visit(owner, "POST", `/portal/claims/${w.b.claimNo}/withdraw`, { note: "A withdraws B's claim" }), 404),
+  "GET /portal/claims/:claimNo/documents/:position": async () => expectStatus(await visit(owner, "GET", `/portal/claims/${w.b.claimNo}/documents/1`), 404),
+  "GET /portal/financing": async () => expectStatus(await visit(owner, "GET", "/portal/financing"), 200),
+  "GET /portal/financing/new": async () => expectStatus(await visit(owner, "GET", `/portal/financing/new?policy=${encodeURIComponent(w.b.policy.reference)}`), 200),
+  "POST /portal/financing": async () => {
+    const response = await visit(owner, "POST", "/portal/financing", { policy: w.b.policy.reference, downPayment: "0", installments: "2", frequency: "monthly", firstDueDate: watDate() });
+    expectStatus(response, 404);
+  },
+  "GET /portal/financing/:planNo": async () => expectStatus(await visit(owner, "GET", `/portal/financing/${w.b.planNo}`), 404),
+  "POST /portal/financing/:planNo/installments": async () =>
+    expectStatus(await visit(owner, "POST", `/portal/financing/${w.b.planNo}/installments`, { amount: "3000", reference: "a-pays-b" }), 404),
+  // ─── The operator's pages: partner staff get 403 whatever they aim at ───────────────────────
+  "GET /admin": adminOnly("GET", () => "/admin"),
+  "GET /admin/policies": adminOnly("GET", () => "/admin/policies"),
+  "GET /admin/policies/:id": adminOnly("GET", () => `/admin/policies/${w.b.pending.reference}`),
+  "GET /admin/policies/:id/status": adminOnly("GET", () => `/admin/policies/${w.b.pending.reference}/status`),
+  "GET /admin/policies/:id/certificate": adminOnly("GET", () => `/admin/policies/${w.b.policy.reference}/certificate`),
+  "POST /admin/policies/:id/review": adminOnly("POST", () => `/admin/policies/${w.b.pending.reference}/review`, () => ({ decision: "d", statusNote: "declined by A" })),
+  "GET /admin/consumers": adminOnly("GET", () => `/admin/consumers?q=${encodeURIComponent(w.b.consumer.email)}`),
+  "GET /admin/claims": adminOnly("GET", () => "/admin/claims"),
+  "GET /admin/claims/:claimNo": adminOnly("GET", () => `/admin/claims/${w.b.claimNo}`),
+  "POST /admin/claims/:claimNo/review": adminOnly("POST", () => `/admin/claims/${w.b.claimNo}/review`, () => ({ status: "rejected", note: "by A" })),
+  "GET /admin/claims/:claimNo/documents/:position": adminOnly("GET", () => `/admin/claims/${w.b.claimNo}/documents/1`),
+  "GET /admin/financing": adminOnly("GET", () => "/admin/financing"),
+  "POST /admin/financing/lapse": adminOnly("POST", () => "/admin/financing/lapse", () => ({ asOf: watDate(400) })),
+  "GET /admin/financing/:planNo": adminOnly("GET", () => `/admin/financing/${w.b.planNo}`),
+  "GET /admin/partners": adminOnly("GET", () => "/admin/partners"),
+  "POST /admin/partners": adminOnly("POST", () => "/admin/partners", () => ({ name: "Created by A" })),
+  "POST /admin/partners/:id": adminOnly("POST", () => `/admin/partners/${w.b.partner.partnerId}`, () => ({ change: "suspend" })),
+  "GET /admin/audit": adminOnly("GET", () => "/admin/audit"),
+};
+
+const routeKeys = () => w.t.app.routes.map((r) => `${r.method} ${r.path}`);
+
+describe("every route has a tenant-isolation case", () => {
+  test("the cases are exactly the app's routes", () => {
+    expect(Object.keys(cases).sort()).toEqual([...new Set(routeKeys())].sort());
+  });
+});
+
+describe("partner A's staff open every route aimed at partner B's records", () => {
+  test.each(Object.keys(cases).sort())(
+    "%s",
+    async (key) => {
+      const db = w.t.database.db;
+      const before = await snapshot(db, w.b.partner.partnerId);
+      await cases[key]!();
+      await expectUnchanged(db, w.b.partner.partnerId, before, key);
+    },
+    60_000,
+  );
+
+  test("B's account works as before: its keys, its session, its staff, its endpoint and secret", async () => {
+    for (const label of ["test", "live", "legacy"] as const) expect((await w.b.partner.run("dump entt_*CSTMRS", { limit: 1 }, label)).exctnFdbck.id).toBe(75);
+    const team = await w.b.browser.get("/portal/team");
+    expect(team.status).toBe(200);
+    expect(team.text).toContain(w.b.staff.email);
+    expect((await w.b.partner.run("webhook list")).list[0]).toMatchObject({ endpointId: w.b.endpoint.id, url: w.b.endpoint.url, enabled: true });
+    const revealed = await w.b.browser.post(`/portal/webhooks/${w.b.endpoint.id}/reveal`, {});
+    expect(revealed.text).toContain(w.b.endpoint.secret);
+  });
+});
+
+describe("the operator's administrator", () => {
+  test("opens the operator's pages (the 403s above are about who asks)", async () => {
+    const admin = await signedIn(w.t, w.admin.portal);
+    for (const path of ["/admin", "/admin/policies", "/admin/claims", "/admin/financing", "/admin/partners", "/admin/audit", "/admin/consumers"]) expect((await admin.get(path)).status).toBe(200);
+    // …and no partner page: the operator acts through the operator's pages only.
+    for (const path of ["/portal", "/portal/consumers", "/portal/keys"]) expect((await admin.get(path)).status).toBe(403);
+  });
+});
