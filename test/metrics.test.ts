@@ -124,6 +124,8 @@ describe("GET /metrics", () => {
   test("queue depths follow the work waiting; webhook failures are counted", async () => {
     const p = await t.partner();
     await p.run("wallet topup", { amount: 1_000_000, reference: `fund-${crypto.randomUUID()}` });
+    // An endpoint, so the partner's events wait in the outbox for the fan-out (without one they are born dispatched).
+    const hook = await p.run("webhook register", { url: receiver.url("/failing") });
     const before = await scrape(t);
     // A live credit-life policy waits for an administrator.
     const c = productCases["crlt-sme1-1111"]!;
@@ -137,7 +139,6 @@ describe("GET /metrics", () => {
     expect(queue(waiting, "outbox_undispatched")).toBeGreaterThanOrEqual(1);
 
     // A receiver that fails: one failed attempt per delivery, counted by reason.
-    const hook = await p.run("webhook register", { url: receiver.url("/failing") });
     receiver.trust("/failing", hook.secret);
     receiver.respond("/failing", () => new Response("down", { status: 503 }));
     await p.run("webhook test", { endpointId: hook.endpointId });

@@ -559,3 +559,24 @@ describe("retries, Retry-After, 410, disabling", () => {
     await p.run("webhook delete", { endpointId: delivery.endpointId });
   });
 });
+
+describe("an event with nowhere to go is written already dispatched", () => {
+  test("without an endpoint or a one-off URL the fan-out never sees it; once an endpoint exists, the next event is delivered", async () => {
+    const { outboxEvents } = await import("../src/modules/events/schema");
+    const p = await t.partner();
+    await topUp(p);
+    const [quiet] = await db.select().from(outboxEvents).where(eq(outboxEvents.partnerId, p.partnerId));
+    expect(quiet!.dispatchedAt).not.toBeNull();
+    const path = `/born/${crypto.randomUUID()}`;
+    const { endpointId, secret } = await p.run("webhook register", { url: receiver.url(path) });
+    receiver.trust(path, secret);
+    expect(endpointId).toBeDefined();
+    await topUp(p);
+    const events = await db.select().from(outboxEvents).where(eq(outboxEvents.partnerId, p.partnerId));
+    expect(events.filter((e) => e.dispatchedAt === null)).toHaveLength(1);
+    const now = new Date(Date.now() + 1000);
+    while ((await dispatchOutboxEvents(db, now)) > 0) {}
+    while ((await deliverDueWebhooks(db, settings, now)) > 0) {}
+    expect(receiver.hitsAt(path).map((h) => h.payload.type)).toEqual(["wallet.credited"]);
+  });
+});

@@ -46,8 +46,8 @@ export const claims = pgTable(
   (t) => [
     uniqueIndex("claims_claim_no_idx").on(t.claimNo),
     uniqueIndex("claims_partner_reference_idx").on(t.partnerId, t.reference).where(sql`${t.reference} is not null`),
-    index("claims_partner_created_idx").on(t.partnerId, t.createdAt.desc(), t.id.desc()),
-    index("claims_created_idx").on(t.createdAt.desc(), t.id.desc()),
+    index("claims_partner_created_idx").on(t.partnerId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("claims_created_idx").on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("claims_policy_idx").on(t.policyId),
   ],
 );

@@ -18,8 +18,8 @@ export const consumers = pgTable(
   },
   (t) => [
     uniqueIndex("consumers_partner_email_idx").on(t.partnerId, t.email).where(sql`${t.email} is not null`),
-    index("consumers_partner_created_idx").on(t.partnerId, t.createdAt.desc(), t.id.desc()),
-    index("consumers_created_idx").on(t.createdAt.desc(), t.id.desc()),
+    index("consumers_partner_created_idx").on(t.partnerId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("consumers_created_idx").on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
   ],
 );
 

@@ -2,6 +2,7 @@ import type { PgTable } from "drizzle-orm/pg-core";
 import type { Executor } from "../../db/client";
 import { columnPlaceholders, placeholderValues, preparedQuery } from "../../db/prepared";
 import { newId } from "../../core/ids";
+import { hasWebhookEndpoint } from "../webhooks/destinations";
 import { outboxEvents } from "./schema";
 
 export interface DomainEvent {
@@ -11,11 +12,15 @@ export interface DomainEvent {
   targetUrl?: string | null;
 }
 
-const outboxRow = (event: DomainEvent, now: Date) => ({ id: newId(), ...event, targetUrl: event.targetUrl ?? null, createdAt: now, dispatchedAt: null });
+/** An outbox row; an event with nowhere to go (no one-off URL, no enabled endpoint) is born dispatched. */
+async function outboxRow(db: Executor, event: DomainEvent, now: Date) {
+  const goesSomewhere = !!event.targetUrl || (await hasWebhookEndpoint(db, event.partnerId));
+  return { id: newId(), ...event, targetUrl: event.targetUrl ?? null, createdAt: now, dispatchedAt: goesSomewhere ? null : now };
+}
 
 /** Write an event in the caller's transaction (the outbox): it exists exactly when the change does. */
 export async function recordEvent(tx: Executor, event: DomainEvent, now: Date): Promise<void> {
-  await tx.insert(outboxEvents).values(outboxRow(event, now));
+  await tx.insert(outboxEvents).values(await outboxRow(tx, event, now));
 }
 
 /**
@@ -29,6 +34,6 @@ export function insertWithEvent<T extends PgTable>(name: string, table: T) {
     return db.with(change).insert(outboxEvents).values(columnPlaceholders(outboxEvents, "event.")).prepare(statement);
   });
   return async (db: Executor, row: T["$inferSelect"], event: DomainEvent, now: Date): Promise<void> => {
-    await query(db, { ...placeholderValues(table, row), ...placeholderValues(outboxEvents, outboxRow(event, now), "event.") });
+    await query(db, { ...placeholderValues(table, row), ...placeholderValues(outboxEvents, await outboxRow(db, event, now), "event.") });
   };
 }

@@ -34,7 +34,7 @@ export const financingPlans = pgTable(
   (t) => [
     uniqueIndex("financing_plans_policy_idx").on(t.policyId),
     uniqueIndex("financing_plans_plan_no_idx").on(t.planNo),
-    index("financing_plans_partner_created_idx").on(t.partnerId, t.createdAt.desc(), t.id.desc()),
+    index("financing_plans_partner_created_idx").on(t.partnerId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     // The lapse run's queue: active plans by their oldest unpaid due date.
     index("financing_plans_due_idx").on(t.nextDueDate).where(sql`${t.status} = 'active'`),
   ],

@@ -44,8 +44,9 @@ export const policies = pgTable(
     uniqueIndex("policies_partner_reference_idx").on(t.partnerId, t.reference),
     uniqueIndex("policies_policy_no_idx").on(t.policyNo),
     uniqueIndex("policies_certificate_token_idx").on(t.certificateToken),
-    index("policies_partner_created_idx").on(t.partnerId, t.createdAt.desc(), t.id.desc()),
-    index("policies_created_idx").on(t.createdAt.desc(), t.id.desc()),
+    // DESC NULLS FIRST is what ORDER BY … DESC means, so newest-first keyset pages read these in order.
+    index("policies_partner_created_idx").on(t.partnerId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("policies_created_idx").on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("policies_underwrite_idx").on(t.underwriteAt).where(sql`${t.status} = 'p' and ${t.underwriteAt} is not null`),
     index("policies_pending_idx").on(t.createdAt).where(sql`${t.status} = 'p'`),
     // Approved vehicle policies not yet in the registry (the publication job's queue; vehicle codes start "vhcl-").

@@ -36,7 +36,7 @@ export const auditLog = pgTable(
     subject: text("subject").notNull(),
     details: jsonb("details").$type<Record<string, unknown>>().notNull(),
   },
-  (t) => [index("audit_log_at_idx").on(t.at.desc(), t.id.desc()), index("audit_log_partner_at_idx").on(t.partnerId, t.at.desc(), t.id.desc())],
+  (t) => [index("audit_log_at_idx").on(t.at.desc().nullsFirst(), t.id.desc().nullsFirst()), index("audit_log_partner_at_idx").on(t.partnerId, t.at.desc().nullsFirst(), t.id.desc().nullsFirst())],
 );
 
 /** Secrets the service makes for itself on first use (the session signing key when SESSION_SECRET is unset). */

@@ -13,5 +13,5 @@ export const quotes = pgTable(
     basis: jsonb("basis").$type<Record<string, unknown>>().notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("quotes_partner_product_idx").on(t.partnerId, t.productCode, t.createdAt.desc())],
+  (t) => [index("quotes_partner_product_idx").on(t.partnerId, t.productCode, t.createdAt.desc().nullsFirst())],
 );

@@ -32,6 +32,6 @@ export const walletEntries = pgTable(
   },
   (t) => [
     uniqueIndex("wallet_entries_topup_reference_idx").on(t.partnerId, t.reference).where(sql`${t.kind} = 'topup'`),
-    index("wallet_entries_partner_created_idx").on(t.partnerId, t.createdAt.desc(), t.id.desc()),
+    index("wallet_entries_partner_created_idx").on(t.partnerId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
   ],
 );

@@ -29,7 +29,7 @@ export const webhookEndpoints = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
   },
   (t) => [
-    index("webhook_endpoints_partner_created_idx").on(t.partnerId, t.createdAt.desc(), t.id.desc()),
+    index("webhook_endpoints_partner_created_idx").on(t.partnerId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     // One live endpoint per URL and partner: an event goes to a URL once (see the deliveries' unique index).
     uniqueIndex("webhook_endpoints_partner_url_idx").on(t.partnerId, t.url).where(sql`${t.deletedAt} is null`),
   ],
@@ -65,8 +65,8 @@ export const webhookDeliveries = pgTable(
     // The fan-out creates one delivery per event and URL, so a re-run of it is harmless; replays are extra.
     uniqueIndex("webhook_deliveries_event_destination_idx").on(t.eventId, t.url).where(sql`${t.replayOf} is null`),
     index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
-    index("webhook_deliveries_partner_created_idx").on(t.partnerId, t.createdAt.desc(), t.id.desc()),
-    index("webhook_deliveries_endpoint_created_idx").on(t.endpointId, t.createdAt.desc(), t.id.desc()),
+    index("webhook_deliveries_partner_created_idx").on(t.partnerId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("webhook_deliveries_endpoint_created_idx").on(t.endpointId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
   ],
 );
 

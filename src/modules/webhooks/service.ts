@@ -14,6 +14,7 @@ import { text } from "../../core/validation";
 import { outboxEvents } from "../events/schema";
 import { DELIVERY_STATUSES, webhookAttempts, webhookDefaultSecrets, webhookDeliveries, webhookEndpoints, type DeliveryStatus } from "./schema";
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./event-types";
+import { announceEndpointEnabled, settleEndpointEnabled } from "./destinations";
 import { newSecret, ROTATION_OVERLAP_MS } from "./signing";
 import { requirePublicUrl, type UrlRules } from "./ssrf";
 
@@ -144,12 +145,18 @@ export async function registerEndpoint(
     createdAt: options.now,
     updatedAt: options.now,
   };
+  let notice: string;
   try {
-    await db.insert(webhookEndpoints).values(endpoint);
+    notice = await db.transaction(async (tx) => {
+      await tx.insert(webhookEndpoints).values(endpoint);
+      return announceEndpointEnabled(tx, partnerId);
+    });
   } catch (error) {
     if (isUniqueViolation(error, "webhook_endpoints_partner_url_idx")) throw await urlTaken(db, partnerId, url);
     throw error;
   }
+  // Events from now on go through the fan-out, on every instance, before this answer.
+  await settleEndpointEnabled(partnerId, notice);
   return endpoint;
 }
 
@@ -167,7 +174,7 @@ export async function updateEndpoint(
   const { now } = options;
   const url = input.url === undefined ? undefined : (await requirePublicUrl(input.url, "seed.url", options.rules)).href;
   try {
-    return await db.transaction(async (tx) => {
+    const { notice, ...result } = await db.transaction(async (tx) => {
       const current = await liveEndpoint(tx, partnerId, input.endpointId, true);
       const changes: Partial<WebhookEndpoint> = { updatedAt: now };
       if (url !== undefined && url !== current.url) changes.url = url;
@@ -180,8 +187,11 @@ export async function updateEndpoint(
       const [endpoint] = await tx.update(webhookEndpoints).set(changes).where(eq(webhookEndpoints.id, current.id)).returning();
       if (changes.enabled === false) await failPendingDeliveries(tx, current.id, "endpoint disabled by the partner", now);
       if (changes.url) await movePendingDeliveries(tx, current.id, changes.url, now);
-      return { endpoint: endpoint!, rotated: !!input.rotateSecret };
+      const notice = changes.enabled === true ? await announceEndpointEnabled(tx, partnerId) : null;
+      return { endpoint: endpoint!, rotated: !!input.rotateSecret, notice };
     });
+    if (notice) await settleEndpointEnabled(partnerId, notice);
+    return result;
   } catch (error) {
     if (url && isUniqueViolation(error, "webhook_endpoints_partner_url_idx")) throw await urlTaken(db, partnerId, url);
     throw error;
