@@ -4,6 +4,7 @@ import { createApp } from "./app";
 import { loadConfig } from "./config";
 import { log, setLogLevel } from "./core/log";
 import { joinCacheNetwork } from "./db/shared-cache";
+import { startOperatorSocket } from "./operator-socket";
 import { countPartners, createPartner } from "./modules/partners/service";
 import { buildDeps, closeDeps } from "./runtime";
 import { serviceJobs, startWorker } from "./worker/loop";
@@ -47,6 +48,9 @@ if (!config.DATABASE_URL && config.SEED_DEMO === "true" && (await countPartners(
 // that to the changer, who answers only once every running instance has (src/db/shared-cache.ts).
 await joinCacheNetwork(deps.database, "server");
 
+// On the embedded database only this process may open it: the CLI hands its commands to us instead.
+const operatorServer = config.DATABASE_URL || config.DATA_DIR.includes("://") ? null : startOperatorSocket(deps.database.db, config.DATA_DIR);
+
 // Bun closes a connection idle for 10 s by default; a registry check waits up to NIID_TIMEOUT_MS.
 const idleTimeout = Math.min(255, Math.ceil(config.NIID_TIMEOUT_MS / 1000) + 10);
 const app = createApp(deps).listen({ port: config.PORT, maxRequestBodySize: config.MAX_BODY_BYTES * 2, idleTimeout });
@@ -85,6 +89,7 @@ async function shutdown(signal: string) {
     exitCode = 1;
   }
   verificationService?.stop();
+  operatorServer?.stop(true);
   process.exit(exitCode);
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));

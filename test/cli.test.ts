@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { engine, testApp } from "./support/harness";
+import { startAppProcess } from "./support/webhook-receiver";
 
 const root = new URL("..", import.meta.url).pathname;
 
@@ -74,6 +75,28 @@ describe("npm run cli -- partner create", () => {
     const badMonth = await cli(["usage", "statement", "--partner", created.partnerId, "--month", "2026-13"], env);
     expect(badMonth.code).toBe(2);
     expect(badMonth.stderr).toContain("month must be YYYY-MM");
+  }, 60_000);
+
+  test.skipIf(engine === "postgres")("while the server runs on the embedded database, the CLI's commands are carried out by the server", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cli-live-"));
+    const server = await startAppProcess({ DATA_DIR: dir });
+    try {
+      const created = await cli(["partner", "create", "--name", "Running Ltd"], { DATABASE_URL: undefined, DATA_DIR: dir });
+      expect(created.code).toBe(0);
+      const partner = JSON.parse(created.stdout);
+      const answer = await fetch(server.url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ userInfo: { id: partner.partnerId, athrzt: partner.keys.test }, cmmnd: { cmmnd: "dump entt_*CSTMRS" } }),
+      }).then((r) => r.json());
+      expect(answer.exctnFdbck).toEqual({ id: 75, id_v4: 200 });
+      const refused = await cli(["key", "rotate", "--partner", partner.partnerId, "--label", "prod"], { DATABASE_URL: undefined, DATA_DIR: dir });
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain("--label must be test, live or legacy");
+    } finally {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 
   test.skipIf(engine === "postgres")("refuses the embedded database while another process holds it", async () => {

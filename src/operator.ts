@@ -1,0 +1,83 @@
+/**
+ * The operator's commands (partners, keys, usage statements), shared by the command line and, on the
+ * embedded database, the running server's operator socket — so the CLI works whether or not the
+ * server holds the database.
+ */
+import { parseArgs } from "node:util";
+import { CommandError } from "./core/errors";
+import { normaliseUuid } from "./core/ids";
+import type { Database } from "./db/client";
+import { currentWatMonth, usageStatement } from "./modules/enrichment/service";
+import { createPartner, KEY_LABELS, listPartners, revokeKey, rotateKey, setEnrichment, type KeyLabel } from "./modules/partners/service";
+
+export const USAGE = `Operator command line. Every command prints one JSON object on stdout.
+
+  partner create --name "Acme Ltd" [--admin] [--enrichment] [--email owner@acme.ng]
+  partner list
+  partner enrichment --partner <partner id> --on | --off
+  key rotate --partner <partner id> --label test|live|legacy
+  key revoke --key <authorization id>
+  usage statement --partner <partner id> [--month YYYY-MM]   (enrichment usage and charges; default this month)
+
+Uses DATABASE_URL when set, else the embedded database in DATA_DIR (./data); while the server runs on
+the embedded database, the command is carried out by the server itself (its operator socket).`;
+
+export class UsageError extends Error {}
+
+function uuidOption(value: string | undefined, name: string): string {
+  const id = normaliseUuid(value);
+  if (!id) throw new UsageError(`--${name} must be a UUID`);
+  return id;
+}
+
+export async function runOperatorCommand(db: Database, argv: string[]): Promise<unknown> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: "string" },
+      email: { type: "string" },
+      admin: { type: "boolean", default: false },
+      enrichment: { type: "boolean", default: false },
+      partner: { type: "string" },
+      label: { type: "string" },
+      key: { type: "string" },
+      on: { type: "boolean", default: false },
+      month: { type: "string" },
+      off: { type: "boolean", default: false },
+    },
+  });
+  const [noun, verb] = positionals;
+  switch (`${noun} ${verb}`) {
+    case "partner create":
+      if (!values.name?.trim()) throw new UsageError('partner create needs --name "Partner name"');
+      return createPartner(db, { name: values.name, admin: values.admin, enrichment: values.enrichment, email: values.email });
+    case "partner list":
+      return { partners: await listPartners(db) };
+    case "partner enrichment": {
+      if (values.on === values.off) throw new UsageError("partner enrichment needs exactly one of --on or --off");
+      const partnerId = uuidOption(values.partner, "partner");
+      await setEnrichment(db, partnerId, values.on);
+      return { partnerId, enrichment: values.on };
+    }
+    case "key rotate": {
+      const label = values.label as KeyLabel;
+      if (!KEY_LABELS.includes(label)) throw new UsageError("--label must be test, live or legacy");
+      const partnerId = uuidOption(values.partner, "partner");
+      return { partnerId, label, ...(await rotateKey(db, partnerId, label)) };
+    }
+    case "key revoke":
+      return { revoked: await revokeKey(db, uuidOption(values.key, "key")) };
+    case "usage statement":
+      return usageStatement(db, uuidOption(values.partner, "partner"), values.month ?? currentWatMonth(new Date()));
+    default:
+      throw new UsageError(`unknown command: ${positionals.join(" ") || "(none)"}`);
+  }
+}
+
+/** A refusal the operator can act on (usage, a domain refusal, a malformed option), as opposed to a fault. */
+export const isOperatorMistake = (error: unknown) =>
+  error instanceof UsageError || error instanceof CommandError || !!(error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
+
+/** Where a server on the embedded database listens for operator commands: a Unix socket only its user may open. */
+export const operatorSocket = (dataDir: string) => `${dataDir.replace(/\/$/, "")}/operator.sock`;
