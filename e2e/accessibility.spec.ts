@@ -18,7 +18,7 @@ async function everyNavPage(page: Page, prefix: string) {
 }
 
 test("the public pages are accessible", async ({ page }) => {
-  for (const path of ["/", "/login", "/verify/POL-NONE-2026-000000000000"]) {
+  for (const path of ["/", "/login", "/docs", "/verify/POL-NONE-2026-000000000000"]) {
     await page.goto(path);
     await expectAccessible(page);
   }

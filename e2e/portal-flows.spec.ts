@@ -108,6 +108,32 @@ test("a webhook endpoint receives a signed test event, shown in the delivery log
   }
 });
 
+test("the API log shows the partner's requests and answers, the key redacted, filtered by outcome", async ({ browser }) => {
+  const { demoPartner } = accounts();
+  const page = await (await browser.newContext()).newPage();
+  await signIn(page, demoPartner);
+  const refused = await command(page.request, demoPartner, "test", "dump ipck_vhcl-tprt-1111*PRMM", { insrncDrtn: "2y" });
+  expect(refused.exctnFdbck).toMatchObject({ id: 55, id_v4: 400 });
+  await page.goto("/portal");
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "API log" }).click();
+  await page.getByLabel("Outcome").selectOption("55");
+  await page.getByRole("button", { name: "Filter" }).click();
+  // With several instances, another instance's rows arrive within its flush interval.
+  const row = page.getByRole("row").filter({ hasText: refused.exctnFdbck.elbrtn });
+  await expect(async () => {
+    await page.reload();
+    await expect(row.first()).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 10_000 });
+  await row.first().getByText("Request and response").click();
+  const details = row.first().locator("pre").first();
+  await expect(details).toContainText('"insrncDrtn": "2y"');
+  await expect(details).toContainText('"key": "[redacted]"');
+  await expect(row.first()).not.toContainText(demoPartner.keys.test.key);
+  await expect(page.getByRole("row").filter({ hasText: "75 · 200" })).toHaveCount(0);
+  await expectAccessible(page);
+  await screenshot(page, "api-log");
+});
+
 test("the owner rotates the test key: the new key works at once, the old one is refused", async ({ browser }) => {
   const { demoPartner } = accounts();
   const page = await (await browser.newContext()).newPage();

@@ -10,6 +10,7 @@ import { countHttpRequest, metricsRoutes } from "./http/metrics";
 import { pageRoutes } from "./http/pages";
 import { refuseUnsafeInput } from "./http/unsafe-input";
 import { isPortalPath, portalRoutes } from "./portal/routes";
+import { referenceRoutes } from "./reference/routes";
 
 export type { AppDeps } from "./http/context";
 
@@ -55,6 +56,7 @@ export function createApp(deps: AppDeps) {
     .use(metricsRoutes(deps))
     .use(pageRoutes(deps))
     .use(certificateRoutes(deps))
+    .use(referenceRoutes(deps))
     .use(portalRoutes(deps))
     .use(commandEndpoint(deps));
 }

@@ -4,6 +4,7 @@ import { createApp } from "./app";
 import { loadConfig } from "./config";
 import { log, setLogLevel } from "./core/log";
 import { joinCacheNetwork } from "./db/shared-cache";
+import { apiLogFor } from "./modules/api-log/buffer";
 import { startOperatorSocket } from "./operator-socket";
 import { countPartners, createPartner } from "./modules/partners/service";
 import { buildDeps, closeDeps } from "./runtime";
@@ -82,6 +83,8 @@ async function shutdown(signal: string) {
       log.warn("requests still in flight when SHUTDOWN_TIMEOUT_MS ran out: closing their connections", { timeoutMs: config.SHUTDOWN_TIMEOUT_MS, pending: server?.pendingRequests });
       await server?.stop(true);
     }
+    // Every request has its answer: write the API log rows still waiting in memory.
+    if (!(await inTime(apiLogFor(deps.database.db).close()))) log.warn("API log rows still being written when SHUTDOWN_TIMEOUT_MS ran out: they are lost");
     if (worker && !(await inTime(worker.stop()))) log.warn("background jobs still running when SHUTDOWN_TIMEOUT_MS ran out: leaving them (their transactions roll back)");
     else await closeDeps(deps);
   } catch (error) {

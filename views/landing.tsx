@@ -11,6 +11,10 @@ export function Landing(props: { engine: string }) {
       </p>
       <pre>{`{ "userInfo": { "id": "<partner id>", "athrzt": { "id": "<authorization id>", "key": "<key>" } },
   "cmmnd": { "cmmnd": "dump ipck_vhcl-tprt-1111*PRMM", "seed": { "insrncDrtn": "1y" } } }`}</pre>
+      <p>
+        Every command, product, refusal and a tested example of each: the <a href="/docs">command reference</a> (also as{" "}
+        <a href="/openapi.json">OpenAPI 3.1</a>).
+      </p>
       <p class="muted">
         Service health: <a href="/healthz">/healthz</a> · database engine <span safe>{props.engine}</span>
       </p>

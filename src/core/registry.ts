@@ -15,7 +15,67 @@ export interface CommandContext {
 
 type Who = "partner" | "admin";
 
-export interface CommandDefinition<Seed = unknown> {
+/** A JSON value as examples write it (requests and answers). */
+export type Json = string | number | boolean | null | readonly Json[] | { readonly [key: string]: Json };
+export type JsonObject = { readonly [key: string]: Json };
+
+/**
+ * A refusal a command documents (spec 7): exctnFdbck.id_v4 and the elbrtn wording, `<…>` marking
+ * the parts that vary (a field, a value). Examples that demonstrate it are checked against it.
+ */
+export interface DocumentedError {
+  status: number;
+  elbrtn: string;
+  /** The condition, in the reader's words, when the wording does not say it. */
+  when?: string;
+}
+
+export const refusal = (status: number, elbrtn: string, when?: string): DocumentedError => ({ status, elbrtn, ...(when ? { when } : {}) });
+
+const adminOnly = (grammar: string) => `command '${grammar}' is available only to the operator's administrator account`;
+const NOT_ACTIVATED_MESSAGE = "enrichment is not activated on this account: ask the operator to activate it";
+
+/** The refusals the registry itself makes, before any command runs. */
+export const ADMIN_ONLY = refusal(403, adminOnly("<command>"), "an administrator command from a partner's account");
+export const NOT_ACTIVATED = refusal(403, NOT_ACTIVATED_MESSAGE, "an enrichment command on an account without enrichment (spec 5.8)");
+
+/**
+ * A request of the reference (/docs, /openapi.json) that test/reference.test.ts sends to the real
+ * app. `{{…}}` placeholders: `{{<example>.<field>}}` is a field of an earlier example's answer
+ * (that example runs first, for the same partner), `{{today}}` / `{{today+30}}` a date in Nigerian
+ * time, `{{webhookUrl}}` the partner's own endpoint; in answers `{{uuid}}`, `{{timestamp}}` … stand
+ * for generated values of that form (src/reference/placeholders.ts lists them).
+ */
+interface ExampleRequest {
+  /** Unique in the registry: other examples name its answer by it. */
+  name: string;
+  title: string;
+  cmmnd: string;
+  seed?: Json;
+  /** The key it is sent with (spec 5.5); a test key unless said. */
+  key?: "test" | "live" | "legacy";
+  /** Who sends it: the command's `who` unless said (a partner trying an administrator command). */
+  as?: Who;
+  /** Examples run first for their effect (a quote on file, a funded wallet), besides those whose answers it names. */
+  after?: readonly string[];
+}
+
+export type CommandExample = ExampleRequest &
+  (
+    | { /** The answer's fields besides exctnFdbck (id 75). */ answer: JsonObject; refusal?: never }
+    | { /** The documented refusal it shows (id 55), one of the command's `errors`. */ refusal: DocumentedError; answer?: never }
+  );
+
+/** A seed whose fields depend on the product: one variant per product code. */
+export interface SeedVariant {
+  /** The product code. */
+  key: string;
+  /** When the command string names the product (quotes): the command string of this variant. */
+  cmmnd?: string;
+  seed: z.ZodType;
+}
+
+export interface CommandDefinition<Seed = unknown, Answer extends z.ZodType = z.ZodType> {
   /** The command as the spec writes it, e.g. "dump ipck_<product_code>*PRMM". */
   grammar: string;
   /** Matches cmmnd.cmmnd; named groups become `params`. */
@@ -25,24 +85,43 @@ export interface CommandDefinition<Seed = unknown> {
   needsEnrichment?: boolean;
   /** Validates cmmnd.seed (absent seed is validated as {}); omitted → the handler gets the raw seed. */
   seed?: z.ZodType<Seed>;
+  /**
+   * For a seed the handler validates itself (blank fields are 406 before the shape, the spec words
+   * a refusal itself): the schema it validates with, shown in the reference. Neither this, `seed`
+   * nor `seedVariants`: the command reads no seed.
+   */
+  documentedSeed?: z.ZodType;
+  /** A seed that depends on the product (quote, insure): one variant per product, from the families' own schemas. */
+  seedVariants?: () => readonly SeedVariant[];
   summary: string;
-  handler(ctx: CommandContext, params: Record<string, string>, seed: Seed): Promise<Record<string, unknown>>;
+  /** The answer's fields besides exctnFdbck: the handler must return this (test/reference.test.ts checks every example). */
+  answer: Answer;
+  /** The notable refusals (common ones, such as credentials and blank fields, are listed once in the reference). */
+  errors: readonly DocumentedError[];
+  /** At least one; each is executed by test/reference.test.ts. */
+  examples: readonly CommandExample[];
+  handler(ctx: CommandContext, params: Record<string, string>, seed: Seed): Promise<z.input<Answer>>;
 }
 
 /** Typed helper so each entry infers its seed type from its schema (in the style of tRPC procedures). */
-export const command = <Seed>(definition: CommandDefinition<Seed>): CommandDefinition<Seed> => definition;
+export const command = <Seed, Answer extends z.ZodType>(definition: CommandDefinition<Seed, Answer>): CommandDefinition<Seed, Answer> => definition;
 
 export interface MatchedCommand {
-  definition: CommandDefinition<any>;
+  definition: CommandDefinition<any, z.ZodType>;
   params: Record<string, string>;
 }
 
 export class CommandRegistry {
-  constructor(readonly definitions: readonly CommandDefinition<any>[]) {
+  constructor(readonly definitions: readonly CommandDefinition<any, z.ZodType>[]) {
     const grammars = new Set<string>();
+    const examples = new Set<string>();
     for (const d of definitions) {
       if (grammars.has(d.grammar)) throw new Error(`command registered twice: ${d.grammar}`);
       grammars.add(d.grammar);
+      for (const { name } of d.examples) {
+        if (examples.has(name)) throw new Error(`example named twice: ${name}`);
+        examples.add(name);
+      }
     }
   }
 
@@ -58,10 +137,9 @@ export class CommandRegistry {
   async run(ctx: CommandContext, matched: MatchedCommand, rawSeed: unknown): Promise<Record<string, unknown>> {
     const { definition, params } = matched;
     if (definition.who === "admin" && !ctx.principal.isAdmin)
-      throw new CommandError(403, `command '${definition.grammar}' is available only to the operator's administrator account`);
-    if (definition.needsEnrichment && !ctx.principal.enrichmentEnabled)
-      throw new CommandError(403, "enrichment is not activated on this account: ask the operator to activate it");
+      throw new CommandError(403, adminOnly(definition.grammar));
+    if (definition.needsEnrichment && !ctx.principal.enrichmentEnabled) throw new CommandError(403, NOT_ACTIVATED_MESSAGE);
     const seed = definition.seed ? parseWith(definition.seed, rawSeed ?? {}, "seed") : rawSeed;
-    return definition.handler(ctx, params, seed);
+    return (await definition.handler(ctx, params, seed)) as Record<string, unknown>;
   }
 }

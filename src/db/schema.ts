@@ -11,3 +11,4 @@ export * from "../modules/claims/schema";
 export * from "../modules/financing/schema";
 export * from "../modules/webhooks/schema";
 export * from "../modules/portal/schema";
+export * from "../modules/api-log/schema";

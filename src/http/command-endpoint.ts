@@ -1,10 +1,11 @@
 import { Elysia } from "elysia";
 import { commandRegistry } from "../commands";
-import { parseEnvelope } from "../core/envelope";
+import { parseEnvelope, type Envelope } from "../core/envelope";
 import { CommandError } from "../core/errors";
 import { atCapacity, failure, success, type CommandResponse } from "../core/feedback";
 import { log } from "../core/log";
 import type { Principal } from "../core/principal";
+import { apiLogFor } from "../modules/api-log/buffer";
 import { authenticate } from "../modules/partners/service";
 import { readBoundedBody } from "./body";
 import { requestContext, type AppDeps } from "./context";
@@ -15,8 +16,10 @@ import { requestContext, type AppDeps } from "./context";
  */
 export const commandEndpoint = (deps: AppDeps) => {
   const now = deps.now ?? (() => new Date());
+  // The partner's API log (portal page "API log"): rows are buffered in memory and written in batches.
+  const apiLog = apiLogFor(deps.database.db);
 
-  async function execute(request: Request, requestId: string, note: { command?: string; principal?: Principal }): Promise<CommandResponse> {
+  async function execute(request: Request, requestId: string, note: { command?: string; principal?: Principal; envelope?: Envelope }): Promise<CommandResponse> {
     const body = await readBoundedBody(request, deps.config.MAX_BODY_BYTES);
     const envelope = parseEnvelope(body);
     const principal = await authenticate(deps.database.db, {
@@ -25,6 +28,7 @@ export const commandEndpoint = (deps: AppDeps) => {
       key: envelope.userInfo.athrzt.key,
     });
     note.principal = principal;
+    note.envelope = envelope;
     const decision = await deps.rateLimiter.hit(principal.partnerId);
     if (!decision.allowed) {
       const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
@@ -51,7 +55,7 @@ export const commandEndpoint = (deps: AppDeps) => {
     async ({ request, requestId, startedAt, set }) => {
       set.headers["content-type"] = "application/json";
       set.headers["cache-control"] = "no-store";
-      const note: { command?: string; principal?: Principal } = {};
+      const note: { command?: string; principal?: Principal; envelope?: Envelope } = {};
       let response: CommandResponse;
       if (!deps.capacity.tryEnter()) {
         response = atCapacity();
@@ -69,6 +73,10 @@ export const commandEndpoint = (deps: AppDeps) => {
         }
       }
       const { exctnFdbck } = response;
+      const elapsed = performance.now() - startedAt;
+      // Refusals before the partner is known (capacity, body, JSON, credentials) belong to no partner's log.
+      if (note.principal && note.envelope)
+        apiLog.record({ principal: note.principal, envelope: note.envelope, command: note.command ?? null, requestId, response, durationMs: elapsed });
       log.info("command", {
         requestId,
         command: note.command,
@@ -76,7 +84,7 @@ export const commandEndpoint = (deps: AppDeps) => {
         mode: note.principal?.mode,
         outcome: exctnFdbck.id,
         status: exctnFdbck.id_v4,
-        ms: Math.round(performance.now() - startedAt),
+        ms: Math.round(elapsed),
       });
       return response;
     },

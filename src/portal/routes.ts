@@ -13,6 +13,7 @@ import { financingPortal } from "../modules/financing/portal";
 import { partnerAdmin } from "../modules/partners/admin";
 import { policyAdmin } from "../modules/policies/admin";
 import { auditAdmin } from "../modules/portal/admin";
+import { apiLogPortal } from "../modules/api-log/portal";
 import { authRoutes } from "./auth-routes";
 import { dashboardRoutes } from "./dashboard";
 
@@ -42,6 +43,7 @@ export const portalRoutes = (deps: AppDeps) =>
     .use(webhookPortal(deps))
     .use(claimPortal(deps))
     .use(financingPortal(deps))
+    .use(apiLogPortal(deps))
     .use(policyAdmin(deps))
     .use(consumerAdmin(deps))
     .use(partnerAdmin(deps))

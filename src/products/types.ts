@@ -3,6 +3,8 @@
  * src/products/<family>/ exports a ProductFamily and src/products/index.ts lists it.
  */
 
+import type { z } from "zod";
+
 /** How `prmm` is expressed on the wire: whole naira, or kobo (credit life). */
 export type PremiumUnit = "naira" | "kobo";
 
@@ -46,6 +48,22 @@ export interface ProductFamily {
   policy: PolicyRules;
   /** The portal's forms for quoting and issuing `type` (the same fields as the wire seeds). */
   forms(type: string): ProductForms;
+  /** The zod schemas `quote` and `policy.terms` validate `type`'s seeds with: the command reference shows them (src/reference). */
+  schemas(type: string): ProductSchemas;
+}
+
+/**
+ * A product's wire seeds as zod schemas, the very ones its rules parse with. Where a rule words a
+ * refusal itself (spec 7) the family tightens its schema with the same constants for the
+ * reference (travel's destination and durations), so the documentation says what the rule enforces.
+ */
+export interface ProductSchemas {
+  /** Seed of `dump ipck_<code>*PRMM`. */
+  quote: z.ZodType;
+  /** insrncDrtn of the insure seed; absent when the product takes none (it must then be omitted). */
+  insrncDrtn?: z.ZodType;
+  /** addtnlFact of the insure seed, besides webHook (which every product takes). */
+  addtnlFact: z.ZodObject;
 }
 
 // ─── Portal forms (src/products/forms.ts turns submitted values into wire seeds) ──────────────

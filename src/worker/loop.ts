@@ -1,6 +1,7 @@
 import type { Config } from "../config";
 import { log } from "../core/log";
 import type { Database } from "../db/client";
+import { apiLogJobs } from "../modules/api-log/jobs";
 import { publishApprovedVehicles } from "../modules/enrichment/publication";
 import { financingJobs } from "../modules/financing/jobs";
 import { webhookJobs } from "../modules/webhooks/jobs";
@@ -18,7 +19,7 @@ export function serviceJobs(db: Database, config: Config, gateway: InsurerGatewa
   const registry = configuredRegistry(config);
   const jobs: Job[] = [{ name: "underwriting", run: (now) => underwriteDuePolicies(db, gateway, now, { registry }) }];
   if (registry) jobs.push({ name: "registry publication", run: (now) => publishApprovedVehicles(db, registry, config.INSURER_NAME, now) });
-  return [...jobs, ...webhookJobs(db, config), ...financingJobs(db, config)];
+  return [...jobs, ...webhookJobs(db, config), ...financingJobs(db, config), ...apiLogJobs(db)];
 }
 
 /** A failing job waits 2, 4, 8 … intervals before its next try, at most a minute. */

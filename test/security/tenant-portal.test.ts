@@ -69,6 +69,17 @@ const cases: Record<string, () => Promise<void>> = {
     expectStatus(await visit(owner, "GET", "/public/..%2F..%2Fpackage.json"), 404);
   },
   "GET /metrics": async () => expectStatus(await visit(owner, "GET", "/metrics"), 200),
+  // The command reference is built from the code alone: public, and the same for everyone.
+  "GET /docs": async () => {
+    const page = await owner.get("/docs");
+    expectStatus(page, 200);
+    expect(leaksIn(page.text, w.markers)).toEqual([]);
+  },
+  "GET /openapi.json": async () => {
+    const page = await owner.get("/openapi.json");
+    expectStatus(page, 200);
+    expect(leaksIn(page.text, w.markers)).toEqual([]);
+  },
   "POST /": async () => {
     // The command endpoint has its own matrix (tenant-commands.test.ts); a portal cookie is no credential there.
     const response = await w.t.app.handle(new Request("http://localhost/", { method: "POST", headers: { cookie: `session=${owner.cookie("session")}`, "content-type": "application/json" }, body: JSON.stringify({ cmmnd: { cmmnd: "dump entt_*" } }) }));
@@ -172,6 +183,11 @@ const cases: Record<string, () => Promise<void>> = {
     expectStatus(await visit(await stranger(), "POST", "/portal/wallet/topup", { amount: "10", reference: w.b.topUpReference }), 200);
   },
   "GET /portal/keys": async () => expectStatus(await visit(owner, "GET", "/portal/keys"), 200),
+  // B's log holds B's requests (its consumer, references, keys' ids): A's page shows only A's own.
+  "GET /portal/api-log": async () => {
+    expectStatus(await visit(owner, "GET", "/portal/api-log"), 200);
+    expectStatus(await visit(owner, "GET", "/portal/api-log?command=prfl%20entity&outcome=75&rows=1"), 200);
+  },
   "POST /portal/keys/rotate": async () => expectStatus(await visit(await stranger(), "POST", "/portal/keys/rotate", { label: "test" }), 200),
   "POST /portal/keys/revoke": async () => {
     for (const key of Object.values(w.b.partner.keys)) expectStatus(await visit(owner, "POST", "/portal/keys/revoke", { keyId: key.id }), 404);

@@ -104,7 +104,7 @@ export function ClaimList(props: {
         <Input
           name="status"
           label="Status"
-          kind="select"
+          kind="select" emptyChoice="Any"
           value={props.filters.status}
           options={Object.entries(CLAIM_STATUS_TEXT).map(([value, label]) => ({ value, label }))}
           problem={props.problem}

@@ -81,7 +81,7 @@ export function PlanList(props: {
         ""
       )}
       <form class="filters" method="get" action={props.action} role="search">
-        <Input name="status" label="Status" kind="select" value={props.status} options={Object.entries(PLAN_STATUS_TEXT).map(([value, label]) => ({ value, label }))} />
+        <Input name="status" label="Status" kind="select" emptyChoice="Any" value={props.status} options={Object.entries(PLAN_STATUS_TEXT).map(([value, label]) => ({ value, label }))} />
         <button type="submit">Filter</button>
       </form>
       {props.rows.length === 0 ? (

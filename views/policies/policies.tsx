@@ -69,11 +69,11 @@ export function PolicyList(props: {
         <Input
           name="status"
           label="Status"
-          kind="select"
+          kind="select" emptyChoice="Any"
           value={props.filters.status}
           options={Object.entries(POLICY_STATUS_TEXT).map(([value, label]) => ({ value, label }))}
         />
-        <Input name="product" label="Product" kind="select" value={props.filters.product} options={props.products} />
+        <Input name="product" label="Product" kind="select" emptyChoice="Any" value={props.filters.product} options={props.products} />
         <Input name="from" label="Issued from" kind="date" value={props.filters.from} />
         <Input name="to" label="to" kind="date" value={props.filters.to} />
         <button type="submit">Filter</button>

@@ -38,6 +38,7 @@ function navFor(viewer: ShellProps["viewer"]): NavEntry[] {
     { href: "/portal/webhooks", label: "Webhooks", key: "webhooks" },
     ...(viewer.enrichmentEnabled ? [{ href: "/portal/vehicle", label: "Vehicle checks", key: "vehicle" }] : []),
     { href: "/portal/keys", label: "API keys", key: "keys" },
+    { href: "/portal/api-log", label: "API log", key: "api-log" },
     ...(viewer.role === "owner" ? [{ href: "/portal/team", label: "Team", key: "team" }] : []),
   ];
 }
@@ -82,7 +83,7 @@ export function PortalLayout(props: ShellProps & { children: Children }) {
               <span class="muted" safe>
                 {viewer.name}
               </span>{" "}
-              <a href="/portal/password">Password</a> <button type="submit" class="link">Sign out</button>
+              <a href="/docs">API reference</a> <a href="/portal/password">Password</a> <button type="submit" class="link">Sign out</button>
             </form>
           </header>
           <nav class="side" aria-label="Main">

@@ -35,6 +35,8 @@ export function Input(props: {
   required?: boolean;
   hint?: string;
   options?: readonly { value: string; label: string }[];
+  /** The text of a select's empty choice: a filter's "Any" rather than a form's "Choose…". */
+  emptyChoice?: string;
   problem?: FormProblem;
   autocomplete?: string;
   /** Changing this input re-draws its form (it decides which other inputs are shown). */
@@ -56,7 +58,7 @@ export function Input(props: {
     case "select":
       control = (
         <select {...common}>
-          <option value="">Choose…</option>
+          <option value="" safe>{props.emptyChoice ?? "Choose…"}</option>
           {(props.options ?? []).map((o) => (
             <option value={o.value} selected={o.value === value} safe>
               {o.label}

@@ -1,25 +1,85 @@
-import { command, type CommandContext } from "../../core/registry";
+import { z } from "zod";
+import { BAD_CURSOR, BLANK_FIELD, UNKNOWN_FIELD, page, wireTimestamp } from "../../core/answers";
+import { command, refusal, type CommandContext } from "../../core/registry";
 import { pageSeed } from "../../core/pagination";
 import { watTimestamp } from "../../core/time";
+import { consumerSeed, DOCUMENT_FIELDS } from "./seed";
 import { listConsumers, registerConsumer, wireConsumerId, type ConsumerRecord } from "./service";
 
+const consumerIds = {
+  id: z.string().regex(/^[0-9a-f]{32}$/).meta({ description: "The consumer id, 32 hex characters: the <consumer_id> of entt_ commands" }),
+  id_uuid: z.uuid().meta({ description: "The same id, hyphenated; accepted wherever the id is" }),
+};
+
+// The stored profile is the seed without its documents (DOCUMENT_FIELDS), which are kept apart and listed by name.
+const { cac02: _cac02, cac07: _cac07, dob, socialID, ...profileFields } = consumerSeed.shape;
+const storedProfile = z.object({
+  ...profileFields,
+  dob: dob.unwrap().omit({ proof: true }).optional(),
+  socialID: socialID.unwrap().omit({ image: true }).optional(),
+});
+const listedConsumer = z.object({
+  ...consumerIds,
+  ...storedProfile.shape,
+  documents: z.array(z.enum(DOCUMENT_FIELDS)).meta({ description: "The documents on file, by field" }),
+  tmstmp: wireTimestamp,
+  updated: wireTimestamp,
+});
+
+/** A consumer in the administrator's list: every partner's, so each names its partner. */
+const listedConsumerOfAnyPartner = listedConsumer.extend({ partnerId: z.uuid().meta({ description: "The partner the consumer belongs to" }) });
+
 /** A consumer as list commands show it: the stored profile plus ids, document names and times. */
-export function wireConsumer(c: ConsumerRecord, withPartner: boolean) {
+export function wireConsumer(c: ConsumerRecord) {
   return {
     id: wireConsumerId(c.id),
     id_uuid: c.id,
-    ...(withPartner ? { partnerId: c.partnerId } : {}),
-    ...c.profile,
-    documents: c.documents,
+    // Stored as prfl entity validated it (consumerSeed), documents apart.
+    ...(c.profile as z.input<typeof storedProfile>),
+    documents: c.documents as (typeof DOCUMENT_FIELDS)[number][],
     tmstmp: watTimestamp(c.createdAt),
     updated: watTimestamp(c.updatedAt),
   };
 }
 
-async function listPage(ctx: CommandContext, seed: { limit: number; cursor?: string }, everyPartner: boolean) {
-  const page = await listConsumers(ctx.db, everyPartner ? {} : { partnerId: ctx.principal.partnerId }, seed);
-  return { list: page.items.map((c) => wireConsumer(c, everyPartner)), nextCursor: page.nextCursor };
+/** This partner's page of consumers. */
+async function listPage(ctx: CommandContext, seed: { limit: number; cursor?: string }) {
+  const page = await listConsumers(ctx.db, { partnerId: ctx.principal.partnerId }, seed);
+  return { list: page.items.map(wireConsumer), nextCursor: page.nextCursor };
 }
+
+/** The administrator's page: every partner's consumers, each with its partnerId after its ids. */
+async function everyPartnerPage(ctx: CommandContext, seed: { limit: number; cursor?: string }) {
+  const page = await listConsumers(ctx.db, {}, seed);
+  return {
+    list: page.items.map((c) => {
+      const { id, id_uuid, ...rest } = wireConsumer(c);
+      return { id, id_uuid, partnerId: c.partnerId, ...rest };
+    }),
+    nextCursor: page.nextCursor,
+  };
+}
+
+// ─── The reference: refusals and examples ───────────────────────────────────────────────────
+
+const NAME_REQUIRED = refusal(400, "seed.name.first is required for an individual consumer (class h)");
+const PHONE_REQUIRED = refusal(400, "seed.phoneNo is required for an individual consumer (class h)");
+const BRAND_REQUIRED = refusal(400, "seed.name.brand is required for an organisation consumer (class o)");
+const BAD_PHONE = refusal(400, "seed.phoneNo must be +234 followed by 10 digits with no leading zero, e.g. +2348012345678");
+
+/** The consumer every example that insures someone registers first. */
+const adaeze = {
+  type: "s",
+  class: "h",
+  name: { first: "Adaeze", last: "Okafor" },
+  gender: "f",
+  dob: { date: "1990-04-12" },
+  addrss: { addrss: "12 Admiralty Way, Lekki, Lagos" },
+  phoneNo: "+2348031234567",
+  eMail: "adaeze@example.ng",
+};
+
+const listedAdaeze = { id: "{{consumer.id}}", id_uuid: "{{consumer.id_uuid}}", ...adaeze, documents: [], tmstmp: "{{timestamp}}", updated: "{{timestamp}}" };
 
 export const consumerCommands = [
   command({
@@ -27,6 +87,59 @@ export const consumerCommands = [
     pattern: /^prfl entity$/,
     who: "partner",
     summary: "Register a consumer, or update the consumer already registered with the same e-mail (spec 2.3).",
+    documentedSeed: consumerSeed,
+    answer: z.object(consumerIds),
+    errors: [
+      NAME_REQUIRED,
+      PHONE_REQUIRED,
+      BRAND_REQUIRED,
+      BAD_PHONE,
+      refusal(400, "seed.dob.date must be a date in the form YYYY-MM-DD"),
+      refusal(415, "seed.<document> must be a JPEG, PNG, WebP image or a PDF document; the decoded bytes are none of these", "a document (dob.proof, socialID.image, cac02, cac07) is something else"),
+      refusal(413, "seed.<document> is too large: documents may be at most <bytes> bytes once decoded"),
+      BLANK_FIELD,
+      UNKNOWN_FIELD,
+    ],
+    examples: [
+      { name: "consumer", title: "Register an individual", cmmnd: "prfl entity", seed: adaeze, answer: { id: "{{hex32}}", id_uuid: "{{uuid}}" } },
+      {
+        name: "consumer-again",
+        title: "The same e-mail again: the same consumer, with the fields sent updated",
+        cmmnd: "prfl entity",
+        seed: { class: "h", eMail: "adaeze@example.ng", mrtlStatus: "married" },
+        after: ["consumer"],
+        answer: { id: "{{consumer.id}}", id_uuid: "{{consumer.id_uuid}}" },
+      },
+      {
+        name: "consumer-exporter",
+        title: "Register an individual for marine cover: identity document and tax id (spec 2.3)",
+        cmmnd: "prfl entity",
+        seed: {
+          class: "h",
+          name: { first: "Emeka", last: "Nwosu" },
+          socialID: { type: "nidd", id: "12345678901", image: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==" },
+          taxId: "TIN-0012345",
+          addrss: { addrss: "3 Wharf Road, Apapa, Lagos" },
+          phoneNo: "+2348051234567",
+          eMail: "emeka@nwosuexports.ng",
+        },
+        answer: { id: "{{hex32}}", id_uuid: "{{uuid}}" },
+      },
+      {
+        name: "consumer-organisation",
+        title: "Register an organisation",
+        cmmnd: "prfl entity",
+        seed: { class: "o", name: { brand: "Okafor Logistics Ltd" }, rc: "RC1234567", addrss: { addrss: "5 Creek Road, Apapa, Lagos" }, phoneNo: "+2348091234567", eMail: "ops@okaforlogistics.ng" },
+        answer: { id: "{{hex32}}", id_uuid: "{{uuid}}" },
+      },
+      {
+        name: "consumer-bad-phone",
+        title: "A Nigerian number keeping its leading zero",
+        cmmnd: "prfl entity",
+        seed: { class: "h", name: { first: "Adaeze" }, phoneNo: "+23408031234567" },
+        refusal: BAD_PHONE,
+      },
+    ],
     async handler(ctx, _params, seed) {
       const { id } = await registerConsumer(ctx.db, ctx.principal.partnerId, seed, {
         maxDocumentBytes: ctx.config.MAX_DOCUMENT_BYTES,
@@ -41,7 +154,19 @@ export const consumerCommands = [
     who: "partner",
     seed: pageSeed,
     summary: "List this partner's consumers, newest first, with a cursor for the next page.",
-    handler: (ctx, _params, seed) => listPage(ctx, seed, false),
+    answer: page(listedConsumer),
+    errors: [BAD_CURSOR],
+    examples: [
+      {
+        name: "consumers",
+        title: "The consumers registered so far",
+        cmmnd: "dump entt_*CSTMRS",
+        seed: { limit: 20 },
+        after: ["consumer"],
+        answer: { list: [listedAdaeze], nextCursor: null },
+      },
+    ],
+    handler: (ctx, _params, seed) => listPage(ctx, seed),
   }),
   command({
     grammar: "dump entt_*CSTMRS_ADMIN",
@@ -49,6 +174,18 @@ export const consumerCommands = [
     who: "admin",
     seed: pageSeed,
     summary: "List every partner's consumers (administrator only).",
-    handler: (ctx, _params, seed) => listPage(ctx, seed, true),
+    answer: page(listedConsumerOfAnyPartner),
+    errors: [BAD_CURSOR],
+    examples: [
+      {
+        name: "consumers-admin",
+        title: "The newest consumer of any partner",
+        cmmnd: "dump entt_*CSTMRS_ADMIN",
+        seed: { limit: 1 },
+        after: ["consumer"],
+        answer: { list: [{ ...listedAdaeze, partnerId: "{{partnerId}}" }], nextCursor: "{{cursor}}" },
+      },
+    ],
+    handler: (ctx, _params, seed) => everyPartnerPage(ctx, seed),
   }),
 ];

@@ -53,7 +53,7 @@ async function recordUsage(
   await db.insert(usageCharges).values({ id: newId(), partnerId: caller.partnerId, mode: caller.mode, ...entry, createdAt: now });
 }
 
-const registrySeed = z.object({
+export const registrySeed = z.object({
   search_type: z.enum(["registration", "policy"]).default("registration"),
   value: z.string().trim().min(1, "must not be empty").max(64),
 });

@@ -1,9 +1,11 @@
-import type { z } from "zod";
+import { z } from "zod";
+import { BLANK_FIELD, UNKNOWN_FIELD, currency, naira as nairaField, wireDate, wireTimestamp } from "../../core/answers";
 import { refuseBlankFields } from "../../core/blank";
-import { command } from "../../core/registry";
+import { ADMIN_ONLY, command, refusal } from "../../core/registry";
 import { watTimestamp } from "../../core/time";
 import { parseWith } from "../../core/validation";
 import { watToday } from "../../products/policy-helpers";
+import { FREQUENCIES, PLAN_STATUSES } from "./schema";
 import { financeSeed, installmentSeed, lapseSeed, planSeed, toKobo } from "./seeds";
 import { financePremium, outstandingKobo, planDetail, recordInstallment, runLapse } from "./service";
 import { naira, wirePayment, wirePlanTerms, wireSchedule } from "./wire";
@@ -14,12 +16,73 @@ function parseSeed<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
   return parseWith(schema, raw ?? {});
 }
 
+// ─── The reference: answers, refusals and examples ──────────────────────────────────────────
+
+const planNumber = z.string().meta({ description: "The plan number (FIN-<year>-<10 characters>)" });
+const planTerms = {
+  planNo: planNumber,
+  policy: z.string().meta({ description: "The policy's transaction reference" }),
+  status: z.enum(PLAN_STATUSES),
+  premium: nairaField("The policy's premium, naira"),
+  downPayment: nairaField(),
+  financed: nairaField("premium less downPayment"),
+  installments: z.int(),
+  frequency: z.enum(FREQUENCIES),
+  graceDays: z.int().meta({ description: "Days after a due date before the plan lapses" }),
+};
+const nextDueDate = wireDate.nullable().meta({ description: "The oldest unpaid installment's due date; null when everything is paid" });
+
+const PLAN_UNKNOWN = refusal(404, "seed.planNo: no financing plan <planNo> for this partner");
+const OVERPAID = refusal(409, "seed.amount <amount> naira is more than the <outstanding> naira outstanding on plan <planNo>");
+const ONE_PLAN = refusal(409, "policy <tx_id> already has financing plan <planNo>: one plan per policy");
+
+const weekly = { policy: "{{policy.id}}", downPayment: 3000, installments: 4, frequency: "weekly", firstDueDate: "{{today+7}}" };
+const planTermsShown = { planNo: "{{plan.planNo}}", policy: "{{policy.id}}", status: "active", premium: 15000, downPayment: 3000, financed: 12000, installments: 4, frequency: "weekly", graceDays: 7 };
+const dueDates = ["{{today+7}}", "{{today+14}}", "{{today+21}}", "{{today+28}}"];
+const firstInstallment = { planNo: "{{plan.planNo}}", amount: 3000, reference: "inst-001" };
+
 export const financingCommands = [
   command({
     grammar: "payment financeLoan",
     pattern: /^payment financeLoan$/,
     who: "partner",
     summary: "Finance a policy's premium: down payment and 2-12 weekly, biweekly or monthly installments; answers the schedule.",
+    documentedSeed: financeSeed,
+    answer: z.object({
+      ...planTerms,
+      currency,
+      schedule: z.array(z.object({ number: z.int(), dueDate: wireDate, amount: nairaField() })),
+      nextDueDate,
+      tmstmp: wireTimestamp,
+    }),
+    errors: [
+      refusal(404, "seed.policy: no policy <tx_id> of this partner"),
+      ONE_PLAN,
+      refusal(409, "policy <tx_id> <was declined|has lapsed>: only approved or pending policies can be financed"),
+      refusal(400, "seed.downPayment must be less than the premium of policy <tx_id> (<premium> naira), or nothing is left to finance; received <amount>"),
+      refusal(400, "seed.firstDueDate <date> is in the past: the first installment must be due today (<date>) or later"),
+      refusal(400, "seed.firstDueDate <date> is too far ahead: the first installment must be due within 62 days (by <date>)"),
+      refusal(400, "seed.installments: the last of <n> <frequency> installments would be due <date>, after the cover of policy <tx_id> ends on <date>; <advice>"),
+      BLANK_FIELD,
+      UNKNOWN_FIELD,
+    ],
+    examples: [
+      {
+        name: "plan",
+        title: "Finance the vehicle premium: 3,000 naira down, four weekly installments",
+        cmmnd: "payment financeLoan",
+        seed: weekly,
+        answer: {
+          ...planTermsShown,
+          planNo: "{{planNo}}",
+          currency: "NGN",
+          schedule: dueDates.map((dueDate, i) => ({ number: i + 1, dueDate, amount: 3000 })),
+          nextDueDate: "{{today+7}}",
+          tmstmp: "{{timestamp}}",
+        },
+      },
+      { name: "plan-again", title: "A second plan for the same policy", cmmnd: "payment financeLoan", seed: weekly, after: ["plan"], refusal: ONE_PLAN },
+    ],
     async handler(ctx, _params, raw) {
       const seed = parseSeed(financeSeed, raw);
       const plan = await financePremium(
@@ -37,7 +100,7 @@ export const financingCommands = [
       );
       return {
         ...wirePlanTerms(plan),
-        currency: "NGN",
+        currency: "NGN" as const,
         schedule: wireSchedule(plan.installments),
         nextDueDate: plan.nextDueDate,
         tmstmp: watTimestamp(plan.createdAt),
@@ -49,6 +112,47 @@ export const financingCommands = [
     pattern: /^payment recordInstallment$/,
     who: "partner",
     summary: "Record an installment payment once per reference (oldest installments first); a repeat returns the first result.",
+    documentedSeed: installmentSeed,
+    answer: z.object({
+      planNo: planNumber,
+      reference: z.string(),
+      amount: nairaField(),
+      paidAt: wireDate.meta({ description: "The day the consumer paid" }),
+      outstanding: nairaField("What remains to be paid after this payment"),
+      paidInstallments: z.int(),
+      nextDueDate,
+      status: z.enum(["active", "completed"]),
+      currency,
+      tmstmp: wireTimestamp,
+    }),
+    errors: [
+      PLAN_UNKNOWN,
+      OVERPAID,
+      refusal(409, "plan <planNo> is completed: every installment is paid and nothing is outstanding"),
+      refusal(409, "plan <planNo> has lapsed and takes no more payments (<statusNote>)"),
+      refusal(409, "seed.reference <reference> was already used for a payment of <amount> naira on plan <planNo>"),
+      refusal(400, "seed.paidAt <date> is in the future (today is <date>)"),
+      BLANK_FIELD,
+    ],
+    examples: [
+      {
+        name: "installment",
+        title: "The first installment, paid today",
+        cmmnd: "payment recordInstallment",
+        seed: firstInstallment,
+        answer: {
+          ...firstInstallment,
+          paidAt: "{{today}}",
+          outstanding: 9000,
+          paidInstallments: 1,
+          nextDueDate: "{{today+14}}",
+          status: "active",
+          currency: "NGN",
+          tmstmp: "{{timestamp}}",
+        },
+      },
+      { name: "installment-too-much", title: "More than is outstanding", cmmnd: "payment recordInstallment", seed: { ...firstInstallment, amount: 20000, reference: "inst-002" }, refusal: OVERPAID },
+    ],
     async handler(ctx, _params, raw) {
       const seed = parseSeed(installmentSeed, raw);
       const { planNo, payment } = await recordInstallment(
@@ -57,7 +161,7 @@ export const financingCommands = [
         { planNo: seed.planNo, amountKobo: toKobo(seed.amount), reference: seed.reference, paidOn: seed.paidAt },
         ctx.now(),
       );
-      return { ...wirePayment(planNo, payment), currency: "NGN", tmstmp: watTimestamp(payment.createdAt) };
+      return { ...wirePayment(planNo, payment), currency: "NGN" as const, tmstmp: watTimestamp(payment.createdAt) };
     },
   }),
   command({
@@ -65,6 +169,16 @@ export const financingCommands = [
     pattern: /^payment runLapse$/,
     who: "admin",
     summary: "Lapse every plan whose oldest unpaid installment is past its grace days, and its policy (administrator; also runs in the background).",
+    documentedSeed: lapseSeed,
+    answer: z.object({
+      asOf: wireDate,
+      lapsed: z.array(
+        z.object({ planNo: planNumber, policy: z.string(), partnerId: z.uuid(), missedInstallment: z.int(), dueDate: wireDate, statusNote: z.string() }),
+      ),
+      count: z.int(),
+    }),
+    errors: [ADMIN_ONLY],
+    examples: [{ name: "lapse", title: "Today's run, when no plan is overdue", cmmnd: "payment runLapse", seed: { asOf: "{{today}}" }, answer: { asOf: "{{today}}", lapsed: [], count: 0 } }],
     async handler(ctx, _params, raw) {
       const seed = parseSeed(lapseSeed, raw);
       const asOf = seed.asOf ?? watToday(ctx.now());
@@ -88,13 +202,46 @@ export const financingCommands = [
     pattern: /^payment status$/,
     who: "partner",
     summary: "A financing plan with its schedule, what is paid and outstanding, and every recorded payment.",
+    documentedSeed: planSeed,
+    answer: z.object({
+      ...planTerms,
+      statusNote: z.string().optional(),
+      currency,
+      paid: nairaField("Installments paid so far"),
+      outstanding: nairaField(),
+      nextDueDate,
+      schedule: z.array(z.object({ number: z.int(), dueDate: wireDate, amount: nairaField(), paid: nairaField(), paidTmstmp: wireTimestamp.optional() })),
+      payments: z.array(z.object({ reference: z.string(), amount: nairaField(), paidAt: wireDate, tmstmp: wireTimestamp })),
+      tmstmp: wireTimestamp,
+      closedTmstmp: wireTimestamp.optional(),
+    }),
+    errors: [PLAN_UNKNOWN],
+    examples: [
+      {
+        name: "plan-status",
+        title: "The plan after its first installment",
+        cmmnd: "payment status",
+        seed: { planNo: "{{plan.planNo}}" },
+        after: ["installment"],
+        answer: {
+          ...planTermsShown,
+          currency: "NGN",
+          paid: 3000,
+          outstanding: 9000,
+          nextDueDate: "{{today+14}}",
+          schedule: dueDates.map((dueDate, i) => ({ number: i + 1, dueDate, amount: 3000, paid: i === 0 ? 3000 : 0, ...(i === 0 ? { paidTmstmp: "{{installment.tmstmp}}" } : {}) })),
+          payments: [{ reference: "inst-001", amount: 3000, paidAt: "{{today}}", tmstmp: "{{installment.tmstmp}}" }],
+          tmstmp: "{{plan.tmstmp}}",
+        },
+      },
+    ],
     async handler(ctx, _params, raw) {
       const seed = parseSeed(planSeed, raw);
       const plan = await planDetail(ctx.db, { partnerId: ctx.principal.partnerId }, seed.planNo);
       return {
         ...wirePlanTerms(plan),
         ...(plan.statusNote ? { statusNote: plan.statusNote } : {}),
-        currency: "NGN",
+        currency: "NGN" as const,
         paid: naira(plan.paidKobo),
         outstanding: naira(outstandingKobo(plan)),
         nextDueDate: plan.nextDueDate,

@@ -1,11 +1,13 @@
 import { z } from "zod";
+import { BAD_CURSOR, BLANK_FIELD, currency, page, wireTimestamp } from "../../core/answers";
 import { pageSeed } from "../../core/pagination";
-import { command, type CommandContext } from "../../core/registry";
+import { ADMIN_ONLY, command, refusal, type CommandContext } from "../../core/registry";
 import { watTimestamp } from "../../core/time";
 import { isoDate } from "../../core/validation";
 import { findProduct, wirePremium } from "../../products";
 import type { CertificateForm } from "../../products/types";
 import { watMidnight } from "../../products/policy-helpers";
+import { insureSeedVariants } from "../../reference/products";
 import { certificateFor, certificateUrl, renderCertificateFor, type CertificateDocument } from "../certificates/service";
 import { issuePolicy, listPolicies, findPolicy, reviewPolicy, type PolicyAddress, type PolicyRecord } from "./service";
 import { POLICY_STATUSES } from "./schema";
@@ -17,6 +19,36 @@ const addressOf = (params: Record<string, string>): PolicyAddress => ({
   productCode: params.productCode!,
   reference: params.reference!,
 });
+
+const policyStatus = z.enum(POLICY_STATUSES).meta({ description: "p pending, a approved, d declined, l lapsed (a financed policy whose plan lapsed)" });
+const statusNote = z.string().optional().meta({ description: "Why: present when declined or lapsed" });
+
+/** Spec 2.6: the policy number once approved, and the certificate in the product's form. */
+const certificateShape = z.object({
+  policyNo: z.string().optional().meta({ description: "Once approved: the policy number (TST-… in test mode)" }),
+  certUrl: z.url().optional().meta({ description: "The hosted certificate (travel; every product in test mode)" }),
+  crtfct: z.string().optional().meta({ description: "The certificate itself, base64 (marine, credit life, loan guaranty, transit, health, property; in the insure answer of a live policy approved at once)" }),
+  crtfctType: z.enum(["pdf", "docx", "jpg"]).optional().meta({ description: "The certificate's format, with crtfct or certUrl" }),
+});
+
+const storedReference = z.string().meta({ description: "The transaction reference as stored (a UUID hyphenated and lower-case): the <tx_id> of later commands" });
+
+const listedPolicy = z.object({
+  id: storedReference,
+  consumerId: z.string().regex(/^[0-9a-f]{32}$/),
+  productCode: z.string(),
+  status: policyStatus,
+  statusNote,
+  policyNo: z.string().optional(),
+  prmm: z.number().meta({ description: "The premium: whole naira, except credit life in kobo" }),
+  currency,
+  mode: z.enum(["test", "live"]),
+  tmstmp: wireTimestamp.meta({ description: "When it was issued" }),
+  statusTmstmp: wireTimestamp.meta({ description: "When its status last changed" }),
+});
+
+/** A policy in the administrator's list: every partner's, so each names its partner. */
+const listedPolicyOfAnyPartner = listedPolicy.extend({ partnerId: z.uuid().meta({ description: "The partner the policy belongs to" }) });
 
 /**
  * What a partner sees of an approved policy (spec 2.6): its number, plus the certificate inline
@@ -31,7 +63,8 @@ async function certificateFields(
   if (policy.status !== "a") return {};
   const product = findProduct(policy.productCode);
   const form = product.family.policy.certificate(product.type);
-  const fields: Record<string, unknown> = { policyNo: policy.policyNo };
+  // An approved policy always has its number.
+  const fields: z.input<typeof certificateShape> = { policyNo: policy.policyNo! };
   if (form.delivery === "hosted" || policy.mode === "test") fields.certUrl = certificateUrl(ctx.config, policy);
   if (inline(form)) fields.crtfct = Buffer.from((await document()).content).toString("base64");
   if (fields.certUrl || fields.crtfct) fields.crtfctType = form.type;
@@ -39,18 +72,17 @@ async function certificateFields(
 }
 
 /** A policy in list answers. */
-function wirePolicy(policy: PolicyRecord, withPartner: boolean) {
+function wirePolicy(policy: PolicyRecord) {
   const product = findProduct(policy.productCode);
   return {
     id: policy.reference,
     consumerId: policy.consumerId.replaceAll("-", ""),
-    ...(withPartner ? { partnerId: policy.partnerId } : {}),
     productCode: policy.productCode,
     status: policy.status,
     ...(policy.statusNote ? { statusNote: policy.statusNote } : {}),
     ...(policy.policyNo ? { policyNo: policy.policyNo } : {}),
     prmm: wirePremium(product.family, policy.premiumKobo),
-    currency: "NGN",
+    currency: "NGN" as const,
     mode: policy.mode,
     tmstmp: watTimestamp(policy.createdAt),
     statusTmstmp: watTimestamp(policy.statusAt),
@@ -79,7 +111,25 @@ async function listPage(ctx: CommandContext, seed: z.output<typeof listSeed>, ev
     },
     seed,
   );
-  return { list: page.items.map((p) => wirePolicy(p, everyPartner)), nextCursor: page.nextCursor };
+  return { items: page.items, nextCursor: page.nextCursor };
+}
+
+/** This partner's page of policies. */
+async function partnerPage(ctx: CommandContext, seed: z.output<typeof listSeed>) {
+  const { items, nextCursor } = await listPage(ctx, seed, false);
+  return { list: items.map(wirePolicy), nextCursor };
+}
+
+/** The administrator's page: every partner's policies, each with its partnerId after its ids. */
+async function everyPartnerPage(ctx: CommandContext, seed: z.output<typeof listSeed>) {
+  const { items, nextCursor } = await listPage(ctx, seed, true);
+  return {
+    list: items.map((p) => {
+      const { id, consumerId, ...rest } = wirePolicy(p);
+      return { id, consumerId, partnerId: p.partnerId, ...rest };
+    }),
+    nextCursor,
+  };
 }
 
 const reviewSeed = z
@@ -89,12 +139,150 @@ const reviewSeed = z
   })
   .refine((s) => s.status === "a" || s.statusNote, { message: "is required to decline: say why in seed.statusNote", path: ["statusNote"] });
 
+// ─── The reference: refusals and examples ───────────────────────────────────────────────────
+
+const REFERENCE_TAKEN = refusal(409, "seed.id is already in use: <tx_id> identifies an earlier policy of this partner", "the transaction reference was used before (spec 2.5)");
+const REFERENCE_INVALID = refusal(400, "seed.id is invalid: use a UUID (hyphenated, or 32 hexadecimal characters) or at most 32 letters and digits");
+const CONSUMER_UNKNOWN = refusal(409, "consumer not found: <consumer_id> was not returned by prfl entity under these credentials", "spec 4.3 rule 1");
+const POLICY_UNKNOWN = refusal(404, "no policy <tx_id> of product <product_code> for consumer <consumer_id>", "also another partner's policy");
+const NOT_PENDING = refusal(409, "policy <tx_id> is <already approved|already declined|lapsed>: only pending policies can be reviewed");
+
+const VEHICLE_REFERENCE = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
+const vehiclePolicy = {
+  ctgry: "vhcl",
+  type: "tprt",
+  pckg: "1111",
+  id: VEHICLE_REFERENCE,
+  insrncDrtn: "1y",
+  addtnlFact: { brand: "Toyota", model: "Corolla", year: "2018", chsssId: "2T1BURHE0JC074316", engineId: "2ZR1234567", rgstrtId: "ABC123DE" },
+};
+const listedVehiclePolicy = {
+  id: VEHICLE_REFERENCE,
+  consumerId: "{{consumer.id}}",
+  productCode: "vhcl-tprt-1111",
+  status: "a",
+  policyNo: "{{policy.policyNo}}",
+  prmm: 15000,
+  currency: "NGN",
+  mode: "test",
+  tmstmp: "{{timestamp}}",
+  statusTmstmp: "{{timestamp}}",
+};
+const approvedInTestMode = { status: "a", policyNo: "{{policyNo}}", certUrl: "{{certUrl}}", crtfctType: "pdf" };
+const CREDIT_LIFE_REFERENCE = "LOAN2026000123";
+const creditLifeAddress = `entt_{{consumer.id}}|insr_crlt-psnl-1111-${CREDIT_LIFE_REFERENCE}`;
+
 export const policyCommands = [
   command({
     grammar: "entt_<consumer_id>: insure",
     pattern: /^entt_(?<consumerParam>[^:\s|*]+)\s*:\s*insure$/,
     who: "partner",
     summary: "Issue a policy for a consumer (spec 2.5); the answer echoes the stored transaction reference.",
+    seedVariants: insureSeedVariants,
+    answer: z.object({ id: storedReference, status: policyStatus, statusNote, ...certificateShape.shape }),
+    errors: [
+      REFERENCE_INVALID,
+      REFERENCE_TAKEN,
+      CONSUMER_UNKNOWN,
+      refusal(400, "consumer <consumer_id> lacks <fields>, required for <product_code>: add them with prfl entity (same eMail)", "spec 2.3 requirements per product"),
+      refusal(400, "product specified not supported: <reason>"),
+      refusal(400, "seed.addtnlFact.<field> <rule>", "a product field breaks its rule"),
+      refusal(402, "insufficient wallet balance: the premium is <premium> naira and the balance is <balance> naira; top up with wallet topup", "live mode"),
+      refusal(406, "medical test clearance required: a loanAmount of 1000000000 kobo or more needs medicalTestClearance \"true\"", "credit life (spec 7)"),
+      refusal(400, "missing next of kin: seed.addtnlFact lacks <fields>; nokName, nokRelationship and nokPhone are all required", "travel (spec 7)"),
+      BLANK_FIELD,
+    ],
+    examples: [
+      {
+        name: "policy",
+        title: "Vehicle third-party in test mode: approved at once, with a specimen certificate",
+        cmmnd: "entt_{{consumer.id}}: insure",
+        seed: vehiclePolicy,
+        after: ["quote"],
+        answer: { id: VEHICLE_REFERENCE, ...approvedInTestMode },
+      },
+      {
+        name: "policy-travel",
+        title: "Travel as quoted (a week in Germany), departing in ten days",
+        cmmnd: "entt_{{consumer.id}}: insure",
+        seed: {
+          ctgry: "ltix",
+          type: "stnd",
+          pckg: "1111",
+          id: "3b241101-e2bb-4255-8caf-4136c566a962",
+          insrncDrtn: "7d",
+          addtnlFact: {
+            planType: "individual",
+            destination: "Germany",
+            departureDate: "{{today+10}}",
+            returnDate: "{{today+15}}",
+            passportNo: "A12345678",
+            occupation: "Engineer",
+            nokName: "Chukwuma Okafor",
+            nokRelationship: "Brother",
+            nokPhone: "+2348030000001",
+          },
+        },
+        after: ["quote-travel"],
+        answer: { id: "3b241101-e2bb-4255-8caf-4136c566a962", ...approvedInTestMode },
+      },
+      {
+        name: "policy-credit-life",
+        title: "Credit life with a live key: paid from the wallet, pending until an administrator decides",
+        cmmnd: "entt_{{consumer.id}}: insure",
+        key: "live",
+        seed: {
+          ctgry: "crlt",
+          type: "psnl",
+          pckg: "1111",
+          id: CREDIT_LIFE_REFERENCE,
+          addtnlFact: { loanAmount: 50000000, loanTenure: 12, disbursementDate: "{{today}}", loanStartDate: "{{today}}", loanEndDate: "{{today+365}}" },
+        },
+        after: ["topup"],
+        answer: { id: CREDIT_LIFE_REFERENCE, status: "p" },
+      },
+      {
+        name: "policy-marine-export",
+        title: "Marine export with a live key: approved at once, the certificate (DOCX) in the answer",
+        cmmnd: "entt_{{consumer-exporter.id}}: insure",
+        key: "live",
+        seed: {
+          ctgry: "mexx",
+          type: "stnd",
+          pckg: "1111",
+          id: "c0a80121-7ac0-4e1c-9f3b-2d5e8f6a1b22",
+          insrncDrtn: "3m",
+          addtnlFact: {
+            items: [
+              { description: "Cashew nuts", quantity: 100, value: 3000000 },
+              { description: "Sesame seeds", quantity: 50, value: 2000000 },
+            ],
+            goodsValue: 5000000,
+            goodsDscrptn: "Agricultural produce",
+            voyage: [{ origin: "Lagos" }, { destination: "Rotterdam" }],
+            proformaInvoice: "PI-2026-0042",
+            proformaDate: "{{today}}",
+          },
+        },
+        after: ["topup"],
+        answer: { id: "c0a80121-7ac0-4e1c-9f3b-2d5e8f6a1b22", status: "a", policyNo: "{{policyNo}}", crtfct: "{{base64}}", crtfctType: "docx" },
+      },
+      { name: "policy-again", title: "The same transaction reference twice", cmmnd: "entt_{{consumer.id}}: insure", seed: vehiclePolicy, after: ["policy"], refusal: REFERENCE_TAKEN },
+      {
+        name: "policy-unknown-consumer",
+        title: "A consumer id this partner never registered",
+        cmmnd: "entt_0f8fad5bd9cb469fa16570867728950e: insure",
+        seed: vehiclePolicy,
+        refusal: CONSUMER_UNKNOWN,
+      },
+      {
+        name: "policy-bad-reference",
+        title: "A transaction reference with a hyphen but not a UUID",
+        cmmnd: "entt_{{consumer.id}}: insure",
+        seed: { ...vehiclePolicy, id: "order-2026-0042" },
+        refusal: REFERENCE_INVALID,
+      },
+    ],
     async handler(ctx, params, seed) {
       // A live policy approved at once carries its certificate now (spec 3: "certificate issued
       // immediately"; 4.3: the status step may then be skipped), whatever the product's status form.
@@ -122,6 +310,30 @@ export const policyCommands = [
     pattern: new RegExp(`^dump ${POLICY_ADDRESS}\\*STATUS$`),
     who: "partner",
     summary: "Status and certificate of a policy (spec 2.6).",
+    answer: z.object({ status: policyStatus, statusNote, ...certificateShape.shape, tmstmp: wireTimestamp.meta({ description: "When the status last changed" }) }),
+    errors: [POLICY_UNKNOWN],
+    examples: [
+      {
+        name: "status",
+        title: "The vehicle policy issued in test mode",
+        cmmnd: `dump entt_{{consumer.id}}|insr_vhcl-tprt-1111-{{policy.id}}*STATUS`,
+        answer: { status: "a", policyNo: "{{policy.policyNo}}", certUrl: "{{policy.certUrl}}", crtfctType: "pdf", tmstmp: "{{timestamp}}" },
+      },
+      {
+        name: "status-pending",
+        title: "The credit life policy while it waits for an administrator",
+        cmmnd: `dump ${creditLifeAddress}*STATUS`,
+        key: "live",
+        after: ["policy-credit-life"],
+        answer: { status: "p", tmstmp: "{{timestamp}}" },
+      },
+      {
+        name: "status-unknown",
+        title: "A transaction reference this partner never used",
+        cmmnd: "dump entt_{{consumer.id}}|insr_vhcl-tprt-1111-5f0c8a7e9b2d4c6aa1e3f5b7d9c1e3a5*STATUS",
+        refusal: POLICY_UNKNOWN,
+      },
+    ],
     async handler(ctx, params) {
       const policy = await findPolicy(ctx.db, ctx.principal.partnerId, addressOf(params));
       return {
@@ -138,6 +350,27 @@ export const policyCommands = [
     who: "admin",
     seed: reviewSeed,
     summary: "Approve a pending policy, or decline it with seed { status: \"d\", statusNote } (administrator only).",
+    answer: z.object({ id: storedReference, status: policyStatus, statusNote, policyNo: z.string().optional(), tmstmp: wireTimestamp }),
+    errors: [POLICY_UNKNOWN, NOT_PENDING, refusal(400, "seed.statusNote is required to decline: say why in seed.statusNote"), ADMIN_ONLY],
+    examples: [
+      {
+        name: "approve",
+        title: "Approve the pending credit life policy",
+        cmmnd: `appr ${creditLifeAddress}`,
+        after: ["policy-credit-life"],
+        answer: { id: CREDIT_LIFE_REFERENCE, status: "a", policyNo: "{{policyNo}}", tmstmp: "{{timestamp}}" },
+      },
+      {
+        name: "decline",
+        title: "Decline it instead, saying why (a live premium is refunded)",
+        cmmnd: `appr ${creditLifeAddress}`,
+        seed: { status: "d", statusNote: "Borrower outside the insurable age band" },
+        after: ["policy-credit-life"],
+        answer: { id: CREDIT_LIFE_REFERENCE, status: "d", statusNote: "Borrower outside the insurable age band", tmstmp: "{{timestamp}}" },
+      },
+      { name: "approve-again", title: "Approve it twice", cmmnd: `appr ${creditLifeAddress}`, after: ["approve"], refusal: NOT_PENDING },
+      { name: "approve-as-partner", title: "A partner trying to approve its own policy", cmmnd: `appr ${creditLifeAddress}`, as: "partner", after: ["policy-credit-life"], refusal: ADMIN_ONLY },
+    ],
     async handler(ctx, params, seed) {
       const policy = await reviewPolicy(
         ctx.db,
@@ -160,7 +393,19 @@ export const policyCommands = [
     who: "partner",
     seed: listSeed,
     summary: "List this partner's transactions (filters: status, productCode, from, to; cursor pagination).",
-    handler: (ctx, _params, seed) => listPage(ctx, seed, false),
+    answer: page(listedPolicy),
+    errors: [refusal(400, "product specified not supported: <reason>", "seed.productCode names no product"), BAD_CURSOR],
+    examples: [
+      {
+        name: "policies",
+        title: "The policies issued so far",
+        cmmnd: "dump entt_*",
+        seed: { limit: 20 },
+        after: ["policy"],
+        answer: { list: [listedVehiclePolicy], nextCursor: null },
+      },
+    ],
+    handler: (ctx, _params, seed) => partnerPage(ctx, seed),
   }),
   command({
     grammar: "dump entt_*ADMIN",
@@ -168,6 +413,35 @@ export const policyCommands = [
     who: "admin",
     seed: listSeed,
     summary: "List every partner's transactions (administrator only).",
-    handler: (ctx, _params, seed) => listPage(ctx, seed, true),
+    answer: page(listedPolicyOfAnyPartner),
+    errors: [BAD_CURSOR, ADMIN_ONLY],
+    examples: [
+      {
+        name: "policies-admin",
+        title: "The newest policy of any partner, with a cursor to the next",
+        cmmnd: "dump entt_*ADMIN",
+        seed: { limit: 1 },
+        after: ["policy", "policy-travel"],
+        answer: {
+          list: [
+            {
+              id: "{{policy-travel.id}}",
+              consumerId: "{{consumer.id}}",
+              partnerId: "{{partnerId}}",
+              productCode: "ltix-stnd-1111",
+              status: "a",
+              policyNo: "{{policy-travel.policyNo}}",
+              prmm: 5072,
+              currency: "NGN",
+              mode: "test",
+              tmstmp: "{{timestamp}}",
+              statusTmstmp: "{{timestamp}}",
+            },
+          ],
+          nextCursor: "{{cursor}}",
+        },
+      },
+    ],
+    handler: (ctx, _params, seed) => everyPartnerPage(ctx, seed),
   }),
 ];

@@ -1,5 +1,14 @@
+import { z } from "zod";
 import { CommandError } from "../../core/errors";
-import { normaliseUuid } from "../../core/ids";
+import { UUID_PATTERN, normaliseUuid } from "../../core/ids";
+
+/** Spec 2.5 rule 2: up to 32 letters and digits, stored as sent (32 hex characters are a UUID). */
+const PLAIN_REFERENCE = /^[A-Za-z0-9]{1,32}$/;
+
+/** The forms normaliseReference takes, as the command reference documents seed.id. */
+export const transactionReference = z
+  .union([z.string().regex(UUID_PATTERN), z.string().regex(PLAIN_REFERENCE)])
+  .meta({ description: "Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits" });
 
 /**
  * The partner's transaction reference (spec 2.5): a UUID (stored lower-case, hyphenated), 32
@@ -10,7 +19,7 @@ export function normaliseReference(value: unknown): string {
   if (typeof value === "string") {
     const uuid = normaliseUuid(value);
     if (uuid) return uuid;
-    if (/^[A-Za-z0-9]{1,32}$/.test(value)) return value;
+    if (PLAIN_REFERENCE.test(value)) return value;
   }
   throw new CommandError(
     400,

@@ -19,6 +19,9 @@ import { insertWithEvent, recordEvent } from "../events/service";
 import { quotes } from "../quotes/schema";
 import { storeCertificate, type CertificateDocument } from "../certificates/service";
 import { debitPremium, refundPremium } from "../wallet/service";
+import { sandboxDeclineNote } from "../sandbox/declines";
+import { sandboxInsurer } from "../sandbox/insurer";
+import { magicReference } from "../sandbox/references";
 import { policies, type PolicyStatus } from "./schema";
 import { normaliseReference } from "./reference";
 
@@ -176,11 +179,15 @@ export async function issuePolicy(db: Database, input: IssueInput): Promise<Issu
     context,
   );
 
-  // Test mode approves at once (spec 3); live mode follows the product's route, after the automatic checks.
+  // Test mode approves at once (spec 3) unless the reference is one of the sandbox's magic values
+  // (docs/sandbox.md); live mode follows the product's route, after the automatic checks.
+  const magic = magicReference(mode, reference);
   const autoDecline = mode === "live" && terms.liveRoute !== "insurer"
     ? rules.declineReason(product.type, terms, context, { deviceAlreadyInsured: false })
-    : null;
-  const status: PolicyStatus = mode === "test" ? "a" : autoDecline ? "d" : terms.liveRoute === "approve" ? "a" : "p";
+    : magic?.issued === "d" ? sandboxDeclineNote(product, terms, context) : null;
+  const status: PolicyStatus = mode === "test" ? (magic?.issued ?? "a") : autoDecline ? "d" : terms.liveRoute === "approve" ? "a" : "p";
+  // Who decides a pending policy later: the insurer after its delay (insurer route, or a sandbox reference with a later decision).
+  const decidedLater = status === "p" && (mode === "test" ? magic?.later != null : terms.liveRoute === "insurer");
   const policy: PolicyRecord = {
     id: newId(),
     partnerId,
@@ -201,8 +208,8 @@ export async function issuePolicy(db: Database, input: IssueInput): Promise<Issu
     policyNo: status === "a" ? newPolicyNumber(product, mode, now) : null,
     certificateToken: newCertificateToken(),
     webhookUrl,
-    underwriteAt: status === "p" && terms.liveRoute === "insurer" ? new Date(now.getTime() + input.insurerDelayMs) : null,
-    decidedBy: status === "p" ? null : mode === "test" ? "test mode" : autoDecline ? "automatic checks" : "automatic approval",
+    underwriteAt: decidedLater ? new Date(now.getTime() + input.insurerDelayMs) : null,
+    decidedBy: status === "p" ? null : magic ? "sandbox" : mode === "test" ? "test mode" : autoDecline ? "automatic checks" : "automatic approval",
     registryPublishedAt: null,
     createdAt: now,
     statusAt: now,
@@ -385,6 +392,8 @@ async function vehicleRecords(db: Database, registry: VehicleRegistry | null | u
   const postponed = new Set<string>();
   if (!registry) return { records, postponed };
   for (const policy of candidates) {
+    // Test policies go to no insurer and no registry (spec 5.5): the sandbox decides them.
+    if (policy.mode === "test") continue;
     const product = findProduct(policy.productCode);
     const vehicle = product.family.policy.registeredVehicle?.(product.type, storedTerms(policy));
     if (!vehicle) continue;
@@ -403,7 +412,8 @@ async function vehicleRecords(db: Database, registry: VehicleRegistry | null | u
 }
 
 /**
- * The background job: underwrite pending insurer-route policies that are due. Rows are claimed
+ * The background job: underwrite pending policies that are due (live insurer-route policies, and
+ * test policies whose sandbox reference asked for a later decision). Rows are claimed
  * with FOR UPDATE SKIP LOCKED, so any number of instances can run it and each policy is decided once.
  */
 export async function underwriteDuePolicies(
@@ -426,7 +436,7 @@ export async function underwriteDuePolicies(
       const consumer = (await findConsumer(tx, policy.partnerId, policy.consumerId))!;
       const terms = storedTerms(policy);
       let deviceAlreadyInsured = false;
-      if (policy.deviceId) {
+      if (policy.deviceId && policy.mode === "live") {
         // Serialise decisions about one device across instances before looking for its other cover.
         await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${policy.deviceId}))`);
         const [other] = await tx
@@ -438,8 +448,10 @@ export async function underwriteDuePolicies(
       }
       const context = policyContext(consumer, await latestQuote(tx, policy.partnerId, policy.productCode), now);
       const facts: UnderwritingFacts = { deviceAlreadyInsured, vehicleRecord: records.get(policy.id) };
-      const decision = await gateway.underwrite(policy, { product, terms, policyContext: context, facts });
-      await decide(tx, policy, decision.approve ? { status: "a", by: "insurer" } : { status: "d", note: decision.reason, by: "insurer" }, now);
+      // A test policy is pending only when a sandbox reference asked for a later decision: the sandbox gives it, never the gateway.
+      const [insurer, by] = policy.mode === "test" ? [sandboxInsurer, "sandbox"] : [gateway, "insurer"];
+      const decision = await insurer.underwrite(policy, { product, terms, policyContext: context, facts });
+      await decide(tx, policy, decision.approve ? { status: "a", by } : { status: "d", note: decision.reason, by }, now);
     }
     return claimed.length + postponed.size;
   });

@@ -1,6 +1,9 @@
+import { z } from "zod";
+import { BAD_CURSOR, UNKNOWN_FIELD, page, wireTimestamp } from "../../core/answers";
 import { pageSeed } from "../../core/pagination";
-import { command, type CommandContext } from "../../core/registry";
+import { command, refusal, type CommandContext } from "../../core/registry";
 import { watTimestamp } from "../../core/time";
+import { DELIVERY_STATUSES } from "./schema";
 import {
   defaultSecret,
   defaultSecretInput,
@@ -20,14 +23,59 @@ import {
   type DeliveryRecord,
   type WebhookAttempt,
   type WebhookEndpoint,
+  WEBHOOK_EVENT_TYPES,
+  type WebhookEventType,
 } from "./service";
+
+const eventType = z.enum(WEBHOOK_EVENT_TYPES);
+const secret = z.string().meta({ description: "The whsec_ signing secret: shown only here; verify deliveries with it" });
+
+const endpointAnswer = z.object({
+  endpointId: z.uuid(),
+  url: z.string(),
+  events: z.array(eventType).meta({ description: "The event types delivered; empty: every type" }),
+  description: z.string().optional(),
+  enabled: z.boolean(),
+  disabledReason: z.string().optional(),
+  failingSince: wireTimestamp.optional().meta({ description: "Deliveries have failed since then (the endpoint is disabled after five days of it)" }),
+  previousSecretUntil: wireTimestamp.optional().meta({ description: "After a rotation: the previous secret also signs until then" }),
+  tmstmp: wireTimestamp,
+  updated: wireTimestamp,
+});
+
+const deliveryAnswer = z.object({
+  deliveryId: z.uuid(),
+  eventId: z.uuid().meta({ description: "Also the webhook-id header, the same for a replay" }),
+  eventType,
+  endpointId: z.uuid().optional().meta({ description: "Absent for a policy's one-off addtnlFact.webHook" }),
+  url: z.string(),
+  replayOf: z.uuid().optional(),
+  status: z.enum(DELIVERY_STATUSES),
+  nextAttemptAt: wireTimestamp.optional(),
+  lastStatus: z.int().optional().meta({ description: "HTTP status of the last attempt" }),
+  lastError: z.string().optional(),
+  attempts: z.array(
+    z.object({
+      number: z.int(),
+      url: z.string(),
+      tmstmp: wireTimestamp,
+      request: z.object({ headers: z.record(z.string(), z.string()), body: z.string() }),
+      response: z.object({ status: z.int(), body: z.string().meta({ description: "The first 2 KB" }) }).optional(),
+      latencyMs: z.number(),
+      error: z.string().optional(),
+    }),
+  ),
+  tmstmp: wireTimestamp,
+  updated: wireTimestamp,
+});
 
 /** An endpoint as every answer shows it; the secret only where it was just made. */
 function wireEndpoint(e: WebhookEndpoint, now: Date) {
   return {
     endpointId: e.id,
     url: e.url,
-    events: e.eventTypes,
+    // Stored as registerInput validated them.
+    events: e.eventTypes as WebhookEventType[],
     ...(e.description ? { description: e.description } : {}),
     enabled: e.enabled,
     ...(e.disabledReason ? { disabledReason: e.disabledReason } : {}),
@@ -54,7 +102,7 @@ function wireDelivery(d: DeliveryRecord) {
   return {
     deliveryId: d.id,
     eventId: d.eventId,
-    eventType: d.eventType,
+    eventType: d.eventType as WebhookEventType,
     ...(d.endpointId ? { endpointId: d.endpointId } : {}),
     url: d.url,
     ...(d.replayOf ? { replayOf: d.replayOf } : {}),
@@ -70,6 +118,27 @@ function wireDelivery(d: DeliveryRecord) {
 
 const partnerOf = (ctx: CommandContext) => ctx.principal.partnerId;
 
+// ─── The reference: refusals and examples ───────────────────────────────────────────────────
+
+const ENDPOINT_UNKNOWN = refusal(404, "no webhook endpoint <endpointId> for this partner: see webhook list");
+const NOT_HTTP = refusal(400, "seed.url must be an http(s) URL<, not the scheme sent>");
+const PRIVATE_URL = refusal(400, "seed.url must not point to a private or loopback address (<why>)", "SSRF protection");
+
+const decisions = { url: "{{webhookUrl}}", events: ["policy.approved", "policy.declined"], description: "Policy decisions" };
+const registered = { endpointId: "{{webhook.endpointId}}", url: "{{webhookUrl}}", events: decisions.events, description: decisions.description, enabled: true, tmstmp: "{{webhook.tmstmp}}" };
+const testDelivery = {
+  deliveryId: "{{webhook-test.deliveryId}}",
+  eventId: "{{webhook-test.eventId}}",
+  eventType: "webhook.test",
+  endpointId: "{{webhook.endpointId}}",
+  url: "{{webhookUrl}}",
+  status: "pending",
+  nextAttemptAt: "{{webhook-test.tmstmp}}",
+  attempts: [],
+  tmstmp: "{{webhook-test.tmstmp}}",
+  updated: "{{webhook-test.tmstmp}}",
+};
+
 export const webhookCommands = [
   command({
     grammar: "webhook register",
@@ -77,6 +146,25 @@ export const webhookCommands = [
     who: "partner",
     seed: registerInput,
     summary: "Register a webhook endpoint (URL, event types, description); the answer shows its whsec_ secret, once.",
+    answer: endpointAnswer.extend({ secret }),
+    errors: [
+      NOT_HTTP,
+      PRIVATE_URL,
+      refusal(400, "seed.url host <host> does not resolve<detail>"),
+      refusal(409, "seed.url is already registered as endpoint <endpointId>: update that one instead"),
+      refusal(409, "at most 20 webhook endpoints per partner: delete one with webhook delete first"),
+      UNKNOWN_FIELD,
+    ],
+    examples: [
+      {
+        name: "webhook",
+        title: "An endpoint for policy decisions",
+        cmmnd: "webhook register",
+        seed: decisions,
+        answer: { ...decisions, endpointId: "{{uuid}}", enabled: true, tmstmp: "{{timestamp}}", updated: "{{timestamp}}", secret: "{{secret}}" },
+      },
+      { name: "webhook-not-http", title: "A URL that is not http(s)", cmmnd: "webhook register", seed: { url: "ftp://files.example.ng/hooks" }, refusal: NOT_HTTP },
+    ],
     async handler(ctx, _params, seed) {
       const now = ctx.now();
       const endpoint = await registerEndpoint(ctx.db, partnerOf(ctx), seed, { rules: urlRules(ctx.config), now });
@@ -89,6 +177,24 @@ export const webhookCommands = [
     who: "partner",
     seed: updateInput,
     summary: "Change an endpoint's URL, events, description or enabled state, or rotate its secret (both sign for 24 h).",
+    answer: endpointAnswer.extend({ secret: secret.optional() }),
+    errors: [ENDPOINT_UNKNOWN, NOT_HTTP, PRIVATE_URL],
+    examples: [
+      {
+        name: "webhook-rotate",
+        title: "Rotate the endpoint's secret: the previous one signs for 24 more hours",
+        cmmnd: "webhook update",
+        seed: { endpointId: "{{webhook.endpointId}}", rotateSecret: true },
+        answer: { ...registered, previousSecretUntil: "{{timestamp}}", updated: "{{timestamp}}", secret: "{{secret}}" },
+      },
+      {
+        name: "webhook-unknown",
+        title: "An endpoint id this partner does not have",
+        cmmnd: "webhook update",
+        seed: { endpointId: "0190a5b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b", enabled: false },
+        refusal: ENDPOINT_UNKNOWN,
+      },
+    ],
     async handler(ctx, _params, seed) {
       const now = ctx.now();
       const { endpoint, rotated } = await updateEndpoint(ctx.db, partnerOf(ctx), seed, { rules: urlRules(ctx.config), now });
@@ -101,10 +207,22 @@ export const webhookCommands = [
     who: "partner",
     seed: endpointInput,
     summary: "Delete a webhook endpoint; its pending deliveries fail, its delivery log stays readable.",
+    answer: z.object({ endpointId: z.uuid(), deleted: z.literal(true), failedDeliveries: z.int().meta({ description: "Pending deliveries that will not be sent" }), tmstmp: wireTimestamp }),
+    errors: [ENDPOINT_UNKNOWN],
+    examples: [
+      {
+        name: "webhook-delete",
+        title: "Delete the endpoint while its test delivery is pending",
+        cmmnd: "webhook delete",
+        seed: { endpointId: "{{webhook.endpointId}}" },
+        after: ["webhook-test"],
+        answer: { endpointId: "{{webhook.endpointId}}", deleted: true, failedDeliveries: 1, tmstmp: "{{timestamp}}" },
+      },
+    ],
     async handler(ctx, _params, seed) {
       const now = ctx.now();
       const { endpoint, failedDeliveries } = await deleteEndpoint(ctx.db, partnerOf(ctx), seed.endpointId, now);
-      return { endpointId: endpoint.id, deleted: true, failedDeliveries, tmstmp: watTimestamp(now) };
+      return { endpointId: endpoint.id, deleted: true as const, failedDeliveries, tmstmp: watTimestamp(now) };
     },
   }),
   command({
@@ -113,6 +231,11 @@ export const webhookCommands = [
     who: "partner",
     seed: pageSeed,
     summary: "List this partner's webhook endpoints (without secrets), newest first.",
+    answer: page(endpointAnswer),
+    errors: [BAD_CURSOR],
+    examples: [
+      { name: "webhooks", title: "The endpoints registered", cmmnd: "webhook list", after: ["webhook"], answer: { list: [{ ...registered, updated: "{{webhook.updated}}" }], nextCursor: null } },
+    ],
     async handler(ctx, _params, seed) {
       const now = ctx.now();
       const page = await listEndpoints(ctx.db, partnerOf(ctx), seed);
@@ -125,6 +248,18 @@ export const webhookCommands = [
     who: "partner",
     seed: deliveriesInput,
     summary: "The webhook delivery log, newest first, each delivery with every attempt (request, response, latency, error).",
+    answer: page(deliveryAnswer),
+    errors: [BAD_CURSOR],
+    examples: [
+      {
+        name: "webhook-deliveries",
+        title: "The deliveries of webhook.test events: here one, not yet attempted",
+        cmmnd: "webhook deliveries",
+        seed: { eventType: "webhook.test" },
+        after: ["webhook-test"],
+        answer: { list: [testDelivery], nextCursor: null },
+      },
+    ],
     async handler(ctx, _params, seed) {
       const { limit, cursor, ...filters } = seed;
       const page = await listDeliveries(ctx.db, partnerOf(ctx), filters, { limit, cursor });
@@ -137,6 +272,28 @@ export const webhookCommands = [
     who: "partner",
     seed: replayInput,
     summary: "Deliver a delivery's event again, now, to the same destination with the same webhook-id.",
+    answer: deliveryAnswer,
+    errors: [
+      refusal(404, "no webhook delivery <deliveryId> for this partner: see webhook deliveries"),
+      refusal(409, "endpoint <endpointId> is disabled: enable it with webhook update (enabled: true) before replaying"),
+      refusal(409, "delivery <deliveryId> went to endpoint <endpointId>, which was deleted"),
+    ],
+    examples: [
+      {
+        name: "webhook-replay",
+        title: "Send the test event again",
+        cmmnd: "webhook replay",
+        seed: { deliveryId: "{{webhook-test.deliveryId}}" },
+        answer: {
+          ...testDelivery,
+          deliveryId: "{{uuid}}",
+          replayOf: "{{webhook-test.deliveryId}}",
+          nextAttemptAt: "{{timestamp}}",
+          tmstmp: "{{timestamp}}",
+          updated: "{{timestamp}}",
+        },
+      },
+    ],
     handler: async (ctx, _params, seed) => wireDelivery(await replayDelivery(ctx.db, partnerOf(ctx), seed.deliveryId, ctx.now())),
   }),
   command({
@@ -145,6 +302,24 @@ export const webhookCommands = [
     who: "partner",
     seed: endpointInput,
     summary: "Send a webhook.test event to one endpoint; answers its delivery (follow it with webhook deliveries).",
+    answer: deliveryAnswer,
+    errors: [ENDPOINT_UNKNOWN, refusal(409, "endpoint <endpointId> is disabled: enable it with webhook update (enabled: true) first")],
+    examples: [
+      {
+        name: "webhook-test",
+        title: "A test event to the endpoint, due at once",
+        cmmnd: "webhook test",
+        seed: { endpointId: "{{webhook.endpointId}}" },
+        answer: {
+          ...testDelivery,
+          deliveryId: "{{uuid}}",
+          eventId: "{{uuid}}",
+          nextAttemptAt: "{{timestamp}}",
+          tmstmp: "{{timestamp}}",
+          updated: "{{timestamp}}",
+        },
+      },
+    ],
     handler: async (ctx, _params, seed) => wireDelivery(await sendTestEvent(ctx.db, partnerOf(ctx), seed.endpointId, ctx.now())),
   }),
   command({
@@ -153,6 +328,9 @@ export const webhookCommands = [
     who: "partner",
     seed: defaultSecretInput,
     summary: "The default secret that signs addtnlFact.webHook deliveries; { rotate: true } replaces it (both sign for 24 h).",
+    answer: z.object({ secret, previousSecretUntil: wireTimestamp.optional(), tmstmp: wireTimestamp, updated: wireTimestamp }),
+    errors: [UNKNOWN_FIELD],
+    examples: [{ name: "webhook-secret", title: "The default secret, made on first request", cmmnd: "webhook secret", answer: { secret: "{{secret}}", tmstmp: "{{timestamp}}", updated: "{{timestamp}}" } }],
     async handler(ctx, _params, seed) {
       const now = ctx.now();
       const secret = await defaultSecret(ctx.db, partnerOf(ctx), { rotate: !!seed.rotate, now });

@@ -5,7 +5,7 @@ import { parseWith } from "../../core/validation";
 import { nameField, requireType, requiredFor } from "../shared";
 import type { ConsumerClass, ProductFamily, Quote } from "../types";
 import { creditLifeForms } from "./form";
-import { creditLifePolicy } from "./policy";
+import { creditFacts, creditLifePolicy } from "./policy";
 import { CREDIT_COVERS, creditPremiumKobo, loanAmount } from "./pricing";
 
 const creditSeed = z.object({ loanAmount });
@@ -42,4 +42,8 @@ export const creditLife: ProductFamily = {
   },
   policy: creditLifePolicy,
   forms: creditLifeForms,
+  schemas(type) {
+    requireType(CREDIT_COVERS, "crlt", type);
+    return { quote: creditSeed, addtnlFact: creditFacts };
+  },
 };

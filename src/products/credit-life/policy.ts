@@ -17,7 +17,7 @@ const LOAN_FIELDS = ["loanAmount", "loanTenure", "disbursementDate", "loanStartD
 const DIRECTOR: DirectorFields = { name: "directorName", dob: "directorDob" };
 
 // Strict: a misspelt optional field (directorDob, medicalTestClearance) would otherwise be dropped silently.
-const creditFacts = z.strictObject({
+export const creditFacts = z.strictObject({
   loanAmount,
   loanTenure: z.number().positive(),
   disbursementDate: isoDate,

@@ -4,12 +4,13 @@ import { parseWith } from "../../core/validation";
 import { durationField, nameField, requireType } from "../shared";
 import type { ConsumerClass, ProductFamily } from "../types";
 import { deviceForms } from "./form";
-import { IMEI, SERIAL_NUMBER, devicePolicy, type DeviceIdentifier } from "./policy";
+import { IMEI, SERIAL_NUMBER, deviceFacts, devicePolicy, type DeviceIdentifier } from "./policy";
 import { DEVICE_DURATIONS, LAPTOP_TIERS, PHONE_TIERS, devicePremiumKobo, type DeviceTier } from "./tiers";
 
 const deviceSeed = z.object({ insrncDrtn: durationField(DEVICE_DURATIONS) });
 
 function deviceFamily(ctgry: string, name: string, tiers: readonly DeviceTier[], identifier: DeviceIdentifier): ProductFamily {
+  const facts = deviceFacts(identifier);
   return {
     ctgry,
     name,
@@ -25,8 +26,12 @@ function deviceFamily(ctgry: string, name: string, tiers: readonly DeviceTier[],
       // Spec 2.3: name, phone and e-mail only; dob and address are not required.
       return [nameField(consumerClass), "phoneNo", "eMail"];
     },
-    policy: devicePolicy(ctgry, tiers, identifier),
+    policy: devicePolicy(ctgry, tiers, identifier, facts),
     forms: deviceForms(identifier),
+    schemas(type) {
+      requireType(tiers, ctgry, type);
+      return { quote: deviceSeed, insrncDrtn: durationField(DEVICE_DURATIONS), addtnlFact: facts };
+    },
   };
 }
 

@@ -53,16 +53,17 @@ export const SERIAL_NUMBER: DeviceIdentifier = {
     .max(40),
 };
 
-export function devicePolicy(ctgry: string, tiers: readonly DeviceTier[], identifier: DeviceIdentifier): PolicyRules {
-  // Strict: a misspelt field would otherwise be dropped silently from the policy.
-  const deviceFacts = z.strictObject({ brand: text(100), model: text(100), uIdnt: identifier.schema });
-  type DeviceFacts = z.output<typeof deviceFacts> & { insrncDrtn: DeviceDuration };
+// Strict: a misspelt field would otherwise be dropped silently from the policy.
+export const deviceFacts = (identifier: DeviceIdentifier) => z.strictObject({ brand: text(100), model: text(100), uIdnt: identifier.schema });
+
+export function devicePolicy(ctgry: string, tiers: readonly DeviceTier[], identifier: DeviceIdentifier, schema = deviceFacts(identifier)): PolicyRules {
+  type DeviceFacts = z.output<typeof schema> & { insrncDrtn: DeviceDuration };
 
   return {
     terms(type, request, { now }) {
       const tier = requireType(tiers, ctgry, type);
       const insrncDrtn = policyDuration(DEVICE_DURATIONS, request.insrncDrtn);
-      const facts: DeviceFacts = { insrncDrtn, ...parseFacts(deviceFacts, request.addtnlFact) };
+      const facts: DeviceFacts = { insrncDrtn, ...parseFacts(schema, request.addtnlFact) };
       return {
         premiumKobo: devicePremiumKobo(tier, insrncDrtn),
         duration: insrncDrtn,

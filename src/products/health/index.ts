@@ -6,7 +6,7 @@ import { MONTHLY_DURATIONS, durationField, nameField, requireType } from "../sha
 import type { ConsumerClass, ProductFamily, ProductType } from "../types";
 import { healthForms } from "./form";
 import { HEALTH_INSURERS, type Hospital } from "./insurers";
-import { healthPolicy } from "./policy";
+import { healthFacts, healthPolicy } from "./policy";
 import { healthPremiumKobo } from "./pricing";
 
 export { HEALTH_INSURERS, type HealthInsurer, type Hospital } from "./insurers";
@@ -52,4 +52,8 @@ export const health: ProductFamily = {
   },
   policy: healthPolicy,
   forms: healthForms,
+  schemas(type) {
+    requireType(HEALTH_TYPES, "hlth", type);
+    return { quote: healthSeed, insrncDrtn: durationField(MONTHLY_DURATIONS), addtnlFact: healthFacts };
+  },
 };

@@ -12,7 +12,7 @@ import { HEALTH_INSURERS, type HealthInsurer, type Hospital } from "./insurers";
 import { healthPremiumKobo } from "./pricing";
 
 // Strict: a misspelt field would otherwise be dropped silently from the policy.
-const healthFacts = z.strictObject({ hospital: text(200) });
+export const healthFacts = z.strictObject({ hospital: text(200) });
 type HealthFacts = z.output<typeof healthFacts> & { insrncDrtn: MonthlyDuration };
 
 /** Case, and the spacing or dots within a name, do not make two hospitals ("St Nicholas" is "St. Nicholas"). */

@@ -5,7 +5,7 @@ import { borrowerRequirements } from "../credit-life";
 import { requireType } from "../shared";
 import type { ProductFamily, Quote } from "../types";
 import { loanGuarantyForms } from "./form";
-import { loanGuarantyPolicy } from "./policy";
+import { guarantyFacts, loanGuarantyPolicy } from "./policy";
 import { GUARANTY_TYPES, guarantyLoan, guarantyPremiumKobo } from "./pricing";
 
 const guarantySeed = z.object(guarantyLoan);
@@ -29,4 +29,8 @@ export const loanGuaranty: ProductFamily = {
   },
   policy: loanGuarantyPolicy,
   forms: loanGuarantyForms,
+  schemas(type) {
+    requireType(GUARANTY_TYPES, "lrgg", type);
+    return { quote: guarantySeed, addtnlFact: guarantyFacts };
+  },
 };

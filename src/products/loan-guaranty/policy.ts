@@ -11,7 +11,7 @@ import { GUARANTY_TYPES, guarantyLoan, guarantyPremiumKobo } from "./pricing";
 const DIRECTOR: DirectorFields = { name: "DrctrName", dob: "DrctrDob" };
 
 // Strict: a misspelt optional field (DrctrDob) would otherwise be dropped silently.
-const guarantyFacts = z.strictObject({
+export const guarantyFacts = z.strictObject({
   ...guarantyLoan,
   DsbrsmDate: isoDate,
   LoanStartDate: isoDate,

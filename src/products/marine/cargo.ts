@@ -22,12 +22,16 @@ export type VoyageStop = { origin: string } | { destination: string };
 const STOP_SHAPE = 'must be an object with exactly one key, "origin" or "destination"';
 const MAX_PLACE_LENGTH = 100;
 
+/** One stop as the reference and the OpenAPI document show it (`voyage` checks entries itself, for its own messages). */
+const stopSchema = (key: "origin" | "destination") => ({ type: "object", properties: { [key]: { type: "string", minLength: 1 } }, required: [key], additionalProperties: false });
+const voyageStop = z.unknown().meta({ description: 'A stop: { "origin": "<place>" } or { "destination": "<place>" }', oneOf: [stopSchema("origin"), stopSchema("destination")] });
+
 /**
  * Spec 2.5 and 8: at least 2 entries, each an object with exactly one key, origin or destination
  * (a free-text place), and at least one of each. Places are trimmed.
  */
 export const voyage = z
-  .array(z.unknown())
+  .array(voyageStop)
   .min(2)
   .transform((entries, ctx): VoyageStop[] => {
     const stops: VoyageStop[] = [];

@@ -4,7 +4,7 @@ import { parseWith } from "../../core/validation";
 import { MONTHLY_DURATIONS, durationField, requireType } from "../shared";
 import type { ConsumerClass, ProductFamily } from "../types";
 import { marineForms } from "./form";
-import { cargoPolicy, type CargoIssuance } from "./policy";
+import { cargoPolicy, marineFacts, type CargoIssuance } from "./policy";
 import { EXPORT_COVERS, IMPORT_COVERS, cargoPremiumKobo, type MarineCover } from "./pricing";
 
 const marineSeed = z.object({ goodsValue: z.number().positive(), insrncDrtn: durationField(MONTHLY_DURATIONS) });
@@ -32,6 +32,10 @@ function marineFamily(ctgry: string, name: string, covers: readonly MarineCover[
     },
     policy: cargoPolicy(ctgry, covers, issuance),
     forms: marineForms(ctgry, covers),
+    schemas(type) {
+      requireType(covers, ctgry, type);
+      return { quote: marineSeed, insrncDrtn: durationField(MONTHLY_DURATIONS), addtnlFact: marineFacts };
+    },
   };
 }
 

@@ -24,7 +24,7 @@ const COMPANY_DOCUMENTS = ["cac02", "cac07"] as const;
 const cargoItem = z.strictObject({ description: text(200), quantity: z.int().min(1), value: z.number().positive() });
 
 // Strict: a misspelt optional field (coverStartDate, DrctrDob) would otherwise be dropped silently.
-const marineFacts = z.strictObject({
+export const marineFacts = z.strictObject({
   items: z
     .array(cargoItem)
     .max(MAX_ITEMS)

@@ -4,7 +4,7 @@ import { parseWith } from "../../core/validation";
 import { MONTHLY_DURATIONS, durationField, nameField, requireType } from "../shared";
 import type { ConsumerClass, ProductFamily } from "../types";
 import { propertyForms } from "./form";
-import { propertyPolicy, type PropertyIssuance } from "./policy";
+import { premisesFacts, propertyFacts, propertyPolicy, type PropertyIssuance } from "./policy";
 import { ALL_RISK, FIRE_AND_BURGLARY, propertyPremiumKobo, sumInsured, type PropertyCover } from "./pricing";
 
 const propertySeed = z.object({ sumInsured, insrncDrtn: durationField(MONTHLY_DURATIONS) });
@@ -27,6 +27,10 @@ function propertyFamily(ctgry: string, name: string, covers: readonly PropertyCo
     },
     policy: propertyPolicy(ctgry, covers, issuance),
     forms: propertyForms(ctgry, covers, issuance),
+    schemas(type) {
+      requireType(covers, ctgry, type);
+      return { quote: propertySeed, insrncDrtn: durationField(MONTHLY_DURATIONS), addtnlFact: issuance.premises ? premisesFacts : propertyFacts };
+    },
   };
 }
 

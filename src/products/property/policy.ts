@@ -18,8 +18,8 @@ export interface PropertyIssuance {
 }
 
 // Strict: a misspelt field (premisesAdress) would otherwise be dropped silently from the policy.
-const propertyFacts = z.strictObject({ sumInsured, description: text(500) });
-const premisesFacts = propertyFacts.extend({ premisesAddress: text(500).optional() });
+export const propertyFacts = z.strictObject({ sumInsured, description: text(500) });
+export const premisesFacts = propertyFacts.extend({ premisesAddress: text(500).optional() });
 
 type PropertyFacts = z.output<typeof propertyFacts> & { insrncDrtn: MonthlyDuration; premisesAddress?: string };
 

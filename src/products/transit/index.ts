@@ -4,7 +4,7 @@ import { parseWith } from "../../core/validation";
 import { requireType } from "../shared";
 import type { ConsumerClass, ProductFamily, Quote } from "../types";
 import { transitForms } from "./form";
-import { transitPolicy } from "./policy";
+import { transitFacts, transitPolicy } from "./policy";
 import { TRANSIT_TYPES, insurableGoodsValue, transitPremiumKobo } from "./pricing";
 
 export { MAX_TRANSIT_VALUE_NAIRA, TRANSIT_TIERS } from "./pricing";
@@ -32,4 +32,8 @@ export const transit: ProductFamily = {
   },
   policy: transitPolicy,
   forms: transitForms,
+  schemas(type) {
+    requireType(TRANSIT_TYPES, "gtrn", type);
+    return { quote: transitSeed, addtnlFact: transitFacts };
+  },
 };

@@ -29,7 +29,7 @@ const DEPARTURE_GRACE_MS = 3_600_000;
 const MAX_TRANSIT_DAYS = 30;
 
 // Strict: a misspelt field would otherwise be dropped silently from the policy.
-const transitFacts = z.strictObject({
+export const transitFacts = z.strictObject({
   goodsType: z.enum(GOODS_TYPES),
   goodsDscrptn: goodsDescription,
   goodsValue: insurableGoodsValue,

@@ -5,9 +5,10 @@ import { parseWith } from "../../core/validation";
 import { nameField, requireType } from "../shared";
 import type { ConsumerClass, ProductFamily, Quote } from "../types";
 import { travelForms } from "./form";
-import { travelPolicy } from "./policy";
+import { travelFacts, travelPolicy } from "./policy";
 import { QUOTE_FIELDS, travelDestination, travelPlan, travelPremiumKobo } from "./pricing";
-import { MAX_TRAVELER_AGE, PLAN_TYPES, TRAVEL_TYPES } from "./tables";
+import { HAJJ_DURATIONS, MAX_TRAVELER_AGE, PLAN_TYPES, STANDARD_DURATIONS, TRAVEL_TYPES } from "./tables";
+import { SUPPORTED_DESTINATIONS } from "./zones";
 
 export { travelZone } from "./zones";
 export type { TravelZone } from "./tables";
@@ -23,6 +24,15 @@ const travelSeed = z.object({
   travelerAge: z.number().optional(),
   isHajj: z.boolean().optional(),
 });
+
+// What travelDestination, travelPlan and travelerAgeOf enforce once travelSeed has parsed, for the reference.
+const destinationRule = z.string().meta({
+  description: `The country travelled to, any case (also common names such as UK, USA, UAE): ${SUPPORTED_DESTINATIONS.join(", ")}. Not Nigeria, the country of origin.`,
+});
+const durationRule = z.enum([...new Set([...STANDARD_DURATIONS, ...HAJJ_DURATIONS])]).meta({
+  description: `Standard plans: ${STANDARD_DURATIONS.join(", ")}; Hajj and Umrah: ${HAJJ_DURATIONS.join(", ")}`,
+});
+const travelerAgeRule = z.int().min(0).max(MAX_TRAVELER_AGE).meta({ description: "Age of the primary traveller in years; 35 when omitted" });
 
 function travelerAgeOf(age: number | undefined): number {
   if (age === undefined) return DEFAULT_TRAVELER_AGE;
@@ -66,4 +76,12 @@ export const travel: ProductFamily = {
   },
   policy: travelPolicy,
   forms: travelForms,
+  schemas(type) {
+    requireType(TRAVEL_TYPES, "ltix", type);
+    return {
+      quote: travelSeed.extend({ insrncDrtn: durationRule, destination: destinationRule, travelerAge: travelerAgeRule.optional() }),
+      insrncDrtn: durationRule,
+      addtnlFact: travelFacts.extend({ destination: destinationRule }),
+    };
+  },
 };

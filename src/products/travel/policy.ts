@@ -38,7 +38,7 @@ const passenger = z.strictObject({
 });
 
 // Strict: a misspelt optional field (nokAdress, middlename) would otherwise be dropped silently.
-const travelFacts = z.strictObject({
+export const travelFacts = z.strictObject({
   planType: z.enum(PLAN_TYPES),
   // Worded by travelDestination, as in the quote (spec 7: "destination is not provided" …).
   destination: z.string().optional(),

@@ -4,7 +4,7 @@ import { parseWith } from "../../core/validation";
 import { durationField, nameField, requireType, requiredFor } from "../shared";
 import type { ConsumerClass, ProductFamily, Quote } from "../types";
 import { vehicleForms } from "./form";
-import { vehiclePolicy } from "./policy";
+import { comprehensiveFacts, vehicleFacts, vehiclePolicy } from "./policy";
 import { VEHICLE_DURATIONS, VEHICLE_TYPES, comprehensivePremiumKobo, insuredVehicleValue, thirdPartyPremiumKobo } from "./pricing";
 
 export { MIN_VEHICLE_VALUE_NAIRA, SHORT_PERIOD_SCALE } from "./pricing";
@@ -42,4 +42,12 @@ export const vehicle: ProductFamily = {
   consumerRequirements,
   policy: vehiclePolicy,
   forms: vehicleForms,
+  schemas(type) {
+    const comprehensive = requireType(VEHICLE_TYPES, "vhcl", type).code === "cmpr";
+    return {
+      quote: comprehensive ? comprehensiveSeed : thirdPartySeed,
+      insrncDrtn: durationField(VEHICLE_DURATIONS),
+      addtnlFact: comprehensive ? comprehensiveFacts : vehicleFacts,
+    };
+  },
 };

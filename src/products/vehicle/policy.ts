@@ -46,7 +46,7 @@ const registrationPlate = z
   .max(10);
 
 // Strict: a misspelt field would otherwise be dropped silently from the policy.
-const vehicleFacts = z.strictObject({
+export const vehicleFacts = z.strictObject({
   brand: text(100),
   model: text(100),
   // Spec 2.5 sends the year as a string; a JSON number is refused ("must be a string").
@@ -55,7 +55,7 @@ const vehicleFacts = z.strictObject({
   engineId: engineNumber,
   rgstrtId: registrationPlate,
 });
-const comprehensiveFacts = vehicleFacts.extend({
+export const comprehensiveFacts = vehicleFacts.extend({
   vhclValueForInsrnc: insuredVehicleValue,
   proofOfOwnrsh: z.string().optional(),
 });

@@ -1,0 +1,81 @@
+/** The command strings of spec 4.2 and docs/commands.md, and which of them are safe to repeat. */
+
+/** Builders of every command string (placeholders filled in). */
+export const commands = {
+  registerConsumer: () => "prfl entity",
+  quote: (productCode: string) => `dump ipck_${productCode}*PRMM`,
+  insure: (consumerId: string) => `entt_${consumerId}: insure`,
+  status: (consumerId: string, productCode: string, txId: string) => `dump entt_${consumerId}|insr_${productCode}-${txId}*STATUS`,
+  approve: (consumerId: string, productCode: string, txId: string) => `appr entt_${consumerId}|insr_${productCode}-${txId}`,
+  listTransactions: () => "dump entt_*",
+  listAllTransactions: () => "dump entt_*ADMIN",
+  listConsumers: () => "dump entt_*CSTMRS",
+  listAllConsumers: () => "dump entt_*CSTMRS_ADMIN",
+  hospitals: () => "dump hlth_*HSPTLS",
+  setMode: (mode: "live" | "test") => `set env_${mode}`,
+  checkVehicle: () => "enrch niid_vehicle",
+  decodeVin: () => "enrch vin_vehicle",
+  submitClaim: () => "claim submit",
+  claimStatus: () => "claim status",
+  listClaims: () => "claim list",
+  withdrawClaim: () => "claim withdraw",
+  reviewClaim: () => "claim review",
+  financeLoan: () => "payment financeLoan",
+  recordInstallment: () => "payment recordInstallment",
+  paymentStatus: () => "payment status",
+  runLapse: () => "payment runLapse",
+  topUpWallet: () => "wallet topup",
+  registerWebhook: () => "webhook register",
+  updateWebhook: () => "webhook update",
+  deleteWebhook: () => "webhook delete",
+  listWebhooks: () => "webhook list",
+  webhookDeliveries: () => "webhook deliveries",
+  replayWebhook: () => "webhook replay",
+  testWebhook: () => "webhook test",
+  webhookSecret: () => "webhook secret",
+} as const;
+
+const READS = /^(dump |enrch |set env_(live|test)$|claim (status|list)$|payment status$|webhook (list|deliveries)$)/;
+
+const has = (seed: unknown, field: string): boolean => {
+  const value = (seed as Record<string, unknown> | null | undefined)?.[field];
+  return typeof value === "string" ? value.length > 0 : value !== undefined && value !== null;
+};
+
+/**
+ * Whether a command may be sent again after a network error, when nobody knows whether the first
+ * request was carried out. The rule (documented in the client's README):
+ *
+ * - **Reads** — every `dump …` (quotes, status, lists, hospitals), `enrch …` (a repeat within five
+ *   minutes is a free cache hit), `claim status|list`, `payment status`, `webhook list|deliveries` —
+ *   and `set env_live|env_test` (setting a state twice leaves it set).
+ * - **Writes that carry a unique reference** the service deduplicates on: `insure` with its `id`
+ *   (a repeat is refused as "already in use", which the client resolves by reading the policy),
+ *   `wallet topup` and `payment recordInstallment` with their `reference` (a repeat returns the
+ *   first answer), `claim submit` with a `reference`, `prfl entity` with an `eMail` (the same e-mail
+ *   returns the same consumer), `webhook secret` without `rotate` and `webhook update` without
+ *   `rotateSecret` (they set what they set).
+ * - Everything else is **not** repeated: `appr`, `claim withdraw|review`, `payment financeLoan|runLapse`,
+ *   `webhook register|delete|replay|test`, rotations, and any command the client does not know.
+ */
+export function isSafeToRepeat(cmmnd: string, seed?: unknown): boolean {
+  if (READS.test(cmmnd)) return true;
+  if (/^entt_[^:\s|*]+\s*:\s*insure$/.test(cmmnd)) return has(seed, "id");
+  switch (cmmnd) {
+    case "wallet topup":
+    case "payment recordInstallment":
+    case "claim submit":
+      return has(seed, "reference");
+    case "prfl entity":
+      return has(seed, "eMail");
+    case "webhook secret":
+      return !has(seed, "rotate");
+    case "webhook update":
+      return !has(seed, "rotateSecret");
+    default:
+      return false;
+  }
+}
+
+/** Commands that wait on the vehicle registry (its first lookup takes 12–17 s). */
+export const isRegistryCommand = (cmmnd: string) => cmmnd === "enrch niid_vehicle";

@@ -1,0 +1,21 @@
+CREATE TABLE "api_requests" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"partner_id" uuid NOT NULL,
+	"request_id" text NOT NULL,
+	"command" text,
+	"command_text" text NOT NULL,
+	"key_id" uuid NOT NULL,
+	"key_label" text NOT NULL,
+	"mode" text NOT NULL,
+	"outcome" smallint NOT NULL,
+	"status" smallint NOT NULL,
+	"duration_ms" real NOT NULL,
+	"request" text NOT NULL,
+	"request_length" integer NOT NULL,
+	"response" text NOT NULL,
+	"response_length" integer NOT NULL,
+	"created_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+ALTER TABLE "api_requests" ADD CONSTRAINT "api_requests_partner_id_partners_id_fk" FOREIGN KEY ("partner_id") REFERENCES "public"."partners"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "api_requests_partner_created_idx" ON "api_requests" USING btree ("partner_id","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);

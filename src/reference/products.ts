@@ -1,0 +1,59 @@
+/**
+ * Every product's wire seeds for the reference, built from each family's own schemas
+ * (ProductFamily.schemas): the quote seed, and the whole insure seed of spec 2.5 around the
+ * product's addtnlFact. The quote and insure commands document their seeds as one variant per product.
+ */
+import { z } from "zod";
+import type { SeedVariant } from "../core/registry";
+import { PACKAGE, productFamilies, type ProductFamily } from "../products";
+import type { ProductForms, ProductType } from "../products/types";
+import { transactionReference } from "../modules/policies/reference";
+
+/**
+ * addtnlFact.webHook (spec 2.5), as the insure service checks it. The schema itself lives in
+ * src/modules/policies/service.ts unexported; this repeats its rule (http(s), 2048 characters).
+ */
+const webHook = z
+  .url({ protocol: /^https?$/ })
+  .max(2048)
+  .meta({ description: "Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling" });
+
+export interface ProductReference {
+  code: string;
+  family: ProductFamily;
+  productType: ProductType;
+  /** Seed of `dump ipck_<code>*PRMM`. */
+  quote: z.ZodType;
+  /** Seed of `entt_<consumer_id>: insure` for this product. */
+  insure: z.ZodType;
+  forms: ProductForms;
+}
+
+function productReference(family: ProductFamily, productType: ProductType): ProductReference {
+  const code = `${family.ctgry}-${productType.code}-${PACKAGE}`;
+  const schemas = family.schemas(productType.code);
+  const insure = z.strictObject({
+    ctgry: z.literal(family.ctgry),
+    type: z.literal(productType.code),
+    pckg: z.literal(PACKAGE),
+    id: transactionReference,
+    ...(schemas.insrncDrtn ? { insrncDrtn: schemas.insrncDrtn } : {}),
+    addtnlFact: schemas.addtnlFact.extend({ webHook: webHook.optional() }),
+  });
+  return { code, family, productType, quote: schemas.quote, insure, forms: family.forms(productType.code) };
+}
+
+let cached: readonly ProductReference[] | undefined;
+
+/** Every product code sold (one per health insurer too), in the catalogue's order. */
+export function productReferences(): readonly ProductReference[] {
+  cached ??= productFamilies.flatMap((family) => family.types.map((type) => productReference(family, type)));
+  return cached;
+}
+
+/** The quote command's seed: one variant per product, named in the command string. */
+export const quoteSeedVariants = (): readonly SeedVariant[] =>
+  productReferences().map((p) => ({ key: p.code, cmmnd: `dump ipck_${p.code}*PRMM`, seed: p.quote }));
+
+/** The insure command's seed: one variant per product, told apart by ctgry and type. */
+export const insureSeedVariants = (): readonly SeedVariant[] => productReferences().map((p) => ({ key: p.code, seed: p.insure }));

@@ -1,0 +1,112 @@
+/**
+ * The client's tests run against the real service: src/main.ts as a process on a fresh database —
+ * a PGlite directory, or a fresh PostgreSQL database in the suite's PostgreSQL run — with partners
+ * made by the operator CLI (`npm run cli -- partner create`; on PGlite the running server carries
+ * it out through its operator socket), as a partner would get them.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PartnerClient, type ClientOptions } from "../../clients/typescript/src/index";
+import { engine } from "../support/harness";
+import { freshPostgresDatabase } from "../support/reliability";
+import { startAppProcess, type AppProcess } from "../support/webhook-receiver";
+
+export const root = new URL("../..", import.meta.url).pathname;
+
+export interface CliPartner {
+  partnerId: string;
+  name: string;
+  admin: boolean;
+  enrichment: boolean;
+  keys: Record<"test" | "live" | "legacy", { id: string; key: string }>;
+  portal: { email: string; password: string };
+}
+
+/** `npm run cli -- …` as the README says, on the service's database (`database`: its environment); its one JSON line. */
+export async function cli(database: Record<string, string>, args: string[]): Promise<any> {
+  const env = { ...process.env, DATABASE_URL: undefined, TEST_DATABASE_URL: undefined, TEST_ENGINE: undefined, ...database };
+  const child = Bun.spawn(["npm", "run", "--silent", "cli", "--", ...args], { cwd: root, env, stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()]);
+  if ((await child.exited) !== 0) throw new Error(`npm run cli -- ${args.join(" ")} exited ${child.exitCode}: ${stderr}`);
+  return JSON.parse(stdout);
+}
+
+export interface Service {
+  app: AppProcess;
+  url: string;
+  /** Where the service keeps its data: `{ DATA_DIR }` (PGlite) or `{ DATABASE_URL }` (PostgreSQL run). */
+  database: Record<string, string>;
+  /** A partner made with `npm run cli -- partner create --name … [flags]`. */
+  partner(flags?: string[]): Promise<CliPartner>;
+  /** A client with this partner's key of `label` (test by default). */
+  client(partner: CliPartner, label?: "test" | "live" | "legacy", options?: Partial<ClientOptions>): PartnerClient;
+  stop(): Promise<void>;
+}
+
+export async function startService(env: Record<string, string> = {}): Promise<Service> {
+  let database: Record<string, string>;
+  let remove: () => unknown;
+  if (engine === "postgres") {
+    const fresh = await freshPostgresDatabase(process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL!, "client");
+    database = { DATABASE_URL: fresh.url };
+    remove = () => fresh.drop();
+  } else {
+    const dataDir = mkdtempSync(join(tmpdir(), "client-"));
+    database = { DATA_DIR: dataDir };
+    remove = () => rmSync(dataDir, { recursive: true, force: true });
+  }
+  const app = await startAppProcess({ ...database, WORKER_INTERVAL_MS: "50", ...env });
+  return {
+    app,
+    url: app.url,
+    database,
+    partner: (flags = []) => cli(database, ["partner", "create", "--name", `Client test ${crypto.randomUUID().slice(0, 8)}`, ...flags]),
+    client: (partner, label = "test", options = {}) =>
+      new PartnerClient({ baseUrl: app.url, partnerId: partner.partnerId, keyId: partner.keys[label].id, key: partner.keys[label].key, ...options }),
+    async stop() {
+      await app.stop();
+      await remove();
+    },
+  };
+}
+
+/** A fetch that counts the POST bodies it sends (same request = same body). */
+export function countingFetch(inner: typeof fetch = fetch) {
+  const bodies: string[] = [];
+  const wrapped = ((input: RequestInfo | URL, init?: RequestInit) => {
+    if (init?.method === "POST") bodies.push(String(init.body));
+    return inner(input, init);
+  }) as typeof fetch;
+  return { fetch: wrapped, bodies };
+}
+
+/** YYYY-MM-DD in Nigerian local time, `days` from now. */
+export const watDate = (days = 0) => new Date(Date.now() + 3_600_000 + days * 86_400_000).toISOString().slice(0, 10);
+
+/** A valid 15-digit IMEI (Luhn check digit). */
+export function imei(): string {
+  const body = `35${String(Math.floor(Math.random() * 1e12)).padStart(12, "0")}`;
+  const sum = [...body].reverse().reduce((acc, ch, i) => {
+    let d = Number(ch);
+    if (i % 2 === 0) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    return acc + d;
+  }, 0);
+  return body + String((10 - (sum % 10)) % 10);
+}
+
+export const consumerSeed = () => ({
+  type: "s" as const,
+  class: "h" as const,
+  name: { first: "Adaeze", last: "Okafor" },
+  gender: "f" as const,
+  dob: { date: "1990-04-12" },
+  addrss: { addrss: "12 Admiralty Way, Lekki, Lagos" },
+  phoneNo: "+2348031234567",
+  eMail: `adaeze.${crypto.randomUUID().slice(0, 8)}@example.ng`,
+});
+
+export const vehicleFacts = () => ({ brand: "Toyota", model: "Corolla", year: "2018", chsssId: "2T1BURHE0JC074316", engineId: "2ZR1234567", rgstrtId: "ABC123DE" });
