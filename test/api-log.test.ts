@@ -14,7 +14,7 @@ import { apiLogRow, clipText, loggedJson, MAX_BODY_CHARS, type ApiLogRow, type C
 import { apiLogJobs } from "../src/modules/api-log/jobs";
 import { apiRequests } from "../src/modules/api-log/schema";
 import { insertApiRequests, listApiRequests, pruneApiRequests } from "../src/modules/api-log/service";
-import { openDatabase } from "../src/db/client";
+import { openDatabase, type Database } from "../src/db/client";
 import { createPartner, type NewPartner } from "../src/modules/partners/service";
 import { engine, individual, PNG_BASE64, testApp, testDatabase, type TestPartner } from "./support/harness";
 import { insureSeed, productCases } from "./support/policies";
@@ -207,9 +207,10 @@ describe("the buffer is bounded", () => {
     expect(batching.stats()).toMatchObject({ written: 4, waiting: 0 });
     expect(await rowsOf(p.partnerId)).toHaveLength(4);
 
-    const ghost: NewPartner = { ...p, partnerId: crypto.randomUUID() }; // no such partner: the foreign key refuses the batch
-    const failing = new ApiLogBuffer(db, { flushIntervalMs: 3_600_000 });
-    failing.record(exchange(ghost));
+    // A database that refuses every statement (down, or a row it will not take).
+    const refusing = { execute: () => Promise.reject(new Error("connection refused")) } as unknown as Database;
+    const failing = new ApiLogBuffer(refusing, { flushIntervalMs: 3_600_000 });
+    failing.record(exchange(p));
     await failing.flush();
     expect(failing.stats()).toMatchObject({ recorded: 1, written: 0, failed: 1, waiting: 0 });
   });

@@ -25,7 +25,7 @@ const COLUMN_NAMES = RECORD_COLUMNS.split(", ")
 export async function insertApiRequests(db: Executor, rows: readonly ApiLogRow[]): Promise<void> {
   if (!rows.length) return;
   await db.execute(
-    sql`insert into api_requests (${sql.raw(COLUMN_NAMES)}) select ${sql.raw(COLUMN_NAMES)} from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(${sql.raw(RECORD_COLUMNS)})`,
+    sql`insert into api_requests (${sql.raw(COLUMN_NAMES)}) select ${sql.raw(COLUMN_NAMES)} from json_to_recordset(${JSON.stringify(rows)}::json) as r(${sql.raw(RECORD_COLUMNS)})`,
   );
 }
 
