@@ -37,8 +37,8 @@ async function insured(p: TestPartner, options: { code?: string; label?: KeyLabe
   };
 }
 
-const finance = (p: TestPartner, policy: string, seed: Record<string, unknown> = {}) =>
-  p.run("payment financeLoan", { policy, downPayment: 3000, installments: 4, frequency: "weekly", firstDueDate: watDate(), ...seed });
+const finance = (p: TestPartner, policy: string, seed: Record<string, unknown> = {}, label: KeyLabel = "test") =>
+  p.run("payment financeLoan", { policy, downPayment: 3000, installments: 4, frequency: "weekly", firstDueDate: watDate(), ...seed }, label);
 
 /** A fresh partner with an active plan: ₦15,000 premium, ₦3,000 down, 4 weekly installments of ₦3,000 from today. */
 async function planOf(seed: Record<string, unknown> = {}, p?: TestPartner) {
@@ -49,8 +49,8 @@ async function planOf(seed: Record<string, unknown> = {}, p?: TestPartner) {
   return { p, policy, plan, planNo: plan.planNo as string };
 }
 
-const pay = (p: TestPartner, planNo: string, amount: unknown, reference = `pay-${crypto.randomUUID()}`, extra: Record<string, unknown> = {}) =>
-  p.run("payment recordInstallment", { planNo, amount, reference, ...extra });
+const pay = (p: TestPartner, planNo: string, amount: unknown, reference = `pay-${crypto.randomUUID()}`, extra: Record<string, unknown> = {}, label: KeyLabel = "test") =>
+  p.run("payment recordInstallment", { planNo, amount, reference, ...extra }, label);
 
 const lapse = (asOf?: string, who: TestPartner = operator) => who.run("payment runLapse", asOf ? { asOf } : {});
 
@@ -152,10 +152,27 @@ describe("payment financeLoan", () => {
     const declined = await insured(p, { code: "crlt-sme1-1111", label: "live" });
     expect((await declined.appr({ status: "d", statusNote: "Borrower outside insurable age band" })).status).toBe("d");
 
-    expectRefusal(await finance(p, declined.reference), 409, `policy ${declined.reference} was declined`, "only approved or pending policies");
+    expectRefusal(await finance(p, declined.reference, {}, "live"), 409, `policy ${declined.reference} was declined`, "only approved or pending policies");
     expect(await plansOf(p.partnerId)).toHaveLength(0);
-    const plan = await finance(p, pending.reference, { downPayment: 0, installments: 2, frequency: "monthly" });
+    const plan = await finance(p, pending.reference, { downPayment: 0, installments: 2, frequency: "monthly" }, "live");
     expect(plan.exctnFdbck.id).toBe(75);
+  }, 30_000);
+
+  test("a plan follows its policy's mode: a test key cannot finance or pay a live policy's plan, nor a live key a test one's", async () => {
+    const p = await t.partner();
+    expect((await p.run("wallet topup", { amount: 10_000_000, reference: `fund-${crypto.randomUUID()}` })).exctnFdbck.id).toBe(75);
+    const live = await insured(p, { code: "crlt-sme1-1111", label: "live" });
+    expectRefusal(await finance(p, live.reference, {}, "test"), 403, `policy ${live.reference} was issued in live mode`, "with a live key, and this key runs in test mode");
+    expect(await plansOf(p.partnerId)).toHaveLength(0);
+    const livePlan = await finance(p, live.reference, { downPayment: 0, installments: 2, frequency: "monthly" }, "live");
+    expect(livePlan.exctnFdbck.id).toBe(75);
+    expectRefusal(await pay(p, livePlan.planNo, 100, undefined, {}, "test"), 403, "was issued in live mode: its premium is financed and paid with a live key");
+
+    const { planNo } = await planOf({}, p);
+    expectRefusal(await pay(p, planNo, 100, undefined, {}, "live"), 403, "was issued in test mode", "and this key runs in live mode");
+    const payments = await db.select().from(financingPayments).where(eq(financingPayments.partnerId, p.partnerId));
+    expect(payments).toHaveLength(0);
+    expect((await pay(p, livePlan.planNo, 100, undefined, {}, "live")).exctnFdbck.id).toBe(75);
   }, 30_000);
 
   test("refusals name the field and store nothing", async () => {
@@ -431,10 +448,10 @@ describe("payment runLapse", () => {
     const p = await t.partner();
     expect((await p.run("wallet topup", { amount: 10_000_000, reference: `fund-${crypto.randomUUID()}` })).exctnFdbck.id).toBe(75);
     const pending = await insured(p, { code: "crlt-sme1-1111", label: "live" });
-    const plan = await finance(p, pending.reference, { downPayment: 0, installments: 2, frequency: "monthly", graceDays: 0 });
+    const plan = await finance(p, pending.reference, { downPayment: 0, installments: 2, frequency: "monthly", graceDays: 0 }, "live");
     expect(plan.exctnFdbck.id).toBe(75);
     expect((await pending.appr({ status: "d", statusNote: "Borrower outside insurable age band" })).status).toBe("d");
-    expectRefusal(await pay(p, plan.planNo, 100), 409, "was declined: the plan takes no more payments");
+    expectRefusal(await pay(p, plan.planNo, 100, undefined, {}, "live"), 409, "was declined: the plan takes no more payments");
     const run = await lapse(watDate(1));
     expect(run.lapsed.map((l: any) => l.planNo)).toContain(plan.planNo);
     expect(await pending.policyStatus()).toMatchObject({ status: "d", statusNote: "Borrower outside insurable age band" });

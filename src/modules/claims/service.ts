@@ -13,7 +13,7 @@ import { decodeCursor, encodeCursor, type Page } from "../../core/pagination";
 import { watMidnight, watToday } from "../../products/policy-helpers";
 import { recordEvent, type DomainEvent } from "../events/service";
 import { policies } from "../policies/schema";
-import type { Mode, PolicyRecord } from "../policies/service";
+import { requirePolicyMode, type Mode, type PolicyRecord } from "../policies/service";
 import { checkTransition, claimCeiling, newClaimNumber, settlement, type ClaimActor } from "./rules";
 import { claimDocuments, claims, type ClaimStatus, type ClaimStep } from "./schema";
 
@@ -104,10 +104,7 @@ function claimEvent(claim: ClaimRecord, type: "claim.submitted" | "claim.updated
 }
 
 /** A sandbox key must not change a real claim, nor a live key a sandbox one (spec 5.5). */
-function checkMode(policy: { reference: string; mode: Mode }, mode: Mode): void {
-  if (policy.mode !== mode)
-    throw new CommandError(403, `policy ${policy.reference} was issued in ${policy.mode} mode: its claims are handled with a ${policy.mode} key, and this key runs in ${mode} mode`);
-}
+const checkMode = (policy: { reference: string; mode: Mode }, mode: Mode) => requirePolicyMode(policy, mode, "its claims are handled");
 
 const NOT_ACTIVE: Record<Exclude<PolicyRecord["status"], "a">, string> = { p: "is pending (status p)", d: "was declined (status d)", l: "has lapsed (status l)" };
 

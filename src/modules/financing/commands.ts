@@ -34,6 +34,7 @@ const nextDueDate = wireDate.nullable().meta({ description: "The oldest unpaid i
 
 const PLAN_UNKNOWN = refusal(404, "seed.planNo: no financing plan <planNo> for this partner");
 const OVERPAID = refusal(409, "seed.amount <amount> naira is more than the <outstanding> naira outstanding on plan <planNo>");
+const OTHER_MODE = refusal(403, "policy <tx_id> was issued in <mode> mode: its premium is financed and paid with a <mode> key, and this key runs in <mode> mode", "a test key on a live policy's plan, or a live key on a test one");
 const ONE_PLAN = refusal(409, "policy <tx_id> already has financing plan <planNo>: one plan per policy");
 
 const weekly = { policy: "{{policy.id}}", downPayment: 3000, installments: 4, frequency: "weekly", firstDueDate: "{{today+7}}" };
@@ -57,6 +58,7 @@ export const financingCommands = [
     }),
     errors: [
       refusal(404, "seed.policy: no policy <tx_id> of this partner"),
+      OTHER_MODE,
       ONE_PLAN,
       refusal(409, "policy <tx_id> <was declined|has lapsed>: only approved or pending policies can be financed"),
       refusal(400, "seed.downPayment must be less than the premium of policy <tx_id> (<premium> naira), or nothing is left to finance; received <amount>"),
@@ -88,6 +90,7 @@ export const financingCommands = [
       const plan = await financePremium(
         ctx.db,
         ctx.principal.partnerId,
+        ctx.principal.mode,
         {
           policyReference: seed.policy,
           downPaymentKobo: toKobo(seed.downPayment),
@@ -127,6 +130,7 @@ export const financingCommands = [
     }),
     errors: [
       PLAN_UNKNOWN,
+      OTHER_MODE,
       OVERPAID,
       refusal(409, "plan <planNo> is completed: every installment is paid and nothing is outstanding"),
       refusal(409, "plan <planNo> has lapsed and takes no more payments (<statusNote>)"),
@@ -158,6 +162,7 @@ export const financingCommands = [
       const { planNo, payment } = await recordInstallment(
         ctx.db,
         ctx.principal.partnerId,
+        ctx.principal.mode,
         { planNo: seed.planNo, amountKobo: toKobo(seed.amount), reference: seed.reference, paidOn: seed.paidAt },
         ctx.now(),
       );

@@ -206,7 +206,7 @@ export const financingPortal = (deps: AppDeps) => {
               }),
             );
             const now = new Date();
-            const plan = await financePremium(db, viewer.partnerId, planRequestFrom(seed, deps.config.FINANCING_GRACE_DAYS), now);
+            const plan = await financePremium(db, viewer.partnerId, viewer.mode, planRequestFrom(seed, deps.config.FINANCING_GRACE_DAYS), now);
             await recordAudit(
               db,
               viewer,
@@ -253,7 +253,7 @@ export const financingPortal = (deps: AppDeps) => {
               given({ planNo: plan.planNo, amount: number(values.amount), reference: text(values.reference), paidAt: text(values.paidAt) }),
             );
             const now = new Date();
-            const { payment, applied } = await recordInstallment(db, viewer.partnerId, { planNo: seed.planNo, amountKobo: toKobo(seed.amount), reference: seed.reference, paidOn: seed.paidAt }, now);
+            const { payment, applied } = await recordInstallment(db, viewer.partnerId, viewer.mode, { planNo: seed.planNo, amountKobo: toKobo(seed.amount), reference: seed.reference, paidOn: seed.paidAt }, now);
             if (applied)
               await recordAudit(
                 db,

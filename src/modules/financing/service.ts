@@ -14,7 +14,7 @@ import { decodeCursor, encodeCursor, type Page } from "../../core/pagination";
 import { watToday } from "../../products/policy-helpers";
 import { recordEvent } from "../events/service";
 import { policies } from "../policies/schema";
-import { statusEvent } from "../policies/service";
+import { requirePolicyMode, statusEvent, type Mode } from "../policies/service";
 import { addDays, buildSchedule, formatNaira, lapseNote } from "./schedule";
 import { financingInstallments, financingPayments, financingPlans, type Frequency, type PlanStatus } from "./schema";
 import { PLAN_LIMITS } from "./seeds";
@@ -64,11 +64,14 @@ export interface PlanRequest {
   graceDays: number;
 }
 
+/** Plans follow their policy's mode: a test key must not keep a live plan alive, nor a live key pay a sandbox one. */
+export const FINANCED_IN_ITS_MODE = "its premium is financed and paid";
+
 /**
  * `payment financeLoan`: turn the premium of one of the partner's approved or pending policies into
  * a schedule. One plan per policy (unique index, so concurrent requests store one).
  */
-export async function financePremium(db: Database, partnerId: string, request: PlanRequest, now: Date): Promise<PlanDetail> {
+export async function financePremium(db: Database, partnerId: string, mode: Mode, request: PlanRequest, now: Date): Promise<PlanDetail> {
   const today = watToday(now);
   if (request.firstDueDate < today)
     throw new CommandError(400, `seed.firstDueDate ${request.firstDueDate} is in the past: the first installment must be due today (${today}) or later`, "seed.firstDueDate");
@@ -91,6 +94,7 @@ export async function financePremium(db: Database, partnerId: string, request: P
         .for("share");
       if (!policy) throw new CommandError(404, `seed.policy: no policy ${reference} of this partner`, "seed.policy");
       policyId = policy.id;
+      requirePolicyMode(policy, mode, FINANCED_IN_ITS_MODE);
       if (policy.status === "d" || policy.status === "l")
         throw new CommandError(
           409,
@@ -200,7 +204,7 @@ async function priorPayment(db: Executor, partnerId: string, reference: string) 
  * for an earlier use of the reference sees every committed one (the unique index is the backstop
  * for the same reference sent on two plans at once).
  */
-export async function recordInstallment(db: Database, partnerId: string, request: PaymentRequest, now: Date): Promise<PaymentResult> {
+export async function recordInstallment(db: Database, partnerId: string, mode: Mode, request: PaymentRequest, now: Date): Promise<PaymentResult> {
   const today = watToday(now);
   const paidOn = request.paidOn ?? today;
   if (paidOn > today) throw new CommandError(400, `seed.paidAt ${paidOn} is in the future (today is ${today})`, "seed.paidAt");
@@ -210,7 +214,8 @@ export async function recordInstallment(db: Database, partnerId: string, request
         .where(and(eq(financingPlans.partnerId, partnerId), eq(financingPlans.planNo, request.planNo)))
         .for("update", { of: financingPlans });
       if (!found) throw planNotFound(request.planNo);
-      const { plan, policyReference, policyStatus, mode } = found;
+      const { plan, policyReference, policyStatus, mode: policyMode } = found;
+      requirePolicyMode({ reference: policyReference, mode: policyMode }, mode, FINANCED_IN_ITS_MODE);
       const prior = await priorPayment(tx, partnerId, request.reference);
       if (prior) return repeatOf(prior.payment, prior.planNo, request);
 
@@ -271,11 +276,11 @@ export async function recordInstallment(db: Database, partnerId: string, request
           createdAt: now,
         })
         .returning();
-      await recordEvent(tx, { partnerId, type: "financing.installment_recorded", payload: { ...wirePayment(plan.planNo, payment!), policy: policyReference, mode } }, now);
+      await recordEvent(tx, { partnerId, type: "financing.installment_recorded", payload: { ...wirePayment(plan.planNo, payment!), policy: policyReference, mode: policyMode } }, now);
       if (completed)
         await recordEvent(
           tx,
-          { partnerId, type: "financing.completed", payload: { planNo: plan.planNo, policy: policyReference, financed: naira(financedKobo(plan)), installments: plan.installmentCount, mode } },
+          { partnerId, type: "financing.completed", payload: { planNo: plan.planNo, policy: policyReference, financed: naira(financedKobo(plan)), installments: plan.installmentCount, mode: policyMode } },
           now,
         );
       return { planNo: plan.planNo, payment: payment!, applied: true };

@@ -28,6 +28,15 @@ import { normaliseReference } from "./reference";
 export type PolicyRecord = typeof policies.$inferSelect;
 export type Mode = "test" | "live";
 
+/**
+ * A test key must not act on a live policy's money or claims, nor a live key on a test policy's
+ * (spec 5.5). `what` completes "policy X was issued in live mode: …" (e.g. "its claims are handled").
+ */
+export function requirePolicyMode(policy: { reference: string; mode: Mode }, mode: Mode, what: string): void {
+  if (policy.mode !== mode)
+    throw new CommandError(403, `policy ${policy.reference} was issued in ${policy.mode} mode: ${what} with a ${policy.mode} key, and this key runs in ${mode} mode`);
+}
+
 /** The envelope part of the insure seed (spec 2.5); addtnlFact is the product's to validate. */
 const insureSeed = z.strictObject({
   ctgry: z.string().min(1).max(20),
