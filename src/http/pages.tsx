@@ -13,13 +13,32 @@ export const pageRoutes = (deps: AppDeps) =>
       return <Landing engine={deps.database.engine} />;
     })
     .get("/public/:file", async ({ params, set }) => {
-      const file = Bun.file(new URL(params.file, publicDir));
-      const ext = params.file.split(".").pop() ?? "";
-      if (!/^[\w.-]+$/.test(params.file) || !assetTypes[ext] || !(await file.exists())) {
+      // The name is checked before it becomes a URL or touches the disk, and no probe may
+      // throw its way to a 500: anything but a plain "name.css"/"name.js" in public/ is a 404.
+      // Elysia hands over null for a name that is not valid percent-encoding (%ff).
+      const name: unknown = params.file;
+      if (typeof name !== "string") {
         set.status = 404;
         return "not found";
       }
-      set.headers["content-type"] = assetTypes[ext];
+      const ext = /^[\w-]+(?:\.[\w-]+)*$/.test(name) && name.length <= 100 ? (name.split(".").pop() ?? "") : "";
+      const type = Object.hasOwn(assetTypes, ext) ? assetTypes[ext] : undefined;
+      const file = type ? await publicFile(name) : undefined;
+      if (!type || !file) {
+        set.status = 404;
+        return "not found";
+      }
+      set.headers["content-type"] = type;
       set.headers["cache-control"] = "public, max-age=3600";
       return file;
     });
+
+/** The file of that (already validated) name in public/, or undefined when absent or unreadable. */
+const publicFile = async (name: string) => {
+  try {
+    const file = Bun.file(new URL(name, publicDir));
+    return (await file.exists()) ? file : undefined;
+  } catch {
+    return undefined;
+  }
+};
