@@ -9,7 +9,8 @@ import { E2E_INSTANCES, E2E_PORT } from "./e2e/server";
 export default defineConfig({
   testDir: "./e2e",
   outputDir: E2E_INSTANCES > 1 ? "test-results/e2e-instances" : "test-results/e2e",
-  timeout: 60_000,
+  // axe-core takes about 10 s a page on a busy two-core machine, and the flows check several pages each.
+  timeout: 180_000,
   workers: 1,
   reporter: [["list"], ["json"]],
   globalSetup: "./e2e/global-setup.ts",

@@ -21,6 +21,8 @@ declare module "autocannon" {
       /** Seconds; ignored when `amount` is set. */
       duration?: number;
       amount?: number;
+      /** Requests a second over all connections. */
+      overallRate?: number;
       timeout?: number;
       method?: string;
       headers?: Record<string, string>;

@@ -8,6 +8,8 @@ export interface LoadOptions {
   duration?: number;
   /** A fixed number of requests instead of a duration. */
   amount?: number;
+  /** Requests a second over all connections (paced load, latency corrected for coordinated omission); as fast as answered when absent. */
+  rate?: number;
   /** The JSON body of the next request. */
   nextBody: () => string;
   /** The outcome of one answer: `ok` when it is what the scenario expects, any other label counts as a failure. */
@@ -38,6 +40,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     url: options.url,
     connections: options.connections,
     ...(options.amount ? { amount: options.amount } : { duration: options.duration ?? 10 }),
+    ...(options.rate ? { overallRate: options.rate } : {}),
     timeout: 30,
     method: "POST",
     headers: { "content-type": "application/json" },

@@ -9,7 +9,8 @@
  *   insure    the service's `entt_<consumer>: insure` (vhcl-tprt-1111, test mode), a new reference every request;
  *   insure-live  the same with the live key: the premium is debited from the wallet, the insurer decides later;
  *   list      the service's `dump entt_*` (20 newest transactions);
- *   status    the service's `dump entt_<consumer>|insr_vhcl-tprt-1111-<tx_id>*STATUS` of an approved test policy.
+ *   status    the service's `dump entt_<consumer>|insr_vhcl-tprt-1111-<tx_id>*STATUS` of an approved test policy;
+ *   hostile   one partner's paced quotes alone, then while one connection sends 8 MB hostile bodies (bench/hostile.ts).
  * The service runs unchanged (`bun src/main.ts`) with its default per-partner rate limit; the
  * requests rotate over enough fresh partners that the limit never refuses one. Every answer is
  * checked. The results are printed and written between the bench markers of docs/performance.md.
@@ -17,7 +18,8 @@
  * Env: BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/postgres), BENCH_CONNECTIONS (50),
  * BENCH_WARMUP (3 s), BENCH_DURATION (10 s), BENCH_LOG_LEVEL (service LOG_LEVEL, warn),
  * BENCH_WRITE_DOCS (1; 0 leaves docs/performance.md alone), BENCH_ONLY (comma-separated scenario
- * names to run besides bare; the docs are then left alone).
+ * names to run besides bare; the docs are then left alone), BENCH_HOSTILE_RATE (200 quotes/s),
+ * BENCH_HOSTILE_CONNECTIONS (10), BENCH_HOSTILE_SECONDS (10 s per phase).
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -30,8 +32,21 @@ import { registerConsumer } from "../src/modules/consumers/service";
 import { createPartner } from "../src/modules/partners/service";
 import { issuePolicy } from "../src/modules/policies/service";
 import { topUpWallet } from "../src/modules/wallet/service";
+import { measureHostile } from "./hostile";
 import { classifyBareAnswer, classifyCommandAnswer, runLoad, type LoadResult } from "./load";
-import { AIMS, describeMachine, ratio, renderScaleSection, renderSection, SCALE_MARKERS, writeSection, type RunReport, type ScenarioReport } from "./report";
+import {
+  AIMS,
+  describeMachine,
+  HOSTILE_MARKERS,
+  ratio,
+  renderHostileSection,
+  renderScaleSection,
+  renderSection,
+  SCALE_MARKERS,
+  writeSection,
+  type RunReport,
+  type ScenarioReport,
+} from "./report";
 import { measureLists, measureMemory, portalCookie } from "./scale";
 import { startServer, type Server } from "./servers";
 
@@ -49,6 +64,12 @@ const settings = {
   soakSeconds: Number(env.BENCH_SOAK_SECONDS ?? 60),
   soakConnections: Number(env.BENCH_SOAK_CONNECTIONS ?? 20),
   writeDocs: env.BENCH_WRITE_DOCS !== "0" && !env.BENCH_ONLY,
+  hostile: {
+    rate: Number(env.BENCH_HOSTILE_RATE ?? 200),
+    connections: Number(env.BENCH_HOSTILE_CONNECTIONS ?? 10),
+    warmupSeconds: Number(env.BENCH_WARMUP ?? 3),
+    seconds: Number(env.BENCH_HOSTILE_SECONDS ?? 10),
+  },
 };
 /** Requests per pass of the sizing probe: a first pass warms the service up, the second is timed. */
 const PROBE_REQUESTS = 1500;
@@ -256,6 +277,22 @@ async function main(): Promise<number> {
       reports.push({ name: scenario.name, description: scenario.description, partners: pool.length, result });
     }
 
+    let hostileSection: string | null = null;
+    if (!settings.only || settings.only.has("hostile")) {
+      // A server of its own whose partner limit lets one partner quote throughout; what limits
+      // unauthenticated requests stays as configured, since that is what is measured.
+      const hostileServer = await startServer({ name: "hostile", script: "src/main.ts", env: { ...serviceEnv, RATE_LIMIT_MAX: "1000000000" }, logDir, cwd: root });
+      servers.push(hostileServer);
+      const victim = await createPartner(database.db, { name: "bench hostile" });
+      const hostile = await measureHostile(hostileServer, { partnerId: victim.partnerId, keyId: victim.keys.test.id, key: victim.keys.test.key }, settings.hostile, logDir, say);
+      for (const { name, quotes } of hostile.phases)
+        if (quotes.failed || quotes.errors) problems.push(`hostile, ${name}: ${quotes.failed} quotes not ok, ${quotes.errors} without answer; e.g. ${quotes.failureSamples.join(" | ")}`);
+      const hostileErrors = hostileServer.stderr().trim();
+      if (hostileErrors) problems.push(`the hostile scenario's server wrote to stderr:\n${hostileErrors.slice(-2000)}`);
+      await hostileServer.stop();
+      hostileSection = renderHostileSection(startedAt, hostile);
+    }
+
     const count = async (table: string) => Number(((await bench!`select count(*)::int as n from ${bench!(table)}`) as unknown as [{ n: number }])[0].n);
     const report: RunReport = {
       startedAt,
@@ -301,6 +338,7 @@ async function main(): Promise<number> {
 
     const section = renderSection(report);
     process.stdout.write(`\n${section}\n\n`);
+    if (hostileSection) process.stdout.write(`${hostileSection}\n\n`);
     for (const [name, aim] of Object.entries(AIMS)) {
       const measured = ratio(report, name);
       if (measured !== null && measured < aim) say(`${name} / bare = ${measured.toFixed(2)}, below the aim of ${aim}`);
@@ -312,6 +350,7 @@ async function main(): Promise<number> {
     if (settings.writeDocs) {
       writeSection(join(root, "docs/performance.md"), section);
       if (scaleSection) writeSection(join(root, "docs/performance.md"), scaleSection, SCALE_MARKERS);
+      if (hostileSection) writeSection(join(root, "docs/performance.md"), hostileSection, HOSTILE_MARKERS);
       say("docs/performance.md updated");
     }
     return 0;

@@ -1,8 +1,8 @@
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import type { APIRequestContext } from "@playwright/test";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { accounts, type Account } from "./server";
-import { expectAccessible, screenshot, signIn, visit } from "./support";
+import { expect, expectAccessible, screenshot, signIn, test, visit } from "./support";
 
 test.describe.configure({ mode: "serial" });
 

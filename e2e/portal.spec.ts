@@ -1,6 +1,5 @@
-import { expect, test } from "@playwright/test";
 import { accounts } from "./server";
-import { expectAccessible, PNG, screenshot, signIn, visit } from "./support";
+import { expect, expectAccessible, PNG, screenshot, signIn, test, visit } from "./support";
 
 const vehicle = { Make: "Toyota", Model: "Camry", "Year of manufacture": "2019", "Chassis number / VIN": "4T1B11HK5KU123456", "Engine number": "A25A1234567", "Registration plate": "LND123AB" };
 

@@ -1,7 +1,47 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page } from "@playwright/test";
+import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
 import { mkdirSync } from "node:fs";
 import type { Account } from "./server";
+
+export { expect };
+
+/**
+ * The specs' `test`: a test fails when any page it opened logged a console error or threw an
+ * uncaught error (a CSP violation, a resource that did not load, an htmx error), in its own context
+ * and in every context it opens with `browser.newContext()`. Checked at the end of the test, so
+ * every message is listed at once. A test that provokes one on purpose names it in
+ * `allowedBrowserErrors` (matched against the whole line, which says where the error came from).
+ */
+export const test = base.extend<{ allowedBrowserErrors: RegExp[]; browserErrors: void }>({
+  allowedBrowserErrors: [[], { option: true }],
+  browserErrors: [
+    async ({ context, browser, allowedBrowserErrors }, use) => {
+      const errors: string[] = [];
+      const watch = (watched: BrowserContext) => {
+        watched.on("console", (message) => {
+          if (message.type() === "error") errors.push(`console error on ${message.page()?.url() ?? "?"} from ${message.location().url || "?"}: ${message.text()}`);
+        });
+        watched.on("weberror", (error) => errors.push(`uncaught error on ${error.page()?.url() ?? "?"}: ${error.error().message}`));
+      };
+      watch(context);
+      // Playwright has no event for a new context: wrap the browser's method for this test, then put it back.
+      const newContext = browser.newContext;
+      browser.newContext = async (...options) => {
+        const opened = await newContext.apply(browser, options);
+        watch(opened);
+        return opened;
+      };
+      try {
+        await use();
+      } finally {
+        browser.newContext = newContext;
+      }
+      const unexpected = errors.filter((line) => !allowedBrowserErrors.some((allowed) => allowed.test(line)));
+      expect(unexpected, "console errors and uncaught errors in the browser").toEqual([]);
+    },
+    { auto: true },
+  ],
+});
 
 /** A 1×1 PNG: a real image for document inputs. */
 export const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");

@@ -41,6 +41,7 @@ export async function openApiDocument(): Promise<OpenAPI3 | null> {
         perAccount: new MemoryRateLimiter(config.LOGIN_MAX_ATTEMPTS, config.LOGIN_WINDOW_MS),
         perAddress: new MemoryRateLimiter(config.LOGIN_MAX_ATTEMPTS * 10, config.LOGIN_WINDOW_MS),
       },
+      refusalLimiter: new MemoryRateLimiter(config.REFUSAL_LIMIT_MAX, config.REFUSAL_LIMIT_WINDOW_MS),
       sessionSecret: await sessionSecret(database.db, config),
     });
     const response = await app.handle(new Request("http://localhost/openapi.json"));

@@ -1,7 +1,9 @@
 import { escapeHtml } from "@kitajs/html";
 import { Elysia } from "elysia";
 import { CommandError } from "./core/errors";
+import { failure } from "./core/feedback";
 import { log } from "./core/log";
+import { isConnectionError } from "./db/errors";
 import { certificateRoutes } from "./http/certificates";
 import { commandEndpoint } from "./http/command-endpoint";
 import { requestContext, type AppDeps } from "./http/context";
@@ -38,7 +40,19 @@ export function createApp(deps: AppDeps) {
         set.headers["content-type"] = "text/html; charset=utf-8";
         return `<!doctype html><title>Not accepted</title><p class="problem">${escapeHtml(refusal.message)}</p>`;
       }
-      log.error("request failed", { method: request.method, path: new URL(request.url).pathname, code, error });
+      const path = new URL(request.url).pathname;
+      // The database could not be reached (a dropped connection, a restart): nothing of ours is
+      // broken and a retry in a moment succeeds, so 503, never 500.
+      if (isConnectionError(error)) {
+        const requestId = set.headers["x-request-id"];
+        log.warn("request lost its database connection", { requestId, method: request.method, path, error });
+        set.status = 503;
+        set.headers["retry-after"] = "1";
+        if (!isPortalPath(path)) return failure(503, `the database is temporarily unavailable: try again in a moment (request id ${requestId})`);
+        set.headers["content-type"] = "text/html; charset=utf-8";
+        return `<!doctype html><title>Temporarily unavailable</title><p class="problem">The service is temporarily unavailable: try again in a moment (request id ${escapeHtml(String(requestId))}).</p>`;
+      }
+      log.error("request failed", { method: request.method, path, code, error });
       set.status = 500;
       return { error: "internal error" };
     })

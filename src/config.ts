@@ -8,13 +8,30 @@ const configSchema = z.object({
   /** PostgreSQL (postgres.js) when set; embedded PGlite in DATA_DIR otherwise. */
   DATABASE_URL: z.string().min(1).optional(),
   DATA_DIR: z.string().default("./data"),
+  /**
+   * PostgreSQL connections (docs/operations.md): how long to wait for a new one, when an idle one
+   * closes, the most any lives; server-side, the longest a statement (lock waits included) may run
+   * and a transaction may sit idle. Together they bound how long a command can wait on the database.
+   */
+  DATABASE_CONNECT_TIMEOUT_MS: intFrom(5_000),
+  DATABASE_IDLE_TIMEOUT_MS: intFrom(60_000),
+  DATABASE_MAX_LIFETIME_MS: intFrom(30 * 60_000),
+  DATABASE_STATEMENT_TIMEOUT_MS: intFrom(30_000),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: intFrom(60_000),
   /** Shared rate-limit store for several instances. */
   REDIS_URL: z.string().min(1).optional(),
   /** Requests per partner in any rolling window (spec 8: 60 + 10 burst). */
   RATE_LIMIT_MAX: intFrom(70),
   RATE_LIMIT_WINDOW_MS: intFrom(60_000),
+  /** Refusals before or at authentication (bad body, unknown partner, wrong key) per client address, and per claimed partner id, in any rolling window; 55/429 beyond. */
+  REFUSAL_LIMIT_MAX: intFrom(300),
+  REFUSAL_LIMIT_WINDOW_MS: intFrom(60_000),
+  /** Proxies (addresses or CIDRs, comma-separated) whose X-Forwarded-For is believed; none by default (src/http/client-address.ts). */
+  TRUSTED_PROXIES: z.string().default(""),
   /** Commands in flight at once; past it the answer is 35/503 and nothing is stored. */
   MAX_IN_FLIGHT: intFrom(256),
+  /** After a lost connection left a command's outcome unknown: how long to wait for the database to look it up (docs/reliability.md). */
+  OUTCOME_WAIT_MS: intFrom(5_000),
   /** Largest request body accepted on POST / (55/413 beyond). */
   MAX_BODY_BYTES: intFrom(8 * 1024 * 1024),
   /** Largest decoded document (base64 field) accepted. */

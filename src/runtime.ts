@@ -7,7 +7,7 @@ import { sessionSecret } from "./modules/portal/service";
 
 /** Config → database (migrated) → limits: everything the app needs, built the same way by main.ts, the CLI and tests. */
 export async function buildDeps(config: Config = loadConfig()): Promise<AppDeps> {
-  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, connection: config });
   return {
     database,
     config,
@@ -16,6 +16,7 @@ export async function buildDeps(config: Config = loadConfig()): Promise<AppDeps>
       perAccount: limiter(config, config.LOGIN_MAX_ATTEMPTS, config.LOGIN_WINDOW_MS, "login-account:"),
       perAddress: limiter(config, config.LOGIN_MAX_ATTEMPTS * 10, config.LOGIN_WINDOW_MS, "login-address:"),
     },
+    refusalLimiter: limiter(config, config.REFUSAL_LIMIT_MAX, config.REFUSAL_LIMIT_WINDOW_MS, "refusals:"),
     capacity: new CapacityGate(config.MAX_IN_FLIGHT),
     sessionSecret: await sessionSecret(database.db, config),
   };
@@ -29,5 +30,6 @@ export async function closeDeps(deps: AppDeps) {
   await deps.rateLimiter.close();
   await deps.loginLimiters.perAccount.close();
   await deps.loginLimiters.perAddress.close();
+  await deps.refusalLimiter.close();
   await deps.database.close();
 }

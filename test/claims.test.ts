@@ -254,7 +254,7 @@ describe("claim submit refuses, and stores nothing", () => {
     await refusedSubmit(p, claimSeed(pending.reference), 409, `policy ${pending.reference} is pending (status p): claims can be submitted only on an active policy (status a)`, "live");
 
     const declined = await insure(p, "crlt-sme1-1111", "live");
-    const decision = await operator.run(`appr entt_${declined.consumer}|insr_crlt-sme1-1111-${declined.reference}`, { status: "d", statusNote: "borrower outside insurable age band" });
+    const decision = await operator.run(`appr entt_${declined.consumer}|insr_crlt-sme1-1111-${declined.reference}`, { status: "d", statusNote: "borrower outside insurable age band" }, "live");
     expect(decision.status).toBe("d");
     await refusedSubmit(p, claimSeed(declined.reference), 409, "was declined (status d)", "live");
 

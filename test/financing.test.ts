@@ -33,7 +33,7 @@ async function insured(p: TestPartner, options: { code?: string; label?: KeyLabe
     reference: answer.id as string,
     status: answer.status as string,
     policyStatus: () => p.run(`dump entt_${consumer}|insr_${c.code}-${answer.id}*STATUS`, undefined, label),
-    appr: (review?: unknown) => operator.run(`appr entt_${consumer}|insr_${c.code}-${answer.id}`, review),
+    appr: (review?: unknown) => operator.run(`appr entt_${consumer}|insr_${c.code}-${answer.id}`, review, label),
   };
 }
 
@@ -52,7 +52,8 @@ async function planOf(seed: Record<string, unknown> = {}, p?: TestPartner) {
 const pay = (p: TestPartner, planNo: string, amount: unknown, reference = `pay-${crypto.randomUUID()}`, extra: Record<string, unknown> = {}, label: KeyLabel = "test") =>
   p.run("payment recordInstallment", { planNo, amount, reference, ...extra }, label);
 
-const lapse = (asOf?: string, who: TestPartner = operator) => who.run("payment runLapse", asOf ? { asOf } : {});
+/** A run lapses only plans of its key's mode (the operator's test key leaves live plans alone). */
+const lapse = (asOf?: string, who: TestPartner = operator, label: KeyLabel = "test") => who.run("payment runLapse", asOf ? { asOf } : {}, label);
 
 /** The outbox of one partner, oldest first (UUID v7 ids keep the order within one transaction). */
 const eventsOf = (partnerId: string) => db.select().from(outboxEvents).where(eq(outboxEvents.partnerId, partnerId)).orderBy(outboxEvents.createdAt, outboxEvents.id);
@@ -452,7 +453,7 @@ describe("payment runLapse", () => {
     expect(plan.exctnFdbck.id).toBe(75);
     expect((await pending.appr({ status: "d", statusNote: "Borrower outside insurable age band" })).status).toBe("d");
     expectRefusal(await pay(p, plan.planNo, 100, undefined, {}, "live"), 409, "was declined: the plan takes no more payments");
-    const run = await lapse(watDate(1));
+    const run = await lapse(watDate(1), operator, "live");
     expect(run.lapsed.map((l: any) => l.planNo)).toContain(plan.planNo);
     expect(await pending.policyStatus()).toMatchObject({ status: "d", statusNote: "Borrower outside insurable age band" });
     const types = (await eventsOf(p.partnerId)).map((e) => e.type);

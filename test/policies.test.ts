@@ -29,7 +29,8 @@ async function insure(p: TestPartner, c: ProductCase, label: KeyLabel = "test", 
   const seed = insureSeed(c, overrides);
   const answer = await p.run(`entt_${consumer}: insure`, seed, label);
   const status = (l = label) => p.run(`dump entt_${consumer}|insr_${c.code}-${answer.id}*STATUS`, undefined, l);
-  const approve = (review?: unknown) => operator.run(`appr entt_${consumer}|insr_${c.code}-${answer.id}`, review);
+  // The operator reviews with a key of the policy's mode, as partners act on their records.
+  const approve = (review?: unknown) => operator.run(`appr entt_${consumer}|insr_${c.code}-${answer.id}`, review, label);
   return { answer, seed, consumer, status, approve };
 }
 

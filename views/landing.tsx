@@ -9,7 +9,7 @@ export function Landing(props: { engine: string }) {
         Partners integrate over one endpoint: <code>POST /</code> with a JSON envelope. Every answer is HTTP 200 with
         the outcome in <code>exctnFdbck</code>.
       </p>
-      <pre>{`{ "userInfo": { "id": "<partner id>", "athrzt": { "id": "<authorization id>", "key": "<key>" } },
+      <pre tabindex="0">{`{ "userInfo": { "id": "<partner id>", "athrzt": { "id": "<authorization id>", "key": "<key>" } },
   "cmmnd": { "cmmnd": "dump ipck_vhcl-tprt-1111*PRMM", "seed": { "insrncDrtn": "1y" } } }`}</pre>
       <p>
         Every command, product, refusal and a tested example of each: the <a href="/docs">command reference</a> (also as{" "}

@@ -1,4 +1,20 @@
 import type { Children } from "@kitajs/html";
+import { Htmx } from "./htmx";
+
+/** The <head> of every full page, public or portal. */
+export function PageHead(props: { title: string }) {
+  return (
+    <head>
+      <meta charset="utf-8" />
+      <meta name="viewport" content="width=device-width, initial-scale=1" />
+      <title safe>{props.title}</title>
+      {/* No icon: without this the browser asks for /favicon.ico and logs the 404 on every page. */}
+      <link rel="icon" href="data:," />
+      <link rel="stylesheet" href="/public/app.css" />
+      <Htmx />
+    </head>
+  );
+}
 
 /** The page shell: every full-page response wraps its content in this. */
 export function Layout(props: { title: string; children: Children }) {
@@ -6,13 +22,7 @@ export function Layout(props: { title: string; children: Children }) {
     <>
       {"<!doctype html>"}
       <html lang="en">
-        <head>
-          <meta charset="utf-8" />
-          <meta name="viewport" content="width=device-width, initial-scale=1" />
-          <title safe>{props.title}</title>
-          <link rel="stylesheet" href="/public/app.css" />
-          <script src="/public/htmx.min.js" defer></script>
-        </head>
+        <PageHead title={props.title} />
         <body>
           <header>
             <strong>Embedded Insurance · Partner Service</strong>

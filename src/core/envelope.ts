@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CommandError } from "./errors";
 import { normaliseUuid } from "./ids";
+import { jsonShapeProblem, MAX_JSON_DEPTH, type JsonLimits } from "./json-shape";
 import { fieldPath, parseWith, unsafeJson } from "./validation";
 
 const uuidV4 = z
@@ -25,30 +26,32 @@ const envelopeSchema = z.object({
   }),
 });
 
-/** How deeply objects and arrays may nest in a body (the root is level 1; the deepest seed the commands take is 6). */
-export const MAX_JSON_DEPTH = 32;
+export { MAX_JSON_DEPTH };
 
 export type Envelope = z.output<typeof envelopeSchema>;
 
-/**
- * Before anything walks the body: nesting beyond MAX_JSON_DEPTH (a recursive check or the database
- * would overflow its stack) and text that can never be stored (NUL, unpaired surrogates) are
- * refused here, for every command, naming the field (`seed.name.first`, not `cmmnd.seed.name.first`).
- */
-function refuseUnsafeJson(json: object) {
-  const unsafe = unsafeJson(json, MAX_JSON_DEPTH);
-  if (!unsafe) return;
-  const { path, problem } = unsafe;
+/** A path inside the body as a refusal names it: `seed.name.first`, not `cmmnd.seed.name.first`; a path thousands of levels deep by its start. */
+function shownField(path: PropertyKey[]): string {
   const inSeed = path[0] === "cmmnd" && path[1] === "seed";
   const shown = inSeed ? path.slice(2) : path;
-  // A path thousands of levels deep is named by its start.
-  const field = fieldPath(inSeed ? "seed" : "", shown.slice(0, 8)) + (shown.length > 8 ? "…" : "");
-  throw new CommandError(400, `${field || "request body"} ${problem}`, field || undefined);
+  return fieldPath(inSeed ? "seed" : "", shown.slice(0, 8)) + (shown.length > 8 ? "…" : "");
 }
 
-/** Text of the body → the envelope of spec 2.1, or a CommandError naming what is wrong. */
-export function parseEnvelope(body: string): Envelope {
+const refusal = (path: PropertyKey[], problem: string, status = 400) => {
+  const field = shownField(path);
+  return new CommandError(status, `${field || "request body"} ${problem}`, field || undefined);
+};
+
+/**
+ * Text of the body → the envelope of spec 2.1, or a CommandError naming what is wrong. Before
+ * anything is built from the text, its shape is held to `limits` (one pass, src/core/json-shape.ts);
+ * after parsing, text that can never be stored (NUL, unpaired surrogates) is refused for every
+ * command, naming the field.
+ */
+export function parseEnvelope(body: string, limits: JsonLimits): Envelope {
   if (body.trim() === "") throw new CommandError(400, "request body is empty: send the JSON envelope { userInfo, cmmnd }");
+  const tooBig = jsonShapeProblem(body, limits);
+  if (tooBig) throw refusal(tooBig.path, tooBig.problem, tooBig.status);
   let json: unknown;
   try {
     json = JSON.parse(body);
@@ -57,6 +60,7 @@ export function parseEnvelope(body: string): Envelope {
   }
   if (json === null || typeof json !== "object" || Array.isArray(json))
     throw new CommandError(400, "request body must be a JSON object with userInfo and cmmnd");
-  refuseUnsafeJson(json);
+  const unsafe = unsafeJson(json, limits.maxDepth);
+  if (unsafe) throw refusal(unsafe.path, unsafe.problem);
   return parseWith(envelopeSchema, json, "");
 }

@@ -33,3 +33,23 @@ export const atCapacity = (): CommandResponse => ({
     elbrtn: "service at capacity; the request was not stored: retry the same request after 2s, 4s and 8s",
   },
 });
+
+/**
+ * The database was briefly unreachable (docs/reliability.md, "Unknown outcomes"): 35 as at capacity,
+ * since a retry is the remedy, with an elbrtn that says what is known of the request. Every wording
+ * begins with DATABASE_LOST, so a client (and the reference) can tell them from capacity.
+ */
+export const DATABASE_LOST = "the database connection was lost";
+
+export type LostConnectionOutcome = "not answered" | "not stored" | "unknown";
+
+const lostConnectionWording: Record<LostConnectionOutcome, string> = {
+  // Reads, and commands a repeat of which is harmless.
+  "not answered": `${DATABASE_LOST} before this request was answered: retry the same request after 2s, 4s and 8s`,
+  "not stored": `${DATABASE_LOST} and nothing was stored under this request's reference: retry the same request after 2s, 4s and 8s`,
+  unknown: `${DATABASE_LOST} while the command was being stored, so its outcome is unknown: read it back by its reference (for a policy, dump …*STATUS) and, if it is not there, retry the same request after 2s, 4s and 8s`,
+};
+
+export const databaseLost = (outcome: LostConnectionOutcome, requestId: string): CommandResponse => ({
+  exctnFdbck: { id: AT_CAPACITY, id_v4: 503, elbrtn: `${lostConnectionWording[outcome]} (request id ${requestId})` },
+});

@@ -8,7 +8,10 @@ export interface RateDecision {
 
 /** At most `max` requests per key in any rolling `windowMs` (a sliding log, not fixed buckets). */
 export interface RateLimiter {
+  /** Count one request for `key`, unless the window is full (then refused, and not counted). */
   hit(key: string): Promise<RateDecision>;
+  /** Whether a request for `key` would be refused now, counting nothing. */
+  peek(key: string): Promise<RateDecision>;
   close(): Promise<void>;
 }
 
@@ -21,6 +24,14 @@ export class MemoryRateLimiter implements RateLimiter {
   ) {}
 
   async hit(key: string): Promise<RateDecision> {
+    return this.decide(key, true);
+  }
+
+  async peek(key: string): Promise<RateDecision> {
+    return this.decide(key, false);
+  }
+
+  private decide(key: string, count: boolean): RateDecision {
     const now = this.now();
     const since = now - this.windowMs;
     const times = (this.log.get(key) ?? []).filter((t) => t > since);
@@ -28,8 +39,9 @@ export class MemoryRateLimiter implements RateLimiter {
       this.log.set(key, times);
       return { allowed: false, retryAfterMs: times[0]! + this.windowMs - now };
     }
-    times.push(now);
-    this.log.set(key, times);
+    if (count) times.push(now);
+    if (times.length) this.log.set(key, times);
+    else this.log.delete(key);
     return { allowed: true, retryAfterMs: 0 };
   }
 
@@ -38,12 +50,13 @@ export class MemoryRateLimiter implements RateLimiter {
 
 // Atomic on the Redis server, so several instances enforce one limit.
 const SLIDING_LOG = `
-local key, now, window, max, member = KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
+local key, now, window, max, member, count = KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4], ARGV[5]
 redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
 if redis.call('ZCARD', key) >= max then
   local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
   return tonumber(oldest[2]) + window - now
 end
+if count ~= '1' then return -1 end
 redis.call('ZADD', key, now, member)
 redis.call('PEXPIRE', key, window)
 return -1`;
@@ -60,14 +73,39 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   async hit(key: string): Promise<RateDecision> {
+    return this.decide(key, true);
+  }
+
+  async peek(key: string): Promise<RateDecision> {
+    return this.decide(key, false);
+  }
+
+  private async decide(key: string, count: boolean): Promise<RateDecision> {
     const now = Date.now();
-    const wait = Number(
-      await this.client.send("EVAL", [SLIDING_LOG, "1", this.prefix + key, String(now), String(this.windowMs), String(this.max), `${now}:${crypto.randomUUID()}`]),
-    );
+    const args = [String(now), String(this.windowMs), String(this.max), `${now}:${crypto.randomUUID()}`, count ? "1" : "0"];
+    const wait = Number(await this.client.send("EVAL", [SLIDING_LOG, "1", this.prefix + key, ...args]));
     return wait < 0 ? { allowed: true, retryAfterMs: 0 } : { allowed: false, retryAfterMs: wait };
   }
 
   async close() {
     this.client.close();
   }
+}
+
+/**
+ * Requests refused before or at authentication (an unreadable body, a malformed envelope, an
+ * unknown partner, a wrong key), counted per client address and per claimed partner id in one
+ * limiter. Only refusals are counted, so they never use a partner's own limit, and the claimed id
+ * only turns further refusals into 429: the partner presenting its genuine key is always served.
+ */
+export const refusalKeys = {
+  address: (address: string) => `address:${address}`,
+  partner: (partnerId: string) => `partner:${partnerId}`,
+};
+
+/** Count one refusal against each key; the longest wait when any of them is already full. */
+export async function countRefusal(limiter: RateLimiter, keys: string[]): Promise<RateDecision> {
+  const decisions = await Promise.all(keys.map((key) => limiter.hit(key)));
+  const refused = decisions.filter((d) => !d.allowed);
+  return refused.length ? { allowed: false, retryAfterMs: Math.max(...refused.map((d) => d.retryAfterMs)) } : { allowed: true, retryAfterMs: 0 };
 }

@@ -101,6 +101,14 @@ export interface CommandDefinition<Seed = unknown, Answer extends z.ZodType = z.
   /** At least one; each is executed by test/reference.test.ts. */
   examples: readonly CommandExample[];
   handler(ctx: CommandContext, params: Record<string, string>, seed: Seed): Promise<z.input<Answer>>;
+  /**
+   * Commands with a partner's reference: what a completed run of this request stored, answered as
+   * the command answers it (or as a repeat of the reference is answered), found by the partner and
+   * the seed's reference. `null`: nothing stored under the reference; `undefined`: the seed names no
+   * reference, so nothing can be looked up. Throws the refusal the command gives when the reference
+   * holds something else. The endpoint asks it when a lost connection left a commit's outcome unknown.
+   */
+  recover?(ctx: CommandContext, params: Record<string, string>, seed: Seed): Promise<z.input<Answer> | null | undefined>;
 }
 
 /** Typed helper so each entry infers its seed type from its schema (in the style of tRPC procedures). */
@@ -135,11 +143,29 @@ export class CommandRegistry {
 
   /** Authorise, validate the seed and run the matched command. */
   async run(ctx: CommandContext, matched: MatchedCommand, rawSeed: unknown): Promise<Record<string, unknown>> {
+    const seed = this.admit(ctx, matched, rawSeed);
+    return (await matched.definition.handler(ctx, matched.params, seed)) as Record<string, unknown>;
+  }
+
+  /**
+   * After a run whose outcome is unknown: what it stored, as its answer (`stored`); `absent` when
+   * nothing is stored under its reference; `unknown` when the command cannot look itself up.
+   */
+  async recover(ctx: CommandContext, matched: MatchedCommand, rawSeed: unknown): Promise<Recovery> {
     const { definition, params } = matched;
+    if (!definition.recover) return { outcome: "unknown" };
+    const answer = await definition.recover(ctx, params, this.admit(ctx, matched, rawSeed));
+    if (answer === undefined) return { outcome: "unknown" };
+    return answer === null ? { outcome: "absent" } : { outcome: "stored", answer: answer as Record<string, unknown> };
+  }
+
+  /** The checks before a command runs: who may run it, and its seed. */
+  private admit(ctx: CommandContext, { definition }: MatchedCommand, rawSeed: unknown): unknown {
     if (definition.who === "admin" && !ctx.principal.isAdmin)
       throw new CommandError(403, adminOnly(definition.grammar));
     if (definition.needsEnrichment && !ctx.principal.enrichmentEnabled) throw new CommandError(403, NOT_ACTIVATED_MESSAGE);
-    const seed = definition.seed ? parseWith(definition.seed, rawSeed ?? {}, "seed") : rawSeed;
-    return (await definition.handler(ctx, params, seed)) as Record<string, unknown>;
+    return definition.seed ? parseWith(definition.seed, rawSeed ?? {}, "seed") : rawSeed;
   }
 }
+
+export type Recovery = { outcome: "stored"; answer: Record<string, unknown> } | { outcome: "absent" } | { outcome: "unknown" };

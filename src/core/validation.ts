@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { CommandError } from "./errors";
 
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
 /** What kind of JSON value this is, in the words an integrator uses. */
 export function jsonKind(value: unknown): string {
   if (value === undefined) return "nothing";
@@ -61,8 +63,14 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown, prefix: s
   switch (issue.code) {
     case "invalid_type": {
       const expected = expectedWords[issue.expected] ?? issue.expected;
-      if ((issue.expected === "number" || issue.expected === "int") && typeof received === "string")
-        return { field, message: `${field} must be ${expected}, not a string (send ${clip(received.trim(), 40) || "0"} without quotes)` };
+      if ((issue.expected === "number" || issue.expected === "int") && typeof received === "string") {
+        // Only suggest dropping the quotes when what is inside them is a JSON number.
+        const inside = received.trim();
+        const hint = JSON_NUMBER.test(inside) ? ` (send ${clip(inside, 40)} without quotes)` : "";
+        return { field, message: `${field} must be ${expected}, not a string${hint}` };
+      }
+      // 1e999 parses to Infinity: a number JSON can carry but no amount or count can be.
+      if (typeof received === "number" && !Number.isFinite(received)) return { field, message: `${field} must be a finite number; received ${clip(String(received), 40)}` };
       return { field, message: `${field} must be ${expected}; received ${kind}` };
     }
     case "invalid_value":
@@ -113,31 +121,45 @@ export function unstorableText(text: string): string | null {
  * The first reason a parsed JSON value (a body, a form) cannot be taken as it is: objects and
  * arrays nested deeper than `maxDepth` (the root is level 1), or a string or key that can never
  * be stored. Iterative, so a value nested a million levels deep is refused, not a stack overflow.
+ * Depth first with one stack frame per open container: a path is only put together for a problem.
  */
 export function unsafeJson(root: unknown, maxDepth: number): { path: PropertyKey[]; problem: string } | null {
-  const stack: [unknown, PropertyKey[], number][] = [[root, [], 1]];
-  while (stack.length) {
-    const [node, path, depth] = stack.pop()!;
-    if (typeof node === "string") {
-      const problem = unstorableText(node);
-      if (problem) return { path, problem };
+  const atRoot = unsafeValue(root);
+  if (atRoot) return { path: [], problem: atRoot };
+  if (!isContainer(root)) return null;
+  // The containers from the root down, each with its keys and the index of the entry being looked at.
+  // Arrays are walked by index (no key strings made for their elements).
+  const frames: { node: object; keys: string[] | null; at: number; size: number }[] = [];
+  const open = (node: object) => {
+    const keys = Array.isArray(node) ? null : Object.keys(node);
+    frames.push({ node, keys, at: -1, size: keys ? keys.length : (node as unknown[]).length });
+  };
+  const pathHere = () => frames.map((f) => (f.keys ? f.keys[f.at]! : f.at));
+  open(root);
+  while (frames.length) {
+    const frame = frames[frames.length - 1]!;
+    if (++frame.at >= frame.size) {
+      frames.pop();
       continue;
     }
-    if (node === null || typeof node !== "object") continue;
-    if (depth > maxDepth) return { path, problem: `nests objects and arrays deeper than ${maxDepth} levels` };
-    const isArray = Array.isArray(node);
-    const entries = Object.entries(node);
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const [key, value] = entries[i]!;
-      if (!isArray) {
-        const problem = unstorableText(key);
-        if (problem) return { path, problem: `has a field name that ${problem}` };
-      }
-      stack.push([value, [...path, isArray ? Number(key) : key], depth + 1]);
+    const key = frame.keys ? frame.keys[frame.at]! : frame.at;
+    if (typeof key === "string") {
+      const problem = unstorableText(key);
+      if (problem) return { path: pathHere().slice(0, -1), problem: `has a field name that ${problem}` };
     }
+    const value = (frame.node as Record<PropertyKey, unknown>)[key];
+    const problem = unsafeValue(value);
+    if (problem) return { path: pathHere(), problem };
+    if (!isContainer(value)) continue;
+    // The value would be level frames.length + 1.
+    if (frames.length >= maxDepth) return { path: pathHere(), problem: `nests objects and arrays deeper than ${maxDepth} levels` };
+    open(value);
   }
   return null;
 }
+
+const isContainer = (value: unknown): value is object => value !== null && typeof value === "object";
+const unsafeValue = (value: unknown) => (typeof value === "string" ? unstorableText(value) : null);
 
 // Reusable field shapes. Messages are completed by describeIssue with the field name.
 export const isoDate = z

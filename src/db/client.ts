@@ -9,6 +9,8 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import postgres from "postgres";
+import { loadConfig, type Config } from "../config";
+import { log } from "../core/log";
 import * as schema from "./schema";
 
 /** One drizzle type for both engines: domain code never knows which one it talks to. */
@@ -28,7 +30,9 @@ export interface DatabaseHandle {
   /**
    * PostgreSQL: take a session advisory lock (`classId`, a random free key) on a connection of its
    * own and hold it until close, so other processes can list this one as running (pg_locks); a
-   * killed process's lock ends with its connection. Returns the key. PGlite: nothing to share (0).
+   * killed process's lock ends with its connection, and when that connection is lost while we run
+   * the lock is taken again (same key) as soon as the database answers. Returns the key. PGlite:
+   * nothing to share (0).
    */
   holdInstanceLock(classId: number): Promise<number>;
   close(): Promise<void>;
@@ -61,13 +65,45 @@ const migrationsFolder = fileURLToPath(new URL("../../drizzle", import.meta.url)
 // Any constant: serialises migrations when several instances start against one PostgreSQL.
 const MIGRATION_LOCK = 727_001;
 
-/** `url` set → PostgreSQL through postgres.js; otherwise PGlite in `dataDir` ("memory://" for tests). Migrations are applied. */
-export async function openDatabase(options: { url?: string; dataDir?: string }): Promise<DatabaseHandle> {
-  if (options.url) return openPostgres(options.url);
+/** How the service's PostgreSQL connections are bounded in time (the DATABASE_* settings, docs/operations.md). */
+export type ConnectionSettings = Pick<
+  Config,
+  | "DATABASE_CONNECT_TIMEOUT_MS"
+  | "DATABASE_IDLE_TIMEOUT_MS"
+  | "DATABASE_MAX_LIFETIME_MS"
+  | "DATABASE_STATEMENT_TIMEOUT_MS"
+  | "DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS"
+>;
+
+/**
+ * `url` set → PostgreSQL through postgres.js (its connections bounded by `connection`, the defaults
+ * when not given); otherwise PGlite in `dataDir` ("memory://" for tests). Migrations are applied.
+ */
+export async function openDatabase(options: { url?: string; dataDir?: string; connection?: ConnectionSettings }): Promise<DatabaseHandle> {
+  if (options.url) return openPostgres(options.url, options.connection ?? loadConfig({}));
   return openPglite(options.dataDir ?? "./data");
 }
 
-async function openPostgres(url: string): Promise<DatabaseHandle> {
+/** A failed connection attempt is retried after 50 ms, doubling up to 1 s (postgres.js waits up to 20 s by default). */
+const reconnectDelaySeconds = (retries: number) => Math.min(0.05 * 2 ** retries, 1);
+
+/** postgres.js options of every connection of the service (its time settings are in seconds). */
+function connectionOptions(settings: ConnectionSettings): postgres.Options<{}> {
+  return {
+    onnotice: () => {},
+    connect_timeout: settings.DATABASE_CONNECT_TIMEOUT_MS / 1000,
+    idle_timeout: settings.DATABASE_IDLE_TIMEOUT_MS / 1000,
+    max_lifetime: settings.DATABASE_MAX_LIFETIME_MS / 1000,
+    backoff: reconnectDelaySeconds,
+    // Sent as startup parameters: the server itself ends a runaway statement or an abandoned transaction.
+    connection: {
+      statement_timeout: settings.DATABASE_STATEMENT_TIMEOUT_MS,
+      idle_in_transaction_session_timeout: settings.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    },
+  };
+}
+
+async function openPostgres(url: string, settings: ConnectionSettings): Promise<DatabaseHandle> {
   const migrationClient = postgres(url, { max: 1, onnotice: () => {} });
   try {
     await migrationClient`select pg_advisory_lock(${MIGRATION_LOCK})`;
@@ -76,9 +112,10 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   } finally {
     await migrationClient.end();
   }
-  const client = postgres(url, { max: 10, onnotice: () => {} });
+  const options = connectionOptions(settings);
+  const client = postgres(url, { ...options, max: 10 });
   const db = drizzlePostgres({ client: preparingEveryStatement(client), schema }) as unknown as Database;
-  const reserved: postgres.ReservedSql[] = [];
+  const locks: { release(): Promise<void> }[] = [];
   return {
     db,
     engine: "postgres",
@@ -87,16 +124,64 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
       await client.listen(channel, onMessage, onConnect);
     },
     async holdInstanceLock(classId) {
-      const connection = await client.reserve();
-      reserved.push(connection);
-      for (;;) {
-        const key = 1 + Math.floor(Math.random() * 0x7ffffffe);
-        const [row] = await connection`select pg_try_advisory_lock(${classId}::int4, ${key}::int4) as taken`;
-        if (row?.taken) return key;
-      }
+      const lock = await holdSessionLock(url, options, classId);
+      locks.push(lock);
+      return lock.key;
     },
     async close() {
-      for (const connection of reserved.splice(0)) connection.release();
+      for (const lock of locks.splice(0)) await lock.release();
+      await client.end({ timeout: 5 });
+    },
+  };
+}
+
+/** Waits between attempts to take a lost session lock again: 100 ms, doubling up to 2 s. */
+const RELOCK_FIRST_WAIT_MS = 100;
+const RELOCK_MAX_WAIT_MS = 2_000;
+
+/**
+ * A session advisory lock lives as long as its connection: it is held on a one-connection client
+ * of its own, and when that connection closes (the server ended it, or restarted) it is taken again
+ * with the same key, retried until the database answers — logged once per outage. The same key, as
+ * other processes know this one by it; until our old session is gone it is not free, so we wait.
+ */
+async function holdSessionLock(url: string, options: postgres.Options<{}>, classId: number): Promise<{ key: number; release(): Promise<void> }> {
+  let key = 0;
+  let releasing = false;
+  let retaking = false;
+  const client = postgres(url, {
+    ...options,
+    max: 1,
+    // Never closed on purpose: the lock would go with it (0 turns these timers off).
+    idle_timeout: 0,
+    max_lifetime: 0,
+    onclose: () => {
+      if (key && !releasing) void retake();
+    },
+  });
+  const take = async () => {
+    const [row] = await client`select pg_try_advisory_lock(${classId}::int4, ${key}::int4) as taken`;
+    return row?.taken === true;
+  };
+  async function retake() {
+    if (retaking) return;
+    retaking = true;
+    log.warn("instance lock lost with its database connection: taking it again", { classId, instance: key });
+    for (let wait = RELOCK_FIRST_WAIT_MS; !releasing; wait = Math.min(wait * 2, RELOCK_MAX_WAIT_MS)) {
+      if (await take().catch(() => false)) {
+        log.info("instance lock held again", { classId, instance: key });
+        break;
+      }
+      await Bun.sleep(wait);
+    }
+    retaking = false;
+  }
+  do key = 1 + Math.floor(Math.random() * 0x7ffffffe);
+  while (!(await take()));
+  return {
+    key,
+    async release() {
+      releasing = true;
       await client.end({ timeout: 5 });
     },
   };

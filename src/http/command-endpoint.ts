@@ -1,14 +1,19 @@
 import { Elysia } from "elysia";
 import { commandRegistry } from "../commands";
 import { parseEnvelope, type Envelope } from "../core/envelope";
+import { jsonLimits } from "../core/json-shape";
+import { countRefusal, refusalKeys, type RateDecision } from "../core/rate-limit";
 import { CommandError } from "../core/errors";
 import { atCapacity, failure, success, type CommandResponse } from "../core/feedback";
 import { log } from "../core/log";
 import type { Principal } from "../core/principal";
 import { apiLogFor } from "../modules/api-log/buffer";
 import { authenticate } from "../modules/partners/service";
+import { isConnectionError } from "../db/errors";
 import { readBoundedBody } from "./body";
+import { clientAddressOf } from "./client-address";
 import { requestContext, type AppDeps } from "./context";
+import { answerLostConnection } from "./unknown-outcome";
 
 /**
  * POST / — the single command endpoint (spec 4.1). Parses the envelope, authenticates,
@@ -19,25 +24,52 @@ export const commandEndpoint = (deps: AppDeps) => {
   // The partner's API log (portal page "API log"): rows are buffered in memory and written in batches.
   const apiLog = apiLogFor(deps.database.db);
 
-  async function execute(request: Request, requestId: string, note: { command?: string; principal?: Principal; envelope?: Envelope }): Promise<CommandResponse> {
-    const body = await readBoundedBody(request, deps.config.MAX_BODY_BYTES);
-    const envelope = parseEnvelope(body);
-    const principal = await authenticate(deps.database.db, {
-      partnerId: envelope.userInfo.id,
-      keyId: envelope.userInfo.athrzt.id,
-      key: envelope.userInfo.athrzt.key,
-    });
+  const clientAddress = clientAddressOf(deps.config.TRUSTED_PROXIES);
+  const bodyLimits = jsonLimits(deps.config.MAX_DOCUMENT_BYTES);
+  const { REFUSAL_LIMIT_MAX, REFUSAL_LIMIT_WINDOW_MS, RATE_LIMIT_MAX, RATE_LIMIT_WINDOW_MS } = deps.config;
+  const rateLimited = (decision: RateDecision, rule: string) => {
+    const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+    return failure(429, `rate limit exceeded: ${rule}; retry after ${retryAfter} s`, { retryAfter });
+  };
+  const tooManyRefusals = (decision: RateDecision) =>
+    rateLimited(decision, `at most ${REFUSAL_LIMIT_MAX} refused requests (unreadable, malformed or not authenticated) in any ${REFUSAL_LIMIT_WINDOW_MS / 1000} seconds from one address or for one partner id`);
+
+  /**
+   * Body → envelope → principal, the work done before we know who is asking. Each refusal on the
+   * way counts against the client address and, once the envelope names one, the claimed partner
+   * id; past REFUSAL_LIMIT_MAX the refusal becomes a 429. A genuine key is never counted or refused here.
+   */
+  async function admit(request: Request, address: string): Promise<{ envelope: Envelope; principal: Principal } | { refused: CommandResponse }> {
+    let claimedPartnerId: string | undefined;
+    try {
+      const envelope = parseEnvelope(await readBoundedBody(request, deps.config.MAX_BODY_BYTES), bodyLimits);
+      claimedPartnerId = envelope.userInfo.id;
+      const principal = await authenticate(deps.database.db, {
+        partnerId: envelope.userInfo.id,
+        keyId: envelope.userInfo.athrzt.id,
+        key: envelope.userInfo.athrzt.key,
+      });
+      return { envelope, principal };
+    } catch (error) {
+      if (!(error instanceof CommandError)) throw error;
+      const keys = [refusalKeys.address(address), ...(claimedPartnerId ? [refusalKeys.partner(claimedPartnerId)] : [])];
+      const decision = await countRefusal(deps.refusalLimiter, keys);
+      if (!decision.allowed) return { refused: tooManyRefusals(decision) };
+      throw error;
+    }
+  }
+
+  async function execute(request: Request, requestId: string, note: { command?: string; principal?: Principal; envelope?: Envelope }, address: string): Promise<CommandResponse> {
+    // An address that has failed too often is refused before its body is read.
+    const blocked = await deps.refusalLimiter.peek(refusalKeys.address(address));
+    if (!blocked.allowed) return tooManyRefusals(blocked);
+    const admitted = await admit(request, address);
+    if ("refused" in admitted) return admitted.refused;
+    const { envelope, principal } = admitted;
     note.principal = principal;
     note.envelope = envelope;
     const decision = await deps.rateLimiter.hit(principal.partnerId);
-    if (!decision.allowed) {
-      const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
-      return failure(
-        429,
-        `rate limit exceeded: at most ${deps.config.RATE_LIMIT_MAX} requests in any ${deps.config.RATE_LIMIT_WINDOW_MS / 1000} seconds; retry after ${retryAfter} s`,
-        { retryAfter },
-      );
-    }
+    if (!decision.allowed) return rateLimited(decision, `at most ${RATE_LIMIT_MAX} requests in any ${RATE_LIMIT_WINDOW_MS / 1000} seconds`);
     const commandString = envelope.cmmnd.cmmnd;
     const matched = commandRegistry.match(commandString);
     if (!matched) throw new CommandError(400, `unknown command '${commandString.slice(0, 100)}': see docs/commands.md for the command strings`);
@@ -52,7 +84,7 @@ export const commandEndpoint = (deps: AppDeps) => {
 
   return new Elysia({ name: "command-endpoint" }).use(requestContext).post(
     "/",
-    async ({ request, requestId, startedAt, set }) => {
+    async ({ request, requestId, startedAt, set, server }) => {
       set.headers["content-type"] = "application/json";
       set.headers["cache-control"] = "no-store";
       const note: { command?: string; principal?: Principal; envelope?: Envelope } = {};
@@ -61,10 +93,13 @@ export const commandEndpoint = (deps: AppDeps) => {
         response = atCapacity();
       } else {
         try {
-          response = await execute(request, requestId, note);
+          response = await execute(request, requestId, note, clientAddress(request, server));
         } catch (error) {
           if (error instanceof CommandError) response = failure(error.status, error.message);
-          else {
+          else if (isConnectionError(error)) {
+            log.warn("command lost its database connection", { requestId, command: note.command, error });
+            response = await answerLostConnection(deps, { requestId, principal: note.principal, envelope: note.envelope, now });
+          } else {
             log.error("command failed", { requestId, command: note.command, error });
             response = failure(500, `internal error: the command was not completed (request id ${requestId})`);
           }
@@ -89,5 +124,25 @@ export const commandEndpoint = (deps: AppDeps) => {
       return response;
     },
     { parse: "none" },
-  );
+  )
+    // Any other method on the command endpoint (PUT, PATCH, DELETE …): 405 in the envelope, with
+    // Allow. OPTIONS asks which methods there are: the same Allow, no body.
+    .all(
+      "/",
+      ({ request, set }) => {
+        set.headers.allow = ALLOWED_METHODS;
+        if (request.method === "OPTIONS") {
+          set.status = 204;
+          return "";
+        }
+        set.status = 405;
+        set.headers["content-type"] = "application/json";
+        set.headers["cache-control"] = "no-store";
+        return failure(405, `method not allowed: the command endpoint takes POST with the JSON envelope (allowed: ${ALLOWED_METHODS})`);
+      },
+      { parse: "none" },
+    );
 };
+
+/** What `/` answers to: the landing page (GET, HEAD) and commands (POST). */
+const ALLOWED_METHODS = "GET, HEAD, POST";

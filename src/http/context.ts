@@ -17,6 +17,8 @@ export interface AppDeps {
    * many (an office signs in from one address).
    */
   loginLimiters: { perAccount: RateLimiter; perAddress: RateLimiter };
+  /** Refusals before or at authentication, per client address and per claimed partner id (REFUSAL_LIMIT_MAX). */
+  refusalLimiter: RateLimiter;
   now?: () => Date;
 }
 

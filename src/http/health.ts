@@ -1,10 +1,16 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "./context";
 
-/** GET /healthz — is the service up and can it reach its database. */
+/**
+ * How long /healthz waits for the database to answer: a probe must get its answer in time even
+ * while new connections wait up to DATABASE_CONNECT_TIMEOUT_MS.
+ */
+const PING_TIMEOUT_MS = 2_000;
+
+/** GET /healthz — is the service up and can it reach its database (down while it cannot, up as soon as it answers). */
 export const healthRoutes = (deps: AppDeps) =>
   new Elysia({ name: "health" }).get("/healthz", async ({ set }) => {
-    const database = await deps.database.ping();
+    const database = await Promise.race([deps.database.ping(), Bun.sleep(PING_TIMEOUT_MS).then(() => false)]);
     set.status = database ? 200 : 503;
     set.headers["cache-control"] = "no-store";
     return { status: database ? "ok" : "degraded", database: database ? "up" : "down", engine: deps.database.engine };

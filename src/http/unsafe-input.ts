@@ -1,4 +1,4 @@
-import { MAX_JSON_DEPTH } from "../core/envelope";
+import { MAX_JSON_DEPTH } from "../core/json-shape";
 import { CommandError } from "../core/errors";
 import { clip, unsafeJson } from "../core/validation";
 

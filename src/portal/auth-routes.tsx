@@ -2,6 +2,10 @@ import { Elysia } from "elysia";
 import { randomBytes } from "node:crypto";
 import { PasswordForm, SignInPage } from "../../views/portal/auth";
 import { CommandError } from "../core/errors";
+import { jsonLimits } from "../core/json-shape";
+import { countRefusal, refusalKeys, type RateDecision } from "../core/rate-limit";
+import { readBoundedForm } from "../http/body";
+import { clientAddressOf, type PeerSource } from "../http/client-address";
 import type { AppDeps } from "../http/context";
 import { changePassword, endSession, sessionViewer, signIn } from "../modules/portal/service";
 import { formValues, page, problemOf } from "./page";
@@ -13,49 +17,101 @@ const PRE_CSRF_COOKIE = "signin_csrf";
 /** Only a path of this portal is a place to return to after signing in (no open redirects). */
 const safeNext = (next: string | undefined) => (next && /^\/(portal|admin)(\/[\w\-/.?=&%]*)?$/.test(next) ? next : undefined);
 
-const clientAddress = (request: Request, server: { requestIP(r: Request): { address: string } | null } | null) =>
-  request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || server?.requestIP(request)?.address || "unknown";
+/** A sign-in form is a few hundred bytes: anything near this is not one, and is refused before it is parsed. */
+export const MAX_SIGN_IN_BODY_BYTES = 64 * 1024;
 
-export const authRoutes = (deps: AppDeps) =>
-  new Elysia({ name: "portal-auth" })
+/**
+ * A sign-in body refused before it was parsed (too large, a JSON shape beyond the limits, an
+ * address past the refusal limit). Handed to the route as its body, because whatever a parser
+ * throws becomes Elysia's generic "could not be read": the page says what was wrong instead.
+ */
+class RefusedBody {
+  constructor(
+    readonly status: number,
+    readonly message: string,
+    readonly retryAfterMs?: number,
+  ) {}
+}
+
+const tooManyRefusals = (decision: RateDecision) =>
+  new RefusedBody(429, `Too many refused requests from your address. Try again in ${Math.max(1, Math.ceil(decision.retryAfterMs / 60_000))} minute(s).`, decision.retryAfterMs);
+
+export const authRoutes = (deps: AppDeps) => {
+  const clientAddress = clientAddressOf(deps.config.TRUSTED_PROXIES);
+  const bodyLimits = jsonLimits(deps.config.MAX_DOCUMENT_BYTES);
+  /** Count a refused sign-in against the address (REFUSAL_LIMIT_MAX, as on POST /): the wait when it is past the limit. */
+  const countRefused = async (request: Request, server: PeerSource | null) => {
+    const decision = await countRefusal(deps.refusalLimiter, [refusalKeys.address(clientAddress(request, server))]);
+    return decision.allowed ? null : decision;
+  };
+
+  return new Elysia({ name: "portal-auth" })
     .use(portalSession(deps))
     .get("/login", ({ query, cookie, request }) => {
       const token = randomBytes(24).toString("base64url");
       cookie[PRE_CSRF_COOKIE]!.set({ value: token, ...sessionCookie(deps, request), maxAge: 3600 });
       return <SignInPage next={safeNext(query.next)} csrf={token} />;
     })
-    .post("/login", async ({ body, cookie, request, set, status, sessionToken, server }) => {
-      const form = formValues(body);
-      const expected = cookie[PRE_CSRF_COOKIE]?.value;
-      const csrf = randomBytes(24).toString("base64url");
-      const again = (problem: { message: string; input?: string }, code: number) => {
-        cookie[PRE_CSRF_COOKIE]!.set({ value: csrf, ...sessionCookie(deps, request), maxAge: 3600 });
-        return status(code, <SignInPage email={form.email} next={safeNext(form.next)} problem={problem} csrf={csrf} />);
-      };
-      if (typeof expected !== "string" || form._csrf !== expected) return again({ message: "This sign-in form has expired. Please try again." }, 403);
-      const email = (form.email ?? "").trim().toLowerCase();
-      const { perAccount, perAddress } = deps.loginLimiters;
-      for (const [limiter, key] of [
-        [perAccount, email],
-        [perAddress, clientAddress(request, server)],
-      ] as const) {
-        const decision = await limiter.hit(key);
-        if (!decision.allowed)
-          return again({ message: `Too many sign-in attempts. Try again in ${Math.ceil(decision.retryAfterMs / 60_000)} minute(s).` }, 429);
-      }
-      try {
-        const { sessionId } = await signIn(deps.database.db, { email, password: form.password ?? "", userAgent: request.headers.get("user-agent") }, deps.config, new Date());
-        cookie[PRE_CSRF_COOKIE]!.remove();
-        // A fresh session id at every sign-in: a planted cookie can never become someone's session.
-        cookie[SESSION_COOKIE]!.set({ value: await sessionToken.sign({ sid: sessionId }), ...sessionCookie(deps, request) });
-        const viewer = (await sessionViewer(deps.database.db, sessionId, new Date()))!;
-        set.headers.location = viewer.mustChangePassword ? PASSWORD_PAGE : (safeNext(form.next) ?? homeOf(viewer.role));
-        return status(303, "Signed in.");
-      } catch (error) {
-        if (error instanceof CommandError) return again({ message: error.message, input: error.field === "password" ? undefined : error.field }, error.status);
-        throw error;
-      }
-    })
+    .post(
+      "/login",
+      async ({ body, cookie, request, set, status, sessionToken, server }) => {
+        const form = body instanceof RefusedBody ? {} : formValues(body);
+        const expected = cookie[PRE_CSRF_COOKIE]?.value;
+        const csrf = randomBytes(24).toString("base64url");
+        const show = (problem: { message: string; input?: string }, code: number) => {
+          cookie[PRE_CSRF_COOKIE]!.set({ value: csrf, ...sessionCookie(deps, request), maxAge: 3600 });
+          return status(code, <SignInPage email={form.email} next={safeNext(form.next)} problem={problem} csrf={csrf} />);
+        };
+        const refused = (refusal: RefusedBody) => {
+          if (refusal.retryAfterMs !== undefined) set.headers["retry-after"] = String(Math.max(1, Math.ceil(refusal.retryAfterMs / 1000)));
+          return show({ message: refusal.message }, refusal.status);
+        };
+        // Every refusal counts against the address; past the limit the answer is the 429 page.
+        const again = async (problem: { message: string; input?: string }, code: number) => {
+          const throttled = await countRefused(request, server);
+          return throttled ? refused(tooManyRefusals(throttled)) : show(problem, code);
+        };
+        if (body instanceof RefusedBody) return refused(body);
+        if (typeof expected !== "string" || form._csrf !== expected) return again({ message: "This sign-in form has expired. Please try again." }, 403);
+        const email = (form.email ?? "").trim().toLowerCase();
+        const { perAccount, perAddress } = deps.loginLimiters;
+        for (const [limiter, key] of [
+          [perAccount, email],
+          [perAddress, clientAddress(request, server)],
+        ] as const) {
+          const decision = await limiter.hit(key);
+          if (!decision.allowed)
+            return again({ message: `Too many sign-in attempts. Try again in ${Math.ceil(decision.retryAfterMs / 60_000)} minute(s).` }, 429);
+        }
+        try {
+          const { sessionId } = await signIn(deps.database.db, { email, password: form.password ?? "", userAgent: request.headers.get("user-agent") }, deps.config, new Date());
+          cookie[PRE_CSRF_COOKIE]!.remove();
+          // A fresh session id at every sign-in: a planted cookie can never become someone's session.
+          cookie[SESSION_COOKIE]!.set({ value: await sessionToken.sign({ sid: sessionId }), ...sessionCookie(deps, request) });
+          const viewer = (await sessionViewer(deps.database.db, sessionId, new Date()))!;
+          set.headers.location = viewer.mustChangePassword ? PASSWORD_PAGE : (safeNext(form.next) ?? homeOf(viewer.role));
+          return status(303, "Signed in.");
+        } catch (error) {
+          if (error instanceof CommandError) return again({ message: error.message, input: error.field === "password" ? undefined : error.field }, error.status);
+          throw error;
+        }
+      },
+      {
+        // Before the body is read: an address past the refusal limit is turned away; then at most
+        // MAX_SIGN_IN_BODY_BYTES are read and a JSON body's shape is checked before it is parsed.
+        async parse({ request, server }) {
+          const blocked = await deps.refusalLimiter.peek(refusalKeys.address(clientAddress(request, server)));
+          if (!blocked.allowed) return tooManyRefusals(blocked);
+          try {
+            return await readBoundedForm(request, MAX_SIGN_IN_BODY_BYTES, bodyLimits);
+          } catch (error) {
+            if (!(error instanceof CommandError)) throw error;
+            const throttled = await countRefused(request, server);
+            return throttled ? tooManyRefusals(throttled) : new RefusedBody(error.status, error.message);
+          }
+        },
+      },
+    )
     .post(
       "/logout",
       async ({ viewer, cookie, set, status }) => {
@@ -92,3 +148,4 @@ export const authRoutes = (deps: AppDeps) =>
       },
       { portal: "partner-or-admin" },
     );
+};

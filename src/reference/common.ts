@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { BLANK_FIELD } from "../core/answers";
-import { AT_CAPACITY, ERROR, SUCCESS, atCapacity } from "../core/feedback";
+import { AT_CAPACITY, DATABASE_LOST, ERROR, SUCCESS, atCapacity } from "../core/feedback";
 import { COMPACT_UUID_PATTERN, UUID_PATTERN } from "../core/ids";
 import { ADMIN_ONLY, NOT_ACTIVATED, refusal } from "../core/registry";
 
@@ -47,8 +47,18 @@ export const refusalAnswer = z.object({
   retryAfter: z.int().optional().meta({ description: "With 429: seconds to wait before retrying" }),
 });
 
+/** 35: at capacity, or the database briefly unreachable (its elbrtn says whether anything may be stored). */
 export const atCapacityAnswer = z.object({
-  exctnFdbck: z.object({ id: z.literal(AT_CAPACITY), id_v4: z.literal(503), elbrtn: z.literal(atCapacity().exctnFdbck.elbrtn!) }),
+  exctnFdbck: z.object({
+    id: z.literal(AT_CAPACITY),
+    id_v4: z.literal(503),
+    elbrtn: z.union([
+      z.literal(atCapacity().exctnFdbck.elbrtn!),
+      z.string().startsWith(DATABASE_LOST).meta({
+        description: `The database was briefly unreachable: "${DATABASE_LOST} … and nothing was stored …" or "… before this request was answered …" (retry), or "… its outcome is unknown …" (read it back by its reference, then retry); each ends with the request id`,
+      }),
+    ]),
+  }),
 });
 
 /** Refusals any command can meet, worded as the service words them (test/reference.test.ts sends each that a request can provoke). */

@@ -89,7 +89,7 @@ export function openApiDocument(definitions: readonly Definition[], serverUrl: s
     ExecutionFeedback: { title: "exctnFdbck (spec 2.2)", ...jsonSchemaOf(executionFeedback, "output") },
     SuccessFeedback: jsonSchemaOf(successFeedback, "output"),
     Refusal: { title: "A refused command (id 55): nothing was stored", ...jsonSchemaOf(refusalAnswer, "output") },
-    AtCapacity: { title: "At capacity (id 35): nothing was stored; retry after 2, 4, 8 s", ...jsonSchemaOf(atCapacityAnswer, "output") },
+    AtCapacity: { title: "At capacity or the database briefly unreachable (id 35): retry after 2, 4, 8 s; elbrtn says whether anything may be stored", ...jsonSchemaOf(atCapacityAnswer, "output") },
   };
   for (const p of reference.products) {
     schemas[`product.${p.code}.quote`] = { title: `${p.name} (${p.code}): quote seed`, ...p.quote };

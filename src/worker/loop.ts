@@ -1,6 +1,7 @@
 import type { Config } from "../config";
 import { log } from "../core/log";
 import type { Database } from "../db/client";
+import { isConnectionError } from "../db/errors";
 import { apiLogJobs } from "../modules/api-log/jobs";
 import { publishApprovedVehicles } from "../modules/enrichment/publication";
 import { financingJobs } from "../modules/financing/jobs";
@@ -24,6 +25,11 @@ export function serviceJobs(db: Database, config: Config, gateway: InsurerGatewa
 
 /** A failing job waits 2, 4, 8 … intervals before its next try, at most a minute. */
 const MAX_BACKOFF_MS = 60_000;
+/**
+ * A job that lost its database connection tries again after this (at most): the pool reconnects on
+ * its own, so the work can go on as soon as the database answers, not a minute later.
+ */
+const CONNECTION_RETRY_MS = 1_000;
 
 /**
  * The background loop: each job runs in a loop of its own (a slow webhook receiver must not hold
@@ -45,15 +51,25 @@ export function startWorker(jobs: Job[], intervalMs: number): { stop(): Promise<
     });
   const loops = jobs.map(async (job) => {
     let failures = 0;
+    // Failures in a row for want of a connection: logged once per outage, not once per retry.
+    let connectionFailures = 0;
     while (running) {
+      let wait = intervalMs;
       try {
         while (running && (await job.run(new Date())) > 0) {}
-        failures = 0;
+        if (connectionFailures) log.info("background job reaches the database again", { job: job.name, retries: connectionFailures });
+        failures = connectionFailures = 0;
       } catch (error) {
-        failures++;
-        log.error("background job failed", { job: job.name, failures, error });
+        if (isConnectionError(error)) {
+          if (!connectionFailures++) log.warn("background job lost its database connection: retrying", { job: job.name, error });
+          wait = Math.min(intervalMs, CONNECTION_RETRY_MS);
+        } else {
+          failures++;
+          log.error("background job failed", { job: job.name, failures, error });
+          wait = Math.min(MAX_BACKOFF_MS, intervalMs * 2 ** failures);
+        }
       }
-      await sleep(failures ? Math.min(MAX_BACKOFF_MS, intervalMs * 2 ** failures) : intervalMs);
+      await sleep(wait);
     }
   });
   return {

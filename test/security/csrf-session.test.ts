@@ -86,8 +86,8 @@ const routes: Record<string, () => { path: string; fields: Record<string, string
   "POST /admin/partners/:id": () => ({ path: `/admin/partners/${w.b.partner.partnerId}`, fields: { change: "suspend" }, as: "admin" }),
 };
 
-/** Routes whose protection is not the session's CSRF token: the JSON endpoint (keys, no cookies) and sign-in (its own double submit, tested below). */
-const NOT_SESSION_ROUTES = new Set(["POST /", "POST /login"]);
+/** Routes whose protection is not the session's CSRF token: the JSON endpoint (keys, no cookies; other methods only answer 405) and sign-in (its own double submit, tested below). */
+const NOT_SESSION_ROUTES = new Set(["POST /", "ALL /", "POST /login"]);
 
 async function counts() {
   const result = await w.t.database.db.execute(sql`select (select count(*) from partners)::int as partners, (select count(*) from audit_log)::int as audit`);

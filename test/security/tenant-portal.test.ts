@@ -85,6 +85,12 @@ const cases: Record<string, () => Promise<void>> = {
     const response = await w.t.app.handle(new Request("http://localhost/", { method: "POST", headers: { cookie: `session=${owner.cookie("session")}`, "content-type": "application/json" }, body: JSON.stringify({ cmmnd: { cmmnd: "dump entt_*" } }) }));
     expect((await response.json()).exctnFdbck).toMatchObject({ id: 55, id_v4: 400 });
   },
+  // Any other method on the command endpoint only answers 405 (test/hostile-input.test.ts).
+  "ALL /": async () => {
+    const response = await w.t.app.handle(new Request("http://localhost/", { method: "PUT", headers: { cookie: `session=${owner.cookie("session")}` } }));
+    expect(response.status).toBe(405);
+    expect((await response.json()).exctnFdbck).toMatchObject({ id: 55, id_v4: 405 });
+  },
   // ─── Bearer links: only the unguessable token opens a certificate ───────────────────────────
   "GET /certificates/:token": async () => {
     expectStatus(await visit(owner, "GET", `/certificates/${Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("base64url")}`), 404);

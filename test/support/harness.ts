@@ -39,10 +39,15 @@ export interface TestPartner extends NewPartner {
   envelope(cmmnd: string, seed?: unknown, label?: KeyLabel): unknown;
 }
 
-export async function testApp(overrides: Partial<Config> = {}, rateLimiter?: RateLimiter): Promise<TestApp> {
-  const database = await testDatabase();
-  // Generous limit by default so suites are not throttled; the rate-limit test sets its own.
-  const config = loadConfig({}, { RATE_LIMIT_MAX: 100_000, ...overrides });
+/** `wrapDatabase`: the app gets this instead of the shared database (fault injection, test/reliability-outcome.test.ts). */
+export async function testApp(
+  overrides: Partial<Config> = {},
+  rateLimiter?: RateLimiter,
+  wrapDatabase: (database: DatabaseHandle) => DatabaseHandle = (database) => database,
+): Promise<TestApp> {
+  const database = wrapDatabase(await testDatabase());
+  // Generous limits by default so suites are not throttled; the rate-limit and hostile-input tests set their own.
+  const config = loadConfig({}, { RATE_LIMIT_MAX: 100_000, REFUSAL_LIMIT_MAX: 100_000, ...overrides });
   const capacity = new CapacityGate(config.MAX_IN_FLIGHT);
   const app = createApp({
     database,
@@ -53,6 +58,7 @@ export async function testApp(overrides: Partial<Config> = {}, rateLimiter?: Rat
       perAccount: new MemoryRateLimiter(config.LOGIN_MAX_ATTEMPTS, config.LOGIN_WINDOW_MS),
       perAddress: new MemoryRateLimiter(config.LOGIN_MAX_ATTEMPTS * 10, config.LOGIN_WINDOW_MS),
     },
+    refusalLimiter: new MemoryRateLimiter(config.REFUSAL_LIMIT_MAX, config.REFUSAL_LIMIT_WINDOW_MS),
     sessionSecret: await sessionSecret(database.db, config),
   });
   async function post(body: unknown, headers: Record<string, string> = {}) {

@@ -1,5 +1,6 @@
 import type { Children } from "@kitajs/html";
 import type { PortalRole } from "../../src/modules/portal/service";
+import { PageHead } from "../layout";
 
 /** What every portal page knows about the person looking at it. */
 export interface ShellProps {
@@ -50,18 +51,7 @@ export function PortalLayout(props: ShellProps & { children: Children }) {
     <>
       {"<!doctype html>"}
       <html lang="en">
-        <head>
-          <meta charset="utf-8" />
-          <meta name="viewport" content="width=device-width, initial-scale=1" />
-          <title safe>{`${props.title} · Partner portal`}</title>
-          {/* Refusals come back as 4xx with the form and its messages: htmx must show them, not drop them. */}
-          <meta
-            name="htmx-config"
-            content='{"includeIndicatorStyles":false,"responseHandling":[{"code":"204","swap":false},{"code":"[23]..","swap":true},{"code":"[45]..","swap":true,"error":true}]}'
-          />
-          <link rel="stylesheet" href="/public/app.css" />
-          <script src="/public/htmx.min.js" defer></script>
-        </head>
+        <PageHead title={`${props.title} · Partner portal`} />
         <body hx-headers={JSON.stringify({ "x-csrf-token": props.csrf })}>
           <a class="skip" href="#main">
             Skip to content

@@ -66,11 +66,10 @@ export interface components {
             status?: "a" | "d";
             statusNote?: string;
         };
-        /** At capacity (id 35): nothing was stored; retry after 2, 4, 8 s */
+        /** At capacity or the database briefly unreachable (id 35): retry after 2, 4, 8 s; elbrtn says whether anything may be stored */
         AtCapacity: {
             exctnFdbck: {
-                /** @constant */
-                elbrtn: "service at capacity; the request was not stored: retry the same request after 2s, 4s and 8s";
+                elbrtn: "service at capacity; the request was not stored: retry the same request after 2s, 4s and 8s" | string;
                 /** @constant */
                 id: 35;
                 /** @constant */

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { BLANK_FIELD, UNKNOWN_FIELD, currency, naira as nairaField, page, wireDate, wireTimestamp } from "../../core/answers";
+import { toKobo } from "../../core/money";
 import { ADMIN_ONLY, command, refusal } from "../../core/registry";
 import { watTimestamp } from "../../core/time";
 import { CLAIM_STATUSES } from "./schema";
 import { claimRequestFrom, listSeed, parseClaimSeed, reviewSeed, statusSeed, submitSeed, withdrawSeed } from "./seeds";
-import { claimDetail, listClaims, reviewClaim, submitClaim, withdrawClaim, type ClaimDetail, type ClaimRecord } from "./service";
+import { claimDetail, earlierClaim, listClaims, reviewClaim, submitClaim, withdrawClaim, type ClaimDetail, type ClaimRecord } from "./service";
 
 const naira = (kobo: number) => kobo / 100;
 
@@ -69,6 +70,19 @@ const wireClaimDetail = (claim: ClaimDetail) => ({
   history: claim.history.map((step) => ({ status: step.status, ...(step.note ? { note: step.note } : {}), at: watTimestamp(new Date(step.at)) })),
 });
 
+/** The answer of `claim submit` (and of its repeat). */
+const submittedAnswer = (claim: ClaimRecord) => ({
+  claimNo: claim.claimNo,
+  ...(claim.reference ? { reference: claim.reference } : {}),
+  status: claim.status,
+  policy: claim.policy,
+  productCode: claim.productCode,
+  mode: claim.mode,
+  amount: naira(claim.claimedKobo),
+  currency: "NGN" as const,
+  tmstmp: watTimestamp(claim.createdAt),
+});
+
 // ─── The reference: refusals and examples ───────────────────────────────────────────────────
 
 const IN_THE_FUTURE = refusal(400, "seed.incidentDate must not be in the future: today is <date> in Nigeria; received <date>");
@@ -125,17 +139,14 @@ export const claimCommands = [
     async handler(ctx, _params, raw) {
       const request = claimRequestFrom(parseClaimSeed(submitSeed, raw), ctx.config.MAX_DOCUMENT_BYTES);
       const { claim } = await submitClaim(ctx.db, { partnerId: ctx.principal.partnerId, mode: ctx.principal.mode, request, now: ctx.now() });
-      return {
-        claimNo: claim.claimNo,
-        ...(claim.reference ? { reference: claim.reference } : {}),
-        status: claim.status,
-        policy: claim.policy,
-        productCode: claim.productCode,
-        mode: claim.mode,
-        amount: naira(claim.claimedKobo),
-        currency: "NGN" as const,
-        tmstmp: watTimestamp(claim.createdAt),
-      };
+      return submittedAnswer(claim);
+    },
+    async recover(ctx, _params, raw) {
+      const request = claimRequestFrom(parseClaimSeed(submitSeed, raw), ctx.config.MAX_DOCUMENT_BYTES);
+      // Without a reference a claim cannot be told from another: its outcome stays unknown.
+      if (!request.reference) return undefined;
+      const claim = await earlierClaim(ctx.db, ctx.principal.partnerId, request);
+      return claim && submittedAnswer(claim);
     },
   }),
   command({
@@ -227,6 +238,7 @@ export const claimCommands = [
       CANNOT_BECOME,
       refusal(400, "seed.note is required to reject: say why in seed.note"),
       refusal(400, 'seed.approvedAmount is only for approving: send it with status "approved", not "<status>"'),
+      refusal(403, "policy <tx_id> was issued in <mode> mode: its claims are handled with a <mode> key, and this key runs in <mode> mode", "the operator's test key on a live claim, or its live key on a test one"),
       ADMIN_ONLY,
     ],
     examples: [
@@ -252,8 +264,9 @@ export const claimCommands = [
         claimNo: seed.claimNo,
         status: seed.status,
         note: seed.note,
-        approvedKobo: seed.approvedAmount === undefined ? undefined : Math.round(seed.approvedAmount * 100),
+        approvedKobo: seed.approvedAmount === undefined ? undefined : toKobo(seed.approvedAmount),
         by: `admin:${ctx.principal.partnerId}`,
+        mode: ctx.principal.mode,
         now: ctx.now(),
       });
       return { partnerId: claim.partnerId, ...wireClaimDetail(claim) };

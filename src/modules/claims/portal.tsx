@@ -16,6 +16,7 @@ import {
 import { naira } from "../../../views/format";
 import type { FormProblem } from "../../../views/portal/ui";
 import { CommandError } from "../../core/errors";
+import { toKobo } from "../../core/money";
 import type { AppDeps } from "../../http/context";
 import { formValues, page, problemOf } from "../../portal/page";
 import { portalSession } from "../../portal/session";
@@ -397,7 +398,7 @@ export const claimPortal = (deps: AppDeps) => {
               claimNo: seed.claimNo,
               status: seed.status,
               note: seed.note,
-              approvedKobo: seed.approvedAmount === undefined ? undefined : Math.round(seed.approvedAmount * 100),
+              approvedKobo: seed.approvedAmount === undefined ? undefined : toKobo(seed.approvedAmount),
               by: `admin:${viewer.email}`,
               now,
             });

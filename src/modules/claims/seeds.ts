@@ -6,19 +6,13 @@ import { z } from "zod";
 import { refuseBlankFields } from "../../core/blank";
 import { decodeDocument } from "../../core/documents";
 import { CommandError } from "../../core/errors";
+import { nairaAmount, toKobo } from "../../core/money";
 import { pageSeed } from "../../core/pagination";
 import { isoDate, parseWith, text } from "../../core/validation";
 import { CLAIM_STATUSES } from "./schema";
 import type { ClaimRequest } from "./service";
 
 export const MAX_CLAIM_DOCUMENTS = 10;
-
-/** Naira as a JSON number with at most two decimals (kobo). */
-const nairaAmount = z
-  .number()
-  .positive()
-  .max(1_000_000_000)
-  .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, "must have at most two decimals (kobo)");
 
 /** Claim numbers are matched in any case. */
 const claimNo = z
@@ -35,7 +29,7 @@ export const submitSeed = z.strictObject({
   policy: policyReference,
   incidentDate: isoDate,
   description: text(2000),
-  amount: nairaAmount,
+  amount: nairaAmount(),
   documents: z.array(z.strictObject({ name: documentName, content: z.string() })).optional(),
   /** The partner's own claim reference: a repeat with it returns the first claim. */
   reference: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, "must be 1-64 letters, digits, dots, hyphens or underscores").optional(),
@@ -62,7 +56,7 @@ export const reviewSeed = z.strictObject({
   status: z.enum(["in_review", "approved", "rejected", "paid"]),
   note: text(500).optional(),
   /** On approval: the amount accepted, at most the amount claimed (default: all of it). */
-  approvedAmount: nairaAmount.optional(),
+  approvedAmount: nairaAmount().optional(),
 });
 
 /** Refuse blank and null fields (406), then validate (400). An absent seed is validated as {}. */
@@ -80,7 +74,7 @@ export function claimRequestFrom(seed: z.output<typeof submitSeed>, maxDocumentB
     policy: seed.policy,
     incidentDate: seed.incidentDate,
     description: seed.description,
-    amountKobo: Math.round(seed.amount * 100),
+    amountKobo: toKobo(seed.amount),
     documents: documents.map((d, i) => ({ name: d.name, ...decodeDocument(d.content, `seed.documents[${i}].content`, maxDocumentBytes) })),
     reference: seed.reference,
   };

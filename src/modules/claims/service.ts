@@ -158,6 +158,16 @@ async function repeatOf(db: Executor, prior: ClaimRecord, request: ClaimRequest,
 }
 
 /**
+ * The claim stored under the request's reference, when it is the same claim (a repeat, or a
+ * request whose answer was lost); null when there is none (or no reference). Another claim under
+ * the reference is a conflict.
+ */
+export async function earlierClaim(db: Executor, partnerId: string, request: ClaimRequest): Promise<ClaimDetail | null> {
+  const prior = request.reference ? await claimByReference(db, partnerId, request.reference) : undefined;
+  return prior ? repeatOf(db, prior, request, normaliseUuid(request.policy) ?? request.policy) : null;
+}
+
+/**
  * `claim submit`: a claim on an active policy of this partner, for an incident within the cover
  * and not in the future, for at most the sum insured. With a `reference`, a repeat returns the
  * first claim (`created: false`), also under concurrent repeats (the unique index decides).
@@ -172,8 +182,8 @@ export async function submitClaim(
     throw new CommandError(400, `seed.incidentDate must not be in the future: today is ${today} in Nigeria; received ${request.incidentDate}`, "seed.incidentDate");
   const policyReference = normaliseUuid(request.policy) ?? request.policy;
   const repeat = async () => {
-    const prior = request.reference ? await claimByReference(db, partnerId, request.reference) : undefined;
-    return prior && { claim: await repeatOf(db, prior, request, policyReference), created: false };
+    const prior = await earlierClaim(db, partnerId, request);
+    return prior && { claim: prior, created: false };
   };
   const earlier = await repeat();
   if (earlier) return earlier;
@@ -345,14 +355,15 @@ export function withdrawClaim(db: Database, input: { partnerId: string; mode: Mo
 /**
  * `claim review` (operator): submitted → in_review → approved | rejected; approved → paid. An
  * approval accepts `approvedKobo` (default: the amount claimed) and works out the excess and the
- * payable amount. `by` names the administrator ("admin:<partner id>").
+ * payable amount. `by` names the administrator ("admin:<partner id>"); `mode` is its key's, which
+ * must be the claim's (the portal's operator has no key).
  */
 export function reviewClaim(
   db: Database,
-  input: { claimNo: string; status: "in_review" | "approved" | "rejected" | "paid"; note?: string; approvedKobo?: number; by: string; now: Date },
+  input: { claimNo: string; status: "in_review" | "approved" | "rejected" | "paid"; note?: string; approvedKobo?: number; by: string; mode?: Mode; now: Date },
 ): Promise<ClaimDetail> {
   if (input.status === "rejected" && !input.note) throw new CommandError(400, "seed.note is required to reject: say why in seed.note", "seed.note");
   if (input.approvedKobo !== undefined && input.status !== "approved")
     throw new CommandError(400, `seed.approvedAmount is only for approving: send it with status "approved", not "${input.status}"`, "seed.approvedAmount");
-  return transition(db, {}, input.claimNo, { to: input.status, actor: "operator", by: input.by, note: input.note, approvedKobo: input.approvedKobo }, input.now);
+  return transition(db, {}, input.claimNo, { to: input.status, actor: "operator", by: input.by, note: input.note, approvedKobo: input.approvedKobo, mode: input.mode }, input.now);
 }

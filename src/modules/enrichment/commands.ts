@@ -46,6 +46,7 @@ export const enrichmentCommands = [
     errors: [
       NOT_ACTIVATED,
       VALUE_REQUIRED,
+      refusal(400, "seed.value must contain a letter or digit: a plate or policy number of only spaces, hyphens or punctuation matches no vehicle", "a value that is empty once normalised, e.g. \"- -\""),
       refusal(400, "seed.search_type must be one of \"registration\", \"policy\"; received <value>"),
       refusal(504, "vehicle registry check timed out <detail>: retry"),
       refusal(502, "vehicle registry <is unreachable|gave an unexpected answer>: retry<detail>"),

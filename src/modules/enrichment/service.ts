@@ -55,7 +55,14 @@ async function recordUsage(
 
 export const registrySeed = z.object({
   search_type: z.enum(["registration", "policy"]).default("registration"),
-  value: z.string().trim().min(1, "must not be empty").max(64),
+  // Plates are matched without spaces and hyphens: one of only those ("- -") is empty once normalised
+  // and matches nothing, so it is refused here, never sent to the registry (nor billed, nor retried).
+  value: z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .max(64)
+    .refine((value) => /[\p{L}\p{N}]/u.test(value), "must contain a letter or digit: a plate or policy number of only spaces, hyphens or punctuation matches no vehicle"),
 });
 
 /** What a registry check costs: 150 naira when it reached the registry in live mode; cache hits and test mode are free. */

@@ -1,13 +1,26 @@
 import { z } from "zod";
 import { BLANK_FIELD, UNKNOWN_FIELD, currency, naira as nairaField, wireDate, wireTimestamp } from "../../core/answers";
 import { refuseBlankFields } from "../../core/blank";
-import { ADMIN_ONLY, command, refusal } from "../../core/registry";
+import { toKobo } from "../../core/money";
+import { ADMIN_ONLY, command, refusal, type CommandContext } from "../../core/registry";
 import { watTimestamp } from "../../core/time";
 import { parseWith } from "../../core/validation";
 import { watToday } from "../../products/policy-helpers";
 import { FREQUENCIES, PLAN_STATUSES } from "./schema";
-import { financeSeed, installmentSeed, lapseSeed, planSeed, toKobo } from "./seeds";
-import { financePremium, outstandingKobo, planDetail, recordInstallment, runLapse } from "./service";
+import { financeSeed, installmentSeed, lapseSeed, planRequestFrom, planSeed } from "./seeds";
+import {
+  earlierPayment,
+  earlierPlan,
+  financePremium,
+  outstandingKobo,
+  planDetail,
+  recordInstallment,
+  runLapse,
+  type PaymentRequest,
+  type PaymentResult,
+  type PlanDetail,
+  type PlanRequest,
+} from "./service";
 import { naira, wirePayment, wirePlanTerms, wireSchedule } from "./wire";
 
 /** Blank or null fields are 406 as everywhere else (docs/decisions.md), then the seed's shape. */
@@ -31,6 +44,23 @@ const planTerms = {
   graceDays: z.int().meta({ description: "Days after a due date before the plan lapses" }),
 };
 const nextDueDate = wireDate.nullable().meta({ description: "The oldest unpaid installment's due date; null when everything is paid" });
+
+const planRequestOf = (ctx: CommandContext, raw: unknown): PlanRequest => planRequestFrom(parseSeed(financeSeed, raw), ctx.config.FINANCING_GRACE_DAYS);
+
+const planAnswer = (plan: PlanDetail) => ({
+  ...wirePlanTerms(plan),
+  currency: "NGN" as const,
+  schedule: wireSchedule(plan.installments),
+  nextDueDate: plan.nextDueDate,
+  tmstmp: watTimestamp(plan.createdAt),
+});
+
+function paymentRequestOf(raw: unknown): PaymentRequest {
+  const seed = parseSeed(installmentSeed, raw);
+  return { planNo: seed.planNo, amountKobo: toKobo(seed.amount), reference: seed.reference, paidOn: seed.paidAt };
+}
+
+const paymentAnswer = ({ planNo, payment }: PaymentResult) => ({ ...wirePayment(planNo, payment), currency: "NGN" as const, tmstmp: watTimestamp(payment.createdAt) });
 
 const PLAN_UNKNOWN = refusal(404, "seed.planNo: no financing plan <planNo> for this partner");
 const OVERPAID = refusal(409, "seed.amount <amount> naira is more than the <outstanding> naira outstanding on plan <planNo>");
@@ -86,28 +116,12 @@ export const financingCommands = [
       { name: "plan-again", title: "A second plan for the same policy", cmmnd: "payment financeLoan", seed: weekly, after: ["plan"], refusal: ONE_PLAN },
     ],
     async handler(ctx, _params, raw) {
-      const seed = parseSeed(financeSeed, raw);
-      const plan = await financePremium(
-        ctx.db,
-        ctx.principal.partnerId,
-        ctx.principal.mode,
-        {
-          policyReference: seed.policy,
-          downPaymentKobo: toKobo(seed.downPayment),
-          installmentCount: seed.installments,
-          frequency: seed.frequency,
-          firstDueDate: seed.firstDueDate,
-          graceDays: seed.graceDays ?? ctx.config.FINANCING_GRACE_DAYS,
-        },
-        ctx.now(),
-      );
-      return {
-        ...wirePlanTerms(plan),
-        currency: "NGN" as const,
-        schedule: wireSchedule(plan.installments),
-        nextDueDate: plan.nextDueDate,
-        tmstmp: watTimestamp(plan.createdAt),
-      };
+      const plan = await financePremium(ctx.db, ctx.principal.partnerId, ctx.principal.mode, planRequestOf(ctx, raw), ctx.now());
+      return planAnswer(plan);
+    },
+    async recover(ctx, _params, raw) {
+      const plan = await earlierPlan(ctx.db, ctx.principal.partnerId, planRequestOf(ctx, raw));
+      return plan && planAnswer(plan);
     },
   }),
   command({
@@ -158,15 +172,11 @@ export const financingCommands = [
       { name: "installment-too-much", title: "More than is outstanding", cmmnd: "payment recordInstallment", seed: { ...firstInstallment, amount: 20000, reference: "inst-002" }, refusal: OVERPAID },
     ],
     async handler(ctx, _params, raw) {
-      const seed = parseSeed(installmentSeed, raw);
-      const { planNo, payment } = await recordInstallment(
-        ctx.db,
-        ctx.principal.partnerId,
-        ctx.principal.mode,
-        { planNo: seed.planNo, amountKobo: toKobo(seed.amount), reference: seed.reference, paidOn: seed.paidAt },
-        ctx.now(),
-      );
-      return { ...wirePayment(planNo, payment), currency: "NGN" as const, tmstmp: watTimestamp(payment.createdAt) };
+      return paymentAnswer(await recordInstallment(ctx.db, ctx.principal.partnerId, ctx.principal.mode, paymentRequestOf(raw), ctx.now()));
+    },
+    async recover(ctx, _params, raw) {
+      const earlier = await earlierPayment(ctx.db, ctx.principal.partnerId, paymentRequestOf(raw));
+      return earlier && paymentAnswer(earlier);
     },
   }),
   command({
@@ -187,7 +197,7 @@ export const financingCommands = [
     async handler(ctx, _params, raw) {
       const seed = parseSeed(lapseSeed, raw);
       const asOf = seed.asOf ?? watToday(ctx.now());
-      const lapsed = await runLapse(ctx.db, asOf, ctx.now());
+      const lapsed = await runLapse(ctx.db, asOf, ctx.now(), ctx.principal.mode);
       return {
         asOf,
         lapsed: lapsed.map((p) => ({

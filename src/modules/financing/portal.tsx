@@ -12,6 +12,7 @@ import {
   type PlanView,
 } from "../../../views/financing/financing";
 import { CommandError } from "../../core/errors";
+import { toKobo } from "../../core/money";
 import type { AppDeps } from "../../http/context";
 import { formValues, page, problemOf } from "../../portal/page";
 import { portalSession } from "../../portal/session";
@@ -23,7 +24,7 @@ import { findPolicyByReference } from "../policies/service";
 import { recordAudit, type Viewer } from "../portal/service";
 import { addDays } from "./schedule";
 import { PLAN_STATUSES, type PlanStatus } from "./schema";
-import { financeSeed, installmentSeed, lapseSeed, parseFinancingSeed, planRequestFrom, planSeed, PLAN_LIMITS, toKobo } from "./seeds";
+import { financeSeed, installmentSeed, lapseSeed, parseFinancingSeed, planRequestFrom, planSeed, PLAN_LIMITS } from "./seeds";
 import { financedKobo, financePremium, listPlans, outstandingKobo, planDetail, recordInstallment, runLapse, type PlanDetail as PlanRecordDetail, type PlanSummary } from "./service";
 
 const PAGE_SIZE = 25;

@@ -5,19 +5,13 @@
  */
 import { z } from "zod";
 import { refuseBlankFields } from "../../core/blank";
+import { nairaAmount, toKobo } from "../../core/money";
 import { isoDate, parseWith } from "../../core/validation";
 import { FREQUENCIES } from "./schema";
 import type { PlanRequest } from "./service";
 
 /** Limits of a plan (docs/financing.md). */
 export const PLAN_LIMITS = { minInstallments: 2, maxInstallments: 12, maxGraceDays: 30, firstDueWithinDays: 62 } as const;
-
-/** Naira as JSON numbers with at most two decimals (kobo). */
-const hasKobo = (n: number) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6;
-const KOBO = "must have at most two decimals (kobo)";
-
-/** Naira on the wire → integer kobo inside. */
-export const toKobo = (naira: number) => Math.round(naira * 100);
 
 const planNo = z
   .string()
@@ -27,7 +21,7 @@ const planNo = z
 export const financeSeed = z.strictObject({
   /** The policy's transaction reference (seed.id of its insure request). */
   policy: z.string().regex(/^[A-Za-z0-9-]{1,36}$/, "must be the policy's transaction reference (the seed.id it was issued with)"),
-  downPayment: z.number().min(0).refine(hasKobo, KOBO),
+  downPayment: nairaAmount({ zero: "allowed" }),
   installments: z.int().min(PLAN_LIMITS.minInstallments).max(PLAN_LIMITS.maxInstallments),
   frequency: z.enum(FREQUENCIES),
   firstDueDate: isoDate,
@@ -37,7 +31,7 @@ export const financeSeed = z.strictObject({
 
 export const installmentSeed = z.strictObject({
   planNo,
-  amount: z.number().positive().refine(hasKobo, KOBO),
+  amount: nairaAmount(),
   reference: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, "must be 1-64 letters, digits, dots, hyphens or underscores"),
   /** The day the consumer paid; the recording day when absent. */
   paidAt: isoDate.optional(),

@@ -157,10 +157,36 @@ export async function financePremium(db: Database, partnerId: string, mode: Mode
   } catch (error) {
     if (policyId && isUniqueViolation(error, "financing_plans_policy_idx")) {
       const [existing] = await db.select({ planNo: financingPlans.planNo }).from(financingPlans).where(eq(financingPlans.policyId, policyId));
-      throw new CommandError(409, `policy ${reference} already has financing plan ${existing!.planNo}: one plan per policy`, "seed.policy");
+      throw onePlanPerPolicy(reference, existing!.planNo);
     }
     throw error;
   }
+}
+
+const onePlanPerPolicy = (reference: string, planNo: string) =>
+  new CommandError(409, `policy ${reference} already has financing plan ${planNo}: one plan per policy`, "seed.policy");
+
+/**
+ * The plan stored for the request's policy, when it has the request's terms (the request's answer
+ * was lost); null when the policy has none. A plan on other terms makes this a second plan: refused.
+ */
+export async function earlierPlan(db: Executor, partnerId: string, request: PlanRequest): Promise<PlanDetail | null> {
+  const reference = normaliseUuid(request.policyReference) ?? request.policyReference;
+  const [found] = await db
+    .select({ planNo: financingPlans.planNo })
+    .from(financingPlans)
+    .innerJoin(policies, eq(policies.id, financingPlans.policyId))
+    .where(and(eq(policies.partnerId, partnerId), eq(policies.reference, reference)));
+  if (!found) return null;
+  const plan = await planDetail(db, { partnerId }, found.planNo);
+  const sameTerms =
+    plan.downPaymentKobo === request.downPaymentKobo &&
+    plan.installmentCount === request.installmentCount &&
+    plan.frequency === request.frequency &&
+    plan.graceDays === request.graceDays &&
+    plan.installments[0]?.dueDate === request.firstDueDate;
+  if (!sameTerms) throw onePlanPerPolicy(reference, plan.planNo);
+  return plan;
 }
 
 export interface PaymentRequest {
@@ -198,6 +224,12 @@ async function priorPayment(db: Executor, partnerId: string, reference: string) 
   return row;
 }
 
+/** The payment stored under the request's reference, when it is the same payment (a repeat, or a request whose answer was lost); null when none. */
+export async function earlierPayment(db: Executor, partnerId: string, request: PaymentRequest): Promise<PaymentResult | null> {
+  const prior = await priorPayment(db, partnerId, request.reference);
+  return prior ? repeatOf(prior.payment, prior.planNo, request) : null;
+}
+
 /**
  * `payment recordInstallment`: apply a payment to the oldest unpaid installments (part payments
  * allowed). The plan row is locked first, so payments on one plan run one at a time and the look
@@ -216,8 +248,8 @@ export async function recordInstallment(db: Database, partnerId: string, mode: M
       if (!found) throw planNotFound(request.planNo);
       const { plan, policyReference, policyStatus, mode: policyMode } = found;
       requirePolicyMode({ reference: policyReference, mode: policyMode }, mode, FINANCED_IN_ITS_MODE);
-      const prior = await priorPayment(tx, partnerId, request.reference);
-      if (prior) return repeatOf(prior.payment, prior.planNo, request);
+      const earlier = await earlierPayment(tx, partnerId, request);
+      if (earlier) return earlier;
 
       if (plan.status === "completed")
         throw new CommandError(409, `plan ${plan.planNo} is completed: every installment is paid and nothing is outstanding`, "seed.planNo");
@@ -287,8 +319,8 @@ export async function recordInstallment(db: Database, partnerId: string, mode: M
     });
   } catch (error) {
     if (isUniqueViolation(error, "financing_payments_reference_idx")) {
-      const prior = await priorPayment(db, partnerId, request.reference);
-      if (prior) return repeatOf(prior.payment, prior.planNo, request);
+      const earlier = await earlierPayment(db, partnerId, request);
+      if (earlier) return earlier;
     }
     throw error;
   }
@@ -309,11 +341,14 @@ export interface LapsedPlan {
  * calendar). One transaction per plan, claimed with FOR UPDATE SKIP LOCKED and re-checked as
  * still active, so a second run, or another instance running at the same time, never lapses a
  * plan twice. The policy becomes `l` with the same statusNote; `policy.lapsed` and
- * `financing.lapsed` are written with the change. Returns the plans this run lapsed.
+ * `financing.lapsed` are written with the change. Returns the plans this run lapsed. With a
+ * `mode` (the operator's key) only plans of that mode: a test key's run with a far `asOf` must not
+ * lapse live plans. The background run and the portal lapse every plan.
  */
-export async function runLapse(db: Database, asOf: string, now: Date): Promise<LapsedPlan[]> {
+export async function runLapse(db: Database, asOf: string, now: Date, mode?: Mode): Promise<LapsedPlan[]> {
   const due = and(
     eq(financingPlans.status, "active"),
+    mode && eq(policies.mode, mode),
     lt(financingPlans.nextDueDate, asOf), // lets the partial index narrow the search (grace days are never negative)
     sql`${financingPlans.nextDueDate} + ${financingPlans.graceDays} < ${asOf}::date`,
   );

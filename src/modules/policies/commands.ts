@@ -9,7 +9,7 @@ import type { CertificateForm } from "../../products/types";
 import { watMidnight } from "../../products/policy-helpers";
 import { insureSeedVariants } from "../../reference/products";
 import { certificateFor, certificateUrl, renderCertificateFor, type CertificateDocument } from "../certificates/service";
-import { issuePolicy, listPolicies, findPolicy, reviewPolicy, type PolicyAddress, type PolicyRecord } from "./service";
+import { issuePolicy, issuedPolicy, listPolicies, findPolicy, reviewPolicy, type PolicyAddress, type PolicyRecord } from "./service";
 import { POLICY_STATUSES } from "./schema";
 
 const POLICY_ADDRESS = String.raw`entt_(?<consumerParam>[^|\s]+)\|insr_(?<productCode>[a-z0-9]+-[a-z0-9]+-[0-9]+)-(?<reference>[^*\s]+)`;
@@ -69,6 +69,16 @@ async function certificateFields(
   if (inline(form)) fields.crtfct = Buffer.from((await document()).content).toString("base64");
   if (fields.certUrl || fields.crtfct) fields.crtfctType = form.type;
   return fields;
+}
+
+/** The answer of insure: the stored reference, the status and, once approved, the certificate fields. */
+async function issuedAnswer(ctx: CommandContext, policy: PolicyRecord, inline: () => boolean, document?: () => Promise<CertificateDocument>) {
+  return {
+    id: policy.reference,
+    status: policy.status,
+    ...(policy.statusNote ? { statusNote: policy.statusNote } : {}),
+    ...(await certificateFields(ctx, policy, inline, document)),
+  };
 }
 
 /** A policy in list answers. */
@@ -145,6 +155,7 @@ const REFERENCE_TAKEN = refusal(409, "seed.id is already in use: <tx_id> identif
 const REFERENCE_INVALID = refusal(400, "seed.id is invalid: use a UUID (hyphenated, or 32 hexadecimal characters) or at most 32 letters and digits");
 const CONSUMER_UNKNOWN = refusal(409, "consumer not found: <consumer_id> was not returned by prfl entity under these credentials", "spec 4.3 rule 1");
 const POLICY_UNKNOWN = refusal(404, "no policy <tx_id> of product <product_code> for consumer <consumer_id>", "also another partner's policy");
+const OTHER_MODE = refusal(403, "policy <tx_id> was issued in <mode> mode: it is approved or declined with a <mode> key, and this key runs in <mode> mode", "the operator's test key on a live policy, or its live key on a test one");
 const NOT_PENDING = refusal(409, "policy <tx_id> is <already approved|already declined|lapsed>: only pending policies can be reviewed");
 
 const VEHICLE_REFERENCE = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
@@ -297,12 +308,12 @@ export const policyCommands = [
         insurerDelayMs: ctx.config.INSURER_DELAY_MS,
         certificate: (issued) => renderCertificateFor(ctx.db, ctx.config, issued),
       });
-      return {
-        id: policy.reference,
-        status: policy.status,
-        ...(policy.statusNote ? { statusNote: policy.statusNote } : {}),
-        ...(await certificateFields(ctx, policy, () => certificate !== null, async () => certificate!)),
-      };
+      return issuedAnswer(ctx, policy, () => certificate !== null, async () => certificate!);
+    },
+    async recover(ctx, params, seed) {
+      const policy = await issuedPolicy(ctx.db, { partnerId: ctx.principal.partnerId, mode: ctx.principal.mode, consumerParam: params.consumerParam!, seed });
+      // The stored certificate, inline as at issuance when the policy was a live one approved at once.
+      return policy && issuedAnswer(ctx, policy, () => policy.mode === "live" && policy.decidedBy === "automatic approval");
     },
   }),
   command({
@@ -351,12 +362,19 @@ export const policyCommands = [
     seed: reviewSeed,
     summary: "Approve a pending policy, or decline it with seed { status: \"d\", statusNote } (administrator only).",
     answer: z.object({ id: storedReference, status: policyStatus, statusNote, policyNo: z.string().optional(), tmstmp: wireTimestamp }),
-    errors: [POLICY_UNKNOWN, NOT_PENDING, refusal(400, "seed.statusNote is required to decline: say why in seed.statusNote"), ADMIN_ONLY],
+    errors: [
+      POLICY_UNKNOWN,
+      OTHER_MODE,
+      NOT_PENDING,
+      refusal(400, "seed.statusNote is required to decline: say why in seed.statusNote"),
+      ADMIN_ONLY,
+    ],
     examples: [
       {
         name: "approve",
-        title: "Approve the pending credit life policy",
+        title: "Approve the pending credit life policy (with the operator's live key: the policy is live)",
         cmmnd: `appr ${creditLifeAddress}`,
+        key: "live",
         after: ["policy-credit-life"],
         answer: { id: CREDIT_LIFE_REFERENCE, status: "a", policyNo: "{{policyNo}}", tmstmp: "{{timestamp}}" },
       },
@@ -364,18 +382,26 @@ export const policyCommands = [
         name: "decline",
         title: "Decline it instead, saying why (a live premium is refunded)",
         cmmnd: `appr ${creditLifeAddress}`,
+        key: "live",
         seed: { status: "d", statusNote: "Borrower outside the insurable age band" },
         after: ["policy-credit-life"],
         answer: { id: CREDIT_LIFE_REFERENCE, status: "d", statusNote: "Borrower outside the insurable age band", tmstmp: "{{timestamp}}" },
       },
-      { name: "approve-again", title: "Approve it twice", cmmnd: `appr ${creditLifeAddress}`, after: ["approve"], refusal: NOT_PENDING },
+      { name: "approve-again", title: "Approve it twice", cmmnd: `appr ${creditLifeAddress}`, key: "live", after: ["approve"], refusal: NOT_PENDING },
+      {
+        name: "approve-other-mode",
+        title: "The operator's test key on the live policy",
+        cmmnd: `appr ${creditLifeAddress}`,
+        after: ["policy-credit-life"],
+        refusal: OTHER_MODE,
+      },
       { name: "approve-as-partner", title: "A partner trying to approve its own policy", cmmnd: `appr ${creditLifeAddress}`, as: "partner", after: ["policy-credit-life"], refusal: ADMIN_ONLY },
     ],
     async handler(ctx, params, seed) {
       const policy = await reviewPolicy(
         ctx.db,
         addressOf(params),
-        { status: seed.status, note: seed.statusNote, by: `admin:${ctx.principal.partnerId}` },
+        { status: seed.status, note: seed.statusNote, by: `admin:${ctx.principal.partnerId}`, mode: ctx.principal.mode },
         ctx.now(),
       );
       return {

@@ -239,10 +239,28 @@ export async function issuePolicy(db: Database, input: IssueInput): Promise<Issu
     else await store(db);
   } catch (error) {
     if (isUniqueViolation(error, "policies_partner_reference_idx"))
-      throw new CommandError(409, `seed.id is already in use: ${reference} identifies an earlier policy of this partner`, "seed.id");
+      throw referenceInUse(reference);
     throw error;
   }
   return { policy, certificate };
+}
+
+const referenceInUse = (reference: string) =>
+  new CommandError(409, `seed.id is already in use: ${reference} identifies an earlier policy of this partner`, "seed.id");
+
+/**
+ * The policy stored under the insure seed's reference, when it is this request's (its answer was
+ * lost): the same consumer, product and mode; null when there is none. Another policy under the
+ * reference is the duplicate the spec refuses (2.5 rule 2).
+ */
+export async function issuedPolicy(db: Executor, input: Pick<IssueInput, "partnerId" | "mode" | "consumerParam" | "seed">): Promise<PolicyRecord | null> {
+  const seed = parseWith(insureSeed, input.seed ?? {});
+  const reference = normaliseReference(seed.id);
+  const policy = await findPolicyByReference(db, input.partnerId, reference);
+  if (!policy) return null;
+  const product = findProduct(`${seed.ctgry}-${seed.type}-${seed.pckg}`, "seed.ctgry");
+  if (policy.consumerId !== normaliseUuid(input.consumerParam) || policy.productCode !== product.code || policy.mode !== input.mode) throw referenceInUse(reference);
+  return policy;
 }
 
 export interface PolicyAddress {
@@ -339,14 +357,17 @@ async function decide(
   return updated;
 }
 
+/** The operator's key reviews policies of its own mode only: a test key must not decline (and refund) a live policy. */
+export const REVIEWED_IN_ITS_MODE = "it is approved or declined";
+
 /**
  * `appr entt_<consumer_id>|insr_<product_code>-<tx_id>` (administrator): approve a pending
- * policy, or decline it with a note.
+ * policy, or decline it with a note, with a key of the policy's mode.
  */
 export async function reviewPolicy(
   db: Database,
   address: PolicyAddress,
-  decision: { status: "a" | "d"; note?: string; by: string },
+  decision: { status: "a" | "d"; note?: string; by: string; mode: Mode },
   now: Date,
 ): Promise<PolicyRecord> {
   return reviewWhere(db, and(...addressConditions(address))!, () => notFoundAt(address), decision, now);
@@ -361,13 +382,15 @@ async function reviewWhere(
   db: Database,
   where: SQL,
   notFound: () => CommandError,
-  decision: { status: "a" | "d"; note?: string; by: string },
+  // The portal's operator has no key, so no mode (docs/decisions.md).
+  decision: { status: "a" | "d"; note?: string; by: string; mode?: Mode },
   now: Date,
 ): Promise<PolicyRecord> {
   if (decision.status === "d" && !decision.note?.trim()) throw new CommandError(400, "statusNote is required to decline: say why", "statusNote");
   return db.transaction(async (tx) => {
     const [policy] = await tx.select().from(policies).where(where).for("update");
     if (!policy) throw notFound();
+    if (decision.mode) requirePolicyMode(policy, decision.mode, REVIEWED_IN_ITS_MODE);
     if (policy.status !== "p")
       throw new CommandError(409, `policy ${policy.reference} is ${{ a: "already approved", d: "already declined", l: "lapsed" }[policy.status as "a" | "d" | "l"]}: only pending policies can be reviewed`);
     return decide(tx, policy, decision, now);

@@ -1,22 +1,29 @@
 import { z } from "zod";
 import { currency, naira, wireTimestamp } from "../../core/answers";
+import { nairaAmount, toKobo } from "../../core/money";
 import { command, refusal } from "../../core/registry";
 import { watTimestamp } from "../../core/time";
-import { topUpWallet } from "./service";
+import { earlierTopUp, topUpWallet, type WalletEntry } from "./service";
 
 /** The seed of `wallet topup`; the portal's top-up form is validated by it too (same words). */
 export const topUpSeed = z.strictObject({
-  /** Naira, at most two decimals (kobo). */
-  amount: z
-    .number()
-    .positive()
-    .max(1_000_000_000)
-    .refine((n) => Number.isInteger(Math.round(n * 100)) && Math.abs(Math.round(n * 100) - n * 100) < 1e-6, "must have at most two decimals (kobo)"),
+  amount: nairaAmount(),
   reference: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, "must be 1-64 letters, digits, dots, hyphens or underscores"),
 });
 
 const REFERENCE_REUSED = refusal(409, "seed.reference <reference> was already used for a top-up of <amount> naira", "the same reference with another amount");
 const topUp = { amount: 50000, reference: "bank-ref-001" };
+
+const topUpOf = (seed: z.output<typeof topUpSeed>) => ({ amountKobo: toKobo(seed.amount), reference: seed.reference });
+
+const topUpAnswer = (entry: WalletEntry) => ({
+  // A top-up entry always carries its reference.
+  reference: entry.reference!,
+  amount: entry.amountKobo / 100,
+  balance: entry.balanceAfterKobo / 100,
+  currency: "NGN" as const,
+  tmstmp: watTimestamp(entry.createdAt),
+});
 
 export const walletCommands = [
   command({
@@ -40,15 +47,12 @@ export const walletCommands = [
       { name: "topup-conflict", title: "The same reference with another amount", cmmnd: "wallet topup", seed: { ...topUp, amount: 60000 }, after: ["topup"], refusal: REFERENCE_REUSED },
     ],
     async handler(ctx, _params, seed) {
-      const { entry } = await topUpWallet(ctx.db, ctx.principal.partnerId, { amountKobo: Math.round(seed.amount * 100), reference: seed.reference }, ctx.now());
-      return {
-        // A top-up entry always carries its reference.
-        reference: entry.reference!,
-        amount: entry.amountKobo / 100,
-        balance: entry.balanceAfterKobo / 100,
-        currency: "NGN" as const,
-        tmstmp: watTimestamp(entry.createdAt),
-      };
+      const { entry } = await topUpWallet(ctx.db, ctx.principal.partnerId, topUpOf(seed), ctx.now());
+      return topUpAnswer(entry);
+    },
+    async recover(ctx, _params, seed) {
+      const entry = await earlierTopUp(ctx.db, ctx.principal.partnerId, topUpOf(seed));
+      return entry && topUpAnswer(entry);
     },
   }),
 ];

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { LedgerRows, UsageStatementView, WalletPage, type LedgerRow, type TopUpOutcome, type UsageProps, type WalletProps } from "../../../views/wallet/wallet";
 import { CommandError } from "../../core/errors";
+import { toKobo } from "../../core/money";
 import { parseWith } from "../../core/validation";
 import type { AppDeps } from "../../http/context";
 import { formValues, page, problemOf } from "../../portal/page";
@@ -103,7 +104,7 @@ export const walletPortal = (deps: AppDeps) => {
         try {
           const seed = parseWith(topUpSeed, topUpSeedFrom(values), "seed");
           const now = new Date();
-          const { entry, applied } = await topUpWallet(db, viewer.partnerId, { amountKobo: Math.round(seed.amount * 100), reference: seed.reference }, now, (tx, credited) =>
+          const { entry, applied } = await topUpWallet(db, viewer.partnerId, { amountKobo: toKobo(seed.amount), reference: seed.reference }, now, (tx, credited) =>
             recordAudit(tx, viewer, { action: "wallet.topup", subject: credited.reference ?? seed.reference, details: { amountKobo: credited.amountKobo, balanceAfterKobo: credited.balanceAfterKobo } }, now),
           );
           const outcome: TopUpOutcome = { applied, reference: entry.reference ?? seed.reference, amountKobo: entry.amountKobo, balanceAfterKobo: entry.balanceAfterKobo, at: entry.createdAt };

@@ -43,15 +43,8 @@ export async function topUpWallet(
   return db.transaction(async (tx) => {
     await ensureWallet(tx, partnerId);
     await tx.select({ partnerId: wallets.partnerId }).from(wallets).where(eq(wallets.partnerId, partnerId)).for("update");
-    const [prior] = await tx
-      .select()
-      .from(walletEntries)
-      .where(and(eq(walletEntries.partnerId, partnerId), eq(walletEntries.kind, "topup"), eq(walletEntries.reference, input.reference)));
-    if (prior) {
-      if (prior.amountKobo !== input.amountKobo)
-        throw new CommandError(409, `seed.reference ${input.reference} was already used for a top-up of ${naira(prior.amountKobo)} naira`, "seed.reference");
-      return { entry: prior, applied: false };
-    }
+    const prior = await earlierTopUp(tx, partnerId, input);
+    if (prior) return { entry: prior, applied: false };
     const [wallet] = await tx
       .update(wallets)
       .set({ balanceKobo: sql`${wallets.balanceKobo} + ${input.amountKobo}`, updatedAt: now })
@@ -65,6 +58,20 @@ export async function topUpWallet(
     if (onCredit) await onCredit(tx, entry!);
     return { entry: entry!, applied: true };
   });
+}
+
+/**
+ * The top-up stored under `input.reference`, when it is the same top-up (a repeat, or a request
+ * whose answer was lost); the same reference with another amount is a conflict.
+ */
+export async function earlierTopUp(db: Executor, partnerId: string, input: { amountKobo: number; reference: string }): Promise<WalletEntry | null> {
+  const [prior] = await db
+    .select()
+    .from(walletEntries)
+    .where(and(eq(walletEntries.partnerId, partnerId), eq(walletEntries.kind, "topup"), eq(walletEntries.reference, input.reference)));
+  if (prior && prior.amountKobo !== input.amountKobo)
+    throw new CommandError(409, `seed.reference ${input.reference} was already used for a top-up of ${naira(prior.amountKobo)} naira`, "seed.reference");
+  return prior ?? null;
 }
 
 /** Debit a live premium in the issuing transaction; refuses (402) rather than overdraw. */

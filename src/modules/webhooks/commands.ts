@@ -14,6 +14,7 @@ import {
   listEndpoints,
   registerEndpoint,
   registerInput,
+  registeredEndpoint,
   replayDelivery,
   replayInput,
   sendTestEvent,
@@ -169,6 +170,11 @@ export const webhookCommands = [
       const now = ctx.now();
       const endpoint = await registerEndpoint(ctx.db, partnerOf(ctx), seed, { rules: urlRules(ctx.config), now });
       return { ...wireEndpoint(endpoint, now), secret: endpoint.secret };
+    },
+    async recover(ctx, _params, seed) {
+      const endpoint = await registeredEndpoint(ctx.db, partnerOf(ctx), seed);
+      // The secret is shown once: this is that once, since the partner never had the first answer.
+      return endpoint && { ...wireEndpoint(endpoint, ctx.now()), secret: endpoint.secret };
     },
   }),
   command({

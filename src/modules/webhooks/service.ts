@@ -161,6 +161,24 @@ export async function registerEndpoint(
 }
 
 /**
+ * The endpoint registered under the request's URL, when it is this request's (its answer was lost):
+ * the same events and description; null when there is none. Another endpoint at the URL is the
+ * conflict `webhook register` refuses.
+ */
+export async function registeredEndpoint(db: Executor, partnerId: string, input: z.output<typeof registerInput>): Promise<WebhookEndpoint | null> {
+  // Registration stores the URL as parsed; it got this far only with a URL that parses.
+  const url = new URL(input.url).href;
+  const [endpoint] = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.partnerId, partnerId), eq(webhookEndpoints.url, url), isNull(webhookEndpoints.deletedAt)));
+  if (!endpoint) return null;
+  const sameEvents = JSON.stringify(endpoint.eventTypes) === JSON.stringify(input.events ?? []);
+  if (!sameEvents || endpoint.description !== (input.description ?? null)) throw await urlTaken(db, partnerId, url);
+  return endpoint;
+}
+
+/**
  * `webhook update`: change the URL, filter, description or state, or rotate the secret (the
  * previous one keeps signing for 24 hours). Disabling fails the endpoint's pending deliveries;
  * enabling clears a disabled reason and the failure run. A new URL takes the pending deliveries along.

@@ -1,5 +1,6 @@
 /** Credit life covers and their price: a one-off share of the loan principal, in kobo, for quote and issuance alike. */
 import { z } from "zod";
+import { MAX_INSURED_NAIRA } from "../../core/money";
 import { percentOf, roundHalfUp } from "../shared";
 import type { ProductType } from "../types";
 
@@ -15,8 +16,8 @@ export const CREDIT_COVERS = [
   { code: "mrtg", name: "Mortgage protection", ratePercent: 0.85 },
 ] as const satisfies readonly CreditCover[];
 
-/** The principal in kobo, as quoted (seed.loanAmount) and insured (addtnlFact.loanAmount). */
-export const loanAmount = z.number().positive();
+/** The principal in kobo, as quoted (seed.loanAmount) and insured (addtnlFact.loanAmount): whole kobo, as every amount of money. */
+export const loanAmount = z.int().positive().max(MAX_INSURED_NAIRA * 100);
 
 /** loanAmount is kobo already; round to whole kobo. No duration: the loan tenure is the cover. */
 export function creditPremiumKobo(cover: CreditCover, loanAmountKobo: number): number {

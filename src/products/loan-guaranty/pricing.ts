@@ -1,5 +1,6 @@
 /** Loan repayment guaranty (lrgg-stnd): what is sold and how it is priced, for quote and issuance alike. */
 import { z } from "zod";
+import { MAX_INSURED_NAIRA, nairaAmount } from "../../core/money";
 import { percentOf, wholeNairaInKobo } from "../shared";
 import type { ProductType } from "../types";
 
@@ -11,7 +12,7 @@ export const GUARANTY_TYPES = [
 const MONTHLY_RATE_PERCENT = 0.5;
 
 // Wire names are capitalised for this product (LoanAmount, LoanTenure): naira, and whole months.
-export const guarantyLoan = { LoanAmount: z.number().positive(), LoanTenure: z.int().min(1) };
+export const guarantyLoan = { LoanAmount: nairaAmount({ max: MAX_INSURED_NAIRA }), LoanTenure: z.int().min(1) };
 
 export function guarantyPremiumKobo(loanAmountNaira: number, tenureMonths: number): number {
   return wholeNairaInKobo(percentOf(loanAmountNaira, MONTHLY_RATE_PERCENT) * tenureMonths);

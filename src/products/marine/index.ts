@@ -1,5 +1,6 @@
 /** Marine cargo: export (mexx) and import (mrnn), a share of the cargo value with a minimum premium. */
 import { z } from "zod";
+import { MAX_INSURED_NAIRA, nairaAmount } from "../../core/money";
 import { parseWith } from "../../core/validation";
 import { MONTHLY_DURATIONS, durationField, requireType } from "../shared";
 import type { ConsumerClass, ProductFamily } from "../types";
@@ -7,7 +8,7 @@ import { marineForms } from "./form";
 import { cargoPolicy, marineFacts, type CargoIssuance } from "./policy";
 import { EXPORT_COVERS, IMPORT_COVERS, cargoPremiumKobo, type MarineCover } from "./pricing";
 
-const marineSeed = z.object({ goodsValue: z.number().positive(), insrncDrtn: durationField(MONTHLY_DURATIONS) });
+const marineSeed = z.object({ goodsValue: nairaAmount({ max: MAX_INSURED_NAIRA }), insrncDrtn: durationField(MONTHLY_DURATIONS) });
 
 /** Spec 2.3: marine asks for identity and tax documents, differently for people and companies. */
 const MARINE_CONSUMER: Readonly<Record<ConsumerClass, readonly string[]>> = {

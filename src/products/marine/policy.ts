@@ -1,5 +1,6 @@
 /** Issuing marine cargo cover (spec 2.5): the invoiced items of one consignment, from coverStartDate for insrncDrtn. */
 import { z } from "zod";
+import { MAX_INSURED_NAIRA, nairaAmount } from "../../core/money";
 import { isoDate, parseWith, text } from "../../core/validation";
 import { checkDirector, factError, missingDirectorDecline, printNairaFigure, type DirectorFields } from "../credit-life/parties";
 import { coverEnd, parseFacts, watMidnight, watToday } from "../policy-helpers";
@@ -21,7 +22,7 @@ const DIRECTOR: DirectorFields = { name: "DrctrName", dob: "DrctrDob" };
 const COMPANY_DOCUMENTS = ["cac02", "cac07"] as const;
 
 // items[].value is the line's value (not a unit price): goodsValue is their sum (spec 2.5).
-const cargoItem = z.strictObject({ description: text(200), quantity: z.int().min(1), value: z.number().positive() });
+const cargoItem = z.strictObject({ description: text(200), quantity: z.int().min(1), value: nairaAmount({ max: MAX_INSURED_NAIRA }) });
 
 // Strict: a misspelt optional field (coverStartDate, DrctrDob) would otherwise be dropped silently.
 export const marineFacts = z.strictObject({
@@ -29,7 +30,7 @@ export const marineFacts = z.strictObject({
     .array(cargoItem)
     .max(MAX_ITEMS)
     .refine((items) => items.length > 0, "must have at least one entry"),
-  goodsValue: z.number().positive(),
+  goodsValue: nairaAmount({ max: MAX_INSURED_NAIRA }),
   goodsDscrptn: goodsDescription,
   voyage,
   proformaInvoice: invoiceReference,

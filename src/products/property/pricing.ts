@@ -1,5 +1,5 @@
 /** Property premiums: an annual rate on the sum insured, pro-rated by duration, never below a minimum. */
-import { z } from "zod";
+import { MAX_INSURED_NAIRA, nairaAmount } from "../../core/money";
 import { MONTHS_COVERED, percentOf, wholeNairaInKobo, type MonthlyDuration } from "../shared";
 import type { ProductType } from "../types";
 
@@ -16,7 +16,7 @@ export const FIRE_AND_BURGLARY = [
 ] as const satisfies readonly PropertyCover[];
 
 /** sumInsured, naira, in the quote seed and in the policy's addtnlFact alike (spec 7 lists it among the JSON numbers). */
-export const sumInsured = z.number().positive();
+export const sumInsured = nairaAmount({ max: MAX_INSURED_NAIRA });
 
 export function propertyPremiumKobo(cover: PropertyCover, sumInsuredNaira: number, duration: MonthlyDuration): number {
   const annual = percentOf(sumInsuredNaira, cover.annualRatePercent);

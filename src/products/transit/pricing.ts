@@ -1,5 +1,5 @@
 /** Goods in transit within Nigeria (gtrn-stnd): what is sold and how it is priced, for quote and issuance alike. */
-import { z } from "zod";
+import { MAX_INSURED_NAIRA, nairaAmount } from "../../core/money";
 import { percentOf, wholeNairaInKobo } from "../shared";
 import type { ProductType } from "../types";
 
@@ -19,10 +19,7 @@ export const TRANSIT_TIERS: readonly { upToNaira: number; ratePercent: number; m
 export const MAX_TRANSIT_VALUE_NAIRA = 50_000_000;
 
 /** Declared goods value in naira: the same limits whether quoted (seed.goodsValue) or insured (addtnlFact.goodsValue). */
-export const insurableGoodsValue = z
-  .number()
-  .positive()
-  .refine((naira) => naira <= MAX_TRANSIT_VALUE_NAIRA, {
+export const insurableGoodsValue = nairaAmount({ max: MAX_INSURED_NAIRA }).refine((naira) => naira <= MAX_TRANSIT_VALUE_NAIRA, {
     error: (issue) => `must be at most ${MAX_TRANSIT_VALUE_NAIRA} naira, the maximum insurable value per transit; received ${String(issue.input)}`,
   });
 

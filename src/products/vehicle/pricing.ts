@@ -1,5 +1,5 @@
 /** Motor premiums (spec 2.4): third-party at a flat annual rate, comprehensive at a share of the vehicle's value. */
-import { z } from "zod";
+import { MAX_INSURED_NAIRA, nairaAmount } from "../../core/money";
 import { percentOf, wholeNairaInKobo } from "../shared";
 import type { ProductType } from "../types";
 
@@ -31,7 +31,7 @@ export const SHORT_PERIOD_SCALE: Readonly<Record<VehicleDuration, number>> = {
 };
 
 /** vhclValueForInsrnc, in the quote seed and in the policy's addtnlFact alike. */
-export const insuredVehicleValue = z.number().min(MIN_VEHICLE_VALUE_NAIRA);
+export const insuredVehicleValue = nairaAmount({ max: MAX_INSURED_NAIRA }).min(MIN_VEHICLE_VALUE_NAIRA);
 
 export function thirdPartyPremiumKobo(duration: VehicleDuration): number {
   return wholeNairaInKobo(THIRD_PARTY_ANNUAL_NAIRA * SHORT_PERIOD_SCALE[duration]);
