@@ -30,7 +30,7 @@ if (argv.length === 0 || argv.includes("--help")) {
   process.stderr.write(USAGE + "\n");
   exitCode = argv.length === 0 ? 2 : 0;
 } else {
-  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR }).catch((error: Error) => error);
+  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, connection: config }).catch((error: Error) => error);
   if (database instanceof Error) {
     const socket = operatorSocket(config.DATA_DIR);
     if (!config.DATABASE_URL && /in use by process/.test(database.message) && existsSync(socket)) exitCode = await viaServer(socket, argv);

@@ -10,6 +10,8 @@ import { jsonLimits } from "../src/core/json-shape";
 import { MemoryRateLimiter, RedisRateLimiter } from "../src/core/rate-limit";
 import { clientAddressOf, NO_SOCKET_ADDRESS } from "../src/http/client-address";
 import { MAX_SIGN_IN_BODY_BYTES } from "../src/portal/auth-routes";
+import { MAX_SIGNED_OUT_BODY_BYTES } from "../src/portal/session";
+import { signedIn } from "./portal/browser";
 import { testApp, type TestApp, type TestPartner } from "./support/harness";
 
 const limits = jsonLimits(2 * 1024 * 1024);
@@ -268,6 +270,30 @@ describe("the portal's sign-in is bounded and throttled before anyone is signed 
     expect(await refused.text()).toContain("Too many refused requests from your address. Try again in 1 minute(s).");
     const bomb = await signIn(t, `{"email":[${"0,".repeat(30_000)}0]}`);
     expect(bomb.status).toBe(429);
+  });
+});
+
+describe("a signed-out visitor's portal body is not read beyond a small size", () => {
+  const bigBroken = "--x\r\ncontent-disposition: form-data; name=\"a\"\r\n\r\n" + "a".repeat(MAX_SIGNED_OUT_BODY_BYTES);
+  const post = (t: TestApp, headers: Record<string, string>) =>
+    t.app.handle(new Request("http://localhost/portal/consumers", { method: "POST", headers: { "content-type": "multipart/form-data; boundary=x", ...headers }, body: bigBroken }));
+
+  test(`over ${MAX_SIGNED_OUT_BODY_BYTES} bytes without a genuine session → sent to sign in before the body is parsed`, async () => {
+    const t = await testApp();
+    // Parsed, this broken multipart body would be a 400: the answer shows it never was.
+    for (const cookie of [undefined, "session=forged.token.value"]) {
+      const response = await post(t, { "content-length": String(bigBroken.length), ...(cookie ? { cookie } : {}) });
+      expect(response.status).toBe(303);
+      expect(response.headers.get("location")).toBe("/login?next=%2Fportal%2Fconsumers");
+    }
+  });
+
+  test("a signed-in staff member's large body is read as before", async () => {
+    const t = await testApp();
+    const p = await t.partner();
+    const b = await signedIn(t, p.portal);
+    const response = await post(t, { "content-length": String(bigBroken.length), cookie: `session=${b.cookie("session")}` });
+    expect(response.status).toBe(400);
   });
 });
 

@@ -30,7 +30,7 @@ describe("rate limit: 70 requests (60 + 10 burst) in any rolling 60 seconds per 
     expect(refused.retryAfter).toBeGreaterThanOrEqual(1);
     const quiet = await t.partner();
     expect((await quiet.run("dump entt_*CSTMRS")).exctnFdbck.id).toBe(75);
-  });
+  }, 60_000);
 
   test("the window rolls: a request is allowed again once the oldest leaves the window", async () => {
     let now = 0;

@@ -78,8 +78,9 @@ const REFUSED: [name: string, literal: string, words: string][] = [
   ["1e-7", "1e-7", "must have at most two decimals (kobo)"],
   ["-1", "-1", "must be"],
   ["a string of digits", '"100"', "must be a JSON number, not a string (send 100 without quotes)"],
-  ["the string Infinity", '"Infinity"', "must be a JSON number"],
-  ["1e999 (Infinity once parsed)", "1e999", ""],
+  // No "(send Infinity without quotes)": that would not be JSON either.
+  ["the string Infinity", '"Infinity"', "must be a JSON number, not a string"],
+  ["1e999 (Infinity once parsed)", "1e999", "must be a finite number; received Infinity"],
   ["more than the maximum", "1000000000.01", "must be at most 1000000000"],
 ];
 

@@ -16,6 +16,7 @@ import { auditAdmin } from "../modules/portal/admin";
 import { apiLogPortal } from "../modules/api-log/portal";
 import { authRoutes } from "./auth-routes";
 import { dashboardRoutes } from "./dashboard";
+import { signedOutBodyLimit } from "./session";
 
 /** The portal's paths: pages, not JSON (answers are HTML, also a refusal from app.ts's error handler). */
 export const isPortalPath = (path: string) => /^\/(portal|admin|login|logout)(\/|$)/.test(path);
@@ -32,6 +33,7 @@ export const portalRoutes = (deps: AppDeps) =>
       set.headers["content-type"] ??= "text/html; charset=utf-8";
       set.headers["cache-control"] = "no-store";
     })
+    .use(signedOutBodyLimit(deps))
     .use(authRoutes(deps))
     .use(dashboardRoutes(deps))
     .use(consumerPortal(deps))

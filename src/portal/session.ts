@@ -39,9 +39,11 @@ export function stopWith(request: Request, set: { headers: Record<string, unknow
   return request.headers.get("hx-request") ? 401 : 303;
 }
 
+const portalSessionToken = (deps: AppDeps) => jwt({ name: "sessionToken", secret: deps.sessionSecret, exp: `${deps.config.SESSION_TTL_HOURS}h` });
+
 export const portalSession = (deps: AppDeps) =>
   new Elysia({ name: "portal-session" })
-    .use(jwt({ name: "sessionToken", secret: deps.sessionSecret, exp: `${deps.config.SESSION_TTL_HOURS}h` }))
+    .use(portalSessionToken(deps))
     .macro({
       portal: (access: Access) => ({
         async resolve({ sessionToken, cookie, request, set, status, body }) {
@@ -61,6 +63,29 @@ export const portalSession = (deps: AppDeps) =>
         },
       }),
     });
+
+/** A form of a signed-out visitor (the sign-in form, which has its own parser, aside) is small. */
+export const MAX_SIGNED_OUT_BODY_BYTES = 64 * 1024;
+
+/**
+ * Runs before any portal body is parsed (Elysia parses before a route's session check): a body
+ * larger than MAX_SIGNED_OUT_BODY_BYTES, or of unknown length, is read only for a request whose
+ * session cookie carries a valid signature. Anyone else is sent to sign in, as the session check
+ * would, at the cost of one signature check: what a request costs before we know who sent it stays small.
+ */
+export const signedOutBodyLimit = (deps: AppDeps) =>
+  new Elysia({ name: "portal-signed-out-body-limit" }).use(portalSessionToken(deps)).onRequest(async ({ request, sessionToken, set }) => {
+    if (request.method === "GET" || request.method === "HEAD" || request.method === "OPTIONS") return;
+    const path = new URL(request.url).pathname;
+    if (!/^\/(portal|admin|logout)(\/|$)/.test(path)) return;
+    const declared = request.headers.get("content-length");
+    if (declared !== null && Number(declared) <= MAX_SIGNED_OUT_BODY_BYTES) return;
+    const token = /(?:^|;\s*)session=([^;]*)/.exec(request.headers.get("cookie") ?? "")?.[1];
+    if (token && (await sessionToken.verify(decodeURIComponent(token)))) return;
+    set.status = stopWith(request, set, `/login?next=${encodeURIComponent(path)}`);
+    set.headers["content-type"] = "text/html; charset=utf-8";
+    return "Sign in first.";
+  });
 
 /** How the cookie is set: httpOnly, SameSite=Lax, Secure when the portal is served over https. */
 export function sessionCookie(deps: AppDeps, request: Request) {

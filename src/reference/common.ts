@@ -76,6 +76,13 @@ export const COMMON_REFUSALS = {
   blank: BLANK_FIELD,
   unstorable: refusal(400, "<field> contains a NUL character (U+0000), which text cannot hold", "also an unpaired UTF-16 surrogate, or nesting deeper than 32 levels"),
   tooLarge: refusal(413, "request body is too large: at most <bytes> bytes are accepted"),
+  tooMany: refusal(413, "<field> holds more than <n> values (array elements and object members in all)", "also: has more than <n> fields, is longer than <n> characters (docs/commands.md, Limits on the body)"),
+  tooDeep: refusal(400, "<field> nests objects and arrays deeper than 32 levels", "also: has a field name longer than 256 characters"),
+  tooManyRefusals: refusal(
+    429,
+    "rate limit exceeded: at most <n> refused requests (unreadable, malformed or not authenticated) in any <s> seconds from one address or for one partner id; retry after <s> s",
+    "with retryAfter; refusals never count against the partner's own limit",
+  ),
   rateLimited: refusal(429, "rate limit exceeded: at most <n> requests in any <s> seconds; retry after <s> s", "with retryAfter (seconds); retry after 1-2 s"),
   internal: refusal(500, "internal error: the command was not completed (request id <id>)"),
 } as const;

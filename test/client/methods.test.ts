@@ -106,7 +106,7 @@ describe("consumers, quotes, policies", () => {
     const fact = { loanAmount: 10_000_000, loanTenure: 12, disbursementDate: watDate(), loanStartDate: watDate(), loanEndDate: watDate(365) };
     const issued = await live.insure(state.consumerId, { ctgry: "crlt", type: "psnl", pckg: "1111", id: txId, addtnlFact: fact });
     expect(issued.status).toBe("p");
-    const approved = await operator.approve(state.consumerId, "crlt-psnl-1111", txId);
+    const approved = await service.client(admin, "live").approve(state.consumerId, "crlt-psnl-1111", txId);
     expect(approved).toMatchObject({ id: txId, status: "a", exctnFdbck: OK });
     expect((await live.status(state.consumerId, "crlt-psnl-1111", txId)).status).toBe("a");
   });

@@ -102,7 +102,7 @@ describe("waitForDecision against the real service", () => {
     await client.insure(consumerId, creditLife(txId));
     const seen: Answer<StatusAnswerBody>[] = [];
     const times: number[] = [];
-    setTimeout(() => void service.client(admin).approve(consumerId, "crlt-sme1-1111", txId, { status: "d", statusNote: "borrower outside insurable age band" }), 1500);
+    setTimeout(() => void service.client(admin, "live").approve(consumerId, "crlt-sme1-1111", txId, { status: "d", statusNote: "borrower outside insurable age band" }), 1500);
     const decided = await client.waitForDecision(consumerId, "crlt-sme1-1111", txId, {
       interval: { minMs: 100, maxMs: 300 },
       onUpdate: (answer) => {

@@ -463,14 +463,16 @@ export async function underwriteDuePolicies(
   if (!ids.length) return postponed.size;
   return db.transaction(async (tx) => {
     const claimed = await tx.select().from(policies).where(and(due, inArray(policies.id, ids))).for("update", { skipLocked: true });
+    // Serialise decisions about one device across instances before looking for its other cover;
+    // the locks are taken in one order, so two instances with overlapping devices cannot deadlock.
+    const liveDevices = [...new Set(claimed.flatMap((p) => (p.deviceId && p.mode === "live" ? [p.deviceId] : [])))].sort();
+    for (const deviceId of liveDevices) await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${deviceId}))`);
     for (const policy of claimed) {
       const product = findProduct(policy.productCode);
       const consumer = (await findConsumer(tx, policy.partnerId, policy.consumerId))!;
       const terms = storedTerms(policy);
       let deviceAlreadyInsured = false;
       if (policy.deviceId && policy.mode === "live") {
-        // Serialise decisions about one device across instances before looking for its other cover.
-        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${policy.deviceId}))`);
         const [other] = await tx
           .select({ id: policies.id })
           .from(policies)
