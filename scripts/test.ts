@@ -1,5 +1,5 @@
 /**
- * The README's test command: the whole suite on PGlite, again on PostgreSQL when a database
+ * The README's test command: the whole suite on PGlite and, side by side, on PostgreSQL when a database
  * URL is given, then the Playwright specs when a Chromium is found — once against one app on an
  * embedded database, and, when a database URL is given, again against two app instances on a
  * fresh PostgreSQL database behind a round-robin proxy (e2e/server.ts). Under CI=true a missing
@@ -16,8 +16,13 @@ let passed = 0;
 let failed = 0;
 const problems: string[] = [];
 
-async function run(label: string, cmd: string[], env: Record<string, string | undefined>): Promise<string> {
-  console.log(`\n=== ${label}: ${cmd.join(" ")}`);
+/**
+ * Runs a command; its output goes straight through, or, with `buffered`, is printed in one piece
+ * once it ends (two suites running side by side stay readable).
+ */
+async function run(label: string, cmd: string[], env: Record<string, string | undefined>, buffered = false): Promise<string> {
+  const heading = `\n=== ${label}: ${cmd.join(" ")}`;
+  if (!buffered) console.log(heading);
   const child = Bun.spawn(cmd, { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
   let output = "";
   const pump = async (stream: ReadableStream<Uint8Array>, sink: NodeJS.WriteStream) => {
@@ -26,10 +31,11 @@ async function run(label: string, cmd: string[], env: Record<string, string | un
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
       const text = decoder.decode(chunk.value, { stream: true });
       output += text;
-      sink.write(text);
+      if (!buffered) sink.write(text);
     }
   };
   await Promise.all([pump(child.stdout, process.stdout), pump(child.stderr, process.stderr), child.exited]);
+  if (buffered) console.log(`${heading}\n${output}`);
   if (child.exitCode !== 0) problems.push(`${label} exited with ${child.exitCode}`);
   return output;
 }
@@ -48,15 +54,17 @@ function countBun(label: string, output: string) {
 
 const bunTest = [process.execPath, "test", ...extraArgs];
 
-countBun("PGlite", await run("unit and integration tests on PGlite", bunTest, { TEST_ENGINE: "pglite", DATABASE_URL: undefined }));
-
+// The two engines' suites run side by side (two cores; the PGlite suite is one busy process, the
+// PostgreSQL one mostly waits on the server), each printed whole when it ends.
+const suites = [run("unit and integration tests on PGlite", bunTest, { TEST_ENGINE: "pglite", DATABASE_URL: undefined }, !!postgresUrl).then((output) => countBun("PGlite", output))];
 if (postgresUrl) {
-  countBun("PostgreSQL", await run("unit and integration tests on PostgreSQL", bunTest, { TEST_ENGINE: "postgres", TEST_DATABASE_URL: postgresUrl }));
+  suites.push(run("unit and integration tests on PostgreSQL", bunTest, { TEST_ENGINE: "postgres", TEST_DATABASE_URL: postgresUrl }, true).then((output) => countBun("PostgreSQL", output)));
 } else if (ci) {
   problems.push("CI=true but no TEST_DATABASE_URL or DATABASE_URL: the PostgreSQL run is required in CI");
 } else {
   console.log("\n!!! SKIPPED the PostgreSQL run: set TEST_DATABASE_URL (or DATABASE_URL) to include it.");
 }
+await Promise.all(suites);
 
 if (extraArgs.length) {
   // A filtered run (npm test -- <filter>) is for the bun suite only.

@@ -1,3 +1,5 @@
+import { createHash, randomUUID } from "node:crypto";
+import { resolve } from "node:path";
 import { loadConfig, type Config } from "./config";
 import { CapacityGate } from "./core/capacity";
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from "./core/rate-limit";
@@ -24,7 +26,22 @@ export async function buildDeps(config: Config = loadConfig()): Promise<AppDeps>
 
 /** In memory for one instance; shared through Redis when REDIS_URL is set. */
 const limiter = (config: Config, max: number, windowMs: number, prefix: string): RateLimiter =>
-  config.REDIS_URL ? new RedisRateLimiter(config.REDIS_URL, max, windowMs, prefix) : new MemoryRateLimiter(max, windowMs);
+  config.REDIS_URL ? new RedisRateLimiter(config.REDIS_URL, max, windowMs, `${deploymentOf(config)}:${prefix}`) : new MemoryRateLimiter(max, windowMs);
+
+/**
+ * The Redis namespace of one deployment: the instances of a deployment share their database, so
+ * its address (without credentials) names them; two services on one Redis (or test servers on
+ * their own databases) never share a count. An in-memory database is one process's own.
+ */
+function deploymentOf(config: Config): string {
+  const url = config.DATABASE_URL ? new URL(config.DATABASE_URL) : undefined;
+  const identity = url
+    ? `${url.hostname}:${url.port}${url.pathname}`
+    : config.DATA_DIR.startsWith("memory://")
+      ? randomUUID()
+      : resolve(config.DATA_DIR);
+  return createHash("sha256").update(identity).digest("hex").slice(0, 12);
+}
 
 export async function closeDeps(deps: AppDeps) {
   await deps.rateLimiter.close();
