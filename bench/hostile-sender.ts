@@ -8,6 +8,9 @@
  */
 import { classifyCommandAnswer } from "./load";
 
+/** The hostile client's own address, as the benchmark's trusted proxy (loopback) reports it. */
+const HOSTILE_ADDRESS = "203.0.113.7";
+
 export interface SenderTally {
   /** Answers by outcome (`55/400`, `http 413`, …); `cut off` when the server closed the connection first. */
   outcomes: Record<string, number>;
@@ -30,7 +33,7 @@ if (import.meta.main) {
     const started = performance.now();
     let outcome: string;
     try {
-      const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body });
+      const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": HOSTILE_ADDRESS }, body });
       outcome = classifyCommandAnswer(response.status, await response.text());
     } catch {
       // Answering before the whole body arrived and closing is what a server bounding its work may do.

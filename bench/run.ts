@@ -280,8 +280,16 @@ async function main(): Promise<number> {
     let hostileSection: string | null = null;
     if (!settings.only || settings.only.has("hostile")) {
       // A server of its own whose partner limit lets one partner quote throughout; what limits
-      // unauthenticated requests stays as configured, since that is what is measured.
-      const hostileServer = await startServer({ name: "hostile", script: "src/main.ts", env: { ...serviceEnv, RATE_LIMIT_MAX: "1000000000" }, logDir, cwd: root });
+      // unauthenticated requests stays as configured, since that is what is measured. The hostile
+      // client is another client than the partner, as behind a real reverse proxy: the server
+      // trusts loopback as its proxy and the sender names its own address in X-Forwarded-For.
+      const hostileServer = await startServer({
+        name: "hostile",
+        script: "src/main.ts",
+        env: { ...serviceEnv, RATE_LIMIT_MAX: "1000000000", TRUSTED_PROXIES: "127.0.0.1,::1" },
+        logDir,
+        cwd: root,
+      });
       servers.push(hostileServer);
       const victim = await createPartner(database.db, { name: "bench hostile" });
       const hostile = await measureHostile(hostileServer, { partnerId: victim.partnerId, keyId: victim.keys.test.id, key: victim.keys.test.key }, settings.hostile, logDir, say);
