@@ -44,6 +44,16 @@ describe("the body's shape is held to limits before it is parsed", () => {
     p = await t.partner();
   }, 60_000);
 
+  test("a large body is refused for its shape before the rest of it arrives", async () => {
+    // 300 KB of zeros, then a body that never ends: only a check of what has arrived can answer.
+    const start = new TextEncoder().encode(`{"cmmnd":{"cmmnd":"dump entt_*","seed":[${"0,".repeat(150_000)}`);
+    const body = new ReadableStream<Uint8Array>({ start: (controller) => controller.enqueue(start) });
+    const request = new Request("http://localhost/", { method: "POST", headers: { "content-type": "application/json", "content-length": "8000000" }, body });
+    const answer = outcome(await (await t.app.handle(request)).json());
+    expect(answer).toMatchObject({ id: 55, id_v4: 413 });
+    expect(answer.elbrtn).toBe(`seed[19997] holds more than ${limits.maxValues} values (array elements and object members in all)`);
+  });
+
   test("8 MB of four million zeros and no userInfo → 55/413 naming the values limit", async () => {
     const body = `{"cmmnd":{"cmmnd":"dump entt_*","seed":${FOUR_MILLION_ZEROS}}}`;
     expect(body.length).toBeGreaterThan(8_000_000);

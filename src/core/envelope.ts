@@ -43,6 +43,15 @@ const refusal = (path: PropertyKey[], problem: string, status = 400) => {
 };
 
 /**
+ * Refuses a body (or the part of it received so far: whatever exceeds a limit in a prefix exceeds
+ * it in the whole) whose shape is beyond `limits`, naming the field and the limit.
+ */
+export function refuseShape(text: string, limits: JsonLimits): void {
+  const problem = jsonShapeProblem(text, limits);
+  if (problem) throw refusal(problem.path, problem.problem, problem.status);
+}
+
+/**
  * Text of the body → the envelope of spec 2.1, or a CommandError naming what is wrong. Before
  * anything is built from the text, its shape is held to `limits` (one pass, src/core/json-shape.ts);
  * after parsing, text that can never be stored (NUL, unpaired surrogates) is refused for every
@@ -50,8 +59,7 @@ const refusal = (path: PropertyKey[], problem: string, status = 400) => {
  */
 export function parseEnvelope(body: string, limits: JsonLimits): Envelope {
   if (body.trim() === "") throw new CommandError(400, "request body is empty: send the JSON envelope { userInfo, cmmnd }");
-  const tooBig = jsonShapeProblem(body, limits);
-  if (tooBig) throw refusal(tooBig.path, tooBig.problem, tooBig.status);
+  refuseShape(body, limits);
   let json: unknown;
   try {
     json = JSON.parse(body);

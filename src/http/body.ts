@@ -2,31 +2,45 @@ import { CommandError } from "../core/errors";
 import { jsonShapeProblem, type JsonLimits } from "../core/json-shape";
 import { clip, fieldPath } from "../core/validation";
 
-/** The body as text, refusing (413) anything over `maxBytes` without reading past it. */
-export async function readBoundedBody(request: Request, maxBytes: number): Promise<string> {
+/** Bodies up to this size are read whole; a larger one is checked as it arrives. */
+const READ_WHOLE_BYTES = 256 * 1024;
+
+/**
+ * The body as text, refusing (413) anything over `maxBytes` without reading past it. With
+ * `checkReceived`, a large body is checked each time what has arrived doubles (twice the work of
+ * one pass at most), so a body refused for its shape is refused before the rest of it is read.
+ */
+export async function readBoundedBody(request: Request, maxBytes: number, checkReceived?: (received: string) => void): Promise<string> {
   const tooLarge = () => new CommandError(413, `request body is too large: at most ${maxBytes} bytes are accepted`);
   const length = request.headers.get("content-length");
-  if (length !== null && /^\d+$/.test(length)) {
-    // The server reads exactly the declared length, so a declared body within the limit is read whole.
-    if (Number(length) > maxBytes) throw tooLarge();
-    return request.text();
-  }
+  const declared = length !== null && /^\d+$/.test(length) ? Number(length) : undefined;
+  if (declared !== undefined && declared > maxBytes) throw tooLarge();
+  // The server reads exactly the declared length, so a declared body within the limit is read whole.
+  if (declared !== undefined && (declared <= READ_WHOLE_BYTES || !checkReceived)) return request.text();
   if (!request.body) return "";
-  // No declared length (chunked): count while reading, and stop at the limit.
+  // No declared length (chunked), or a large one: count (and check) while reading.
   const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
+  const decoder = new TextDecoder();
+  let text = "";
   let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel();
-      throw tooLarge();
+  let nextCheck = READ_WHOLE_BYTES;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > maxBytes) throw tooLarge();
+      text += decoder.decode(value, { stream: true });
+      if (checkReceived && total >= nextCheck) {
+        checkReceived(text);
+        nextCheck = total * 2;
+      }
     }
-    chunks.push(value);
+  } catch (error) {
+    await reader.cancel().catch(() => {});
+    throw error;
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return text + decoder.decode();
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { commandRegistry } from "../commands";
-import { parseEnvelope, type Envelope } from "../core/envelope";
+import { parseEnvelope, refuseShape, type Envelope } from "../core/envelope";
 import { jsonLimits } from "../core/json-shape";
 import { countRefusal, refusalKeys, type RateDecision } from "../core/rate-limit";
 import { CommandError } from "../core/errors";
@@ -42,7 +42,8 @@ export const commandEndpoint = (deps: AppDeps) => {
   async function admit(request: Request, address: string): Promise<{ envelope: Envelope; principal: Principal } | { refused: CommandResponse }> {
     let claimedPartnerId: string | undefined;
     try {
-      const envelope = parseEnvelope(await readBoundedBody(request, deps.config.MAX_BODY_BYTES), bodyLimits);
+      const body = await readBoundedBody(request, deps.config.MAX_BODY_BYTES, (received) => refuseShape(received, bodyLimits));
+      const envelope = parseEnvelope(body, bodyLimits);
       claimedPartnerId = envelope.userInfo.id;
       const principal = await authenticate(deps.database.db, {
         partnerId: envelope.userInfo.id,
@@ -59,10 +60,13 @@ export const commandEndpoint = (deps: AppDeps) => {
     }
   }
 
-  async function execute(request: Request, requestId: string, note: { command?: string; principal?: Principal; envelope?: Envelope }, address: string): Promise<CommandResponse> {
+  async function execute(request: Request, requestId: string, note: Note, address: string): Promise<CommandResponse> {
     // An address that has failed too often is refused before its body is read.
     const blocked = await deps.refusalLimiter.peek(refusalKeys.address(address));
-    if (!blocked.allowed) return tooManyRefusals(blocked);
+    if (!blocked.allowed) {
+      note.bodyUnread = true;
+      return tooManyRefusals(blocked);
+    }
     const admitted = await admit(request, address);
     if ("refused" in admitted) return admitted.refused;
     const { envelope, principal } = admitted;
@@ -87,7 +91,7 @@ export const commandEndpoint = (deps: AppDeps) => {
     async ({ request, requestId, startedAt, set, server }) => {
       set.headers["content-type"] = "application/json";
       set.headers["cache-control"] = "no-store";
-      const note: { command?: string; principal?: Principal; envelope?: Envelope } = {};
+      const note: Note = {};
       let response: CommandResponse;
       if (!deps.capacity.tryEnter()) {
         response = atCapacity();
@@ -107,6 +111,7 @@ export const commandEndpoint = (deps: AppDeps) => {
           deps.capacity.leave();
         }
       }
+      if (note.bodyUnread) set.headers.connection = "close";
       const { exctnFdbck } = response;
       const elapsed = performance.now() - startedAt;
       // Refusals before the partner is known (capacity, body, JSON, credentials) belong to no partner's log.
@@ -143,6 +148,15 @@ export const commandEndpoint = (deps: AppDeps) => {
       { parse: "none" },
     );
 };
+
+/** What a request turned out to be, for its log line, the API log and the answer's headers. */
+interface Note {
+  command?: string;
+  principal?: Principal;
+  envelope?: Envelope;
+  /** Refused before its body was read: the connection is closed rather than the body drained. */
+  bodyUnread?: boolean;
+}
 
 /** What `/` answers to: the landing page (GET, HEAD) and commands (POST). */
 const ALLOWED_METHODS = "GET, HEAD, POST";
