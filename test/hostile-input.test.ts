@@ -5,14 +5,13 @@
  * X-Forwarded-For only from TRUSTED_PROXIES, and the command endpoint answers other methods 405.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { RedisClient } from "bun";
 import { jsonLimits } from "../src/core/json-shape";
 import { MemoryRateLimiter, RedisRateLimiter } from "../src/core/rate-limit";
 import { clientAddressOf, NO_SOCKET_ADDRESS } from "../src/http/client-address";
 import { MAX_SIGN_IN_BODY_BYTES } from "../src/portal/auth-routes";
 import { MAX_SIGNED_OUT_BODY_BYTES } from "../src/portal/session";
 import { signedIn } from "./portal/browser";
-import { testApp, type TestApp, type TestPartner } from "./support/harness";
+import { redisAvailable, redisUrl, testApp, type TestApp, type TestPartner } from "./support/harness";
 
 const limits = jsonLimits(2 * 1024 * 1024);
 const FOUR_MILLION_ZEROS = `[${"0,".repeat(4_000_000 - 1)}0]`;
@@ -21,18 +20,7 @@ const FOUR_MILLION_ZEROS = `[${"0,".repeat(4_000_000 - 1)}0]`;
 const valuesIn = (value: unknown): number =>
   value !== null && typeof value === "object" ? Object.values(value).reduce<number>((sum, v) => sum + 1 + valuesIn(v), 0) : 0;
 
-const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-const redisUp = await (async () => {
-  const client = new RedisClient(redisUrl, { connectionTimeout: 500, autoReconnect: false });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    client.close();
-  }
-})();
+const redisUp = await redisAvailable();
 
 const outcome = (answer: any) => answer.exctnFdbck as { id: number; id_v4: number; elbrtn?: string };
 

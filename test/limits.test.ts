@@ -1,22 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { RedisClient } from "bun";
 import { count, eq } from "drizzle-orm";
 import { MemoryRateLimiter, RedisRateLimiter } from "../src/core/rate-limit";
 import { consumers } from "../src/modules/consumers/schema";
-import { individual, testApp } from "./support/harness";
+import { individual, redisAvailable, redisUrl, testApp } from "./support/harness";
 
-const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-const redisUp = await (async () => {
-  const client = new RedisClient(redisUrl, { connectionTimeout: 500, autoReconnect: false });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    client.close();
-  }
-})();
+const redisUp = await redisAvailable();
 
 describe("rate limit: 70 requests (60 + 10 burst) in any rolling 60 seconds per partner", () => {
   test("the 71st request gets 55/429 rate limit exceeded with a retry hint; other partners are unaffected", async () => {

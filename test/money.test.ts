@@ -14,7 +14,7 @@ import { walletEntries } from "../src/modules/wallet/schema";
 import { walletBalance } from "../src/modules/wallet/service";
 import { signedIn } from "./portal/browser";
 import { testApp, type TestPartner } from "./support/harness";
-import { fullConsumer, insureSeed, productCases, watDate } from "./support/policies";
+import { approvedPolicy, productCases, watDate } from "./support/policies";
 
 // Several commands per test on a busy machine: more than bun's default 5 s.
 setDefaultTimeout(30_000);
@@ -94,14 +94,7 @@ const refusedWith = (answer: any, field: string, words: string) => {
 const eventsOf = async (partnerId: string) => (await db.select().from(outboxEvents).where(eq(outboxEvents.partnerId, partnerId))).length;
 const ledgerOf = (partnerId: string) => db.select().from(walletEntries).where(eq(walletEntries.partnerId, partnerId));
 
-async function activePolicy(p: TestPartner, code = "vhcl-tprt-1111") {
-  const c = productCases[code]!;
-  const consumer = (await p.run("prfl entity", fullConsumer())).id as string;
-  if (c.quote) expect((await p.run(`dump ipck_${c.code}*PRMM`, c.quote)).exctnFdbck.id).toBe(75);
-  const answer = await p.run(`entt_${consumer}: insure`, insureSeed(c));
-  expect(answer.status).toBe("a");
-  return answer.id as string;
-}
+const activePolicy = (p: TestPartner, code = "vhcl-tprt-1111") => approvedPolicy(p, code);
 
 describe("wallet topup", () => {
   test.each(REFUSED)("%s is refused, nothing credited", async (_name, literal, words) => {

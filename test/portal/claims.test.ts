@@ -1,21 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import { escapeHtml } from "@kitajs/html";
 import { PDF_BASE64, PNG_BASE64, testApp, type TestPartner } from "../support/harness";
-import { fullConsumer, insureSeed, productCases, watDate } from "../support/policies";
+import { approvedPolicy, watDate } from "../support/policies";
 import { signedIn, type Browser } from "./browser";
 
 const t = await testApp();
 const operator = await t.partner({ admin: true });
 
 /** An approved test-mode policy of `p` (phone cover by default: claims up to ₦200,000). */
-async function insured(p: TestPartner, code = "phnn-flx1-1111") {
-  const c = productCases[code]!;
-  const consumer = (await p.run("prfl entity", fullConsumer())).id as string;
-  if (c.quote) expect((await p.run(`dump ipck_${c.code}*PRMM`, c.quote)).exctnFdbck.id).toBe(75);
-  const answer = await p.run(`entt_${consumer}: insure`, insureSeed(c));
-  expect(answer.status).toBe("a");
-  return answer.id as string;
-}
+const insured = (p: TestPartner, code = "phnn-flx1-1111") => approvedPolicy(p, code);
 
 const claimForm = (policy: string, overrides: Record<string, string | Blob> = {}): Record<string, string | Blob> => ({
   policy,

@@ -1,3 +1,4 @@
+import { RedisClient } from "bun";
 import { loadConfig, type Config } from "../../src/config";
 import { createApp } from "../../src/app";
 import { CapacityGate } from "../../src/core/capacity";
@@ -8,6 +9,22 @@ import { createPartner, type KeyLabel, type NewPartner } from "../../src/modules
 import { sessionSecret } from "../../src/modules/portal/service";
 
 setLogLevel("silent");
+
+/** The Redis the tests use for shared limits: REDIS_URL, else the local default. */
+export const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+
+/** Whether that Redis answers (the tests of Redis-backed limits are skipped outside CI when not). */
+export async function redisAvailable(): Promise<boolean> {
+  const client = new RedisClient(redisUrl, { connectionTimeout: 500, autoReconnect: false });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    client.close();
+  }
+}
 
 /** Which engine this run tests: scripts/test.ts runs the suite once per engine. */
 export const engine = process.env.TEST_ENGINE === "postgres" ? "postgres" : "pglite";

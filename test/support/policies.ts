@@ -1,4 +1,5 @@
-import { PNG_BASE64, individual } from "./harness";
+import { expect } from "bun:test";
+import { PNG_BASE64, individual, type TestPartner } from "./harness";
 
 /** YYYY-MM-DD in Nigerian local time, `days` from now. */
 export function watDate(days = 0): string {
@@ -118,4 +119,14 @@ export function insureSeed(c: ProductCase, overrides: Record<string, unknown> = 
     addtnlFact: c.addtnlFact(),
     ...overrides,
   };
+}
+
+/** An approved test-mode policy of product `code` for a new consumer of `p`, issued through POST / (quoted first where the product needs it). */
+export async function approvedPolicy(p: TestPartner, code: string): Promise<string> {
+  const c = productCases[code]!;
+  const consumer = (await p.run("prfl entity", fullConsumer())).id as string;
+  if (c.quote) expect((await p.run(`dump ipck_${c.code}*PRMM`, c.quote)).exctnFdbck.id).toBe(75);
+  const answer = await p.run(`entt_${consumer}: insure`, insureSeed(c));
+  expect(answer.status).toBe("a");
+  return answer.id as string;
 }
