@@ -3,7 +3,7 @@ import { Elysia } from "elysia";
 import { CommandError } from "./core/errors";
 import { failure } from "./core/feedback";
 import { log } from "./core/log";
-import { isConnectionError } from "./db/errors";
+import { isTransientDatabaseError } from "./db/errors";
 import { certificateRoutes } from "./http/certificates";
 import { commandEndpoint } from "./http/command-endpoint";
 import { requestContext, type AppDeps } from "./http/context";
@@ -11,7 +11,8 @@ import { healthRoutes } from "./http/health";
 import { countHttpRequest, metricsRoutes } from "./http/metrics";
 import { pageRoutes } from "./http/pages";
 import { refuseUnsafeInput } from "./http/unsafe-input";
-import { isPortalPath, portalRoutes } from "./portal/routes";
+import { isPortalPath } from "./portal/paths";
+import { portalRoutes } from "./portal/routes";
 import { referenceRoutes } from "./reference/routes";
 
 export type { AppDeps } from "./http/context";
@@ -43,7 +44,7 @@ export function createApp(deps: AppDeps) {
       const path = new URL(request.url).pathname;
       // The database could not be reached (a dropped connection, a restart): nothing of ours is
       // broken and a retry in a moment succeeds, so 503, never 500.
-      if (isConnectionError(error)) {
+      if (isTransientDatabaseError(error)) {
         const requestId = set.headers["x-request-id"];
         log.warn("request lost its database connection", { requestId, method: request.method, path, error });
         set.status = 503;

@@ -21,12 +21,13 @@ import { webhookEndpoints } from "../src/modules/webhooks/schema";
 import { testApp, testDatabase, type TestPartner } from "./support/harness";
 import { fullConsumer, insureSeed, productCases, watDate } from "./support/policies";
 
-type Fault = "after commit" | "before commit" | "not a connection error";
+type Fault = "after commit" | "before commit" | "statement timeout" | "not a connection error";
 
 /** What the next transaction (or read of `readFails`) meets; each fires once. */
 const faults: { transaction: Fault | null; readFails: unknown; databaseAway: boolean } = { transaction: null, readFails: null, databaseAway: false };
 
 const lostConnection = () => Object.assign(new Error("write CONNECTION_CLOSED"), { code: "CONNECTION_CLOSED" });
+const statementTimeout = () => Object.assign(new Error("canceling statement due to statement timeout"), { code: "57014" });
 
 function withFaults(handle: DatabaseHandle): DatabaseHandle {
   const db = new Proxy(handle.db, {
@@ -43,7 +44,7 @@ function withFaults(handle: DatabaseHandle): DatabaseHandle {
           if (fault)
             return transaction(async (tx) => {
               await run(tx);
-              throw fault === "before commit" ? lostConnection() : new Error("disk full (fault injected)");
+              throw fault === "before commit" ? lostConnection() : fault === "statement timeout" ? statementTimeout() : new Error("disk full (fault injected)");
             }, config);
           return transaction(run, config);
         };
@@ -253,6 +254,17 @@ test("a read that loses its connection answers 35 'retry' with the request id", 
   expect(answer.exctnFdbck.elbrtn).toContain(requestId);
   expect((await p.run("dump entt_*", { limit: 5 })).exctnFdbck.id).toBe(75);
 });
+
+test("a statement cancelled by its timeout (57014) is answered as a lost connection: 35 'nothing stored', not 500; the retry succeeds", async () => {
+  const sent = await commands[1]!.request();
+  faults.transaction = "statement timeout";
+  const { answer, requestId } = await send(p, sent);
+  expect(answer.exctnFdbck).toMatchObject({ id: 35, id_v4: 503 });
+  expect(answer.exctnFdbck.elbrtn).toStartWith("the database was temporarily unavailable and nothing was stored");
+  expect(answer.exctnFdbck.elbrtn).toContain(requestId);
+  expect(await commands[1]!.stored(sent)).toBe(0);
+  expect((await send(p, sent)).answer.exctnFdbck).toEqual({ id: 75, id_v4: 200 });
+}, 30_000);
 
 test("an error that is not a lost connection stays 55/500 with the request id, and nothing is stored", async () => {
   const sent = await commands[1]!.request();

@@ -35,11 +35,12 @@ export const atCapacity = (): CommandResponse => ({
 });
 
 /**
- * The database was briefly unreachable (docs/reliability.md, "Unknown outcomes"): 35 as at capacity,
+ * The database was briefly unreachable or did not finish a statement in time (docs/reliability.md,
+ * "Unknown outcomes"): 35 as at capacity,
  * since a retry is the remedy, with an elbrtn that says what is known of the request. Every wording
  * begins with DATABASE_LOST, so a client (and the reference) can tell them from capacity.
  */
-export const DATABASE_LOST = "the database connection was lost";
+export const DATABASE_LOST = "the database was temporarily unavailable";
 
 export type LostConnectionOutcome = "not answered" | "not stored" | "unknown";
 

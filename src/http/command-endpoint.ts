@@ -9,7 +9,7 @@ import { log } from "../core/log";
 import type { Principal } from "../core/principal";
 import { apiLogFor } from "../modules/api-log/buffer";
 import { authenticate } from "../modules/partners/service";
-import { isConnectionError } from "../db/errors";
+import { isTransientDatabaseError } from "../db/errors";
 import { readBoundedBody } from "./body";
 import { clientAddressOf } from "./client-address";
 import { requestContext, type AppDeps } from "./context";
@@ -100,7 +100,7 @@ export const commandEndpoint = (deps: AppDeps) => {
           response = await execute(request, requestId, note, clientAddress(request, server));
         } catch (error) {
           if (error instanceof CommandError) response = failure(error.status, error.message);
-          else if (isConnectionError(error)) {
+          else if (isTransientDatabaseError(error)) {
             log.warn("command lost its database connection", { requestId, command: note.command, error });
             response = await answerLostConnection(deps, { requestId, principal: note.principal, envelope: note.envelope, now });
           } else {

@@ -1,5 +1,6 @@
 import { commandRegistry } from "../commands";
 import type { Envelope } from "../core/envelope";
+import { beforeDeadline } from "../core/deadline";
 import { CommandError } from "../core/errors";
 import { databaseLost, failure, success, type CommandResponse } from "../core/feedback";
 import { log } from "../core/log";
@@ -48,20 +49,5 @@ async function databaseAnswers(database: DatabaseHandle, deadline: number): Prom
     const left = deadline - Date.now();
     if (left <= 0) return false;
     await Bun.sleep(Math.min(POLL_MS, left));
-  }
-}
-
-/** `work`'s result, or undefined once `deadline` (epoch ms) has passed: a hung connection must not hold the answer. */
-async function beforeDeadline<T>(work: Promise<T>, deadline: number): Promise<T | undefined> {
-  let timer: Timer | undefined;
-  const expiry = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), Math.max(0, deadline - Date.now()));
-  });
-  // Abandoned work may still fail later: that is no longer anyone's answer.
-  work.catch(() => {});
-  try {
-    return await Promise.race([work, expiry]);
-  } finally {
-    clearTimeout(timer);
   }
 }

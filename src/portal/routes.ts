@@ -16,10 +16,8 @@ import { auditAdmin } from "../modules/portal/admin";
 import { apiLogPortal } from "../modules/api-log/portal";
 import { authRoutes } from "./auth-routes";
 import { dashboardRoutes } from "./dashboard";
+import { isPortalPath } from "./paths";
 import { signedOutBodyLimit } from "./session";
-
-/** The portal's paths: pages, not JSON (answers are HTML, also a refusal from app.ts's error handler). */
-export const isPortalPath = (path: string) => /^\/(portal|admin|login|logout)(\/|$)/.test(path);
 
 /**
  * The second surface: the htmx portal for partner staff and the operator's administrators. Every

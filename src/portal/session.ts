@@ -7,6 +7,7 @@ import { Elysia } from "elysia";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { AppDeps } from "../http/context";
 import { sessionViewer, type PortalRole, type Viewer } from "../modules/portal/service";
+import { isSignedInPath } from "./paths";
 
 /** Who may open a page: partner staff (owners included), owners only, the operator's administrators, or anyone signed in. */
 export type Access = "partner" | "owner" | "admin" | "partner-or-admin";
@@ -77,7 +78,7 @@ export const signedOutBodyLimit = (deps: AppDeps) =>
   new Elysia({ name: "portal-signed-out-body-limit" }).use(portalSessionToken(deps)).onRequest(async ({ request, sessionToken, set }) => {
     if (request.method === "GET" || request.method === "HEAD" || request.method === "OPTIONS") return;
     const path = new URL(request.url).pathname;
-    if (!/^\/(portal|admin|logout)(\/|$)/.test(path)) return;
+    if (!isSignedInPath(path)) return;
     const declared = request.headers.get("content-length");
     if (declared !== null && Number(declared) <= MAX_SIGNED_OUT_BODY_BYTES) return;
     const token = /(?:^|;\s*)session=([^;]*)/.exec(request.headers.get("cookie") ?? "")?.[1];
