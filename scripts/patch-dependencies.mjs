@@ -1,6 +1,6 @@
 /**
  * postinstall: fixes to installed dependencies that no option of theirs can make, applied to every
- * copy of the file (ESM, CommonJS, Cloudflare builds). Idempotent; fails the install when the
+ * copy of the file (ESM, CommonJS, Cloudflare builds). Idempotent, edit by edit; fails the install when the
  * expected code is not there (a new version: check whether the fix is still needed, then update
  * or drop it here). Plain Node, so it runs under any `npm install`.
  *
@@ -16,6 +16,17 @@
  * 3. A connection dropped while it fetches the array types (right after connecting) rejects a
  *    promise nobody awaits: an unhandled rejection. Fail the query waiting for that connection
  *    instead, as any other failure of it does.
+ * 4. `closed(hadError)` fails the queries in flight only when the close had no error, counting on
+ *    the socket's 'error' event for the rest; under Bun a reset socket may close with `hadError`
+ *    and no 'error' event. Those queries then stayed on the connection: the next connection's
+ *    first ReadyForQuery resolved one with an empty result (a genuine key read as unknown: 401),
+ *    and the rest waited for answers the old socket would never bring, hanging their callers and
+ *    the connection for good. Fail them with CONNECTION_CLOSED at every close, and clear what the
+ *    old socket left half read (its query, error, result and row count: a count left at k made the
+ *    next session's first query store its rows from index k, so `const [row] = rows` found none).
+ * 5. The same row count outlives a query that fails after some of its rows arrived (a division by
+ *    zero in row 3, a statement timeout while rows stream): the connection's next query is answered
+ *    `[ , , row]`. Reset the count with the rest of the query's state at ReadyForQuery.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -37,6 +48,18 @@ const patches = [
         add: `    chunk = nextWriteTimer = null ${MARKER}\n`,
       },
       {
+        find: "    if (initial)\n      return reconnect()\n\n    !hadError && (query || sent.length)",
+        replace:
+          `    query && queryError(query, Errors.connection('CONNECTION_CLOSED', options, socket)) ${MARKER}\n` +
+          "    while (sent.length)\n      queryError(sent.shift(), Errors.connection('CONNECTION_CLOSED', options, socket))\n" +
+          "    query = results = errorResponse = null\n    result = new Result()\n    rows = 0\n\n" +
+          "    if (initial)\n      return reconnect()\n\n    !hadError && (query || sent.length)",
+      },
+      {
+        find: "    query = results = errorResponse = null\n    result = new Result()\n    connectTimer.cancel()\n",
+        add: `    rows = 0 ${MARKER}\n`,
+      },
+      {
         find: "        return fetchArrayTypes()\n",
         replace: `        return fetchArrayTypes().catch(errored) ${MARKER}\n`,
       },
@@ -48,8 +71,9 @@ for (const { files, edits } of patches) {
   for (const file of files) {
     if (!existsSync(file)) continue;
     let text = readFileSync(file, "utf8");
-    if (text.includes(MARKER)) continue;
     for (const { find, add, replace } of edits) {
+      // Each edit once: an install made before an edit was added gets just the new one.
+      if (text.includes(replace ?? find + add)) continue;
       if (text.split(find).length !== 2) {
         console.error(`patch-dependencies: ${file} does not contain the expected code once; see scripts/patch-dependencies.mjs`);
         process.exit(1);
