@@ -23,7 +23,7 @@ export interface HostileSettings {
   seconds: number;
 }
 
-export interface HostilePhase {
+interface HostilePhase {
   name: string;
   description: string;
   quotes: LoadResult;

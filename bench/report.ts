@@ -4,8 +4,8 @@ import os from "node:os";
 import type { HostileReport } from "./hostile";
 import type { LoadResult } from "./load";
 
-export const START_MARKER = "<!-- bench:start -->";
-export const END_MARKER = "<!-- bench:end -->";
+const START_MARKER = "<!-- bench:start -->";
+const END_MARKER = "<!-- bench:end -->";
 /** The aims: each command's throughput is at least this share of the bare handler's (issues 2 and 3). */
 export const AIMS: Record<string, number> = { quote: 0.6, insure: 0.4, status: 0.7 };
 
@@ -128,7 +128,7 @@ export function writeSection(file: string, section: string, markers: [start: str
 
 export const SCALE_MARKERS: [string, string] = ["<!-- bench-scale:start -->", "<!-- bench-scale:end -->"];
 /** The aim for portal list pages with 100k policies (issue 7). */
-export const LIST_P95_AIM_MS = 50;
+const LIST_P95_AIM_MS = 50;
 
 /** The lists and memory results as markdown. */
 export function renderScaleSection(
@@ -167,7 +167,7 @@ export function renderScaleSection(
 
 export const HOSTILE_MARKERS: [string, string] = ["<!-- bench-hostile:start -->", "<!-- bench-hostile:end -->"];
 /** The aim under hostile bodies: the partner's quote p99 at most this many times its p99 without them (issue 13). */
-export const HOSTILE_P99_AIM = 2;
+const HOSTILE_P99_AIM = 2;
 
 /** The hostile-load results as markdown. */
 export function renderHostileSection(startedAt: Date, report: HostileReport): string {

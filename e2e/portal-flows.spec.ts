@@ -100,7 +100,15 @@ test("a webhook endpoint receives a signed test event, shown in the delivery log
     await expect.poll(() => received.length, { timeout: 15_000 }).toBeGreaterThan(0);
     expect(received[0]!.headers["webhook-signature"]).toMatch(/^v1,/);
     expect(JSON.parse(received[0]!.body).type).toBe("webhook.test");
-    await expect.poll(async () => (await page.reload(), await page.locator("table").textContent()), { timeout: 15_000 }).toContain("succeeded");
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return page.locator("table").textContent();
+        },
+        { timeout: 15_000 },
+      )
+      .toContain("succeeded");
     await expectAccessible(page);
     await screenshot(page, "webhook-endpoint");
   } finally {

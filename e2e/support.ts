@@ -12,6 +12,7 @@ export { expect };
  * every message is listed at once. A test that provokes one on purpose names it in
  * `allowedBrowserErrors` (matched against the whole line, which says where the error came from).
  */
+// biome-ignore lint/suspicious/noConfusingVoidType: Playwright's idiom for a fixture that gives nothing (it runs around each test)
 export const test = base.extend<{ allowedBrowserErrors: RegExp[]; browserErrors: void }>({
   allowedBrowserErrors: [[], { option: true }],
   browserErrors: [

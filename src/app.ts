@@ -75,5 +75,3 @@ export function createApp(deps: AppDeps) {
     .use(portalRoutes(deps))
     .use(commandEndpoint(deps));
 }
-
-export type App = ReturnType<typeof createApp>;

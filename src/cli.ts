@@ -8,11 +8,11 @@ import { isOperatorMistake, operatorSocket, runOperatorCommand, USAGE, UsageErro
 /** One JSON line on stdout for a result, on stderr for a refusal; the exit code says which. */
 function report(outcome: { result: unknown } | { error: string; mistake: boolean; usage?: boolean; stack?: string }): number {
   if ("result" in outcome) {
-    process.stdout.write(JSON.stringify(outcome.result) + "\n");
+    process.stdout.write(`${JSON.stringify(outcome.result)}\n`);
     return 0;
   }
-  process.stderr.write(JSON.stringify({ error: outcome.error }) + "\n" + (outcome.usage ? USAGE + "\n" : ""));
-  if (outcome.stack) process.stderr.write(outcome.stack + "\n");
+  process.stderr.write(`${JSON.stringify({ error: outcome.error })}\n${outcome.usage ? `${USAGE}\n` : ""}`);
+  if (outcome.stack) process.stderr.write(`${outcome.stack}\n`);
   return outcome.mistake ? 2 : 1;
 }
 
@@ -27,7 +27,7 @@ setLogLevel("silent");
 const argv = process.argv.slice(2);
 let exitCode = 0;
 if (argv.length === 0 || argv.includes("--help")) {
-  process.stderr.write(USAGE + "\n");
+  process.stderr.write(`${USAGE}\n`);
   exitCode = argv.length === 0 ? 2 : 0;
 } else {
   const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, connection: config }).catch((error: Error) => error);
@@ -35,7 +35,7 @@ if (argv.length === 0 || argv.includes("--help")) {
     const socket = operatorSocket(config.DATA_DIR);
     if (!config.DATABASE_URL && /in use by process/.test(database.message) && existsSync(socket)) exitCode = await viaServer(socket, argv);
     else {
-      process.stderr.write(JSON.stringify({ error: `cannot open the database: ${database.message}` }) + "\n");
+      process.stderr.write(`${JSON.stringify({ error: `cannot open the database: ${database.message}` })}\n`);
       exitCode = 1;
     }
   } else {

@@ -16,7 +16,7 @@ import { apiRequests } from "../src/modules/api-log/schema";
 import { insertApiRequests, listApiRequests, pruneApiRequests } from "../src/modules/api-log/service";
 import { openDatabase, type Database } from "../src/db/client";
 import { createPartner, type NewPartner } from "../src/modules/partners/service";
-import { engine, individual, PNG_BASE64, testApp, testDatabase, type TestPartner } from "./support/harness";
+import { engine, individual, PNG_BASE64, testApp, testDatabase, } from "./support/harness";
 import { insureSeed, productCases } from "./support/policies";
 import { freshPostgresDatabase } from "./support/reliability";
 import { startAppProcess } from "./support/webhook-receiver";

@@ -108,7 +108,7 @@ describe("credentials", () => {
 
   test("a key with a space or line break is refused", async () => {
     const envelope = structuredClone(acme.envelope(seedless)) as any;
-    envelope.userInfo.athrzt.key = acme.keys.test.key + "\n";
+    envelope.userInfo.athrzt.key = `${acme.keys.test.key}\n`;
     const answer = await t.post(envelope);
     expect(answer.exctnFdbck.id).toBe(55);
     expect(answer.exctnFdbck.elbrtn).toContain("userInfo.athrzt.key must not contain spaces or line breaks");
@@ -140,7 +140,7 @@ describe("bad input the body cannot carry is refused at the envelope, for every 
   test.each([
     ["a NUL in a consumer's name", "prfl entity", { class: "h", name: { first: "Ada\u0000" }, phoneNo: "+2348031234567" }, "seed.name.first contains a NUL character"],
     ["an unpaired surrogate in a consumer's name", "prfl entity", { class: "h", name: { first: "Ada\ud800" }, phoneNo: "+2348031234567" }, "seed.name.first contains an unpaired UTF-16 surrogate (U+D800)"],
-    ["a NUL in a field name", "prfl entity", { class: "h", ["na\u0000me"]: "x" }, "seed has a field name that contains a NUL character"],
+    ["a NUL in a field name", "prfl entity", { class: "h", "na\u0000me": "x" }, "seed has a field name that contains a NUL character"],
     ["a NUL in a registry lookup", "enrch niid_vehicle", { value: "ABC\u0000123" }, "seed.value contains a NUL character"],
     ["a lone low surrogate in a list filter", "claim list", { policy: "\udc00" }, "seed.policy contains an unpaired UTF-16 surrogate (U+DC00)"],
   ])("%s → 55/400 naming the field, nothing stored", async (_name, command, seed, message) => {
@@ -174,7 +174,7 @@ describe("bad input the body cannot carry is refused at the envelope, for every 
   });
 
   test("a refusal quotes at most a little of a huge value: elbrtn stays under 1000 characters", async () => {
-    const huge = "9".repeat(1_000_000) + "x";
+    const huge = `${"9".repeat(1_000_000)}x`;
     for (const [command, seed, start] of [
       ["dump entt_*CSTMRS", { limit: huge }, "seed.limit must be a JSON number, not a string"],
       ["dump entt_*", { status: huge }, 'seed.status must be one of "p", "a", "d", "l"; received "999'],

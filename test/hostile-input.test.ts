@@ -272,7 +272,7 @@ describe("the portal's sign-in is bounded and throttled before anyone is signed 
 });
 
 describe("a signed-out visitor's portal body is not read beyond a small size", () => {
-  const bigBroken = "--x\r\ncontent-disposition: form-data; name=\"a\"\r\n\r\n" + "a".repeat(MAX_SIGNED_OUT_BODY_BYTES);
+  const bigBroken = `--x\r\ncontent-disposition: form-data; name="a"\r\n\r\n${"a".repeat(MAX_SIGNED_OUT_BODY_BYTES)}`;
   const post = (t: TestApp, headers: Record<string, string>) =>
     t.app.handle(new Request("http://localhost/portal/consumers", { method: "POST", headers: { "content-type": "multipart/form-data; boundary=x", ...headers }, body: bigBroken }));
 

@@ -161,7 +161,7 @@ test("docs/quickstart.md: the curl flow and the client flow run as written and a
       const lines = output.trimEnd().split("\n");
       const expected = localise(shown.text).trimEnd().split("\n");
       expect({ where, lines: lines.length }).toEqual({ where, lines: expected.length });
-      expected.forEach((line, n) => expect({ where, line: lines[n] }).toEqual({ where, line: expect.stringMatching(pattern(line)) }));
+      for (const [n, line] of expected.entries()) expect({ where, line: lines[n] }).toEqual({ where, line: expect.stringMatching(pattern(line)) });
     }
   }
   expect(ran).toBe(9);

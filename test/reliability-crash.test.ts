@@ -30,7 +30,7 @@ import { policies } from "../src/modules/policies/schema";
 import { walletEntries, wallets } from "../src/modules/wallet/schema";
 import { webhookDeliveries } from "../src/modules/webhooks/schema";
 import { engine } from "./support/harness";
-import { fullConsumer, productCases, watDate } from "./support/policies";
+import { fullConsumer, productCases, } from "./support/policies";
 import { accepts, freshPostgresDatabase, runSeed, seededRandom, startRawPost, type Random } from "./support/reliability";
 import { startAppProcess, startReceiver, type AppProcess } from "./support/webhook-receiver";
 
@@ -360,7 +360,7 @@ test(`SIGKILL at random moments under concurrent issuance and top-ups: answered 
       expect({ where, events: events.filter((e) => e.type === "wallet.credited" && e.partnerId === partnerId && e.payload.reference === op.reference).length }).toEqual({ where, events: 1 });
       expect(op.answer).toMatchObject({ reference: op.reference, amount: op.amountKobo! / 100 });
     } else if (op.kind === "topup-repeat" || op.kind === "insure-duplicate") {
-      continue; // checked with their originals: still exactly one
+      // Checked with their originals: still exactly one.
     } else if (outcome(op).id === 75 || isDuplicateReference(op.answer)) {
       // Stored exactly once, as this request sent it.
       expect({ where, count: stored.length }).toEqual({ where, count: 1 });

@@ -24,13 +24,9 @@ export const page = <Item extends z.ZodType>(item: Item) =>
     nextCursor: z.string().nullable().meta({ description: "Pass back as seed.cursor for the next page; null on the last page" }),
   });
 
-/** An answer that is nothing but exctnFdbck. */
-export const noFields = z.object({});
-
 // Refusals several commands share, worded as the code words them (the examples prove the wording).
 export const BLANK_FIELD = refusal(406, "seed.<field> is <blank or null>: omit optional fields entirely instead of sending blank or null values", "a field is an empty string or null");
 export const UNKNOWN_FIELD = refusal(400, "seed has unknown field: <field>", "a field the seed does not take (a typo)");
 export const NOT_A_NUMBER = refusal(400, "seed.<field> must be a JSON number, not a string (send <value> without quotes)", "a numeric field sent as a string (spec 7)");
-export const REQUIRED_FIELD = refusal(400, "seed.<field> is required");
 export const BAD_CURSOR = refusal(400, "seed.cursor is not a cursor this service returned");
 

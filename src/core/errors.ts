@@ -17,6 +17,3 @@ export class CommandError extends Error {
 
 export const badRequest = (message: string, field?: string) => new CommandError(400, message, field);
 export const notAcceptable = (message: string, field?: string) => new CommandError(406, message, field);
-export const forbidden = (message: string) => new CommandError(403, message);
-export const notFound = (message: string, field?: string) => new CommandError(404, message, field);
-export const conflict = (message: string, field?: string) => new CommandError(409, message, field);

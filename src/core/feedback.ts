@@ -2,13 +2,13 @@
 import { clip } from "./validation";
 
 /** The longest elbrtn: explanations name what is wrong; whatever a message quotes, the answer stays small. */
-export const MAX_ELBRTN = 1000;
+const MAX_ELBRTN = 1000;
 
 export const SUCCESS = 75;
 export const AT_CAPACITY = 35;
 export const ERROR = 55;
 
-export interface ExecutionFeedback {
+interface ExecutionFeedback {
   id: typeof SUCCESS | typeof AT_CAPACITY | typeof ERROR;
   id_v4: number;
   elbrtn?: string;

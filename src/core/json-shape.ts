@@ -31,7 +31,7 @@ export interface JsonShapeProblem {
  * it, and a data: URL prefix. Twice, so that a document somewhat too large meets the document
  * rule's own words (its limit in bytes) rather than this bound on cost.
  */
-export function maxStringLengthFor(maxDocumentBytes: number): number {
+function maxStringLengthFor(maxDocumentBytes: number): number {
   const base64 = Math.ceil(maxDocumentBytes / 3) * 4;
   return 2 * (base64 + Math.ceil(base64 / 76) * 4 + 256);
 }

@@ -71,7 +71,7 @@ function write(level: Level, msg: string, fields: Record<string, unknown> = {}) 
   for (const observer of observers) observer(level, msg, fields);
   if (order[level] < threshold) return;
   const line = JSON.stringify({ time: new Date().toISOString(), level, msg: scrubText(msg), ...(redact(fields) as object) });
-  (level === "error" || level === "warn" ? process.stderr : process.stdout).write(line + "\n");
+  (level === "error" || level === "warn" ? process.stderr : process.stdout).write(`${line}\n`);
 }
 
 export const log = {

@@ -115,11 +115,13 @@ export interface CommandDefinition<Seed = unknown, Answer extends z.ZodType = z.
 export const command = <Seed, Answer extends z.ZodType>(definition: CommandDefinition<Seed, Answer>): CommandDefinition<Seed, Answer> => definition;
 
 export interface MatchedCommand {
+  // biome-ignore lint/suspicious/noExplicitAny: a registry holds commands of every seed type; each checks its own seed
   definition: CommandDefinition<any, z.ZodType>;
   params: Record<string, string>;
 }
 
 export class CommandRegistry {
+  // biome-ignore lint/suspicious/noExplicitAny: as in MatchedCommand
   constructor(readonly definitions: readonly CommandDefinition<any, z.ZodType>[]) {
     const grammars = new Set<string>();
     const examples = new Set<string>();

@@ -86,8 +86,6 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown, prefix: s
       return { field, message: `${field} must be ${issue.inclusive ? "at most" : "less than"} ${issue.maximum}; received ${clip(String(received), 40)}` };
     case "unrecognized_keys":
       return { field, message: `${field ? `${field} has` : "unknown"} unknown field${issue.keys.length > 1 ? "s" : ""}: ${clip(issue.keys.join(", "), 200)}` };
-    case "invalid_format":
-    case "custom":
     default:
       // Schemas give these their own wording ("must be YYYY-MM-DD" …); prefix the field.
       return { field, message: `${field} ${issue.message}` };
@@ -106,10 +104,11 @@ export function parseWith<S extends z.ZodType>(schema: S, input: unknown, prefix
 }
 
 /** A NUL (PostgreSQL stores none) or a UTF-16 surrogate without its partner (not Unicode: no text column or JSON document can hold it). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: a NUL is exactly what this finds
 const UNSTORABLE_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Why `text` can never be stored, in an integrator's words, or null when it can. */
-export function unstorableText(text: string): string | null {
+function unstorableText(text: string): string | null {
   const found = UNSTORABLE_TEXT.exec(text);
   if (!found) return null;
   if (found[0] === "\u0000") return "contains a NUL character (U+0000), which text cannot hold";
@@ -181,5 +180,3 @@ export const isoDateTime = z
 /** A non-blank string (blank strings are refused rather than treated as absent). */
 export const text = (max = 500) => z.string().trim().min(1).max(max);
 
-/** A finite JSON number (never a numeric string: describeIssue says so by name). */
-export const amount = () => z.number().finite();

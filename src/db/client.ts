@@ -88,7 +88,7 @@ export async function openDatabase(options: { url?: string; dataDir?: string; co
 const reconnectDelaySeconds = (retries: number) => Math.min(0.05 * 2 ** retries, 1);
 
 /** postgres.js options of every connection of the service (its time settings are in seconds). */
-function connectionOptions(settings: ConnectionSettings): postgres.Options<{}> {
+function connectionOptions(settings: ConnectionSettings): postgres.Options<Record<string, never>> {
   return {
     onnotice: () => {},
     connect_timeout: settings.DATABASE_CONNECT_TIMEOUT_MS / 1000,
@@ -145,7 +145,7 @@ const RELOCK_MAX_WAIT_MS = 2_000;
  * with the same key, retried until the database answers — logged once per outage. The same key, as
  * other processes know this one by it; until our old session is gone it is not free, so we wait.
  */
-async function holdSessionLock(url: string, options: postgres.Options<{}>, classId: number): Promise<{ key: number; release(): Promise<void> }> {
+async function holdSessionLock(url: string, options: postgres.Options<Record<string, never>>, classId: number): Promise<{ key: number; release(): Promise<void> }> {
   let key = 0;
   let releasing = false;
   let retaking = false;

@@ -1,6 +1,7 @@
 import { getTableColumns, sql, type SQL } from "drizzle-orm";
 import { PgTransaction, type PgColumn, type PgTable } from "drizzle-orm/pg-core";
 import type { Executor } from "./client";
+import { getOrMake } from "../core/maps";
 
 interface Runnable<R> {
   execute(values?: Record<string, unknown>): Promise<R>;
@@ -16,9 +17,7 @@ export function preparedQuery<R>(name: string, build: (db: Executor, name: strin
   const byDatabase = new WeakMap<object, Runnable<R>>();
   return (db: Executor, values: Record<string, unknown>): Promise<R> => {
     if (db instanceof PgTransaction) return build(db, name).execute(values);
-    let query = byDatabase.get(db);
-    if (!query) byDatabase.set(db, (query = build(db, name)));
-    return query.execute(values);
+    return getOrMake(byDatabase, db, () => build(db, name)).execute(values);
   };
 }
 
@@ -38,8 +37,7 @@ const columnsOf = new WeakMap<PgTable, [string, PgColumn][]>();
  * would (JSON, timestamps), null kept as SQL NULL. Every column must be given (null, not absent).
  */
 export function placeholderValues<T extends PgTable>(table: T, row: T["$inferSelect"], prefix = ""): Record<string, unknown> {
-  let columns = columnsOf.get(table);
-  if (!columns) columnsOf.set(table, (columns = Object.entries(getTableColumns(table))));
+  const columns = getOrMake(columnsOf, table, () => Object.entries(getTableColumns(table)));
   const values: Record<string, unknown> = {};
   for (const [key, column] of columns) {
     const value = (row as Record<string, unknown>)[key];

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { log } from "../core/log";
 import type { DatabaseHandle, Executor } from "./client";
+import { getOrMake } from "../core/maps";
 
 /** How long a change waits for every instance to confirm it before answering anyway (the expiry still bounds staleness). */
 const CONFIRM_TIMEOUT_MS = 2_000;
@@ -77,9 +78,7 @@ export class SharedCache<V> {
       this.remove(key);
       const group = groupOf(value);
       this.entries.set(key, { value, group, expiresAt: Date.now() + this.ttlMs });
-      let keys = this.keysOf.get(group);
-      if (!keys) this.keysOf.set(group, (keys = new Set()));
-      keys.add(key);
+      getOrMake(this.keysOf, group, () => new Set()).add(key);
     }
     return value;
   }
@@ -124,7 +123,8 @@ export class SharedCache<V> {
 }
 
 /** Every cache of this process, for src/main.ts to listen on their channels. */
-export const sharedCaches: SharedCache<any>[] = [];
+// biome-ignore lint/suspicious/noExplicitAny: caches of every value type; main.ts uses only their channels
+const sharedCaches: SharedCache<any>[] = [];
 
 /** This process's part in confirming changes (PostgreSQL only: an embedded database has one process). */
 class CacheNetwork {

@@ -20,7 +20,7 @@ export const certificateRoutes = (deps: AppDeps) =>
   new Elysia({ name: "certificates" })
     .get("/certificates/:token", async ({ params, set }) => {
       const policy = await findPolicyByCertificateToken(deps.database.db, params.token);
-      if (!policy || policy.status !== "a") {
+      if (policy?.status !== "a") {
         set.status = 404;
         return { error: "no certificate at this address" };
       }

@@ -15,7 +15,7 @@ const plain = (address: string) => address.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)
  * TRUSTED_PROXIES (comma-separated addresses and CIDRs) → the test of whether a peer is one of
  * them. An entry that is neither is a configuration error at startup, never silently ignored.
  */
-export function trustedProxies(setting: string): (address: string) => boolean {
+function trustedProxies(setting: string): (address: string) => boolean {
   const list = new BlockList();
   const entries = setting.split(",").map((entry) => entry.trim()).filter(Boolean);
   for (const entry of entries) {

@@ -23,7 +23,7 @@ export interface AppDeps {
 }
 
 /** The headers of every answer: no sniffing, no framing, and pages may load only this origin's own scripts and styles. */
-export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "x-content-type-options": "nosniff",
   "x-frame-options": "DENY",
   "referrer-policy": "same-origin",

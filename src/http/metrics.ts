@@ -13,11 +13,12 @@ import { Elysia } from "elysia";
 import { createHash, timingSafeEqual } from "node:crypto";
 import { observeLog } from "../core/log";
 import type { AppDeps } from "./context";
+import { getOrMake } from "../core/maps";
 
 const PREFIX = "partner_service_";
 
 /** Seconds: commands take from well under 5 ms (status, quote) to 30 s (a first registry check). */
-export const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30] as const;
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30] as const;
 
 type Labels = Record<string, string>;
 
@@ -64,8 +65,7 @@ class Histogram {
 
   observe(labels: Labels, value: number) {
     const key = keyOf(labels);
-    let entry = this.series.get(key);
-    if (!entry) this.series.set(key, (entry = { labels, counts: this.buckets.map(() => 0), sum: 0, count: 0 }));
+    const entry = getOrMake(this.series, key, () => ({ labels, counts: this.buckets.map(() => 0), sum: 0, count: 0 }));
     for (let i = 0; i < this.buckets.length; i++) if (value <= this.buckets[i]!) entry.counts[i]!++;
     entry.sum += value;
     entry.count++;
@@ -78,7 +78,7 @@ class Histogram {
   render(): string[] {
     const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`];
     for (const { labels, counts, sum, count } of this.series.values()) {
-      this.buckets.forEach((le, i) => lines.push(`${this.name}_bucket${labelText({ ...labels, le: String(le) })} ${counts[i]}`));
+      for (const [i, le] of this.buckets.entries()) lines.push(`${this.name}_bucket${labelText({ ...labels, le: String(le) })} ${counts[i]}`);
       lines.push(`${this.name}_bucket${labelText({ ...labels, le: "+Inf" })} ${count}`);
       lines.push(`${this.name}_sum${labelText(labels)} ${number(sum)}`);
       lines.push(`${this.name}_count${labelText(labels)} ${count}`);
@@ -92,7 +92,7 @@ function gauge(name: string, help: string, samples: [Labels, number][]): string[
 }
 
 /** This process's counters (every app built in it reports them: the process is the instance). */
-export const metrics = {
+const metrics = {
   commands: new Counter(
     `${PREFIX}commands_total`,
     "Commands answered on POST /, by command (its grammar; (none) when the request failed before one was found), exctnFdbck id (outcome) and id_v4 (status).",
@@ -168,7 +168,7 @@ const QUEUE_HELP: Record<keyof QueueDepths, string> = {
 const processStart = Date.now() / 1000 - process.uptime();
 
 /** The whole exposition: process counters, this app's gauges, the queues. */
-export async function renderMetrics(deps: AppDeps, depths: () => Promise<QueueDepths | null>): Promise<string> {
+async function renderMetrics(deps: AppDeps, depths: () => Promise<QueueDepths | null>): Promise<string> {
   const queues = await depths();
   const memory = process.memoryUsage();
   const cpu = process.cpuUsage();

@@ -43,9 +43,6 @@ export interface ErrorBody {
   message: string;
 }
 
-/** Everything POST /verify/vehicle answers (spec 4.4). */
-export type VerifyResponse = VerifyAnswer | ErrorBody;
-
 export interface NiidAppOptions {
   /** The registry behind the service; without one, lookups answer 503 (not configured). */
   registry?: VehicleRegistry;
@@ -67,7 +64,7 @@ export function licenceStatus(expiryDate: string, now: Date): LicenceStatus {
   return expiryDate >= watDate(now) ? "Active policy" : "Expired policy";
 }
 
-export function vehicleDetails(record: RegistryRecord, now: Date): VehicleDetails {
+function vehicleDetails(record: RegistryRecord, now: Date): VehicleDetails {
   return {
     policy_number: record.policyNumber,
     registration_number: record.registrationNumber,

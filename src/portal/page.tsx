@@ -5,7 +5,7 @@ import { inputForField } from "../products/forms";
 import type { FormProblem } from "../../views/portal/ui";
 
 /** An htmx request for part of a page (not a history restore, which needs the whole page). */
-export const wantsFragment = (request: Request) => request.headers.get("hx-request") === "true" && request.headers.get("hx-history-restore-request") !== "true";
+const wantsFragment = (request: Request) => request.headers.get("hx-request") === "true" && request.headers.get("hx-history-restore-request") !== "true";
 
 /** A portal page: the fragment for htmx, the full layout otherwise. */
 export function page(request: Request, shell: ShellProps, children: Children): JSX.Element {

@@ -26,7 +26,7 @@ export const PASSWORD_PAGE = "/portal/password";
 export const homeOf = (role: PortalRole) => (role === "admin" ? "/admin" : "/portal");
 
 /** The CSRF token of a session: derived, so nothing more is stored; forms send it back. */
-export const csrfTokenOf = (secret: string, sessionId: string) => createHmac("sha256", secret).update(`csrf:${sessionId}`).digest("base64url");
+const csrfTokenOf = (secret: string, sessionId: string) => createHmac("sha256", secret).update(`csrf:${sessionId}`).digest("base64url");
 
 function sameToken(a: string | undefined, b: string): boolean {
   if (!a || a.length !== b.length) return false;
@@ -34,7 +34,7 @@ function sameToken(a: string | undefined, b: string): boolean {
 }
 
 /** A request that must not go on: htmx is told where to go instead of swapping a page into a fragment. */
-export function stopWith(request: Request, set: { headers: Record<string, unknown> }, location: string) {
+function stopWith(request: Request, set: { headers: Record<string, unknown> }, location: string) {
   if (request.headers.get("hx-request")) set.headers["hx-redirect"] = location;
   else set.headers.location = location;
   return request.headers.get("hx-request") ? 401 : 303;

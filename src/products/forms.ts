@@ -46,7 +46,10 @@ export const inputName = (path: string, groupIndex?: { group: string; index: num
 function setPath(target: Record<string, unknown>, path: string, value: unknown) {
   const keys = path.split(".");
   let node = target;
-  for (const key of keys.slice(0, -1)) node = (node[key] ??= {}) as Record<string, unknown>;
+  for (const key of keys.slice(0, -1)) {
+    node[key] ??= {};
+    node = node[key] as Record<string, unknown>;
+  }
   node[keys.at(-1)!] = value;
 }
 

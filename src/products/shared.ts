@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { badRequest } from "../core/errors";
 import type { ConsumerClass, ProductType } from "./types";
+import { getOrMake } from "../core/maps";
 
 /** Every insrncDrtn code the service knows (spec 8, "Durations allowed"). */
 export type DurationCode = "7d" | "15d" | "25d" | "30d" | "45d" | "62d" | "92d" | "1m" | "3m" | "6m" | "12m" | "1y";
@@ -23,9 +24,7 @@ export const MONTHS_COVERED: Readonly<Record<MonthlyDuration, number>> = { "1m":
 const durationSchemas = new WeakMap<readonly DurationCode[], z.ZodType>();
 /** Built once per list of durations: issuance asks for it on every request. */
 export const durationField = <const D extends readonly [DurationCode, ...DurationCode[]]>(allowed: D) => {
-  let schema = durationSchemas.get(allowed);
-  if (!schema) durationSchemas.set(allowed, (schema = z.string().pipe(z.enum(allowed))));
-  return schema as z.ZodPipe<z.ZodString, z.ZodEnum<{ [K in D[number]]: K }>>;
+  return getOrMake(durationSchemas, allowed, () => z.string().pipe(z.enum(allowed))) as z.ZodPipe<z.ZodString, z.ZodEnum<{ [K in D[number]]: K }>>;
 };
 
 /**

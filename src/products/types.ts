@@ -57,7 +57,7 @@ export interface ProductFamily {
  * refusal itself (spec 7) the family tightens its schema with the same constants for the
  * reference (travel's destination and durations), so the documentation says what the rule enforces.
  */
-export interface ProductSchemas {
+interface ProductSchemas {
   /** Seed of `dump ipck_<code>*PRMM`. */
   quote: z.ZodType;
   /** insrncDrtn of the insure seed; absent when the product takes none (it must then be omitted). */
@@ -68,7 +68,7 @@ export interface ProductSchemas {
 
 // ─── Portal forms (src/products/forms.ts turns submitted values into wire seeds) ──────────────
 
-export type FieldKind = "text" | "textarea" | "number" | "integer" | "date" | "datetime" | "select" | "checkbox" | "document";
+type FieldKind = "text" | "textarea" | "number" | "integer" | "date" | "datetime" | "select" | "checkbox" | "document";
 
 /** One input of a product form. */
 export interface FormField {
@@ -139,7 +139,7 @@ export interface PolicyContext {
 }
 
 /** The product part of `entt_<consumer_id>: insure` (already checked for blank/null fields). */
-export interface PolicyRequest {
+interface PolicyRequest {
   insrncDrtn?: unknown;
   /** Raw addtnlFact without webHook (the service handles webHook). */
   addtnlFact?: unknown;
@@ -176,7 +176,7 @@ export interface UnderwritingFacts {
 }
 
 /** The insured vehicle as the national registry should show it (spec 4.4). */
-export interface RegisteredVehicle {
+interface RegisteredVehicle {
   registration: string;
   make: string;
   model: string;

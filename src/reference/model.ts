@@ -10,6 +10,7 @@ import type { FormEntry } from "../products/types";
 import { jsonSchemaOf, type JsonSchema } from "./json-schema";
 import { productReferences } from "./products";
 
+// biome-ignore lint/suspicious/noExplicitAny: the reference reads commands of every seed type
 export type Definition = CommandDefinition<any, z.ZodType>;
 
 export type SeedReference =

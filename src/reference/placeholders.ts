@@ -39,13 +39,13 @@ const TOKEN = /\{\{([^{}]+)\}\}/g;
 const DATE = /^today(?:([+-])(\d+))?$/;
 const REFERENCE = /^([a-z][a-z0-9-]*)\.(.+)$/;
 
-export type Placeholder =
+type Placeholder =
   | { kind: "reference"; example: string; path: string }
   | { kind: "date"; days: number }
   | { kind: "generated"; name: string }
   | { kind: "environment"; name: string };
 
-export function parsePlaceholder(body: string): Placeholder {
+function parsePlaceholder(body: string): Placeholder {
   const date = DATE.exec(body);
   if (date) return { kind: "date", days: date[1] ? Number(`${date[1]}${date[2]}`) : 0 };
   const reference = REFERENCE.exec(body);
@@ -56,7 +56,7 @@ export function parsePlaceholder(body: string): Placeholder {
 }
 
 /** Every placeholder a value holds, wherever it sits in it. */
-export function placeholdersIn(value: Json | undefined): Placeholder[] {
+function placeholdersIn(value: Json | undefined): Placeholder[] {
   if (typeof value === "string") return [...value.matchAll(TOKEN)].map((m) => parsePlaceholder(m[1]!));
   if (Array.isArray(value)) return value.flatMap((v) => placeholdersIn(v));
   if (value && typeof value === "object") return Object.entries(value).flatMap(([k, v]) => [...placeholdersIn(k), ...placeholdersIn(v)]);

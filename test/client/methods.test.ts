@@ -215,7 +215,7 @@ describe("webhooks: the endpoint commands, and real deliveries verified by verif
     expect(event.type).toBe("webhook.test");
     expect(event.data.endpointId).toBe(state.endpointId!);
     expect(new Webhook(state.secret!).verify(hit.body, hit.headers)).toEqual(event);
-    await expect(verifyWebhook(hit.body, hit.headers, "whsec_" + btoa("another secret of 32 bytes......"))).rejects.toThrow("no webhook-signature matches");
+    await expect(verifyWebhook(hit.body, hit.headers, `whsec_${btoa("another secret of 32 bytes......")}`)).rejects.toThrow("no webhook-signature matches");
   });
 
   test("webhookDeliveries and replayWebhook (same webhook-id)", async () => {

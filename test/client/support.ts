@@ -24,7 +24,7 @@ export interface CliPartner {
 }
 
 /** `npm run cli -- …` as the README says, on the service's database (`database`: its environment); its one JSON line. */
-export async function cli(database: Record<string, string>, args: string[]): Promise<any> {
+async function cli(database: Record<string, string>, args: string[]): Promise<any> {
   const env = { ...process.env, DATABASE_URL: undefined, TEST_DATABASE_URL: undefined, TEST_ENGINE: undefined, ...database };
   const child = Bun.spawn(["npm", "run", "--silent", "cli", "--", ...args], { cwd: root, env, stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()]);

@@ -356,13 +356,17 @@ describe("POST / answers every malformed body with a well-formed 55", () => {
 
   test("envelopes: wrong types, missing and hostile credentials, pollution keys at every level", async () => {
     type Mutation = (e: any) => boolean; // returns true when the mutation makes the envelope certainly invalid
+    const mutate = (change: (e: any) => void, breaks: boolean): Mutation => (e) => {
+      change(e);
+      return breaks;
+    };
     const other = admin.keys.test;
     const genuineIds = { id: partner.partnerId, keyId: partner.keys.test.id, key: partner.keys.test.key };
     const wrongType = fc.oneof(oddNumber, fc.boolean(), fc.constant(null), fc.array(hostileValue(), { maxLength: 2 }), hostileValue().filter((v) => v !== null && typeof v === "object"));
     const mutation: fc.Arbitrary<[string, Mutation]> = fc.oneof(
-      fc.tuple(fc.constantFrom("userInfo", "userInfo.athrzt", "cmmnd"), wrongType).map(([at, v]) => [`${at} := ${brief(v, 80)}`, (e) => (setAt(e, at, v), true)] as [string, Mutation]),
-      fc.tuple(fc.constantFrom("userInfo.id", "userInfo.athrzt.id", "userInfo.athrzt.key", "cmmnd.cmmnd"), wrongType).map(([at, v]) => [`${at} := ${brief(v, 80)}`, (e) => (setAt(e, at, v), true)] as [string, Mutation]),
-      fc.constantFrom("userInfo", "userInfo.id", "userInfo.athrzt", "userInfo.athrzt.id", "userInfo.athrzt.key", "cmmnd", "cmmnd.cmmnd").map((at) => [`delete ${at}`, (e) => (deleteAt(e, at), true)] as [string, Mutation]),
+      fc.tuple(fc.constantFrom("userInfo", "userInfo.athrzt", "cmmnd"), wrongType).map(([at, v]) => [`${at} := ${brief(v, 80)}`, mutate((e) => setAt(e, at, v), true)] as [string, Mutation]),
+      fc.tuple(fc.constantFrom("userInfo.id", "userInfo.athrzt.id", "userInfo.athrzt.key", "cmmnd.cmmnd"), wrongType).map(([at, v]) => [`${at} := ${brief(v, 80)}`, mutate((e) => setAt(e, at, v), true)] as [string, Mutation]),
+      fc.constantFrom("userInfo", "userInfo.id", "userInfo.athrzt", "userInfo.athrzt.id", "userInfo.athrzt.key", "cmmnd", "cmmnd.cmmnd").map((at) => [`delete ${at}`, mutate((e) => deleteAt(e, at), true)] as [string, Mutation]),
       fc.tuple(fc.constantFrom("userInfo.id", "userInfo.athrzt.id"), hostileString({ poison: true })).map(
         ([at, s]) => [`${at} := ${brief(s, 80)}`, (e) => {
           const before = getAt(e, at);
@@ -371,7 +375,7 @@ describe("POST / answers every malformed body with a well-formed 55", () => {
         }] as [string, Mutation],
       ),
       // Equivalent forms of the same UUID stay valid.
-      fc.constantFrom("userInfo.id", "userInfo.athrzt.id").map((at) => [`${at} in another form`, (e) => (setAt(e, at, String(getAt(e, at)).replaceAll("-", "").toUpperCase()), false)] as [string, Mutation]),
+      fc.constantFrom("userInfo.id", "userInfo.athrzt.id").map((at) => [`${at} in another form`, mutate((e) => setAt(e, at, String(getAt(e, at)).replaceAll("-", "").toUpperCase()), false)] as [string, Mutation]),
       fc.tuple(fc.nat(), hostileString({ poison: true })).map(([at, s]) => [`key edited with ${brief(s, 40)}`, (e) => {
         const key = e.userInfo.athrzt.key as string;
         const i = at % (key.length + 1);
@@ -398,7 +402,7 @@ describe("POST / answers every malformed body with a well-formed 55", () => {
         Object.defineProperty(e, "__proto__", { value: { [at]: moved }, enumerable: true, writable: true, configurable: true });
         return true;
       }] as [string, Mutation]),
-      deepValue.map((v) => [`cmmnd.seed := deep ${depthOf(v)}`, (e) => ((e.cmmnd.seed = v), false)] as [string, Mutation]),
+      deepValue.map((v) => [`cmmnd.seed := deep ${depthOf(v)}`, mutate((e) => { e.cmmnd.seed = v; }, false)] as [string, Mutation]),
     );
 
     await holds("envelopes", 2, 500, fc.array(mutation, { minLength: 1, maxLength: 3 }), async (mutations) => {

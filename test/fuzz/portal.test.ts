@@ -302,7 +302,7 @@ function requestOf(route: Route, s: Submission, browser: Browser): { path: strin
     case "json":
       return { path, init: { method: "POST", body: toJson(Object.fromEntries(entries)), headers: { ...headers, "content-type": "application/json" } } };
     case "broken json":
-      return { path, init: { method: "POST", body: toJson(Object.fromEntries(entries)).slice(0, -1) + ",", headers: { ...headers, "content-type": "application/json" } } };
+      return { path, init: { method: "POST", body: `${toJson(Object.fromEntries(entries)).slice(0, -1)},`, headers: { ...headers, "content-type": "application/json" } } };
     case "broken multipart":
       return { path, init: { method: "POST", body: `--b\r\ncontent-disposition: form-data; name="_csrf"\r\n\r\n${token ?? ""}\r\n--b`, headers: { ...headers, "content-type": "multipart/form-data; boundary=b" } } };
     case "text":

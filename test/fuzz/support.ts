@@ -24,7 +24,7 @@ export const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 20_260_523);
 export const RUNS_SCALE = Number(process.env.FUZZ_RUNS_SCALE ?? 1);
 
 /** The longest `elbrtn` a refusal may have: answers name what is wrong, they never echo a huge input back. */
-export const MAX_ELBRTN = 1000;
+const MAX_ELBRTN = 1000;
 
 /**
  * Run `predicate` on `runs` seeded inputs of `arbitrary`. On failure the error names the seed

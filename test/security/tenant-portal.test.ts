@@ -34,7 +34,9 @@ const stranger = async () => signedIn(w.t, (await w.t.partner()).portal);
 
 const headerLines = (headers: Headers) => {
   const lines: string[] = [];
-  headers.forEach((value, name) => lines.push(`${name}: ${value}`));
+  headers.forEach((value, name) => {
+    lines.push(`${name}: ${value}`);
+  });
   return lines.join("\n");
 };
 

@@ -88,7 +88,7 @@ export function leaksIn(text: string, markers: string[], sent = ""): string[] {
   return markers.filter((m) => text.includes(m) && !sent.includes(m));
 }
 
-export interface Victim {
+interface Victim {
   partner: TestPartner;
   consumer: { id: string; uuid: string; email: string; name: string };
   /** Approved test policy (vehicle third-party), with a claim and a financing plan. */
@@ -121,7 +121,7 @@ async function ok(answer: Promise<any>, what: string) {
 }
 
 /** Partner B with one of everything; partner A and an administrator beside it. */
-export async function buildWorld(t: TestApp): Promise<World> {
+async function buildWorld(t: TestApp): Promise<World> {
   const [a, partner, admin] = await Promise.all([t.partner({ enrichment: true }), t.partner({ enrichment: true, name: "Victim Bank" }), t.partner({ admin: true })]);
   const tag = crypto.randomUUID().slice(0, 8);
   const email = `bartholomew.${tag}@victim.example`;

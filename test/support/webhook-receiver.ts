@@ -7,7 +7,7 @@
 import { Webhook } from "standardwebhooks";
 import { freePort } from "../../bench/servers";
 
-export interface Hit {
+interface Hit {
   path: string;
   /** webhook-id, webhook-timestamp, webhook-signature. */
   id: string;
@@ -65,8 +65,7 @@ export async function startReceiver(): Promise<Receiver> {
     async fetch(request, server) {
       const path = new URL(request.url).pathname;
       const body = await request.text();
-      const headers: Record<string, string> = {};
-      request.headers.forEach((value, key) => (headers[key] = value));
+      const headers: Record<string, string> = request.headers.toJSON();
       let payload: Hit["payload"];
       try {
         payload = JSON.parse(body);
@@ -158,7 +157,7 @@ export async function startAppProcess(env: Record<string, string>, readyTimeoutM
     const decoder = new TextDecoder();
     const reader = child.stderr.getReader();
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
-      stderr = (stderr + decoder.decode(chunk.value, { stream: true })).slice(-20_000);
+      stderr = (stderr + decoder.decode(chunk.value, { stream: true })).slice(-2_000_000);
   })();
   const url = `http://127.0.0.1:${port}/`;
   const deadline = Date.now() + readyTimeoutMs;

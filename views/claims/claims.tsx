@@ -14,7 +14,7 @@ export const CLAIM_STATUS_TEXT: Record<string, string> = {
 const claimTone = (status: string) =>
   status === "approved" || status === "paid" ? "ok" : status === "in_review" ? "wait" : status === "submitted" ? "info" : "bad";
 
-export const ClaimBadge = (props: { status: string }) => <Badge tone={claimTone(props.status)} text={CLAIM_STATUS_TEXT[props.status] ?? props.status} />;
+const ClaimBadge = (props: { status: string }) => <Badge tone={claimTone(props.status)} text={CLAIM_STATUS_TEXT[props.status] ?? props.status} />;
 
 /** How many file inputs the claim form offers (the JSON surface takes up to 10 documents). */
 export const CLAIM_DOCUMENT_INPUTS = 5;
@@ -210,7 +210,7 @@ export function ClaimForm(props: { values: FormValues; problem?: FormProblem; cs
   );
 }
 
-export interface ClaimDocumentView {
+interface ClaimDocumentView {
   position: number;
   name: string;
   type: string;
@@ -218,7 +218,7 @@ export interface ClaimDocumentView {
   href: string;
 }
 
-export interface ClaimStepView {
+interface ClaimStepView {
   status: string;
   note?: string;
   at: Date;

@@ -2,7 +2,7 @@ import { naira } from "../format";
 import { Badge, Csrf, Input, ProblemSummary, type FormProblem, type FormValues } from "../portal/ui";
 
 /** The registry check's answer as the page shows it (the JSON surface's `status`, `details`, `from_cache`, `message`). */
-export interface RegistryResult {
+interface RegistryResult {
   status: "found" | "not_found";
   details: Record<string, string>;
   message: string;

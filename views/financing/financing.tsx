@@ -1,11 +1,11 @@
 import { dateTime, day, naira } from "../format";
 import { Badge, Csrf, Empty, Input, MoreRows, ProblemSummary, type FormProblem, type FormValues } from "../portal/ui";
 
-export const PLAN_STATUS_TEXT: Record<string, string> = { active: "Active", completed: "Completed", lapsed: "Lapsed" };
-export const FREQUENCY_TEXT: Record<string, string> = { weekly: "Weekly", biweekly: "Every two weeks", monthly: "Monthly" };
+const PLAN_STATUS_TEXT: Record<string, string> = { active: "Active", completed: "Completed", lapsed: "Lapsed" };
+const FREQUENCY_TEXT: Record<string, string> = { weekly: "Weekly", biweekly: "Every two weeks", monthly: "Monthly" };
 
 const planTone = (status: string) => (status === "completed" ? "ok" : status === "active" ? "info" : "bad");
-export const PlanBadge = (props: { status: string }) => <Badge tone={planTone(props.status)} text={PLAN_STATUS_TEXT[props.status] ?? props.status} />;
+const PlanBadge = (props: { status: string }) => <Badge tone={planTone(props.status)} text={PLAN_STATUS_TEXT[props.status] ?? props.status} />;
 
 export interface PlanRow {
   planNo: string;
@@ -179,7 +179,7 @@ export function FinanceForm(props: { values: FormValues; problem?: FormProblem; 
   );
 }
 
-export interface InstallmentView {
+interface InstallmentView {
   number: number;
   dueDate: string;
   amountKobo: number;
@@ -187,7 +187,7 @@ export interface InstallmentView {
   paidAt: Date | null;
 }
 
-export interface PaymentView {
+interface PaymentView {
   reference: string;
   amountKobo: number;
   paidOn: string;
@@ -220,7 +220,7 @@ export interface PlanView {
 }
 
 /** What the last payment did: a new one, or the first result of a reference used before. */
-export interface PaymentOutcome {
+interface PaymentOutcome {
   applied: boolean;
   reference: string;
   amountKobo: number;
@@ -411,7 +411,7 @@ export function PlanDetail(props: { plan: PlanView; csrf: string; backHref: stri
   );
 }
 
-export interface LapsedRow {
+interface LapsedRow {
   planNo: string;
   planHref: string;
   partnerName: string;

@@ -1,7 +1,7 @@
 import { dateTime } from "../format";
 import { Badge, Csrf, Input, ProblemSummary, type FormProblem, type FormValues } from "../portal/ui";
 
-export interface TeamMember {
+interface TeamMember {
   id: string;
   email: string;
   name: string;

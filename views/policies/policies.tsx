@@ -16,7 +16,7 @@ export interface PolicyRow {
   href: string;
 }
 
-export const statusTone = (status: string) => (status === "a" ? "ok" : status === "p" ? "wait" : "bad");
+const statusTone = (status: string) => (status === "a" ? "ok" : status === "p" ? "wait" : "bad");
 
 export function PolicyRows(props: { rows: PolicyRow[]; more: string | null; withPartner?: boolean }) {
   return (

@@ -13,7 +13,7 @@ export interface LedgerRow {
   policyReference: string | null;
 }
 
-export interface UsageLine {
+interface UsageLine {
   service: "registry_check" | "vin_decode";
   mode: "test" | "live";
   calls: number;
@@ -54,7 +54,7 @@ const SERVICE_TEXT: Record<UsageLine["service"], string> = { registry_check: "Ve
 const MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 
 /** "2026-03" → "March 2026". */
-export const monthName = (month: string) => {
+const monthName = (month: string) => {
   const [year, index] = month.split("-").map(Number) as [number, number];
   return MONTH_NAMES[index - 1] ? `${MONTH_NAMES[index - 1]} ${year}` : month;
 };

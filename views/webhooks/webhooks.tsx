@@ -12,7 +12,7 @@ export interface EndpointRow {
   createdAt: Date;
 }
 
-export interface AttemptView {
+interface AttemptView {
   number: number;
   at: Date;
   url: string;
@@ -55,7 +55,7 @@ function EventChoices(props: { types: readonly string[]; chosen: string[] }) {
 }
 
 /** A secret shown on request (or once, when made): with the words a person needs to use it. */
-export function SecretReveal(props: { secret: string; note: string }) {
+function SecretReveal(props: { secret: string; note: string }) {
   return (
     <div class="notice" role="status">
       <p safe>{props.note}</p>

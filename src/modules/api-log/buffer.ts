@@ -12,6 +12,7 @@ import { log } from "../../core/log";
 import type { Database } from "../../db/client";
 import { apiLogRow, type ApiLogRow, type CommandExchange } from "./entry";
 import { insertApiRequests } from "./service";
+import { getOrMake } from "../../core/maps";
 
 export interface ApiLogBufferOptions {
   flushIntervalMs: number;
@@ -24,7 +25,7 @@ export interface ApiLogBufferOptions {
   maxPerPartner: number;
 }
 
-export const API_LOG_BUFFER_DEFAULTS: ApiLogBufferOptions = {
+const API_LOG_BUFFER_DEFAULTS: ApiLogBufferOptions = {
   flushIntervalMs: 250,
   batchSize: 500,
   maxEntries: 10_000,
@@ -75,7 +76,10 @@ export class ApiLogBuffer {
     try {
       const partnerId = exchange.principal.partnerId;
       // Bounds that need no row are checked before building one: under a flood the work is skipped too.
-      if (this.closed || this.rows.length >= this.options.maxEntries || (this.perPartner.get(partnerId) ?? 0) >= this.options.maxPerPartner) return this.drop();
+      if (this.closed || this.rows.length >= this.options.maxEntries || (this.perPartner.get(partnerId) ?? 0) >= this.options.maxPerPartner) {
+        this.drop();
+        return;
+      }
       this.add(apiLogRow(exchange));
     } catch (error) {
       log.warn("API log entry not recorded", { requestId: exchange.requestId, error });
@@ -168,9 +172,7 @@ const buffers = new WeakMap<Database, ApiLogBuffer>();
 
 /** The buffer of a database handle: one per process and database, shared by every app built on it. */
 export function apiLogFor(db: Database): ApiLogBuffer {
-  let buffer = buffers.get(db);
-  if (!buffer) buffers.set(db, (buffer = new ApiLogBuffer(db)));
-  return buffer;
+  return getOrMake(buffers, db, () => new ApiLogBuffer(db));
 }
 
 /** Give a database handle a buffer of its own settings (tests), for the apps built on it from now on. */

@@ -15,7 +15,7 @@ import type { Principal } from "../../core/principal";
 /** Each body is cut at this many characters (~8 KB: JSON is nearly all ASCII). */
 export const MAX_BODY_CHARS = 8 * 1024;
 /** cmmnd.cmmnd is stored up to this many characters. */
-export const MAX_COMMAND_CHARS = 200;
+const MAX_COMMAND_CHARS = 200;
 
 /** What the command endpoint hands over about one answered request of a known partner. */
 export interface CommandExchange {

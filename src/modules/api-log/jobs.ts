@@ -3,7 +3,7 @@ import type { Job } from "../../worker/loop";
 import { pruneApiRequests } from "./service";
 
 /** How often the retention job runs in each process (it is idempotent: every instance may run it). */
-export const API_LOG_PRUNE_INTERVAL_MS = 5 * 60_000;
+const API_LOG_PRUNE_INTERVAL_MS = 5 * 60_000;
 const BATCH = 5_000;
 
 /**

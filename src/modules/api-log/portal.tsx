@@ -19,7 +19,10 @@ function apiLogFilters(query: Record<string, string | undefined>, commands: read
   if (query.command === UNKNOWN_COMMAND) filters.command = null;
   else if (query.command && commands.includes(query.command)) filters.command = query.command;
   if (filters.command !== undefined) values.command = query.command!;
-  if (query.outcome && OUTCOME_OPTIONS.some((o) => o.value === query.outcome)) filters.outcome = Number((values.outcome = query.outcome));
+  if (query.outcome && OUTCOME_OPTIONS.some((o) => o.value === query.outcome)) {
+    values.outcome = query.outcome;
+    filters.outcome = Number(query.outcome);
+  }
   return { filters, values };
 }
 
@@ -71,7 +74,7 @@ export const apiLogPortal = (deps: AppDeps) => {
       // What this instance still holds in memory is written first, so the page shows the latest requests.
       await buffer.flush();
       const { filters, values } = apiLogFilters(query, commands);
-      let list;
+      let list: Awaited<ReturnType<typeof listApiRequests>>;
       try {
         list = await listApiRequests(db, viewer.partnerId, filters, { limit: PAGE_SIZE, cursor: query.cursor || undefined });
       } catch (error) {

@@ -19,6 +19,7 @@ export const FONT_FILES = {
 } as const;
 
 // Marks and invisible format characters the font lacks are dropped rather than shown as "?".
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: each character is tested alone (^…$), never a sequence
 const DROPPABLE = /^[\p{M}\p{Cf}\u{FE00}-\u{FE0F}\u{E0100}-\u{E01EF}]$/u;
 
 /** One parsed face with cached advance widths. */

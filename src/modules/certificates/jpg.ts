@@ -10,7 +10,7 @@ import { summaryText, type CleanModel } from "./text";
 
 type CanvasModule = typeof import("@napi-rs/canvas");
 
-export const JPG_WIDTH = 1240; // A4 at 150 dpi
+const JPG_WIDTH = 1240; // A4 at 150 dpi
 const SCALE = JPG_WIDTH / A4.width;
 const QUALITY = 88;
 const FAMILY = { regular: "CertificateSans", bold: "CertificateSansBold" } as const;
@@ -21,7 +21,7 @@ let canvasModule: Promise<CanvasModule> | undefined;
  * The native module is imported on first JPG only (a machine without the prebuilt binary can still
  * render PDF and DOCX), and the fonts are registered with it once.
  */
-export function loadCanvas(): Promise<CanvasModule> {
+function loadCanvas(): Promise<CanvasModule> {
   canvasModule ??= import("@napi-rs/canvas").then(
     (mod) => {
       mod.GlobalFonts.registerFromPath(FONT_FILES.regular, FAMILY.regular);

@@ -9,7 +9,7 @@ import { certificateRows, EMPTY, SPECIMEN_NOTE, SPECIMEN_TITLE, TITLE, wrapText,
 
 export type Rgb = readonly [r: number, g: number, b: number];
 
-export const COLORS = {
+const COLORS = {
   ink: [0.1, 0.1, 0.12],
   muted: [0.38, 0.4, 0.44],
   navy: [0.09, 0.2, 0.37],
@@ -20,7 +20,7 @@ export const COLORS = {
 } as const satisfies Record<string, Rgb>;
 
 /** A QR symbol: `size` modules a side, `dark(row, col)`. */
-export interface QrMatrix {
+interface QrMatrix {
   size: number;
   dark(row: number, col: number): boolean;
 }
@@ -34,7 +34,7 @@ export type Op =
   /** Rotated translucent text centred on (x, y), drawn over the page. */
   | { kind: "watermark"; x: number; y: number; text: string; size: number; angle: number; color: Rgb };
 
-export interface Page {
+interface Page {
   height: number;
   ops: Op[];
 }
@@ -50,10 +50,10 @@ const FOOTER = 28; // reserved at each page's foot
 const LEADING = 1.35;
 const LABEL_WIDTH = 128;
 const GAP = 12;
-export const QR_SIZE = 118; // points, quiet zone included (≈ 4.2 cm: scannable from a phone)
+const QR_SIZE = 118; // points, quiet zone included (≈ 4.2 cm: scannable from a phone)
 
 /** Builds the QR matrix for the verification URL (error correction M: survives print wear). */
-export function verifyQr(url: string): QrMatrix | undefined {
+function verifyQr(url: string): QrMatrix | undefined {
   if (!url) return undefined;
   try {
     const { modules } = createQr(url, { errorCorrectionLevel: "M" });
@@ -125,8 +125,8 @@ export function layoutCertificate(m: CleanModel, pageHeight?: number): Layout {
     const valueLines = lines(value || EMPTY, valueSize, strong, content - LABEL_WIDTH - GAP, maxLines);
     const h = Math.max(labelLines.length * labelSize * LEADING, valueLines.length * valueSize * LEADING) + 8;
     ensure(h);
-    labelLines.forEach((l, i) => text(MARGIN, y + valueSize + i * labelSize * LEADING, l, labelSize, false, COLORS.muted));
-    valueLines.forEach((l, i) => text(MARGIN + LABEL_WIDTH + GAP, y + valueSize + i * valueSize * LEADING, l, valueSize, strong, COLORS.ink));
+    for (const [i, l] of labelLines.entries()) text(MARGIN, y + valueSize + i * labelSize * LEADING, l, labelSize, false, COLORS.muted);
+    for (const [i, l] of valueLines.entries()) text(MARGIN + LABEL_WIDTH + GAP, y + valueSize + i * valueSize * LEADING, l, valueSize, strong, COLORS.ink);
     y += h;
     ops.push({ kind: "rect", x: MARGIN, y: y - 4, w: content, h: 0.5, color: COLORS.rule });
   };

@@ -5,8 +5,7 @@
  * font (DejaVu Sans, loaded once per process), so "₦" and Yoruba names print as written.
  */
 import { renderDocx } from "./docx";
-import { certificateFaces } from "./fonts";
-import { loadCanvas, renderJpg } from "./jpg";
+import { renderJpg } from "./jpg";
 import { renderPdf } from "./pdf";
 import { cleanModel } from "./text";
 
@@ -48,11 +47,3 @@ export async function renderCertificate(model: CertificateModel, type: Certifica
   return render(cleanModel(model));
 }
 
-/**
- * Optional, e.g. at start-up: parses the fonts and loads the canvas module now, so the first
- * certificate a partner asks for does not pay for it (a few hundred ms on a cold process).
- */
-export async function warmUpCertificates(): Promise<void> {
-  certificateFaces();
-  await loadCanvas();
-}

@@ -52,7 +52,7 @@ export interface ClaimCeiling {
 }
 
 /** The most a claim may ask for on a policy without a sum insured (third-party vehicle, laptop, travel, health): 100,000,000 naira. */
-export const GENERAL_CEILING: ClaimCeiling = { kobo: 100_000_000 * 100, basis: "the most any claim may ask for" };
+const GENERAL_CEILING: ClaimCeiling = { kobo: 100_000_000 * 100, basis: "the most any claim may ask for" };
 
 /** Spec 2.5: the top of each phone tier's device value band, in naira. */
 const PHONE_BAND_TOP: Readonly<Record<string, number>> = { flx1: 200_000, flx2: 500_000, flx3: 1_500_000 };

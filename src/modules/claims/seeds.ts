@@ -12,7 +12,7 @@ import { isoDate, parseWith, text } from "../../core/validation";
 import { CLAIM_STATUSES } from "./schema";
 import type { ClaimRequest } from "./service";
 
-export const MAX_CLAIM_DOCUMENTS = 10;
+const MAX_CLAIM_DOCUMENTS = 10;
 
 /** Claim numbers are matched in any case. */
 const claimNo = z
@@ -23,6 +23,7 @@ const claimNo = z
 /** The transaction reference of the policy, as issuance stored and echoed it. */
 const policyReference = z.string().min(1).max(64);
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what a file name may not hold
 const documentName = text(200).regex(/^[^\x00-\x1f\x7f/\\]+$/, "must be a file name without slashes or control characters");
 
 export const submitSeed = z.strictObject({

@@ -30,7 +30,7 @@ export interface ClaimRecord extends ClaimRow {
   policyWebhook: string | null;
 }
 
-export interface ClaimDocumentInfo {
+interface ClaimDocumentInfo {
   /** 1 for the first document sent. */
   position: number;
   name: string;

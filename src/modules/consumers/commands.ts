@@ -30,7 +30,7 @@ const listedConsumer = z.object({
 const listedConsumerOfAnyPartner = listedConsumer.extend({ partnerId: z.uuid().meta({ description: "The partner the consumer belongs to" }) });
 
 /** A consumer as list commands show it: the stored profile plus ids, document names and times. */
-export function wireConsumer(c: ConsumerRecord) {
+function wireConsumer(c: ConsumerRecord) {
   return {
     id: wireConsumerId(c.id),
     id_uuid: c.id,

@@ -9,9 +9,9 @@ import { registryLookups, usageCharges, type RegistryAnswer, type UsageService }
 import { validVin, type VinDecode, type VinDecoder } from "./vin";
 
 /** Answers of the registry are reused for five minutes; those repeats are free (spec 4.3, 8). */
-export const REGISTRY_CACHE_MS = 5 * 60_000;
+const REGISTRY_CACHE_MS = 5 * 60_000;
 /** Price of a registry check that reached the registry (found or not_found), kobo (spec 8). */
-export const REGISTRY_CHECK_PRICE_KOBO = 150_00;
+const REGISTRY_CHECK_PRICE_KOBO = 150_00;
 
 export interface Caller {
   partnerId: string;
@@ -104,7 +104,7 @@ export async function decodeVin(db: Database, decoder: VinDecoder, caller: Calle
   return decoded;
 }
 
-export interface StatementLine {
+interface StatementLine {
   service: UsageService;
   mode: "test" | "live";
   calls: number;
@@ -123,7 +123,7 @@ export interface UsageStatement {
 const WAT_OFFSET_MS = 3_600_000;
 
 /** The calendar month `YYYY-MM` in Nigerian time as [start, end) instants. */
-export function watMonth(month: string): [Date, Date] {
+function watMonth(month: string): [Date, Date] {
   if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) throw new CommandError(400, `month must be YYYY-MM; received "${month}"`, "month");
   const [year, monthIndex] = month.split("-").map(Number) as [number, number];
   return [new Date(Date.UTC(year, monthIndex - 1, 1) - WAT_OFFSET_MS), new Date(Date.UTC(year, monthIndex, 1) - WAT_OFFSET_MS)];

@@ -10,6 +10,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { badRequest, CommandError } from "../../core/errors";
+import { getOrMake } from "../../core/maps";
 
 /** The fields of spec 4.3 (`enrch vin_vehicle`), only those the catalogue knows. */
 export interface VinDecode {
@@ -31,7 +32,7 @@ const TRANSLITERATION: Record<string, number> = {
 };
 
 /** The check digit (position 9) a VIN should carry (49 CFR 565.15). */
-export function expectedCheckDigit(vin: string): string {
+function expectedCheckDigit(vin: string): string {
   const sum = [...vin].reduce((total, ch, i) => total + (/\d/.test(ch) ? Number(ch) : TRANSLITERATION[ch]!) * WEIGHTS[i]!, 0);
   const remainder = sum % 11;
   return remainder === 10 ? "X" : String(remainder);
@@ -72,7 +73,7 @@ export interface VinDecoder {
 const titleCase = (text: string) => text.toLowerCase().replace(/\b([a-z])/g, (c) => c.toUpperCase()).replace(/\(Usa\)|\(Uk\)/g, (m) => m.toUpperCase());
 
 /** The answer's fields from the catalogue's result; empty strings and unknown years are left out. */
-export function vinFields(result: CatalogueResult): VinDecode {
+function vinFields(result: CatalogueResult): VinDecode {
   const { vehicle, wmi, plant, engine } = result.components;
   const fields: VinDecode = {
     make: vehicle?.make || wmi?.make,
@@ -104,7 +105,7 @@ function ensureCatalogue(path: string): void {
 }
 
 /** A decoder over the catalogue at `path`; opened on first use. */
-export function catalogueVinDecoder(path: string): VinDecoder {
+function catalogueVinDecoder(path: string): VinDecoder {
   let decoder: CoreVINDecoder | undefined;
   const open = () => {
     ensureCatalogue(path);
@@ -140,7 +141,5 @@ export function catalogueVinDecoder(path: string): VinDecoder {
 const decoders = new Map<string, VinDecoder>();
 /** One decoder per catalogue path per process. */
 export function vinDecoderAt(path: string): VinDecoder {
-  let decoder = decoders.get(path);
-  if (!decoder) decoders.set(path, (decoder = catalogueVinDecoder(path)));
-  return decoder;
+  return getOrMake(decoders, path, () => catalogueVinDecoder(path));
 }

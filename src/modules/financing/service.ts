@@ -21,7 +21,7 @@ import { PLAN_LIMITS } from "./seeds";
 import { naira, wirePayment, wirePlanTerms, wireSchedule } from "./wire";
 
 export type PlanRecord = typeof financingPlans.$inferSelect;
-export type InstallmentRecord = typeof financingInstallments.$inferSelect;
+type InstallmentRecord = typeof financingInstallments.$inferSelect;
 export type PaymentRecord = typeof financingPayments.$inferSelect;
 
 /** A plan with its policy's transaction reference (what the wire calls `policy`). */
@@ -65,7 +65,7 @@ export interface PlanRequest {
 }
 
 /** Plans follow their policy's mode: a test key must not keep a live plan alive, nor a live key pay a sandbox one. */
-export const FINANCED_IN_ITS_MODE = "its premium is financed and paid";
+const FINANCED_IN_ITS_MODE = "its premium is financed and paid";
 
 /**
  * `payment financeLoan`: turn the premium of one of the partner's approved or pending policies into

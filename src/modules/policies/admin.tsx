@@ -132,7 +132,7 @@ export const policyAdmin = (deps: AppDeps) => {
       "/admin/policies/:id/certificate",
       async ({ params, set }) => {
         const policy = await policyById(params.id);
-        if (!policy || policy.status !== "a") {
+        if (policy?.status !== "a") {
           set.status = 404;
           return "no certificate";
         }

@@ -31,8 +31,14 @@ export function policyFilters(query: Record<string, string | undefined>): { filt
   const filters: PolicyFilters = {};
   if (query.status && (POLICY_STATUSES as readonly string[]).includes(query.status)) filters.status = values.status = query.status as PolicyFilters["status"] & string;
   if (query.product && allProductCodes().includes(query.product)) filters.productCode = values.product = query.product;
-  if (query.from && DATE.test(query.from)) filters.from = watMidnight((values.from = query.from));
-  if (query.to && DATE.test(query.to)) filters.to = new Date(watMidnight((values.to = query.to)).getTime() + 86_400_000);
+  if (query.from && DATE.test(query.from)) {
+    values.from = query.from;
+    filters.from = watMidnight(query.from);
+  }
+  if (query.to && DATE.test(query.to)) {
+    values.to = query.to;
+    filters.to = new Date(watMidnight(query.to).getTime() + 86_400_000);
+  }
   return { filters, values };
 }
 
@@ -149,7 +155,7 @@ export const policyPortal = (deps: AppDeps) => {
       "/portal/policies/:reference/certificate",
       async ({ viewer, params, set }) => {
         const policy = await policyOf(viewer.partnerId, params.reference);
-        if (!policy || policy.status !== "a") return notFound(set);
+        if (policy?.status !== "a") return notFound(set);
         return certificateDownload(db, deps.config, policy, set);
       },
       { portal: "partner" },

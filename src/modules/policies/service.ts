@@ -358,7 +358,7 @@ async function decide(
 }
 
 /** The operator's key reviews policies of its own mode only: a test key must not decline (and refund) a live policy. */
-export const REVIEWED_IN_ITS_MODE = "it is approved or declined";
+const REVIEWED_IN_ITS_MODE = "it is approved or declined";
 
 /**
  * `appr entt_<consumer_id>|insr_<product_code>-<tx_id>` (administrator): approve a pending
@@ -398,7 +398,7 @@ async function reviewWhere(
 }
 
 /** The insurer's answer about one policy. A real insurer plugs in behind this interface. */
-export type InsurerDecision = { approve: true } | { approve: false; reason: string };
+type InsurerDecision = { approve: true } | { approve: false; reason: string };
 
 export interface InsurerGateway {
   underwrite(policy: PolicyRecord, context: { product: Product; terms: PolicyTerms; policyContext: PolicyContext; facts: UnderwritingFacts }): Promise<InsurerDecision>;

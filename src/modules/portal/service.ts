@@ -87,7 +87,7 @@ export async function sessionViewer(db: Database, sessionId: string, now: Date):
     .innerJoin(portalUsers, eq(portalUsers.id, portalSessions.userId))
     .innerJoin(partners, eq(partners.id, portalUsers.partnerId))
     .where(and(eq(portalSessions.id, sessionId), isNull(portalSessions.endedAt), gt(portalSessions.expiresAt, now)));
-  if (!row || !row.active || row.suspended) return null;
+  if (!row?.active || row.suspended) return null;
   const { active: _active, suspended: _suspended, ...viewer } = row;
   return viewer;
 }

@@ -45,7 +45,7 @@ const cargo: DeclineNote = (_product, { facts }) =>
 const ageBand = `Borrower outside the insurable age band: the insurer's identity check places the borrower's age outside it; cover is for ages ${BORROWER_AGE.minAtStart} to ${BORROWER_AGE.maxAtStart} when the loan starts and at most ${BORROWER_AGE.maxAtEnd} when it ends.`;
 
 /** The sandbox's statusNote per product category (ctgry). */
-export const SANDBOX_DECLINES: Readonly<Record<string, DeclineNote>> = {
+const SANDBOX_DECLINES: Readonly<Record<string, DeclineNote>> = {
   vhcl: vehicle,
   phnn: device,
   lapt: device,

@@ -18,7 +18,7 @@ import { checkUrlSyntax, isRefusal, pinnedRequest, vetDestination, type UrlRules
 
 /** Waits before the 2nd … 10th attempt (design.md), times WEBHOOK_RETRY_SCALE. */
 export const RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000];
-export const MAX_ATTEMPTS = RETRY_SCHEDULE_MS.length + 1;
+const MAX_ATTEMPTS = RETRY_SCHEDULE_MS.length + 1;
 /** A receiver's Retry-After is honoured up to the longest step of the schedule. */
 const MAX_RETRY_AFTER_MS = 86_400_000;
 /** A lease outlasts the attempt's timeout by this much (the time to write the result). */

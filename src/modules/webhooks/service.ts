@@ -32,7 +32,7 @@ export interface DeliveryRecord extends WebhookDelivery {
 }
 
 /** At most this many endpoints per partner (deleted ones do not count). */
-export const MAX_ENDPOINTS = 20;
+const MAX_ENDPOINTS = 20;
 
 export const urlRules = (config: Pick<Config, "WEBHOOK_ALLOW_PRIVATE">): UrlRules => ({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE === "true" });
 
@@ -319,7 +319,7 @@ export async function listDeliveries(
   return { items: await withAttempts(db, items), nextCursor };
 }
 
-export async function findDelivery(db: Executor, partnerId: string, deliveryId: string): Promise<DeliveryRecord> {
+async function findDelivery(db: Executor, partnerId: string, deliveryId: string): Promise<DeliveryRecord> {
   const rows = await db
     .select({ delivery: webhookDeliveries, eventType: outboxEvents.type })
     .from(webhookDeliveries)

@@ -7,7 +7,7 @@ const PREFIX = "whsec_";
 export const newSecret = () => `${PREFIX}${randomBytes(32).toString("base64")}`;
 
 /** v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> keyed with the secret's decoded bytes. */
-export function sign(secret: string, id: string, timestampSeconds: number, body: string): string {
+function sign(secret: string, id: string, timestampSeconds: number, body: string): string {
   const key = Buffer.from(secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret, "base64");
   return `v1,${createHmac("sha256", key).update(`${id}.${timestampSeconds}.${body}`).digest("base64")}`;
 }

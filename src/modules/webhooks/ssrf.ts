@@ -12,7 +12,7 @@ import { CommandError } from "../../core/errors";
 const MAX_URL_LENGTH = 2048;
 
 /** The addresses a host name resolves to (every one of them, IPv4 and IPv6). */
-export type Lookup = (hostname: string) => Promise<string[]>;
+type Lookup = (hostname: string) => Promise<string[]>;
 
 const systemLookup: Lookup = async (hostname) => (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 

@@ -9,7 +9,7 @@ import { HEALTH_INSURERS, type Hospital } from "./insurers";
 import { healthFacts, healthPolicy } from "./policy";
 import { healthPremiumKobo } from "./pricing";
 
-export { HEALTH_INSURERS, type HealthInsurer, type Hospital } from "./insurers";
+export { HEALTH_INSURERS } from "./insurers";
 
 const HEALTH_TYPES: readonly ProductType[] = HEALTH_INSURERS.map((insurer) => ({ code: insurer.code, name: `Health, ${insurer.name}` }));
 

@@ -7,8 +7,6 @@ import { transitForms } from "./form";
 import { transitFacts, transitPolicy } from "./policy";
 import { TRANSIT_TYPES, insurableGoodsValue, transitPremiumKobo } from "./pricing";
 
-export { MAX_TRANSIT_VALUE_NAIRA, TRANSIT_TIERS } from "./pricing";
-
 const transitSeed = z.object({ goodsValue: insurableGoodsValue });
 
 function quotePremium(type: string, seed: unknown): Quote {

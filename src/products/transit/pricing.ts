@@ -9,7 +9,7 @@ export const TRANSIT_TYPES = [{ code: "stnd", name: "Goods in transit (domestic,
  * Not shown in the spec; chosen values. Larger consignments pay a lower rate; each tier's
  * minimum equals the top of the tier below so the premium never drops as value rises.
  */
-export const TRANSIT_TIERS: readonly { upToNaira: number; ratePercent: number; minimumNaira: number }[] = [
+const TRANSIT_TIERS: readonly { upToNaira: number; ratePercent: number; minimumNaira: number }[] = [
   { upToNaira: 1_000_000, ratePercent: 1, minimumNaira: 2_500 },
   { upToNaira: 5_000_000, ratePercent: 0.75, minimumNaira: 10_000 },
   { upToNaira: 20_000_000, ratePercent: 0.5, minimumNaira: 37_500 },

@@ -10,8 +10,6 @@ import { QUOTE_FIELDS, travelDestination, travelPlan, travelPremiumKobo } from "
 import { HAJJ_DURATIONS, MAX_TRAVELER_AGE, PLAN_TYPES, STANDARD_DURATIONS, TRAVEL_TYPES } from "./tables";
 import { SUPPORTED_DESTINATIONS } from "./zones";
 
-export { travelZone } from "./zones";
-export type { TravelZone } from "./tables";
 
 /** Spec 2.4: travelerAge defaults to 35 when omitted. */
 const DEFAULT_TRAVELER_AGE = 35;

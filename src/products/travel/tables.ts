@@ -14,7 +14,6 @@ export type PlanType = (typeof PLAN_TYPES)[number];
 
 /** Zones of the standard table; Hajj and Umrah has its own table. */
 export type StandardZone = "schengen" | "area1" | "area2";
-export type TravelZone = StandardZone | "hajj";
 
 type PlanRates = Readonly<Record<PlanType, number>>;
 

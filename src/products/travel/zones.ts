@@ -1,10 +1,10 @@
 /** Destination countries and their travel zone (spec 2.4 "Travel zones"). */
 import type { StandardZone } from "./tables";
 
-export const COUNTRY_OF_ORIGIN = "Nigeria";
+const COUNTRY_OF_ORIGIN = "Nigeria";
 export const HAJJ_COUNTRY = "Saudi Arabia";
 
-export const ZONE_COUNTRIES: Readonly<Record<StandardZone, readonly string[]>> = {
+const ZONE_COUNTRIES: Readonly<Record<StandardZone, readonly string[]>> = {
   schengen: [
     "Austria", "Belgium", "Czech Republic", "Denmark", "Estonia", "Finland", "France", "Germany", "Greece",
     "Hungary", "Iceland", "Italy", "Latvia", "Liechtenstein", "Lithuania", "Luxembourg", "Malta", "Netherlands",

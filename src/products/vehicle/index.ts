@@ -7,8 +7,6 @@ import { vehicleForms } from "./form";
 import { comprehensiveFacts, vehicleFacts, vehiclePolicy } from "./policy";
 import { VEHICLE_DURATIONS, VEHICLE_TYPES, comprehensivePremiumKobo, insuredVehicleValue, thirdPartyPremiumKobo } from "./pricing";
 
-export { MIN_VEHICLE_VALUE_NAIRA, SHORT_PERIOD_SCALE } from "./pricing";
-
 const thirdPartySeed = z.object({ insrncDrtn: durationField(VEHICLE_DURATIONS) });
 const comprehensiveSeed = thirdPartySeed.extend({ vhclValueForInsrnc: insuredVehicleValue });
 

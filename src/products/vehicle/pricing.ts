@@ -12,7 +12,7 @@ export const VEHICLE_TYPES = [
 const THIRD_PARTY_ANNUAL_NAIRA = 15000;
 const COMPREHENSIVE_ANNUAL_PERCENT = 5;
 /** Spec 8: smallest insurable value for comprehensive cover. */
-export const MIN_VEHICLE_VALUE_NAIRA = 500000;
+const MIN_VEHICLE_VALUE_NAIRA = 500000;
 
 /** Spec 2.5 and 8: the durations motor cover is sold for. */
 export const VEHICLE_DURATIONS = ["7d", "1m", "3m", "6m", "1y"] as const;
@@ -22,7 +22,7 @@ export type VehicleDuration = (typeof VEHICLE_DURATIONS)[number];
  * Short-period scale (share of the annual premium). The spec gives only annual rates; short
  * covers cost proportionally more, as is usual for motor short-period tables.
  */
-export const SHORT_PERIOD_SCALE: Readonly<Record<VehicleDuration, number>> = {
+const SHORT_PERIOD_SCALE: Readonly<Record<VehicleDuration, number>> = {
   "7d": 0.1,
   "1m": 0.15,
   "3m": 0.35,
