@@ -7,8 +7,8 @@
  * queueing under saturation.
  */
 import { join } from "node:path";
-import { classifyCommandAnswer, runLoad, type LoadResult } from "./load";
 import type { SenderTally } from "./hostile-sender";
+import { classifyCommandAnswer, type LoadResult, runLoad } from "./load";
 import type { Server } from "./servers";
 
 /** Zeros in the hostile seed: with the envelope, just under the 8 MiB body limit. */
@@ -69,10 +69,26 @@ async function startSender(url: string, body: string, dir: string, name: string)
   };
 }
 
-export async function measureHostile(service: Server, victim: Victim, settings: HostileSettings, scratchDir: string, say: (m: string) => void): Promise<HostileReport> {
-  const body = JSON.stringify({ userInfo: { id: victim.partnerId, athrzt: { id: victim.keyId, key: victim.key } }, cmmnd: { cmmnd: quoteCommand, seed: { insrncDrtn: "1y" } } });
+export async function measureHostile(
+  service: Server,
+  victim: Victim,
+  settings: HostileSettings,
+  scratchDir: string,
+  say: (m: string) => void,
+): Promise<HostileReport> {
+  const body = JSON.stringify({
+    userInfo: { id: victim.partnerId, athrzt: { id: victim.keyId, key: victim.key } },
+    cmmnd: { cmmnd: quoteCommand, seed: { insrncDrtn: "1y" } },
+  });
   const quotes = (seconds: number) =>
-    runLoad({ url: service.url, connections: settings.connections, rate: settings.rate, duration: seconds, nextBody: () => body, classify: classifyCommandAnswer });
+    runLoad({
+      url: service.url,
+      connections: settings.connections,
+      rate: settings.rate,
+      duration: seconds,
+      nextBody: () => body,
+      classify: classifyCommandAnswer,
+    });
 
   await quotes(settings.warmupSeconds);
   const phases: HostilePhase[] = [{ name: "alone", description: "nothing else on the service", quotes: await quotes(settings.seconds) }];
@@ -83,6 +99,8 @@ export async function measureHostile(service: Server, victim: Victim, settings: 
     phases.push({ name: hostile.name, description: hostile.description, quotes: result, sender: await sender.stop() });
   }
   for (const phase of phases)
-    say(`hostile, ${phase.name}: quote p50 ${phase.quotes.p50Ms} ms, p99 ${phase.quotes.p99Ms} ms${phase.sender ? `; hostile answers ${JSON.stringify(phase.sender.outcomes)} in ${phase.sender.meanMs} ms each` : ""}`);
+    say(
+      `hostile, ${phase.name}: quote p50 ${phase.quotes.p50Ms} ms, p99 ${phase.quotes.p99Ms} ms${phase.sender ? `; hostile answers ${JSON.stringify(phase.sender.outcomes)} in ${phase.sender.meanMs} ms each` : ""}`,
+    );
   return { settings, phases };
 }

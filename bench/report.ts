@@ -184,7 +184,11 @@ export function renderHostileSection(startedAt: Date, report: HostileReport): st
     "| phase | hostile body | quote p50 ms | quote p99 ms | p99 / alone | quotes answered | not ok | hostile requests answered | each took (mean) ms |",
     "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |",
     ...phases.map(({ name, description, quotes: q, sender }) => {
-      const hostile = sender ? Object.entries(sender.outcomes).map(([label, n]) => `${label}: ${fmt(n)}`).join(", ") || "none" : "–";
+      const hostile = sender
+        ? Object.entries(sender.outcomes)
+            .map(([label, n]) => `${label}: ${fmt(n)}`)
+            .join(", ") || "none"
+        : "–";
       return `| ${name} | ${description} | ${fmt(q.p50Ms)} | ${fmt(q.p99Ms)} | ${sender ? ratioText(q.p99Ms) : "–"} | ${fmt(q.answered)} | ${outcomesText(q)} | ${hostile} | ${sender ? fmt(sender.meanMs) : "–"} |`;
     }),
     "",

@@ -27,28 +27,28 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import postgres from "postgres";
 import { loadConfig } from "../src/config";
-import { openDatabase, type Database } from "../src/db/client";
+import { type Database, openDatabase } from "../src/db/client";
 import { registerConsumer } from "../src/modules/consumers/service";
 import { createPartner } from "../src/modules/partners/service";
 import { issuePolicy } from "../src/modules/policies/service";
 import { topUpWallet } from "../src/modules/wallet/service";
 import { measureHostile } from "./hostile";
-import { classifyBareAnswer, classifyCommandAnswer, runLoad, type LoadResult } from "./load";
+import { classifyBareAnswer, classifyCommandAnswer, type LoadResult, runLoad } from "./load";
 import {
   AIMS,
   describeMachine,
   HOSTILE_MARKERS,
+  type RunReport,
   ratio,
   renderHostileSection,
   renderScaleSection,
   renderSection,
   SCALE_MARKERS,
-  writeSection,
-  type RunReport,
   type ScenarioReport,
+  writeSection,
 } from "./report";
 import { measureLists, measureMemory, portalCookie } from "./scale";
-import { startServer, type Server } from "./servers";
+import { type Server, startServer } from "./servers";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const env = process.env;
@@ -123,7 +123,11 @@ interface Scenario {
 }
 
 const SCENARIOS: Scenario[] = [
-  { name: "quote", description: `\`dump ipck_${PRODUCT}*PRMM\`: auth + quote INSERT`, body: (c) => envelope(c, `dump ipck_${PRODUCT}*PRMM`, { insrncDrtn: "1y" }) },
+  {
+    name: "quote",
+    description: `\`dump ipck_${PRODUCT}*PRMM\`: auth + quote INSERT`,
+    body: (c) => envelope(c, `dump ipck_${PRODUCT}*PRMM`, { insrncDrtn: "1y" }),
+  },
   {
     name: "register",
     description: "`prfl entity`, new e-mail: auth + a transaction (SELECT … FOR UPDATE, INSERT)",
@@ -168,7 +172,14 @@ async function createCallers(db: Database, count: number, label: string): Promis
       await issuePolicy(db, { partnerId: partner.partnerId, mode: "test", consumerParam: consumer.id, seed, now: new Date(), insurerDelayMs: 0 });
       // Enough for every live premium the partner's share of a run can issue (70 a minute at most).
       await topUpWallet(db, partner.partnerId, { amountKobo: 100 * 1_500_000, reference: "bench-funds" }, new Date());
-      made.push({ partnerId: partner.partnerId, keyId: partner.keys.test.id, key: partner.keys.test.key, live: partner.keys.live, consumerId: consumer.id, policyReference: seed.id });
+      made.push({
+        partnerId: partner.partnerId,
+        keyId: partner.keys.test.id,
+        key: partner.keys.test.key,
+        live: partner.keys.live,
+        consumerId: consumer.id,
+        policyReference: seed.id,
+      });
     }
   };
   await Promise.all(Array.from({ length: Math.min(PARTNER_CONCURRENCY, count) }, worker));
@@ -227,13 +238,23 @@ async function main(): Promise<number> {
 
     // The service's own environment, without anything that would change its limits.
     // No verification service beside it: the vehicle registry's 12-17 s first lookups are not what is measured.
-    const serviceEnv: Record<string, string | undefined> = { ...env, DATABASE_URL: benchUrl.toString(), LOG_LEVEL: settings.logLevel, SEED_DEMO: "false", NIID_START: "false" };
+    const serviceEnv: Record<string, string | undefined> = {
+      ...env,
+      DATABASE_URL: benchUrl.toString(),
+      LOG_LEVEL: settings.logLevel,
+      SEED_DEMO: "false",
+      NIID_START: "false",
+    };
     for (const name of ["RATE_LIMIT_MAX", "RATE_LIMIT_WINDOW_MS", "REDIS_URL", "MAX_IN_FLIGHT"]) delete serviceEnv[name];
     const serviceConfig = loadConfig(serviceEnv);
     const limit = { max: serviceConfig.RATE_LIMIT_MAX, windowMs: serviceConfig.RATE_LIMIT_WINDOW_MS };
 
     const scenarios = SCENARIOS.filter((scenario) => !settings.only || settings.only.has(scenario.name));
-    const probePool = await createCallers(database.db, partnersFor((2 * scenarios.length * PROBE_REQUESTS) / settings.durationSeconds, settings.durationSeconds, limit), "probe");
+    const probePool = await createCallers(
+      database.db,
+      partnersFor((2 * scenarios.length * PROBE_REQUESTS) / settings.durationSeconds, settings.durationSeconds, limit),
+      "probe",
+    );
     servers.push(await startServer({ name: "bare", script: "bench/bare.ts", env: { ...env, DATABASE_URL: benchUrl.toString() }, logDir, cwd: root }));
     const service = await startServer({ name: "service", script: "src/main.ts", env: serviceEnv, logDir, cwd: root });
     servers.push(service);
@@ -241,10 +262,17 @@ async function main(): Promise<number> {
     say(`servers up: bare ${bare.url}, service ${service.url} (logs in ${logDir})`);
 
     const problems: string[] = [];
-    const load = async (label: string, url: string, nextBody: () => string, classify: (s: number, b: string) => string, time: { seconds?: number; amount?: number }) => {
+    const load = async (
+      label: string,
+      url: string,
+      nextBody: () => string,
+      classify: (s: number, b: string) => string,
+      time: { seconds?: number; amount?: number },
+    ) => {
       const result = await runLoad({ url, connections: settings.connections, duration: time.seconds, amount: time.amount, nextBody, classify });
       say(describe(label, result));
-      if (result.failed || result.errors) problems.push(`${label}: ${result.failed} not ok, ${result.errors} without answer; e.g. ${result.failureSamples.join(" | ")}`);
+      if (result.failed || result.errors)
+        problems.push(`${label}: ${result.failed} not ok, ${result.errors} without answer; e.g. ${result.failureSamples.join(" | ")}`);
       return result;
     };
     /** Warm-up then measured run, back to back, on one body source. */
@@ -253,7 +281,14 @@ async function main(): Promise<number> {
       return load(name, url, nextBody, classify, { seconds: settings.durationSeconds });
     };
 
-    const fakeCaller: Caller = { partnerId: crypto.randomUUID(), keyId: crypto.randomUUID(), key: "x".repeat(44), live: { id: "", key: "" }, consumerId: "", policyReference: "" };
+    const fakeCaller: Caller = {
+      partnerId: crypto.randomUUID(),
+      keyId: crypto.randomUUID(),
+      key: "x".repeat(44),
+      live: { id: "", key: "" },
+      consumerId: "",
+      policyReference: "",
+    };
     const reports: ScenarioReport[] = [];
     // The baseline gets the quote envelope as its body, so both parse and store the same bytes.
     const bareResult = await measure("bare", bare.url, () => SCENARIOS[0]!.body(fakeCaller), classifyBareAnswer);
@@ -292,9 +327,16 @@ async function main(): Promise<number> {
       });
       servers.push(hostileServer);
       const victim = await createPartner(database.db, { name: "bench hostile" });
-      const hostile = await measureHostile(hostileServer, { partnerId: victim.partnerId, keyId: victim.keys.test.id, key: victim.keys.test.key }, settings.hostile, logDir, say);
+      const hostile = await measureHostile(
+        hostileServer,
+        { partnerId: victim.partnerId, keyId: victim.keys.test.id, key: victim.keys.test.key },
+        settings.hostile,
+        logDir,
+        say,
+      );
       for (const { name, quotes } of hostile.phases)
-        if (quotes.failed || quotes.errors) problems.push(`hostile, ${name}: ${quotes.failed} quotes not ok, ${quotes.errors} without answer; e.g. ${quotes.failureSamples.join(" | ")}`);
+        if (quotes.failed || quotes.errors)
+          problems.push(`hostile, ${name}: ${quotes.failed} quotes not ok, ${quotes.errors} without answer; e.g. ${quotes.failureSamples.join(" | ")}`);
       const hostileErrors = hostileServer.stderr().trim();
       if (hostileErrors) problems.push(`the hostile scenario's server wrote to stderr:\n${hostileErrors.slice(-2000)}`);
       await hostileServer.stop();
@@ -317,9 +359,14 @@ async function main(): Promise<number> {
     };
     // Every answer 75 of a writing scenario must have left its row (warm-ups and probes wrote more).
     const answeredOk = (name: string) => report.scenarios.filter((s) => s.name === name).reduce((n, s) => n + (s.result.outcomes.ok ?? 0), 0);
-    for (const [scenarios, table] of [[["quote"], "quotes"], [["register"], "consumers"], [["insure", "insure-live"], "policies"]] as const) {
+    for (const [scenarios, table] of [
+      [["quote"], "quotes"],
+      [["register"], "consumers"],
+      [["insure", "insure-live"], "policies"],
+    ] as const) {
       const answered = scenarios.reduce((n, s) => n + answeredOk(s), 0);
-      if (report.stored[table] < answered) problems.push(`only ${report.stored[table]} ${table} stored for ${answered} answers 75 to ${scenarios.join(" and ")}`);
+      if (report.stored[table] < answered)
+        problems.push(`only ${report.stored[table]} ${table} stored for ${answered} answers 75 to ${scenarios.join(" and ")}`);
     }
     // Lists as the table grows, and memory under sustained load (a full run only).
     let scaleSection: string | null = null;
@@ -331,14 +378,30 @@ async function main(): Promise<number> {
       const lists = await measureLists(bench, service, listCaller, await portalCookie(service, operator.portal), settings.scaleSizes, settings.listRequests);
       for (const row of lists) say(`${row.what} at ${row.size}: p50 ${row.p50} ms, p95 ${row.p95} ms, p99 ${row.p99} ms`);
       // A server of its own without the rate limit, so one partner can keep it busy for the whole soak.
-      const soak = await startServer({ name: "soak", script: "src/main.ts", env: { ...serviceEnv, RATE_LIMIT_MAX: "1000000000", WORKER: "false" }, logDir, cwd: root });
+      const soak = await startServer({
+        name: "soak",
+        script: "src/main.ts",
+        env: { ...serviceEnv, RATE_LIMIT_MAX: "1000000000", WORKER: "false" },
+        logDir,
+        cwd: root,
+      });
       servers.push(soak);
       const soakCaller = { ...listCaller, live: owner.keys.live, policyReference: "" };
       const memory = await measureMemory(soak, settings.soakSeconds, 5, (seconds) =>
-        runLoad({ url: soak.url, connections: settings.soakConnections, duration: seconds, nextBody: () => SCENARIOS[0]!.body(soakCaller), classify: classifyCommandAnswer }),
+        runLoad({
+          url: soak.url,
+          connections: settings.soakConnections,
+          duration: seconds,
+          nextBody: () => SCENARIOS[0]!.body(soakCaller),
+          classify: classifyCommandAnswer,
+        }),
       );
       say(`memory under load: ${memory.map((m) => `${m.second}s ${m.rssMiB} MiB`).join(", ")}`);
-      scaleSection = renderScaleSection(startedAt, lists, memory, { requests: settings.listRequests, soakSeconds: settings.soakSeconds, soakConnections: settings.soakConnections });
+      scaleSection = renderScaleSection(startedAt, lists, memory, {
+        requests: settings.listRequests,
+        soakSeconds: settings.soakSeconds,
+        soakConnections: settings.soakConnections,
+      });
     }
 
     const serviceErrors = service.stderr().trim();

@@ -81,7 +81,10 @@ async function timed(count: number, send: (i: number) => Promise<Response>): Pro
 /** Sign in through the real form and keep the session cookie. */
 export async function portalCookie(service: Server, portal: { email: string; password: string }): Promise<string> {
   const form = await fetch(`${service.url}login`);
-  const preCookie = form.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const preCookie = form.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1]!;
   const signedIn = await fetch(`${service.url}login`, {
     method: "POST",
@@ -136,7 +139,12 @@ function rssMiB(pid: number): number {
 }
 
 /** The server's memory every `everySeconds` while `load` runs for `seconds`. */
-export async function measureMemory(service: Server, seconds: number, everySeconds: number, load: (seconds: number) => Promise<unknown>): Promise<MemorySample[]> {
+export async function measureMemory(
+  service: Server,
+  seconds: number,
+  everySeconds: number,
+  load: (seconds: number) => Promise<unknown>,
+): Promise<MemorySample[]> {
   const samples: MemorySample[] = [{ second: 0, rssMiB: rssMiB(service.pid) }];
   const started = performance.now();
   const timer = setInterval(() => samples.push({ second: Math.round((performance.now() - started) / 1000), rssMiB: rssMiB(service.pid) }), everySeconds * 1000);

@@ -1,6 +1,7 @@
 /** The servers under test, as child processes on free loopback ports. */
-import { createServer } from "node:net";
+
 import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
 
 export interface Server {
@@ -76,7 +77,9 @@ export async function startServer(options: {
     }
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
-      throw new Error(`${options.name} did not answer GET /healthz within ${(options.readyTimeoutMs ?? 60_000) / 1000} s:\n${tail(logFile)}\n${stderr.trimEnd()}`);
+      throw new Error(
+        `${options.name} did not answer GET /healthz within ${(options.readyTimeoutMs ?? 60_000) / 1000} s:\n${tail(logFile)}\n${stderr.trimEnd()}`,
+      );
     }
     await Bun.sleep(200);
   }

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { accounts, type Account } from "./server";
+import { type Account, accounts } from "./server";
 import { expect, expectAccessible, screenshot, signIn, test } from "./support";
 
 /**
@@ -31,7 +31,11 @@ const partnerNav = [
 const partnerForms = ["/portal/consumers/new", "/portal/quote?product=ltix-stnd-1111", "/portal/claims/new", "/portal/financing/new", "/portal/password"];
 const adminNav = ["/admin", "/admin/policies", "/admin/consumers", "/admin/claims", "/admin/partners", "/admin/financing", "/admin/audit"];
 
-const navLinks = (page: Page) => page.getByRole("navigation", { name: "Main" }).getByRole("link").evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).pathname));
+const navLinks = (page: Page) =>
+  page
+    .getByRole("navigation", { name: "Main" })
+    .getByRole("link")
+    .evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).pathname));
 
 /** The page at both widths, checked with axe-core; a phone-width screenshot for people to look at. */
 async function checkAtEveryWidth(page: Page, path: string, screenshotName: string) {
@@ -50,7 +54,9 @@ const unknownCertificate = "/verify/POL-NONE-2026-000000000000";
 
 test.describe("the public pages are accessible", () => {
   // The unknown certificate's page answers 404 on purpose, which Chromium logs as a failed load.
-  test.use({ allowedBrowserErrors: [new RegExp(`from http://[^ ]+${unknownCertificate}: Failed to load resource: the server responded with a status of 404`)] });
+  test.use({
+    allowedBrowserErrors: [new RegExp(`from http://[^ ]+${unknownCertificate}: Failed to load resource: the server responded with a status of 404`)],
+  });
   for (const path of ["/", "/login", "/docs", unknownCertificate])
     test(path, async ({ page }) => {
       await page.goto(path);

@@ -2,7 +2,9 @@ import { expect, test } from "./support";
 
 test.describe("the landing page", () => {
   // /healthz is JSON, with no <head> to say there is no icon, so Chromium asks for /favicon.ico and logs its 404.
-  test.use({ allowedBrowserErrors: [/on http:\/\/[^ ]+\/healthz from http:\/\/[^ ]+\/favicon\.ico: Failed to load resource: the server responded with a status of 404/] });
+  test.use({
+    allowedBrowserErrors: [/on http:\/\/[^ ]+\/healthz from http:\/\/[^ ]+\/favicon\.ico: Failed to load resource: the server responded with a status of 404/],
+  });
 
   test("explains the command endpoint and links to health", async ({ page }) => {
     await page.goto("/");

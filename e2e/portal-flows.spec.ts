@@ -1,14 +1,16 @@
-import type { APIRequestContext } from "@playwright/test";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { accounts, type Account } from "./server";
+import type { APIRequestContext } from "@playwright/test";
+import { type Account, accounts } from "./server";
 import { expect, expectAccessible, screenshot, signIn, test, visit } from "./support";
 
 test.describe.configure({ mode: "serial" });
 
 /** A command on the JSON surface with one of the account's keys. */
 async function command(request: APIRequestContext, account: Account, label: "test" | "live" | "legacy", cmmnd: string, seed?: unknown) {
-  const response = await request.post("/", { data: { userInfo: { id: account.partnerId, athrzt: account.keys[label] }, cmmnd: seed === undefined ? { cmmnd } : { cmmnd, seed } } });
+  const response = await request.post("/", {
+    data: { userInfo: { id: account.partnerId, athrzt: account.keys[label] }, cmmnd: seed === undefined ? { cmmnd } : { cmmnd, seed } },
+  });
   return response.json();
 }
 

@@ -1,7 +1,14 @@
 import { accounts } from "./server";
 import { expect, expectAccessible, PNG, screenshot, signIn, test, visit } from "./support";
 
-const vehicle = { Make: "Toyota", Model: "Camry", "Year of manufacture": "2019", "Chassis number / VIN": "4T1B11HK5KU123456", "Engine number": "A25A1234567", "Registration plate": "LND123AB" };
+const vehicle = {
+  Make: "Toyota",
+  Model: "Camry",
+  "Year of manufacture": "2019",
+  "Chassis number / VIN": "4T1B11HK5KU123456",
+  "Engine number": "A25A1234567",
+  "Registration plate": "LND123AB",
+};
 
 test.describe.configure({ mode: "serial" });
 
@@ -13,7 +20,10 @@ test("a partner issues a live comprehensive vehicle policy; an administrator app
   await screenshot(partner, "dashboard");
 
   // Live mode, and money in the wallet for the premium (through the JSON surface, as a partner's system would).
-  const envelope = (cmmnd: string, seed?: unknown) => ({ userInfo: { id: demoPartner.partnerId, athrzt: demoPartner.keys.legacy }, cmmnd: seed ? { cmmnd, seed } : { cmmnd } });
+  const envelope = (cmmnd: string, seed?: unknown) => ({
+    userInfo: { id: demoPartner.partnerId, athrzt: demoPartner.keys.legacy },
+    cmmnd: seed ? { cmmnd, seed } : { cmmnd },
+  });
   await partner.request.post("/", { data: envelope("set env_live") });
   await partner.request.post("/", { data: envelope("wallet topup", { amount: 500_000, reference: "e2e-fund-1" }) });
 
@@ -57,7 +67,10 @@ test("a partner issues a live comprehensive vehicle policy; an administrator app
   await expect(admin.getByRole("row", { name: new RegExp(reference) })).toBeVisible();
   await expectAccessible(admin);
   await screenshot(admin, "admin-approvals");
-  await admin.getByRole("row", { name: new RegExp(reference) }).getByRole("button", { name: "Approve" }).click();
+  await admin
+    .getByRole("row", { name: new RegExp(reference) })
+    .getByRole("button", { name: "Approve" })
+    .click();
   await expect(admin.getByRole("status").filter({ hasText: `Approved ${reference}` })).toBeVisible();
 
   // The partner's page updates itself and offers the certificate.

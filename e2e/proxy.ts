@@ -5,7 +5,7 @@
  * unchanged (Set-Cookie included), plus x-forwarded-proto. node:http, so it runs in Playwright's
  * Node as well as in Bun.
  */
-import { Agent, createServer, request, type IncomingHttpHeaders, type Server } from "node:http";
+import { Agent, createServer, type IncomingHttpHeaders, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export interface RoundRobinProxy {
@@ -25,13 +25,10 @@ export async function startRoundRobinProxy(targets: string[], port = 0): Promise
     const target = upstreams[index]!;
     counts[index]!++;
     const headers: IncomingHttpHeaders = { ...incoming.headers, "x-forwarded-proto": "http" };
-    const forwarded = request(
-      { host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers, agent },
-      (answer) => {
-        outgoing.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
-        answer.pipe(outgoing);
-      },
-    );
+    const forwarded = request({ host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers, agent }, (answer) => {
+      outgoing.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
+      answer.pipe(outgoing);
+    });
     forwarded.on("error", (error) => {
       if (!outgoing.headersSent) outgoing.writeHead(502, { "content-type": "text/plain" });
       outgoing.end(`proxy: ${target.host} failed: ${error.message}`);

@@ -14,7 +14,7 @@
  * within a second, and sign-in throttling is loosened (the specs sign in often, from one address,
  * and a shared Redis remembers attempts across runs).
  */
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { promisify } from "node:util";
@@ -62,7 +62,13 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function waitForHealth(url: string, child: ChildProcess, what: string, deadline: number) {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${what} exited (${child.exitCode}) before it answered ${url}`);
-    if (await fetch(url).then((r) => r.ok, () => false)) return;
+    if (
+      await fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     if (Date.now() > deadline) throw new Error(`${what} did not answer ${url}`);
     await sleep(100);
   }
@@ -157,7 +163,10 @@ async function startInstances(count: number): Promise<() => Promise<void>> {
     const operatorAdmin = await cliPartner(databaseUrl, ["--name", "Operator", "--admin", "--enrichment", "--email", `admin-${tag}@operator.example`]);
 
     const niidPort = E2E_PORT + 1;
-    const niid = spawn(BUN, ["src/niid/main.ts"], { env: { ...process.env, ...registryLatency, NIID_PORT: String(niidPort), LOG_LEVEL: "warn" }, stdio: ["ignore", "ignore", "inherit"] });
+    const niid = spawn(BUN, ["src/niid/main.ts"], {
+      env: { ...process.env, ...registryLatency, NIID_PORT: String(niidPort), LOG_LEVEL: "warn" },
+      stdio: ["ignore", "ignore", "inherit"],
+    });
     children.push(niid);
     await waitForHealth(`http://127.0.0.1:${niidPort}/healthz`, niid, "the verification service", deadline);
 

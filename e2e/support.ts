@@ -1,6 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
-import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
 import { mkdirSync } from "node:fs";
+import AxeBuilder from "@axe-core/playwright";
+import { type BrowserContext, test as base, expect, type Page } from "@playwright/test";
 import type { Account } from "./server";
 
 export { expect };
@@ -20,7 +20,8 @@ export const test = base.extend<{ allowedBrowserErrors: RegExp[]; browserErrors:
       const errors: string[] = [];
       const watch = (watched: BrowserContext) => {
         watched.on("console", (message) => {
-          if (message.type() === "error") errors.push(`console error on ${message.page()?.url() ?? "?"} from ${message.location().url || "?"}: ${message.text()}`);
+          if (message.type() === "error")
+            errors.push(`console error on ${message.page()?.url() ?? "?"} from ${message.location().url || "?"}: ${message.text()}`);
         });
         watched.on("weberror", (error) => errors.push(`uncaught error on ${error.page()?.url() ?? "?"}: ${error.error().message}`));
       };

@@ -67,7 +67,9 @@ if (import.meta.main) {
   const check = process.argv.includes("--check");
   const document = await openApiDocument();
   if (!document) {
-    console.error("GET /openapi.json answered 404: the service serves no OpenAPI document, and clients/typescript/src/types.ts is built on the generated types.");
+    console.error(
+      "GET /openapi.json answered 404: the service serves no OpenAPI document, and clients/typescript/src/types.ts is built on the generated types.",
+    );
     process.exit(1);
   }
   const source = await clientTypesSource(document);

@@ -56,9 +56,17 @@ const bunTest = [process.execPath, "test", ...extraArgs];
 
 // The two engines' suites run side by side (two cores; the PGlite suite is one busy process, the
 // PostgreSQL one mostly waits on the server), each printed whole when it ends.
-const suites = [run("unit and integration tests on PGlite", bunTest, { TEST_ENGINE: "pglite", DATABASE_URL: undefined }, !!postgresUrl).then((output) => countBun("PGlite", output))];
+const suites = [
+  run("unit and integration tests on PGlite", bunTest, { TEST_ENGINE: "pglite", DATABASE_URL: undefined }, !!postgresUrl).then((output) =>
+    countBun("PGlite", output),
+  ),
+];
 if (postgresUrl) {
-  suites.push(run("unit and integration tests on PostgreSQL", bunTest, { TEST_ENGINE: "postgres", TEST_DATABASE_URL: postgresUrl }, true).then((output) => countBun("PostgreSQL", output)));
+  suites.push(
+    run("unit and integration tests on PostgreSQL", bunTest, { TEST_ENGINE: "postgres", TEST_DATABASE_URL: postgresUrl }, true).then((output) =>
+      countBun("PostgreSQL", output),
+    ),
+  );
 } else if (ci) {
   problems.push("CI=true but no TEST_DATABASE_URL or DATABASE_URL: the PostgreSQL run is required in CI");
 } else {

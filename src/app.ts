@@ -6,7 +6,7 @@ import { log } from "./core/log";
 import { isTransientDatabaseError } from "./db/errors";
 import { certificateRoutes } from "./http/certificates";
 import { commandEndpoint } from "./http/command-endpoint";
-import { requestContext, type AppDeps } from "./http/context";
+import { type AppDeps, requestContext } from "./http/context";
 import { healthRoutes } from "./http/health";
 import { countHttpRequest, metricsRoutes } from "./http/metrics";
 import { pageRoutes } from "./http/pages";

@@ -45,7 +45,12 @@ if (argv.length === 0 || argv.includes("--help")) {
       exitCode = report({ result: await runOperatorCommand(database.db, argv) });
     } catch (error) {
       const mistake = isOperatorMistake(error);
-      exitCode = report({ error: (error as Error).message, mistake, usage: error instanceof UsageError, stack: mistake ? undefined : String((error as Error).stack) });
+      exitCode = report({
+        error: (error as Error).message,
+        mistake,
+        usage: error instanceof UsageError,
+        stack: mistake ? undefined : String((error as Error).stack),
+      });
     } finally {
       await database.close();
     }

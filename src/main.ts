@@ -5,8 +5,8 @@ import { loadConfig } from "./config";
 import { log, setLogLevel } from "./core/log";
 import { joinCacheNetwork } from "./db/shared-cache";
 import { apiLogFor } from "./modules/api-log/buffer";
-import { startOperatorSocket } from "./operator-socket";
 import { countPartners, createPartner } from "./modules/partners/service";
+import { startOperatorSocket } from "./operator-socket";
 import { buildDeps, closeDeps } from "./runtime";
 import { serviceJobs, startWorker } from "./worker/loop";
 
@@ -80,12 +80,16 @@ async function shutdown(signal: string) {
   let exitCode = 0;
   try {
     if (!(await inTime(app.stop()))) {
-      log.warn("requests still in flight when SHUTDOWN_TIMEOUT_MS ran out: closing their connections", { timeoutMs: config.SHUTDOWN_TIMEOUT_MS, pending: server?.pendingRequests });
+      log.warn("requests still in flight when SHUTDOWN_TIMEOUT_MS ran out: closing their connections", {
+        timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+        pending: server?.pendingRequests,
+      });
       await server?.stop(true);
     }
     // Every request has its answer: write the API log rows still waiting in memory.
     if (!(await inTime(apiLogFor(deps.database.db).close()))) log.warn("API log rows still being written when SHUTDOWN_TIMEOUT_MS ran out: they are lost");
-    if (worker && !(await inTime(worker.stop()))) log.warn("background jobs still running when SHUTDOWN_TIMEOUT_MS ran out: leaving them (their transactions roll back)");
+    if (worker && !(await inTime(worker.stop())))
+      log.warn("background jobs still running when SHUTDOWN_TIMEOUT_MS ran out: leaving them (their transactions roll back)");
     else await closeDeps(deps);
   } catch (error) {
     log.error("shutdown failed", { error });

@@ -1,6 +1,6 @@
 import { chmodSync, rmSync } from "node:fs";
-import type { Database } from "./db/client";
 import { log } from "./core/log";
+import type { Database } from "./db/client";
 import { isOperatorMistake, operatorSocket, runOperatorCommand, UsageError } from "./operator";
 
 /**
@@ -16,7 +16,8 @@ export function startOperatorSocket(db: Database, dataDir: string) {
     unix: path,
     async fetch(request) {
       const { argv } = (await request.json().catch(() => ({}))) as { argv?: unknown };
-      if (!Array.isArray(argv) || !argv.every((a) => typeof a === "string")) return Response.json({ error: "send { argv: string[] }", mistake: true }, { status: 400 });
+      if (!Array.isArray(argv) || !argv.every((a) => typeof a === "string"))
+        return Response.json({ error: "send { argv: string[] }", mistake: true }, { status: 400 });
       try {
         return Response.json({ result: await runOperatorCommand(db, argv) });
       } catch (error) {

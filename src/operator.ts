@@ -8,7 +8,7 @@ import { CommandError } from "./core/errors";
 import { normaliseUuid } from "./core/ids";
 import type { Database } from "./db/client";
 import { currentWatMonth, usageStatement } from "./modules/enrichment/service";
-import { createPartner, KEY_LABELS, listPartners, revokeKey, rotateKey, setEnrichment, type KeyLabel } from "./modules/partners/service";
+import { createPartner, KEY_LABELS, type KeyLabel, listPartners, revokeKey, rotateKey, setEnrichment } from "./modules/partners/service";
 
 export const USAGE = `Operator command line. Every command prints one JSON object on stdout.
 

@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from "node:crypto";
 import { resolve } from "node:path";
-import { loadConfig, type Config } from "./config";
+import { type Config, loadConfig } from "./config";
 import { CapacityGate } from "./core/capacity";
-import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from "./core/rate-limit";
+import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from "./core/rate-limit";
 import { openDatabase } from "./db/client";
 import type { AppDeps } from "./http/context";
 import { sessionSecret } from "./modules/portal/service";
@@ -35,11 +35,7 @@ const limiter = (config: Config, max: number, windowMs: number, prefix: string):
  */
 function deploymentOf(config: Config): string {
   const url = config.DATABASE_URL ? new URL(config.DATABASE_URL) : undefined;
-  const identity = url
-    ? `${url.hostname}:${url.port}${url.pathname}`
-    : config.DATA_DIR.startsWith("memory://")
-      ? randomUUID()
-      : resolve(config.DATA_DIR);
+  const identity = url ? `${url.hostname}:${url.port}${url.pathname}` : config.DATA_DIR.startsWith("memory://") ? randomUUID() : resolve(config.DATA_DIR);
   return createHash("sha256").update(identity).digest("hex").slice(0, 12);
 }
 

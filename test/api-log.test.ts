@@ -5,18 +5,18 @@
  * the newest N per partner and 7 days; graceful shutdown writes what waits.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { and, asc, eq, inArray } from "drizzle-orm";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { and, asc, eq, inArray } from "drizzle-orm";
+import { type Database, openDatabase } from "../src/db/client";
 import { ApiLogBuffer, replaceApiLogBuffer } from "../src/modules/api-log/buffer";
-import { apiLogRow, clipText, loggedJson, MAX_BODY_CHARS, type ApiLogRow, type CommandExchange } from "../src/modules/api-log/entry";
+import { type ApiLogRow, apiLogRow, type CommandExchange, clipText, loggedJson, MAX_BODY_CHARS } from "../src/modules/api-log/entry";
 import { apiLogJobs } from "../src/modules/api-log/jobs";
 import { apiRequests } from "../src/modules/api-log/schema";
 import { insertApiRequests, listApiRequests, pruneApiRequests } from "../src/modules/api-log/service";
-import { openDatabase, type Database } from "../src/db/client";
 import { createPartner, type NewPartner } from "../src/modules/partners/service";
-import { engine, individual, PNG_BASE64, testApp, testDatabase, } from "./support/harness";
+import { engine, individual, PNG_BASE64, testApp, testDatabase } from "./support/harness";
 import { insureSeed, productCases } from "./support/policies";
 import { freshPostgresDatabase } from "./support/reliability";
 import { startAppProcess } from "./support/webhook-receiver";
@@ -29,7 +29,8 @@ afterAll(() => void replaceApiLogBuffer(database.db));
 const t = await testApp({ WEBHOOK_ALLOW_PRIVATE: "true" });
 const db = t.database.db;
 
-const rowsOf = (partnerId: string) => db.select().from(apiRequests).where(eq(apiRequests.partnerId, partnerId)).orderBy(asc(apiRequests.createdAt), asc(apiRequests.id));
+const rowsOf = (partnerId: string) =>
+  db.select().from(apiRequests).where(eq(apiRequests.partnerId, partnerId)).orderBy(asc(apiRequests.createdAt), asc(apiRequests.id));
 const keysOf = (p: NewPartner) => Object.values(p.keys).map((k) => k.key);
 
 /** A document big enough to be one: a real PNG with `extra` bytes after it. */
@@ -164,8 +165,19 @@ describe("reading the log", () => {
 /** An exchange of `partner` without going through HTTP (for the buffer's own tests). */
 function exchange(partner: NewPartner, response: Record<string, unknown> = { prmm: 15000, currency: "NGN" }): CommandExchange {
   return {
-    principal: { partnerId: partner.partnerId, partnerName: partner.name, isAdmin: false, enrichmentEnabled: false, keyId: partner.keys.test.id, keyLabel: "test", mode: "test" },
-    envelope: { userInfo: { id: partner.partnerId, athrzt: { id: partner.keys.test.id, key: partner.keys.test.key } }, cmmnd: { cmmnd: "dump ipck_vhcl-tprt-1111*PRMM", seed: { insrncDrtn: "1y" } } },
+    principal: {
+      partnerId: partner.partnerId,
+      partnerName: partner.name,
+      isAdmin: false,
+      enrichmentEnabled: false,
+      keyId: partner.keys.test.id,
+      keyLabel: "test",
+      mode: "test",
+    },
+    envelope: {
+      userInfo: { id: partner.partnerId, athrzt: { id: partner.keys.test.id, key: partner.keys.test.key } },
+      cmmnd: { cmmnd: "dump ipck_vhcl-tprt-1111*PRMM", seed: { insrncDrtn: "1y" } },
+    },
     command: "dump ipck_<product_code>*PRMM",
     requestId: crypto.randomUUID(),
     response: { ...response, exctnFdbck: { id: 75, id_v4: 200 } },
@@ -246,8 +258,16 @@ describe("retention", () => {
       if (!n) break;
     }
     // Other partners' surplus goes too (the rule is for everyone): count only these two.
-    const left = await db.select().from(apiRequests).where(inArray(apiRequests.partnerId, [a.partnerId, b.partnerId]));
-    expect(left.filter((r) => r.partnerId === a.partnerId).map((r) => r.commandText).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `row ${i}`).sort());
+    const left = await db
+      .select()
+      .from(apiRequests)
+      .where(inArray(apiRequests.partnerId, [a.partnerId, b.partnerId]));
+    expect(
+      left
+        .filter((r) => r.partnerId === a.partnerId)
+        .map((r) => r.commandText)
+        .sort(),
+    ).toEqual(Array.from({ length: 10 }, (_, i) => `row ${i}`).sort());
     expect(left.filter((r) => r.partnerId === b.partnerId).map((r) => r.commandText)).toEqual(["row 0"]);
     expect(deleted).toBeGreaterThanOrEqual(4);
     expect(await pruneApiRequests(db, new Date(now), { keep: 10 })).toBe(0);
@@ -288,7 +308,10 @@ describe("graceful shutdown", () => {
       }
       const app = await startAppProcess({ ...env, RATE_LIMIT_MAX: "100000" });
       try {
-        const envelope = { userInfo: { id: partner.partnerId, athrzt: partner.keys.test }, cmmnd: { cmmnd: "dump ipck_vhcl-tprt-1111*PRMM", seed: { insrncDrtn: "1y" } } };
+        const envelope = {
+          userInfo: { id: partner.partnerId, athrzt: partner.keys.test },
+          cmmnd: { cmmnd: "dump ipck_vhcl-tprt-1111*PRMM", seed: { insrncDrtn: "1y" } },
+        };
         const answers = await Promise.all(Array.from({ length: 20 }, () => app.post(envelope)));
         expect(answers.every((a: any) => a.exctnFdbck.id === 75)).toBe(true);
         process.kill(app.pid, "SIGTERM");
@@ -298,7 +321,10 @@ describe("graceful shutdown", () => {
       }
       const handle = await open();
       try {
-        const rows = await handle.db.select().from(apiRequests).where(and(eq(apiRequests.partnerId, partner.partnerId), eq(apiRequests.outcome, 75)));
+        const rows = await handle.db
+          .select()
+          .from(apiRequests)
+          .where(and(eq(apiRequests.partnerId, partner.partnerId), eq(apiRequests.outcome, 75)));
         expect(rows).toHaveLength(20);
       } finally {
         await handle.close();

@@ -3,10 +3,10 @@ import { and, asc, eq, like } from "drizzle-orm";
 import { claims } from "../src/modules/claims/schema";
 import { claimDocument, listClaims } from "../src/modules/claims/service";
 import { outboxEvents } from "../src/modules/events/schema";
-import { policies } from "../src/modules/policies/schema";
 import type { KeyLabel } from "../src/modules/partners/service";
+import { policies } from "../src/modules/policies/schema";
 import { watMidnight } from "../src/products/policy-helpers";
-import { PDF_BASE64, PNG_BASE64, testApp, type TestPartner } from "./support/harness";
+import { PDF_BASE64, PNG_BASE64, type TestPartner, testApp } from "./support/harness";
 import { fullConsumer, insureSeed, productCases, watDate } from "./support/policies";
 
 const MAX_DOCUMENT_BYTES = 4096;
@@ -115,7 +115,11 @@ describe("claims end to end", () => {
     });
     expect(status).not.toHaveProperty("approvedAmount");
 
-    expect(await review(claimNo, "in_review", { note: "assessor assigned" })).toMatchObject({ partnerId: p.partnerId, status: "in_review", statusNote: "assessor assigned" });
+    expect(await review(claimNo, "in_review", { note: "assessor assigned" })).toMatchObject({
+      partnerId: p.partnerId,
+      status: "in_review",
+      statusNote: "assessor assigned",
+    });
     const approved = await review(claimNo, "approved", { approvedAmount: 1_100_000 });
     expect(approved).toMatchObject({ status: "approved", amount: 1_250_000.5, approvedAmount: 1_100_000, excess: 0, payable: 1_100_000 });
     expect(approved).not.toHaveProperty("statusNote"); // the note belongs to the status it came with
@@ -138,7 +142,15 @@ describe("claims end to end", () => {
       ["claim.updated", "approved"],
       ["claim.updated", "paid"],
     ]);
-    expect(events[0]!.payload).toEqual({ claimNo, reference: "acme-claim-001", policy: reference, productCode: "vhcl-tprt-1111", mode: "test", status: "submitted", amount: 1_250_000.5 });
+    expect(events[0]!.payload).toEqual({
+      claimNo,
+      reference: "acme-claim-001",
+      policy: reference,
+      productCode: "vhcl-tprt-1111",
+      mode: "test",
+      status: "submitted",
+      amount: 1_250_000.5,
+    });
     expect(events[3]!.payload).toEqual({
       claimNo,
       reference: "acme-claim-001",
@@ -168,7 +180,14 @@ describe("claims end to end", () => {
     await review(partial.claimNo, "in_review");
     // 10% of 40,000.55 is 4,000.055: the excess is 4,000.06 and 36,000.49 is paid.
     const approved = await review(partial.claimNo, "approved", { approvedAmount: 40_000.55 });
-    expect(approved).toMatchObject({ status: "approved", productCode: "phnn-flx1-1111", amount: 45_000, approvedAmount: 40_000.55, excess: 4_000.06, payable: 36_000.49 });
+    expect(approved).toMatchObject({
+      status: "approved",
+      productCode: "phnn-flx1-1111",
+      amount: 45_000,
+      approvedAmount: 40_000.55,
+      excess: 4_000.06,
+      payable: 36_000.49,
+    });
     expect(await p.run("claim status", { claimNo: partial.claimNo })).toMatchObject({ approvedAmount: 40_000.55, excess: 4_000.06, payable: 36_000.49 });
 
     const whole = await submit(p, claimSeed(reference, { amount: 45_000 }));
@@ -251,10 +270,20 @@ describe("claim submit refuses, and stores nothing", () => {
     const p = await livePartner();
     const pending = await insure(p, "vhcl-tprt-1111", "live");
     expect(pending.status).toBe("p");
-    await refusedSubmit(p, claimSeed(pending.reference), 409, `policy ${pending.reference} is pending (status p): claims can be submitted only on an active policy (status a)`, "live");
+    await refusedSubmit(
+      p,
+      claimSeed(pending.reference),
+      409,
+      `policy ${pending.reference} is pending (status p): claims can be submitted only on an active policy (status a)`,
+      "live",
+    );
 
     const declined = await insure(p, "crlt-sme1-1111", "live");
-    const decision = await operator.run(`appr entt_${declined.consumer}|insr_crlt-sme1-1111-${declined.reference}`, { status: "d", statusNote: "borrower outside insurable age band" }, "live");
+    const decision = await operator.run(
+      `appr entt_${declined.consumer}|insr_crlt-sme1-1111-${declined.reference}`,
+      { status: "d", statusNote: "borrower outside insurable age band" },
+      "live",
+    );
     expect(decision.status).toBe("d");
     await refusedSubmit(p, claimSeed(declined.reference), 409, "was declined (status d)", "live");
 
@@ -272,9 +301,19 @@ describe("claim submit refuses, and stores nothing", () => {
       .set({ coverStart: watMidnight(watDate(-10)), coverEnd: watMidnight(watDate(-3)) })
       .where(eq(policies.reference, reference));
     const cover = `${watDate(-10)} to ${watDate(-4)}`;
-    await refusedSubmit(p, claimSeed(reference, { incidentDate: watDate(-11) }), 400, `seed.incidentDate must be within the cover of policy ${reference}, ${cover}; received ${watDate(-11)}, before the cover started`);
+    await refusedSubmit(
+      p,
+      claimSeed(reference, { incidentDate: watDate(-11) }),
+      400,
+      `seed.incidentDate must be within the cover of policy ${reference}, ${cover}; received ${watDate(-11)}, before the cover started`,
+    );
     await refusedSubmit(p, claimSeed(reference, { incidentDate: watDate(-3) }), 400, "after the cover ended");
-    await refusedSubmit(p, claimSeed(reference, { incidentDate: watDate(1) }), 400, `seed.incidentDate must not be in the future: today is ${watDate(0)} in Nigeria`);
+    await refusedSubmit(
+      p,
+      claimSeed(reference, { incidentDate: watDate(1) }),
+      400,
+      `seed.incidentDate must not be in the future: today is ${watDate(0)} in Nigeria`,
+    );
     await refusedSubmit(p, claimSeed(reference, { incidentDate: "2026-02-30" }), 400, "seed.incidentDate is not a real calendar date");
     await refusedSubmit(p, claimSeed(reference, { incidentDate: "12/03/2026" }), 400, "seed.incidentDate must be a date in the form YYYY-MM-DD");
     // The first and the last day of the cover are covered.
@@ -288,15 +327,35 @@ describe("claim submit refuses, and stores nothing", () => {
     await refusedSubmit(p, claimSeed(phone.reference, { amount: "45000" }), 400, "seed.amount must be a JSON number, not a string (send 45000 without quotes)");
     await refusedSubmit(p, claimSeed(phone.reference, { amount: 0 }), 400, "seed.amount must be more than 0");
     await refusedSubmit(p, claimSeed(phone.reference, { amount: 100.555 }), 400, "seed.amount must have at most two decimals (kobo)");
-    await refusedSubmit(p, claimSeed(phone.reference, { amount: 200_000.01 }), 400, `seed.amount must be at most 200000 naira, the top of the device value band of phnn-flx1-1111 of policy ${phone.reference}; received 200000.01`);
+    await refusedSubmit(
+      p,
+      claimSeed(phone.reference, { amount: 200_000.01 }),
+      400,
+      `seed.amount must be at most 200000 naira, the top of the device value band of phnn-flx1-1111 of policy ${phone.reference}; received 200000.01`,
+    );
     const cargo = await insure(p, "mexx-stnd-1111");
-    await refusedSubmit(p, claimSeed(cargo.reference, { amount: 5_000_000.01 }), 400, "seed.amount must be at most 5000000 naira, the declared value of the goods (goodsValue)");
+    await refusedSubmit(
+      p,
+      claimSeed(cargo.reference, { amount: 5_000_000.01 }),
+      400,
+      "seed.amount must be at most 5000000 naira, the declared value of the goods (goodsValue)",
+    );
     const property = await insure(p, "allr-stnd-1111");
-    await refusedSubmit(p, claimSeed(property.reference, { amount: 1_000_000.01 }), 400, "seed.amount must be at most 1000000 naira, the sum insured (sumInsured)");
+    await refusedSubmit(
+      p,
+      claimSeed(property.reference, { amount: 1_000_000.01 }),
+      400,
+      "seed.amount must be at most 1000000 naira, the sum insured (sumInsured)",
+    );
     const loan = await insure(p, "crlt-psnl-1111");
     await refusedSubmit(p, claimSeed(loan.reference, { amount: 500_000.01 }), 400, "seed.amount must be at most 500000 naira, the loan amount (loanAmount)");
     const vehicle = await insure(p, "vhcl-tprt-1111");
-    await refusedSubmit(p, claimSeed(vehicle.reference, { amount: 100_000_000.01 }), 400, "seed.amount must be at most 100000000 naira, the most any claim may ask for");
+    await refusedSubmit(
+      p,
+      claimSeed(vehicle.reference, { amount: 100_000_000.01 }),
+      400,
+      "seed.amount must be at most 100000000 naira, the most any claim may ask for",
+    );
     await submit(p, claimSeed(phone.reference, { amount: 200_000 }));
   });
 
@@ -312,18 +371,38 @@ describe("claim submit refuses, and stores nothing", () => {
     await refusedSubmit(p, claimSeed(reference, { amnt: 5 }), 400, "seed has unknown field: amnt");
     await refusedSubmit(p, claimSeed(reference, { description: "x".repeat(2001) }), 400, "seed.description must be at most 2000 characters");
     await refusedSubmit(p, claimSeed(reference, { reference: "has spaces" }), 400, "seed.reference must be 1-64 letters, digits, dots, hyphens or underscores");
-    await refusedSubmit(p, claimSeed(reference, { documents: [{ name: "../etc/passwd", content: PNG_BASE64 }] }), 400, "seed.documents[0].name must be a file name without slashes");
+    await refusedSubmit(
+      p,
+      claimSeed(reference, { documents: [{ name: "../etc/passwd", content: PNG_BASE64 }] }),
+      400,
+      "seed.documents[0].name must be a file name without slashes",
+    );
   });
 
   test("documents: at most ten, each at most MAX_DOCUMENT_BYTES, each a JPEG, PNG, WebP or PDF", async () => {
     const p = await t.partner();
     const { reference } = await insure(p, "phnn-flx1-1111");
     const png = (i: number) => ({ name: `photo-${i}.png`, content: PNG_BASE64 });
-    await refusedSubmit(p, claimSeed(reference, { documents: Array.from({ length: 11 }, (_, i) => png(i)) }), 413, "seed.documents has 11 entries: a claim takes at most 10 documents");
+    await refusedSubmit(
+      p,
+      claimSeed(reference, { documents: Array.from({ length: 11 }, (_, i) => png(i)) }),
+      413,
+      "seed.documents has 11 entries: a claim takes at most 10 documents",
+    );
     const large = Buffer.concat([Buffer.from("%PDF-1.4\n"), Buffer.alloc(MAX_DOCUMENT_BYTES)]).toString("base64");
-    await refusedSubmit(p, claimSeed(reference, { documents: [png(1), { name: "large.pdf", content: large }] }), 413, `seed.documents[1].content is too large: documents may be at most ${MAX_DOCUMENT_BYTES} bytes`);
+    await refusedSubmit(
+      p,
+      claimSeed(reference, { documents: [png(1), { name: "large.pdf", content: large }] }),
+      413,
+      `seed.documents[1].content is too large: documents may be at most ${MAX_DOCUMENT_BYTES} bytes`,
+    );
     const text = Buffer.from("just some text, not a scan").toString("base64");
-    await refusedSubmit(p, claimSeed(reference, { documents: [{ name: "notes.txt", content: text }] }), 415, "seed.documents[0].content must be a JPEG, PNG, WebP image or a PDF document");
+    await refusedSubmit(
+      p,
+      claimSeed(reference, { documents: [{ name: "notes.txt", content: text }] }),
+      415,
+      "seed.documents[0].content must be a JPEG, PNG, WebP image or a PDF document",
+    );
     await refusedSubmit(p, claimSeed(reference, { documents: [{ name: "x.png", content: "not base64!" }] }), 400, "seed.documents[0].content must be base64");
     const ten = await submit(p, claimSeed(reference, { documents: Array.from({ length: 10 }, (_, i) => png(i)) }));
     expect((await p.run("claim status", { claimNo: ten.claimNo })).documents).toHaveLength(10);
@@ -339,7 +418,11 @@ describe("a claim reference makes submission idempotent", () => {
     await review(first.claimNo, "in_review");
     const repeat = await submit(p, seed);
     expect(repeat).toMatchObject({ claimNo: first.claimNo, tmstmp: first.tmstmp, status: "in_review" }); // the first claim as it is now
-    refused(await p.run("claim submit", { ...seed, amount: 46_000 }), 409, `seed.reference ref-42 was already used for claim ${first.claimNo}, which has another amount`);
+    refused(
+      await p.run("claim submit", { ...seed, amount: 46_000 }),
+      409,
+      `seed.reference ref-42 was already used for claim ${first.claimNo}, which has another amount`,
+    );
     refused(await p.run("claim submit", { ...seed, documents: [{ name: "screen.png", content: PDF_BASE64 }] }), 409, "which has another documents");
     refused(await p.run("claim submit", { ...seed, description: "Another story", incidentDate: watDate(-1) }), 409, "another incidentDate, description");
     expect(await storedClaims(p.partnerId)).toHaveLength(1);
@@ -405,7 +488,9 @@ describe("the claim state machine", () => {
       }
     }
     const refusal = await review((await submit(p, claimSeed(reference))).claimNo, "approved");
-    expect(refusal.exctnFdbck.elbrtn).toMatch(/is submitted, so it cannot become approved: from submitted it can only become in_review \(by the operator\) or withdrawn \(by the partner\)$/);
+    expect(refusal.exctnFdbck.elbrtn).toMatch(
+      /is submitted, so it cannot become approved: from submitted it can only become in_review \(by the operator\) or withdrawn \(by the partner\)$/,
+    );
   }, 60_000);
 
   test("review is for the operator only; rejecting needs a note; approvals at most the amount claimed", async () => {
@@ -415,13 +500,24 @@ describe("the claim state machine", () => {
     refused(await p.run("claim review", { claimNo, status: "in_review" }), 403, "available only to the operator's administrator account");
     await review(claimNo, "in_review");
     refused(await review(claimNo, "rejected"), 400, "seed.note is required to reject: say why in seed.note");
-    refused(await review(claimNo, "approved", { approvedAmount: 45_000.01 }), 400, "seed.approvedAmount must be at most the amount claimed, 45000 naira; received 45000.01");
-    refused(await review(claimNo, "rejected", { note: "n/a", approvedAmount: 100 }), 400, 'seed.approvedAmount is only for approving: send it with status "approved", not "rejected"');
+    refused(
+      await review(claimNo, "approved", { approvedAmount: 45_000.01 }),
+      400,
+      "seed.approvedAmount must be at most the amount claimed, 45000 naira; received 45000.01",
+    );
+    refused(
+      await review(claimNo, "rejected", { note: "n/a", approvedAmount: 100 }),
+      400,
+      'seed.approvedAmount is only for approving: send it with status "approved", not "rejected"',
+    );
     refused(await review(claimNo, "closed"), 400, 'seed.status must be one of "in_review", "approved", "rejected", "paid"');
     refused(await review("CLM-2026-0000000000", "paid"), 404, "no claim CLM-2026-0000000000");
     refused(await review("claim-1", "paid"), 400, "seed.claimNo must be a claim number");
     expect((await p.run("claim status", { claimNo })).status).toBe("in_review");
-    expect(await review(claimNo, "rejected", { note: "Liquid damage is not covered" })).toMatchObject({ status: "rejected", statusNote: "Liquid damage is not covered" });
+    expect(await review(claimNo, "rejected", { note: "Liquid damage is not covered" })).toMatchObject({
+      status: "rejected",
+      statusNote: "Liquid damage is not covered",
+    });
     expect((await claimEvents(p.partnerId)).map((e) => e.payload.status)).toEqual(["submitted", "in_review", "rejected"]);
   });
 
@@ -465,7 +561,15 @@ describe("claim list and tenant isolation", () => {
 
     const all = await p.run("claim list");
     expect(all.nextCursor).toBeNull();
-    expect(all.list[0]).toMatchObject({ claimNo: submitted[4], policy: phone.reference, productCode: "phnn-flx1-1111", mode: "test", status: "submitted", amount: 45_000, tmstmp: expect.stringMatching(TIMESTAMP) });
+    expect(all.list[0]).toMatchObject({
+      claimNo: submitted[4],
+      policy: phone.reference,
+      productCode: "phnn-flx1-1111",
+      mode: "test",
+      status: "submitted",
+      amount: 45_000,
+      tmstmp: expect.stringMatching(TIMESTAMP),
+    });
     expect(all.list[0]).not.toHaveProperty("history");
     expect(all.list[0]).not.toHaveProperty("documents");
 

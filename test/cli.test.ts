@@ -17,7 +17,8 @@ async function cli(args: string[], env: Record<string, string | undefined>) {
 
 const dataDir = mkdtempSync(join(tmpdir(), "cli-pglite-"));
 // The CLI talks to the same engine the suite is testing.
-const env = engine === "postgres" ? { DATABASE_URL: process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL } : { DATABASE_URL: undefined, DATA_DIR: dataDir };
+const env =
+  engine === "postgres" ? { DATABASE_URL: process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL } : { DATABASE_URL: undefined, DATA_DIR: dataDir };
 const t = await testApp();
 
 describe("npm run cli -- partner create", () => {
@@ -77,45 +78,60 @@ describe("npm run cli -- partner create", () => {
     expect(badMonth.stderr).toContain("month must be YYYY-MM");
   }, 60_000);
 
-  test.skipIf(engine === "postgres")("while the server runs on the embedded database, the CLI's commands are carried out by the server", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "cli-live-"));
-    const server = await startAppProcess({ DATA_DIR: dir });
-    try {
-      const created = await cli(["partner", "create", "--name", "Running Ltd"], { DATABASE_URL: undefined, DATA_DIR: dir });
-      expect(created.code).toBe(0);
-      const partner = JSON.parse(created.stdout);
-      const answer = await fetch(server.url, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ userInfo: { id: partner.partnerId, athrzt: partner.keys.test }, cmmnd: { cmmnd: "dump entt_*CSTMRS" } }),
-      }).then((r) => r.json());
-      expect(answer.exctnFdbck).toEqual({ id: 75, id_v4: 200 });
-      const refused = await cli(["key", "rotate", "--partner", partner.partnerId, "--label", "prod"], { DATABASE_URL: undefined, DATA_DIR: dir });
-      expect(refused.code).toBe(2);
-      expect(refused.stderr).toContain("--label must be test, live or legacy");
-    } finally {
-      await server.stop();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }, 60_000);
+  test.skipIf(engine === "postgres")(
+    "while the server runs on the embedded database, the CLI's commands are carried out by the server",
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), "cli-live-"));
+      const server = await startAppProcess({ DATA_DIR: dir });
+      try {
+        const created = await cli(["partner", "create", "--name", "Running Ltd"], { DATABASE_URL: undefined, DATA_DIR: dir });
+        expect(created.code).toBe(0);
+        const partner = JSON.parse(created.stdout);
+        const answer = await fetch(server.url, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ userInfo: { id: partner.partnerId, athrzt: partner.keys.test }, cmmnd: { cmmnd: "dump entt_*CSTMRS" } }),
+        }).then((r) => r.json());
+        expect(answer.exctnFdbck).toEqual({ id: 75, id_v4: 200 });
+        const refused = await cli(["key", "rotate", "--partner", partner.partnerId, "--label", "prod"], { DATABASE_URL: undefined, DATA_DIR: dir });
+        expect(refused.code).toBe(2);
+        expect(refused.stderr).toContain("--label must be test, live or legacy");
+      } finally {
+        await server.stop();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
 
-  test.skipIf(engine === "postgres")("refuses the embedded database while another process holds it", async () => {
-    const server = Bun.spawn(["./node_modules/.bin/bun", "-e", `
+  test.skipIf(engine === "postgres")(
+    "refuses the embedded database while another process holds it",
+    async () => {
+      const server = Bun.spawn(
+        [
+          "./node_modules/.bin/bun",
+          "-e",
+          `
       const { openDatabase } = await import("./src/db/client.ts");
       await openDatabase({ dataDir: ${JSON.stringify(dataDir)} });
       console.log("open");
-      await Bun.sleep(30000);`], { cwd: root, stdout: "pipe" });
-    const reader = server.stdout.getReader();
-    await reader.read(); // "open": the other process holds the database
-    const refused = await cli(["partner", "list"], env);
-    server.kill();
-    await server.exited;
-    expect(refused.code).toBe(1);
-    expect(refused.stdout).toBe("");
-    expect(refused.stderr).toContain(`is in use by process ${server.pid}`);
-    const after = await cli(["partner", "list"], env); // a dead owner's lock is taken over
-    expect(after.code).toBe(0);
-  }, 60_000);
+      await Bun.sleep(30000);`,
+        ],
+        { cwd: root, stdout: "pipe" },
+      );
+      const reader = server.stdout.getReader();
+      await reader.read(); // "open": the other process holds the database
+      const refused = await cli(["partner", "list"], env);
+      server.kill();
+      await server.exited;
+      expect(refused.code).toBe(1);
+      expect(refused.stdout).toBe("");
+      expect(refused.stderr).toContain(`is in use by process ${server.pid}`);
+      const after = await cli(["partner", "list"], env); // a dead owner's lock is taken over
+      expect(after.code).toBe(0);
+    },
+    60_000,
+  );
 
   test("mistakes are reported on stderr with a non-zero exit and nothing on stdout", async () => {
     const missing = await cli(["partner", "create"], env);

@@ -5,8 +5,7 @@ import { individual, PDF_BASE64, PNG_BASE64, testApp } from "./support/harness";
 
 const t = await testApp({ MAX_DOCUMENT_BYTES: 1024 });
 const db = t.database.db;
-const countFor = async (partnerId: string) =>
-  (await db.select({ n: count() }).from(consumers).where(eq(consumers.partnerId, partnerId)))[0]!.n;
+const countFor = async (partnerId: string) => (await db.select({ n: count() }).from(consumers).where(eq(consumers.partnerId, partnerId)))[0]!.n;
 
 describe("prfl entity registers a consumer", () => {
   test("answers id (32 hex) and id_uuid (hyphenated), the same value", async () => {
@@ -32,10 +31,18 @@ describe("prfl entity registers a consumer", () => {
     const answer = await p.run("prfl entity", seed);
     expect(answer.exctnFdbck.id).toBe(75);
     const [row] = await db.select().from(consumers).where(eq(consumers.id, answer.id_uuid));
-    expect(row!.profile).toMatchObject({ name: { first: "Chinedu", middle: "Emeka", last: "Obi" }, dob: { date: "1985-01-31" }, mrtlStatus: "married", socialID: { type: "nidd", id: "12345678901" } });
+    expect(row!.profile).toMatchObject({
+      name: { first: "Chinedu", middle: "Emeka", last: "Obi" },
+      dob: { date: "1985-01-31" },
+      mrtlStatus: "married",
+      socialID: { type: "nidd", id: "12345678901" },
+    });
     expect(row!.profile).not.toHaveProperty("socialID.image");
     const docs = await db.select().from(consumerDocuments).where(eq(consumerDocuments.consumerId, answer.id_uuid));
-    expect(docs.map((d) => [d.field, d.mime]).sort()).toEqual([["dob.proof", "application/pdf"], ["socialID.image", "image/png"]]);
+    expect(docs.map((d) => [d.field, d.mime]).sort()).toEqual([
+      ["dob.proof", "application/pdf"],
+      ["socialID.image", "image/png"],
+    ]);
   });
 
   test("an organisation needs name.brand, not a first name or phone", async () => {
@@ -69,8 +76,16 @@ describe("bad consumer input gets a specific error and stores nothing", () => {
     ["an unknown field", { address: "Lagos" }, /seed has unknown field: address/],
     ["dob as a string, not an object", { dob: "1990-04-12" }, /seed\.dob must be an object; received a string/],
     ["a document that is not base64", { socialID: { type: "nidd", id: "1", image: "not base64!!" } }, /seed\.socialID\.image must be base64/],
-    ["a document that is neither image nor PDF", { socialID: { type: "nidd", id: "1", image: Buffer.from("hello world, plain text").toString("base64") } }, /seed\.socialID\.image must be a JPEG, PNG, WebP image or a PDF document/],
-    ["a document over the size limit", { dob: { date: "1990-01-01", proof: Buffer.concat([Buffer.from("%PDF-"), Buffer.alloc(2000)]).toString("base64") } }, /seed\.dob\.proof is too large: documents may be at most 1024 bytes/],
+    [
+      "a document that is neither image nor PDF",
+      { socialID: { type: "nidd", id: "1", image: Buffer.from("hello world, plain text").toString("base64") } },
+      /seed\.socialID\.image must be a JPEG, PNG, WebP image or a PDF document/,
+    ],
+    [
+      "a document over the size limit",
+      { dob: { date: "1990-01-01", proof: Buffer.concat([Buffer.from("%PDF-"), Buffer.alloc(2000)]).toString("base64") } },
+      /seed\.dob\.proof is too large: documents may be at most 1024 bytes/,
+    ],
   ];
 
   test.each(cases)("%s", async (_name, change, message) => {
@@ -97,12 +112,21 @@ describe("one consumer per e-mail per partner (spec 2.3 rules 2 and 3)", () => {
     const p = await t.partner();
     const seed = individual();
     const first = await p.run("prfl entity", seed);
-    const again = await p.run("prfl entity", { class: "h", eMail: seed.eMail.toUpperCase(), addrss: { addrss: "5 Aminu Kano Crescent, Abuja" }, name: { middle: "Ngozi" } });
+    const again = await p.run("prfl entity", {
+      class: "h",
+      eMail: seed.eMail.toUpperCase(),
+      addrss: { addrss: "5 Aminu Kano Crescent, Abuja" },
+      name: { middle: "Ngozi" },
+    });
     expect(again.exctnFdbck.id).toBe(75);
     expect(again.id).toBe(first.id);
     expect(await countFor(p.partnerId)).toBe(1);
     const [row] = await db.select().from(consumers).where(eq(consumers.id, first.id_uuid));
-    expect(row!.profile).toMatchObject({ name: { first: "Adaeze", middle: "Ngozi", last: "Okafor" }, addrss: { addrss: "5 Aminu Kano Crescent, Abuja" }, phoneNo: seed.phoneNo });
+    expect(row!.profile).toMatchObject({
+      name: { first: "Adaeze", middle: "Ngozi", last: "Okafor" },
+      addrss: { addrss: "5 Aminu Kano Crescent, Abuja" },
+      phoneNo: seed.phoneNo,
+    });
   });
 
   test("an update that breaks a rule changes nothing", async () => {
@@ -150,7 +174,12 @@ describe("listing consumers", () => {
     const first = await p.run("dump entt_*CSTMRS", { limit: 2 });
     expect(first.exctnFdbck.id).toBe(75);
     expect(first.list.map((c: any) => c.id)).toEqual([ids[4], ids[3]]);
-    expect(first.list[0]).toMatchObject({ id_uuid: expect.any(String), class: "h", name: { first: "N4" }, tmstmp: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/) });
+    expect(first.list[0]).toMatchObject({
+      id_uuid: expect.any(String),
+      class: "h",
+      name: { first: "N4" },
+      tmstmp: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
+    });
     expect(first.list[0]).not.toHaveProperty("partnerId");
     const second = await p.run("dump entt_*CSTMRS", { limit: 2, cursor: first.nextCursor });
     const third = await p.run("dump entt_*CSTMRS", { limit: 2, cursor: second.nextCursor });
@@ -188,7 +217,10 @@ describe("listing consumers", () => {
     const [a, b] = [await t.partner(), await t.partner()];
     await a.run("prfl entity", individual());
     expect((await b.run("dump entt_*CSTMRS")).list).toEqual([]);
-    const [n] = await db.select({ n: count() }).from(consumers).where(and(eq(consumers.partnerId, b.partnerId)));
+    const [n] = await db
+      .select({ n: count() })
+      .from(consumers)
+      .where(and(eq(consumers.partnerId, b.partnerId)));
     expect(n!.n).toBe(0);
   });
 });

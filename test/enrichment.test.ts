@@ -7,7 +7,7 @@ import { usageCharges } from "../src/modules/enrichment/schema";
 import { currentWatMonth, usageStatement } from "../src/modules/enrichment/service";
 import { policies } from "../src/modules/policies/schema";
 import { simulatedInsurer, underwriteDuePolicies } from "../src/modules/policies/service";
-import { testApp, type TestPartner } from "./support/harness";
+import { type TestPartner, testApp } from "./support/harness";
 import { fullConsumer, insureSeed, productCases } from "./support/policies";
 import { startVerificationService } from "./support/verification-service";
 
@@ -43,7 +43,15 @@ async function enrichedPartner(): Promise<TestPartner> {
 }
 
 const chargesOf = (partnerId: string) =>
-  db.select({ service: usageCharges.service, subject: usageCharges.subject, outcome: usageCharges.outcome, fromCache: usageCharges.fromCache, amountKobo: usageCharges.amountKobo, mode: usageCharges.mode })
+  db
+    .select({
+      service: usageCharges.service,
+      subject: usageCharges.subject,
+      outcome: usageCharges.outcome,
+      fromCache: usageCharges.fromCache,
+      amountKobo: usageCharges.amountKobo,
+      mode: usageCharges.mode,
+    })
     .from(usageCharges)
     .where(eq(usageCharges.partnerId, partnerId))
     .orderBy(usageCharges.createdAt, usageCharges.id);
@@ -178,14 +186,18 @@ describe("enrch vin_vehicle (spec 4.3)", () => {
     ["KMHCT4AE5CU123456", { make: "Hyundai", model: "Accent", year: "2012", manufacturer: "HYUNDAI MOTOR CO" }],
     ["5XYKT4A68CG123456", { make: "Kia", model: "Sorento", year: "2012", bodyClass: "SUV" }],
     ["1G4AH59H45G118341", { make: "Buick", year: "2005", engineDisplacement: "2.2", manufacturer: "GENERAL MOTORS LLC" }],
-  ])("%s decodes", async (vin, expected) => {
-    const p = await enrichedPartner();
-    const answer = await p.run("enrch vin_vehicle", { vin: vin.toLowerCase() }, "live");
-    expect(answer.exctnFdbck).toEqual({ id: 75, id_v4: 200 });
-    expect(answer).toMatchObject(expected);
-    const [charge] = await chargesOf(p.partnerId);
-    expect(charge).toEqual({ service: "vin_decode", subject: vin, outcome: "decoded", fromCache: false, amountKobo: 0, mode: "live" });
-  }, 20_000);
+  ])(
+    "%s decodes",
+    async (vin, expected) => {
+      const p = await enrichedPartner();
+      const answer = await p.run("enrch vin_vehicle", { vin: vin.toLowerCase() }, "live");
+      expect(answer.exctnFdbck).toEqual({ id: 75, id_v4: 200 });
+      expect(answer).toMatchObject(expected);
+      const [charge] = await chargesOf(p.partnerId);
+      expect(charge).toEqual({ service: "vin_decode", subject: vin, outcome: "decoded", fromCache: false, amountKobo: 0, mode: "live" });
+    },
+    20_000,
+  );
 
   test("a VIN the catalogue does not know answers only what is known (here: nothing); the check-digit vector 1J9RP1A36A1644345 is valid", async () => {
     const p = await enrichedPartner();
@@ -242,7 +254,10 @@ describe("underwriting consults the registry; approved vehicle policies are publ
     const issued = await p.run(`entt_${consumer}: insure`, insureSeed(c, { addtnlFact: { ...c.addtnlFact(), rgstrtId: plate } }));
     expect(issued.status).toBe("a");
     while ((await publishApprovedVehicles(db, registry, "Sandbox Insurance Plc", new Date())) > 0) {}
-    const [row] = await db.select().from(policies).where(and(eq(policies.partnerId, p.partnerId), eq(policies.reference, issued.id)));
+    const [row] = await db
+      .select()
+      .from(policies)
+      .where(and(eq(policies.partnerId, p.partnerId), eq(policies.reference, issued.id)));
     expect(row!.registryPublishedAt).not.toBeNull();
     const found = await p.run("enrch niid_vehicle", { search_type: "policy", value: issued.policyNo });
     expect(found).toMatchObject({ status: "found", details: { registration_number: plate, vehicle_make: "Toyota", insurer: "Sandbox Insurance Plc" } });

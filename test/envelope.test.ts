@@ -42,7 +42,11 @@ describe("every answer of POST / is HTTP 200 with exctnFdbck", () => {
     const over = await t.app.handle(new Request("http://localhost/", { method: "POST", body: stream(body), headers: { "content-type": "application/json" } }));
     expect((await over.json()).exctnFdbck).toMatchObject({ id: 55, id_v4: 413 });
     const within = await t.app.handle(
-      new Request("http://localhost/", { method: "POST", body: stream(JSON.stringify(acme.envelope("dump entt_*CSTMRS"))), headers: { "content-type": "application/json" } }),
+      new Request("http://localhost/", {
+        method: "POST",
+        body: stream(JSON.stringify(acme.envelope("dump entt_*CSTMRS"))),
+        headers: { "content-type": "application/json" },
+      }),
     );
     expect((await within.json()).exctnFdbck).toEqual({ id: 75, id_v4: 200 });
   });
@@ -116,14 +120,16 @@ describe("credentials", () => {
 });
 
 describe("administrator-only commands", () => {
-  test.each(["dump entt_*CSTMRS_ADMIN", "dump entt_*ADMIN", "payment runLapse", "appr entt_0f8fad5bd9cb469fa16570867728950e|insr_vhcl-tprt-1111-0f8fad5b-d9cb-469f-a165-70867728950e"])(
-    "%s is refused to an ordinary partner (55/403)",
-    async (cmmnd) => {
-      const answer = await acme.run(cmmnd);
-      expect(answer.exctnFdbck).toMatchObject({ id: 55, id_v4: 403 });
-      expect(answer.exctnFdbck.elbrtn).toContain("administrator");
-    },
-  );
+  test.each([
+    "dump entt_*CSTMRS_ADMIN",
+    "dump entt_*ADMIN",
+    "payment runLapse",
+    "appr entt_0f8fad5bd9cb469fa16570867728950e|insr_vhcl-tprt-1111-0f8fad5b-d9cb-469f-a165-70867728950e",
+  ])("%s is refused to an ordinary partner (55/403)", async (cmmnd) => {
+    const answer = await acme.run(cmmnd);
+    expect(answer.exctnFdbck).toMatchObject({ id: 55, id_v4: 403 });
+    expect(answer.exctnFdbck.elbrtn).toContain("administrator");
+  });
 
   test("the operator's account may run them", async () => {
     const operator = await t.partner({ admin: true });
@@ -138,8 +144,18 @@ describe("bad input the body cannot carry is refused at the envelope, for every 
   const consumersOf = async () => (await p.run("dump entt_*CSTMRS", { limit: 100 })).list.length;
 
   test.each([
-    ["a NUL in a consumer's name", "prfl entity", { class: "h", name: { first: "Ada\u0000" }, phoneNo: "+2348031234567" }, "seed.name.first contains a NUL character"],
-    ["an unpaired surrogate in a consumer's name", "prfl entity", { class: "h", name: { first: "Ada\ud800" }, phoneNo: "+2348031234567" }, "seed.name.first contains an unpaired UTF-16 surrogate (U+D800)"],
+    [
+      "a NUL in a consumer's name",
+      "prfl entity",
+      { class: "h", name: { first: "Ada\u0000" }, phoneNo: "+2348031234567" },
+      "seed.name.first contains a NUL character",
+    ],
+    [
+      "an unpaired surrogate in a consumer's name",
+      "prfl entity",
+      { class: "h", name: { first: "Ada\ud800" }, phoneNo: "+2348031234567" },
+      "seed.name.first contains an unpaired UTF-16 surrogate (U+D800)",
+    ],
     ["a NUL in a field name", "prfl entity", { class: "h", "na\u0000me": "x" }, "seed has a field name that contains a NUL character"],
     ["a NUL in a registry lookup", "enrch niid_vehicle", { value: "ABC\u0000123" }, "seed.value contains a NUL character"],
     ["a lone low surrogate in a list filter", "claim list", { policy: "\udc00" }, "seed.policy contains an unpaired UTF-16 surrogate (U+DC00)"],
@@ -188,7 +204,9 @@ describe("bad input the body cannot carry is refused at the envelope, for every 
 });
 
 test("POST / ignores its query string, however hostile: still HTTP 200 with exctnFdbck", async () => {
-  const response = await t.app.handle(new Request("http://localhost/?x=%00&y=%ED%A0%80", { method: "POST", body: JSON.stringify(acme.envelope("dump entt_*CSTMRS")) }));
+  const response = await t.app.handle(
+    new Request("http://localhost/?x=%00&y=%ED%A0%80", { method: "POST", body: JSON.stringify(acme.envelope("dump entt_*CSTMRS")) }),
+  );
   expect(response.status).toBe(200);
   expect((await response.json()).exctnFdbck.id).toBe(75);
 });

@@ -1,16 +1,16 @@
 import { describe, expect, test } from "bun:test";
-import { and, eq, inArray, sql } from "drizzle-orm";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startServer, type Server } from "../bench/servers";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { type Server, startServer } from "../bench/servers";
 import { outboxEvents } from "../src/modules/events/schema";
 import { financingJobs } from "../src/modules/financing/jobs";
 import { buildSchedule, dueDateOf, formatNaira, lapseNote } from "../src/modules/financing/schedule";
 import { financingInstallments, financingPayments, financingPlans } from "../src/modules/financing/schema";
-import { policies } from "../src/modules/policies/schema";
 import type { KeyLabel } from "../src/modules/partners/service";
-import { engine, expectError, testApp, type TestPartner } from "./support/harness";
+import { policies } from "../src/modules/policies/schema";
+import { engine, expectError, type TestPartner, testApp } from "./support/harness";
 import { fullConsumer, insureSeed, productCases, watDate } from "./support/policies";
 
 const t = await testApp();
@@ -49,14 +49,21 @@ async function planOf(seed: Record<string, unknown> = {}, p?: TestPartner) {
   return { p, policy, plan, planNo: plan.planNo as string };
 }
 
-const pay = (p: TestPartner, planNo: string, amount: unknown, reference = `pay-${crypto.randomUUID()}`, extra: Record<string, unknown> = {}, label: KeyLabel = "test") =>
-  p.run("payment recordInstallment", { planNo, amount, reference, ...extra }, label);
+const pay = (
+  p: TestPartner,
+  planNo: string,
+  amount: unknown,
+  reference = `pay-${crypto.randomUUID()}`,
+  extra: Record<string, unknown> = {},
+  label: KeyLabel = "test",
+) => p.run("payment recordInstallment", { planNo, amount, reference, ...extra }, label);
 
 /** A run lapses only plans of its key's mode (the operator's test key leaves live plans alone). */
 const lapse = (asOf?: string, who: TestPartner = operator, label: KeyLabel = "test") => who.run("payment runLapse", asOf ? { asOf } : {}, label);
 
 /** The outbox of one partner, oldest first (UUID v7 ids keep the order within one transaction). */
-const eventsOf = (partnerId: string) => db.select().from(outboxEvents).where(eq(outboxEvents.partnerId, partnerId)).orderBy(outboxEvents.createdAt, outboxEvents.id);
+const eventsOf = (partnerId: string) =>
+  db.select().from(outboxEvents).where(eq(outboxEvents.partnerId, partnerId)).orderBy(outboxEvents.createdAt, outboxEvents.id);
 
 const plansOf = (partnerId: string) => db.select().from(financingPlans).where(eq(financingPlans.partnerId, partnerId));
 
@@ -163,7 +170,12 @@ describe("payment financeLoan", () => {
     const p = await t.partner();
     expect((await p.run("wallet topup", { amount: 10_000_000, reference: `fund-${crypto.randomUUID()}` })).exctnFdbck.id).toBe(75);
     const live = await insured(p, { code: "crlt-sme1-1111", label: "live" });
-    expectRefusal(await finance(p, live.reference, {}, "test"), 403, `policy ${live.reference} was issued in live mode`, "with a live key, and this key runs in test mode");
+    expectRefusal(
+      await finance(p, live.reference, {}, "test"),
+      403,
+      `policy ${live.reference} was issued in live mode`,
+      "with a live key, and this key runs in test mode",
+    );
     expect(await plansOf(p.partnerId)).toHaveLength(0);
     const livePlan = await finance(p, live.reference, { downPayment: 0, installments: 2, frequency: "monthly" }, "live");
     expect(livePlan.exctnFdbck.id).toBe(75);
@@ -297,9 +309,25 @@ describe("payment recordInstallment", () => {
       "financing.completed",
     ]);
     const events = await eventsOf(p.partnerId);
-    expect(events.find((e) => e.type === "financing.plan_created")!.payload).toMatchObject({ planNo, policy: policy.reference, financed: 12000, schedule: expect.any(Array) });
-    expect(events.find((e) => e.type === "financing.completed")!.payload).toEqual({ planNo, policy: policy.reference, financed: 12000, installments: 4, mode: "test" });
-    expect(events.filter((e) => e.type === "financing.installment_recorded").map((e) => e.payload.reference)).toEqual(["rcpt-001", "rcpt-002", "rcpt-003", "rcpt-004"]);
+    expect(events.find((e) => e.type === "financing.plan_created")!.payload).toMatchObject({
+      planNo,
+      policy: policy.reference,
+      financed: 12000,
+      schedule: expect.any(Array),
+    });
+    expect(events.find((e) => e.type === "financing.completed")!.payload).toEqual({
+      planNo,
+      policy: policy.reference,
+      financed: 12000,
+      installments: 4,
+      mode: "test",
+    });
+    expect(events.filter((e) => e.type === "financing.installment_recorded").map((e) => e.payload.reference)).toEqual([
+      "rcpt-001",
+      "rcpt-002",
+      "rcpt-003",
+      "rcpt-004",
+    ]);
     expect(events.find((e) => e.type === "financing.installment_recorded")!.payload).toEqual({
       planNo,
       policy: policy.reference,
@@ -347,7 +375,12 @@ describe("payment recordInstallment", () => {
     // Another partner's plan does not exist for them.
     expectRefusal(await pay(other, planNo, 100), 404, `no financing plan ${planNo} for this partner`);
     expectRefusal(await other.run("payment status", { planNo }), 404, `no financing plan ${planNo}`);
-    expect(await db.select().from(financingPayments).where(inArray(financingPayments.partnerId, [p.partnerId, other.partnerId]))).toHaveLength(0);
+    expect(
+      await db
+        .select()
+        .from(financingPayments)
+        .where(inArray(financingPayments.partnerId, [p.partnerId, other.partnerId])),
+    ).toHaveLength(0);
     expect((await p.run("payment status", { planNo })).outstanding).toBe(12000);
   });
 
@@ -358,7 +391,11 @@ describe("payment recordInstallment", () => {
     await pay(p, planNo, 1000); // the plan moves on
     const repeat = await pay(p, planNo, 2500, "bank-ref.77_A");
     expect(repeat).toEqual(first);
-    expectRefusal(await pay(p, planNo, 2600, "bank-ref.77_A"), 409, `seed.reference bank-ref.77_A was already used for a payment of 2500 naira on plan ${planNo}`);
+    expectRefusal(
+      await pay(p, planNo, 2600, "bank-ref.77_A"),
+      409,
+      `seed.reference bank-ref.77_A was already used for a payment of 2500 naira on plan ${planNo}`,
+    );
     expectRefusal(await pay(p, otherPlan, 2500, "bank-ref.77_A"), 409, `on plan ${planNo}`);
     expect((await p.run("payment status", { planNo })).paid).toBe(3500);
     expect((await p.run("payment status", { planNo: otherPlan })).paid).toBe(0);
@@ -408,7 +445,12 @@ describe("payment runLapse", () => {
     const record = await policy.policyStatus();
     expect(record).toMatchObject({ status: "l", statusNote: note, exctnFdbck: { id: 75 } });
     expect(record).not.toHaveProperty("policyNo");
-    expect(await p.run("payment status", { planNo })).toMatchObject({ status: "lapsed", statusNote: note, outstanding: 9000, closedTmstmp: expect.any(String) });
+    expect(await p.run("payment status", { planNo })).toMatchObject({
+      status: "lapsed",
+      statusNote: note,
+      outstanding: 9000,
+      closedTmstmp: expect.any(String),
+    });
     expectRefusal(await pay(p, planNo, 3000), 409, `plan ${planNo} has lapsed and takes no more payments (${note})`);
     expectRefusal(await finance(p, policy.reference), 409, "has lapsed: only approved or pending policies can be financed");
 
@@ -416,7 +458,15 @@ describe("payment runLapse", () => {
     const lapsedEvents = events.filter((e) => e.type === "policy.lapsed" || e.type === "financing.lapsed");
     expect(lapsedEvents.map((e) => e.type)).toEqual(["policy.lapsed", "financing.lapsed"]);
     expect(lapsedEvents[0]!.payload).toMatchObject({ id: policy.reference, status: "l", statusNote: note });
-    expect(lapsedEvents[1]!.payload).toEqual({ planNo, policy: policy.reference, missedInstallment: 2, dueDate: watDate(7), outstanding: 9000, statusNote: note, mode: "test" });
+    expect(lapsedEvents[1]!.payload).toEqual({
+      planNo,
+      policy: policy.reference,
+      missedInstallment: 2,
+      dueDate: watDate(7),
+      outstanding: 9000,
+      statusNote: note,
+      mode: "test",
+    });
 
     // The same run again lapses nothing.
     const again = await lapse(watDate(11));
@@ -531,7 +581,9 @@ describe.skipIf(engine !== "postgres")("two app processes on one PostgreSQL", ()
       // One after the other: each takes a free port before the next looks for one.
       for (const name of ["app-1", "app-2"]) servers.push(await startServer({ name, script: "src/main.ts", env, logDir, cwd: repository }));
       const post = (server: Server, p: TestPartner, cmmnd: string, seed: unknown) =>
-        fetch(server.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(p.envelope(cmmnd, seed)) }).then((r) => r.json() as Promise<any>);
+        fetch(server.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(p.envelope(cmmnd, seed)) }).then(
+          (r) => r.json() as Promise<any>,
+        );
 
       // On request: both processes run payment runLapse at the same moment.
       const requested = await Promise.all(Array.from({ length: 6 }, () => planOf({ graceDays: 0 })));
@@ -542,16 +594,37 @@ describe.skipIf(engine !== "postgres")("two app processes on one PostgreSQL", ()
 
       // In the background: plans overdue today are lapsed by whichever loop claims them first.
       const overdue = await Promise.all(Array.from({ length: 6 }, () => planOf({ graceDays: 0 })));
-      const ids = (await db.select({ id: financingPlans.id }).from(financingPlans).where(inArray(financingPlans.planNo, overdue.map((o) => o.planNo)))).map((r) => r.id);
+      const ids = (
+        await db
+          .select({ id: financingPlans.id })
+          .from(financingPlans)
+          .where(
+            inArray(
+              financingPlans.planNo,
+              overdue.map((o) => o.planNo),
+            ),
+          )
+      ).map((r) => r.id);
       await db.transaction(async (tx) => {
-        await tx.update(financingPlans).set({ nextDueDate: watDate(-3) }).where(inArray(financingPlans.id, ids));
-        await tx.update(financingInstallments).set({ dueDate: watDate(-3) }).where(and(inArray(financingInstallments.planId, ids), eq(financingInstallments.number, 1)));
+        await tx
+          .update(financingPlans)
+          .set({ nextDueDate: watDate(-3) })
+          .where(inArray(financingPlans.id, ids));
+        await tx
+          .update(financingInstallments)
+          .set({ dueDate: watDate(-3) })
+          .where(and(inArray(financingInstallments.planId, ids), eq(financingInstallments.number, 1)));
       });
       const deadline = Date.now() + 15_000;
       let remaining = ids.length;
       while (remaining > 0 && Date.now() < deadline) {
         await Bun.sleep(100);
-        remaining = (await db.select({ id: financingPlans.id }).from(financingPlans).where(and(inArray(financingPlans.id, ids), eq(financingPlans.status, "active")))).length;
+        remaining = (
+          await db
+            .select({ id: financingPlans.id })
+            .from(financingPlans)
+            .where(and(inArray(financingPlans.id, ids), eq(financingPlans.status, "active")))
+        ).length;
       }
       expect(remaining).toBe(0);
 

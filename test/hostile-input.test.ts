@@ -11,7 +11,7 @@ import { clientAddressOf, NO_SOCKET_ADDRESS } from "../src/http/client-address";
 import { MAX_SIGN_IN_BODY_BYTES } from "../src/portal/auth-routes";
 import { MAX_SIGNED_OUT_BODY_BYTES } from "../src/portal/session";
 import { signedIn } from "./portal/browser";
-import { redisAvailable, redisUrl, testApp, type TestApp, type TestPartner } from "./support/harness";
+import { redisAvailable, redisUrl, type TestApp, type TestPartner, testApp } from "./support/harness";
 
 const limits = jsonLimits(2 * 1024 * 1024);
 const FOUR_MILLION_ZEROS = `[${"0,".repeat(4_000_000 - 1)}0]`;
@@ -109,7 +109,11 @@ describe("the body's shape is held to limits before it is parsed", () => {
   });
 
   test("malformed JSON is still described by the parser", async () => {
-    expect(outcome(await t.post('{"userInfo": [1, 2'))).toMatchObject({ id: 55, id_v4: 400, elbrtn: expect.stringContaining("request body is not valid JSON") });
+    expect(outcome(await t.post('{"userInfo": [1, 2'))).toMatchObject({
+      id: 55,
+      id_v4: 400,
+      elbrtn: expect.stringContaining("request body is not valid JSON"),
+    });
   });
 });
 
@@ -274,7 +278,13 @@ describe("the portal's sign-in is bounded and throttled before anyone is signed 
 describe("a signed-out visitor's portal body is not read beyond a small size", () => {
   const bigBroken = `--x\r\ncontent-disposition: form-data; name="a"\r\n\r\n${"a".repeat(MAX_SIGNED_OUT_BODY_BYTES)}`;
   const post = (t: TestApp, headers: Record<string, string>) =>
-    t.app.handle(new Request("http://localhost/portal/consumers", { method: "POST", headers: { "content-type": "multipart/form-data; boundary=x", ...headers }, body: bigBroken }));
+    t.app.handle(
+      new Request("http://localhost/portal/consumers", {
+        method: "POST",
+        headers: { "content-type": "multipart/form-data; boundary=x", ...headers },
+        body: bigBroken,
+      }),
+    );
 
   test(`over ${MAX_SIGNED_OUT_BODY_BYTES} bytes without a genuine session → sent to sign in before the body is parsed`, async () => {
     const t = await testApp();

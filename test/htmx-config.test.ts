@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { htmxConfig } from "../views/htmx";
 import { Browser, signedIn } from "./portal/browser";
-import { testApp, type TestApp } from "./support/harness";
+import { type TestApp, testApp } from "./support/harness";
 
 let t: TestApp;
 let partner: Browser;

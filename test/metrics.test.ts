@@ -1,7 +1,7 @@
 /** GET /metrics: Prometheus text format, parsed strictly; counters move with requests; the optional token. */
 import { afterAll, describe, expect, test } from "bun:test";
 import { deliverDueWebhooks, deliverySettings, dispatchOutboxEvents } from "../src/modules/webhooks/dispatcher";
-import { testApp, type TestApp } from "./support/harness";
+import { type TestApp, testApp } from "./support/harness";
 import { fullConsumer, insureSeed, productCases } from "./support/policies";
 import { startReceiver } from "./support/webhook-receiver";
 
@@ -39,7 +39,8 @@ function parse(text: string): Exposition {
     expect({ line, parsed: !!sample }).toEqual({ line, parsed: true });
     const [, name, labelText, value] = sample!;
     const labels: Record<string, string> = {};
-    for (const m of (labelText ?? "").matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) labels[m[1]!] = m[2]!.replace(/\\n/g, "\n").replace(/\\(["\\])/g, "$1");
+    for (const m of (labelText ?? "").matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g))
+      labels[m[1]!] = m[2]!.replace(/\\n/g, "\n").replace(/\\(["\\])/g, "$1");
     const family = name!.replace(/_(bucket|sum|count)$/, "");
     expect({ line, declared: types.has(name!) || (types.get(family) === "histogram" && name !== family) }).toEqual({ line, declared: true });
     samples.push({ name: name!, labels, value: value === "+Inf" ? Infinity : Number(value) });
@@ -93,7 +94,8 @@ describe("GET /metrics", () => {
     await p.run("no such command"); // 55/400 before any command is found
     await t.post({ userInfo: { id: p.partnerId, athrzt: { id: p.keys.test.id, key: "wrong" } }, cmmnd: { cmmnd: "dump entt_*" } }); // 55/401
     const after = await scrape(t);
-    const delta = (labels: Record<string, string>) => value(after, "partner_service_commands_total", labels) - value(before, "partner_service_commands_total", labels);
+    const delta = (labels: Record<string, string>) =>
+      value(after, "partner_service_commands_total", labels) - value(before, "partner_service_commands_total", labels);
     expect(delta(listed)).toBe(3);
     expect(delta({ command: "dump entt_*CSTMRS_ADMIN", outcome: "55", status: "403" })).toBe(1);
     expect(delta({ command: "(none)", outcome: "55", status: "400" })).toBeGreaterThanOrEqual(1);
@@ -115,7 +117,8 @@ describe("GET /metrics", () => {
     await t.app.handle(new Request("http://localhost/healthz"));
     await t.app.handle(new Request("http://localhost/definitely-not-here"));
     const after = await scrape(t);
-    const delta = (labels: Record<string, string>) => value(after, "partner_service_http_requests_total", labels) - value(before, "partner_service_http_requests_total", labels);
+    const delta = (labels: Record<string, string>) =>
+      value(after, "partner_service_http_requests_total", labels) - value(before, "partner_service_http_requests_total", labels);
     expect(delta({ route: "/portal/consumers", method: "GET", status: "303" })).toBe(2);
     expect(delta({ route: "/healthz", method: "GET", status: "200" })).toBe(1);
     expect(delta({ route: "(unmatched)", status: "404" })).toBe(1);
@@ -154,7 +157,10 @@ describe("GET /metrics", () => {
   test("with METRICS_TOKEN a bearer token is required (401 otherwise); the token never shows in the answer", async () => {
     const token = "metrics-token-for-the-test-0123456789";
     const guarded = await testApp({ METRICS_TOKEN: token });
-    for (const headers of [{}, { authorization: "Bearer wrong-token" }, { authorization: token }, { authorization: `Basic ${btoa(`x:${token}`)}` }] as Record<string, string>[]) {
+    for (const headers of [{}, { authorization: "Bearer wrong-token" }, { authorization: token }, { authorization: `Basic ${btoa(`x:${token}`)}` }] as Record<
+      string,
+      string
+    >[]) {
       const response = await guarded.app.handle(new Request("http://localhost/metrics", { headers }));
       expect(response.status).toBe(401);
       expect(response.headers.get("www-authenticate")).toBe('Bearer realm="metrics"');

@@ -4,7 +4,7 @@
  * Unit cases, then every command that takes an amount through the endpoint (both engines), with
  * nothing stored on a refusal, then the portal reaching the same rule.
  */
-import { describe, expect, test, setDefaultTimeout } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { MAX_INSURED_NAIRA, MAX_NAIRA, nairaToKobo, toKobo } from "../src/core/money";
 import { claims } from "../src/modules/claims/schema";
@@ -13,7 +13,7 @@ import { financingPayments, financingPlans } from "../src/modules/financing/sche
 import { walletEntries } from "../src/modules/wallet/schema";
 import { walletBalance } from "../src/modules/wallet/service";
 import { signedIn } from "./portal/browser";
-import { testApp, type TestPartner } from "./support/harness";
+import { type TestPartner, testApp } from "./support/harness";
 import { approvedPolicy, productCases, watDate } from "./support/policies";
 
 // Several commands per test on a busy machine: more than bun's default 5 s.
@@ -118,7 +118,12 @@ describe("wallet topup", () => {
 });
 
 describe("claim submit and claim review", () => {
-  const claimSeed = (policy: string) => ({ policy, incidentDate: watDate(0), description: "Rear bumper damaged in a collision at Ikeja", reference: `clm-${crypto.randomUUID()}` });
+  const claimSeed = (policy: string) => ({
+    policy,
+    incidentDate: watDate(0),
+    description: "Rear bumper damaged in a collision at Ikeja",
+    reference: `clm-${crypto.randomUUID()}`,
+  });
 
   test.each(REFUSED)("claim submit: %s is refused, no claim stored", async (_name, literal, words) => {
     const p = await t.partner();

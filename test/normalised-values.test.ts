@@ -3,11 +3,11 @@
  * phone of only punctuation) is a 400 naming the field on every command (issue 13, section 4),
  * and the dependency behind the command is never called: the registry here records every lookup.
  */
-import { afterAll, describe, expect, test, setDefaultTimeout } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { usageCharges } from "../src/modules/enrichment/schema";
 import { signedIn } from "./portal/browser";
-import { testApp, type TestPartner } from "./support/harness";
+import { type TestPartner, testApp } from "./support/harness";
 import { fullConsumer, insureSeed, productCases } from "./support/policies";
 
 // Several commands per test on a busy machine: more than bun's default 5 s.

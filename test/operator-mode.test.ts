@@ -3,7 +3,7 @@
  * decline (and so refund) a live policy, move a live claim, or lapse a live plan, nor its live key
  * a test one; the refusal has the words partners get, and nothing changes.
  */
-import { describe, expect, test, setDefaultTimeout } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { claims } from "../src/modules/claims/schema";
 import { outboxEvents } from "../src/modules/events/schema";
@@ -12,7 +12,7 @@ import type { KeyLabel } from "../src/modules/partners/service";
 import { policies } from "../src/modules/policies/schema";
 import { walletEntries } from "../src/modules/wallet/schema";
 import { walletBalance } from "../src/modules/wallet/service";
-import { testApp, type TestPartner } from "./support/harness";
+import { type TestPartner, testApp } from "./support/harness";
 import { fullConsumer, insureSeed, productCases, watDate } from "./support/policies";
 
 // Several commands per test on a busy machine: more than bun's default 5 s.
@@ -88,12 +88,21 @@ describe("claim review: the operator's key moves claims of its own mode", () => 
       if (c.quote) await p.run(`dump ipck_${c.code}*PRMM`, c.quote, label);
       const policy = await p.run(`entt_${consumer}: insure`, insureSeed(c), label);
       expect(policy.status).toBe("a");
-      const claim = await p.run("claim submit", { policy: policy.id, incidentDate: watDate(0), description: "Water damage to two pallets in the hold", amount: 45_000 }, label);
+      const claim = await p.run(
+        "claim submit",
+        { policy: policy.id, incidentDate: watDate(0), description: "Water damage to two pallets in the hold", amount: 45_000 },
+        label,
+      );
       expect(claim.exctnFdbck.id).toBe(75);
       byMode[label] = { claimNo: claim.claimNo, reference: policy.id };
     }
     const before = await stateOf(p.partnerId);
-    refusedForMode(await operator.run("claim review", { claimNo: byMode.live.claimNo, status: "rejected", note: "no" }, "test"), byMode.live.reference, "live", "test");
+    refusedForMode(
+      await operator.run("claim review", { claimNo: byMode.live.claimNo, status: "rejected", note: "no" }, "test"),
+      byMode.live.reference,
+      "live",
+      "test",
+    );
     refusedForMode(await operator.run("claim review", { claimNo: byMode.test.claimNo, status: "in_review" }, "live"), byMode.test.reference, "test", "live");
     // A partner's own test key on its live claim is refused in the same words.
     const partners = await p.run("claim withdraw", { claimNo: byMode.live.claimNo }, "test");
@@ -111,7 +120,11 @@ describe("payment runLapse: the operator's key lapses plans of its own mode", ()
   test("a test key's run, even with a far asOf, leaves live plans alone; the live key's lapses them", async () => {
     const p = await livePartner();
     const policy = await creditLifePolicy(p, "live");
-    const plan = await p.run("payment financeLoan", { policy: policy.reference, downPayment: 0, installments: 2, frequency: "monthly", firstDueDate: watDate(), graceDays: 0 }, "live");
+    const plan = await p.run(
+      "payment financeLoan",
+      { policy: policy.reference, downPayment: 0, installments: 2, frequency: "monthly", firstDueDate: watDate(), graceDays: 0 },
+      "live",
+    );
     expect(plan.exctnFdbck.id).toBe(75);
     const before = await stateOf(p.partnerId);
     const testRun = await operator.run("payment runLapse", { asOf: watDate(400) }, "test");

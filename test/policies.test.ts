@@ -1,12 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { and, count, eq, sum } from "drizzle-orm";
+import { outboxEvents } from "../src/modules/events/schema";
+import type { KeyLabel } from "../src/modules/partners/service";
 import { policies } from "../src/modules/policies/schema";
 import { simulatedInsurer, underwriteDuePolicies } from "../src/modules/policies/service";
 import { walletEntries, wallets } from "../src/modules/wallet/schema";
-import { outboxEvents } from "../src/modules/events/schema";
-import type { KeyLabel } from "../src/modules/partners/service";
-import { individual, PNG_BASE64, testApp, type TestPartner } from "./support/harness";
-import { fullConsumer, insureSeed, newImei, productCases, type ProductCase } from "./support/policies";
+import { individual, PNG_BASE64, type TestPartner, testApp } from "./support/harness";
+import { fullConsumer, insureSeed, newImei, type ProductCase, productCases } from "./support/policies";
 
 const t = await testApp({ INSURER_DELAY_MS: 1000 });
 const db = t.database.db;
@@ -50,10 +50,19 @@ describe("test mode: every product is approved at once with a specimen certifica
       expect(record).toMatchObject({ status: "a", policyNo: answer.policyNo, exctnFdbck: { id: 75, id_v4: 200 } });
       expect(record.tmstmp).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
       expect(["pdf", "docx", "jpg"]).toContain(record.crtfctType);
-      if (record.crtfct) expect(Buffer.from(record.crtfct, "base64").toString("latin1").startsWith(MAGIC[record.crtfctType as keyof typeof MAGIC])).toBe(true);
+      if (record.crtfct)
+        expect(
+          Buffer.from(record.crtfct, "base64")
+            .toString("latin1")
+            .startsWith(MAGIC[record.crtfctType as keyof typeof MAGIC]),
+        ).toBe(true);
       const hosted = await t.app.handle(new Request(record.certUrl));
       expect(hosted.status).toBe(200);
-      expect(Buffer.from(await hosted.arrayBuffer()).toString("latin1").startsWith(MAGIC[record.crtfctType as keyof typeof MAGIC])).toBe(true);
+      expect(
+        Buffer.from(await hosted.arrayBuffer())
+          .toString("latin1")
+          .startsWith(MAGIC[record.crtfctType as keyof typeof MAGIC]),
+      ).toBe(true);
       expect(await balanceOf(p.partnerId)).toBe(0); // nothing billed in test mode
     }, 30_000);
   }
@@ -149,7 +158,12 @@ describe("live mode follows the transitions of spec 3", () => {
       const form = LIVE_FORMS[c.code.slice(0, 4)] ?? "inline";
       expect("crtfct" in record).toBe(form === "inline");
       expect("certUrl" in record).toBe(form === "hosted");
-      if (form === "inline") expect(Buffer.from(record.crtfct, "base64").toString("latin1").startsWith(MAGIC[record.crtfctType as keyof typeof MAGIC])).toBe(true);
+      if (form === "inline")
+        expect(
+          Buffer.from(record.crtfct, "base64")
+            .toString("latin1")
+            .startsWith(MAGIC[record.crtfctType as keyof typeof MAGIC]),
+        ).toBe(true);
       if (form === "hosted") expect((await t.app.handle(new Request(record.certUrl))).status).toBe(200);
     }, 30_000);
   }
@@ -177,21 +191,24 @@ describe("live mode follows the transitions of spec 3", () => {
     expect((await without.status()).status).toBe("a");
   });
 
-  test.each(["mrnn-stnd-1111", "crlt-psnl-1111", "lrgg-stnd-1111"])("%s waits for manual review; an admin may decline with a note, refunding the premium", async (code) => {
-    const p = await livePartner();
-    const before = await balanceOf(p.partnerId);
-    const { answer, status, approve } = await insure(p, productCases[code]!, "live");
-    expect(answer.status).toBe("p");
-    const charged = await balanceOf(p.partnerId);
-    expect(charged).toBeLessThan(before);
-    const refusedWithoutNote = await approve({ status: "d" });
-    expect(refusedWithoutNote.exctnFdbck.elbrtn).toContain("seed.statusNote is required to decline");
-    const declined = await approve({ status: "d", statusNote: "unreadable company documents" });
-    expect(declined).toMatchObject({ status: "d", statusNote: "unreadable company documents" });
-    expect(await status()).toMatchObject({ status: "d", statusNote: "unreadable company documents" });
-    expect(await balanceOf(p.partnerId)).toBe(before);
-    expect((await approve()).exctnFdbck).toMatchObject({ id: 55, id_v4: 409 });
-  });
+  test.each(["mrnn-stnd-1111", "crlt-psnl-1111", "lrgg-stnd-1111"])(
+    "%s waits for manual review; an admin may decline with a note, refunding the premium",
+    async (code) => {
+      const p = await livePartner();
+      const before = await balanceOf(p.partnerId);
+      const { answer, status, approve } = await insure(p, productCases[code]!, "live");
+      expect(answer.status).toBe("p");
+      const charged = await balanceOf(p.partnerId);
+      expect(charged).toBeLessThan(before);
+      const refusedWithoutNote = await approve({ status: "d" });
+      expect(refusedWithoutNote.exctnFdbck.elbrtn).toContain("seed.statusNote is required to decline");
+      const declined = await approve({ status: "d", statusNote: "unreadable company documents" });
+      expect(declined).toMatchObject({ status: "d", statusNote: "unreadable company documents" });
+      expect(await status()).toMatchObject({ status: "d", statusNote: "unreadable company documents" });
+      expect(await balanceOf(p.partnerId)).toBe(before);
+      expect((await approve()).exctnFdbck).toMatchObject({ id: 55, id_v4: 409 });
+    },
+  );
 
   test("appr is for the operator only", async () => {
     const p = await livePartner();
@@ -241,7 +258,10 @@ describe("live mode follows the transitions of spec 3", () => {
     await p.run("set env_live", undefined, "legacy");
     const { answer } = await insure(p, productCases["vhcl-tprt-1111"]!, "test");
     expect(answer.status).toBe("a");
-    const [row] = await db.select().from(policies).where(and(eq(policies.partnerId, p.partnerId), eq(policies.reference, answer.id)));
+    const [row] = await db
+      .select()
+      .from(policies)
+      .where(and(eq(policies.partnerId, p.partnerId), eq(policies.reference, answer.id)));
     expect(row!.mode).toBe("test");
     const legacy = await insure(p, productCases["vhcl-tprt-1111"]!, "legacy");
     expect(legacy.answer.status).toBe("p"); // the legacy key follows the account toggle
@@ -265,7 +285,11 @@ describe("transaction references (spec 2.5)", () => {
     expect((await kept.status()).status).toBe("a");
   });
 
-  test.each([["too long", "a".repeat(33)], ["punctuation", "tx-ref/1"], ["a number", 12345]])("%s is invalid", async (_n, id) => {
+  test.each([
+    ["too long", "a".repeat(33)],
+    ["punctuation", "tx-ref/1"],
+    ["a number", 12345],
+  ])("%s is invalid", async (_n, id) => {
     const p = await t.partner();
     const { answer } = await insure(p, c, "test", { id });
     expect(answer.exctnFdbck).toMatchObject({ id: 55, id_v4: 400 });
@@ -394,13 +418,14 @@ describe("the wallet", () => {
     await p.run("wallet topup", { amount: 50_000, reference: "float" }); // room for three 15,000 premiums
     const consumer = await register(p);
     await p.run("dump ipck_vhcl-tprt-1111*PRMM", { insrncDrtn: "1y" }, "live");
-    const answers = await Promise.all(
-      Array.from({ length: 8 }, () => p.run(`entt_${consumer}: insure`, insureSeed(productCases["vhcl-tprt-1111"]!), "live")),
-    );
+    const answers = await Promise.all(Array.from({ length: 8 }, () => p.run(`entt_${consumer}: insure`, insureSeed(productCases["vhcl-tprt-1111"]!), "live")));
     expect(answers.filter((a) => a.exctnFdbck.id === 75)).toHaveLength(3);
     expect(answers.filter((a) => a.exctnFdbck.id_v4 === 402)).toHaveLength(5);
     expect(await balanceOf(p.partnerId)).toBe(5000);
-    const [ledger] = await db.select({ total: sum(walletEntries.amountKobo) }).from(walletEntries).where(eq(walletEntries.partnerId, p.partnerId));
+    const [ledger] = await db
+      .select({ total: sum(walletEntries.amountKobo) })
+      .from(walletEntries)
+      .where(eq(walletEntries.partnerId, p.partnerId));
     expect(Number(ledger!.total) / 100).toBe(5000);
   });
 });

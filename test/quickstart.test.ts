@@ -14,7 +14,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { root, startService, type Service } from "./client/support";
+import { root, type Service, startService } from "./client/support";
 
 const GUIDE = join(root, "docs/quickstart.md");
 const GUIDE_URL = "http://localhost:3000/";
@@ -56,7 +56,8 @@ function pattern(shown: string): RegExp {
 
 /** Where `actual` differs from what the guide shows (same keys, same values; strings as patterns). */
 function differences(actual: unknown, shown: unknown, path = "answer"): string[] {
-  if (typeof shown === "string") return typeof actual === "string" && pattern(shown).test(actual) ? [] : [`${path}: ${JSON.stringify(actual)} does not match ${JSON.stringify(shown)}`];
+  if (typeof shown === "string")
+    return typeof actual === "string" && pattern(shown).test(actual) ? [] : [`${path}: ${JSON.stringify(actual)} does not match ${JSON.stringify(shown)}`];
   if (Array.isArray(shown)) {
     if (!Array.isArray(actual) || actual.length !== shown.length) return [`${path}: ${JSON.stringify(actual)} is not an array of ${shown.length}`];
     return shown.flatMap((s, i) => differences(actual[i], s, `${path}[${i}]`));
@@ -65,7 +66,11 @@ function differences(actual: unknown, shown: unknown, path = "answer"): string[]
     if (!actual || typeof actual !== "object") return [`${path}: ${JSON.stringify(actual)} is not an object`];
     const keys = new Set([...Object.keys(shown), ...Object.keys(actual)]);
     return [...keys].flatMap((k) =>
-      !(k in shown) ? [`${path}.${k}: answered but not shown in the guide`] : !(k in actual) ? [`${path}.${k}: shown in the guide but not answered`] : differences((actual as any)[k], (shown as any)[k], `${path}.${k}`),
+      !(k in shown)
+        ? [`${path}.${k}: answered but not shown in the guide`]
+        : !(k in actual)
+          ? [`${path}.${k}: shown in the guide but not answered`]
+          : differences((actual as any)[k], (shown as any)[k], `${path}.${k}`),
     );
   }
   return Object.is(actual, shown) ? [] : [`${path}: ${JSON.stringify(actual)} instead of ${JSON.stringify(shown)}`];
@@ -90,7 +95,9 @@ test("the guide's blocks are runnable, each followed by the answer it shows", ()
   const blocks = fencedBlocks(readFileSync(GUIDE, "utf8"));
   const runnable = blocks.filter((b) => b.marker === "quickstart");
   expect(runnable.map((b) => b.lang)).toEqual(["sh", "sh", "sh", "sh", "sh", "sh", "sh", "sh", "ts"]);
-  expect(blocks.filter((b) => b.marker.startsWith("quickstart")).every((b) => ["quickstart", "quickstart-answer", "quickstart-output"].includes(b.marker))).toBe(true);
+  expect(
+    blocks.filter((b) => b.marker.startsWith("quickstart")).every((b) => ["quickstart", "quickstart-answer", "quickstart-output"].includes(b.marker)),
+  ).toBe(true);
 });
 
 test("docs/quickstart.md: the curl flow and the client flow run as written and answer as shown", async () => {
@@ -134,7 +141,23 @@ test("docs/quickstart.md: the curl flow and the client flow run as written and a
       writeFileSync(file, source);
       // It type-checks against the client's types as written …
       const tsc = Bun.spawnSync(
-        [join(root, "node_modules/.bin/tsc"), "--noEmit", "--strict", "--target", "esnext", "--module", "esnext", "--moduleResolution", "bundler", "--skipLibCheck", "--types", "bun", "--typeRoots", join(root, "node_modules/@types"), file],
+        [
+          join(root, "node_modules/.bin/tsc"),
+          "--noEmit",
+          "--strict",
+          "--target",
+          "esnext",
+          "--module",
+          "esnext",
+          "--moduleResolution",
+          "bundler",
+          "--skipLibCheck",
+          "--types",
+          "bun",
+          "--typeRoots",
+          join(root, "node_modules/@types"),
+          file,
+        ],
         { cwd: workdir, stdout: "pipe", stderr: "pipe" },
       );
       expect({ where, tsc: tsc.stdout.toString() + tsc.stderr.toString() }).toEqual({ where, tsc: "" });

@@ -100,7 +100,9 @@ describe("dump hlth_*HSPTLS", () => {
     const all = await p.run("dump hlth_*HSPTLS");
     expect(all.exctnFdbck.id).toBe(75);
     expect(all.list.length).toBeGreaterThan(3);
-    const insurer = allProductCodes().find((c) => c.startsWith("hlth-"))!.split("-")[1]!;
+    const insurer = allProductCodes()
+      .find((c) => c.startsWith("hlth-"))!
+      .split("-")[1]!;
     const one = await p.run("dump hlth_*HSPTLS", { insurer });
     expect(one.list.length).toBeGreaterThan(0);
     expect(one.list.length).toBeLessThan(all.list.length);

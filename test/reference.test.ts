@@ -4,18 +4,18 @@
  * get the answer it shows (apart from generated values), valid against the published schemas.
  */
 import { afterAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import Ajv2020, { type ValidateFunction } from "ajv/dist/2020";
-import { readFileSync } from "node:fs";
 import { commandRegistry } from "../src/commands";
-import { NOT_ACTIVATED, type CommandExample, type DocumentedError } from "../src/core/registry";
+import { type CommandExample, type DocumentedError, NOT_ACTIVATED } from "../src/core/registry";
 import type { KeyLabel } from "../src/modules/partners/service";
-import { commandsTable, COMMANDS_MD, withCommandsTable } from "../src/reference/commands-md";
+import { COMMANDS_MD, commandsTable, withCommandsTable } from "../src/reference/commands-md";
 import { COMMON_REFUSALS } from "../src/reference/common";
-import { examplesOf, exampleEnvelope, referenceOf, type Definition } from "../src/reference/model";
+import { type Definition, exampleEnvelope, examplesOf, referenceOf } from "../src/reference/model";
 import { dependenciesOf, hasWording, mismatch, resolve, type Scope } from "../src/reference/placeholders";
 import { PortalLayout } from "../views/portal/layout";
-import { testApp, type TestPartner } from "./support/harness";
+import { type TestPartner, testApp } from "./support/harness";
 import { startVerificationService } from "./support/verification-service";
 
 const niid = await startVerificationService();
@@ -91,8 +91,14 @@ async function runStep(example: CommandExample, definition: Definition, partner:
   const where = `${definition.grammar} · ${example.name}`;
   if (example.refusal) {
     expect(Object.keys(answer), where).toEqual(["exctnFdbck"]);
-    expect({ id: answer.exctnFdbck.id, id_v4: answer.exctnFdbck.id_v4 }, `${where}: ${answer.exctnFdbck.elbrtn}`).toEqual({ id: 55, id_v4: example.refusal.status });
-    expect(hasWording(example.refusal.elbrtn, answer.exctnFdbck.elbrtn), `${where}: "${answer.exctnFdbck.elbrtn}" has not the wording "${example.refusal.elbrtn}"`).toBe(true);
+    expect({ id: answer.exctnFdbck.id, id_v4: answer.exctnFdbck.id_v4 }, `${where}: ${answer.exctnFdbck.elbrtn}`).toEqual({
+      id: 55,
+      id_v4: example.refusal.status,
+    });
+    expect(
+      hasWording(example.refusal.elbrtn, answer.exctnFdbck.elbrtn),
+      `${where}: "${answer.exctnFdbck.elbrtn}" has not the wording "${example.refusal.elbrtn}"`,
+    ).toBe(true);
     expect(documented(definition, example.refusal), `${where}: its refusal is among the documented ones`).toBe(true);
   } else {
     expect(answer.exctnFdbck, `${where}: ${answer.exctnFdbck.elbrtn}`).toEqual({ id: 75, id_v4: 200 });
@@ -151,7 +157,10 @@ describe("the registry declares its reference", () => {
     for (const p of reference.products) {
       expect(p.quote.type, p.code).toBe("object");
       // Product fields carry the portal form's words where the schema has none.
-      expect(Object.values(p.insure.properties as Record<string, { description?: string }>).some((f) => f.description), p.code).toBe(true);
+      expect(
+        Object.values(p.insure.properties as Record<string, { description?: string }>).some((f) => f.description),
+        p.code,
+      ).toBe(true);
     }
   });
 
@@ -191,7 +200,10 @@ describe("GET /openapi.json", () => {
   });
 
   test("the published refusal and capacity answers fit what the service sends", async () => {
-    const refusal = await t.post({ userInfo: { id: admin.partnerId, athrzt: { id: admin.keys.test.id, key: "bm90IHRoZSBrZXk=" } }, cmmnd: { cmmnd: "dump entt_*" } });
+    const refusal = await t.post({
+      userInfo: { id: admin.partnerId, athrzt: { id: admin.keys.test.id, key: "bm90IHRoZSBrZXk=" } },
+      cmmnd: { cmmnd: "dump entt_*" },
+    });
     expect(responseBody(refusal), describeErrors(responseBody)).toBe(true);
   });
 });
@@ -203,10 +215,18 @@ describe("refusals common to every command have the documented wording", () => {
     ["not an object", "[1, 2]", COMMON_REFUSALS.notObject],
     ["no command", () => ({ userInfo: credentials(), cmmnd: {} }), COMMON_REFUSALS.missingField],
     ["a partner id that is no UUID", () => ({ userInfo: { ...credentials(), id: "partner-1" }, cmmnd: { cmmnd: "dump entt_*" } }), COMMON_REFUSALS.badUuid],
-    ["a wrong key", () => ({ userInfo: { ...credentials(), athrzt: { id: admin.keys.test.id, key: "d3Jvbmc=" } }, cmmnd: { cmmnd: "dump entt_*" } }), COMMON_REFUSALS.notGenuine],
+    [
+      "a wrong key",
+      () => ({ userInfo: { ...credentials(), athrzt: { id: admin.keys.test.id, key: "d3Jvbmc=" } }, cmmnd: { cmmnd: "dump entt_*" } }),
+      COMMON_REFUSALS.notGenuine,
+    ],
     ["an unknown command", () => ({ userInfo: credentials(), cmmnd: { cmmnd: "dump everything" } }), COMMON_REFUSALS.unknownCommand],
     ["a blank field", () => ({ userInfo: credentials(), cmmnd: { cmmnd: "prfl entity", seed: { class: "h", ntnlty: " " } } }), COMMON_REFUSALS.blank],
-    ["a NUL character", () => ({ userInfo: credentials(), cmmnd: { cmmnd: "prfl entity", seed: { class: "h", name: { first: "A\u0000" } } } }), COMMON_REFUSALS.unstorable],
+    [
+      "a NUL character",
+      () => ({ userInfo: credentials(), cmmnd: { cmmnd: "prfl entity", seed: { class: "h", name: { first: "A\u0000" } } } }),
+      COMMON_REFUSALS.unstorable,
+    ],
   ] as const)("%s", async (_name, body, refusal) => {
     const answer = await t.post(typeof body === "string" ? body : body());
     expect(answer.exctnFdbck).toMatchObject({ id: 55, id_v4: refusal.status });

@@ -73,7 +73,16 @@ describe("the command registry", () => {
       expect(["partner", "admin"]).toContain(d.who);
       expect(d.summary.length).toBeGreaterThan(10);
     }
-    const admin = commandRegistry.definitions.filter((d) => d.who === "admin").map((d) => d.grammar).sort();
-    expect(admin).toEqual(["appr entt_<consumer_id>|insr_<product_code>-<tx_id>", "claim review", "dump entt_*ADMIN", "dump entt_*CSTMRS_ADMIN", "payment runLapse"]);
+    const admin = commandRegistry.definitions
+      .filter((d) => d.who === "admin")
+      .map((d) => d.grammar)
+      .sort();
+    expect(admin).toEqual([
+      "appr entt_<consumer_id>|insr_<product_code>-<tx_id>",
+      "claim review",
+      "dump entt_*ADMIN",
+      "dump entt_*CSTMRS_ADMIN",
+      "payment runLapse",
+    ]);
   });
 });

@@ -32,7 +32,9 @@ begin
   return new;
 end $$`),
   );
-  await db.execute(sql.raw(`create trigger reliability_refuse_certificate before insert on certificates for each row execute function reliability_refuse_certificate()`));
+  await db.execute(
+    sql.raw(`create trigger reliability_refuse_certificate before insert on certificates for each row execute function reliability_refuse_certificate()`),
+  );
 }
 async function allowCertificates() {
   await db.execute(sql.raw(`drop trigger if exists reliability_refuse_certificate on certificates`));
@@ -48,10 +50,25 @@ test("a live policy approved at once: a failure storing its certificate answers 
   expect((await p.run("wallet topup", { amount: 1_000_000, reference: "commit-funding" })).exctnFdbck.id).toBe(75);
   const seed = insureSeed(c);
   const stored = async () => ({
-    policies: (await db.select().from(policies).where(and(eq(policies.partnerId, p.partnerId), eq(policies.reference, seed.id)))).length,
-    debits: (await db.select().from(walletEntries).where(and(eq(walletEntries.partnerId, p.partnerId), eq(walletEntries.kind, "premium")))).length,
+    policies: (
+      await db
+        .select()
+        .from(policies)
+        .where(and(eq(policies.partnerId, p.partnerId), eq(policies.reference, seed.id)))
+    ).length,
+    debits: (
+      await db
+        .select()
+        .from(walletEntries)
+        .where(and(eq(walletEntries.partnerId, p.partnerId), eq(walletEntries.kind, "premium")))
+    ).length,
     balance: (await db.select().from(wallets).where(eq(wallets.partnerId, p.partnerId)))[0]!.balanceKobo,
-    events: (await db.select().from(outboxEvents).where(and(eq(outboxEvents.partnerId, p.partnerId), sql`${outboxEvents.type} like 'policy.%'`))).length,
+    events: (
+      await db
+        .select()
+        .from(outboxEvents)
+        .where(and(eq(outboxEvents.partnerId, p.partnerId), sql`${outboxEvents.type} like 'policy.%'`))
+    ).length,
   });
 
   await refuseCertificatesOf(p.partnerId);
@@ -71,7 +88,10 @@ test("a live policy approved at once: a failure storing its certificate answers 
   const after = await stored();
   expect(after).toMatchObject({ policies: 1, debits: 1, events: 1 });
   expect(after.balance).toBeLessThan(1_000_000_00);
-  const [policy] = await db.select().from(policies).where(and(eq(policies.partnerId, p.partnerId), eq(policies.reference, seed.id)));
+  const [policy] = await db
+    .select()
+    .from(policies)
+    .where(and(eq(policies.partnerId, p.partnerId), eq(policies.reference, seed.id)));
   // The certificate in the answer is the one stored (served again by every later download).
   const [certificate] = await db.select().from(certificates).where(eq(certificates.policyId, policy!.id));
   expect(Buffer.from(certificate!.content).equals(Buffer.from(issued.crtfct, "base64"))).toBe(true);

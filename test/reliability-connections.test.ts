@@ -21,13 +21,13 @@
  * background job that loses its connection is tried again within a second, not backed off.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { inArray } from "drizzle-orm";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { inArray } from "drizzle-orm";
 import postgres from "postgres";
 import { freePort } from "../bench/servers";
-import { openDatabase, type DatabaseHandle } from "../src/db/client";
+import { type DatabaseHandle, openDatabase } from "../src/db/client";
 import { INSTANCE_LOCK_CLASS } from "../src/db/shared-cache";
 import { outboxEvents } from "../src/modules/events/schema";
 import { createPartner, type NewPartner } from "../src/modules/partners/service";
@@ -38,7 +38,7 @@ import { startWorker } from "../src/worker/loop";
 import { engine, testApp } from "./support/harness";
 import { fullConsumer, insureSeed, productCases } from "./support/policies";
 import { freshPostgresDatabase } from "./support/reliability";
-import { startAppProcess, startReceiver, type AppProcess } from "./support/webhook-receiver";
+import { type AppProcess, startAppProcess, startReceiver } from "./support/webhook-receiver";
 
 const FAULT_EVERY_MS = 300;
 const FAULTS_FOR_MS = 6_000;
@@ -75,7 +75,12 @@ async function send(app: AppProcess, op: Op, body: unknown): Promise<void> {
     const started = performance.now();
     let answer: any;
     try {
-      const response = await fetch(app.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), signal: AbortSignal.timeout(60_000) });
+      const response = await fetch(app.url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(60_000),
+      });
       answer = await response.json();
     } catch {
       op.attempts.push({ feedback: "dropped", ms: performance.now() - started });
@@ -99,10 +104,16 @@ function nextOp(partner: NewPartner, consumerId: string): { op: Op; body: unknow
   const reference = crypto.randomUUID();
   if (roll < 0.4) {
     const amountKobo = (100 + Math.floor(Math.random() * 5_000)) * 100 + Math.floor(Math.random() * 100);
-    return { op: { kind: "topup", partner, reference, amountKobo, attempts: [] }, body: envelope(partner, "test", "wallet topup", { amount: amountKobo / 100, reference }) };
+    return {
+      op: { kind: "topup", partner, reference, amountKobo, attempts: [] },
+      body: envelope(partner, "test", "wallet topup", { amount: amountKobo / 100, reference }),
+    };
   }
   const label = roll < 0.7 ? "test" : "live";
-  return { op: { kind: `insure-${label}`, partner, reference, attempts: [] }, body: envelope(partner, label, `entt_${consumerId}: insure`, insureSeed(PHONE, { id: reference })) };
+  return {
+    op: { kind: `insure-${label}`, partner, reference, attempts: [] },
+    body: envelope(partner, label, `entt_${consumerId}: insure`, insureSeed(PHONE, { id: reference })),
+  };
 }
 
 describe("while the database cannot be reached", async () => {
@@ -117,7 +128,8 @@ describe("while the database cannot be reached", async () => {
         const value = Reflect.get(target, property, target);
         if (typeof value !== "function") return value;
         return (...args: unknown[]) => {
-          if (away && (property === "select" || property === "execute" || property === "transaction" || property === "update" || property === "insert")) throw lostConnection();
+          if (away && (property === "select" || property === "execute" || property === "transaction" || property === "update" || property === "insert"))
+            throw lostConnection();
           return value.apply(target, args);
         };
       },
@@ -144,7 +156,10 @@ describe("while the database cannot be reached", async () => {
 
   test("a portal page answers a plain 503 'temporarily unavailable, try again' page", async () => {
     const form = await get("/login");
-    const cookies = form.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ");
+    const cookies = form.headers
+      .getSetCookie()
+      .map((line) => line.split(";")[0])
+      .join("; ");
     const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1];
     expect(csrf).toBeTruthy();
     away = true;
@@ -258,7 +273,8 @@ async function underLoad<R extends FaultReport>(serverUrl: string, name: string,
       await send(app, op, body);
     }
   });
-  const answeredBetween = (from: number, to: number) => ops.filter((op) => op.answeredAt! >= from && op.answeredAt! < to && op.answer?.exctnFdbck.id === 75).length;
+  const answeredBetween = (from: number, to: number) =>
+    ops.filter((op) => op.answeredAt! >= from && op.answeredAt! < to && op.answer?.exctnFdbck.id === 75).length;
 
   await Bun.sleep(3_000);
   const baselinePerSecond = answeredBetween(performance.now() - 2_000, performance.now()) / 2;
@@ -314,7 +330,14 @@ async function underLoad<R extends FaultReport>(serverUrl: string, name: string,
   const internal = attempts.filter((a) => a.feedback !== "dropped" && a.feedback.id_v4 === 500);
   // What the server logged for them, so a failure says which error was not taken for a lost connection.
   const internalIds = internal.flatMap((a) => (a.feedback !== "dropped" && /request id ([\w-]+)/.exec(a.feedback.elbrtn ?? "")?.[1]) || []);
-  if (internal.length) console.log(app.stderr().split("\n").filter((line) => internalIds.some((id) => line.includes(id))).join("\n"));
+  if (internal.length)
+    console.log(
+      app
+        .stderr()
+        .split("\n")
+        .filter((line) => internalIds.some((id) => line.includes(id)))
+        .join("\n"),
+    );
   expect(internal).toEqual([]);
   for (const op of ops) {
     const retried = op.attempts.length > 1;
@@ -353,10 +376,25 @@ async function underLoad<R extends FaultReport>(serverUrl: string, name: string,
   } catch (error) {
     // Say where each missing event stands: not fanned out, or its delivery and what it met.
     const missing = (await events()).filter((e) => !received().has(e.id));
-    const deliveries = await check.db.select().from(webhookDeliveries).where(inArray(webhookDeliveries.eventId, missing.map((e) => e.id)));
+    const deliveries = await check.db
+      .select()
+      .from(webhookDeliveries)
+      .where(
+        inArray(
+          webhookDeliveries.eventId,
+          missing.map((e) => e.id),
+        ),
+      );
     console.log(`missing events: ${JSON.stringify(missing.map((e) => ({ id: e.id, type: e.type, createdAt: e.createdAt, dispatchedAt: e.dispatchedAt })))}`);
     console.log(`their deliveries: ${JSON.stringify(deliveries)}`);
-    console.log(`now ${new Date().toISOString()}; server warnings:\n${app.stderr().split("\n").filter((line) => /"level":"(warn|error)"/.test(line)).slice(-40).join("\n")}`);
+    console.log(
+      `now ${new Date().toISOString()}; server warnings:\n${app
+        .stderr()
+        .split("\n")
+        .filter((line) => /"level":"(warn|error)"/.test(line))
+        .slice(-40)
+        .join("\n")}`,
+    );
     throw error;
   }
   for (;;) {
@@ -390,7 +428,10 @@ async function underLoad<R extends FaultReport>(serverUrl: string, name: string,
     }
   }
   for (const partnerId of partnerIds) {
-    const [wallet] = await check.db.select().from(wallets).where(inArray(wallets.partnerId, [partnerId]));
+    const [wallet] = await check.db
+      .select()
+      .from(wallets)
+      .where(inArray(wallets.partnerId, [partnerId]));
     const sum = entries.filter((e) => e.partnerId === partnerId).reduce((total, e) => total + e.amountKobo, 0);
     expect({ partnerId, sum }).toEqual({ partnerId, sum: wallet!.balanceKobo });
   }
@@ -422,7 +463,11 @@ test.skipIf(engine !== "postgres")(
 const postgresBin = (() => {
   const root = "/usr/lib/postgresql";
   if (!existsSync(root)) return null;
-  return readdirSync(root).map((version) => `${root}/${version}/bin`).find((bin) => existsSync(`${bin}/initdb`)) ?? null;
+  return (
+    readdirSync(root)
+      .map((version) => `${root}/${version}/bin`)
+      .find((bin) => existsSync(`${bin}/initdb`)) ?? null
+  );
 })();
 
 /**
@@ -440,7 +485,8 @@ async function privateCluster(bin: string) {
   const port = await freePort();
   const data = join(dir, "data");
   await run(`${bin}/initdb`, "-D", data, "-U", "postgres", "-A", "trust", "--no-sync");
-  const start = () => run(`${bin}/pg_ctl`, "-D", data, "-l", join(dir, "log"), "-w", "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, "start");
+  const start = () =>
+    run(`${bin}/pg_ctl`, "-D", data, "-l", join(dir, "log"), "-w", "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, "start");
   const stop = (mode: "fast" | "immediate") => run(`${bin}/pg_ctl`, "-D", data, "-m", mode, "-w", "stop");
   await start();
   return {

@@ -19,20 +19,20 @@
  * opened after are refused, and the process exits 0.
  */
 import { afterAll, expect, test } from "bun:test";
-import { and, eq, inArray } from "drizzle-orm";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase, type DatabaseHandle } from "../src/db/client";
+import { and, eq, inArray } from "drizzle-orm";
+import { type DatabaseHandle, openDatabase } from "../src/db/client";
 import { outboxEvents } from "../src/modules/events/schema";
 import { createPartner, type NewPartner } from "../src/modules/partners/service";
 import { policies } from "../src/modules/policies/schema";
 import { walletEntries, wallets } from "../src/modules/wallet/schema";
 import { webhookDeliveries } from "../src/modules/webhooks/schema";
 import { engine } from "./support/harness";
-import { fullConsumer, productCases, } from "./support/policies";
-import { accepts, freshPostgresDatabase, runSeed, seededRandom, startRawPost, type Random } from "./support/reliability";
-import { startAppProcess, startReceiver, type AppProcess } from "./support/webhook-receiver";
+import { fullConsumer, productCases } from "./support/policies";
+import { accepts, freshPostgresDatabase, type Random, runSeed, seededRandom, startRawPost } from "./support/reliability";
+import { type AppProcess, startAppProcess, startReceiver } from "./support/webhook-receiver";
 
 const KILLS = Number(process.env.RELIABILITY_KILLS ?? 4);
 const CLIENTS = 10;
@@ -110,7 +110,14 @@ const EXPORT = "mexx-stnd-1111";
 function insureBody(party: Party, label: "test" | "live", code: string, reference: string, addtnlFact: Record<string, unknown>) {
   const [ctgry, type, pckg] = code.split("-");
   const insrncDrtn = productCases[code]!.insrncDrtn;
-  return envelope(party.partner, label, `entt_${party.consumerId}: insure`, { ctgry, type, pckg, id: reference, ...(insrncDrtn ? { insrncDrtn } : {}), addtnlFact });
+  return envelope(party.partner, label, `entt_${party.consumerId}: insure`, {
+    ctgry,
+    type,
+    pckg,
+    id: reference,
+    ...(insrncDrtn ? { insrncDrtn } : {}),
+    addtnlFact,
+  });
 }
 
 /** The next request of a client: a mix of top-ups, issuance in both modes, and requests that must be refused. */
@@ -120,7 +127,14 @@ function nextOp(random: Random, party: Party, done: Op[]): Op {
   const answered = (kinds: Kind[]) => done.filter((o) => o.party === party && kinds.includes(o.kind) && o.answer?.exctnFdbck?.id === 75);
   if (roll < 0.28) {
     const amountKobo = random.int(1_000, 20_000) * 100 + (random.chance(0.3) ? random.int(1, 99) : 0);
-    return { kind: "topup", party, reference, amountKobo, body: envelope(party.partner, "test", "wallet topup", { amount: amountKobo / 100, reference }), attempts: [] };
+    return {
+      kind: "topup",
+      party,
+      reference,
+      amountKobo,
+      body: envelope(party.partner, "test", "wallet topup", { amount: amountKobo / 100, reference }),
+      attempts: [],
+    };
   }
   if (roll < 0.33) {
     const original = answered(["topup"]).at(-1);
@@ -140,23 +154,51 @@ function nextOp(random: Random, party: Party, done: Op[]): Op {
     if (original) {
       const device = imei(random);
       const label = original.kind === "insure-test" ? "test" : "live";
-      return { kind: "insure-duplicate", party, reference: original.reference, imei: device, original, body: insureBody(party, label, PHONE, original.reference, { brand: "Tecno", model: "Spark 10", uIdnt: device }), attempts: [] };
+      return {
+        kind: "insure-duplicate",
+        party,
+        reference: original.reference,
+        imei: device,
+        original,
+        body: insureBody(party, label, PHONE, original.reference, { brand: "Tecno", model: "Spark 10", uIdnt: device }),
+        attempts: [],
+      };
     }
   }
   if (roll < 0.42) {
     // Refused by validation (an IMEI failing its check digit): must leave nothing.
-    return { kind: "insure-bad", party, reference, body: insureBody(party, "live", PHONE, reference, { brand: "Tecno", model: "Spark 10", uIdnt: "356938035643800" }), attempts: [] };
+    return {
+      kind: "insure-bad",
+      party,
+      reference,
+      body: insureBody(party, "live", PHONE, reference, { brand: "Tecno", model: "Spark 10", uIdnt: "356938035643800" }),
+      attempts: [],
+    };
   }
   if (roll < 0.46)
     return { kind: "insure-export", party, reference, body: insureBody(party, "live", EXPORT, reference, productCases[EXPORT]!.addtnlFact()), attempts: [] };
   if (roll < 0.7) {
     const device = imei(random);
-    return { kind: "insure-test", party, reference, imei: device, body: insureBody(party, "test", PHONE, reference, { brand: "Samsung", model: "Galaxy A54", uIdnt: device }), attempts: [] };
+    return {
+      kind: "insure-test",
+      party,
+      reference,
+      imei: device,
+      body: insureBody(party, "test", PHONE, reference, { brand: "Samsung", model: "Galaxy A54", uIdnt: device }),
+      attempts: [],
+    };
   }
   // Live: pending until the simulated insurer decides; now and then the same phone twice, so one is declined and refunded.
   const earlier = answered(["insure-live"]).at(-1);
   const device = earlier?.imei && random.chance(0.15) ? earlier.imei : imei(random);
-  return { kind: "insure-live", party, reference, imei: device, body: insureBody(party, "live", PHONE, reference, { brand: "Samsung", model: "Galaxy A54", uIdnt: device }), attempts: [] };
+  return {
+    kind: "insure-live",
+    party,
+    reference,
+    imei: device,
+    body: insureBody(party, "live", PHONE, reference, { brand: "Samsung", model: "Galaxy A54", uIdnt: device }),
+    attempts: [],
+  };
 }
 
 /** The app process of the moment, killed and started again by the chaos loop. */
@@ -189,7 +231,12 @@ class Chaos {
       this.sentSinceStart++;
       let answer: any;
       try {
-        const response = await fetch(app.url, { method: "POST", headers: { "content-type": "application/json" }, body: op.body, signal: AbortSignal.timeout(30_000) });
+        const response = await fetch(app.url, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: op.body,
+          signal: AbortSignal.timeout(30_000),
+        });
         answer = await response.json();
       } catch {
         op.attempts.push("dropped");
@@ -270,7 +317,14 @@ test(`SIGKILL at random moments under concurrent issuance and top-ups: answered 
     });
     const party = { partner, consumerId: consumer.id as string };
     parties.push(party);
-    const funding: Op = { kind: "topup", party, reference: `funding-${i}`, amountKobo: 30_000_00, body: envelope(partner, "test", "wallet topup", { amount: 30_000, reference: `funding-${i}` }), attempts: [] };
+    const funding: Op = {
+      kind: "topup",
+      party,
+      reference: `funding-${i}`,
+      amountKobo: 30_000_00,
+      body: envelope(partner, "test", "wallet topup", { amount: 30_000, reference: `funding-${i}` }),
+      attempts: [],
+    };
     await chaos.send(funding, random);
     ops.push(funding);
   }
@@ -321,7 +375,14 @@ test(`SIGKILL at random moments under concurrent issuance and top-ups: answered 
     dropped: ops.reduce((n, op) => n + op.attempts.filter((a) => a === "dropped").length, 0),
     busy35: ops.reduce((n, op) => n + op.attempts.filter((a) => a === "busy").length, 0),
     answered75: ops.filter((op) => outcome(op).id === 75).length,
-    refused55: Object.entries(Object.groupBy(ops.filter((op) => outcome(op).id === 55), (op) => String(outcome(op).id_v4))).map(([s, l]) => `${s}×${l!.length}`).join(" "),
+    refused55: Object.entries(
+      Object.groupBy(
+        ops.filter((op) => outcome(op).id === 55),
+        (op) => String(outcome(op).id_v4),
+      ),
+    )
+      .map(([s, l]) => `${s}×${l!.length}`)
+      .join(" "),
     storedByDroppedAttempt: ops.filter((op) => op.kind !== "insure-duplicate" && isDuplicateReference(op.answer)).length,
   };
   console.log(`reliability-crash: ${JSON.stringify(stats)}`);
@@ -348,7 +409,11 @@ test(`SIGKILL at random moments under concurrent issuance and top-ups: answered 
   const storedPolicies = await db.select().from(policies).where(inArray(policies.partnerId, partnerIds));
   const entries = await db.select().from(walletEntries).where(inArray(walletEntries.partnerId, partnerIds));
   const events = await db.select().from(outboxEvents).where(inArray(outboxEvents.partnerId, partnerIds));
-  const policyEventsOf = (reference: string) => events.filter((e) => e.type.startsWith("policy.") && e.payload.id === reference).map((e) => e.type).sort();
+  const policyEventsOf = (reference: string) =>
+    events
+      .filter((e) => e.type.startsWith("policy.") && e.payload.id === reference)
+      .map((e) => e.type)
+      .sort();
 
   for (const op of ops) {
     const partnerId = op.party.partner.partnerId;
@@ -357,7 +422,10 @@ test(`SIGKILL at random moments under concurrent issuance and top-ups: answered 
     if (op.kind === "topup") {
       const credits = entries.filter((e) => e.partnerId === partnerId && e.kind === "topup" && e.reference === op.reference);
       expect({ where, credits: credits.map((e) => e.amountKobo) }).toEqual({ where, credits: [op.amountKobo!] });
-      expect({ where, events: events.filter((e) => e.type === "wallet.credited" && e.partnerId === partnerId && e.payload.reference === op.reference).length }).toEqual({ where, events: 1 });
+      expect({
+        where,
+        events: events.filter((e) => e.type === "wallet.credited" && e.partnerId === partnerId && e.payload.reference === op.reference).length,
+      }).toEqual({ where, events: 1 });
       expect(op.answer).toMatchObject({ reference: op.reference, amount: op.amountKobo! / 100 });
     } else if (op.kind === "topup-repeat" || op.kind === "insure-duplicate") {
       // Checked with their originals: still exactly one.
@@ -371,9 +439,20 @@ test(`SIGKILL at random moments under concurrent issuance and top-ups: answered 
       const refunds = entries.filter((e) => e.policyId === policy.id && e.kind === "refund");
       const types = policyEventsOf(op.reference);
       if (op.kind === "insure-test") {
-        expect({ where, status: policy.status, mode: policy.mode, types, debits: debits.length }).toEqual({ where, status: "a", mode: "test", types: ["policy.approved"], debits: 0 });
+        expect({ where, status: policy.status, mode: policy.mode, types, debits: debits.length }).toEqual({
+          where,
+          status: "a",
+          mode: "test",
+          types: ["policy.approved"],
+          debits: 0,
+        });
       } else if (op.kind === "insure-export") {
-        expect({ where, status: policy.status, types, debits: debits.map((e) => e.amountKobo) }).toEqual({ where, status: "a", types: ["policy.approved"], debits: [-policy.premiumKobo] });
+        expect({ where, status: policy.status, types, debits: debits.map((e) => e.amountKobo) }).toEqual({
+          where,
+          status: "a",
+          types: ["policy.approved"],
+          debits: [-policy.premiumKobo],
+        });
       } else {
         // Live phone cover: pending, then decided by the insurer exactly once; a decline refunded exactly once.
         expect(["a", "d"]).toContain(policy.status);
@@ -438,7 +517,14 @@ test(`SIGKILL at random moments under concurrent issuance and top-ups: answered 
     const deliveries = await after.db.select().from(webhookDeliveries).where(inArray(webhookDeliveries.partnerId, partnerIds));
     expect(deliveries.filter((d) => d.status !== "succeeded")).toEqual([]);
     expect(new Set(deliveries.map((d) => d.eventId))).toEqual(eventIds);
-    expect((await after.db.select().from(outboxEvents).where(and(inArray(outboxEvents.partnerId, partnerIds)))).filter((e) => !e.dispatchedAt)).toEqual([]);
+    expect(
+      (
+        await after.db
+          .select()
+          .from(outboxEvents)
+          .where(and(inArray(outboxEvents.partnerId, partnerIds)))
+      ).filter((e) => !e.dispatchedAt),
+    ).toEqual([]);
   } finally {
     await after.close();
   }
@@ -470,7 +556,11 @@ test(`SIGTERM drains in-flight requests, refuses new connections, exits 0 (${eng
   // And a burst sent just before it: each is answered, or refused without leaving anything.
   const burst = Array.from({ length: 12 }, (_, i) => {
     const reference = `burst-${i}-${crypto.randomUUID().slice(0, 8)}`;
-    const answer = fetch(app.url, { method: "POST", headers: { "content-type": "application/json" }, body: envelope(partner!, "test", "wallet topup", { amount: 10 + i, reference }) }).then(
+    const answer = fetch(app.url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: envelope(partner!, "test", "wallet topup", { amount: 10 + i, reference }),
+    }).then(
       (r) => r.json() as Promise<any>,
       () => null,
     );
@@ -495,14 +585,31 @@ test(`SIGTERM drains in-flight requests, refuses new connections, exits 0 (${eng
   try {
     const db = handle.db;
     for (const h of held) {
-      if (h.kind === "topup") expect(await db.select().from(walletEntries).where(and(eq(walletEntries.partnerId, partner!.partnerId), eq(walletEntries.reference, h.reference)))).toHaveLength(1);
-      else expect(await db.select().from(policies).where(and(eq(policies.partnerId, partner!.partnerId), eq(policies.reference, h.reference)))).toHaveLength(1);
+      if (h.kind === "topup")
+        expect(
+          await db
+            .select()
+            .from(walletEntries)
+            .where(and(eq(walletEntries.partnerId, partner!.partnerId), eq(walletEntries.reference, h.reference))),
+        ).toHaveLength(1);
+      else
+        expect(
+          await db
+            .select()
+            .from(policies)
+            .where(and(eq(policies.partnerId, partner!.partnerId), eq(policies.reference, h.reference))),
+        ).toHaveLength(1);
     }
     for (const b of burstAnswers) {
-      const stored = await db.select().from(walletEntries).where(and(eq(walletEntries.partnerId, partner!.partnerId), eq(walletEntries.reference, b.reference)));
+      const stored = await db
+        .select()
+        .from(walletEntries)
+        .where(and(eq(walletEntries.partnerId, partner!.partnerId), eq(walletEntries.reference, b.reference)));
       expect({ reference: b.reference, stored: stored.length }).toEqual({ reference: b.reference, stored: b.answer?.exctnFdbck?.id === 75 ? 1 : 0 });
     }
-    console.log(`reliability-crash: SIGTERM with ${held.length} requests in flight and a burst of ${burst.length}: ${burstAnswers.filter((b) => b.answer).length} of the burst answered, the rest refused`);
+    console.log(
+      `reliability-crash: SIGTERM with ${held.length} requests in flight and a burst of ${burst.length}: ${burstAnswers.filter((b) => b.answer).length} of the burst answered, the rest refused`,
+    );
   } finally {
     await handle.close();
   }

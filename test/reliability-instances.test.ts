@@ -14,7 +14,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { RedisClient } from "bun";
 import { and, eq, inArray } from "drizzle-orm";
-import { openDatabase, type DatabaseHandle } from "../src/db/client";
+import { type DatabaseHandle, openDatabase } from "../src/db/client";
 import { outboxEvents } from "../src/modules/events/schema";
 import { financingInstallments, financingPlans } from "../src/modules/financing/schema";
 import { createPartner, type NewPartner } from "../src/modules/partners/service";
@@ -23,7 +23,7 @@ import { walletEntries, wallets } from "../src/modules/wallet/schema";
 import { engine, individual, PNG_BASE64 } from "./support/harness";
 import { fullConsumer, insureSeed, newImei, productCases, watDate } from "./support/policies";
 import { freshPostgresDatabase, PortalClient } from "./support/reliability";
-import { senderPid, startAppProcess, startReceiver, type AppProcess, type Receiver } from "./support/webhook-receiver";
+import { type AppProcess, type Receiver, senderPid, startAppProcess, startReceiver } from "./support/webhook-receiver";
 
 const INSTANCES = 3;
 const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -174,7 +174,11 @@ describe.skipIf(!!skipReason)(`${INSTANCES} instances on one PostgreSQL and Redi
       const registered = await run(writer, partner, "test", "prfl entity", person);
       const c1 = productCases["vhcl-cmpr-1111"]!;
       expect((await run(reader, partner, "test", `entt_${registered.id}: insure`, insureSeed(c1))).exctnFdbck.elbrtn).toContain("socialID");
-      const updated = await run(writer, partner, "test", "prfl entity", { class: "h", eMail: person.eMail, socialID: { type: "nidd", id: "12345678901", image: PNG_BASE64 } });
+      const updated = await run(writer, partner, "test", "prfl entity", {
+        class: "h",
+        eMail: person.eMail,
+        socialID: { type: "nidd", id: "12345678901", image: PNG_BASE64 },
+      });
       expect(updated.id).toBe(registered.id);
       expect((await run(reader, partner, "test", `entt_${registered.id}: insure`, insureSeed(c1))).exctnFdbck).toEqual({ id: 75, id_v4: 200 });
     }
@@ -201,34 +205,65 @@ describe.skipIf(!!skipReason)(`${INSTANCES} instances on one PostgreSQL and Redi
     for (let i = 0; i < 6; i++) {
       const seed = insureSeed(vehicle);
       expect((await run(apps[i % INSTANCES]!, partner, "test", `entt_${consumer}: insure`, seed)).status).toBe("a");
-      const plan = await run(apps[(i + 1) % INSTANCES]!, partner, "test", "payment financeLoan", { policy: seed.id, downPayment: 3000, installments: 4, frequency: "weekly", firstDueDate: watDate(), graceDays: 0 });
+      const plan = await run(apps[(i + 1) % INSTANCES]!, partner, "test", "payment financeLoan", {
+        policy: seed.id,
+        downPayment: 3000,
+        installments: 4,
+        frequency: "weekly",
+        firstDueDate: watDate(),
+        graceDays: 0,
+      });
       expect(plan.exctnFdbck.id).toBe(75);
       planNos.push(plan.planNo);
     }
     const planIds = (await db.select({ id: financingPlans.id }).from(financingPlans).where(inArray(financingPlans.planNo, planNos))).map((r) => r.id);
     await db.transaction(async (tx) => {
-      await tx.update(financingPlans).set({ nextDueDate: watDate(-3) }).where(inArray(financingPlans.id, planIds));
-      await tx.update(financingInstallments).set({ dueDate: watDate(-3) }).where(and(inArray(financingInstallments.planId, planIds), eq(financingInstallments.number, 1)));
+      await tx
+        .update(financingPlans)
+        .set({ nextDueDate: watDate(-3) })
+        .where(inArray(financingPlans.id, planIds));
+      await tx
+        .update(financingInstallments)
+        .set({ dueDate: watDate(-3) })
+        .where(and(inArray(financingInstallments.planId, planIds), eq(financingInstallments.number, 1)));
     });
 
     const references = seeds.map((s) => s.id);
     const deadline = Date.now() + 30_000;
     for (;;) {
-      const pending = await db.select({ id: policies.id }).from(policies).where(and(inArray(policies.reference, references), eq(policies.status, "p")));
-      const active = await db.select({ id: financingPlans.id }).from(financingPlans).where(and(inArray(financingPlans.id, planIds), eq(financingPlans.status, "active")));
+      const pending = await db
+        .select({ id: policies.id })
+        .from(policies)
+        .where(and(inArray(policies.reference, references), eq(policies.status, "p")));
+      const active = await db
+        .select({ id: financingPlans.id })
+        .from(financingPlans)
+        .where(and(inArray(financingPlans.id, planIds), eq(financingPlans.status, "active")));
       if (!pending.length && !active.length) break;
       if (Date.now() > deadline) throw new Error(`${pending.length} policies still pending, ${active.length} plans still active`);
       await Bun.sleep(100);
     }
 
     const events = await db.select().from(outboxEvents).where(eq(outboxEvents.partnerId, partner.partnerId));
-    const stored = await db.select().from(policies).where(and(eq(policies.partnerId, partner.partnerId), inArray(policies.reference, references)));
+    const stored = await db
+      .select()
+      .from(policies)
+      .where(and(eq(policies.partnerId, partner.partnerId), inArray(policies.reference, references)));
     const entries = await db.select().from(walletEntries).where(eq(walletEntries.partnerId, partner.partnerId));
     for (const policy of stored) {
       const types = events.filter((e) => e.type.startsWith("policy.") && e.payload.id === policy.reference).map((e) => e.type);
       const decision = policy.status === "a" ? "policy.approved" : "policy.declined";
-      expect({ reference: policy.reference, types: types.sort(), by: policy.decidedBy }).toEqual({ reference: policy.reference, types: [decision, "policy.pending"].sort(), by: "insurer" });
-      expect(entries.filter((e) => e.policyId === policy.id).map((e) => e.kind).sort()).toEqual(policy.status === "d" ? ["premium", "refund"] : ["premium"]);
+      expect({ reference: policy.reference, types: types.sort(), by: policy.decidedBy }).toEqual({
+        reference: policy.reference,
+        types: [decision, "policy.pending"].sort(),
+        by: "insurer",
+      });
+      expect(
+        entries
+          .filter((e) => e.policyId === policy.id)
+          .map((e) => e.kind)
+          .sort(),
+      ).toEqual(policy.status === "d" ? ["premium", "refund"] : ["premium"]);
     }
     // One of each pair of the same phone was declined as already insured.
     expect(stored.filter((p) => p.status === "d").map((p) => p.statusNote)).toEqual(Array(4).fill(expect.stringContaining("already insured")));
@@ -254,7 +289,9 @@ describe.skipIf(!!skipReason)(`${INSTANCES} instances on one PostgreSQL and Redi
       const fail = first && hit.payload.data.amount % 2 === 1;
       return new Response(fail ? "try again" : "ok", { status: fail ? 503 : 200 });
     });
-    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => run(apps[i % INSTANCES]!, partner, "test", "wallet topup", { amount: i + 1, reference: `instances-${i}` })));
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => run(apps[i % INSTANCES]!, partner, "test", "wallet topup", { amount: i + 1, reference: `instances-${i}` })),
+    );
     for (const answer of answers) expect(answer.exctnFdbck.id).toBe(75);
 
     const deadline = Date.now() + 40_000;
@@ -301,7 +338,11 @@ describe.skipIf(!!skipReason)(`${INSTANCES} instances on one PostgreSQL and Redi
     expect(await ok("test", `dump entt_${consumer}|insr_${phone.code}-${testSeed.id}*STATUS`)).toMatchObject({ status: "a", policyNo: testPolicy.policyNo });
     const certificate = await fetch(new URL(new URL(testPolicy.certUrl).pathname, at(step++).url));
     expect(certificate.status).toBe(200);
-    expect(Buffer.from(await certificate.arrayBuffer()).subarray(0, 4).toString()).toBe("%PDF");
+    expect(
+      Buffer.from(await certificate.arrayBuffer())
+        .subarray(0, 4)
+        .toString(),
+    ).toBe("%PDF");
 
     // Live mode, paid from the wallet: approved at once with its certificate, and through the insurer.
     expect(await ok("live", "wallet topup", { amount: 200_000, reference: "flow-funding" })).toMatchObject({ balance: 200_000 });
@@ -323,7 +364,13 @@ describe.skipIf(!!skipReason)(`${INSTANCES} instances on one PostgreSQL and Redi
     expect(listed.map((p: any) => p.id).sort()).toEqual([testSeed.id, liveSeed.id, exportPolicy.id].sort());
 
     // Financing and a claim on the test policy.
-    const plan = await ok("test", "payment financeLoan", { policy: testSeed.id, downPayment: 1200, installments: 3, frequency: "monthly", firstDueDate: watDate(30) });
+    const plan = await ok("test", "payment financeLoan", {
+      policy: testSeed.id,
+      downPayment: 1200,
+      installments: 3,
+      frequency: "monthly",
+      firstDueDate: watDate(30),
+    });
     await ok("test", "payment recordInstallment", { planNo: plan.planNo, amount: 2000, reference: "flow-installment-1" });
     expect(await ok("test", "payment status", { planNo: plan.planNo })).toMatchObject({ paid: 2000, outstanding: 4000, status: "active" });
     const claim = await ok("test", "claim submit", { policy: testSeed.id, incidentDate: watDate(), description: "Screen cracked", amount: 20_000 });

@@ -18,7 +18,7 @@ import { financingPayments, financingPlans } from "../src/modules/financing/sche
 import { policies } from "../src/modules/policies/schema";
 import { walletEntries } from "../src/modules/wallet/schema";
 import { webhookEndpoints } from "../src/modules/webhooks/schema";
-import { testApp, testDatabase, type TestPartner } from "./support/harness";
+import { type TestPartner, testApp, testDatabase } from "./support/harness";
 import { fullConsumer, insureSeed, productCases, watDate } from "./support/policies";
 
 type Fault = "after commit" | "before commit" | "statement timeout" | "not a connection error";
@@ -128,7 +128,13 @@ const commands: {
   {
     grammar: "wallet topup",
     request: async () => ({ cmmnd: "wallet topup", seed: { amount: 1234.5, reference: `top-${fresh()}` } }),
-    stored: ({ seed }) => countOf(db.select().from(walletEntries).where(and(eq(walletEntries.partnerId, p.partnerId), eq(walletEntries.reference, seed.reference as string)))),
+    stored: ({ seed }) =>
+      countOf(
+        db
+          .select()
+          .from(walletEntries)
+          .where(and(eq(walletEntries.partnerId, p.partnerId), eq(walletEntries.reference, seed.reference as string))),
+      ),
     repeat: "the first answer",
   },
   {
@@ -137,7 +143,13 @@ const commands: {
       cmmnd: "claim submit",
       seed: { policy: await vehiclePolicy(), incidentDate: watDate(), description: "Rear bumper damaged at Ikeja", amount: 85000, reference: `clm-${fresh()}` },
     }),
-    stored: ({ seed }) => countOf(db.select().from(claims).where(and(eq(claims.partnerId, p.partnerId), eq(claims.reference, seed.reference as string)))),
+    stored: ({ seed }) =>
+      countOf(
+        db
+          .select()
+          .from(claims)
+          .where(and(eq(claims.partnerId, p.partnerId), eq(claims.reference, seed.reference as string))),
+      ),
     repeat: "the first answer",
   },
   {
@@ -159,18 +171,38 @@ const commands: {
   {
     grammar: "payment recordInstallment",
     request: async () => {
-      const plan = await p.run("payment financeLoan", { policy: await vehiclePolicy(), downPayment: 3000, installments: 4, frequency: "weekly", firstDueDate: watDate(7) });
+      const plan = await p.run("payment financeLoan", {
+        policy: await vehiclePolicy(),
+        downPayment: 3000,
+        installments: 4,
+        frequency: "weekly",
+        firstDueDate: watDate(7),
+      });
       expect(plan.exctnFdbck.id).toBe(75);
       return { cmmnd: "payment recordInstallment", seed: { planNo: plan.planNo, amount: 3000, reference: `inst-${fresh()}` } };
     },
     stored: ({ seed }) =>
-      countOf(db.select().from(financingPayments).where(and(eq(financingPayments.partnerId, p.partnerId), eq(financingPayments.reference, seed.reference as string)))),
+      countOf(
+        db
+          .select()
+          .from(financingPayments)
+          .where(and(eq(financingPayments.partnerId, p.partnerId), eq(financingPayments.reference, seed.reference as string))),
+      ),
     repeat: "the first answer",
   },
   {
     grammar: "webhook register",
-    request: async () => ({ cmmnd: "webhook register", seed: { url: `http://127.0.0.1:9/hooks/${fresh()}`, events: ["policy.approved"], description: "decisions" } }),
-    stored: ({ seed }) => countOf(db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.partnerId, p.partnerId), eq(webhookEndpoints.url, seed.url as string)))),
+    request: async () => ({
+      cmmnd: "webhook register",
+      seed: { url: `http://127.0.0.1:9/hooks/${fresh()}`, events: ["policy.approved"], description: "decisions" },
+    }),
+    stored: ({ seed }) =>
+      countOf(
+        db
+          .select()
+          .from(webhookEndpoints)
+          .where(and(eq(webhookEndpoints.partnerId, p.partnerId), eq(webhookEndpoints.url, seed.url as string))),
+      ),
     repeat: "refused as a duplicate",
   },
 ];

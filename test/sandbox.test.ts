@@ -13,8 +13,8 @@ import { MAGIC_REFERENCES, magicReference } from "../src/modules/sandbox/referen
 import { walletEntries, wallets } from "../src/modules/wallet/schema";
 import { deliverDueWebhooks, deliverySettings, dispatchOutboxEvents } from "../src/modules/webhooks/dispatcher";
 import { serviceJobs, startWorker } from "../src/worker/loop";
-import { PNG_BASE64, testApp, type TestPartner } from "./support/harness";
-import { fullConsumer, insureSeed, productCases, type ProductCase } from "./support/policies";
+import { PNG_BASE64, type TestPartner, testApp } from "./support/harness";
+import { fullConsumer, insureSeed, type ProductCase, productCases } from "./support/policies";
 import { startReceiver } from "./support/webhook-receiver";
 
 const DELAY_MS = 1_500;
@@ -103,7 +103,12 @@ describe("SBXDECLINE: declined at once with the product's own reason", () => {
       // A decline carries no policy number and no certificate (spec 2.6).
       for (const field of ["policyNo", "certUrl", "crtfct", "crtfctType"]) expect(answer).not.toHaveProperty(field);
       const record = await status();
-      expect(record).toEqual({ status: "d", statusNote: answer.statusNote, tmstmp: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/), exctnFdbck: { id: 75, id_v4: 200 } });
+      expect(record).toEqual({
+        status: "d",
+        statusNote: answer.statusNote,
+        tmstmp: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
+        exctnFdbck: { id: 75, id_v4: 200 },
+      });
       expect(await typesOf(p.partnerId, reference)).toEqual(["policy.declined"]);
       const [event] = await eventsOf(p.partnerId, reference);
       expect(event!.payload).toMatchObject({ id: reference, status: "d", statusNote: answer.statusNote, mode: "test", productCode: code });
@@ -170,7 +175,10 @@ describe("SBXPENDING: pending until an administrator decides", () => {
     const p = await t.partner();
     const reference = ref("sbxpending");
     const { status, review } = await insure(p, "phnn-flx1-1111", reference);
-    expect(await review({ status: "d", statusNote: "Receipt of purchase unreadable" })).toMatchObject({ status: "d", statusNote: "Receipt of purchase unreadable" });
+    expect(await review({ status: "d", statusNote: "Receipt of purchase unreadable" })).toMatchObject({
+      status: "d",
+      statusNote: "Receipt of purchase unreadable",
+    });
     expect(await status()).toMatchObject({ status: "d", statusNote: "Receipt of purchase unreadable" });
     expect(await typesOf(p.partnerId, reference)).toEqual(["policy.pending", "policy.declined"]);
   });
@@ -187,7 +195,11 @@ describe("SBXSLOW: pending, then decided by the background loop after INSURER_DE
       expect((await status()).status).toBe("p");
       await underwriteAt(DELAY_MS + 1_000);
       const record = await status();
-      expect(record).toMatchObject({ status: "a", policyNo: expect.stringMatching(/^TST-[A-Z]{4}-\d{4}-[0-9A-Z]{12}$/), certUrl: expect.stringContaining("/certificates/") });
+      expect(record).toMatchObject({
+        status: "a",
+        policyNo: expect.stringMatching(/^TST-[A-Z]{4}-\d{4}-[0-9A-Z]{12}$/),
+        certUrl: expect.stringContaining("/certificates/"),
+      });
       expect(await typesOf(p.partnerId, reference)).toEqual(["policy.pending", "policy.approved"]);
       const [row] = await db.select().from(policies).where(eq(policies.reference, reference));
       expect(row).toMatchObject({ decidedBy: "sandbox", underwriteAt: null });

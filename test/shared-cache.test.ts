@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { credentialCache } from "../src/modules/partners/credential-cache";
-import { revokeKey, rotateKey, setEnrichment } from "../src/modules/partners/service";
 import { apiKeys } from "../src/modules/partners/schema";
+import { revokeKey, rotateKey, setEnrichment } from "../src/modules/partners/service";
 import { engine, individual, PNG_BASE64, testApp } from "./support/harness";
 import { fullConsumer, insureSeed, productCases } from "./support/policies";
 
@@ -10,8 +10,7 @@ const t = await testApp();
 const db = t.database.db;
 
 /** A cheap command that needs a genuine key. */
-const listConsumers = (p: Awaited<ReturnType<typeof t.partner>>, label: "test" | "live" | "legacy" = "test") =>
-  p.run("dump entt_*CSTMRS", undefined, label);
+const listConsumers = (p: Awaited<ReturnType<typeof t.partner>>, label: "test" | "live" | "legacy" = "test") => p.run("dump entt_*CSTMRS", undefined, label);
 
 describe("authentication is cached, and every credential change is seen by the next request", () => {
   test("a revoked key is refused at once, though it was just used", async () => {

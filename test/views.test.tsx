@@ -3,6 +3,8 @@
  * markup in every string and must print it as text. (xss-scan checks the source; this checks the output.)
  */
 import { describe, expect, test } from "bun:test";
+import { consumerForm } from "../src/modules/consumers/form";
+import { findProduct } from "../src/products";
 import { ApprovalQueue, AuditPage, PartnersPage } from "../views/admin/admin";
 import { ConsumerDetail, ConsumerForm, ConsumerList } from "../views/consumers/consumers";
 import { Landing } from "../views/landing";
@@ -13,8 +15,6 @@ import { PortalLayout } from "../views/portal/layout";
 import { QuotePage } from "../views/quotes/quote";
 import { VerifyPage } from "../views/verify";
 import { EndpointPage, WebhooksPage } from "../views/webhooks/webhooks";
-import { consumerForm } from "../src/modules/consumers/form";
-import { findProduct } from "../src/products";
 
 const EVIL = `<script>alert("x")</script><img src=x onerror=alert(1)>'"&`;
 const at = new Date("2026-03-10T09:00:00Z");
@@ -53,21 +53,69 @@ const policy = {
   verifyHref: null,
   statusHref: "/x",
 };
-const policyRow = { reference: EVIL, productName: EVIL, consumerName: EVIL, partnerName: EVIL, status: "a", premiumKobo: 100, mode: "test" as const, createdAt: at, href: "/x" };
+const policyRow = {
+  reference: EVIL,
+  productName: EVIL,
+  consumerName: EVIL,
+  partnerName: EVIL,
+  status: "a",
+  premiumKobo: 100,
+  mode: "test" as const,
+  createdAt: at,
+  href: "/x",
+};
 const consumerRow = { id: "1", wireId: "1", name: EVIL, consumerClass: "h" as const, email: EVIL, phone: EVIL, documents: [EVIL], createdAt: at };
 const problem = { message: EVIL, input: "name.first" };
 const endpoint = { id: "e", url: EVIL, description: EVIL, events: [EVIL], enabled: false, disabledReason: EVIL, failingSince: at, createdAt: at };
 const attempt = { number: 1, at, url: EVIL, requestHeaders: EVIL, requestBody: EVIL, responseStatus: 500, responseBody: EVIL, error: EVIL, latencyMs: 3 };
 
 const views: [string, () => JSX.Element | string][] = [
-  ["portal layout", () => <PortalLayout title={EVIL} viewer={viewer} csrf={EVIL}>{"ok"}</PortalLayout>],
+  [
+    "portal layout",
+    () => (
+      <PortalLayout title={EVIL} viewer={viewer} csrf={EVIL}>
+        {"ok"}
+      </PortalLayout>
+    ),
+  ],
   ["sign-in", () => <SignInPage email={EVIL} next={EVIL} problem={problem} csrf={EVIL} />],
   ["password", () => <PasswordForm required problem={{ message: EVIL }} csrf={EVIL} />],
-  ["dashboard", () => <Dashboard mode="live" byStatus={{}} premiumThisMonthKobo={0} walletKobo={0} recent={[{ reference: EVIL, productName: EVIL, consumerName: EVIL, status: "a", premiumKobo: 1, at }]} />],
+  [
+    "dashboard",
+    () => (
+      <Dashboard
+        mode="live"
+        byStatus={{}}
+        premiumThisMonthKobo={0}
+        walletKobo={0}
+        recent={[{ reference: EVIL, productName: EVIL, consumerName: EVIL, status: "a", premiumKobo: 1, at }]}
+      />
+    ),
+  ],
   ["consumer list", () => <ConsumerList rows={[consumerRow]} more={null} search={EVIL} />],
-  ["consumer form", () => <ConsumerForm consumerClass="h" entries={consumerForm("h")} values={{ "name.first": EVIL, phoneNo: EVIL }} problem={problem} csrf={EVIL} />],
-  ["consumer detail", () => <ConsumerDetail consumer={{ ...consumerRow, profile: {} }} lines={[[EVIL, EVIL]]} policies={[{ ...policyRow, productCode: "x" }]} />],
-  ["policy list", () => <PolicyList title={EVIL} action="/x" rows={[policyRow]} more={null} filters={{ status: EVIL }} products={[{ value: EVIL, label: EVIL }]} withPartner problem={EVIL} />],
+  [
+    "consumer form",
+    () => <ConsumerForm consumerClass="h" entries={consumerForm("h")} values={{ "name.first": EVIL, phoneNo: EVIL }} problem={problem} csrf={EVIL} />,
+  ],
+  [
+    "consumer detail",
+    () => <ConsumerDetail consumer={{ ...consumerRow, profile: {} }} lines={[[EVIL, EVIL]]} policies={[{ ...policyRow, productCode: "x" }]} />,
+  ],
+  [
+    "policy list",
+    () => (
+      <PolicyList
+        title={EVIL}
+        action="/x"
+        rows={[policyRow]}
+        more={null}
+        filters={{ status: EVIL }}
+        products={[{ value: EVIL, label: EVIL }]}
+        withPartner
+        problem={EVIL}
+      />
+    ),
+  ],
   ["policy detail", () => <PolicyDetail policy={policy} />],
   [
     "quote page",
@@ -90,7 +138,15 @@ const views: [string, () => JSX.Element | string][] = [
       );
     },
   ],
-  ["approvals", () => <ApprovalQueue rows={[{ id: "1", reference: EVIL, partnerName: EVIL, consumerName: EVIL, productName: EVIL, premiumKobo: 1, createdAt: at, href: "/x" }]} csrf={EVIL} />],
+  [
+    "approvals",
+    () => (
+      <ApprovalQueue
+        rows={[{ id: "1", reference: EVIL, partnerName: EVIL, consumerName: EVIL, productName: EVIL, premiumKobo: 1, createdAt: at, href: "/x" }]}
+        csrf={EVIL}
+      />
+    ),
+  ],
   [
     "partners",
     () => (
@@ -104,7 +160,20 @@ const views: [string, () => JSX.Element | string][] = [
     ),
   ],
   ["audit log", () => <AuditPage rows={[{ at, actor: EVIL, partnerName: EVIL, action: EVIL, subject: EVIL, details: EVIL }]} more={null} />],
-  ["webhooks", () => <WebhooksPage endpoints={[endpoint]} types={["webhook.test"]} values={{ url: EVIL }} events={[]} problem={{ message: EVIL }} created={{ endpoint, secret: EVIL }} csrf={EVIL} />],
+  [
+    "webhooks",
+    () => (
+      <WebhooksPage
+        endpoints={[endpoint]}
+        types={["webhook.test"]}
+        values={{ url: EVIL }}
+        events={[]}
+        problem={{ message: EVIL }}
+        created={{ endpoint, secret: EVIL }}
+        csrf={EVIL}
+      />
+    ),
+  ],
   [
     "webhook endpoint",
     () => (
@@ -121,7 +190,15 @@ const views: [string, () => JSX.Element | string][] = [
       />
     ),
   ],
-  ["verification page", () => <VerifyPage policyNo={EVIL} policy={{ policyNo: EVIL, valid: false, statusText: EVIL, productName: EVIL, insuredInitials: EVIL, coverStart: EVIL, coverEnd: EVIL, specimen: true }} />],
+  [
+    "verification page",
+    () => (
+      <VerifyPage
+        policyNo={EVIL}
+        policy={{ policyNo: EVIL, valid: false, statusText: EVIL, productName: EVIL, insuredInitials: EVIL, coverStart: EVIL, coverEnd: EVIL, specimen: true }}
+      />
+    ),
+  ],
   ["landing", () => <Landing engine={EVIL} />],
 ];
 

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { openDatabase } from "../src/db/client";
 import { createPartner, type NewPartner } from "../src/modules/partners/service";
 import { engine, testDatabase } from "./support/harness";
-import { startAppProcess, startReceiver, type AppProcess } from "./support/webhook-receiver";
+import { type AppProcess, startAppProcess, startReceiver } from "./support/webhook-receiver";
 
 const EVENTS = 12;
 const receiver = await startReceiver();
@@ -66,7 +66,8 @@ test(`a SIGKILL mid-delivery loses no event; repeats carry the same webhook-id (
   for (;;) {
     log = (await run(app, "webhook deliveries", { limit: 100 })).list;
     if (log.length === EVENTS && log.every((d) => d.status === "succeeded")) break;
-    if (Date.now() > deadline) throw new Error(`not every delivery succeeded: ${JSON.stringify(log.map((d) => [d.status, d.attempts.length]))}\n${app.stderr()}`);
+    if (Date.now() > deadline)
+      throw new Error(`not every delivery succeeded: ${JSON.stringify(log.map((d) => [d.status, d.attempts.length]))}\n${app.stderr()}`);
     await Bun.sleep(250);
   }
 
@@ -74,7 +75,12 @@ test(`a SIGKILL mid-delivery loses no event; repeats carry the same webhook-id (
   const hits = receiver.hitsAt("/crash");
   const byId = Map.groupBy(hits, (h) => h.id);
   expect([...byId.keys()].sort()).toEqual(log.map((d) => d.eventId).sort());
-  expect(hits.map((h) => h.payload.data.reference).filter((r, i, all) => all.indexOf(r) === i).sort()).toEqual([...references].sort());
+  expect(
+    hits
+      .map((h) => h.payload.data.reference)
+      .filter((r, i, all) => all.indexOf(r) === i)
+      .sort(),
+  ).toEqual([...references].sort());
   // The deliveries cut off by the crash came again, with the same webhook-id and the same body.
   for (const id of cutOff) {
     const repeats = byId.get(id)!;

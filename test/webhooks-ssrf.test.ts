@@ -1,10 +1,10 @@
 /** The SSRF guard with WEBHOOK_ALLOW_PRIVATE=false (production's setting). */
 import { afterAll, describe, expect, test } from "bun:test";
-import { hostname } from "node:os";
 import { lookup } from "node:dns/promises";
+import { hostname } from "node:os";
 import { deliverDueWebhooks, deliverySettings, dispatchOutboxEvents } from "../src/modules/webhooks/dispatcher";
 import { addressRefusal, pinnedRequest, vetDestination } from "../src/modules/webhooks/ssrf";
-import { testApp, type TestPartner } from "./support/harness";
+import { type TestPartner, testApp } from "./support/harness";
 import { fullConsumer, insureSeed, productCases } from "./support/policies";
 import { startReceiver } from "./support/webhook-receiver";
 
@@ -88,9 +88,31 @@ describe("registration refuses URLs that reach private networks", () => {
 
 describe("addresses", () => {
   test("public addresses pass, the edges of private ranges are exact", () => {
-    for (const address of ["8.8.8.8", "1.1.1.1", "172.15.255.255", "172.32.0.0", "100.63.255.255", "100.128.0.0", "169.253.255.255", "2606:4700:4700::1111", "2a00:1450:4001::200e", "::ffff:8.8.8.8"])
+    for (const address of [
+      "8.8.8.8",
+      "1.1.1.1",
+      "172.15.255.255",
+      "172.32.0.0",
+      "100.63.255.255",
+      "100.128.0.0",
+      "169.253.255.255",
+      "2606:4700:4700::1111",
+      "2a00:1450:4001::200e",
+      "::ffff:8.8.8.8",
+    ])
       expect([address, addressRefusal(address)]).toEqual([address, null]);
-    for (const address of ["172.16.0.0", "172.31.255.255", "100.127.255.255", "::", "fc00::1", "febf::1", "ff02::1", "64:ff9b::a00:1", "2002:7f00:1::1", "2001:db8::1"])
+    for (const address of [
+      "172.16.0.0",
+      "172.31.255.255",
+      "100.127.255.255",
+      "::",
+      "fc00::1",
+      "febf::1",
+      "ff02::1",
+      "64:ff9b::a00:1",
+      "2002:7f00:1::1",
+      "2001:db8::1",
+    ])
       expect(addressRefusal(address)).not.toBeNull();
   });
 

@@ -1,11 +1,18 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
-import { webhookDeliveries } from "../src/modules/webhooks/schema";
-import { deliverDueWebhooks, deliverySettings, dispatchOutboxEvents, RETRY_SCHEDULE_MS, retryAfterMs, type DeliverySettings } from "../src/modules/webhooks/dispatcher";
-import { WEBHOOK_EVENT_TYPES } from "../src/modules/webhooks/service";
 import { simulatedInsurer, underwriteDuePolicies } from "../src/modules/policies/service";
-import { testApp, type TestPartner } from "./support/harness";
+import {
+  type DeliverySettings,
+  deliverDueWebhooks,
+  deliverySettings,
+  dispatchOutboxEvents,
+  RETRY_SCHEDULE_MS,
+  retryAfterMs,
+} from "../src/modules/webhooks/dispatcher";
+import { webhookDeliveries } from "../src/modules/webhooks/schema";
+import { WEBHOOK_EVENT_TYPES } from "../src/modules/webhooks/service";
+import { type TestPartner, testApp } from "./support/harness";
 import { fullConsumer, insureSeed, productCases } from "./support/policies";
 import { startReceiver } from "./support/webhook-receiver";
 
@@ -165,7 +172,12 @@ describe("webhook register, list, update, delete", () => {
     receiver.trust(fixed, old.secret);
     await p.run("webhook update", { endpointId: old.id, url: receiver.url(fixed) });
     await pump(new Date(Date.now() + 10_000));
-    expect(receiver.hitsAt(fixed).map((h) => h.payload.type).sort()).toEqual(["policy.approved", "wallet.credited"]);
+    expect(
+      receiver
+        .hitsAt(fixed)
+        .map((h) => h.payload.type)
+        .sort(),
+    ).toEqual(["policy.approved", "wallet.credited"]);
     const attempts = (await deliveries(p, { endpointId: old.id })).flatMap((d) => d.attempts.map((a: any) => a.url));
     expect(attempts.sort()).toEqual([receiver.url(fixed), receiver.url(fixed), receiver.url(old.path), receiver.url(old.path)].sort());
 
@@ -177,7 +189,9 @@ describe("webhook register, list, update, delete", () => {
     await p.run("webhook update", { endpointId: old.id, url: receiver.url(oneOffPath) });
     receiver.trust(oneOffPath, old.secret); // the endpoint's deliveries now go there, signed with its secret
     const failed = await deliveries(p, { endpointId: old.id, status: "failed" });
-    expect(failed.map((d) => [d.eventType, d.lastError])).toEqual([["policy.approved", `superseded: the event already has a delivery to ${receiver.url(oneOffPath)}`]]);
+    expect(failed.map((d) => [d.eventType, d.lastError])).toEqual([
+      ["policy.approved", `superseded: the event already has a delivery to ${receiver.url(oneOffPath)}`],
+    ]);
     const moved = await deliveries(p, { endpointId: old.id, status: "pending" });
     expect(moved.map((d) => [d.eventType, d.url])).toEqual([["wallet.credited", receiver.url(oneOffPath)]]);
   });
@@ -239,7 +253,14 @@ describe("delivery", () => {
     expect(new Webhook(secret).verify(hit!.body, hit!.headers)).toEqual(hit!.payload);
 
     const [delivery] = await deliveries(p);
-    expect(delivery).toMatchObject({ eventId: hit!.id, eventType: "wallet.credited", endpointId: id, url: receiver.url(path), status: "succeeded", lastStatus: 200 });
+    expect(delivery).toMatchObject({
+      eventId: hit!.id,
+      eventType: "wallet.credited",
+      endpointId: id,
+      url: receiver.url(path),
+      status: "succeeded",
+      lastStatus: 200,
+    });
     expect(delivery).not.toHaveProperty("nextAttemptAt");
     expect(delivery.attempts).toHaveLength(1);
     const [attempt] = delivery.attempts;
@@ -258,7 +279,11 @@ describe("delivery", () => {
     await topUp(p);
     await issueTestPolicy(p);
     await pump();
-    const types = (path: string) => receiver.hitsAt(path).map((h) => h.payload.type).sort();
+    const types = (path: string) =>
+      receiver
+        .hitsAt(path)
+        .map((h) => h.payload.type)
+        .sort();
     expect(types(wallet.path)).toEqual(["wallet.credited"]);
     expect(types(policy.path)).toEqual(["policy.approved"]);
     expect(types(all.path)).toEqual(["policy.approved", "wallet.credited"]);
@@ -404,7 +429,10 @@ describe("retries, Retry-After, 410, disabling", () => {
     await pump(now, { retryScale: scale });
     const gaps: number[] = [];
     for (let attempt = 2; attempt <= 10; attempt++) {
-      const [delivery] = await db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.partnerId, p.partnerId), eq(webhookDeliveries.status, "pending")));
+      const [delivery] = await db
+        .select()
+        .from(webhookDeliveries)
+        .where(and(eq(webhookDeliveries.partnerId, p.partnerId), eq(webhookDeliveries.status, "pending")));
       expect(delivery).toBeDefined();
       gaps.push(delivery!.nextAttemptAt!.getTime() - now.getTime());
       // Not a moment early.
@@ -441,9 +469,11 @@ describe("retries, Retry-After, 410, disabling", () => {
     const p = await t.partner();
     const { path } = await endpoint(p);
     receiver.respond(path, (_hit, nth) =>
-      nth === 1 ? new Response("busy", { status: 503, headers: { "retry-after": "120" } })
-      : nth === 2 ? new Response("busy", { status: 429, headers: { "retry-after": "1" } })
-      : new Response("ok"),
+      nth === 1
+        ? new Response("busy", { status: 503, headers: { "retry-after": "120" } })
+        : nth === 2
+          ? new Response("busy", { status: 429, headers: { "retry-after": "1" } })
+          : new Response("ok"),
     );
     await topUp(p);
     const start = new Date();
@@ -475,7 +505,10 @@ describe("retries, Retry-After, 410, disabling", () => {
     expect(listedGone).toMatchObject({ endpointId: gone.id, enabled: false, disabledReason: expect.stringContaining("410 Gone") });
     expect((await deliveries(p, { endpointId: gone.id }))[0]).toMatchObject({ status: "failed", lastStatus: 410 });
     const [notice] = receiver.hitsAt(watcher.path);
-    expect(notice!.payload).toMatchObject({ type: "webhook.endpoint_disabled", data: { endpointId: gone.id, url: receiver.url(gone.path), reason: expect.stringContaining("410") } });
+    expect(notice!.payload).toMatchObject({
+      type: "webhook.endpoint_disabled",
+      data: { endpointId: gone.id, url: receiver.url(gone.path), reason: expect.stringContaining("410") },
+    });
     // Nothing more goes to it; enabling it again clears the reason.
     await topUp(p);
     await pump();
@@ -509,7 +542,10 @@ describe("retries, Retry-After, 410, disabling", () => {
 
     await pump(new Date(start.getTime() + 400_000), { disableAfterMs });
     now = await endpoints(p);
-    expect(now.find((e) => e.endpointId === failing.id)).toMatchObject({ enabled: false, disabledReason: expect.stringContaining("no successful delivery since") });
+    expect(now.find((e) => e.endpointId === failing.id)).toMatchObject({
+      enabled: false,
+      disabledReason: expect.stringContaining("no successful delivery since"),
+    });
     expect((await deliveries(p, { endpointId: failing.id })).every((d) => d.status === "failed")).toBe(true);
     const notices = receiver.hitsAt(watcher.path);
     expect(notices).toHaveLength(1);

@@ -11,7 +11,10 @@ export const wireTimestamp = z
   .regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/)
   .meta({ description: "YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1)" });
 
-export const wireDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).meta({ description: "YYYY-MM-DD" });
+export const wireDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .meta({ description: "YYYY-MM-DD" });
 
 export const naira = (description = "naira") => z.number().meta({ description });
 
@@ -25,8 +28,15 @@ export const page = <Item extends z.ZodType>(item: Item) =>
   });
 
 // Refusals several commands share, worded as the code words them (the examples prove the wording).
-export const BLANK_FIELD = refusal(406, "seed.<field> is <blank or null>: omit optional fields entirely instead of sending blank or null values", "a field is an empty string or null");
+export const BLANK_FIELD = refusal(
+  406,
+  "seed.<field> is <blank or null>: omit optional fields entirely instead of sending blank or null values",
+  "a field is an empty string or null",
+);
 export const UNKNOWN_FIELD = refusal(400, "seed has unknown field: <field>", "a field the seed does not take (a typo)");
-export const NOT_A_NUMBER = refusal(400, "seed.<field> must be a JSON number, not a string (send <value> without quotes)", "a numeric field sent as a string (spec 7)");
+export const NOT_A_NUMBER = refusal(
+  400,
+  "seed.<field> must be a JSON number, not a string (send <value> without quotes)",
+  "a numeric field sent as a string (spec 7)",
+);
 export const BAD_CURSOR = refusal(400, "seed.cursor is not a cursor this service returned");
-

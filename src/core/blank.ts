@@ -8,7 +8,11 @@ import { fieldPath } from "./validation";
 export function refuseBlankFields(value: unknown, prefix = "seed", path: PropertyKey[] = []): void {
   if (value === null || (typeof value === "string" && value.trim() === "")) {
     const field = fieldPath(prefix, path);
-    throw new CommandError(406, `${field} is ${value === null ? "null" : "blank"}: omit optional fields entirely instead of sending blank or null values`, field);
+    throw new CommandError(
+      406,
+      `${field} is ${value === null ? "null" : "blank"}: omit optional fields entirely instead of sending blank or null values`,
+      field,
+    );
   }
   if (Array.isArray(value)) for (const [i, v] of value.entries()) refuseBlankFields(v, prefix, [...path, i]);
   else if (typeof value === "object") for (const [k, v] of Object.entries(value)) refuseBlankFields(v, prefix, [...path, k]);

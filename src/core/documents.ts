@@ -27,8 +27,7 @@ export function decodeDocument(value: string, field: string, maxBytes: number): 
   if (Math.floor((body.length * 3) / 4) > maxBytes + 2)
     throw new CommandError(413, `${field} is too large: documents may be at most ${maxBytes} bytes once decoded`, field);
   const bytes = new Uint8Array(Buffer.from(body, "base64"));
-  if (bytes.length > maxBytes)
-    throw new CommandError(413, `${field} is too large: documents may be at most ${maxBytes} bytes once decoded`, field);
+  if (bytes.length > maxBytes) throw new CommandError(413, `${field} is too large: documents may be at most ${maxBytes} bytes once decoded`, field);
   const mime = sniff(bytes);
   if (!mime) throw new CommandError(415, `${field} must be a JPEG, PNG, WebP image or a PDF document; the decoded bytes are none of these`, field);
   return { mime, bytes };

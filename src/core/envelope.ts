@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { CommandError } from "./errors";
 import { normaliseUuid } from "./ids";
-import { jsonShapeProblem, MAX_JSON_DEPTH, type JsonLimits } from "./json-shape";
+import { type JsonLimits, jsonShapeProblem, MAX_JSON_DEPTH } from "./json-shape";
 import { fieldPath, parseWith, unsafeJson } from "./validation";
 
 const uuidV4 = z

@@ -2,8 +2,9 @@
 
 const hyphenated = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const compact = /^[0-9a-f]{32}$/i;
+
 /** The two forms, for schemas that document them (the reference). */
-export { hyphenated as UUID_PATTERN, compact as COMPACT_UUID_PATTERN };
+export { compact as COMPACT_UUID_PATTERN, hyphenated as UUID_PATTERN };
 
 /** A UUID in hyphenated 8-4-4-4-12 form or as 32 hex characters → canonical lower-case hyphenated form; null otherwise. */
 export function normaliseUuid(value: unknown): string | null {

@@ -98,7 +98,9 @@ export function jsonShapeProblem(text: string, limits: JsonLimits): JsonShapePro
     return path;
   };
   const tooMany = (): JsonShapeProblem | null =>
-    ++values > limits.maxValues ? { path: pathTo(depth), problem: `holds more than ${limits.maxValues} values (array elements and object members in all)`, status: 413 } : null;
+    ++values > limits.maxValues
+      ? { path: pathTo(depth), problem: `holds more than ${limits.maxValues} values (array elements and object members in all)`, status: 413 }
+      : null;
   // A value begins: as an array element it is one more entry and one more value.
   const element = (): JsonShapeProblem | null => {
     if (depth === 0 || !isArray[depth]) return null;
@@ -123,8 +125,7 @@ export function jsonShapeProblem(text: string, limits: JsonLimits): JsonShapePro
         keyEnd[depth] = end;
         if (end - start - 2 > limits.maxKeyLength)
           return { path: pathTo(depth - 1), problem: `has a field name longer than ${limits.maxKeyLength} characters`, status: 400 };
-        if (entries[depth]! > limits.maxMembers)
-          return { path: pathTo(depth - 1), problem: `has more than ${limits.maxMembers} fields`, status: 413 };
+        if (entries[depth]! > limits.maxMembers) return { path: pathTo(depth - 1), problem: `has more than ${limits.maxMembers} fields`, status: 413 };
         const problem = tooMany();
         if (problem) return problem;
         i = next + 1;
@@ -132,15 +133,13 @@ export function jsonShapeProblem(text: string, limits: JsonLimits): JsonShapePro
       }
       const problem = element();
       if (problem) return problem;
-      if (end - start - 2 > limits.maxStringLength)
-        return { path: pathTo(depth), problem: `is longer than ${limits.maxStringLength} characters`, status: 413 };
+      if (end - start - 2 > limits.maxStringLength) return { path: pathTo(depth), problem: `is longer than ${limits.maxStringLength} characters`, status: 413 };
       continue;
     }
     if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
       const problem = element();
       if (problem) return problem;
-      if (depth === limits.maxDepth)
-        return { path: pathTo(depth), problem: `nests objects and arrays deeper than ${limits.maxDepth} levels`, status: 400 };
+      if (depth === limits.maxDepth) return { path: pathTo(depth), problem: `nests objects and arrays deeper than ${limits.maxDepth} levels`, status: 400 };
       depth++;
       isArray[depth] = c === OPEN_ARRAY ? 1 : 0;
       entries[depth] = 0;

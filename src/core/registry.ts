@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import type { Database } from "../db/client";
 import type { Config } from "../config";
+import type { Database } from "../db/client";
 import { CommandError } from "./errors";
 import type { Principal } from "./principal";
 import { parseWith } from "./validation";
@@ -163,8 +163,7 @@ export class CommandRegistry {
 
   /** The checks before a command runs: who may run it, and its seed. */
   private admit(ctx: CommandContext, { definition }: MatchedCommand, rawSeed: unknown): unknown {
-    if (definition.who === "admin" && !ctx.principal.isAdmin)
-      throw new CommandError(403, adminOnly(definition.grammar));
+    if (definition.who === "admin" && !ctx.principal.isAdmin) throw new CommandError(403, adminOnly(definition.grammar));
     if (definition.needsEnrichment && !ctx.principal.enrichmentEnabled) throw new CommandError(403, NOT_ACTIVATED_MESSAGE);
     return definition.seed ? parseWith(definition.seed, rawSeed ?? {}, "seed") : rawSeed;
   }

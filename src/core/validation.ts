@@ -38,10 +38,7 @@ function valueAt(root: unknown, path: PropertyKey[]): unknown {
 }
 
 export function fieldPath(prefix: string, path: PropertyKey[]): string {
-  return path.reduce<string>(
-    (acc, key) => (typeof key === "number" ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)),
-    prefix,
-  );
+  return path.reduce<string>((acc, key) => (typeof key === "number" ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)), prefix);
 }
 
 const expectedWords: Record<string, string> = {
@@ -58,8 +55,7 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown, prefix: s
   const field = fieldPath(prefix, issue.path);
   const received = valueAt(input, issue.path);
   const kind = jsonKind(received);
-  if (received === undefined && (issue.code === "invalid_type" || issue.code === "invalid_value"))
-    return { field, message: `${field} is required` };
+  if (received === undefined && (issue.code === "invalid_type" || issue.code === "invalid_value")) return { field, message: `${field} is required` };
   switch (issue.code) {
     case "invalid_type": {
       const expected = expectedWords[issue.expected] ?? issue.expected;
@@ -70,7 +66,8 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown, prefix: s
         return { field, message: `${field} must be ${expected}, not a string${hint}` };
       }
       // 1e999 parses to Infinity: a number JSON can carry but no amount or count can be.
-      if (typeof received === "number" && !Number.isFinite(received)) return { field, message: `${field} must be a finite number; received ${clip(String(received), 40)}` };
+      if (typeof received === "number" && !Number.isFinite(received))
+        return { field, message: `${field} must be a finite number; received ${clip(String(received), 40)}` };
       return { field, message: `${field} must be ${expected}; received ${kind}` };
     }
     case "invalid_value":
@@ -179,4 +176,3 @@ export const isoDateTime = z
 
 /** A non-blank string (blank strings are refused rather than treated as absent). */
 export const text = (max = 500) => z.string().trim().min(1).max(max);
-

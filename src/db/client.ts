@@ -1,3 +1,6 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -5,11 +8,8 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import postgres from "postgres";
-import { loadConfig, type Config } from "../config";
+import { type Config, loadConfig } from "../config";
 import { log } from "../core/log";
 import * as schema from "./schema";
 
@@ -145,7 +145,11 @@ const RELOCK_MAX_WAIT_MS = 2_000;
  * with the same key, retried until the database answers — logged once per outage. The same key, as
  * other processes know this one by it; until our old session is gone it is not free, so we wait.
  */
-async function holdSessionLock(url: string, options: postgres.Options<Record<string, never>>, classId: number): Promise<{ key: number; release(): Promise<void> }> {
+async function holdSessionLock(
+  url: string,
+  options: postgres.Options<Record<string, never>>,
+  classId: number,
+): Promise<{ key: number; release(): Promise<void> }> {
   let key = 0;
   let releasing = false;
   let retaking = false;

@@ -1,7 +1,7 @@
-import { getTableColumns, sql, type SQL } from "drizzle-orm";
-import { PgTransaction, type PgColumn, type PgTable } from "drizzle-orm/pg-core";
-import type { Executor } from "./client";
+import { getTableColumns, type SQL, sql } from "drizzle-orm";
+import { type PgColumn, type PgTable, PgTransaction } from "drizzle-orm/pg-core";
 import { getOrMake } from "../core/maps";
+import type { Executor } from "./client";
 
 interface Runnable<R> {
   execute(values?: Record<string, unknown>): Promise<R>;

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { log } from "../core/log";
-import type { DatabaseHandle, Executor } from "./client";
 import { getOrMake } from "../core/maps";
+import type { DatabaseHandle, Executor } from "./client";
 
 /** How long a change waits for every instance to confirm it before answering anyway (the expiry still bounds staleness). */
 const CONFIRM_TIMEOUT_MS = 2_000;
@@ -207,7 +207,12 @@ let network: CacheNetwork | null = null;
 export async function joinCacheNetwork(database: DatabaseHandle, role: "server" | "client"): Promise<void> {
   const joined = database.engine === "postgres" ? new CacheNetwork(database) : null;
   if (joined) await database.listen(CONFIRM_CHANNEL, (payload) => joined.received(payload));
-  for (const cache of sharedCaches) await database.listen(cache.channel, (payload) => cache.received(payload), () => cache.clear());
+  for (const cache of sharedCaches)
+    await database.listen(
+      cache.channel,
+      (payload) => cache.received(payload),
+      () => cache.clear(),
+    );
   if (!joined) return;
   network = joined;
   // Only now, listening, does this server count as running (and changes wait for its confirmations).

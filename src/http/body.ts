@@ -1,5 +1,5 @@
 import { CommandError } from "../core/errors";
-import { jsonShapeProblem, type JsonLimits } from "../core/json-shape";
+import { type JsonLimits, jsonShapeProblem } from "../core/json-shape";
 import { clip, fieldPath } from "../core/validation";
 
 /** Bodies up to this size are read whole; a larger one is checked as it arrives. */
@@ -53,7 +53,11 @@ export async function readBoundedForm(request: Request, maxBytes: number, limits
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (type === "application/json") {
     const problem = jsonShapeProblem(text, limits);
-    if (problem) throw new CommandError(problem.status, `The form ${problem.path.length ? `field ${clip(fieldPath("", problem.path.slice(0, 8)), 60)}` : "body"} ${problem.problem}.`);
+    if (problem)
+      throw new CommandError(
+        problem.status,
+        `The form ${problem.path.length ? `field ${clip(fieldPath("", problem.path.slice(0, 8)), 60)}` : "body"} ${problem.problem}.`,
+      );
     try {
       return JSON.parse(text);
     } catch {

@@ -1,10 +1,10 @@
 import { Elysia } from "elysia";
+import { VerifyPage } from "../../views/verify";
 import { watTimestamp } from "../core/time";
 import { certificateFor, insuredName } from "../modules/certificates/service";
 import { findConsumer } from "../modules/consumers/service";
 import { findPolicyByCertificateToken, findPolicyByNumber } from "../modules/policies/service";
 import { findProduct } from "../products";
-import { VerifyPage } from "../../views/verify";
 import type { AppDeps } from "./context";
 
 /** Initials and surname only: the public page confirms a certificate without exposing the person. */
@@ -43,7 +43,15 @@ export const certificateRoutes = (deps: AppDeps) =>
       const now = new Date();
       const inForce = policy.status === "a" && policy.coverStart <= now && now < policy.coverEnd;
       const statusText =
-        policy.status === "l" ? "lapsed" : policy.status !== "a" ? "not in force" : inForce ? "valid and in force" : now < policy.coverStart ? "valid, cover not started yet" : "expired";
+        policy.status === "l"
+          ? "lapsed"
+          : policy.status !== "a"
+            ? "not in force"
+            : inForce
+              ? "valid and in force"
+              : now < policy.coverStart
+                ? "valid, cover not started yet"
+                : "expired";
       return (
         <VerifyPage
           policyNo={policyNo}

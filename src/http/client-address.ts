@@ -17,7 +17,10 @@ const plain = (address: string) => address.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)
  */
 function trustedProxies(setting: string): (address: string) => boolean {
   const list = new BlockList();
-  const entries = setting.split(",").map((entry) => entry.trim()).filter(Boolean);
+  const entries = setting
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   for (const entry of entries) {
     const [address = "", prefix] = entry.split("/");
     const family = isIP(address);

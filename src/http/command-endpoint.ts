@@ -1,18 +1,18 @@
 import { Elysia } from "elysia";
 import { commandRegistry } from "../commands";
-import { parseEnvelope, refuseShape, type Envelope } from "../core/envelope";
-import { jsonLimits } from "../core/json-shape";
-import { countRefusal, refusalKeys, type RateDecision } from "../core/rate-limit";
+import { type Envelope, parseEnvelope, refuseShape } from "../core/envelope";
 import { CommandError } from "../core/errors";
-import { atCapacity, failure, success, type CommandResponse } from "../core/feedback";
+import { atCapacity, type CommandResponse, failure, success } from "../core/feedback";
+import { jsonLimits } from "../core/json-shape";
 import { log } from "../core/log";
 import type { Principal } from "../core/principal";
+import { countRefusal, type RateDecision, refusalKeys } from "../core/rate-limit";
+import { isTransientDatabaseError } from "../db/errors";
 import { apiLogFor } from "../modules/api-log/buffer";
 import { authenticate } from "../modules/partners/service";
-import { isTransientDatabaseError } from "../db/errors";
 import { readBoundedBody } from "./body";
 import { clientAddressOf } from "./client-address";
-import { requestContext, type AppDeps } from "./context";
+import { type AppDeps, requestContext } from "./context";
 import { answerLostConnection } from "./unknown-outcome";
 
 /**
@@ -32,7 +32,10 @@ export const commandEndpoint = (deps: AppDeps) => {
     return failure(429, `rate limit exceeded: ${rule}; retry after ${retryAfter} s`, { retryAfter });
   };
   const tooManyRefusals = (decision: RateDecision) =>
-    rateLimited(decision, `at most ${REFUSAL_LIMIT_MAX} refused requests (unreadable, malformed or not authenticated) in any ${REFUSAL_LIMIT_WINDOW_MS / 1000} seconds from one address or for one partner id`);
+    rateLimited(
+      decision,
+      `at most ${REFUSAL_LIMIT_MAX} refused requests (unreadable, malformed or not authenticated) in any ${REFUSAL_LIMIT_WINDOW_MS / 1000} seconds from one address or for one partner id`,
+    );
 
   /**
    * Body → envelope → principal, the work done before we know who is asking. Each refusal on the
@@ -78,75 +81,75 @@ export const commandEndpoint = (deps: AppDeps) => {
     const matched = commandRegistry.match(commandString);
     if (!matched) throw new CommandError(400, `unknown command '${commandString.slice(0, 100)}': see docs/commands.md for the command strings`);
     note.command = matched.definition.grammar;
-    const result = await commandRegistry.run(
-      { db: deps.database.db, config: deps.config, principal, requestId, now },
-      matched,
-      envelope.cmmnd.seed,
-    );
+    const result = await commandRegistry.run({ db: deps.database.db, config: deps.config, principal, requestId, now }, matched, envelope.cmmnd.seed);
     return success(result);
   }
 
-  return new Elysia({ name: "command-endpoint" }).use(requestContext).post(
-    "/",
-    async ({ request, requestId, startedAt, set, server }) => {
-      set.headers["content-type"] = "application/json";
-      set.headers["cache-control"] = "no-store";
-      const note: Note = {};
-      let response: CommandResponse;
-      if (!deps.capacity.tryEnter()) {
-        response = atCapacity();
-      } else {
-        try {
-          response = await execute(request, requestId, note, clientAddress(request, server));
-        } catch (error) {
-          if (error instanceof CommandError) response = failure(error.status, error.message);
-          else if (isTransientDatabaseError(error)) {
-            log.warn("command lost its database connection", { requestId, command: note.command, error });
-            response = await answerLostConnection(deps, { requestId, principal: note.principal, envelope: note.envelope, now });
+  return (
+    new Elysia({ name: "command-endpoint" })
+      .use(requestContext)
+      .post(
+        "/",
+        async ({ request, requestId, startedAt, set, server }) => {
+          set.headers["content-type"] = "application/json";
+          set.headers["cache-control"] = "no-store";
+          const note: Note = {};
+          let response: CommandResponse;
+          if (!deps.capacity.tryEnter()) {
+            response = atCapacity();
           } else {
-            log.error("command failed", { requestId, command: note.command, error });
-            response = failure(500, `internal error: the command was not completed (request id ${requestId})`);
+            try {
+              response = await execute(request, requestId, note, clientAddress(request, server));
+            } catch (error) {
+              if (error instanceof CommandError) response = failure(error.status, error.message);
+              else if (isTransientDatabaseError(error)) {
+                log.warn("command lost its database connection", { requestId, command: note.command, error });
+                response = await answerLostConnection(deps, { requestId, principal: note.principal, envelope: note.envelope, now });
+              } else {
+                log.error("command failed", { requestId, command: note.command, error });
+                response = failure(500, `internal error: the command was not completed (request id ${requestId})`);
+              }
+            } finally {
+              deps.capacity.leave();
+            }
           }
-        } finally {
-          deps.capacity.leave();
-        }
-      }
-      if (note.bodyUnread) set.headers.connection = "close";
-      const { exctnFdbck } = response;
-      const elapsed = performance.now() - startedAt;
-      // Refusals before the partner is known (capacity, body, JSON, credentials) belong to no partner's log.
-      if (note.principal && note.envelope)
-        apiLog.record({ principal: note.principal, envelope: note.envelope, command: note.command ?? null, requestId, response, durationMs: elapsed });
-      log.info("command", {
-        requestId,
-        command: note.command,
-        partnerId: note.principal?.partnerId,
-        mode: note.principal?.mode,
-        outcome: exctnFdbck.id,
-        status: exctnFdbck.id_v4,
-        ms: Math.round(elapsed),
-      });
-      return response;
-    },
-    { parse: "none" },
-  )
-    // Any other method on the command endpoint (PUT, PATCH, DELETE …): 405 in the envelope, with
-    // Allow. OPTIONS asks which methods there are: the same Allow, no body.
-    .all(
-      "/",
-      ({ request, set }) => {
-        set.headers.allow = ALLOWED_METHODS;
-        if (request.method === "OPTIONS") {
-          set.status = 204;
-          return "";
-        }
-        set.status = 405;
-        set.headers["content-type"] = "application/json";
-        set.headers["cache-control"] = "no-store";
-        return failure(405, `method not allowed: the command endpoint takes POST with the JSON envelope (allowed: ${ALLOWED_METHODS})`);
-      },
-      { parse: "none" },
-    );
+          if (note.bodyUnread) set.headers.connection = "close";
+          const { exctnFdbck } = response;
+          const elapsed = performance.now() - startedAt;
+          // Refusals before the partner is known (capacity, body, JSON, credentials) belong to no partner's log.
+          if (note.principal && note.envelope)
+            apiLog.record({ principal: note.principal, envelope: note.envelope, command: note.command ?? null, requestId, response, durationMs: elapsed });
+          log.info("command", {
+            requestId,
+            command: note.command,
+            partnerId: note.principal?.partnerId,
+            mode: note.principal?.mode,
+            outcome: exctnFdbck.id,
+            status: exctnFdbck.id_v4,
+            ms: Math.round(elapsed),
+          });
+          return response;
+        },
+        { parse: "none" },
+      )
+      // Any other method on the command endpoint (PUT, PATCH, DELETE …): 405 in the envelope, with
+      // Allow. OPTIONS asks which methods there are: the same Allow, no body.
+      .all(
+        "/",
+        ({ request, set }) => {
+          set.headers.allow = ALLOWED_METHODS;
+          if (request.method === "OPTIONS") {
+            set.status = 204;
+            return "";
+          }
+          set.status = 405;
+          set.headers["content-type"] = "application/json";
+          set.headers["cache-control"] = "no-store";
+          return failure(405, `method not allowed: the command endpoint takes POST with the JSON envelope (allowed: ${ALLOWED_METHODS})`);
+        },
+        { parse: "none" },
+      )
+  );
 };
 
 /** What a request turned out to be, for its log line, the API log and the answer's headers. */

@@ -8,12 +8,13 @@
  * route. Queue depths are counted in the database at scrape time with indexed counts (shared by
  * every instance: aggregate them with max(), not sum()).
  */
+
+import { createHash, timingSafeEqual } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { Elysia } from "elysia";
-import { createHash, timingSafeEqual } from "node:crypto";
 import { observeLog } from "../core/log";
-import type { AppDeps } from "./context";
 import { getOrMake } from "../core/maps";
+import type { AppDeps } from "./context";
 
 const PREFIX = "partner_service_";
 

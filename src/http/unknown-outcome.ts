@@ -1,8 +1,8 @@
 import { commandRegistry } from "../commands";
-import type { Envelope } from "../core/envelope";
 import { beforeDeadline } from "../core/deadline";
+import type { Envelope } from "../core/envelope";
 import { CommandError } from "../core/errors";
-import { databaseLost, failure, success, type CommandResponse } from "../core/feedback";
+import { type CommandResponse, databaseLost, failure, success } from "../core/feedback";
 import { log } from "../core/log";
 import type { Principal } from "../core/principal";
 import type { DatabaseHandle } from "../db/client";

@@ -1,5 +1,5 @@
-import { MAX_JSON_DEPTH } from "../core/json-shape";
 import { CommandError } from "../core/errors";
+import { MAX_JSON_DEPTH } from "../core/json-shape";
 import { clip, unsafeJson } from "../core/validation";
 
 /**
@@ -10,7 +10,11 @@ import { clip, unsafeJson } from "../core/validation";
  */
 export function refuseUnsafeInput({ request, query, params, body }: { request: Request; query: unknown; params: unknown; body: unknown }) {
   if (request.method === "POST" && new URL(request.url).pathname === "/") return;
-  for (const [where, value] of [["query", query], ["path", params], ["form", body]] as const) {
+  for (const [where, value] of [
+    ["query", query],
+    ["path", params],
+    ["form", body],
+  ] as const) {
     const unsafe = unsafeJson(value, MAX_JSON_DEPTH);
     if (unsafe) {
       const field = unsafe.path.slice(0, 8).map(String).join(".");

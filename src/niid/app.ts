@@ -4,14 +4,14 @@ import { CommandError } from "../core/errors";
 import { log } from "../core/log";
 import { describeIssue, jsonKind } from "../core/validation";
 import { readBoundedBody } from "../http/body";
-import { RegistryCache, type CachedAnswer } from "./cache";
+import { type CachedAnswer, RegistryCache } from "./cache";
 import { displayDate, watDate } from "./dates";
 import {
   normaliseSearchValue,
   RegistryFault,
+  type RegistryRecord,
   registryRecordSchema,
   SEARCH_TYPES,
-  type RegistryRecord,
   type SearchType,
   type VehicleRegistry,
 } from "./registry";
@@ -33,9 +33,7 @@ export interface VehicleDetails {
 export type LicenceStatus = "Active policy" | "Expired policy";
 
 /** A lookup's answer (HTTP 200). */
-export type VerifyAnswer =
-  | { status: "found"; details: VehicleDetails; message: "" }
-  | { status: "not_found"; details: Record<string, never>; message: string };
+export type VerifyAnswer = { status: "found"; details: VehicleDetails; message: "" } | { status: "not_found"; details: Record<string, never>; message: string };
 
 /** The body of every refusal, on any path: 400, 404, 413, 500, 502, 503, 504. */
 export interface ErrorBody {
@@ -131,9 +129,7 @@ export function createNiidApp(options: NiidAppOptions = {}) {
   const now = options.now ?? (() => new Date());
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024;
   const { registry } = options;
-  const cache =
-    registry &&
-    new RegistryCache(registry, { ttlMs: options.cacheTtlMs, maxEntries: options.cacheMaxEntries, clock: () => now().getTime() });
+  const cache = registry && new RegistryCache(registry, { ttlMs: options.cacheTtlMs, maxEntries: options.cacheMaxEntries, clock: () => now().getTime() });
 
   async function verify(request: Request): Promise<{ body: VerifyAnswer; fromCache: boolean }> {
     if (!cache) throw new Refusal(503, "vehicle verification is not configured on this service: no registry is connected");
@@ -161,8 +157,7 @@ export function createNiidApp(options: NiidAppOptions = {}) {
   }
 
   async function publish(request: Request): Promise<{ published: true }> {
-    if (!registry?.publish)
-      throw new Refusal(404, "publishing is only available when the service runs the sandbox registry");
+    if (!registry?.publish) throw new Refusal(404, "publishing is only available when the service runs the sandbox registry");
     const record = parseBody(registryRecordSchema, await readJsonObject(request, maxBodyBytes));
     await registry.publish(record);
     // After the registry has it: a lookup racing the publication cannot re-cache the old answer.

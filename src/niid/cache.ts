@@ -72,8 +72,7 @@ export class RegistryCache {
       this.entries.delete(key);
       this.inFlight.delete(key);
     }
-    for (const [key, entry] of this.entries)
-      if (entry.record && normalisePolicy(entry.record.policyNumber) === policy) this.entries.delete(key);
+    for (const [key, entry] of this.entries) if (entry.record && normalisePolicy(entry.record.policyNumber) === policy) this.entries.delete(key);
   }
 
   private remember(key: string, record: RegistryRecord | null) {

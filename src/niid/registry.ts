@@ -46,8 +46,7 @@ export class RegistryFault extends Error {
 export const normalisePlate = (value: string) => value.replace(/[\s-]+/g, "").toUpperCase();
 /** Policy numbers are compared trimmed and case-insensitively. */
 export const normalisePolicy = (value: string) => value.trim().toUpperCase();
-export const normaliseSearchValue = (searchType: SearchType, value: string) =>
-  searchType === "registration" ? normalisePlate(value) : normalisePolicy(value);
+export const normaliseSearchValue = (searchType: SearchType, value: string) => (searchType === "registration" ? normalisePlate(value) : normalisePolicy(value));
 
 const field = (max: number) => z.string().trim().min(1).max(max);
 
@@ -57,7 +56,13 @@ export const registryRecordSchema = z.strictObject({
   registrationNumber: z
     .string()
     .transform(normalisePlate)
-    .pipe(z.string().min(1).max(15).regex(/^[A-Z0-9]+$/, "must contain only letters and digits (spaces and hyphens are ignored)")),
+    .pipe(
+      z
+        .string()
+        .min(1)
+        .max(15)
+        .regex(/^[A-Z0-9]+$/, "must contain only letters and digits (spaces and hyphens are ignored)"),
+    ),
   chassisNumber: field(32).transform((s) => s.toUpperCase()),
   typeOfCover: field(64),
   vehicleMake: field(64),

@@ -1,15 +1,15 @@
-import { Elysia } from "elysia";
 import { randomBytes } from "node:crypto";
+import { Elysia } from "elysia";
 import { PasswordForm, SignInPage } from "../../views/portal/auth";
 import { CommandError } from "../core/errors";
 import { jsonLimits } from "../core/json-shape";
-import { countRefusal, refusalKeys, type RateDecision } from "../core/rate-limit";
+import { countRefusal, type RateDecision, refusalKeys } from "../core/rate-limit";
 import { readBoundedForm } from "../http/body";
 import { clientAddressOf, type PeerSource } from "../http/client-address";
 import type { AppDeps } from "../http/context";
 import { changePassword, endSession, sessionViewer, signIn } from "../modules/portal/service";
 import { formValues, page, problemOf } from "./page";
-import { PASSWORD_PAGE, SESSION_COOKIE, homeOf, portalSession, sessionCookie } from "./session";
+import { homeOf, PASSWORD_PAGE, portalSession, SESSION_COOKIE, sessionCookie } from "./session";
 
 /** Before signing in there is no session to derive a CSRF token from: a cookie and the form carry the same random value. */
 const PRE_CSRF_COOKIE = "signin_csrf";
@@ -34,7 +34,11 @@ class RefusedBody {
 }
 
 const tooManyRefusals = (decision: RateDecision) =>
-  new RefusedBody(429, `Too many refused requests from your address. Try again in ${Math.max(1, Math.ceil(decision.retryAfterMs / 60_000))} minute(s).`, decision.retryAfterMs);
+  new RefusedBody(
+    429,
+    `Too many refused requests from your address. Try again in ${Math.max(1, Math.ceil(decision.retryAfterMs / 60_000))} minute(s).`,
+    decision.retryAfterMs,
+  );
 
 export const authRoutes = (deps: AppDeps) => {
   const clientAddress = clientAddressOf(deps.config.TRUSTED_PROXIES);
@@ -84,7 +88,12 @@ export const authRoutes = (deps: AppDeps) => {
             return again({ message: `Too many sign-in attempts. Try again in ${Math.ceil(decision.retryAfterMs / 60_000)} minute(s).` }, 429);
         }
         try {
-          const { sessionId } = await signIn(deps.database.db, { email, password: form.password ?? "", userAgent: request.headers.get("user-agent") }, deps.config, new Date());
+          const { sessionId } = await signIn(
+            deps.database.db,
+            { email, password: form.password ?? "", userAgent: request.headers.get("user-agent") },
+            deps.config,
+            new Date(),
+          );
           cookie[PRE_CSRF_COOKIE]!.remove();
           // A fresh session id at every sign-in: a planted cookie can never become someone's session.
           cookie[SESSION_COOKIE]!.set({ value: await sessionToken.sign({ sid: sessionId }), ...sessionCookie(deps, request) });
@@ -92,7 +101,8 @@ export const authRoutes = (deps: AppDeps) => {
           set.headers.location = viewer.mustChangePassword ? PASSWORD_PAGE : (safeNext(form.next) ?? homeOf(viewer.role));
           return status(303, "Signed in.");
         } catch (error) {
-          if (error instanceof CommandError) return again({ message: error.message, input: error.field === "password" ? undefined : error.field }, error.status);
+          if (error instanceof CommandError)
+            return again({ message: error.message, input: error.field === "password" ? undefined : error.field }, error.status);
           throw error;
         }
       },
@@ -122,9 +132,13 @@ export const authRoutes = (deps: AppDeps) => {
       },
       { portal: "partner-or-admin" },
     )
-    .get(PASSWORD_PAGE, ({ viewer, csrf, request }) => page(request, { title: "Password", viewer, csrf }, <PasswordForm required={viewer.mustChangePassword} csrf={csrf} />), {
-      portal: "partner-or-admin",
-    })
+    .get(
+      PASSWORD_PAGE,
+      ({ viewer, csrf, request }) => page(request, { title: "Password", viewer, csrf }, <PasswordForm required={viewer.mustChangePassword} csrf={csrf} />),
+      {
+        portal: "partner-or-admin",
+      },
+    )
     .post(
       PASSWORD_PAGE,
       async ({ viewer, csrf, request, body, set }) => {
@@ -135,7 +149,11 @@ export const authRoutes = (deps: AppDeps) => {
           await changePassword(deps.database.db, viewer, { currentPassword: form.currentPassword ?? "", newPassword: form.newPassword ?? "" }, new Date());
         } catch (error) {
           set.status = 400;
-          return page(request, { title: "Password", viewer, csrf }, <PasswordForm required={viewer.mustChangePassword} problem={problemOf(error)} csrf={csrf} />);
+          return page(
+            request,
+            { title: "Password", viewer, csrf },
+            <PasswordForm required={viewer.mustChangePassword} problem={problemOf(error)} csrf={csrf} />,
+          );
         }
         if (wasRequired) {
           // First password chosen: on to the portal.

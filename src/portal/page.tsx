@@ -1,8 +1,8 @@
 import type { Children } from "@kitajs/html";
 import { PortalLayout, type ShellProps } from "../../views/portal/layout";
+import type { FormProblem } from "../../views/portal/ui";
 import { CommandError } from "../core/errors";
 import { inputForField } from "../products/forms";
-import type { FormProblem } from "../../views/portal/ui";
 
 /** An htmx request for part of a page (not a history restore, which needs the whole page). */
 const wantsFragment = (request: Request) => request.headers.get("hx-request") === "true" && request.headers.get("hx-history-restore-request") !== "true";

@@ -2,11 +2,12 @@
  * The portal's request-scoped needs as one named plugin: the signed session cookie, who the viewer
  * is, what they may open, and CSRF protection on every state-changing request.
  */
+
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { jwt } from "@elysiajs/jwt";
 import { Elysia } from "elysia";
-import { createHmac, timingSafeEqual } from "node:crypto";
 import type { AppDeps } from "../http/context";
-import { sessionViewer, type PortalRole, type Viewer } from "../modules/portal/service";
+import { type PortalRole, sessionViewer, type Viewer } from "../modules/portal/service";
 import { isSignedInPath } from "./paths";
 
 /** Who may open a page: partner staff (owners included), owners only, the operator's administrators, or anyone signed in. */
@@ -43,27 +44,25 @@ function stopWith(request: Request, set: { headers: Record<string, unknown> }, l
 const portalSessionToken = (deps: AppDeps) => jwt({ name: "sessionToken", secret: deps.sessionSecret, exp: `${deps.config.SESSION_TTL_HOURS}h` });
 
 export const portalSession = (deps: AppDeps) =>
-  new Elysia({ name: "portal-session" })
-    .use(portalSessionToken(deps))
-    .macro({
-      portal: (access: Access) => ({
-        async resolve({ sessionToken, cookie, request, set, status, body }) {
-          const path = new URL(request.url).pathname;
-          const claims = await sessionToken.verify(cookie[SESSION_COOKIE]?.value as string | undefined);
-          const viewer = claims && typeof claims.sid === "string" ? await sessionViewer(deps.database.db, claims.sid, new Date()) : null;
-          if (!viewer) return status(stopWith(request, set, `/login?next=${encodeURIComponent(path)}`), "Sign in first.");
-          if (!ALLOWED[access].includes(viewer.role)) return status(403, "This page is not available to your account.");
-          if (viewer.mustChangePassword && path !== PASSWORD_PAGE) return status(stopWith(request, set, PASSWORD_PAGE), "Choose your own password first.");
-          const csrf = csrfTokenOf(deps.sessionSecret, viewer.sessionId);
-          if (request.method !== "GET") {
-            const sent = request.headers.get("x-csrf-token") ?? (body as Record<string, unknown> | undefined)?._csrf;
-            if (!sameToken(typeof sent === "string" ? sent : undefined, csrf))
-              return status(403, "This form has expired or did not come from this portal. Reload the page and try again.");
-          }
-          return { viewer: viewer as Viewer, csrf };
-        },
-      }),
-    });
+  new Elysia({ name: "portal-session" }).use(portalSessionToken(deps)).macro({
+    portal: (access: Access) => ({
+      async resolve({ sessionToken, cookie, request, set, status, body }) {
+        const path = new URL(request.url).pathname;
+        const claims = await sessionToken.verify(cookie[SESSION_COOKIE]?.value as string | undefined);
+        const viewer = claims && typeof claims.sid === "string" ? await sessionViewer(deps.database.db, claims.sid, new Date()) : null;
+        if (!viewer) return status(stopWith(request, set, `/login?next=${encodeURIComponent(path)}`), "Sign in first.");
+        if (!ALLOWED[access].includes(viewer.role)) return status(403, "This page is not available to your account.");
+        if (viewer.mustChangePassword && path !== PASSWORD_PAGE) return status(stopWith(request, set, PASSWORD_PAGE), "Choose your own password first.");
+        const csrf = csrfTokenOf(deps.sessionSecret, viewer.sessionId);
+        if (request.method !== "GET") {
+          const sent = request.headers.get("x-csrf-token") ?? (body as Record<string, unknown> | undefined)?._csrf;
+          if (!sameToken(typeof sent === "string" ? sent : undefined, csrf))
+            return status(403, "This form has expired or did not come from this portal. Reload the page and try again.");
+        }
+        return { viewer: viewer as Viewer, csrf };
+      },
+    }),
+  });
 
 /** A form of a signed-out visitor (the sign-in form, which has its own parser, aside) is small. */
 export const MAX_SIGNED_OUT_BODY_BYTES = 64 * 1024;
@@ -90,6 +89,7 @@ export const signedOutBodyLimit = (deps: AppDeps) =>
 
 /** How the cookie is set: httpOnly, SameSite=Lax, Secure when the portal is served over https. */
 export function sessionCookie(deps: AppDeps, request: Request) {
-  const secure = request.headers.get("x-forwarded-proto") === "https" || new URL(request.url).protocol === "https:" || (deps.config.PUBLIC_URL ?? "").startsWith("https:");
+  const secure =
+    request.headers.get("x-forwarded-proto") === "https" || new URL(request.url).protocol === "https:" || (deps.config.PUBLIC_URL ?? "").startsWith("https:");
   return { httpOnly: true, sameSite: "lax" as const, secure, path: "/", maxAge: deps.config.SESSION_TTL_HOURS * 3600 };
 }

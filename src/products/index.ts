@@ -15,8 +15,8 @@ import { travel } from "./travel";
 import type { ProductFamily, ProductType } from "./types";
 import { vehicle } from "./vehicle";
 
-export type { ProductFamily } from "./types";
 export { listHospitals } from "./health";
+export type { ProductFamily } from "./types";
 
 /** Spec 1 and 9: the package segment is always 1111. */
 export const PACKAGE = "1111";

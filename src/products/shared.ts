@@ -4,8 +4,8 @@
  */
 import { z } from "zod";
 import { badRequest } from "../core/errors";
-import type { ConsumerClass, ProductType } from "./types";
 import { getOrMake } from "../core/maps";
+import type { ConsumerClass, ProductType } from "./types";
 
 /** Every insrncDrtn code the service knows (spec 8, "Durations allowed"). */
 export type DurationCode = "7d" | "15d" | "25d" | "30d" | "45d" | "62d" | "92d" | "1m" | "3m" | "6m" | "12m" | "1y";

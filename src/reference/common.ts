@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { BLANK_FIELD } from "../core/answers";
-import { AT_CAPACITY, DATABASE_LOST, ERROR, SUCCESS, atCapacity } from "../core/feedback";
+import { AT_CAPACITY, atCapacity, DATABASE_LOST, ERROR, SUCCESS } from "../core/feedback";
 import { COMPACT_UUID_PATTERN, UUID_PATTERN } from "../core/ids";
 import { ADMIN_ONLY, NOT_ACTIVATED, refusal } from "../core/registry";
 
@@ -18,7 +18,11 @@ export const userInfo = z
     id: uuidV4.meta({ description: "Partner id" }),
     athrzt: z.object({
       id: uuidV4.meta({ description: "Authorization id" }),
-      key: z.string().min(1).regex(/^\S+$/).meta({ description: "Authorization key, base64, in full with any trailing padding; a test or live key selects the mode" }),
+      key: z
+        .string()
+        .min(1)
+        .regex(/^\S+$/)
+        .meta({ description: "Authorization key, base64, in full with any trailing padding; a test or live key selects the mode" }),
     }),
   })
   .meta({ description: "Who is calling (spec 5)" });
@@ -34,7 +38,9 @@ export const envelope = z.object({
 
 /** Spec 2.2. */
 export const executionFeedback = z.object({
-  id: z.union([z.literal(SUCCESS), z.literal(AT_CAPACITY), z.literal(ERROR)]).meta({ description: "75 success, 35 at capacity (nothing stored: retry after 2, 4, 8 s), 55 error" }),
+  id: z
+    .union([z.literal(SUCCESS), z.literal(AT_CAPACITY), z.literal(ERROR)])
+    .meta({ description: "75 success, 35 at capacity (nothing stored: retry after 2, 4, 8 s), 55 error" }),
   id_v4: z.int().meta({ description: "The HTTP-equivalent status: 200, 4xx, 5xx, 503 at capacity" }),
   elbrtn: z.string().optional().meta({ description: "What is wrong, on errors: names the field, the rule and what was received" }),
 });
@@ -54,9 +60,12 @@ export const atCapacityAnswer = z.object({
     id_v4: z.literal(503),
     elbrtn: z.union([
       z.literal(atCapacity().exctnFdbck.elbrtn!),
-      z.string().startsWith(DATABASE_LOST).meta({
-        description: `The database was briefly unreachable or did not answer in time: "${DATABASE_LOST} … and nothing was stored …" or "… before this request was answered …" (retry), or "… its outcome is unknown …" (read it back by its reference, then retry); each ends with the request id`,
-      }),
+      z
+        .string()
+        .startsWith(DATABASE_LOST)
+        .meta({
+          description: `The database was briefly unreachable or did not answer in time: "${DATABASE_LOST} … and nothing was stored …" or "… before this request was answered …" (retry), or "… its outcome is unknown …" (read it back by its reference, then retry); each ends with the request id`,
+        }),
     ]),
   }),
 });
@@ -74,9 +83,17 @@ export const COMMON_REFUSALS = {
   adminOnly: ADMIN_ONLY,
   notActivated: NOT_ACTIVATED,
   blank: BLANK_FIELD,
-  unstorable: refusal(400, "<field> contains a NUL character (U+0000), which text cannot hold", "also an unpaired UTF-16 surrogate, or nesting deeper than 32 levels"),
+  unstorable: refusal(
+    400,
+    "<field> contains a NUL character (U+0000), which text cannot hold",
+    "also an unpaired UTF-16 surrogate, or nesting deeper than 32 levels",
+  ),
   tooLarge: refusal(413, "request body is too large: at most <bytes> bytes are accepted"),
-  tooMany: refusal(413, "<field> holds more than <n> values (array elements and object members in all)", "also: has more than <n> fields, is longer than <n> characters (docs/commands.md, Limits on the body)"),
+  tooMany: refusal(
+    413,
+    "<field> holds more than <n> values (array elements and object members in all)",
+    "also: has more than <n> fields, is longer than <n> characters (docs/commands.md, Limits on the body)",
+  ),
   tooDeep: refusal(400, "<field> nests objects and arrays deeper than 32 levels", "also: has a field name longer than 256 characters"),
   tooManyRefusals: refusal(
     429,

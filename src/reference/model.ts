@@ -5,9 +5,8 @@
  */
 import type { z } from "zod";
 import type { CommandDefinition, CommandExample, Json, JsonObject } from "../core/registry";
-import type { ConsumerClass, PremiumUnit } from "../products/types";
-import type { FormEntry } from "../products/types";
-import { jsonSchemaOf, type JsonSchema } from "./json-schema";
+import type { ConsumerClass, FormEntry, PremiumUnit } from "../products/types";
+import { type JsonSchema, jsonSchemaOf } from "./json-schema";
 import { productReferences } from "./products";
 
 // biome-ignore lint/suspicious/noExplicitAny: the reference reads commands of every seed type
@@ -86,7 +85,9 @@ function seedOf(definition: Definition): SeedReference {
   if (definition.seedVariants)
     return {
       kind: "variants",
-      variants: definition.seedVariants().map((v) => ({ key: v.key, ...(v.cmmnd ? { cmmnd: v.cmmnd } : {}), schema: productSchemas().get(v.seed) ?? jsonSchemaOf(v.seed, "input") })),
+      variants: definition
+        .seedVariants()
+        .map((v) => ({ key: v.key, ...(v.cmmnd ? { cmmnd: v.cmmnd } : {}), schema: productSchemas().get(v.seed) ?? jsonSchemaOf(v.seed, "input") })),
     };
   return { kind: "none" };
 }
@@ -164,4 +165,5 @@ export function exampleAnswer(example: CommandExample): JsonObject {
 }
 
 /** Every example of the registry with its command, in registry order. */
-export const examplesOf = (definitions: readonly Definition[]) => definitions.flatMap((definition) => definition.examples.map((example) => ({ example, definition })));
+export const examplesOf = (definitions: readonly Definition[]) =>
+  definitions.flatMap((definition) => definition.examples.map((example) => ({ example, definition })));

@@ -11,9 +11,9 @@
  * response component. Examples are keyed by example name in both, request and response.
  */
 import pkg from "../../package.json";
-import { jsonSchemaOf, seedRequired, type JsonSchema } from "./json-schema";
 import { atCapacityAnswer, envelope, executionFeedback, refusalAnswer, successFeedback, userInfo } from "./common";
-import { examplesOf, exampleAnswer, exampleEnvelope, referenceOf, seedJsonSchema, type CommandReference, type Definition } from "./model";
+import { type JsonSchema, jsonSchemaOf, seedRequired } from "./json-schema";
+import { type CommandReference, type Definition, exampleAnswer, exampleEnvelope, examplesOf, referenceOf, seedJsonSchema } from "./model";
 import { ENVIRONMENT, GENERATED } from "./placeholders";
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -64,7 +64,11 @@ function commandComponents(command: CommandReference): Record<string, JsonSchema
     // The product is named in the command string: one request per product.
     components[`${slug}.request`] = { title: definition.grammar, ...meta, oneOf: seed.variants.map((v) => ref(`${slug}.request.${v.key}`)) };
     for (const v of seed.variants)
-      components[`${slug}.request.${v.key}`] = requestSchema(v.cmmnd!, { type: "string", const: v.cmmnd }, { schema: ref(`product.${v.key}.quote`), required: seedRequired(v.schema) });
+      components[`${slug}.request.${v.key}`] = requestSchema(
+        v.cmmnd!,
+        { type: "string", const: v.cmmnd },
+        { schema: ref(`product.${v.key}.quote`), required: seedRequired(v.schema) },
+      );
     return components;
   }
   const schema = seed.kind === "variants" ? { oneOf: seed.variants.map((v) => ref(`product.${v.key}.insure`)) } : seedJsonSchema(seed);
@@ -89,7 +93,10 @@ export function openApiDocument(definitions: readonly Definition[], serverUrl: s
     ExecutionFeedback: { title: "exctnFdbck (spec 2.2)", ...jsonSchemaOf(executionFeedback, "output") },
     SuccessFeedback: jsonSchemaOf(successFeedback, "output"),
     Refusal: { title: "A refused command (id 55): nothing was stored", ...jsonSchemaOf(refusalAnswer, "output") },
-    AtCapacity: { title: "At capacity or the database briefly unreachable (id 35): retry after 2, 4, 8 s; elbrtn says whether anything may be stored", ...jsonSchemaOf(atCapacityAnswer, "output") },
+    AtCapacity: {
+      title: "At capacity or the database briefly unreachable (id 35): retry after 2, 4, 8 s; elbrtn says whether anything may be stored",
+      ...jsonSchemaOf(atCapacityAnswer, "output"),
+    },
   };
   for (const p of reference.products) {
     schemas[`product.${p.code}.quote`] = { title: `${p.name} (${p.code}): quote seed`, ...p.quote };
@@ -99,7 +106,10 @@ export function openApiDocument(definitions: readonly Definition[], serverUrl: s
 
   const examples = examplesOf(definitions);
   const requestExamples = Object.fromEntries(
-    examples.map(({ example, definition }) => [example.name, { summary: `${definition.grammar}: ${example.title}`, value: exampleEnvelope(example, definition) }]),
+    examples.map(({ example, definition }) => [
+      example.name,
+      { summary: `${definition.grammar}: ${example.title}`, value: exampleEnvelope(example, definition) },
+    ]),
   );
   const responseExamples = Object.fromEntries(
     examples.map(({ example, definition }) => [example.name, { summary: `${definition.grammar}: ${example.title}`, value: exampleAnswer(example) }]),

@@ -95,7 +95,8 @@ function filled(placeholder: Placeholder, scope: Scope): unknown {
     case "environment":
       return scope.environment[placeholder.name];
     case "reference": {
-      if (!scope.answers.has(placeholder.example)) throw new Error(`{{${placeholder.example}.${placeholder.path}}}: example ${placeholder.example} has not run`);
+      if (!scope.answers.has(placeholder.example))
+        throw new Error(`{{${placeholder.example}.${placeholder.path}}}: example ${placeholder.example} has not run`);
       const value = valueAt(scope.answers.get(placeholder.example), placeholder.path);
       if (value === undefined) throw new Error(`{{${placeholder.example}.${placeholder.path}}}: its answer has no ${placeholder.path}`);
       return value;

@@ -5,9 +5,9 @@
  */
 import { z } from "zod";
 import type { SeedVariant } from "../core/registry";
-import { PACKAGE, productFamilies, type ProductFamily } from "../products";
-import type { ProductForms, ProductType } from "../products/types";
 import { transactionReference } from "../modules/policies/reference";
+import { PACKAGE, type ProductFamily, productFamilies } from "../products";
+import type { ProductForms, ProductType } from "../products/types";
 
 /**
  * addtnlFact.webHook (spec 2.5), as the insure service checks it. The schema itself lives in

@@ -4,10 +4,10 @@ import type { Database } from "../db/client";
 import { isConnectionError } from "../db/errors";
 import { apiLogJobs } from "../modules/api-log/jobs";
 import { publishApprovedVehicles } from "../modules/enrichment/publication";
-import { financingJobs } from "../modules/financing/jobs";
-import { webhookJobs } from "../modules/webhooks/jobs";
 import { configuredRegistry } from "../modules/enrichment/registry";
-import { simulatedInsurer, underwriteDuePolicies, type InsurerGateway } from "../modules/policies/service";
+import { financingJobs } from "../modules/financing/jobs";
+import { type InsurerGateway, simulatedInsurer, underwriteDuePolicies } from "../modules/policies/service";
+import { webhookJobs } from "../modules/webhooks/jobs";
 
 export interface Job {
   name: string;

@@ -5,7 +5,7 @@
  */
 import { expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
-import { GENERATED_FILE, clientTypesSource, openApiDocument } from "../../scripts/client-types";
+import { clientTypesSource, GENERATED_FILE, openApiDocument } from "../../scripts/client-types";
 
 test("the committed generated.ts is current (run npm run client:types after changing a command's schema)", async () => {
   const document = await openApiDocument();

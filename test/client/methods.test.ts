@@ -5,10 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Webhook } from "standardwebhooks";
-import { CommandRefused, PartnerClient, paginate, verifyWebhook, type CommandRefused as Refused } from "../../clients/typescript/src/index";
+import { CommandRefused, PartnerClient, paginate, type CommandRefused as Refused, verifyWebhook } from "../../clients/typescript/src/index";
 import { startVerificationService } from "../support/verification-service";
-import { startReceiver, type Receiver } from "../support/webhook-receiver";
-import { consumerSeed, countingFetch, imei, startService, vehicleFacts, watDate, type CliPartner, type Service } from "./support";
+import { type Receiver, startReceiver } from "../support/webhook-receiver";
+import { type CliPartner, consumerSeed, countingFetch, imei, type Service, startService, vehicleFacts, watDate } from "./support";
 
 let service: Service;
 let niid: Awaited<ReturnType<typeof startVerificationService>>;
@@ -179,7 +179,15 @@ describe("wallet, claims, financing", () => {
 
   test("financeLoan, recordInstallment (a repeat answers the first), paymentStatus, runLapse (administrator)", async () => {
     const plan = await client.financeLoan({ policy: state.txId, downPayment: 3_000, installments: 3, frequency: "monthly", firstDueDate: watDate(30) });
-    expect(plan).toMatchObject({ policy: state.txId, status: "active", premium: 15_000, downPayment: 3_000, financed: 12_000, installments: 3, exctnFdbck: OK });
+    expect(plan).toMatchObject({
+      policy: state.txId,
+      status: "active",
+      premium: 15_000,
+      downPayment: 3_000,
+      financed: 12_000,
+      installments: 3,
+      exctnFdbck: OK,
+    });
     expect(plan.schedule).toHaveLength(3);
     const payment = { planNo: plan.planNo, amount: 4_000, reference: `pay-${crypto.randomUUID().slice(0, 8)}` };
     const paid = await client.recordInstallment(payment);
@@ -282,7 +290,14 @@ describe("refusals", () => {
 
   test("a reused transaction reference: 409 naming seed.id", async () => {
     const error = (await client
-      .insure(state.consumerId, { ctgry: "phnn", type: "flx1", pckg: "1111", id: state.txId, insrncDrtn: "1y", addtnlFact: { brand: "Tecno", model: "Camon 20", uIdnt: imei() } })
+      .insure(state.consumerId, {
+        ctgry: "phnn",
+        type: "flx1",
+        pckg: "1111",
+        id: state.txId,
+        insrncDrtn: "1y",
+        addtnlFact: { brand: "Tecno", model: "Camon 20", uIdnt: imei() },
+      })
       .catch((e) => e)) as Refused;
     expect(error.status).toBe(409);
     expect(error.field).toBe("seed.id");

@@ -3,8 +3,17 @@
  * against the real service with live policies (a short INSURER_DELAY_MS for the simulated insurer).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { CommandRefused, DecisionTimeout, POLLING_GUIDANCE, jittered, pollIntervalFor, type Answer, type InsureSeed, type StatusAnswerBody } from "../../clients/typescript/src/index";
-import { consumerSeed, imei, startService, watDate, type CliPartner, type Service } from "./support";
+import {
+  type Answer,
+  CommandRefused,
+  DecisionTimeout,
+  type InsureSeed,
+  jittered,
+  POLLING_GUIDANCE,
+  pollIntervalFor,
+  type StatusAnswerBody,
+} from "../../clients/typescript/src/index";
+import { type CliPartner, consumerSeed, imei, type Service, startService, watDate } from "./support";
 
 let service: Service;
 let partner: CliPartner;
@@ -21,7 +30,14 @@ beforeAll(async () => {
 
 afterAll(() => service?.stop());
 
-const phoneSeed = (id: string): InsureSeed<"phnn-flx1-1111"> => ({ ctgry: "phnn", type: "flx1", pckg: "1111", id, insrncDrtn: "1y", addtnlFact: { brand: "Samsung", model: "Galaxy A54", uIdnt: imei() } });
+const phoneSeed = (id: string): InsureSeed<"phnn-flx1-1111"> => ({
+  ctgry: "phnn",
+  type: "flx1",
+  pckg: "1111",
+  id,
+  insrncDrtn: "1y",
+  addtnlFact: { brand: "Samsung", model: "Galaxy A54", uIdnt: imei() },
+});
 const creditLife = (id: string): InsureSeed<"crlt-sme1-1111"> => ({
   ctgry: "crlt",
   type: "sme1",
@@ -38,7 +54,8 @@ describe("the polling guidance (spec 3)", () => {
     for (const code of ["crlt-sme1-1111", "crlt-psnl-1111", "crlt-kymn-1111", "crlt-mrtg-1111", "lrgg-stnd-1111"])
       expect(pollIntervalFor(code)).toEqual({ minMs: 120_000, maxMs: 300_000 });
     // Families the guidance does not name are insurer-processed, answered within a minute: like vehicles.
-    for (const code of ["gtrn-stnd-1111", "hlth-axam-1111", "allr-stnd-1111", "firb-stnd-1111"]) expect(pollIntervalFor(code)).toEqual({ minMs: 5_000, maxMs: 10_000 });
+    for (const code of ["gtrn-stnd-1111", "hlth-axam-1111", "allr-stnd-1111", "firb-stnd-1111"])
+      expect(pollIntervalFor(code)).toEqual({ minMs: 5_000, maxMs: 10_000 });
     expect(Object.keys(POLLING_GUIDANCE).sort()).toEqual(["crlt", "lapt", "lrgg", "ltix", "mexx", "mrnn", "phnn", "vhcl"]);
   });
 
@@ -102,7 +119,10 @@ describe("waitForDecision against the real service", () => {
     await client.insure(consumerId, creditLife(txId));
     const seen: Answer<StatusAnswerBody>[] = [];
     const times: number[] = [];
-    setTimeout(() => void service.client(admin, "live").approve(consumerId, "crlt-sme1-1111", txId, { status: "d", statusNote: "borrower outside insurable age band" }), 1500);
+    setTimeout(
+      () => void service.client(admin, "live").approve(consumerId, "crlt-sme1-1111", txId, { status: "d", statusNote: "borrower outside insurable age band" }),
+      1500,
+    );
     const decided = await client.waitForDecision(consumerId, "crlt-sme1-1111", txId, {
       interval: { minMs: 100, maxMs: 300 },
       onUpdate: (answer) => {
@@ -123,7 +143,9 @@ describe("waitForDecision against the real service", () => {
     const txId = crypto.randomUUID();
     await client.quote("crlt-sme1-1111", { loanAmount: 50_000_000 });
     await client.insure(consumerId, creditLife(txId)); // manual review: stays pending
-    const timedOut = (await client.waitForDecision(consumerId, "crlt-sme1-1111", txId, { interval: { minMs: 50, maxMs: 50 }, timeoutMs: 300 }).catch((e) => e)) as DecisionTimeout;
+    const timedOut = (await client
+      .waitForDecision(consumerId, "crlt-sme1-1111", txId, { interval: { minMs: 50, maxMs: 50 }, timeoutMs: 300 })
+      .catch((e) => e)) as DecisionTimeout;
     expect(timedOut).toBeInstanceOf(DecisionTimeout);
     expect(timedOut.last?.status).toBe("p");
 

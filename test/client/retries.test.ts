@@ -10,16 +10,16 @@ import { createServer, type Server as NetServer } from "node:net";
 import {
   AtCapacity,
   CommandRefused,
+  isSafeToRepeat,
   NetworkError,
   PartnerClient,
   RateLimited,
   RequestTimeout,
-  UnexpectedAnswer,
-  isSafeToRepeat,
   type RetryEvent,
+  UnexpectedAnswer,
 } from "../../clients/typescript/src/index";
 import { startRawPost } from "../support/reliability";
-import { consumerSeed, countingFetch, startService, vehicleFacts, type CliPartner, type Service } from "./support";
+import { type CliPartner, consumerSeed, countingFetch, type Service, startService, vehicleFacts } from "./support";
 
 /** One command in flight at a time. */
 let service: Service;
@@ -53,7 +53,8 @@ const fake = Bun.serve({
 });
 const fakeUrl = `http://127.0.0.1:${fake.port}/`;
 const credentials = { partnerId: crypto.randomUUID(), keyId: crypto.randomUUID(), key: btoa("k".repeat(32)) };
-const fakeClient = (options: Partial<ConstructorParameters<typeof PartnerClient>[0]> = {}) => new PartnerClient({ baseUrl: fakeUrl, ...credentials, ...options });
+const fakeClient = (options: Partial<ConstructorParameters<typeof PartnerClient>[0]> = {}) =>
+  new PartnerClient({ baseUrl: fakeUrl, ...credentials, ...options });
 const reset = (responder: typeof answer) => {
   answer = responder;
   received = [];
@@ -62,7 +63,10 @@ const AT_CAPACITY = { exctnFdbck: { id: 35, id_v4: 503, elbrtn: "service at capa
 
 describe("id 35: the same request after 2 s, 4 s, 8 s, then give up", () => {
   test("the real service at capacity (MAX_IN_FLIGHT=1, one request held in flight): retried after 2 s, then answered", async () => {
-    const held = await startRawPost(service.url, JSON.stringify({ userInfo: { id: first.partnerId, athrzt: first.keys.test }, cmmnd: { cmmnd: "dump entt_*" } }));
+    const held = await startRawPost(
+      service.url,
+      JSON.stringify({ userInfo: { id: first.partnerId, athrzt: first.keys.test }, cmmnd: { cmmnd: "dump entt_*" } }),
+    );
     await Bun.sleep(200); // the service has read its headers: the one slot is taken
     const events: RetryEvent[] = [];
     const { fetch, bodies } = countingFetch();
@@ -81,7 +85,14 @@ describe("id 35: the same request after 2 s, 4 s, 8 s, then give up", () => {
   test("still at capacity after 2 s, 4 s and 8 s: AtCapacity, four identical requests at those intervals", async () => {
     reset(() => Response.json(AT_CAPACITY));
     const error = (await fakeClient()
-      .insure("3f1c0d9e8b7a4c2f9e1d0c3b5a7f9e21", { ctgry: "vhcl", type: "tprt", pckg: "1111", id: crypto.randomUUID(), insrncDrtn: "1y", addtnlFact: vehicleFacts() })
+      .insure("3f1c0d9e8b7a4c2f9e1d0c3b5a7f9e21", {
+        ctgry: "vhcl",
+        type: "tprt",
+        pckg: "1111",
+        id: crypto.randomUUID(),
+        insrncDrtn: "1y",
+        addtnlFact: vehicleFacts(),
+      })
       .catch((e) => e)) as AtCapacity;
     expect(error).toBeInstanceOf(AtCapacity);
     expect(error.attempts).toBe(4);
@@ -152,7 +163,11 @@ describe("55/429: wait retryAfter (or 1–2 s), bounded", () => {
     expect(events.map((e) => e.reason)).toEqual(["rate-limit", "rate-limit", "rate-limit"]);
     for (const e of events) expect(e.delayMs).toBeWithin(10, 21);
 
-    reset((_, nth) => Response.json(nth === 1 ? { exctnFdbck: { id: 55, id_v4: 429, elbrtn: "rate limit exceeded" } } : { list: [], nextCursor: null, exctnFdbck: { id: 75, id_v4: 200 } }));
+    reset((_, nth) =>
+      Response.json(
+        nth === 1 ? { exctnFdbck: { id: 55, id_v4: 429, elbrtn: "rate limit exceeded" } } : { list: [], nextCursor: null, exctnFdbck: { id: 75, id_v4: 200 } },
+      ),
+    );
     const waits: number[] = [];
     const started = performance.now();
     await fakeClient({ onRetry: (e) => waits.push(e.delayMs) }).listConsumers();
@@ -160,7 +175,9 @@ describe("55/429: wait retryAfter (or 1–2 s), bounded", () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(1000);
 
     reset(() => Response.json({ retryAfter: 45, exctnFdbck: { id: 55, id_v4: 429, elbrtn: "rate limit exceeded" } }));
-    const tooLong = (await fakeClient({ retry: { maxRateLimitWaitMs: 10_000 } }).listConsumers().catch((e) => e)) as RateLimited;
+    const tooLong = (await fakeClient({ retry: { maxRateLimitWaitMs: 10_000 } })
+      .listConsumers()
+      .catch((e) => e)) as RateLimited;
     expect(tooLong.retryAfter).toBe(45);
     expect(received).toHaveLength(1);
   });
@@ -170,7 +187,9 @@ describe("any other 55: never retried", () => {
   for (const status of [400, 404, 409, 500, 502, 504]) {
     test(`55/${status} → CommandRefused after one request${status >= 502 ? " (marked transient: the caller may retry later)" : ""}`, async () => {
       reset(() => Response.json({ exctnFdbck: { id: 55, id_v4: status, elbrtn: `seed.value refused with ${status}` } }));
-      const error = (await fakeClient().checkVehicle({ value: "ABC123DE" }).catch((e) => e)) as CommandRefused;
+      const error = (await fakeClient()
+        .checkVehicle({ value: "ABC123DE" })
+        .catch((e) => e)) as CommandRefused;
       expect(error).toBeInstanceOf(CommandRefused);
       expect(error).not.toBeInstanceOf(RateLimited);
       expect(error).toMatchObject({ status, elbrtn: `seed.value refused with ${status}`, field: "seed.value", transient: status >= 502 });
@@ -246,7 +265,9 @@ describe("network errors: repeated only when the command is safe to repeat", () 
   test("a read is repeated (twice by default), then NetworkError", async () => {
     dropped = 0;
     const events: RetryEvent[] = [];
-    const error = (await dropping({ onRetry: (e) => events.push(e) }).listTransactions().catch((e) => e)) as NetworkError;
+    const error = (await dropping({ onRetry: (e) => events.push(e) })
+      .listTransactions()
+      .catch((e) => e)) as NetworkError;
     expect(error).toBeInstanceOf(NetworkError);
     expect(error).toMatchObject({ attempts: 3, safeToRepeat: true, mayHaveBeenApplied: true });
     expect(dropped).toBe(3);
@@ -255,7 +276,9 @@ describe("network errors: repeated only when the command is safe to repeat", () 
 
   test("a write without a reference is sent once: NetworkError says it was not repeated", async () => {
     dropped = 0;
-    const error = (await dropping().registerWebhook({ url: "https://hooks.partner.ng/x" }).catch((e) => e)) as NetworkError;
+    const error = (await dropping()
+      .registerWebhook({ url: "https://hooks.partner.ng/x" })
+      .catch((e) => e)) as NetworkError;
     expect(error).toBeInstanceOf(NetworkError);
     expect(error).toMatchObject({ attempts: 1, safeToRepeat: false });
     expect(error.message).toContain("not safe to repeat");
@@ -288,7 +311,9 @@ describe("network errors: repeated only when the command is safe to repeat", () 
 
   test("an answer that is not the service's (a gateway's 502 page) is UnexpectedAnswer", async () => {
     reset(() => new Response("<html>Bad gateway</html>", { status: 502 }));
-    const error = (await fakeClient({ retry: { networkDelaysMs: [5] } }).quote("vhcl-tprt-1111", { insrncDrtn: "1y" }).catch((e) => e)) as UnexpectedAnswer;
+    const error = (await fakeClient({ retry: { networkDelaysMs: [5] } })
+      .quote("vhcl-tprt-1111", { insrncDrtn: "1y" })
+      .catch((e) => e)) as UnexpectedAnswer;
     expect(error).toBeInstanceOf(UnexpectedAnswer);
     expect(error).toMatchObject({ httpStatus: 502, attempts: 2 });
     expect(error.body).toContain("Bad gateway");
@@ -320,7 +345,11 @@ describe("network errors: repeated only when the command is safe to repeat", () 
     expect(answer.id.replaceAll("-", "")).toBe(txId.toLowerCase());
     expect(answer.policyNo).toMatch(/^TST-VHCL-/);
     // insure, its repeat (409), then the status read
-    expect(bodies.map((b) => JSON.parse(b).cmmnd.cmmnd)).toEqual([`entt_${consumerId}: insure`, `entt_${consumerId}: insure`, `dump entt_${consumerId}|insr_vhcl-tprt-1111-${answer.id}*STATUS`]);
+    expect(bodies.map((b) => JSON.parse(b).cmmnd.cmmnd)).toEqual([
+      `entt_${consumerId}: insure`,
+      `entt_${consumerId}: insure`,
+      `dump entt_${consumerId}|insr_vhcl-tprt-1111-${answer.id}*STATUS`,
+    ]);
     const policies = await client.listTransactions();
     expect(policies.list.filter((p) => p.id === answer.id)).toHaveLength(1);
   });

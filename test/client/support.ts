@@ -7,10 +7,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PartnerClient, type ClientOptions } from "../../clients/typescript/src/index";
+import { type ClientOptions, PartnerClient } from "../../clients/typescript/src/index";
 import { engine } from "../support/harness";
 import { freshPostgresDatabase } from "../support/reliability";
-import { startAppProcess, type AppProcess } from "../support/webhook-receiver";
+import { type AppProcess, startAppProcess } from "../support/webhook-receiver";
 
 export const root = new URL("../..", import.meta.url).pathname;
 
@@ -109,4 +109,11 @@ export const consumerSeed = () => ({
   eMail: `adaeze.${crypto.randomUUID().slice(0, 8)}@example.ng`,
 });
 
-export const vehicleFacts = () => ({ brand: "Toyota", model: "Corolla", year: "2018", chsssId: "2T1BURHE0JC074316", engineId: "2ZR1234567", rgstrtId: "ABC123DE" });
+export const vehicleFacts = () => ({
+  brand: "Toyota",
+  model: "Corolla",
+  year: "2018",
+  chsssId: "2T1BURHE0JC074316",
+  engineId: "2ZR1234567",
+  rgstrtId: "ABC123DE",
+});

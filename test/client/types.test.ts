@@ -10,9 +10,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import type { z } from "zod";
-import { commandRegistry } from "../../src/commands";
 import {
-  PartnerClient,
   type AdminConsumerEntry,
   type AdminTransactionEntry,
   type Answer,
@@ -20,10 +18,12 @@ import {
   type AnswerSchemaName,
   type ConsumerSeed,
   type InsureSeed,
+  PartnerClient,
   type QuoteSeed,
   type Schemas,
   type StatusAnswerBody,
 } from "../../clients/typescript/src/index";
+import { commandRegistry } from "../../src/commands";
 
 /** True when A and B are the same type (not merely assignable: a seed of optional fields is assignable to most others). */
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -142,13 +142,21 @@ const refused: Record<string, { field: string; call: (client: PartnerClient) => 
   },
   "insure: year as a number": {
     field: "addtnlFact.year",
-    // @ts-expect-error year is a string of 4 digits
-    call: (client) => client.insure("c0ffee", { ctgry: "vhcl", type: "tprt", pckg: "1111", id: "TX1", insrncDrtn: "1y", addtnlFact: { ...vehicleFacts, year: 2018 } }),
+    call: (client) =>
+      // @ts-expect-error year is a string of 4 digits
+      client.insure("c0ffee", { ctgry: "vhcl", type: "tprt", pckg: "1111", id: "TX1", insrncDrtn: "1y", addtnlFact: { ...vehicleFacts, year: 2018 } }),
   },
   "insure: a voyage stop that is neither origin nor destination": {
     field: "addtnlFact.voyage.0",
-    // @ts-expect-error each voyage entry is { origin } or { destination }
-    call: (client) => client.insure("c0ffee", { ctgry: "gtrn", type: "stnd", pckg: "1111", id: "TX2", addtnlFact: { ...transitFacts, voyage: [{ from: "Lagos" }, { destination: "Abuja" }] } }),
+    call: (client) =>
+      client.insure("c0ffee", {
+        ctgry: "gtrn",
+        type: "stnd",
+        pckg: "1111",
+        id: "TX2",
+        // @ts-expect-error each voyage entry is { origin } or { destination }
+        addtnlFact: { ...transitFacts, voyage: [{ from: "Lagos" }, { destination: "Abuja" }] },
+      }),
   },
   "listTransactions: limit as a string": {
     field: "limit",
@@ -179,10 +187,17 @@ const refused: Record<string, { field: string; call: (client: PartnerClient) => 
 
 /** Seeds the types accept (defaults omitted, product-specific fields) and the service's schemas accept. */
 const accepted: Record<string, (client: PartnerClient) => Promise<unknown>> = {
-  "registerConsumer": (client) => client.registerConsumer({ class: "h", name: { first: "Ada", last: "Obi" }, phoneNo: "+2348031234567", dob: { date: "1990-04-12" } }),
+  registerConsumer: (client) =>
+    client.registerConsumer({ class: "h", name: { first: "Ada", last: "Obi" }, phoneNo: "+2348031234567", dob: { date: "1990-04-12" } }),
   "quote: the product's own fields": (client) => client.quote("ltix-stnd-1111", { insrncDrtn: "7d", destination: "GB", planType: "individual" }),
   "insure: transit, with its voyage": (client) =>
-    client.insure("c0ffee", { ctgry: "gtrn", type: "stnd", pckg: "1111", id: "TX4", addtnlFact: { ...transitFacts, voyage: [{ origin: "Lagos" }, { destination: "Abuja" }] } }),
+    client.insure("c0ffee", {
+      ctgry: "gtrn",
+      type: "stnd",
+      pckg: "1111",
+      id: "TX4",
+      addtnlFact: { ...transitFacts, voyage: [{ origin: "Lagos" }, { destination: "Abuja" }] },
+    }),
   "listTransactions: limit has a default": (client) => client.listTransactions({ status: "a" }),
   "approve: status has a default": (client) => client.approve("c0ffee", "crlt-psnl-1111", "TX5", {}),
   "checkVehicle: search_type has a default": (client) => client.checkVehicle({ value: "ABC123DE" }),

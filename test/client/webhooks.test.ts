@@ -8,11 +8,15 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
-import { WebhookVerificationError, secretBytes, signWebhook, verifyWebhook } from "../../clients/typescript/src/index";
+import { secretBytes, signWebhook, verifyWebhook, WebhookVerificationError } from "../../clients/typescript/src/index";
 import { root } from "./support";
 
 const newSecret = () => `whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64")}`;
-const body = JSON.stringify({ type: "policy.approved", timestamp: "2026-11-23T05:25:59.136Z", data: { id: "7c9e6679-7425-40de-944b-e07fc1f90ae7", status: "a", note: "naïve ₦ 🚗" } });
+const body = JSON.stringify({
+  type: "policy.approved",
+  timestamp: "2026-11-23T05:25:59.136Z",
+  data: { id: "7c9e6679-7425-40de-944b-e07fc1f90ae7", status: "a", note: "naïve ₦ 🚗" },
+});
 
 /** Headers as the service sends them, signed by the reference library. */
 function referenceSigned(secret: string, at = new Date(), id = crypto.randomUUID(), payload = body) {
@@ -32,7 +36,9 @@ describe("verifyWebhook accepts what standardwebhooks signs", () => {
     const headers = referenceSigned(secret);
     const bytes = new TextEncoder().encode(body);
     expect((await verifyWebhook(bytes, new Headers(headers), secret)).type).toBe("policy.approved");
-    expect((await verifyWebhook(bytes.buffer, Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toUpperCase(), v])), secret)).type).toBe("policy.approved");
+    expect((await verifyWebhook(bytes.buffer, Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toUpperCase(), v])), secret)).type).toBe(
+      "policy.approved",
+    );
   });
 
   test("several signatures (a rotation) and several secrets: any one pair verifies", async () => {
@@ -41,7 +47,8 @@ describe("verifyWebhook accepts what standardwebhooks signs", () => {
     const at = new Date();
     const both = `${new Webhook(newOne).sign(id, at, body)} ${new Webhook(oldSecret).sign(id, at, body)}`;
     const headers = { "webhook-id": id, "webhook-timestamp": String(Math.floor(at.getTime() / 1000)), "webhook-signature": both };
-    for (const secrets of [oldSecret, newOne, [unrelated, oldSecret], [newOne, unrelated]]) expect((await verifyWebhook(body, headers, secrets)).type).toBe("policy.approved");
+    for (const secrets of [oldSecret, newOne, [unrelated, oldSecret], [newOne, unrelated]])
+      expect((await verifyWebhook(body, headers, secrets)).type).toBe("policy.approved");
     await expect(verifyWebhook(body, headers, [unrelated])).rejects.toThrow(WebhookVerificationError);
     // Unknown versions (v1a: asymmetric) are skipped, not fatal.
     expect((await verifyWebhook(body, { ...headers, "webhook-signature": `v1a,AAAA ${both}` }, oldSecret)).type).toBe("policy.approved");
@@ -54,7 +61,10 @@ describe("verifyWebhook accepts what standardwebhooks signs", () => {
       ["no webhook-signature matches", () => verifyWebhook(body, headers, newSecret())],
       ["no webhook-signature matches", () => verifyWebhook(body.replace('"a"', '"d"'), headers, secret)],
       ["no webhook-signature matches", () => verifyWebhook(body, { ...headers, "webhook-id": crypto.randomUUID() }, secret)],
-      ["no webhook-signature matches", () => verifyWebhook(body, { ...headers, "webhook-timestamp": String(Number(headers["webhook-timestamp"]) - 1) }, secret)],
+      [
+        "no webhook-signature matches",
+        () => verifyWebhook(body, { ...headers, "webhook-timestamp": String(Number(headers["webhook-timestamp"]) - 1) }, secret),
+      ],
       ["too old", () => verifyWebhook(body, referenceSigned(secret, new Date(Date.now() - 301_000)), secret)],
       ["too far in the future", () => verifyWebhook(body, referenceSigned(secret, new Date(Date.now() + 301_000)), secret)],
       ["missing", () => verifyWebhook(body, { "webhook-id": headers["webhook-id"], "webhook-timestamp": headers["webhook-timestamp"] }, secret)],
@@ -64,7 +74,10 @@ describe("verifyWebhook accepts what standardwebhooks signs", () => {
       ["not a whsec_ secret", () => verifyWebhook(body, headers, "whsec_***")],
     ];
     for (const [message, promise] of refusals) {
-      const error = await promise().then(() => null, (e) => e);
+      const error = await promise().then(
+        () => null,
+        (e) => e,
+      );
       expect(error).toBeInstanceOf(WebhookVerificationError);
       expect(error.message).toContain(message);
     }
@@ -110,10 +123,15 @@ describe("the published package", () => {
   test("tsc -p clients/typescript builds JS and declarations; Node 20 imports them and verifies a delivery", async () => {
     const outDir = mkdtempSync(join(tmpdir(), "client-build-"));
     try {
-      const build = Bun.spawnSync([join(root, "node_modules/.bin/tsc"), "-p", join(root, "clients/typescript"), "--outDir", outDir], { cwd: root, stdout: "pipe", stderr: "pipe" });
+      const build = Bun.spawnSync([join(root, "node_modules/.bin/tsc"), "-p", join(root, "clients/typescript"), "--outDir", outDir], {
+        cwd: root,
+        stdout: "pipe",
+        stderr: "pipe",
+      });
       expect(build.stdout.toString() + build.stderr.toString()).toBe("");
       expect(build.exitCode).toBe(0);
-      for (const file of ["index.js", "index.d.ts", "client.js", "client.d.ts", "webhooks.js", "types.d.ts"]) expect(await Bun.file(join(outDir, file)).exists()).toBe(true);
+      for (const file of ["index.js", "index.d.ts", "client.js", "client.d.ts", "webhooks.js", "types.d.ts"])
+        expect(await Bun.file(join(outDir, file)).exists()).toBe(true);
       writeFileSync(join(outDir, "package.json"), JSON.stringify({ type: "module" }));
 
       const secret = newSecret();
@@ -138,12 +156,17 @@ describe("the published package", () => {
 
   test("the package is publishable on its own: it imports nothing outside clients/typescript/src, and no Node or Bun module", async () => {
     const manifest = await Bun.file(join(root, "clients/typescript/package.json")).json();
-    expect(manifest).toMatchObject({ name: "@partner-insurance/client", type: "module", exports: { ".": { types: "./dist/index.d.ts", import: "./dist/index.js" } } });
+    expect(manifest).toMatchObject({
+      name: "@partner-insurance/client",
+      type: "module",
+      exports: { ".": { types: "./dist/index.d.ts", import: "./dist/index.js" } },
+    });
     expect(manifest.dependencies ?? {}).toEqual({});
     const glob = new Bun.Glob("*.ts");
     for await (const file of glob.scan(join(root, "clients/typescript/src"))) {
       const source = await Bun.file(join(root, "clients/typescript/src", file)).text();
-      for (const [, specifier] of source.matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)) expect({ file, specifier }).toEqual({ file, specifier: expect.stringMatching(/^\.\/[\w-]+\.js$/) });
+      for (const [, specifier] of source.matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g))
+        expect({ file, specifier }).toEqual({ file, specifier: expect.stringMatching(/^\.\/[\w-]+\.js$/) });
       expect({ file, bun: /\bBun\.|\bBuffer\b|\bprocess\./.test(source) }).toEqual({ file, bun: false });
     }
   });

@@ -15,14 +15,95 @@ const POISON_PATTERN = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\u
 
 /** Awkward but storable text: bidi overrides and isolates, invisible characters, controls, emoji, combining marks, right-to-left scripts, markup, injection and template syntax, number-like and JavaScript-like words. */
 export const AWKWARD = [
-  "\u202e", "\u202d", "\u202a", "\u202b", "\u202c", "\u2066", "\u2067", "\u2068", "\u2069", "\u200e", "\u200f", "\u061c",
-  "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00a0", "\u3000", "\u2028", "\u2029", "\u0001", "\u0007", "\b", "\u001b",
-  "\u007f", "\u0085", "\uffff", "\ufffe", "\ufffd", "😀", "👩🏽‍💻", "🇳🇬", "e\u0301", "\u0301\u0301\u0301", "ﷺ", "مرحبا",
-  "שלום", "İ", "ß", "ǅ", "Ⅻ", "١٢٣", "１２３", "𝟘𝟙", "\\", '"', "'", "`", "<script>alert(1)</script>", "&amp;", "&#0;",
+  "\u202e",
+  "\u202d",
+  "\u202a",
+  "\u202b",
+  "\u202c",
+  "\u2066",
+  "\u2067",
+  "\u2068",
+  "\u2069",
+  "\u200e",
+  "\u200f",
+  "\u061c",
+  "\u200b",
+  "\u200c",
+  "\u200d",
+  "\u2060",
+  "\ufeff",
+  "\u00a0",
+  "\u3000",
+  "\u2028",
+  "\u2029",
+  "\u0001",
+  "\u0007",
+  "\b",
+  "\u001b",
+  "\u007f",
+  "\u0085",
+  "\uffff",
+  "\ufffe",
+  "\ufffd",
+  "😀",
+  "👩🏽‍💻",
+  "🇳🇬",
+  "e\u0301",
+  "\u0301\u0301\u0301",
+  "ﷺ",
+  "مرحبا",
+  "שלום",
+  "İ",
+  "ß",
+  "ǅ",
+  "Ⅻ",
+  "١٢٣",
+  "１２３",
+  "𝟘𝟙",
+  "\\",
+  '"',
+  "'",
+  "`",
+  "<script>alert(1)</script>",
+  "&amp;",
+  "&#0;",
+  "%00",
+  "%s%n",
   // biome-ignore lint/suspicious/noTemplateCurlyInString: template syntax is one of the awkward texts, sent as it is
-  "%00", "%s%n", "${7*7}", "{{7*7}}", "../../etc/passwd", "\r\n", "\n", "\t", " ", "NaN", "Infinity", "-Infinity", "-0",
-  "1e308", "0x1F", "1_000", "1,000.50", "₦1,500", "null", "undefined", "true", "[]", "{}", "__proto__", "constructor",
-  "prototype", "toString", "hasOwnProperty", "';--", '" OR 1=1 --', "\\u0000", "|", "*", ":", "entt_", "dump ",
+  "${7*7}",
+  "{{7*7}}",
+  "../../etc/passwd",
+  "\r\n",
+  "\n",
+  "\t",
+  " ",
+  "NaN",
+  "Infinity",
+  "-Infinity",
+  "-0",
+  "1e308",
+  "0x1F",
+  "1_000",
+  "1,000.50",
+  "₦1,500",
+  "null",
+  "undefined",
+  "true",
+  "[]",
+  "{}",
+  "__proto__",
+  "constructor",
+  "prototype",
+  "toString",
+  "hasOwnProperty",
+  "';--",
+  '" OR 1=1 --',
+  "\\u0000",
+  "|",
+  "*",
+  ":",
+  "entt_",
+  "dump ",
 ] as const;
 
 /** Keys that try to reach an object's prototype, or name its methods. */
@@ -30,8 +111,26 @@ export const POLLUTION_KEYS = ["__proto__", "constructor", "prototype", "toStrin
 
 /** Numbers at the edges of what JSON and doubles can say (as JavaScript values). */
 const ODD_NUMBERS = [
-  1e308, -1e308, Number.MAX_VALUE, Number.MIN_VALUE, -0, 0, 5e-324, 2 ** 53 + 2, -(2 ** 53) - 2, 2 ** 31, -(2 ** 31) - 1,
-  1e21, 0.1 + 0.2, 0.005, 1.005, 123456.789, -1, 1e9, 1e9 + 0.01, 999_999_999.999,
+  1e308,
+  -1e308,
+  Number.MAX_VALUE,
+  Number.MIN_VALUE,
+  -0,
+  0,
+  5e-324,
+  2 ** 53 + 2,
+  -(2 ** 53) - 2,
+  2 ** 31,
+  -(2 ** 31) - 1,
+  1e21,
+  0.1 + 0.2,
+  0.005,
+  1.005,
+  123456.789,
+  -1,
+  1e9,
+  1e9 + 0.01,
+  999_999_999.999,
 ] as const;
 
 /**
@@ -58,7 +157,27 @@ const hugeString = fc
   .map(([fragment, length]) => fragment.repeat(Math.ceil(length / fragment.length)).slice(0, length));
 
 const numberLikeString = fc.oneof(
-  fc.constantFrom("NaN", "-NaN", "Infinity", "-Infinity", "1e308", "-1e308", "1e400", "-0", "0x10", "1_000", " 12 ", "1,000", "12abc", "٣", "１２", "+1", ".5", "5.", "1e-7"),
+  fc.constantFrom(
+    "NaN",
+    "-NaN",
+    "Infinity",
+    "-Infinity",
+    "1e308",
+    "-1e308",
+    "1e400",
+    "-0",
+    "0x10",
+    "1_000",
+    " 12 ",
+    "1,000",
+    "12abc",
+    "٣",
+    "１２",
+    "+1",
+    ".5",
+    "5.",
+    "1e-7",
+  ),
   fc.double().map(String),
   fc.bigInt().map(String),
 );
@@ -72,14 +191,12 @@ export const awkwardString: fc.Arbitrary<string> = fc.oneof(
 );
 
 /** Text with at least one NUL or unpaired surrogate somewhere in it. */
-const poisonedString: fc.Arbitrary<string> = fc
-  .tuple(awkwardString, fc.constantFrom(...POISON), fc.nat())
-  .map(([text, poison, at]) => {
-    const i = text.length ? at % (text.length + 1) : 0;
-    // Never split a surrogate pair of the text (that would add a second, unintended poison; harmless but confusing).
-    const j = i > 0 && /[\ud800-\udbff]/.test(text[i - 1]!) ? i + 1 : i;
-    return text.slice(0, j) + poison + text.slice(j);
-  });
+const poisonedString: fc.Arbitrary<string> = fc.tuple(awkwardString, fc.constantFrom(...POISON), fc.nat()).map(([text, poison, at]) => {
+  const i = text.length ? at % (text.length + 1) : 0;
+  // Never split a surrogate pair of the text (that would add a second, unintended poison; harmless but confusing).
+  const j = i > 0 && /[\ud800-\udbff]/.test(text[i - 1]!) ? i + 1 : i;
+  return text.slice(0, j) + poison + text.slice(j);
+});
 
 /** Any hostile string: mostly storable, sometimes poisoned, rarely huge. */
 export const hostileString = (options: { poison?: boolean; huge?: boolean } = {}): fc.Arbitrary<string> =>
@@ -108,7 +225,12 @@ function nest(depth: number, shape: "array" | "object" | "mixed", leaf: unknown,
 
 /** A deeply nested value: a few levels to a few thousand. */
 export const deepValue = fc
-  .tuple(fc.oneof(fc.integer({ min: 2, max: 60 }), fc.integer({ min: 60, max: 3000 })), fc.constantFrom("array", "object", "mixed") as fc.Arbitrary<"array" | "object" | "mixed">, fc.constantFrom<unknown>(1, "x", null, {}, []), fc.constantFrom("a", "__proto__", "constructor", "seed"))
+  .tuple(
+    fc.oneof(fc.integer({ min: 2, max: 60 }), fc.integer({ min: 60, max: 3000 })),
+    fc.constantFrom("array", "object", "mixed") as fc.Arbitrary<"array" | "object" | "mixed">,
+    fc.constantFrom<unknown>(1, "x", null, {}, []),
+    fc.constantFrom("a", "__proto__", "constructor", "seed"),
+  )
   .map(([depth, shape, leaf, key]) => nest(depth, shape, leaf, key));
 
 /** An object built from entries, keeping `__proto__` as an own key (as JSON.parse does) instead of setting the prototype. */

@@ -17,7 +17,6 @@ import { PNG_BASE64 } from "../support/harness";
 import { fullConsumer, insureSeed, productCases, watDate } from "../support/policies";
 import {
   AWKWARD,
-  POISON,
   awkwardString,
   deepValue,
   depthOf,
@@ -28,9 +27,10 @@ import {
   isPoisoned,
   objectOf,
   oddNumber,
+  POISON,
   toJson,
 } from "./arbitraries";
-import { FUZZ_SEED, RUNS_SCALE, brief, checkAnswer, fuzzWorld, holds, type Fixtures, type FuzzWorld, type RawAnswer } from "./support";
+import { brief, checkAnswer, type Fixtures, FUZZ_SEED, type FuzzWorld, fuzzWorld, holds, type RawAnswer, RUNS_SCALE } from "./support";
 
 const w: FuzzWorld = await fuzzWorld();
 const { partner, admin, fixtures } = w;
@@ -193,8 +193,18 @@ const seedCases = (template: () => unknown): fc.Arbitrary<SeedCase> =>
     {
       weight: 4,
       arbitrary: fc
-        .array(fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...VOCABULARY).chain((k) => fc.tuple(fc.constant(k), valueFor(k))) }, { weight: 1, arbitrary: fc.tuple(junkKey, hostileValue()) }), { maxLength: 6 })
-        .map((entries) => ({ kind: "fields", seed: objectOf(entries), junk: entries.every(([k]) => !KNOWN.has(k)) ? ("junk-keys" as const) : ("none" as const) })),
+        .array(
+          fc.oneof(
+            { weight: 3, arbitrary: fc.constantFrom(...VOCABULARY).chain((k) => fc.tuple(fc.constant(k), valueFor(k))) },
+            { weight: 1, arbitrary: fc.tuple(junkKey, hostileValue()) },
+          ),
+          { maxLength: 6 },
+        )
+        .map((entries) => ({
+          kind: "fields",
+          seed: objectOf(entries),
+          junk: entries.every(([k]) => !KNOWN.has(k)) ? ("junk-keys" as const) : ("none" as const),
+        })),
     },
     // Only keys no command knows, prototype pollution included.
     {
@@ -249,11 +259,12 @@ function mutatedTemplate(template: () => unknown): fc.Arbitrary<unknown> {
         else delete parent[last];
         break;
       case "add":
-        if (current !== null && typeof current === "object" && !Array.isArray(current)) Object.defineProperty(current, key, { value: hostile, enumerable: true, writable: true, configurable: true });
+        if (current !== null && typeof current === "object" && !Array.isArray(current))
+          Object.defineProperty(current, key, { value: hostile, enumerable: true, writable: true, configurable: true });
         else parent[last] = hostile;
         break;
       case "stringify":
-        parent[last] = typeof current === "string" ? Number(current) || current + AWKWARD[at % AWKWARD.length] : JSON.stringify(current) ?? "undefined";
+        parent[last] = typeof current === "string" ? Number(current) || current + AWKWARD[at % AWKWARD.length] : (JSON.stringify(current) ?? "undefined");
         break;
       case "wrap":
         parent[last] = [current];
@@ -325,27 +336,49 @@ describe("POST / answers every malformed body with a well-formed 55", () => {
 
   test("raw bodies: garbage text and bytes, truncated and corrupted envelopes, non-objects, deep nesting", async () => {
     const text = genuine();
-    const bodies: fc.Arbitrary<{ body: string | Uint8Array; mustRefuse: boolean; headers: Record<string, string>; query: string }> = fc.record({
-      headers: fc.constantFrom<Record<string, string>>({}, { "content-type": "text/plain" }, { "content-type": "multipart/form-data; boundary=x" }, { "content-type": "application/x-www-form-urlencoded" }, { "content-encoding": "gzip" }, { "content-type": "application/json; charset=utf-16" }),
-      case: fc.oneof(
+    const bodies: fc.Arbitrary<{ body: string | Uint8Array; mustRefuse: boolean; headers: Record<string, string>; query: string }> = fc
+      .record({
+        headers: fc.constantFrom<Record<string, string>>(
+          {},
+          { "content-type": "text/plain" },
+          { "content-type": "multipart/form-data; boundary=x" },
+          { "content-type": "application/x-www-form-urlencoded" },
+          { "content-encoding": "gzip" },
+          { "content-type": "application/json; charset=utf-16" },
+        ),
+        case: fc.oneof(
           fc.string({ unit: "binary", maxLength: 200 }).map((body) => ({ body, mustRefuse: true })),
           hostileString({ poison: true }).map((body) => ({ body, mustRefuse: true })),
           fc.uint8Array({ maxLength: 300 }).map((body) => ({ body, mustRefuse: true })),
           fc.nat({ max: text.length - 1 }).map((n) => ({ body: text.slice(0, n), mustRefuse: true })),
-          hostileValue({ poison: true }).filter((v) => v === null || typeof v !== "object" || Array.isArray(v)).map((v) => ({ body: toJson(v), mustRefuse: true })),
-          fc.tuple(fc.integer({ min: 1, max: 5000 }), fc.constantFrom("[", "{\"a\":", "[{\"b\":")).map(([n, open]) => ({ body: open.repeat(n), mustRefuse: true })),
+          hostileValue({ poison: true })
+            .filter((v) => v === null || typeof v !== "object" || Array.isArray(v))
+            .map((v) => ({ body: toJson(v), mustRefuse: true })),
+          fc.tuple(fc.integer({ min: 1, max: 5000 }), fc.constantFrom("[", '{"a":', '[{"b":')).map(([n, open]) => ({ body: open.repeat(n), mustRefuse: true })),
           deepValue.map((v) => ({ body: toJson(v), mustRefuse: true })),
           // A genuine envelope with one character or byte changed: it may still be valid (whitespace), so only the contract is checked.
-          fc.tuple(fc.nat({ max: text.length - 1 }), fc.oneof(fc.constantFrom(...AWKWARD, ...POISON, "", " ", "}", "{", ",", '"'), fc.string({ maxLength: 3 }))).map(([at, s]) => ({ body: text.slice(0, at) + s + text.slice(at + 1), mustRefuse: false })),
+          fc
+            .tuple(fc.nat({ max: text.length - 1 }), fc.oneof(fc.constantFrom(...AWKWARD, ...POISON, "", " ", "}", "{", ",", '"'), fc.string({ maxLength: 3 })))
+            .map(([at, s]) => ({ body: text.slice(0, at) + s + text.slice(at + 1), mustRefuse: false })),
           fc.tuple(fc.nat({ max: text.length - 1 }), fc.uint8Array({ minLength: 1, maxLength: 3 })).map(([at, bytes]) => {
             const encoded = new TextEncoder().encode(text);
             return { body: new Uint8Array([...encoded.slice(0, at), ...bytes, ...encoded.slice(at)]), mustRefuse: false };
           }),
           fc.constantFrom("\ufeff", " \n\t", "\u00a0").map((prefix) => ({ body: prefix + text, mustRefuse: false })),
-      ),
-      // POST / reads no query string, whatever it holds.
-      query: fc.oneof({ weight: 3, arbitrary: fc.constant("") }, { weight: 1, arbitrary: fc.oneof(fc.constantFrom("x=%00", "%ED%A0%80", "a=%", "__proto__[x]=1"), hostileString({ poison: true, huge: false }).map((s) => `q=${encodeURIComponent(s.toWellFormed())}`)) }),
-    }).map(({ headers, query, case: c }) => ({ ...c, headers, query }));
+        ),
+        // POST / reads no query string, whatever it holds.
+        query: fc.oneof(
+          { weight: 3, arbitrary: fc.constant("") },
+          {
+            weight: 1,
+            arbitrary: fc.oneof(
+              fc.constantFrom("x=%00", "%ED%A0%80", "a=%", "__proto__[x]=1"),
+              hostileString({ poison: true, huge: false }).map((s) => `q=${encodeURIComponent(s.toWellFormed())}`),
+            ),
+          },
+        ),
+      })
+      .map(({ headers, query, case: c }) => ({ ...c, headers, query }));
 
     await holds("raw bodies", 1, 500, bodies, async ({ body, mustRefuse, headers, query }) => {
       const what = `${query ? `?${query} ` : ""}${typeof body === "string" ? brief(body) : `bytes ${brief([...body.slice(0, 60)])}`}`;
@@ -356,53 +389,107 @@ describe("POST / answers every malformed body with a well-formed 55", () => {
 
   test("envelopes: wrong types, missing and hostile credentials, pollution keys at every level", async () => {
     type Mutation = (e: any) => boolean; // returns true when the mutation makes the envelope certainly invalid
-    const mutate = (change: (e: any) => void, breaks: boolean): Mutation => (e) => {
-      change(e);
-      return breaks;
-    };
+    const mutate =
+      (change: (e: any) => void, breaks: boolean): Mutation =>
+      (e) => {
+        change(e);
+        return breaks;
+      };
     const other = admin.keys.test;
     const genuineIds = { id: partner.partnerId, keyId: partner.keys.test.id, key: partner.keys.test.key };
-    const wrongType = fc.oneof(oddNumber, fc.boolean(), fc.constant(null), fc.array(hostileValue(), { maxLength: 2 }), hostileValue().filter((v) => v !== null && typeof v === "object"));
+    const wrongType = fc.oneof(
+      oddNumber,
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(hostileValue(), { maxLength: 2 }),
+      hostileValue().filter((v) => v !== null && typeof v === "object"),
+    );
     const mutation: fc.Arbitrary<[string, Mutation]> = fc.oneof(
-      fc.tuple(fc.constantFrom("userInfo", "userInfo.athrzt", "cmmnd"), wrongType).map(([at, v]) => [`${at} := ${brief(v, 80)}`, mutate((e) => setAt(e, at, v), true)] as [string, Mutation]),
-      fc.tuple(fc.constantFrom("userInfo.id", "userInfo.athrzt.id", "userInfo.athrzt.key", "cmmnd.cmmnd"), wrongType).map(([at, v]) => [`${at} := ${brief(v, 80)}`, mutate((e) => setAt(e, at, v), true)] as [string, Mutation]),
-      fc.constantFrom("userInfo", "userInfo.id", "userInfo.athrzt", "userInfo.athrzt.id", "userInfo.athrzt.key", "cmmnd", "cmmnd.cmmnd").map((at) => [`delete ${at}`, mutate((e) => deleteAt(e, at), true)] as [string, Mutation]),
+      fc
+        .tuple(fc.constantFrom("userInfo", "userInfo.athrzt", "cmmnd"), wrongType)
+        .map(([at, v]) => [`${at} := ${brief(v, 80)}`, mutate((e) => setAt(e, at, v), true)] as [string, Mutation]),
+      fc
+        .tuple(fc.constantFrom("userInfo.id", "userInfo.athrzt.id", "userInfo.athrzt.key", "cmmnd.cmmnd"), wrongType)
+        .map(([at, v]) => [`${at} := ${brief(v, 80)}`, mutate((e) => setAt(e, at, v), true)] as [string, Mutation]),
+      fc
+        .constantFrom("userInfo", "userInfo.id", "userInfo.athrzt", "userInfo.athrzt.id", "userInfo.athrzt.key", "cmmnd", "cmmnd.cmmnd")
+        .map((at) => [`delete ${at}`, mutate((e) => deleteAt(e, at), true)] as [string, Mutation]),
       fc.tuple(fc.constantFrom("userInfo.id", "userInfo.athrzt.id"), hostileString({ poison: true })).map(
-        ([at, s]) => [`${at} := ${brief(s, 80)}`, (e) => {
-          const before = getAt(e, at);
-          setAt(e, at, s);
-          return normaliseUuid(s) !== normaliseUuid(before);
-        }] as [string, Mutation],
+        ([at, s]) =>
+          [
+            `${at} := ${brief(s, 80)}`,
+            (e) => {
+              const before = getAt(e, at);
+              setAt(e, at, s);
+              return normaliseUuid(s) !== normaliseUuid(before);
+            },
+          ] as [string, Mutation],
       ),
       // Equivalent forms of the same UUID stay valid.
-      fc.constantFrom("userInfo.id", "userInfo.athrzt.id").map((at) => [`${at} in another form`, mutate((e) => setAt(e, at, String(getAt(e, at)).replaceAll("-", "").toUpperCase()), false)] as [string, Mutation]),
-      fc.tuple(fc.nat(), hostileString({ poison: true })).map(([at, s]) => [`key edited with ${brief(s, 40)}`, (e) => {
-        const key = e.userInfo.athrzt.key as string;
-        const i = at % (key.length + 1);
-        const edited = key.slice(0, i) + s + key.slice(i + (at % 2));
-        e.userInfo.athrzt.key = edited;
-        return edited !== genuineIds.key;
-      }] as [string, Mutation]),
-      fc.constantFrom("admin's key id", "admin's key", "admin's partner id").map((which) => [which, (e) => {
-        if (which === "admin's key id") e.userInfo.athrzt.id = other.id;
-        else if (which === "admin's key") e.userInfo.athrzt.key = other.key;
-        else e.userInfo.id = admin.partnerId;
-        return true;
-      }] as [string, Mutation]),
+      fc
+        .constantFrom("userInfo.id", "userInfo.athrzt.id")
+        .map(
+          (at) => [`${at} in another form`, mutate((e) => setAt(e, at, String(getAt(e, at)).replaceAll("-", "").toUpperCase()), false)] as [string, Mutation],
+        ),
+      fc.tuple(fc.nat(), hostileString({ poison: true })).map(
+        ([at, s]) =>
+          [
+            `key edited with ${brief(s, 40)}`,
+            (e) => {
+              const key = e.userInfo.athrzt.key as string;
+              const i = at % (key.length + 1);
+              const edited = key.slice(0, i) + s + key.slice(i + (at % 2));
+              e.userInfo.athrzt.key = edited;
+              return edited !== genuineIds.key;
+            },
+          ] as [string, Mutation],
+      ),
+      fc.constantFrom("admin's key id", "admin's key", "admin's partner id").map(
+        (which) =>
+          [
+            which,
+            (e) => {
+              if (which === "admin's key id") e.userInfo.athrzt.id = other.id;
+              else if (which === "admin's key") e.userInfo.athrzt.key = other.key;
+              else e.userInfo.id = admin.partnerId;
+              return true;
+            },
+          ] as [string, Mutation],
+      ),
       // Extra keys (pollution names included) anywhere: ignored by the envelope, so possibly still valid.
-      fc.tuple(fc.constantFrom("", "userInfo", "userInfo.athrzt", "cmmnd"), hostileKey(), hostileValue()).map(([at, k, v]) => [`${at || "(root)"}[${brief(k, 30)}] := ${brief(v, 60)}`, (e) => {
-        const target = at ? getAt(e, at) : e;
-        Object.defineProperty(target, k, { value: v, enumerable: true, writable: true, configurable: true });
-        return false;
-      }] as [string, Mutation]),
+      fc.tuple(fc.constantFrom("", "userInfo", "userInfo.athrzt", "cmmnd"), hostileKey(), hostileValue()).map(
+        ([at, k, v]) =>
+          [
+            `${at || "(root)"}[${brief(k, 30)}] := ${brief(v, 60)}`,
+            (e) => {
+              const target = at ? getAt(e, at) : e;
+              Object.defineProperty(target, k, { value: v, enumerable: true, writable: true, configurable: true });
+              return false;
+            },
+          ] as [string, Mutation],
+      ),
       // A __proto__ key carrying what is missing: must not be read through.
-      fc.constantFrom("userInfo", "cmmnd").map((at) => [`${at} moved under __proto__`, (e) => {
-        const moved = e[at];
-        delete e[at];
-        Object.defineProperty(e, "__proto__", { value: { [at]: moved }, enumerable: true, writable: true, configurable: true });
-        return true;
-      }] as [string, Mutation]),
-      deepValue.map((v) => [`cmmnd.seed := deep ${depthOf(v)}`, mutate((e) => { e.cmmnd.seed = v; }, false)] as [string, Mutation]),
+      fc.constantFrom("userInfo", "cmmnd").map(
+        (at) =>
+          [
+            `${at} moved under __proto__`,
+            (e) => {
+              const moved = e[at];
+              delete e[at];
+              Object.defineProperty(e, "__proto__", { value: { [at]: moved }, enumerable: true, writable: true, configurable: true });
+              return true;
+            },
+          ] as [string, Mutation],
+      ),
+      deepValue.map(
+        (v) =>
+          [
+            `cmmnd.seed := deep ${depthOf(v)}`,
+            mutate((e) => {
+              e.cmmnd.seed = v;
+            }, false),
+          ] as [string, Mutation],
+      ),
     );
 
     await holds("envelopes", 2, 500, fc.array(mutation, { minLength: 1, maxLength: 3 }), async (mutations) => {
@@ -426,34 +513,52 @@ describe("POST / answers every malformed body with a well-formed 55", () => {
 
   test("command strings: near misses of every command, hostile placeholders, random and huge text", async () => {
     const defs = fc.constantFrom(...definitions);
-    const invalidParam = fc.tuple(hostileString({ poison: true }), fc.constantFrom("é", "\u202e", "!", "\u0000", "😀", "\u200b")).map(([s, forced]) => s + forced);
-    const commands: fc.Arbitrary<{ command: string; mustRefuse: boolean; who: Who }> = fc.record({
-      who: fc.constantFrom<Who>("partner", "partner", "admin"),
-      c: fc.oneof(
-        // The grammar with at least one hostile placeholder value: cannot name anything of this partner.
-        fc.tuple(defs.filter((d) => PLACEHOLDERS.some((p) => d.grammar.includes(p))), invalidParam, fc.constantFrom(...PLACEHOLDERS)).map(([d, bad, which]) => ({
-          command: fill(d.grammar, { ...genuineParams(fixtures), [which]: d.grammar.includes(which) ? bad : genuineParams(fixtures)[which] }),
-          forced: d.grammar.includes(which),
-        })),
-        // A concrete command with one edit.
-        fc.tuple(defs, fc.constantFrom("insert", "delete", "case", "lookalike", "double-space", "truncate", "append", "prepend"), fc.nat(), fc.oneof(fc.constantFrom(...AWKWARD, ...POISON), awkwardString)).map(([d, edit, at, s]) => {
-          const base = concrete.get(d)!;
-          const i = at % (base.length + 1);
-          const edited = {
-            insert: base.slice(0, i) + s + base.slice(i),
-            delete: base.slice(0, i) + base.slice(i + 1),
-            case: base.slice(0, i) + (base[i] === base[i]?.toUpperCase() ? (base[i]?.toLowerCase() ?? "") : (base[i]?.toUpperCase() ?? "")) + base.slice(i + 1),
-            lookalike: base.replace(/e/, "е").replace(/o/, "о"), // Cyrillic e and o
-            "double-space": base.replace(" ", "  "),
-            truncate: base.slice(0, i),
-            append: base + s,
-            prepend: s + base,
-          }[edit];
-          return { command: edited, forced: false };
-        }),
-        hostileString({ poison: true }).map((command) => ({ command, forced: false })),
-      ),
-    }).map(({ who, c }) => ({ who, command: c.command, mustRefuse: c.forced || commandRegistry.match(c.command.trim()) === null || isPoisoned(c.command) }));
+    const invalidParam = fc
+      .tuple(hostileString({ poison: true }), fc.constantFrom("é", "\u202e", "!", "\u0000", "😀", "\u200b"))
+      .map(([s, forced]) => s + forced);
+    const commands: fc.Arbitrary<{ command: string; mustRefuse: boolean; who: Who }> = fc
+      .record({
+        who: fc.constantFrom<Who>("partner", "partner", "admin"),
+        c: fc.oneof(
+          // The grammar with at least one hostile placeholder value: cannot name anything of this partner.
+          fc
+            .tuple(
+              defs.filter((d) => PLACEHOLDERS.some((p) => d.grammar.includes(p))),
+              invalidParam,
+              fc.constantFrom(...PLACEHOLDERS),
+            )
+            .map(([d, bad, which]) => ({
+              command: fill(d.grammar, { ...genuineParams(fixtures), [which]: d.grammar.includes(which) ? bad : genuineParams(fixtures)[which] }),
+              forced: d.grammar.includes(which),
+            })),
+          // A concrete command with one edit.
+          fc
+            .tuple(
+              defs,
+              fc.constantFrom("insert", "delete", "case", "lookalike", "double-space", "truncate", "append", "prepend"),
+              fc.nat(),
+              fc.oneof(fc.constantFrom(...AWKWARD, ...POISON), awkwardString),
+            )
+            .map(([d, edit, at, s]) => {
+              const base = concrete.get(d)!;
+              const i = at % (base.length + 1);
+              const edited = {
+                insert: base.slice(0, i) + s + base.slice(i),
+                delete: base.slice(0, i) + base.slice(i + 1),
+                case:
+                  base.slice(0, i) + (base[i] === base[i]?.toUpperCase() ? (base[i]?.toLowerCase() ?? "") : (base[i]?.toUpperCase() ?? "")) + base.slice(i + 1),
+                lookalike: base.replace(/e/, "е").replace(/o/, "о"), // Cyrillic e and o
+                "double-space": base.replace(" ", "  "),
+                truncate: base.slice(0, i),
+                append: base + s,
+                prepend: s + base,
+              }[edit];
+              return { command: edited, forced: false };
+            }),
+          hostileString({ poison: true }).map((command) => ({ command, forced: false })),
+        ),
+      })
+      .map(({ who, c }) => ({ who, command: c.command, mustRefuse: c.forced || commandRegistry.match(c.command.trim()) === null || isPoisoned(c.command) }));
 
     await holds("command strings", 3, 600, commands, async ({ command, mustRefuse, who }) => {
       await send(principals[who].envelope(command), mustRefuse);
@@ -465,21 +570,25 @@ describe("POST / answers every malformed body with a well-formed 55", () => {
 describe("every registered command answers hostile seeds with a well-formed 55, as a partner and as the administrator", () => {
   const RUNS_PER_COMMAND = 60;
 
-  test.each(definitions.map((d, i) => [d.grammar, d, i] as [string, CommandDefinition<any>, number]))("%s", async (grammar, definition, index) => {
-    const template = TEMPLATES[grammar] ?? (() => ({}));
-    const cases = fc.record({ who: fc.constantFrom<Who>("partner", "admin"), c: seedCases(template) });
-    await holds(`seeds of '${grammar}'`, 100 + index, RUNS_PER_COMMAND, cases, async ({ who, c }) => {
-      const command = concrete.get(definition)!;
-      const refusedForWho = definition.who === "admin" && who === "partner";
-      const emptyIsRefused = emptyRefused.get(`${who} ${grammar}`) ?? false;
-      const mustRefuse =
-        refusedForWho ||
-        (c.junk === "non-object" && !IGNORES_SEED.has(grammar)) ||
-        ((c.junk === "junk-keys" || c.junk === "empty") && emptyIsRefused && !IGNORES_SEED.has(grammar));
-      await send(principals[who].envelope(command, c.seed), mustRefuse);
-    });
-    await w.stillServes();
-  }, 120_000);
+  test.each(definitions.map((d, i) => [d.grammar, d, i] as [string, CommandDefinition<any>, number]))(
+    "%s",
+    async (grammar, definition, index) => {
+      const template = TEMPLATES[grammar] ?? (() => ({}));
+      const cases = fc.record({ who: fc.constantFrom<Who>("partner", "admin"), c: seedCases(template) });
+      await holds(`seeds of '${grammar}'`, 100 + index, RUNS_PER_COMMAND, cases, async ({ who, c }) => {
+        const command = concrete.get(definition)!;
+        const refusedForWho = definition.who === "admin" && who === "partner";
+        const emptyIsRefused = emptyRefused.get(`${who} ${grammar}`) ?? false;
+        const mustRefuse =
+          refusedForWho ||
+          (c.junk === "non-object" && !IGNORES_SEED.has(grammar)) ||
+          ((c.junk === "junk-keys" || c.junk === "empty") && emptyIsRefused && !IGNORES_SEED.has(grammar));
+        await send(principals[who].envelope(command, c.seed), mustRefuse);
+      });
+      await w.stillServes();
+    },
+    120_000,
+  );
 });
 
 // --- Small path helpers for the envelope mutations -----------------------------------------------

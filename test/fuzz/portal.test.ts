@@ -10,11 +10,11 @@ import { afterAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { consumerForm } from "../../src/modules/consumers/form";
 import { findProduct } from "../../src/products";
-import { Browser, signedIn, type PortalResponse } from "../portal/browser";
+import { Browser, type PortalResponse, signedIn } from "../portal/browser";
 import { PNG_BASE64 } from "../support/harness";
 import { productCases, watDate } from "../support/policies";
-import { POLLUTION_KEYS, hostileString, isPoisoned, toJson } from "./arbitraries";
-import { FUZZ_SEED, RUNS_SCALE, RowLedger, brief, checkNoPollution, fuzzWorld, holds, type FuzzWorld } from "./support";
+import { hostileString, isPoisoned, POLLUTION_KEYS, toJson } from "./arbitraries";
+import { brief, checkNoPollution, FUZZ_SEED, type FuzzWorld, fuzzWorld, holds, RowLedger, RUNS_SCALE } from "./support";
 
 const w: FuzzWorld = await fuzzWorld();
 const { t, partner, admin, fixtures } = w;
@@ -61,10 +61,31 @@ const ROUTES: Record<string, Route> = {
     fields: ["class", "updating", ...consumerForm("h").map((e) => e.path), ...consumerForm("o").map((e) => e.path)],
     files: ["dob.proof", "socialID.image", "cac02", "cac07"],
     plausible: { class: ["h", "o"], "name.first": ["Ada"], phoneNo: ["+2348031234567"], "name.brand": ["Obi Ventures"] },
-    template: () => [["class", "h"], ["name.first", "Ada"], ["name.last", "Obi"], ["phoneNo", "+2348031234567"], ["eMail", `ada.${crypto.randomUUID().slice(0, 8)}@example.ng`], ["dob.date", "1990-04-12"], ["gender", "f"], ["addrss.addrss", "1 Marina, Lagos"]],
+    template: () => [
+      ["class", "h"],
+      ["name.first", "Ada"],
+      ["name.last", "Obi"],
+      ["phoneNo", "+2348031234567"],
+      ["eMail", `ada.${crypto.randomUUID().slice(0, 8)}@example.ng`],
+      ["dob.date", "1990-04-12"],
+      ["gender", "f"],
+      ["addrss.addrss", "1 Marina, Lagos"],
+    ],
   },
-  "quote form": { who: "owner", method: "POST", path: () => "/portal/quote/form", fields: ["product", "consumer"], plausible: { product: [fixtures.productCode] } },
-  "quote premium": { who: "owner", method: "POST", path: () => "/portal/quote/premium", fields: ["product", ...vehicleForms.quote.map((e) => e.path)], plausible: { product: [fixtures.productCode], insrncDrtn: ["1y"] } },
+  "quote form": {
+    who: "owner",
+    method: "POST",
+    path: () => "/portal/quote/form",
+    fields: ["product", "consumer"],
+    plausible: { product: [fixtures.productCode] },
+  },
+  "quote premium": {
+    who: "owner",
+    method: "POST",
+    path: () => "/portal/quote/premium",
+    fields: ["product", ...vehicleForms.quote.map((e) => e.path)],
+    plausible: { product: [fixtures.productCode], insrncDrtn: ["1y"] },
+  },
   "quote issue": {
     who: "owner",
     method: "POST",
@@ -77,7 +98,13 @@ const ROUTES: Record<string, Route> = {
       ...Object.entries(productCases[fixtures.productCode]!.addtnlFact()).map(([k, v]): [string, string] => [`addtnlFact.${k}`, String(v)]),
     ],
     fields: ["product", "consumer", "id", "webHook", ...vehicleForms.quote.map((e) => e.path), ...vehicleForms.policy.map((e) => e.path)],
-    plausible: { product: [fixtures.productCode], consumer: [fixtures.consumerId], insrncDrtn: ["1y"], "addtnlFact.brand": ["Toyota"], "addtnlFact.year": ["2018"] },
+    plausible: {
+      product: [fixtures.productCode],
+      consumer: [fixtures.consumerId],
+      insrncDrtn: ["1y"],
+      "addtnlFact.brand": ["Toyota"],
+      "addtnlFact.year": ["2018"],
+    },
   },
   "wallet topup": {
     who: "owner",
@@ -85,7 +112,10 @@ const ROUTES: Record<string, Route> = {
     path: () => "/portal/wallet/topup",
     fields: ["amount", "reference"],
     plausible: { amount: ["1", "₦1,500.50", "250,000"], reference: ["fuzz-portal-1"] },
-    template: () => [["amount", "1,000"], ["reference", `fuzz-${crypto.randomUUID().slice(0, 8)}`]],
+    template: () => [
+      ["amount", "1,000"],
+      ["reference", `fuzz-${crypto.randomUUID().slice(0, 8)}`],
+    ],
   },
   "account mode": { who: "owner", method: "POST", path: () => "/portal/keys/mode", fields: ["mode"], plausible: { mode: ["test"] } },
   // Hostile values only: a genuine label or key id would rotate or revoke the fuzz partner's own keys.
@@ -93,7 +123,13 @@ const ROUTES: Record<string, Route> = {
   "key revoke": { who: "owner", method: "POST", path: () => "/portal/keys/revoke", fields: ["keyId"] },
   "team invite": { who: "owner", method: "POST", path: () => "/portal/team", fields: ["email", "name"] },
   "team change": { who: "owner", method: "POST", path: (p) => `/portal/team/${p}/deactivate`, genuineParam: crypto.randomUUID(), fields: [] },
-  "vehicle check": { who: "owner", method: "POST", path: () => "/portal/vehicle/check", fields: ["search_type", "value"], plausible: { search_type: ["registration", "policy"], value: ["ABC123DE"] } },
+  "vehicle check": {
+    who: "owner",
+    method: "POST",
+    path: () => "/portal/vehicle/check",
+    fields: ["search_type", "value"],
+    plausible: { search_type: ["registration", "policy"], value: ["ABC123DE"] },
+  },
   "vin decode": { who: "owner", method: "POST", path: () => "/portal/vehicle/vin", fields: ["vin"], plausible: { vin: ["1HGCM82633A004352"] } },
   "webhook register": {
     who: "owner",
@@ -101,7 +137,12 @@ const ROUTES: Record<string, Route> = {
     path: () => "/portal/webhooks",
     fields: ["url", "events", "description"],
     plausible: { url: ["https://93.184.216.34/portal-hook", "http://127.0.0.1/"], events: ["policy.approved"] },
-    template: () => [["url", `https://93.184.216.34/portal-${crypto.randomUUID().slice(0, 8)}`], ["events", "policy.approved"], ["events", "claim.updated"], ["description", "portal"]],
+    template: () => [
+      ["url", `https://93.184.216.34/portal-${crypto.randomUUID().slice(0, 8)}`],
+      ["events", "policy.approved"],
+      ["events", "claim.updated"],
+      ["description", "portal"],
+    ],
   },
   "webhook update": {
     who: "owner",
@@ -122,7 +163,13 @@ const ROUTES: Record<string, Route> = {
     fields: ["policy", "incidentDate", "description", "amount", "reference"],
     files: ["document1", "document2"],
     plausible: { policy: [fixtures.policy], incidentDate: [today], description: ["Bumper dented"], amount: ["1,000"] },
-    template: () => [["policy", fixtures.policy], ["incidentDate", today], ["description", "Windscreen cracked"], ["amount", "2,500"], ["reference", `fuzz-${crypto.randomUUID().slice(0, 8)}`]],
+    template: () => [
+      ["policy", fixtures.policy],
+      ["incidentDate", today],
+      ["description", "Windscreen cracked"],
+      ["amount", "2,500"],
+      ["reference", `fuzz-${crypto.randomUUID().slice(0, 8)}`],
+    ],
   },
   "claim withdraw": { who: "owner", method: "POST", path: (p) => `/portal/claims/${p}/withdraw`, genuineParam: fixtures.claimNo, fields: ["note"] },
   "finance a premium": {
@@ -130,8 +177,20 @@ const ROUTES: Record<string, Route> = {
     method: "POST",
     path: () => "/portal/financing",
     fields: ["policy", "downPayment", "installments", "frequency", "firstDueDate", "graceDays"],
-    plausible: { policy: [fixtures.financedPolicy, fixtures.policy], downPayment: ["0"], installments: ["3"], frequency: ["monthly"], firstDueDate: [watDate(20)] },
-    template: () => [["policy", fixtures.policy], ["downPayment", "0"], ["installments", "3"], ["frequency", "monthly"], ["firstDueDate", watDate(20)]],
+    plausible: {
+      policy: [fixtures.financedPolicy, fixtures.policy],
+      downPayment: ["0"],
+      installments: ["3"],
+      frequency: ["monthly"],
+      firstDueDate: [watDate(20)],
+    },
+    template: () => [
+      ["policy", fixtures.policy],
+      ["downPayment", "0"],
+      ["installments", "3"],
+      ["frequency", "monthly"],
+      ["firstDueDate", watDate(20)],
+    ],
   },
   "record installment": {
     who: "owner",
@@ -140,10 +199,20 @@ const ROUTES: Record<string, Route> = {
     genuineParam: fixtures.planNo,
     fields: ["amount", "reference", "paidAt"],
     plausible: { amount: ["1"], reference: ["fuzz-portal-pay"], paidAt: [today] },
-    template: () => [["amount", "1"], ["reference", `fuzz-${crypto.randomUUID().slice(0, 8)}`], ["paidAt", today]],
+    template: () => [
+      ["amount", "1"],
+      ["reference", `fuzz-${crypto.randomUUID().slice(0, 8)}`],
+      ["paidAt", today],
+    ],
   },
   password: { who: "owner", method: "POST", path: () => "/portal/password", fields: ["currentPassword", "newPassword", "confirmPassword"] },
-  "admin partner create": { who: "operator", method: "POST", path: () => "/admin/partners", fields: ["name", "email", "enrichment"], plausible: { enrichment: ["on"] } },
+  "admin partner create": {
+    who: "operator",
+    method: "POST",
+    path: () => "/admin/partners",
+    fields: ["name", "email", "enrichment"],
+    plausible: { enrichment: ["on"] },
+  },
   "admin partner change": {
     who: "operator",
     method: "POST",
@@ -152,7 +221,14 @@ const ROUTES: Record<string, Route> = {
     fields: ["change"],
     plausible: { change: ["enrichment-on", "enrichment-off", "suspend", "reinstate"] },
   },
-  "admin policy review": { who: "operator", method: "POST", path: (p) => `/admin/policies/${p}/review`, genuineParam: crypto.randomUUID(), fields: ["decision", "statusNote"], plausible: { decision: ["a", "d"] } },
+  "admin policy review": {
+    who: "operator",
+    method: "POST",
+    path: (p) => `/admin/policies/${p}/review`,
+    genuineParam: crypto.randomUUID(),
+    fields: ["decision", "statusNote"],
+    plausible: { decision: ["a", "d"] },
+  },
   "admin claim review": {
     who: "operator",
     method: "POST",
@@ -164,7 +240,13 @@ const ROUTES: Record<string, Route> = {
   "admin lapse run": { who: "operator", method: "POST", path: () => "/admin/financing/lapse", fields: ["asOf"], plausible: { asOf: [today] } },
   // The list pages' search and filter forms (GET).
   "consumer search": { who: "owner", method: "GET", path: () => "/portal/consumers", fields: ["q", "cursor", "rows"] },
-  "policy filters": { who: "owner", method: "GET", path: () => "/portal/policies", fields: ["status", "product", "from", "to", "cursor", "rows"], plausible: { status: ["a"], from: [today] } },
+  "policy filters": {
+    who: "owner",
+    method: "GET",
+    path: () => "/portal/policies",
+    fields: ["status", "product", "from", "to", "cursor", "rows"],
+    plausible: { status: ["a"], from: [today] },
+  },
   "claim filters": { who: "owner", method: "GET", path: () => "/portal/claims", fields: ["status", "policy", "from", "to", "cursor", "rows"] },
   "plan filters": { who: "owner", method: "GET", path: () => "/portal/financing", fields: ["status", "cursor", "rows"] },
   "wallet month": { who: "owner", method: "GET", path: () => "/portal/wallet", fields: ["month", "cursor", "rows"], plausible: { month: ["2026-01"] } },
@@ -201,13 +283,24 @@ interface Submission {
 
 /** Field names no form has: pollution paths, deeply dotted names, hostile text. */
 const junkName = fc.oneof(
-  fc.constantFrom(...POLLUTION_KEYS, "__proto__.polluted", "constructor.prototype.polluted", "__proto__[polluted]", "a[__proto__][polluted]", "name.__proto__.polluted", "_csrf.x"),
+  fc.constantFrom(
+    ...POLLUTION_KEYS,
+    "__proto__.polluted",
+    "constructor.prototype.polluted",
+    "__proto__[polluted]",
+    "a[__proto__][polluted]",
+    "name.__proto__.polluted",
+    "_csrf.x",
+  ),
   fc.integer({ min: 2, max: 3000 }).map((n) => Array.from({ length: n }, () => "a").join(".")),
   hostileString({ poison: true, huge: false }),
 );
 
 const valueFor = (route: Route, name: string) =>
-  fc.oneof({ weight: route.plausible?.[name] ? 2 : 0, arbitrary: fc.constantFrom(...(route.plausible?.[name] ?? [""])) }, { weight: 3, arbitrary: hostileString({ poison: true }) });
+  fc.oneof(
+    { weight: route.plausible?.[name] ? 2 : 0, arbitrary: fc.constantFrom(...(route.plausible?.[name] ?? [""])) },
+    { weight: 3, arbitrary: hostileString({ poison: true }) },
+  );
 
 /** A path parameter: hostile text (URL-encoded as a browser would), raw percent junk, or the genuine one. */
 const paramFor = (route: Route): fc.Arbitrary<[string | null, string | null]> =>
@@ -215,8 +308,16 @@ const paramFor = (route: Route): fc.Arbitrary<[string | null, string | null]> =>
     ? fc.constant([null, null])
     : fc.oneof(
         { weight: route.genuineParam ? 1 : 0, arbitrary: fc.constant<[string | null, string | null]>([route.genuineParam ?? "", route.genuineParam ?? ""]) },
-        { weight: 3, arbitrary: hostileString({ poison: true, huge: false }).map((s): [string, string] => [encodeURIComponent(s.toWellFormed()), s.toWellFormed()]) },
-        { weight: 1, arbitrary: fc.constantFrom("%", "%ZZ", "%ED%A0%80", "%C0%80", "%00", "%2F..%2F", "..", "%E2%80%AE", "a%20b", "%F0%9F%98").map((s): [string, string] => [s, decodeOr(s)]) },
+        {
+          weight: 3,
+          arbitrary: hostileString({ poison: true, huge: false }).map((s): [string, string] => [encodeURIComponent(s.toWellFormed()), s.toWellFormed()]),
+        },
+        {
+          weight: 1,
+          arbitrary: fc
+            .constantFrom("%", "%ZZ", "%ED%A0%80", "%C0%80", "%00", "%2F..%2F", "..", "%E2%80%AE", "a%20b", "%F0%9F%98")
+            .map((s): [string, string] => [s, decodeOr(s)]),
+        },
       );
 
 function decodeOr(s: string): string {
@@ -239,30 +340,35 @@ const brokenTemplate = (template: () => [string, string][]) =>
   });
 
 const submissions = (route: Route): fc.Arbitrary<Submission> =>
-  fc.record({
-    entries: fc.oneof(
-      fc.array(
-        fc.oneof(
-          { weight: route.fields.length ? 4 : 0, arbitrary: fc.constantFrom(...(route.fields.length ? route.fields : ["x"])).chain((name) => fc.tuple(fc.constant(name), valueFor(route, name))) },
-          { weight: 1, arbitrary: fc.tuple(junkName, hostileString({ poison: true, huge: false })) },
+  fc
+    .record({
+      entries: fc.oneof(
+        fc.array(
+          fc.oneof(
+            {
+              weight: route.fields.length ? 4 : 0,
+              arbitrary: fc.constantFrom(...(route.fields.length ? route.fields : ["x"])).chain((name) => fc.tuple(fc.constant(name), valueFor(route, name))),
+            },
+            { weight: 1, arbitrary: fc.tuple(junkName, hostileString({ poison: true, huge: false })) },
+          ),
+          { maxLength: 8 },
         ),
-        { maxLength: 8 },
+        ...(route.template ? [brokenTemplate(route.template)] : []),
       ),
-      ...(route.template ? [brokenTemplate(route.template)] : []),
-    ),
-    files: fc.array(
-      fc.tuple(
-        fc.constantFrom(...(route.files?.length ? route.files : ["upload"])),
-        fc.oneof(fc.uint8Array({ maxLength: 64 }), fc.constant(new Uint8Array(Buffer.from(PNG_BASE64, "base64")))),
-        fc.oneof(fc.constantFrom("scan.png", "", "../../etc/passwd", "a\u0000b.pdf", "\u202egnp.exe"), hostileString({ huge: false })),
+      files: fc.array(
+        fc.tuple(
+          fc.constantFrom(...(route.files?.length ? route.files : ["upload"])),
+          fc.oneof(fc.uint8Array({ maxLength: 64 }), fc.constant(new Uint8Array(Buffer.from(PNG_BASE64, "base64")))),
+          fc.oneof(fc.constantFrom("scan.png", "", "../../etc/passwd", "a\u0000b.pdf", "\u202egnp.exe"), hostileString({ huge: false })),
+        ),
+        { maxLength: route.files?.length ? 2 : 1 },
       ),
-      { maxLength: route.files?.length ? 2 : 1 },
-    ),
-    encoding: fc.constantFrom<Encoding>("urlencoded", "urlencoded", "multipart", "multipart", "json", "broken json", "broken multipart", "text"),
-    csrf: fc.constantFrom<Submission["csrf"]>("genuine", "genuine", "genuine", "genuine", "missing", "wrong"),
-    htmx: fc.boolean(),
-    p: paramFor(route),
-  }).map(({ p, ...s }) => ({ ...s, param: p[0], rawParam: p[1] }));
+      encoding: fc.constantFrom<Encoding>("urlencoded", "urlencoded", "multipart", "multipart", "json", "broken json", "broken multipart", "text"),
+      csrf: fc.constantFrom<Submission["csrf"]>("genuine", "genuine", "genuine", "genuine", "missing", "wrong"),
+      htmx: fc.boolean(),
+      p: paramFor(route),
+    })
+    .map(({ p, ...s }) => ({ ...s, param: p[0], rawParam: p[1] }));
 
 /**
  * Whether the portal must refuse the submission for text that can never be stored: a NUL in a
@@ -276,7 +382,10 @@ function carriesPoison(s: Submission, method: Route["method"]): boolean {
   // Multipart names nest ("a.b" → { a: { b } }): a field whose name is a dotted prefix or extension of
   // another's may be replaced by it, and empty or bracketed names may not arrive as sent.
   if (method === "POST" && s.encoding === "multipart")
-    entries = entries.filter(([name]) => name !== "" && !name.includes("[") && !entries.some(([other]) => other !== name && (other.startsWith(`${name}.`) || name.startsWith(`${other}.`))));
+    entries = entries.filter(
+      ([name]) =>
+        name !== "" && !name.includes("[") && !entries.some(([other]) => other !== name && (other.startsWith(`${name}.`) || name.startsWith(`${other}.`))),
+    );
   const strings = [...entries.flat(), s.rawParam ?? ""];
   return json ? strings.some(isPoisoned) : strings.some((x) => x.includes("\u0000"));
 }
@@ -302,24 +411,49 @@ function requestOf(route: Route, s: Submission, browser: Browser): { path: strin
     case "json":
       return { path, init: { method: "POST", body: toJson(Object.fromEntries(entries)), headers: { ...headers, "content-type": "application/json" } } };
     case "broken json":
-      return { path, init: { method: "POST", body: `${toJson(Object.fromEntries(entries)).slice(0, -1)},`, headers: { ...headers, "content-type": "application/json" } } };
+      return {
+        path,
+        init: { method: "POST", body: `${toJson(Object.fromEntries(entries)).slice(0, -1)},`, headers: { ...headers, "content-type": "application/json" } },
+      };
     case "broken multipart":
-      return { path, init: { method: "POST", body: `--b\r\ncontent-disposition: form-data; name="_csrf"\r\n\r\n${token ?? ""}\r\n--b`, headers: { ...headers, "content-type": "multipart/form-data; boundary=b" } } };
+      return {
+        path,
+        init: {
+          method: "POST",
+          body: `--b\r\ncontent-disposition: form-data; name="_csrf"\r\n\r\n${token ?? ""}\r\n--b`,
+          headers: { ...headers, "content-type": "multipart/form-data; boundary=b" },
+        },
+      };
     case "text":
       return { path, init: { method: "POST", body: new URLSearchParams(entries).toString(), headers: { ...headers, "content-type": "text/plain" } } };
     default:
-      return { path, init: { method: "POST", body: new URLSearchParams(entries).toString(), headers: { ...headers, "content-type": "application/x-www-form-urlencoded" } } };
+      return {
+        path,
+        init: { method: "POST", body: new URLSearchParams(entries).toString(), headers: { ...headers, "content-type": "application/x-www-form-urlencoded" } },
+      };
   }
 }
 
 async function sendAs(browser: Browser, route: Route, s: Submission): Promise<PortalResponse & { what: string }> {
   const { path, init } = requestOf(route, s, browser);
   w.sent.portal++;
-  const cookie = [["session", browser.cookie("session")]].filter(([, v]) => v).map(([k, v]) => `${k}=${v}`).join("; ");
-  const response = await t.app.handle(new Request(`http://localhost${path}`, { ...init, headers: { ...init.headers, ...(cookie ? { cookie } : {}) }, redirect: "manual" }));
+  const cookie = [["session", browser.cookie("session")]]
+    .filter(([, v]) => v)
+    .map(([k, v]) => `${k}=${v}`)
+    .join("; ");
+  const response = await t.app.handle(
+    new Request(`http://localhost${path}`, { ...init, headers: { ...init.headers, ...(cookie ? { cookie } : {}) }, redirect: "manual" }),
+  );
   const text = await response.text();
   const what = `${init.method} ${brief(path, 200)} (${s.encoding}, csrf ${s.csrf}) ${brief(s.entries, 400)}${s.files.length ? ` files ${brief(s.files.map(([n, b, f]) => [n, b.length, f]))}` : ""}`;
-  return { status: response.status, location: response.headers.get("location"), hxRedirect: response.headers.get("hx-redirect"), text, headers: response.headers, what };
+  return {
+    status: response.status,
+    location: response.headers.get("location"),
+    hxRedirect: response.headers.get("hx-redirect"),
+    text,
+    headers: response.headers,
+    what,
+  };
 }
 
 /** The portal's contract for one answer. The row counts are settled first, so a failing request is still accounted for. */
@@ -348,37 +482,60 @@ async function stillServes() {
 describe("portal forms answer hostile input with a page, never a 5xx, and store nothing when they refuse", () => {
   const entries = Object.entries(ROUTES);
 
-  test.each(entries.map(([name, route], i) => [name, route, i] as [string, Route, number]))("%s", async (name, route, index) => {
-    const browser = route.who === "owner" ? owner : operator;
-    await holds(`portal ${name}`, 500 + index, 30, submissions(route), async (s) => {
-      const answer = await sendAs(browser, route, s);
-      const csrfRefused = route.method === "POST" && s.csrf !== "genuine";
-      // Broken JSON cannot be read; a text/plain body carries no CSRF token the portal reads.
-      const unreadable = route.method === "POST" && (s.encoding === "broken json" || s.encoding === "text");
-      await checkPage(answer, carriesPoison(s, route.method) || csrfRefused || unreadable);
-    });
-    await stillServes();
-  }, 60_000);
+  test.each(entries.map(([name, route], i) => [name, route, i] as [string, Route, number]))(
+    "%s",
+    async (name, route, index) => {
+      const browser = route.who === "owner" ? owner : operator;
+      await holds(`portal ${name}`, 500 + index, 30, submissions(route), async (s) => {
+        const answer = await sendAs(browser, route, s);
+        const csrfRefused = route.method === "POST" && s.csrf !== "genuine";
+        // Broken JSON cannot be read; a text/plain body carries no CSRF token the portal reads.
+        const unreadable = route.method === "POST" && (s.encoding === "broken json" || s.encoding === "text");
+        await checkPage(answer, carriesPoison(s, route.method) || csrfRefused || unreadable);
+      });
+      await stillServes();
+    },
+    60_000,
+  );
 
   test("sign-in: hostile e-mails, passwords, return paths, tokens and encodings never sign in and never fail", async () => {
     const visitor = new Browser(t);
     const signIn = fc.record({
       email: fc.oneof(hostileString({ poison: true }), fc.constant(partner.portal.email), fc.constant(partner.portal.email.toUpperCase())),
       password: fc.oneof(hostileString({ poison: true }), fc.constant(`${partner.portal.password} `)),
-      next: fc.oneof(hostileString({ poison: true, huge: false }), fc.constantFrom("//evil.example", "/portal/../admin", "javascript:alert(1)", "/portal\u0000", "https://evil.example")),
+      next: fc.oneof(
+        hostileString({ poison: true, huge: false }),
+        fc.constantFrom("//evil.example", "/portal/../admin", "javascript:alert(1)", "/portal\u0000", "https://evil.example"),
+      ),
       extra: fc.array(fc.tuple(junkName, hostileString({ poison: true, huge: false })), { maxLength: 3 }),
       encoding: fc.constantFrom<Encoding>("urlencoded", "multipart", "json", "broken json", "text"),
       csrf: fc.constantFrom<Submission["csrf"]>("genuine", "genuine", "missing", "wrong"),
-      forwardedFor: fc.oneof(fc.ipV4(), fc.ipV6(), hostileString({ huge: false }).map((s) => s.replace(/[^\x20-\x7e]/g, ""))),
+      forwardedFor: fc.oneof(
+        fc.ipV4(),
+        fc.ipV6(),
+        hostileString({ huge: false }).map((s) => s.replace(/[^\x20-\x7e]/g, "")),
+      ),
     });
     await holds("portal sign-in", 490, 150, signIn, async ({ email, password, next, extra, encoding, csrf, forwardedFor }) => {
       await visitor.get("/login");
-      const s: Submission = { entries: [["email", email], ["password", password], ["next", next], ...extra], files: [], encoding, csrf, htmx: false, param: null, rawParam: null };
+      const s: Submission = {
+        entries: [["email", email], ["password", password], ["next", next], ...extra],
+        files: [],
+        encoding,
+        csrf,
+        htmx: false,
+        param: null,
+        rawParam: null,
+      };
       const route: Route = { who: "owner", method: "POST", path: () => "/login", fields: [] };
       const { path, init } = requestOf(route, s, visitor);
       w.sent.portal++;
       const response = await t.app.handle(
-        new Request(`http://localhost${path}`, { ...init, headers: { ...init.headers, cookie: `signin_csrf=${visitor.cookie("signin_csrf") ?? ""}`, "x-forwarded-for": forwardedFor }, redirect: "manual" }),
+        new Request(`http://localhost${path}`, {
+          ...init,
+          headers: { ...init.headers, cookie: `signin_csrf=${visitor.cookie("signin_csrf") ?? ""}`, "x-forwarded-for": forwardedFor },
+          redirect: "manual",
+        }),
       );
       const text = await response.text();
       const what = `POST /login (${encoding}, csrf ${csrf}) ${brief(s.entries, 400)}`;

@@ -5,8 +5,9 @@
  * refusal, the server still answering, no prototype pollution. Runs are seeded (FUZZ_SEED,
  * FUZZ_RUNS_SCALE) so CI is deterministic, and a failure prints how to replay it.
  */
-import fc from "fast-check";
+
 import { count, inArray } from "drizzle-orm";
+import fc from "fast-check";
 import { claims } from "../../src/modules/claims/schema";
 import { consumers } from "../../src/modules/consumers/schema";
 import { outboxEvents } from "../../src/modules/events/schema";
@@ -15,7 +16,7 @@ import { policies } from "../../src/modules/policies/schema";
 import { quotes } from "../../src/modules/quotes/schema";
 import { walletEntries } from "../../src/modules/wallet/schema";
 import { webhookEndpoints } from "../../src/modules/webhooks/schema";
-import { testApp, type TestApp, type TestPartner } from "../support/harness";
+import { type TestApp, type TestPartner, testApp } from "../support/harness";
 import { fullConsumer, insureSeed, productCases, watDate } from "../support/policies";
 
 /** The base seed of every property (each adds its own offset). Set FUZZ_SEED to explore other inputs, or to replay a failure. */
@@ -30,7 +31,13 @@ const MAX_ELBRTN = 1000;
  * Run `predicate` on `runs` seeded inputs of `arbitrary`. On failure the error names the seed
  * and path to replay (FUZZ_SEED, or fc's { seed, path }) and the shrunk counterexample.
  */
-export async function holds<T>(name: string, seedOffset: number, runs: number, arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>): Promise<void> {
+export async function holds<T>(
+  name: string,
+  seedOffset: number,
+  runs: number,
+  arbitrary: fc.Arbitrary<T>,
+  predicate: (value: T) => Promise<void>,
+): Promise<void> {
   const seed = FUZZ_SEED + seedOffset;
   const numRuns = Math.max(1, Math.round(runs * RUNS_SCALE));
   const details = await fc.check(fc.asyncProperty(arbitrary, predicate), { seed, numRuns });
@@ -242,14 +249,22 @@ async function makeWorld(): Promise<FuzzWorld> {
   await must(partner.run(`dump ipck_${vehicle.code}*PRMM`, vehicle.quote), "quote", "prmm");
   const policy = await must(partner.run(`entt_${consumer.id}: insure`, insureSeed(vehicle)), "insure", "id");
   const financed = await must(partner.run(`entt_${consumer.id}: insure`, insureSeed(vehicle)), "insure (second)", "id");
-  const claim = await must(partner.run("claim submit", { policy: policy.id, incidentDate: watDate(), description: "Rear bumper dented in a parking lot", amount: 25_000 }), "claim submit", "claimNo");
+  const claim = await must(
+    partner.run("claim submit", { policy: policy.id, incidentDate: watDate(), description: "Rear bumper dented in a parking lot", amount: 25_000 }),
+    "claim submit",
+    "claimNo",
+  );
   const plan = await must(
     partner.run("payment financeLoan", { policy: financed.id, downPayment: 0, installments: 3, frequency: "monthly", firstDueDate: watDate(20) }),
     "payment financeLoan",
     "planNo",
   );
   // A public address literal: no DNS lookup, and nothing is ever sent (no dispatcher runs here).
-  const endpoint = await must(partner.run("webhook register", { url: "https://93.184.216.34/fuzz-hook", description: "fuzz" }), "webhook register", "endpointId");
+  const endpoint = await must(
+    partner.run("webhook register", { url: "https://93.184.216.34/fuzz-hook", description: "fuzz" }),
+    "webhook register",
+    "endpointId",
+  );
   const delivery = await must(partner.run("webhook test", { endpointId: endpoint.endpointId }), "webhook test", "deliveryId");
   await must(partner.run("wallet topup", { amount: 1000, reference: "fuzz-initial-topup" }), "wallet topup", "balance");
 
@@ -259,7 +274,13 @@ async function makeWorld(): Promise<FuzzWorld> {
   const sent = { command: 0, portal: 0 };
   async function postRaw(body: string | Uint8Array, headers: Record<string, string> = {}, query = ""): Promise<RawAnswer> {
     sent.command++;
-    const response = await t.app.handle(new Request(`http://localhost/${query ? `?${query}` : ""}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: typeof body === "string" ? body : new Uint8Array(body) }));
+    const response = await t.app.handle(
+      new Request(`http://localhost/${query ? `?${query}` : ""}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: typeof body === "string" ? body : new Uint8Array(body),
+      }),
+    );
     return { status: response.status, contentType: response.headers.get("content-type"), text: await response.text() };
   }
 

@@ -2,7 +2,15 @@
 import { describe, expect, test } from "bun:test";
 import { setLogLevel } from "../../src/core/log";
 import { createNiidApp, licenceStatus, type NiidAppOptions } from "../../src/niid/app";
-import { RegistryFault, SandboxRegistry, normalisePlate, normalisePolicy, type RegistryRecord, type SearchType, type VehicleRegistry } from "../../src/niid/registry";
+import {
+  normalisePlate,
+  normalisePolicy,
+  RegistryFault,
+  type RegistryRecord,
+  SandboxRegistry,
+  type SearchType,
+  type VehicleRegistry,
+} from "../../src/niid/registry";
 
 setLogLevel("silent");
 

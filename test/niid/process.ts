@@ -38,7 +38,10 @@ export async function startNiid(env: Record<string, string>): Promise<NiidProces
   const deadline = Date.now() + 10_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`niid exited with code ${child.exitCode} before it was ready:\n${output}`);
-    const ready = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(500) }).then((r) => r.ok, () => false);
+    const ready = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(500) }).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) break;
     if (Date.now() > deadline) {
       child.kill("SIGKILL");

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadNiidConfig } from "../../src/niid/config";
 import { displayDate, watDate } from "../../src/niid/dates";
-import { RegistryFault, SandboxRegistry, normaliseSearchValue, type RegistryRecord } from "../../src/niid/registry";
+import { normaliseSearchValue, RegistryFault, type RegistryRecord, SandboxRegistry } from "../../src/niid/registry";
 import { sandboxRecords } from "../../src/niid/sandbox-data";
 
 const directory = mkdtempSync(join(tmpdir(), "niid-registry-"));

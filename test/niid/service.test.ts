@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { displayDate } from "../../src/niid/dates";
 import { sandboxRecords } from "../../src/niid/sandbox-data";
-import { startNiid, type NiidProcess } from "./process";
+import { type NiidProcess, startNiid } from "./process";
 
 const LATENCY_MIN_MS = 150;
 const directory = mkdtempSync(join(tmpdir(), "niid-"));
@@ -34,7 +34,10 @@ const seeded = (plate: string) => sandboxRecords().find((r) => r.registrationNum
 
 describe("start-up", () => {
   test("logs one JSON line when listening", () => {
-    const line = niid.output().split("\n").find((l) => l.includes("niid listening"));
+    const line = niid
+      .output()
+      .split("\n")
+      .find((l) => l.includes("niid listening"));
     expect(JSON.parse(line!)).toMatchObject({ level: "info", msg: "niid listening", port: Number(new URL(niid.url).port), registry: "sandbox" });
   });
 
@@ -114,7 +117,11 @@ describe("lookups", () => {
 
 describe("refusals", () => {
   test.each([
-    ["a search_type other than registration or policy", { search_type: "vin", value: "ABC123DE" }, 'search_type must be one of "registration", "policy"; received "vin"'],
+    [
+      "a search_type other than registration or policy",
+      { search_type: "vin", value: "ABC123DE" },
+      'search_type must be one of "registration", "policy"; received "vin"',
+    ],
     ["an empty value", { value: "   " }, "value must not be empty"],
     ["no value", { search_type: "policy" }, "value is required"],
     ["a value that is not a string", { value: 123 }, "value must be a string; received an integer"],

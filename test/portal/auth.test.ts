@@ -34,7 +34,10 @@ describe("signing in and out", () => {
 
   test("a wrong password, or an unknown e-mail, is refused with the same words and no session", async () => {
     const p = await t.partner();
-    for (const [email, password] of [[p.portal.email, "wrong password"], ["nobody@nowhere.ng", p.portal.password]]) {
+    for (const [email, password] of [
+      [p.portal.email, "wrong password"],
+      ["nobody@nowhere.ng", p.portal.password],
+    ]) {
       const b = new Browser(t);
       await b.get("/login");
       const answer = await b.post("/login", { email: email!, password: password! });
@@ -68,7 +71,9 @@ describe("signing in and out", () => {
     const nul = await b.post("/login", { email: "ada\u0000@example.ng", password: "whatever" });
     expect(nul.status).toBe(400);
     expect(nul.text).toContain("contains a NUL character");
-    const broken = await t.app.handle(new Request("http://localhost/login", { method: "POST", headers: { "content-type": "application/json" }, body: "{broken" }));
+    const broken = await t.app.handle(
+      new Request("http://localhost/login", { method: "POST", headers: { "content-type": "application/json" }, body: "{broken" }),
+    );
     expect(broken.status).toBe(400);
     expect(broken.headers.getSetCookie().some((c) => c.startsWith("session="))).toBe(false);
   });
@@ -141,7 +146,11 @@ describe("roles", () => {
     const short = await staff.post("/portal/password", { currentPassword: oneTimePassword, newPassword: "short", confirmPassword: "short" });
     expect(short.status).toBe(400);
     expect(short.text).toContain("at least 12 characters");
-    const changed = await staff.post("/portal/password", { currentPassword: oneTimePassword, newPassword: "a much better password", confirmPassword: "a much better password" });
+    const changed = await staff.post("/portal/password", {
+      currentPassword: oneTimePassword,
+      newPassword: "a much better password",
+      confirmPassword: "a much better password",
+    });
     expect(changed.status).toBe(303);
     expect((await staff.get("/portal")).status).toBe(200);
   });

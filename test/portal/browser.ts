@@ -42,7 +42,13 @@ export class Browser {
     const text = await response.text();
     const token = /"x-csrf-token":"([^"]+)"/.exec(text.replaceAll("&quot;", '"'))?.[1] ?? /name="_csrf" value="([^"]+)"/.exec(text)?.[1];
     if (token) this.csrf = token;
-    return { status: response.status, location: response.headers.get("location"), hxRedirect: response.headers.get("hx-redirect"), text, headers: response.headers };
+    return {
+      status: response.status,
+      location: response.headers.get("location"),
+      hxRedirect: response.headers.get("hx-redirect"),
+      text,
+      headers: response.headers,
+    };
   }
 
   get(path: string, headers: Record<string, string> = {}) {

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { escapeHtml } from "@kitajs/html";
-import { PDF_BASE64, PNG_BASE64, testApp, type TestPartner } from "../support/harness";
+import { PDF_BASE64, PNG_BASE64, type TestPartner, testApp } from "../support/harness";
 import { approvedPolicy, watDate } from "../support/policies";
-import { signedIn, type Browser } from "./browser";
+import { type Browser, signedIn } from "./browser";
 
 const t = await testApp();
 const operator = await t.partner({ admin: true });
@@ -52,7 +52,10 @@ describe("partner claim pages", () => {
     expect(form.text).toContain(`value="${policy}"`);
     expect(form.text).toContain('<label for="f-document1">');
 
-    const answer = await b.post("/portal/claims", claimForm(policy, { reference: "acme-claim-1", document1: png("cracked screen.png"), document3: pdf("receipt.pdf") }));
+    const answer = await b.post(
+      "/portal/claims",
+      claimForm(policy, { reference: "acme-claim-1", document1: png("cracked screen.png"), document3: pdf("receipt.pdf") }),
+    );
     expect(answer.status).toBe(303);
     const claimNo = claimNoOf(answer.location)!;
     expect(claimNo).toBeDefined();
@@ -132,7 +135,10 @@ describe("partner claim pages", () => {
     expect(unknown.text).toContain(escaped("among this partner's transactions"));
 
     // A file that is not a document: the refusal sits beside the input it was chosen in (the second here).
-    const notAnImage = await b.post("/portal/claims", claimForm(policy, { document1: png("ok.png"), document2: new File(["just text"], "notes.png", { type: "image/png" }) }));
+    const notAnImage = await b.post(
+      "/portal/claims",
+      claimForm(policy, { document1: png("ok.png"), document2: new File(["just text"], "notes.png", { type: "image/png" }) }),
+    );
     expect(notAnImage.status).toBe(415);
     expect(notAnImage.text).toContain('id="f-document2-error"');
     expect(notAnImage.text).toContain("must be a JPEG, PNG, WebP image or a PDF document");
@@ -144,7 +150,8 @@ describe("partner claim pages", () => {
   test("the list filters by status and policy, pages with Show more, and refuses a filter with the JSON surface's words", async () => {
     const p = await t.partner();
     const [first, second] = [await insured(p), await insured(p)];
-    for (let i = 0; i < 26; i++) expect((await p.run("claim submit", { policy: first, incidentDate: watDate(0), description: `Claim ${i}`, amount: 1000 + i })).exctnFdbck.id).toBe(75);
+    for (let i = 0; i < 26; i++)
+      expect((await p.run("claim submit", { policy: first, incidentDate: watDate(0), description: `Claim ${i}`, amount: 1000 + i })).exctnFdbck.id).toBe(75);
     const b = await signedIn(t, p.portal);
     const lone = await submitted(b, second, { amount: "5000" });
     await b.post(`/portal/claims/${lone}/withdraw`, { note: "found the phone" });

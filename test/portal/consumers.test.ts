@@ -125,7 +125,11 @@ describe("consumer pages", () => {
       ["multipart/form-data", "no boundary at all"],
     ]) {
       const response = await t.app.handle(
-        new Request("http://localhost/portal/consumers", { method: "POST", headers: { "content-type": type!, cookie: `session=${b.cookie("session")}`, "x-csrf-token": b.csrf }, body }),
+        new Request("http://localhost/portal/consumers", {
+          method: "POST",
+          headers: { "content-type": type!, cookie: `session=${b.cookie("session")}`, "x-csrf-token": b.csrf },
+          body,
+        }),
       );
       expect(response.status).toBe(400);
       expect(await response.text()).toContain("the request could not be read");

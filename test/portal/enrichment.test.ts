@@ -5,7 +5,7 @@ import { httpVehicleRegistry, type PublishedPolicy } from "../../src/modules/enr
 import { usageCharges } from "../../src/modules/enrichment/schema";
 import { setAccountMode } from "../../src/modules/partners/service";
 import { listAudit } from "../../src/modules/portal/service";
-import { testApp, type TestPartner } from "../support/harness";
+import { type TestPartner, testApp } from "../support/harness";
 import { startVerificationService } from "../support/verification-service";
 import { signedIn } from "./browser";
 
@@ -19,7 +19,8 @@ const registry = httpVehicleRegistry(niid.url, 5_000);
 const letters = () => Array.from({ length: 3 }, () => "ABCDEFGHJKLMNPRSTUVWXYZ"[Math.floor(Math.random() * 23)]).join("");
 /** A plate nobody else in this run uses (ABC123DE). */
 const newPlate = () => `${letters()}${String(Math.floor(Math.random() * 900) + 100)}${letters().slice(0, 2)}`;
-const shown = (message: string) => message.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#x27;");
+const shown = (message: string) =>
+  message.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#x27;");
 
 async function published(overrides: Partial<PublishedPolicy> = {}): Promise<PublishedPolicy> {
   const record: PublishedPolicy = {
@@ -39,7 +40,13 @@ async function published(overrides: Partial<PublishedPolicy> = {}): Promise<Publ
 
 const chargesOf = (partnerId: string) =>
   db
-    .select({ outcome: usageCharges.outcome, fromCache: usageCharges.fromCache, amountKobo: usageCharges.amountKobo, mode: usageCharges.mode, service: usageCharges.service })
+    .select({
+      outcome: usageCharges.outcome,
+      fromCache: usageCharges.fromCache,
+      amountKobo: usageCharges.amountKobo,
+      mode: usageCharges.mode,
+      service: usageCharges.service,
+    })
     .from(usageCharges)
     .where(eq(usageCharges.partnerId, partnerId))
     .orderBy(usageCharges.createdAt, usageCharges.id);

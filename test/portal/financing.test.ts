@@ -2,9 +2,9 @@ import { describe, expect, test } from "bun:test";
 import { escapeHtml } from "@kitajs/html";
 import { listPlans } from "../../src/modules/financing/service";
 import { day } from "../../views/format";
-import { testApp, type TestPartner } from "../support/harness";
+import { type TestPartner, testApp } from "../support/harness";
 import { fullConsumer, insureSeed, productCases, watDate } from "../support/policies";
-import { signedIn, type Browser } from "./browser";
+import { type Browser, signedIn } from "./browser";
 
 const t = await testApp();
 const db = t.database.db;
@@ -52,7 +52,8 @@ describe("partner financing pages", () => {
     const form = await b.get(`/portal/financing/new?policy=${reference}`);
     expect(form.text).toContain(`value="${reference}"`);
     expect(form.text).toContain("premium ₦15,000.00");
-    for (const input of ["policy", "downPayment", "installments", "frequency", "firstDueDate", "graceDays"]) expect(form.text).toContain(`<label for="f-${input}"`);
+    for (const input of ["policy", "downPayment", "installments", "frequency", "firstDueDate", "graceDays"])
+      expect(form.text).toContain(`<label for="f-${input}"`);
 
     const { planNo, location } = await financed(b, reference);
     const detail = await b.get(location);
@@ -65,7 +66,17 @@ describe("partner financing pages", () => {
     expect(detail.text).toContain("Record the payment");
 
     const status = await p.run("payment status", { planNo });
-    expect(status).toMatchObject({ planNo, policy: reference, status: "active", premium: 15_000, downPayment: 3_000, financed: 12_000, installments: 4, frequency: "weekly", graceDays: 7 });
+    expect(status).toMatchObject({
+      planNo,
+      policy: reference,
+      status: "active",
+      premium: 15_000,
+      downPayment: 3_000,
+      financed: 12_000,
+      installments: 4,
+      frequency: "weekly",
+      graceDays: 7,
+    });
     expect(status.schedule.map((i: any) => [i.dueDate, i.amount])).toEqual([0, 7, 14, 21].map((d) => [watDate(d), 3000]));
 
     // One plan per policy: the link is gone, and the list has the plan.

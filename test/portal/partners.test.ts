@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { authenticate } from "../../src/modules/partners/service";
 import { listAudit } from "../../src/modules/portal/service";
-import { testApp, type TestPartner } from "../support/harness";
+import { type TestPartner, testApp } from "../support/harness";
 import { Browser, signedIn } from "./browser";
 
 const t = await testApp();
@@ -157,7 +157,7 @@ describe("API keys page", () => {
 
     const nonsense = await owner.post("/portal/keys/mode", { mode: "staging" });
     expect(nonsense.status).toBe(400);
-    expect(nonsense.text).toContain('mode must be &quot;test&quot; or &quot;live&quot;; received &quot;staging&quot;');
+    expect(nonsense.text).toContain("mode must be &quot;test&quot; or &quot;live&quot;; received &quot;staging&quot;");
     expect(await modeOf("legacy")).toBe("test");
   });
 

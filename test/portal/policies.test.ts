@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { count, eq } from "drizzle-orm";
-import { quotes as quotesTable } from "../../src/modules/quotes/schema";
 import { simulatedInsurer, underwriteDuePolicies } from "../../src/modules/policies/service";
+import { quotes as quotesTable } from "../../src/modules/quotes/schema";
 import { testApp } from "../support/harness";
 import { fullConsumer } from "../support/policies";
 import { signedIn } from "./browser";
@@ -17,9 +17,17 @@ describe("quote and issue in the portal", () => {
     const b = await signedIn(t, p.portal);
     const form = await b.get(`/portal/quote?product=vhcl-cmpr-1111&consumer=${consumer}`);
     expect(form.text).toContain("Insured value of the vehicle");
-    const premium = await b.post("/portal/quote/premium", { product: "vhcl-cmpr-1111", vhclValueForInsrnc: "2,000,000", insrncDrtn: "1y" }, { "hx-request": "true" });
+    const premium = await b.post(
+      "/portal/quote/premium",
+      { product: "vhcl-cmpr-1111", vhclValueForInsrnc: "2,000,000", insrncDrtn: "1y" },
+      { "hx-request": "true" },
+    );
     expect(premium.text).toContain("₦100,000.00");
-    const tooLow = await b.post("/portal/quote/premium", { product: "vhcl-cmpr-1111", vhclValueForInsrnc: "100000", insrncDrtn: "1y" }, { "hx-request": "true" });
+    const tooLow = await b.post(
+      "/portal/quote/premium",
+      { product: "vhcl-cmpr-1111", vhclValueForInsrnc: "100000", insrncDrtn: "1y" },
+      { "hx-request": "true" },
+    );
     expect(tooLow.text).toContain("500000");
     const reference = crypto.randomUUID();
     const issued = await b.post("/portal/quote/issue", { product: "vhcl-tprt-1111", insrncDrtn: "1y", consumer, id: reference, ...vehicleForm });
@@ -41,7 +49,14 @@ describe("quote and issue in the portal", () => {
     const { id: consumer } = await p.run("prfl entity", fullConsumer());
     const b = await signedIn(t, p.portal);
     await b.get("/portal/quote?product=vhcl-tprt-1111");
-    const refused = await b.post("/portal/quote/issue", { product: "vhcl-tprt-1111", insrncDrtn: "1y", consumer, id: "bad ref!", ...vehicleForm, "addtnlFact.rgstrtId": "ABC-123" });
+    const refused = await b.post("/portal/quote/issue", {
+      product: "vhcl-tprt-1111",
+      insrncDrtn: "1y",
+      consumer,
+      id: "bad ref!",
+      ...vehicleForm,
+      "addtnlFact.rgstrtId": "ABC-123",
+    });
     expect(refused.status).toBe(400);
     expect(refused.text).toContain("seed.id");
     expect(refused.text).toContain('value="Corolla"');
@@ -54,7 +69,14 @@ describe("quote and issue in the portal", () => {
     const b = await signedIn(t, p.portal);
     await b.get("/portal/quote?product=vhcl-tprt-1111");
     const quotes = async () => (await t.database.db.select({ n: count() }).from(quotesTable).where(eq(quotesTable.partnerId, p.partnerId)))[0]!.n;
-    const refused = await b.post("/portal/quote/issue", { product: "vhcl-tprt-1111", insrncDrtn: "1y", consumer, id: crypto.randomUUID(), ...vehicleForm, "addtnlFact.brand": "" });
+    const refused = await b.post("/portal/quote/issue", {
+      product: "vhcl-tprt-1111",
+      insrncDrtn: "1y",
+      consumer,
+      id: crypto.randomUUID(),
+      ...vehicleForm,
+      "addtnlFact.brand": "",
+    });
     expect(refused.status).toBe(400);
     expect(await quotes()).toBe(0);
     expect((await p.run("dump entt_*")).list).toHaveLength(0);

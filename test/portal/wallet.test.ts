@@ -3,7 +3,7 @@ import type { VehicleRegistry } from "../../src/modules/enrichment/registry";
 import { checkVehicleRegistry, currentWatMonth, decodeVin } from "../../src/modules/enrichment/service";
 import { listAudit } from "../../src/modules/portal/service";
 import { walletBalance } from "../../src/modules/wallet/service";
-import { testApp, type TestPartner } from "../support/harness";
+import { type TestPartner, testApp } from "../support/harness";
 import { signedIn } from "./browser";
 
 const t = await testApp();
@@ -12,7 +12,8 @@ const db = t.database.db;
 const auditOf = async (partnerId: string, action: string) => (await listAudit(db, { partnerId, action }, { limit: 50 })).items;
 const reference = () => `TRF-${crypto.randomUUID().slice(0, 8)}`;
 /** The escaped form of a JSON answer's message as a page shows it. */
-const shown = (message: string) => message.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#x27;");
+const shown = (message: string) =>
+  message.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#x27;");
 const elbrtn = async (p: TestPartner, seed: unknown) => (await p.run("wallet topup", seed)).exctnFdbck.elbrtn as string;
 
 describe("wallet page", () => {
@@ -47,7 +48,9 @@ describe("wallet page", () => {
     expect(page.text).toContain("Top-up");
     expect(page.text).toContain(ref);
     expect(page.text).toMatch(/<td>\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}<\/td>/);
-    expect(await auditOf(p.partnerId, "wallet.topup")).toMatchObject([{ actor: p.portal.email, subject: ref, details: { amountKobo: 125_000_050, balanceAfterKobo: 125_000_050 } }]);
+    expect(await auditOf(p.partnerId, "wallet.topup")).toMatchObject([
+      { actor: p.portal.email, subject: ref, details: { amountKobo: 125_000_050, balanceAfterKobo: 125_000_050 } },
+    ]);
     // The JSON surface sees the same credit: a repeat there returns it.
     const repeat = await p.run("wallet topup", { amount: 1_250_000.5, reference: ref });
     expect(repeat).toMatchObject({ reference: ref, amount: 1_250_000.5, balance: 1_250_000.5 });
@@ -170,7 +173,11 @@ describe("wallet page", () => {
     const february = await b.get("/portal/wallet?month=2025-02");
     expect(february.status).toBe(200);
     expect(february.text).toContain("Vehicle checks in February 2025");
-    const rows = [...february.text.matchAll(/<tr><td>([^<]+)<\/td><td>(Live|Test)<\/td><td class="num">(\d+)<\/td><td class="num">(\d+)<\/td><td class="num">([^<]+)<\/td><\/tr>/g)].map((m) => m.slice(1));
+    const rows = [
+      ...february.text.matchAll(
+        /<tr><td>([^<]+)<\/td><td>(Live|Test)<\/td><td class="num">(\d+)<\/td><td class="num">(\d+)<\/td><td class="num">([^<]+)<\/td><\/tr>/g,
+      ),
+    ].map((m) => m.slice(1));
     expect(rows).toEqual([
       ["Vehicle registry checks", "Live", "2", "2", "₦300.00"],
       ["Vehicle registry checks", "Test", "1", "0", "₦0.00"],

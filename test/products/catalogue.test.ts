@@ -8,9 +8,24 @@ describe("product catalogue", () => {
   test("every product of spec 1 has a code, plus one health code per insurer", () => {
     const codes = allProductCodes();
     for (const code of [
-      "vhcl-tprt-1111", "vhcl-cmpr-1111", "phnn-flx1-1111", "phnn-flx2-1111", "phnn-flx3-1111", "lapt-flx1-1111",
-      "lapt-flx2-1111", "ltix-stnd-1111", "gtrn-stnd-1111", "lrgg-stnd-1111", "crlt-sme1-1111", "crlt-psnl-1111",
-      "crlt-kymn-1111", "crlt-mrtg-1111", "mexx-stnd-1111", "mrnn-stnd-1111", "mrnn-cmpr-1111", "allr-stnd-1111",
+      "vhcl-tprt-1111",
+      "vhcl-cmpr-1111",
+      "phnn-flx1-1111",
+      "phnn-flx2-1111",
+      "phnn-flx3-1111",
+      "lapt-flx1-1111",
+      "lapt-flx2-1111",
+      "ltix-stnd-1111",
+      "gtrn-stnd-1111",
+      "lrgg-stnd-1111",
+      "crlt-sme1-1111",
+      "crlt-psnl-1111",
+      "crlt-kymn-1111",
+      "crlt-mrtg-1111",
+      "mexx-stnd-1111",
+      "mrnn-stnd-1111",
+      "mrnn-cmpr-1111",
+      "allr-stnd-1111",
       "firb-stnd-1111",
     ])
       expect(codes).toContain(code);
@@ -73,7 +88,9 @@ describe("product catalogue", () => {
 
 describe("health hospital lists (dump hlth_*HSPTLS)", () => {
   test("every insurer has about five hospitals with name, address, city and state", () => {
-    const insurers = allProductCodes().filter((c) => c.startsWith("hlth-")).map((c) => c.split("-")[1]!);
+    const insurers = allProductCodes()
+      .filter((c) => c.startsWith("hlth-"))
+      .map((c) => c.split("-")[1]!);
     const all = listHospitals();
     for (const insurer of insurers) {
       const own = listHospitals(insurer);

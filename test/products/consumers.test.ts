@@ -46,9 +46,28 @@ describe("consumer requirements per family (spec 2.3)", () => {
 
   test("no family asks for a field that is not a consumer field of spec 2.3", () => {
     const known = new Set([
-      "type", "class", "name.first", "name.last", "name.middle", "name.brand", "gender", "dob.date", "dob.proof", "addrss.addrss",
-      "phoneNo", "eMail", "ntnlty", "stateOfOrigin", "mrtlStatus", "socialID.type", "socialID.id", "socialID.image", "taxId", "rc",
-      "cac02", "cac07",
+      "type",
+      "class",
+      "name.first",
+      "name.last",
+      "name.middle",
+      "name.brand",
+      "gender",
+      "dob.date",
+      "dob.proof",
+      "addrss.addrss",
+      "phoneNo",
+      "eMail",
+      "ntnlty",
+      "stateOfOrigin",
+      "mrtlStatus",
+      "socialID.type",
+      "socialID.id",
+      "socialID.image",
+      "taxId",
+      "rc",
+      "cac02",
+      "cac07",
     ]);
     for (const code of allProductCodes())
       for (const consumerClass of ["h", "o"] as const) for (const field of needs(code, consumerClass)) expect(known.has(field)).toBe(true);

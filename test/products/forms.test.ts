@@ -12,9 +12,9 @@ import {
   inputName,
   naira,
   policySeedFromForm,
+  type SubmittedValues,
   seedFromForm,
   wireValue,
-  type SubmittedValues,
 } from "../../src/products/forms";
 import { HEALTH_INSURERS } from "../../src/products/health";
 import { SUPPORTED_DESTINATIONS } from "../../src/products/travel/zones";
@@ -246,7 +246,10 @@ const scenarios: Scenario[] = [
     json: { ...s.json, policy: { ...s.json.policy, addtnlFact: { ...factsOf(s), proofOfOwnrsh: PNG_BASE64 } } },
   })),
   ...[
-    ...["mexx-stnd-1111", "mrnn-stnd-1111"].map((code) => ({ code, facts: { ...directorOf({ name: "DrctrName", dob: "DrctrDob" }), coverStartDate: watDate(3) } })),
+    ...["mexx-stnd-1111", "mrnn-stnd-1111"].map((code) => ({
+      code,
+      facts: { ...directorOf({ name: "DrctrName", dob: "DrctrDob" }), coverStartDate: watDate(3) },
+    })),
     { code: "crlt-sme1-1111", facts: directorOf({ name: "directorName", dob: "directorDob" }) },
     { code: "lrgg-stnd-1111", facts: directorOf({ name: "DrctrName", dob: "DrctrDob" }) },
   ].map(({ code, facts }) =>
@@ -326,9 +329,7 @@ function withValue(seed: Seed, name: string, value: unknown): Seed {
 
 /** The service answers 406 for a blank or null field before the rules run: the portal must never send one. */
 const hasBlank = (value: unknown): boolean =>
-  value === null ||
-  (typeof value === "string" && value.trim() === "") ||
-  (typeof value === "object" && Object.values(value as object).some(hasBlank));
+  value === null || (typeof value === "string" && value.trim() === "") || (typeof value === "object" && Object.values(value as object).some(hasBlank));
 
 /** The voyage's inputs make one wire array: a missing end is refused for the voyage as a whole. */
 const isVoyageEnd = (name: string) => name.startsWith("addtnlFact.voyage.");
@@ -378,7 +379,11 @@ describe.each(scenarios.map((s) => [s.name, s] as const))("%s", (_name, s) => {
       expect(hasBlank(seed)).toBe(false);
       const e = refusalOf(s, which, seed);
       if (isVoyageEnd(name)) {
-        expect({ name, field: e.field, message: e.message }).toEqual({ name, field: "seed.addtnlFact.voyage", message: "seed.addtnlFact.voyage must have at least 2 entries" });
+        expect({ name, field: e.field, message: e.message }).toEqual({
+          name,
+          field: "seed.addtnlFact.voyage",
+          message: "seed.addtnlFact.voyage must have at least 2 entries",
+        });
         continue;
       }
       expect({ name, input: inputForField(e.field) }).toEqual({ name, input: name });

@@ -11,7 +11,11 @@ const borrower = (dob = "1990-04-12"): InsuredConsumer => ({
   profile: { class: "h", name: { first: "Adaeze", last: "Okafor" }, gender: "f", dob: { date: dob }, addrss: { addrss: "12 Admiralty Way, Lagos" } },
   documents: [],
 });
-const company: InsuredConsumer = { class: "o", profile: { class: "o", name: { brand: "Okafor Foods Ltd" }, addrss: { addrss: "4 Wharf Road, Apapa" } }, documents: [] };
+const company: InsuredConsumer = {
+  class: "o",
+  profile: { class: "o", name: { brand: "Okafor Foods Ltd" }, addrss: { addrss: "4 Wharf Road, Apapa" } },
+  documents: [],
+};
 const contextOf = (consumer: InsuredConsumer): PolicyContext => ({ consumer, now: NOW });
 
 const valid = (): Record<string, unknown> => ({
@@ -219,9 +223,7 @@ describe("crlt automatic decisions (spec 7)", () => {
     ["71 at loan end", "1960-03-11", "2032-03-10", "the borrower (born 1960-03-11) will be 71 on the loan end date 2032-03-10"],
   ])("a borrower %s is declined", (_name, dob, loanEndDate, detail) => {
     const reason = decline(withFacts({ loanEndDate }), { consumer: borrower(dob) });
-    expect(reason).toBe(
-      `Borrower outside the insurable age band: ${detail}; cover is for ages 18 to 65 when the loan starts and at most 70 when it ends.`,
-    );
+    expect(reason).toBe(`Borrower outside the insurable age band: ${detail}; cover is for ages 18 to 65 when the loan starts and at most 70 when it ends.`);
   });
 
   test.each([

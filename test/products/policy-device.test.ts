@@ -31,7 +31,10 @@ const laptop = () => ({ brand: "HP", model: "EliteBook 840", uIdnt: "5CD1234XYZ"
 describe("phone screen protection terms", () => {
   test.each(["phnn-flx1-1111", "phnn-flx2-1111", "phnn-flx3-1111"])("%s: the quote's premium, cover from today, IMEI as the device id", (code) => {
     const rules = rulesOf(code);
-    for (const [insrncDrtn, end] of [["6m", "2026-09-09T23:00:00Z"], ["1y", "2027-03-09T23:00:00Z"]] as const) {
+    for (const [insrncDrtn, end] of [
+      ["6m", "2026-09-09T23:00:00Z"],
+      ["1y", "2027-03-09T23:00:00Z"],
+    ] as const) {
       const t = rules.terms(phone(), insrncDrtn);
       expect(t.premiumKobo).toBe(rules.family.quote(rules.type, { insrncDrtn }).premiumKobo);
       expect(t.duration).toBe(insrncDrtn);
@@ -64,9 +67,7 @@ describe("phone screen protection terms", () => {
     const error = rulesOf("phnn-flx1-1111").refused({ ...phone(), uIdnt: "490154203237519" });
     expect(error.status).toBe(400);
     expect(error.field).toBe("seed.addtnlFact.uIdnt");
-    expect(error.message).toBe(
-      "seed.addtnlFact.uIdnt is not a valid IMEI: its last digit fails the Luhn check digit test; re-read the number (dial *#06#)",
-    );
+    expect(error.message).toBe("seed.addtnlFact.uIdnt is not a valid IMEI: its last digit fails the Luhn check digit test; re-read the number (dial *#06#)");
   });
 
   test.each(["49015420323751", "4901542032375180", "49015420323751A"])("IMEI %p is not 15 digits", (uIdnt) => {

@@ -11,7 +11,11 @@ const borrower = (dob = "1990-04-12"): InsuredConsumer => ({
   profile: { class: "h", name: { first: "Adaeze", last: "Okafor" }, gender: "f", dob: { date: dob }, addrss: { addrss: "12 Admiralty Way, Lagos" } },
   documents: [],
 });
-const company: InsuredConsumer = { class: "o", profile: { class: "o", name: { brand: "Okafor Foods Ltd" }, addrss: { addrss: "4 Wharf Road, Apapa" } }, documents: [] };
+const company: InsuredConsumer = {
+  class: "o",
+  profile: { class: "o", name: { brand: "Okafor Foods Ltd" }, addrss: { addrss: "4 Wharf Road, Apapa" } },
+  documents: [],
+};
 
 /** The partner's latest lrgg quote, as the quote command stores it. */
 function quoted(seed: { LoanAmount: number; LoanTenure: number }): QuoteOnFile {

@@ -34,7 +34,8 @@ const without = (field: string) => {
 
 function rulesOf(code: string) {
   const { family, type } = findProduct(code);
-  const terms = (addtnlFact: unknown, insrncDrtn: unknown = "3m", consumer = person) => family.policy.terms(type, { addtnlFact, insrncDrtn }, contextOf(consumer));
+  const terms = (addtnlFact: unknown, insrncDrtn: unknown = "3m", consumer = person) =>
+    family.policy.terms(type, { addtnlFact, insrncDrtn }, contextOf(consumer));
   const refused = (addtnlFact: unknown, insrncDrtn: unknown = "3m", consumer = person) => refusal(() => terms(addtnlFact, insrncDrtn, consumer));
   /** The automatic decision, on terms as the database gives them back (facts through JSON). */
   const decline = (addtnlFact: unknown, consumer = person) => {
@@ -115,12 +116,42 @@ describe("marine terms", () => {
     ["no entries", [], "seed.addtnlFact.items", "seed.addtnlFact.items must have at least one entry"],
     ["not an array", { description: "Cashew", quantity: 1, value: 5 }, "seed.addtnlFact.items", "seed.addtnlFact.items must be an array; received an object"],
     ["no description", [{ quantity: 1, value: 5 }], "seed.addtnlFact.items[0].description", "seed.addtnlFact.items[0].description is required"],
-    ["a fractional quantity", [{ description: "Cashew", quantity: 1.5, value: 5 }], "seed.addtnlFact.items[0].quantity", "seed.addtnlFact.items[0].quantity must be a JSON integer; received a number"],
-    ["a zero quantity", [{ description: "Cashew", quantity: 0, value: 5 }], "seed.addtnlFact.items[0].quantity", "seed.addtnlFact.items[0].quantity must be at least 1; received 0"],
-    ["a quantity as a string", [{ description: "Cashew", quantity: "3", value: 5 }], "seed.addtnlFact.items[0].quantity", "seed.addtnlFact.items[0].quantity must be a JSON number, not a string (send 3 without quotes)"],
-    ["a value as a string", [{ description: "Cashew", quantity: 1, value: "5000000" }], "seed.addtnlFact.items[0].value", "seed.addtnlFact.items[0].value must be a JSON number, not a string (send 5000000 without quotes)"],
-    ["a zero value", [{ description: "Cashew", quantity: 1, value: 0 }], "seed.addtnlFact.items[0].value", "seed.addtnlFact.items[0].value must be more than 0; received 0"],
-    ["an unknown item field", [{ description: "Cashew", quantity: 1, value: 5, hsCode: "0801" }], "seed.addtnlFact.items[0]", "seed.addtnlFact.items[0] has unknown field: hsCode"],
+    [
+      "a fractional quantity",
+      [{ description: "Cashew", quantity: 1.5, value: 5 }],
+      "seed.addtnlFact.items[0].quantity",
+      "seed.addtnlFact.items[0].quantity must be a JSON integer; received a number",
+    ],
+    [
+      "a zero quantity",
+      [{ description: "Cashew", quantity: 0, value: 5 }],
+      "seed.addtnlFact.items[0].quantity",
+      "seed.addtnlFact.items[0].quantity must be at least 1; received 0",
+    ],
+    [
+      "a quantity as a string",
+      [{ description: "Cashew", quantity: "3", value: 5 }],
+      "seed.addtnlFact.items[0].quantity",
+      "seed.addtnlFact.items[0].quantity must be a JSON number, not a string (send 3 without quotes)",
+    ],
+    [
+      "a value as a string",
+      [{ description: "Cashew", quantity: 1, value: "5000000" }],
+      "seed.addtnlFact.items[0].value",
+      "seed.addtnlFact.items[0].value must be a JSON number, not a string (send 5000000 without quotes)",
+    ],
+    [
+      "a zero value",
+      [{ description: "Cashew", quantity: 1, value: 0 }],
+      "seed.addtnlFact.items[0].value",
+      "seed.addtnlFact.items[0].value must be more than 0; received 0",
+    ],
+    [
+      "an unknown item field",
+      [{ description: "Cashew", quantity: 1, value: 5, hsCode: "0801" }],
+      "seed.addtnlFact.items[0]",
+      "seed.addtnlFact.items[0] has unknown field: hsCode",
+    ],
   ])("items: %s is refused", (_name, items, field, message) => {
     const error = mexx.refused(withFacts({ items }));
     expect(error.field).toBe(field);
@@ -136,10 +167,25 @@ describe("marine terms", () => {
 
   test.each([
     ["one entry", [{ origin: "Lagos" }], "seed.addtnlFact.voyage", "must have at least 2 entries"],
-    ["an entry with two keys", [{ origin: "Lagos", destination: "Rotterdam" }, { destination: "Rotterdam" }], "seed.addtnlFact.voyage[0]", 'must be an object with exactly one key, "origin" or "destination"; received keys origin, destination'],
+    [
+      "an entry with two keys",
+      [{ origin: "Lagos", destination: "Rotterdam" }, { destination: "Rotterdam" }],
+      "seed.addtnlFact.voyage[0]",
+      'must be an object with exactly one key, "origin" or "destination"; received keys origin, destination',
+    ],
     ["an array entry", [{ origin: "Lagos" }, ["Rotterdam"]], "seed.addtnlFact.voyage[1]", "received an array"],
-    ["no origin", [{ destination: "Antwerp" }, { destination: "Rotterdam" }], "seed.addtnlFact.voyage", 'must include an "origin" entry and a "destination" entry'],
-    ["a city as a number", [{ origin: "Lagos" }, { destination: 7 }], "seed.addtnlFact.voyage[1].destination", "must be a string naming the place; received an integer"],
+    [
+      "no origin",
+      [{ destination: "Antwerp" }, { destination: "Rotterdam" }],
+      "seed.addtnlFact.voyage",
+      'must include an "origin" entry and a "destination" entry',
+    ],
+    [
+      "a city as a number",
+      [{ origin: "Lagos" }, { destination: 7 }],
+      "seed.addtnlFact.voyage[1].destination",
+      "must be a string naming the place; received an integer",
+    ],
   ])("voyage: %s is refused", (_name, voyage, field, rule) => {
     const error = mrnn.refused(withFacts({ voyage }));
     expect(error.field).toBe(field);
@@ -155,7 +201,9 @@ describe("marine terms", () => {
   });
 
   test("proformaDate is YYYY-MM-DD and not in the future; proformaInvoice is not a URL", () => {
-    expect(mexx.refused(withFacts({ proformaDate: "2026-03-11" })).message).toBe('seed.addtnlFact.proformaDate must not be in the future; received "2026-03-11"');
+    expect(mexx.refused(withFacts({ proformaDate: "2026-03-11" })).message).toBe(
+      'seed.addtnlFact.proformaDate must not be in the future; received "2026-03-11"',
+    );
     expect(mexx.refused(withFacts({ proformaDate: "2026/03/09" })).message).toBe("seed.addtnlFact.proformaDate must be a date in the form YYYY-MM-DD");
     expect(mexx.refused(withFacts({ proformaInvoice: "https://example.com/pi.pdf" })).field).toBe("seed.addtnlFact.proformaInvoice");
   });
@@ -170,7 +218,9 @@ describe("marine terms", () => {
     expect(mexx.refused(withFacts({ ...director, DrctrDob: "2026-03-10" }), "3m", company).message).toBe(
       'seed.addtnlFact.DrctrDob must be a date in the past; received "2026-03-10"',
     );
-    expect(mexx.refused(withFacts({ ...director, DrctrDob: "1975-6-1" }), "3m", company).message).toBe("seed.addtnlFact.DrctrDob must be a date in the form YYYY-MM-DD");
+    expect(mexx.refused(withFacts({ ...director, DrctrDob: "1975-6-1" }), "3m", company).message).toBe(
+      "seed.addtnlFact.DrctrDob must be a date in the form YYYY-MM-DD",
+    );
   });
 
   test("unknown fields are refused", () => {
@@ -207,9 +257,7 @@ describe("marine automatic decisions (spec 7)", () => {
   });
 
   test("an organisation without director details is declined", () => {
-    expect(mexx.decline(valid(), company)).toBe(
-      "Missing director details for an organisation: DrctrName and DrctrDob must be given for a company consumer.",
-    );
+    expect(mexx.decline(valid(), company)).toBe("Missing director details for an organisation: DrctrName and DrctrDob must be given for a company consumer.");
     expect(mexx.decline(withFacts({ DrctrName: "Chukwuma Okafor" }), company)).toBe(
       "Missing director details for an organisation: DrctrDob must be given for a company consumer.",
     );

@@ -77,16 +77,19 @@ describe("firb-stnd-1111 terms", () => {
 });
 
 describe("property validation (both covers)", () => {
-  test.each([allRisk, fireAndBurglary].map((r) => [r.family.ctgry, r] as const))("%s: sumInsured a positive JSON number, description required", (_ctgry, rules) => {
-    const base = rules === allRisk ? items() : shop();
-    expect(rules.refused({ ...base, sumInsured: "1000000" }).message).toBe(
-      "seed.addtnlFact.sumInsured must be a JSON number, not a string (send 1000000 without quotes)",
-    );
-    expect(rules.refused({ ...base, sumInsured: 0 }).message).toContain("seed.addtnlFact.sumInsured must be more than 0");
-    expect(rules.refused({ description: base.description }).message).toBe("seed.addtnlFact.sumInsured is required");
-    expect(rules.refused({ sumInsured: base.sumInsured }).message).toBe("seed.addtnlFact.description is required");
-    expect(rules.refused(undefined).field).toBe("seed.addtnlFact");
-  });
+  test.each([allRisk, fireAndBurglary].map((r) => [r.family.ctgry, r] as const))(
+    "%s: sumInsured a positive JSON number, description required",
+    (_ctgry, rules) => {
+      const base = rules === allRisk ? items() : shop();
+      expect(rules.refused({ ...base, sumInsured: "1000000" }).message).toBe(
+        "seed.addtnlFact.sumInsured must be a JSON number, not a string (send 1000000 without quotes)",
+      );
+      expect(rules.refused({ ...base, sumInsured: 0 }).message).toContain("seed.addtnlFact.sumInsured must be more than 0");
+      expect(rules.refused({ description: base.description }).message).toBe("seed.addtnlFact.sumInsured is required");
+      expect(rules.refused({ sumInsured: base.sumInsured }).message).toBe("seed.addtnlFact.description is required");
+      expect(rules.refused(undefined).field).toBe("seed.addtnlFact");
+    },
+  );
 
   test.each([allRisk, fireAndBurglary].map((r) => [r.family.ctgry, r] as const))("%s: insrncDrtn required, 1m, 3m, 6m or 1y", (_ctgry, rules) => {
     const base = rules === allRisk ? items() : shop();
@@ -98,7 +101,9 @@ describe("property validation (both covers)", () => {
 describe("property insurer decision and certificate", () => {
   test("no decline reason applies (spec 7 names none for these covers)", () => {
     expect(allRisk.family.policy.declineReason(allRisk.type, allRisk.terms(items()), contextWith(), { deviceAlreadyInsured: false })).toBeNull();
-    expect(fireAndBurglary.family.policy.declineReason(fireAndBurglary.type, fireAndBurglary.terms(shop()), contextWith(), { deviceAlreadyInsured: false })).toBeNull();
+    expect(
+      fireAndBurglary.family.policy.declineReason(fireAndBurglary.type, fireAndBurglary.terms(shop()), contextWith(), { deviceAlreadyInsured: false }),
+    ).toBeNull();
   });
 
   test("certificate: PDF inline (chosen)", () => {

@@ -101,7 +101,8 @@ describe("gtrn-stnd-1111 terms", () => {
     const error = refused(withFacts({ goodsType: "food" }));
     expect(error.field).toBe("seed.addtnlFact.goodsType");
     expect(error.message).toBe('seed.addtnlFact.goodsType must be one of "gnrl", "elct", "frd", "txtl", "appl", "fod", "bldg", "tool"; received "food"');
-    for (const goodsType of ["gnrl", "elct", "frd", "txtl", "appl", "fod", "bldg", "tool"]) expect(terms(withFacts({ goodsType })).facts.goodsType).toBe(goodsType);
+    for (const goodsType of ["gnrl", "elct", "frd", "txtl", "appl", "fod", "bldg", "tool"])
+      expect(terms(withFacts({ goodsType })).facts.goodsType).toBe(goodsType);
   });
 
   test.each([
@@ -120,14 +121,39 @@ describe("gtrn-stnd-1111 terms", () => {
   test.each([
     ["not an array", { origin: "Lagos", destination: "Abuja" }, "seed.addtnlFact.voyage", "must be an array; received an object"],
     ["one entry", [{ origin: "Lagos" }], "seed.addtnlFact.voyage", "must have at least 2 entries"],
-    ["a string entry", ["Lagos", { destination: "Abuja" }], "seed.addtnlFact.voyage[0]", 'must be an object with exactly one key, "origin" or "destination"; received a string'],
-    ["an entry with both keys", [{ origin: "Lagos", destination: "Abuja" }, { destination: "Abuja" }], "seed.addtnlFact.voyage[0]", "received keys origin, destination"],
+    [
+      "a string entry",
+      ["Lagos", { destination: "Abuja" }],
+      "seed.addtnlFact.voyage[0]",
+      'must be an object with exactly one key, "origin" or "destination"; received a string',
+    ],
+    [
+      "an entry with both keys",
+      [{ origin: "Lagos", destination: "Abuja" }, { destination: "Abuja" }],
+      "seed.addtnlFact.voyage[0]",
+      "received keys origin, destination",
+    ],
     ["another key", [{ origin: "Lagos" }, { to: "Abuja" }], "seed.addtnlFact.voyage[1]", "received key to"],
     ["an empty entry", [{ origin: "Lagos" }, {}], "seed.addtnlFact.voyage[1]", "received an empty object"],
-    ["a number as the city", [{ origin: 42 }, { destination: "Abuja" }], "seed.addtnlFact.voyage[0].origin", "must be a string naming the place; received an integer"],
+    [
+      "a number as the city",
+      [{ origin: 42 }, { destination: "Abuja" }],
+      "seed.addtnlFact.voyage[0].origin",
+      "must be a string naming the place; received an integer",
+    ],
     ["no destination", [{ origin: "Lagos" }, { origin: "Ibadan" }], "seed.addtnlFact.voyage", 'must include an "origin" entry and a "destination" entry'],
-    ["a stop too many", [{ origin: "Lagos" }, { destination: "Abuja" }, { destination: "Kano" }], "seed.addtnlFact.voyage", "must have exactly 2 entries for goods in transit"],
-    ["the same city twice", [{ origin: "Lagos" }, { destination: " LAGOS " }], "seed.addtnlFact.voyage", 'must name different cities as origin and destination; both are "LAGOS"'],
+    [
+      "a stop too many",
+      [{ origin: "Lagos" }, { destination: "Abuja" }, { destination: "Kano" }],
+      "seed.addtnlFact.voyage",
+      "must have exactly 2 entries for goods in transit",
+    ],
+    [
+      "the same city twice",
+      [{ origin: "Lagos" }, { destination: " LAGOS " }],
+      "seed.addtnlFact.voyage",
+      'must name different cities as origin and destination; both are "LAGOS"',
+    ],
     ["the same city, spaced differently", [{ origin: "Port  Harcourt" }, { destination: "port harcourt" }], "seed.addtnlFact.voyage", "different cities"],
   ])("voyage: %s is refused", (_name, voyage, field, rule) => {
     const error = refused(withFacts({ voyage }));

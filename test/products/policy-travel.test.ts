@@ -39,12 +39,15 @@ const trip = (): Record<string, unknown> => ({
   nokPhone: "+2348030000001",
 });
 const passenger = (changes: Record<string, unknown> = {}) => ({ firstName: "Ada", lastName: "Okafor", dob: "2015-06-01", passportNo: "B7654321", ...changes });
-const familyTrip = () => ({ ...trip(), planType: "family", passengers: [passenger(), passenger({ firstName: "Obi", dob: "2012-01-15", passportNo: "B7654322" })] });
+const familyTrip = () => ({
+  ...trip(),
+  planType: "family",
+  passengers: [passenger(), passenger({ firstName: "Obi", dob: "2012-01-15", passportNo: "B7654322" })],
+});
 const FAMILY_7D = { ...GERMANY_7D, planType: "family" };
 
 /** A request for `insrncDrtn` (default 7d, as quoted) against `context`. */
-const terms = (addtnlFact: unknown, insrncDrtn: unknown = "7d", context = contextWith()) =>
-  travel.policy.terms("stnd", { insrncDrtn, addtnlFact }, context);
+const terms = (addtnlFact: unknown, insrncDrtn: unknown = "7d", context = contextWith()) => travel.policy.terms("stnd", { insrncDrtn, addtnlFact }, context);
 const refused = (addtnlFact: unknown, insrncDrtn: unknown = "7d", context = contextWith()) => refusal(() => terms(addtnlFact, insrncDrtn, context));
 const refusedWithoutDuration = (addtnlFact: unknown) => refusal(() => travel.policy.terms("stnd", { addtnlFact }, contextWith()));
 const withTrip = (changes: Record<string, unknown>) => ({ ...trip(), ...changes });
@@ -93,7 +96,9 @@ describe("ltix-stnd-1111 terms", () => {
   test("over 80 on departure → age exceeds limit", () => {
     const error = refused(trip(), "7d", contextWith({ dob: "1945-03-20" }));
     expect(error.status).toBe(400);
-    expect(error.message).toBe("age exceeds limit: the traveller (dob.date 1945-03-20) is 81 on departureDate 2026-03-20, over the maximum insurable age of 80");
+    expect(error.message).toBe(
+      "age exceeds limit: the traveller (dob.date 1945-03-20) is 81 on departureDate 2026-03-20, over the maximum insurable age of 80",
+    );
     expect(error.field).toBe("seed.addtnlFact.departureDate");
   });
 
@@ -109,7 +114,10 @@ describe("ltix-stnd-1111 terms", () => {
   });
 
   test("multi-trip 6m and 12m: cover runs the whole period from departure", () => {
-    for (const [insrncDrtn, end] of [["6m", "2026-09-19T23:00:00Z"], ["12m", "2027-03-19T23:00:00Z"]] as const) {
+    for (const [insrncDrtn, end] of [
+      ["6m", "2026-09-19T23:00:00Z"],
+      ["12m", "2027-03-19T23:00:00Z"],
+    ] as const) {
       const t = terms(withTrip({ returnDate: "2026-04-10" }), insrncDrtn, contextWith({ quote: { ...GERMANY_7D, insrncDrtn } }));
       expect(t.premiumKobo).toBe(travel.quote("stnd", { ...GERMANY_7D, insrncDrtn }).premiumKobo);
       expect(t.coverEnd).toEqual(new Date(end));
@@ -166,7 +174,9 @@ describe("travel must match the quote (spec 2.5)", () => {
   test("another duration", () => {
     const error = refused(trip(), "15d");
     expect(error.field).toBe("seed.insrncDrtn");
-    expect(error.message).toBe('seed.insrncDrtn must match the quote: the latest quote of ltix-stnd-1111 is for "7d"; received "15d" (quote again to change it)');
+    expect(error.message).toBe(
+      'seed.insrncDrtn must match the quote: the latest quote of ltix-stnd-1111 is for "7d"; received "15d" (quote again to change it)',
+    );
   });
 
   test("another destination (compared as the spec's country name)", () => {

@@ -4,8 +4,7 @@ import { prmm, quoteRefusal } from "./support";
 
 const CODE = "ltix-stnd-1111";
 const quote = (seed: Record<string, unknown>) => prmm(CODE, seed);
-const refused = (seed: Record<string, unknown>) =>
-  quoteRefusal(CODE, { insrncDrtn: "7d", destination: "France", planType: "individual", ...seed });
+const refused = (seed: Record<string, unknown>) => quoteRefusal(CODE, { insrncDrtn: "7d", destination: "France", planType: "individual", ...seed });
 
 // Spec 2.4, copied cell by cell: [duration, S-Ind, S-Fam, A1-Ind, A1-Fam, A2-Ind, A2-Fam].
 const TRAVEL_TABLE: [string, number, number, number, number, number, number][] = [
@@ -49,8 +48,7 @@ describe("travel age tiers", () => {
     [76, 2.5],
     [80, 2.5],
   ])("age %d pays the table rate x%p", (travelerAge, factor) => {
-    for (const [insrncDrtn, destination, planType, naira] of cells)
-      expect(quote({ insrncDrtn, destination, planType, travelerAge })).toBe(naira * factor);
+    for (const [insrncDrtn, destination, planType, naira] of cells) expect(quote({ insrncDrtn, destination, planType, travelerAge })).toBe(naira * factor);
   });
 
   test("age defaults to 35 (table rate) and is kept in the basis", () => {
@@ -90,10 +88,12 @@ describe("Hajj and Umrah (spec 2.4), every cell", () => {
     ["45d", 5440, 14144, 28288],
   ];
   // Both ends of each age band: 0-18, 19-75, 76-80.
-  const bands = [[0, 18], [19, 75], [76, 80]] as const;
-  const hajjCells = HAJJ.flatMap(([duration, ...figures]) =>
-    bands.flatMap(([from, to], i) => [from, to].map((age) => [duration, age, figures[i]!] as const)),
-  );
+  const bands = [
+    [0, 18],
+    [19, 75],
+    [76, 80],
+  ] as const;
+  const hajjCells = HAJJ.flatMap(([duration, ...figures]) => bands.flatMap(([from, to], i) => [from, to].map((age) => [duration, age, figures[i]!] as const)));
 
   test.each(hajjCells)("%s age %d → %d", (insrncDrtn, travelerAge, naira) => {
     expect(quote({ insrncDrtn, destination: "Saudi Arabia", planType: "individual", travelerAge, isHajj: true })).toBe(naira);

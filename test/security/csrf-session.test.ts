@@ -5,11 +5,11 @@
  * 403 with nothing changed. A route added without parameters here fails the test.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
-import { sql } from "drizzle-orm";
 import { createHmac } from "node:crypto";
+import { sql } from "drizzle-orm";
 import { Browser, signedIn } from "../portal/browser";
 import { watDate } from "../support/policies";
-import { expectUnchanged, snapshot, world, type World } from "./world";
+import { expectUnchanged, snapshot, type World, world } from "./world";
 
 let w: World;
 let owner: Browser; // B's owner: B has one of everything to aim at
@@ -21,7 +21,9 @@ beforeAll(async () => {
   owner = w.b.browser;
   admin = await signedIn(w.t, w.admin.portal);
   other = await signedIn(w.t, w.a.portal);
-  const result = await w.t.database.db.execute(sql`select id from policies where reference = ${w.b.pending.reference} and partner_id = ${w.b.partner.partnerId}`);
+  const result = await w.t.database.db.execute(
+    sql`select id from policies where reference = ${w.b.pending.reference} and partner_id = ${w.b.partner.partnerId}`,
+  );
   pendingPolicyId = ((Array.isArray(result) ? result : (result as { rows: any[] }).rows)[0] as { id: string }).id;
 }, 60_000);
 
@@ -33,7 +35,11 @@ const routes: Record<string, () => { path: string; fields: Record<string, string
     fields: { currentPassword: w.b.partner.portal.password, newPassword: "csrf-changed-password-1", confirmPassword: "csrf-changed-password-1" },
     as: "owner",
   }),
-  "POST /portal/consumers": () => ({ path: "/portal/consumers", fields: { class: "h", "name.first": "Forged", "name.last": "Request", phoneNo: "+2348031234567" }, as: "owner" }),
+  "POST /portal/consumers": () => ({
+    path: "/portal/consumers",
+    fields: { class: "h", "name.first": "Forged", "name.last": "Request", phoneNo: "+2348031234567" },
+    as: "owner",
+  }),
   "POST /portal/quote/form": () => ({ path: "/portal/quote/form", fields: { product: "vhcl-tprt-1111", consumer: w.b.consumer.id }, as: "owner" }),
   "POST /portal/quote/premium": () => ({ path: "/portal/quote/premium", fields: { product: "vhcl-tprt-1111", insrncDrtn: "1y" }, as: "owner" }),
   "POST /portal/quote/issue": () => ({
@@ -52,16 +58,28 @@ const routes: Record<string, () => { path: string; fields: Record<string, string
     },
     as: "owner",
   }),
-  "POST /portal/wallet/topup": () => ({ path: "/portal/wallet/topup", fields: { amount: "1000", reference: `csrf-${crypto.randomUUID().slice(0, 8)}` }, as: "owner" }),
+  "POST /portal/wallet/topup": () => ({
+    path: "/portal/wallet/topup",
+    fields: { amount: "1000", reference: `csrf-${crypto.randomUUID().slice(0, 8)}` },
+    as: "owner",
+  }),
   "POST /portal/keys/rotate": () => ({ path: "/portal/keys/rotate", fields: { label: "live" }, as: "owner" }),
   "POST /portal/keys/revoke": () => ({ path: "/portal/keys/revoke", fields: { keyId: w.b.partner.keys.test.id }, as: "owner" }),
   "POST /portal/keys/mode": () => ({ path: "/portal/keys/mode", fields: { mode: "live" }, as: "owner" }),
-  "POST /portal/team": () => ({ path: "/portal/team", fields: { email: `csrf-${crypto.randomUUID().slice(0, 8)}@victim.example`, name: "Planted" }, as: "owner" }),
+  "POST /portal/team": () => ({
+    path: "/portal/team",
+    fields: { email: `csrf-${crypto.randomUUID().slice(0, 8)}@victim.example`, name: "Planted" },
+    as: "owner",
+  }),
   "POST /portal/team/:id/:change": () => ({ path: `/portal/team/${w.b.staff.id}/deactivate`, fields: {}, as: "owner" }),
   "POST /portal/vehicle/check": () => ({ path: "/portal/vehicle/check", fields: { search_type: "registration", value: "ABC123DE" }, as: "owner" }),
   "POST /portal/vehicle/vin": () => ({ path: "/portal/vehicle/vin", fields: { vin: "1HGCM82633A004352" }, as: "owner" }),
   "POST /portal/webhooks": () => ({ path: "/portal/webhooks", fields: { url: "http://127.0.0.1:9/planted" }, as: "owner" }),
-  "POST /portal/webhooks/:id": () => ({ path: `/portal/webhooks/${w.b.endpoint.id}`, fields: { url: "http://127.0.0.1:9/redirected", enabled: "on" }, as: "owner" }),
+  "POST /portal/webhooks/:id": () => ({
+    path: `/portal/webhooks/${w.b.endpoint.id}`,
+    fields: { url: "http://127.0.0.1:9/redirected", enabled: "on" },
+    as: "owner",
+  }),
   "POST /portal/webhooks/:id/reveal": () => ({ path: `/portal/webhooks/${w.b.endpoint.id}/reveal`, fields: {}, as: "owner" }),
   "POST /portal/webhooks/:id/rotate": () => ({ path: `/portal/webhooks/${w.b.endpoint.id}/rotate`, fields: {}, as: "owner" }),
   "POST /portal/webhooks/:id/test": () => ({ path: `/portal/webhooks/${w.b.endpoint.id}/test`, fields: {}, as: "owner" }),
@@ -78,8 +96,16 @@ const routes: Record<string, () => { path: string; fields: Record<string, string
     fields: { policy: w.b.policy.reference, downPayment: "0", installments: "2", frequency: "monthly", firstDueDate: watDate() },
     as: "owner",
   }),
-  "POST /portal/financing/:planNo/installments": () => ({ path: `/portal/financing/${w.b.planNo}/installments`, fields: { amount: "3000", reference: "forged-payment" }, as: "owner" }),
-  "POST /admin/policies/:id/review": () => ({ path: `/admin/policies/${pendingPolicyId}/review`, fields: { decision: "d", statusNote: "forged decline" }, as: "admin" }),
+  "POST /portal/financing/:planNo/installments": () => ({
+    path: `/portal/financing/${w.b.planNo}/installments`,
+    fields: { amount: "3000", reference: "forged-payment" },
+    as: "owner",
+  }),
+  "POST /admin/policies/:id/review": () => ({
+    path: `/admin/policies/${pendingPolicyId}/review`,
+    fields: { decision: "d", statusNote: "forged decline" },
+    as: "admin",
+  }),
   "POST /admin/claims/:claimNo/review": () => ({ path: `/admin/claims/${w.b.claimNo}/review`, fields: { status: "rejected", note: "forged" }, as: "admin" }),
   "POST /admin/financing/lapse": () => ({ path: "/admin/financing/lapse", fields: { asOf: watDate(400) }, as: "admin" }),
   "POST /admin/partners": () => ({ path: "/admin/partners", fields: { name: "Forged Partner" }, as: "admin" }),
@@ -95,9 +121,19 @@ async function counts() {
 }
 
 /** Send `fields` as a form with `browser`'s cookies, and only the token given (none when undefined). */
-async function send(browser: Browser, path: string, fields: Record<string, string>, token: { field?: string; header?: string }, cookie = `session=${browser.cookie("session")}`) {
+async function send(
+  browser: Browser,
+  path: string,
+  fields: Record<string, string>,
+  token: { field?: string; header?: string },
+  cookie = `session=${browser.cookie("session")}`,
+) {
   const body = new URLSearchParams({ ...fields, ...(token.field === undefined ? {} : { _csrf: token.field }) }).toString();
-  const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", cookie, ...(token.header === undefined ? {} : { "x-csrf-token": token.header }) };
+  const headers: Record<string, string> = {
+    "content-type": "application/x-www-form-urlencoded",
+    cookie,
+    ...(token.header === undefined ? {} : { "x-csrf-token": token.header }),
+  };
   return w.t.app.handle(new Request(`http://localhost${path}`, { method: "POST", headers, body, redirect: "manual" }));
 }
 
@@ -116,7 +152,9 @@ describe("every state-changing portal route refuses a request without its sessio
       await browser.get(as === "admin" ? "/admin" : "/portal");
       const real = browser.csrf;
       expect(real.length).toBeGreaterThan(20);
-      const forged = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url").slice(0, real.length);
+      const forged = Buffer.from(crypto.getRandomValues(new Uint8Array(32)))
+        .toString("base64url")
+        .slice(0, real.length);
       await other.get("/portal");
       const attempts: [string, { field?: string; header?: string }][] = [
         ["no token", {}],
@@ -185,7 +223,8 @@ describe("the sign-in form's own CSRF protection (double submit: cookie and form
 });
 
 describe("session fixation", () => {
-  const sidOf = (token: string | undefined) => (token ? (JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()) as { sid: string }).sid : undefined);
+  const sidOf = (token: string | undefined) =>
+    token ? (JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()) as { sid: string }).sid : undefined;
 
   test("a made-up session cookie planted before sign-in is replaced, and never opens anything", async () => {
     const browser = new Browser(w.t);
@@ -262,4 +301,3 @@ describe("session fixation", () => {
     expect(session).toMatch(/Secure/i);
   });
 });
-

@@ -5,8 +5,8 @@
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
-import { signedIn, type Browser } from "../portal/browser";
-import { world, type World } from "./world";
+import { type Browser, signedIn } from "../portal/browser";
+import { type World, world } from "./world";
 
 let w: World;
 let owner: Browser;
@@ -16,7 +16,9 @@ beforeAll(async () => {
   w = await world();
   owner = w.b.browser;
   admin = await signedIn(w.t, w.admin.portal);
-  const result = await w.t.database.db.execute(sql`select id from policies where reference = ${w.b.policy.reference} and partner_id = ${w.b.partner.partnerId}`);
+  const result = await w.t.database.db.execute(
+    sql`select id from policies where reference = ${w.b.policy.reference} and partner_id = ${w.b.partner.partnerId}`,
+  );
   policyId = ((Array.isArray(result) ? result : (result as { rows: any[] }).rows)[0] as { id: string }).id;
 }, 60_000);
 
@@ -30,7 +32,13 @@ function expectSecurityHeaders(what: string, headers: Headers) {
       .map(([name, ...values]) => [name, values]),
   );
   expect({ what, csp: !!csp, unsafe: /unsafe-inline|unsafe-eval|\*/.test(csp) }).toEqual({ what, csp: true, unsafe: false });
-  expect({ what, defaultSrc: directives["default-src"], frameAncestors: directives["frame-ancestors"], scriptSrc: directives["script-src"], objectSrc: directives["object-src"] }).toEqual({
+  expect({
+    what,
+    defaultSrc: directives["default-src"],
+    frameAncestors: directives["frame-ancestors"],
+    scriptSrc: directives["script-src"],
+    objectSrc: directives["object-src"],
+  }).toEqual({
     what,
     defaultSrc: ["'self'"],
     frameAncestors: ["'none'"],
@@ -98,11 +106,21 @@ describe("every route answers with the security headers", () => {
     for (const route of w.t.app.routes.filter((r) => r.method !== "GET")) {
       const path = concrete(route.path);
       const response = await w.t.app.handle(
-        new Request(`http://localhost${path}`, { method: route.method, headers: { cookie: `session=${owner.cookie("session")}`, "content-type": "application/x-www-form-urlencoded" }, body: "" }),
+        new Request(`http://localhost${path}`, {
+          method: route.method,
+          headers: { cookie: `session=${owner.cookie("session")}`, "content-type": "application/x-www-form-urlencoded" },
+          body: "",
+        }),
       );
       expectSecurityHeaders(`${route.method} ${path} (${response.status})`, response.headers);
     }
-    const command = await w.t.app.handle(new Request("http://localhost/", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(w.b.partner.envelope("dump entt_*")) }));
+    const command = await w.t.app.handle(
+      new Request("http://localhost/", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(w.b.partner.envelope("dump entt_*")),
+      }),
+    );
     expect((await command.json()).exctnFdbck.id).toBe(75);
     expectSecurityHeaders("POST / (a command)", command.headers);
   });

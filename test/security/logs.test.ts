@@ -18,12 +18,13 @@ const captured: string[] = [];
 const original = { out: process.stdout.write.bind(process.stdout), err: process.stderr.write.bind(process.stderr) };
 function capture() {
   setLogLevel("debug");
-  const tap = (sink: typeof original.out) => ((chunk: unknown, ...rest: unknown[]) => {
-    captured.push(typeof chunk === "string" ? chunk : Buffer.from(chunk as Uint8Array).toString());
-    void sink;
-    void rest;
-    return true; // kept, not echoed: the test's output stays readable
-  }) as typeof process.stdout.write;
+  const tap = (sink: typeof original.out) =>
+    ((chunk: unknown, ...rest: unknown[]) => {
+      captured.push(typeof chunk === "string" ? chunk : Buffer.from(chunk as Uint8Array).toString());
+      void sink;
+      void rest;
+      return true; // kept, not echoed: the test's output stays readable
+    }) as typeof process.stdout.write;
   process.stdout.write = tap(original.out);
   process.stderr.write = tap(original.err);
 }
@@ -60,7 +61,8 @@ describe("secrets never appear in the logs", () => {
       await admin.get("/admin/partners");
       const created = await admin.post("/admin/partners", { name: "Logged Partner Ltd" });
       // Its keys (44 characters of base64) and password (24 of base64url); ids shown beside them are no secret.
-      for (const match of created.text.matchAll(/key ([A-Za-z0-9+/]{43}=)|@partners\.example \/ ([A-Za-z0-9_-]{24})\s*</g)) remember("shown once on the partner page", match[1] ?? match[2]);
+      for (const match of created.text.matchAll(/key ([A-Za-z0-9+/]{43}=)|@partners\.example \/ ([A-Za-z0-9_-]{24})\s*</g))
+        remember("shown once on the partner page", match[1] ?? match[2]);
       expect([...secrets.values()].filter((what) => what === "shown once on the partner page").length).toBe(4);
 
       // Sign-in: wrong passwords, an unknown e-mail, then the right one.
@@ -101,7 +103,10 @@ describe("secrets never appear in the logs", () => {
       remember("rotated endpoint secret", rotatedHook.secret);
       remember("default secret", (await p.run("webhook secret")).secret);
       remember("rotated default secret", (await p.run("webhook secret", { rotate: true })).secret);
-      await t.post({ userInfo: { id: p.partnerId, athrzt: { id: p.keys.test.id, key: "WRONGkeyWRONGkeyWRONGkeyWRONGkeyWRONGkeyWRO=" } }, cmmnd: { cmmnd: "dump entt_*" } });
+      await t.post({
+        userInfo: { id: p.partnerId, athrzt: { id: p.keys.test.id, key: "WRONGkeyWRONGkeyWRONGkeyWRONGkeyWRONGkeyWRO=" } },
+        cmmnd: { cmmnd: "dump entt_*" },
+      });
       remember("wrong key", "WRONGkeyWRONGkeyWRONGkeyWRONGkeyWRONGkeyWRO=");
       await t.post({ userInfo: { id: p.partnerId, athrzt: p.keys.live }, cmmnd: { cmmnd: "dump entt_*" } }); // revoked by the rotation
       await p.run("wallet topup", { amount: 100, reference: `logged-${crypto.randomUUID().slice(0, 6)}` });
@@ -132,7 +137,11 @@ describe("secrets never appear in the logs", () => {
 
       // Errors logged with secrets inside them: a failed query's parameters, nested fields, messages.
       log.error("command failed", {
-        error: new DrizzleQueryError("insert into webhook_endpoints values ($1, $2)", [hook.secret, p.keys.test.key], new Error(`duplicate key for ${p.keys.live.key}`)),
+        error: new DrizzleQueryError(
+          "insert into webhook_endpoints values ($1, $2)",
+          [hook.secret, p.keys.test.key],
+          new Error(`duplicate key for ${p.keys.live.key}`),
+        ),
         deep: { a: { b: { c: { d: { e: { f: { secret: rotatedHook.secret, text: p.keys.legacy.key } } } } } } },
         note: `session ${owner.cookie("session")} and Bearer ${p.keys.test.key}`,
       });
@@ -167,6 +176,7 @@ describe("the scrubber", () => {
     expect(scrubText("jwt eyJhbGciOiJIUzI1NiJ9.eyJzaWQiOiJ4In0.c2lnbmF0dXJl end")).toBe("jwt [redacted token] end");
     expect(scrubText("Failed query: select 1\nparams: a,b,c")).toBe("Failed query: select 1\nparams: [redacted]");
     // Ordinary text is left alone: ids, references, amounts.
-    for (const text of ["0193b2a4-7c1e-7d3f-9a8b-1c2d3e4f5a6b", "POL-VHCL-2026-ABCDEFGHJKMN", "amount 15000", "/portal/policies/abc"]) expect(scrubText(text)).toBe(text);
+    for (const text of ["0193b2a4-7c1e-7d3f-9a8b-1c2d3e4f5a6b", "POL-VHCL-2026-ABCDEFGHJKMN", "amount 15000", "/portal/policies/abc"])
+      expect(scrubText(text)).toBe(text);
   });
 });

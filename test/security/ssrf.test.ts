@@ -88,13 +88,30 @@ describe("registration refuses every spelling of a private address", () => {
       const verdict = await vetDestination(url, "seed.url", { allowPrivate: false, lookup: async () => addresses });
       expect({ addresses, permanent: (verdict as { permanent?: boolean }).permanent }).toEqual({ addresses, permanent: true });
     }
-    expect(await vetDestination(url, "seed.url", { allowPrivate: false, lookup: async () => ["2606:4700::1111"] })).toEqual({ url, address: "2606:4700::1111" });
+    expect(await vetDestination(url, "seed.url", { allowPrivate: false, lookup: async () => ["2606:4700::1111"] })).toEqual({
+      url,
+      address: "2606:4700::1111",
+    });
   });
 
   test("the address classifier: every private, loopback and link-local form; public ones pass", () => {
-    for (const address of ["127.0.0.1", "10.255.255.255", "169.254.0.1", "::1", "::", "fe80::1", "fe80::1%eth0", "fd00::1", "::ffff:10.0.0.1", "64:ff9b::a00:1", "2002:c0a8:101::1", "ff05::2"])
+    for (const address of [
+      "127.0.0.1",
+      "10.255.255.255",
+      "169.254.0.1",
+      "::1",
+      "::",
+      "fe80::1",
+      "fe80::1%eth0",
+      "fd00::1",
+      "::ffff:10.0.0.1",
+      "64:ff9b::a00:1",
+      "2002:c0a8:101::1",
+      "ff05::2",
+    ])
       expect({ address, refused: addressRefusal(address) !== null }).toEqual({ address, refused: true });
-    for (const address of ["8.8.8.8", "2001:4860:4860::8888", "::ffff:8.8.8.8", "64:ff9b::808:808"]) expect({ address, refusal: addressRefusal(address) }).toEqual({ address, refusal: null });
+    for (const address of ["8.8.8.8", "2001:4860:4860::8888", "::ffff:8.8.8.8", "64:ff9b::808:808"])
+      expect({ address, refusal: addressRefusal(address) }).toEqual({ address, refusal: null });
   });
 });
 
@@ -104,7 +121,12 @@ describe("redirects are never followed", () => {
     const path = `/redirect-${status}`;
     const registered = await p.run("webhook register", { url: receiver.url(path) });
     receiver.trust(path, registered.secret);
-    const targets = [receiver.url(`/followed-${status}`), "http://169.254.169.254/latest/meta-data/", "http://[::1]/", `http://[::ffff:127.0.0.1]:${receiver.port}/followed-${status}`];
+    const targets = [
+      receiver.url(`/followed-${status}`),
+      "http://169.254.169.254/latest/meta-data/",
+      "http://[::1]/",
+      `http://[::ffff:127.0.0.1]:${receiver.port}/followed-${status}`,
+    ];
     let nth = 0;
     receiver.respond(path, () => new Response(null, { status, headers: { location: targets[nth++ % targets.length]! } }));
     for (let i = 0; i < targets.length; i++) await p.run("wallet topup", { amount: 10, reference: `r-${crypto.randomUUID()}` });
@@ -114,7 +136,8 @@ describe("redirects are never followed", () => {
     }
     const deliveries = (await p.run("webhook deliveries")).list;
     expect(deliveries.length).toBe(targets.length);
-    for (const d of deliveries) expect(d).toMatchObject({ status: "pending", lastStatus: status, lastError: expect.stringMatching(/^redirect to .* not followed$/) });
+    for (const d of deliveries)
+      expect(d).toMatchObject({ status: "pending", lastStatus: status, lastError: expect.stringMatching(/^redirect to .* not followed$/) });
     expect(receiver.hits.filter((h) => h.path.startsWith(`/followed-${status}`))).toEqual([]);
     await p.run("webhook delete", { endpointId: registered.endpointId });
   });

@@ -7,10 +7,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { commandRegistry } from "../../src/commands";
 import type { KeyLabel } from "../../src/modules/partners/service";
-import { startVerificationService } from "../support/verification-service";
 import type { TestPartner } from "../support/harness";
 import { fullConsumer, insureSeed, productCases, watDate } from "../support/policies";
-import { expectUnchanged, leaksIn, snapshot, world, type World } from "./world";
+import { startVerificationService } from "../support/verification-service";
+import { expectUnchanged, leaksIn, snapshot, type World, world } from "./world";
 
 const registry = await startVerificationService();
 afterAll(() => registry.stop());
@@ -47,7 +47,12 @@ const cases: Record<string, (label: KeyLabel) => Promise<void>> = {
     answered(await attack(label, "prfl entity", fullConsumer()));
     // B's consumer's e-mail makes the caller's own consumer; B's is not updated (the snapshot checks).
     // (A partner of its own, so A's lists stay free of B's e-mail for the other cases.)
-    const mine = await attack(label, "prfl entity", { ...fullConsumer(), eMail: w.b.consumer.email, name: { first: "Mallory", last: "Attacker" } }, await w.t.partner());
+    const mine = await attack(
+      label,
+      "prfl entity",
+      { ...fullConsumer(), eMail: w.b.consumer.email, name: { first: "Mallory", last: "Attacker" } },
+      await w.t.partner(),
+    );
     answered(mine);
     expect(mine.answer.id).not.toBe(w.b.consumer.id);
   },
@@ -93,7 +98,10 @@ const cases: Record<string, (label: KeyLabel) => Promise<void>> = {
   },
   "enrch vin_vehicle": async (label) => answered(await attack(label, "enrch vin_vehicle", { vin: "1HGCM82633A004352" })),
   "claim submit": async (label) => {
-    refused(await attack(label, "claim submit", { policy: w.b.policy.reference, incidentDate: watDate(0), description: "A claims on B's policy", amount: 1000 }), 404);
+    refused(
+      await attack(label, "claim submit", { policy: w.b.policy.reference, incidentDate: watDate(0), description: "A claims on B's policy", amount: 1000 }),
+      404,
+    );
   },
   "claim status": async (label) => refused(await attack(label, "claim status", { claimNo: w.b.claimNo }), 404),
   "claim list": async (label) => {
@@ -105,7 +113,16 @@ const cases: Record<string, (label: KeyLabel) => Promise<void>> = {
   "claim withdraw": async (label) => refused(await attack(label, "claim withdraw", { claimNo: w.b.claimNo, note: "withdrawn by A" }), 404),
   "claim review": async (label) => refused(await attack(label, "claim review", { claimNo: w.b.claimNo, status: "rejected", note: "rejected by A" }), 403),
   "payment financeLoan": async (label) =>
-    refused(await attack(label, "payment financeLoan", { policy: w.b.policy.reference, downPayment: 0, installments: 2, frequency: "monthly", firstDueDate: watDate() }), 404),
+    refused(
+      await attack(label, "payment financeLoan", {
+        policy: w.b.policy.reference,
+        downPayment: 0,
+        installments: 2,
+        frequency: "monthly",
+        firstDueDate: watDate(),
+      }),
+      404,
+    ),
   "payment recordInstallment": async (label) =>
     refused(await attack(label, "payment recordInstallment", { planNo: w.b.planNo, amount: 3000, reference: `a-pay-${crypto.randomUUID().slice(0, 8)}` }), 404),
   "payment runLapse": async (label) => refused(await attack(label, "payment runLapse", { asOf: watDate(400) }), 403),
@@ -185,7 +202,27 @@ describe("the comparison can fail", () => {
   test("a change B makes to its own records shows in the snapshot, table by table", async () => {
     const db = w.t.database.db;
     const before = await snapshot(db, w.b.partner.partnerId);
-    expect(Object.keys(before)).toEqual(expect.arrayContaining(["partners", "api_keys", "consumers", "consumer_documents", "policies", "claims", "claim_documents", "financing_plans", "financing_installments", "wallets", "wallet_entries", "webhook_endpoints", "webhook_deliveries", "webhook_default_secrets", "portal_users", "portal_sessions", "outbox_events"]));
+    expect(Object.keys(before)).toEqual(
+      expect.arrayContaining([
+        "partners",
+        "api_keys",
+        "consumers",
+        "consumer_documents",
+        "policies",
+        "claims",
+        "claim_documents",
+        "financing_plans",
+        "financing_installments",
+        "wallets",
+        "wallet_entries",
+        "webhook_endpoints",
+        "webhook_deliveries",
+        "webhook_default_secrets",
+        "portal_users",
+        "portal_sessions",
+        "outbox_events",
+      ]),
+    );
     expect((await w.b.partner.run("webhook update", { endpointId: w.b.endpoint.id, description: "changed by B itself" })).exctnFdbck.id).toBe(75);
     const after = await snapshot(db, w.b.partner.partnerId);
     const changed = Object.keys(after).filter((table) => JSON.stringify(after[table]) !== JSON.stringify(before[table]));

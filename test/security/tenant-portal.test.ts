@@ -6,9 +6,9 @@
  * a case fails here.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
-import { Browser, signedIn, type PortalResponse } from "../portal/browser";
+import { Browser, type PortalResponse, signedIn } from "../portal/browser";
 import { watDate } from "../support/policies";
-import { expectUnchanged, leaksIn, snapshot, world, type World } from "./world";
+import { expectUnchanged, leaksIn, snapshot, type World, world } from "./world";
 
 let w: World;
 let owner: Browser;
@@ -25,7 +25,11 @@ beforeAll(async () => {
   const first = await staff.signIn(email, oneTime);
   expect(first.status).toBe(303);
   await staff.get("/portal/password");
-  const chosen = await staff.post("/portal/password", { currentPassword: oneTime, newPassword: "a-staff-password-123", confirmPassword: "a-staff-password-123" });
+  const chosen = await staff.post("/portal/password", {
+    currentPassword: oneTime,
+    newPassword: "a-staff-password-123",
+    confirmPassword: "a-staff-password-123",
+  });
   expect([200, 303]).toContain(chosen.status);
 }, 60_000);
 
@@ -41,7 +45,13 @@ const headerLines = (headers: Headers) => {
 };
 
 /** Open a route and check the answer shows nothing of B's that the request did not carry. */
-async function visit(browser: Browser, method: "GET" | "POST", path: string, fields: Record<string, string> = {}, headers: Record<string, string> = {}): Promise<PortalResponse> {
+async function visit(
+  browser: Browser,
+  method: "GET" | "POST",
+  path: string,
+  fields: Record<string, string> = {},
+  headers: Record<string, string> = {},
+): Promise<PortalResponse> {
   const response = method === "GET" ? await browser.get(path, headers) : await browser.post(path, fields, headers);
   const sent = `${path} ${decodeURIComponent(path)} ${JSON.stringify(fields)}`;
   const body = /^(application\/pdf|image\/)/.test(response.headers.get("content-type") ?? "") ? "" : response.text;
@@ -55,12 +65,14 @@ function expectStatus(response: PortalResponse, ...statuses: number[]) {
 }
 
 /** Every operator page refuses partner staff, owner or not, with 403 and before doing anything. */
-const adminOnly = (method: "GET" | "POST", path: () => string, fields: () => Record<string, string> = () => ({})) => async () => {
-  for (const browser of [owner, staff]) {
-    const response = await visit(browser, method, path(), fields());
-    expectStatus(response, 403);
-  }
-};
+const adminOnly =
+  (method: "GET" | "POST", path: () => string, fields: () => Record<string, string> = () => ({})) =>
+  async () => {
+    for (const browser of [owner, staff]) {
+      const response = await visit(browser, method, path(), fields());
+      expectStatus(response, 403);
+    }
+  };
 
 const cases: Record<string, () => Promise<void>> = {
   // ─── Public: nothing of any partner ──────────────────────────────────────────────────────────
@@ -84,7 +96,13 @@ const cases: Record<string, () => Promise<void>> = {
   },
   "POST /": async () => {
     // The command endpoint has its own matrix (tenant-commands.test.ts); a portal cookie is no credential there.
-    const response = await w.t.app.handle(new Request("http://localhost/", { method: "POST", headers: { cookie: `session=${owner.cookie("session")}`, "content-type": "application/json" }, body: JSON.stringify({ cmmnd: { cmmnd: "dump entt_*" } }) }));
+    const response = await w.t.app.handle(
+      new Request("http://localhost/", {
+        method: "POST",
+        headers: { cookie: `session=${owner.cookie("session")}`, "content-type": "application/json" },
+        body: JSON.stringify({ cmmnd: { cmmnd: "dump entt_*" } }),
+      }),
+    );
     expect((await response.json()).exctnFdbck).toMatchObject({ id: 55, id_v4: 400 });
   },
   // Any other method on the command endpoint only answers 405 (test/hostile-input.test.ts).
@@ -102,7 +120,13 @@ const cases: Record<string, () => Promise<void>> = {
     // The public verification page, by design: validity, product, cover and the insured's initials and surname (docs/security.md).
     const page = await owner.get(`/verify/${w.b.policy.policyNo}`);
     expectStatus(page, 200);
-    expect(leaksIn(page.text, w.markers.filter((m) => m !== w.b.consumer.name), w.b.policy.policyNo)).toEqual([]);
+    expect(
+      leaksIn(
+        page.text,
+        w.markers.filter((m) => m !== w.b.consumer.name),
+        w.b.policy.policyNo,
+      ),
+    ).toEqual([]);
   },
   // ─── Signing in and out ─────────────────────────────────────────────────────────────────────
   "GET /login": async () => expectStatus(await visit(new Browser(w.t), "GET", "/login"), 200),
@@ -121,13 +145,21 @@ const cases: Record<string, () => Promise<void>> = {
   "GET /portal/password": async () => expectStatus(await visit(owner, "GET", "/portal/password"), 200),
   "POST /portal/password": async () => {
     // Only one's own password, and only with it: B's sessions and password are untouched.
-    expectStatus(await visit(owner, "POST", "/portal/password", { currentPassword: w.b.partner.portal.password, newPassword: "attacker-password-1", confirmPassword: "attacker-password-1" }), 400);
+    expectStatus(
+      await visit(owner, "POST", "/portal/password", {
+        currentPassword: w.b.partner.portal.password,
+        newPassword: "attacker-password-1",
+        confirmPassword: "attacker-password-1",
+      }),
+      400,
+    );
   },
   // ─── Partner pages ──────────────────────────────────────────────────────────────────────────
   "GET /portal": async () => expectStatus(await visit(owner, "GET", "/portal"), 200),
   "GET /portal/consumers": async () => {
     expectStatus(await visit(owner, "GET", "/portal/consumers"), 200);
-    for (const q of [w.b.consumer.email, w.b.consumer.name, "Bartholomew"]) expectStatus(await visit(owner, "GET", `/portal/consumers?q=${encodeURIComponent(q)}`), 200);
+    for (const q of [w.b.consumer.email, w.b.consumer.name, "Bartholomew"])
+      expectStatus(await visit(owner, "GET", `/portal/consumers?q=${encodeURIComponent(q)}`), 200);
     expectStatus(await visit(owner, "GET", "/portal/consumers?rows=1"), 200);
   },
   "GET /portal/consumers/new": async () => expectStatus(await visit(owner, "GET", "/portal/consumers/new"), 200),
@@ -157,13 +189,18 @@ const cases: Record<string, () => Promise<void>> = {
     expectStatus(await visit(owner, "GET", "/portal/policies?status=p&rows=1"), 200);
   },
   "GET /portal/policies/:reference": async () => {
-    for (const reference of [w.b.policy.reference, w.b.pending.reference]) expectStatus(await visit(owner, "GET", `/portal/policies/${encodeURIComponent(reference)}`), 404);
+    for (const reference of [w.b.policy.reference, w.b.pending.reference])
+      expectStatus(await visit(owner, "GET", `/portal/policies/${encodeURIComponent(reference)}`), 404);
   },
-  "GET /portal/policies/:reference/status": async () => expectStatus(await visit(owner, "GET", `/portal/policies/${w.b.pending.reference}/status`, {}, { "hx-request": "true" }), 404),
-  "GET /portal/policies/:reference/certificate": async () => expectStatus(await visit(owner, "GET", `/portal/policies/${w.b.policy.reference}/certificate`), 404),
+  "GET /portal/policies/:reference/status": async () =>
+    expectStatus(await visit(owner, "GET", `/portal/policies/${w.b.pending.reference}/status`, {}, { "hx-request": "true" }), 404),
+  "GET /portal/policies/:reference/certificate": async () =>
+    expectStatus(await visit(owner, "GET", `/portal/policies/${w.b.policy.reference}/certificate`), 404),
   "GET /portal/quote": async () => expectStatus(await visit(owner, "GET", `/portal/quote?product=vhcl-tprt-1111&consumer=${w.b.consumer.id}`), 200),
-  "POST /portal/quote/form": async () => expectStatus(await visit(owner, "POST", "/portal/quote/form", { product: "vhcl-tprt-1111", consumer: w.b.consumer.id }), 200),
-  "POST /portal/quote/premium": async () => expectStatus(await visit(owner, "POST", "/portal/quote/premium", { product: "vhcl-tprt-1111", consumer: w.b.consumer.id, insrncDrtn: "1y" }), 200),
+  "POST /portal/quote/form": async () =>
+    expectStatus(await visit(owner, "POST", "/portal/quote/form", { product: "vhcl-tprt-1111", consumer: w.b.consumer.id }), 200),
+  "POST /portal/quote/premium": async () =>
+    expectStatus(await visit(owner, "POST", "/portal/quote/premium", { product: "vhcl-tprt-1111", consumer: w.b.consumer.id, insrncDrtn: "1y" }), 200),
   "POST /portal/quote/issue": async () => {
     const response = await visit(owner, "POST", "/portal/quote/issue", {
       product: "vhcl-tprt-1111",
@@ -232,23 +269,37 @@ const cases: Record<string, () => Promise<void>> = {
   "POST /portal/webhooks/:id/rotate": async () => expectStatus(await visit(owner, "POST", `/portal/webhooks/${w.b.endpoint.id}/rotate`), 404),
   "POST /portal/webhooks/:id/test": async () => expectStatus(await visit(owner, "POST", `/portal/webhooks/${w.b.endpoint.id}/test`), 404),
   "POST /portal/webhooks/:id/delete": async () => expectStatus(await visit(owner, "POST", `/portal/webhooks/${w.b.endpoint.id}/delete`), 404),
-  "POST /portal/webhooks/deliveries/:id/replay": async () => expectStatus(await visit(owner, "POST", `/portal/webhooks/deliveries/${w.b.deliveryId}/replay`, {}, { "hx-request": "true" }), 404),
+  "POST /portal/webhooks/deliveries/:id/replay": async () =>
+    expectStatus(await visit(owner, "POST", `/portal/webhooks/deliveries/${w.b.deliveryId}/replay`, {}, { "hx-request": "true" }), 404),
   "GET /portal/claims": async () => {
     expectStatus(await visit(owner, "GET", "/portal/claims"), 200);
     expectStatus(await visit(owner, "GET", `/portal/claims?policy=${encodeURIComponent(w.b.policy.reference)}`), 200, 400);
   },
   "GET /portal/claims/new": async () => expectStatus(await visit(owner, "GET", `/portal/claims/new?policy=${encodeURIComponent(w.b.policy.reference)}`), 200),
   "POST /portal/claims": async () => {
-    const response = await visit(owner, "POST", "/portal/claims", { policy: w.b.policy.reference, incidentDate: watDate(0), description: "A claims on B's policy", amount: "1000" });
+    const response = await visit(owner, "POST", "/portal/claims", {
+      policy: w.b.policy.reference,
+      incidentDate: watDate(0),
+      description: "A claims on B's policy",
+      amount: "1000",
+    });
     expectStatus(response, 404);
   },
   "GET /portal/claims/:claimNo": async () => expectStatus(await visit(owner, "GET", `/portal/claims/${w.b.claimNo}`), 404),
-  "POST /portal/claims/:claimNo/withdraw": async () => expectStatus(await visit(owner, "POST", `/portal/claims/${w.b.claimNo}/withdraw`, { note: "A withdraws B's claim" }), 404),
+  "POST /portal/claims/:claimNo/withdraw": async () =>
+    expectStatus(await visit(owner, "POST", `/portal/claims/${w.b.claimNo}/withdraw`, { note: "A withdraws B's claim" }), 404),
   "GET /portal/claims/:claimNo/documents/:position": async () => expectStatus(await visit(owner, "GET", `/portal/claims/${w.b.claimNo}/documents/1`), 404),
   "GET /portal/financing": async () => expectStatus(await visit(owner, "GET", "/portal/financing"), 200),
-  "GET /portal/financing/new": async () => expectStatus(await visit(owner, "GET", `/portal/financing/new?policy=${encodeURIComponent(w.b.policy.reference)}`), 200),
+  "GET /portal/financing/new": async () =>
+    expectStatus(await visit(owner, "GET", `/portal/financing/new?policy=${encodeURIComponent(w.b.policy.reference)}`), 200),
   "POST /portal/financing": async () => {
-    const response = await visit(owner, "POST", "/portal/financing", { policy: w.b.policy.reference, downPayment: "0", installments: "2", frequency: "monthly", firstDueDate: watDate() });
+    const response = await visit(owner, "POST", "/portal/financing", {
+      policy: w.b.policy.reference,
+      downPayment: "0",
+      installments: "2",
+      frequency: "monthly",
+      firstDueDate: watDate(),
+    });
     expectStatus(response, 404);
   },
   "GET /portal/financing/:planNo": async () => expectStatus(await visit(owner, "GET", `/portal/financing/${w.b.planNo}`), 404),
@@ -260,18 +311,38 @@ const cases: Record<string, () => Promise<void>> = {
   "GET /admin/policies/:id": adminOnly("GET", () => `/admin/policies/${w.b.pending.reference}`),
   "GET /admin/policies/:id/status": adminOnly("GET", () => `/admin/policies/${w.b.pending.reference}/status`),
   "GET /admin/policies/:id/certificate": adminOnly("GET", () => `/admin/policies/${w.b.policy.reference}/certificate`),
-  "POST /admin/policies/:id/review": adminOnly("POST", () => `/admin/policies/${w.b.pending.reference}/review`, () => ({ decision: "d", statusNote: "declined by A" })),
+  "POST /admin/policies/:id/review": adminOnly(
+    "POST",
+    () => `/admin/policies/${w.b.pending.reference}/review`,
+    () => ({ decision: "d", statusNote: "declined by A" }),
+  ),
   "GET /admin/consumers": adminOnly("GET", () => `/admin/consumers?q=${encodeURIComponent(w.b.consumer.email)}`),
   "GET /admin/claims": adminOnly("GET", () => "/admin/claims"),
   "GET /admin/claims/:claimNo": adminOnly("GET", () => `/admin/claims/${w.b.claimNo}`),
-  "POST /admin/claims/:claimNo/review": adminOnly("POST", () => `/admin/claims/${w.b.claimNo}/review`, () => ({ status: "rejected", note: "by A" })),
+  "POST /admin/claims/:claimNo/review": adminOnly(
+    "POST",
+    () => `/admin/claims/${w.b.claimNo}/review`,
+    () => ({ status: "rejected", note: "by A" }),
+  ),
   "GET /admin/claims/:claimNo/documents/:position": adminOnly("GET", () => `/admin/claims/${w.b.claimNo}/documents/1`),
   "GET /admin/financing": adminOnly("GET", () => "/admin/financing"),
-  "POST /admin/financing/lapse": adminOnly("POST", () => "/admin/financing/lapse", () => ({ asOf: watDate(400) })),
+  "POST /admin/financing/lapse": adminOnly(
+    "POST",
+    () => "/admin/financing/lapse",
+    () => ({ asOf: watDate(400) }),
+  ),
   "GET /admin/financing/:planNo": adminOnly("GET", () => `/admin/financing/${w.b.planNo}`),
   "GET /admin/partners": adminOnly("GET", () => "/admin/partners"),
-  "POST /admin/partners": adminOnly("POST", () => "/admin/partners", () => ({ name: "Created by A" })),
-  "POST /admin/partners/:id": adminOnly("POST", () => `/admin/partners/${w.b.partner.partnerId}`, () => ({ change: "suspend" })),
+  "POST /admin/partners": adminOnly(
+    "POST",
+    () => "/admin/partners",
+    () => ({ name: "Created by A" }),
+  ),
+  "POST /admin/partners/:id": adminOnly(
+    "POST",
+    () => `/admin/partners/${w.b.partner.partnerId}`,
+    () => ({ change: "suspend" }),
+  ),
   "GET /admin/audit": adminOnly("GET", () => "/admin/audit"),
 };
 
@@ -309,7 +380,8 @@ describe("partner A's staff open every route aimed at partner B's records", () =
 describe("the operator's administrator", () => {
   test("opens the operator's pages (the 403s above are about who asks)", async () => {
     const admin = await signedIn(w.t, w.admin.portal);
-    for (const path of ["/admin", "/admin/policies", "/admin/claims", "/admin/financing", "/admin/partners", "/admin/audit", "/admin/consumers"]) expect((await admin.get(path)).status).toBe(200);
+    for (const path of ["/admin", "/admin/policies", "/admin/claims", "/admin/financing", "/admin/partners", "/admin/audit", "/admin/consumers"])
+      expect((await admin.get(path)).status).toBe(200);
     // …and no partner page: the operator acts through the operator's pages only.
     for (const path of ["/portal", "/portal/consumers", "/portal/keys"]) expect((await admin.get(path)).status).toBe(403);
   });

@@ -9,8 +9,8 @@ import { policies } from "../../src/modules/policies/schema";
 import { walletBalance } from "../../src/modules/wallet/service";
 import { allProductCodes } from "../../src/products";
 import { listHospitals } from "../../src/products/health";
-import { testApp, type TestPartner } from "../support/harness";
-import { fullConsumer, insureSeed, productCases, watDate, type ProductCase } from "../support/policies";
+import { type TestPartner, testApp } from "../support/harness";
+import { fullConsumer, insureSeed, type ProductCase, productCases, watDate } from "../support/policies";
 
 const t = await testApp();
 const db = t.database.db;
@@ -22,7 +22,12 @@ async function funded(): Promise<TestPartner> {
 }
 
 const stored = async (p: TestPartner, reference: string) =>
-  (await db.select().from(policies).where(and(eq(policies.partnerId, p.partnerId), eq(policies.reference, reference))))[0]!;
+  (
+    await db
+      .select()
+      .from(policies)
+      .where(and(eq(policies.partnerId, p.partnerId), eq(policies.reference, reference)))
+  )[0]!;
 
 /** The shared suite's case for a product, or its family sibling's (a health plan names one of its own insurer's hospitals). */
 function caseFor(code: string): ProductCase {
@@ -100,12 +105,19 @@ describe("test keys never create live policies", () => {
     const smuggled = await insureWithTestKey(p, code, { addtnlFact: { ...c.addtnlFact(), mode: "live" } });
     expect([75, 55]).toContain(smuggled.exctnFdbck.id);
     // In the envelope: the key decides, not the envelope.
-    for (const extras of [(e: any) => ({ ...e, mode: "live" }), (e: any) => ({ ...e, userInfo: { ...e.userInfo, mode: "live", env: "live" } }), (e: any) => ({ ...e, cmmnd: { ...e.cmmnd, mode: "live" } })]) {
+    for (const extras of [
+      (e: any) => ({ ...e, mode: "live" }),
+      (e: any) => ({ ...e, userInfo: { ...e.userInfo, mode: "live", env: "live" } }),
+      (e: any) => ({ ...e, cmmnd: { ...e.cmmnd, mode: "live" } }),
+    ]) {
       const answer = await insureWithTestKey(p, code, {}, extras);
       if (answer.exctnFdbck.id !== 75) expect(answer.exctnFdbck).toMatchObject({ id: 55, id_v4: 400 });
     }
     // Nothing live was ever stored for this partner by the test key (the one live policy is none: the legacy key made none here).
-    const live = await db.select().from(policies).where(and(eq(policies.partnerId, p.partnerId), eq(policies.mode, "live")));
+    const live = await db
+      .select()
+      .from(policies)
+      .where(and(eq(policies.partnerId, p.partnerId), eq(policies.mode, "live")));
     expect(live).toEqual([]);
   });
 

@@ -8,11 +8,11 @@
  */
 import { expect } from "bun:test";
 import { sql } from "drizzle-orm";
-import { dispatchOutboxEvents } from "../../src/modules/webhooks/dispatcher";
-import { apiLogFor } from "../../src/modules/api-log/buffer";
 import type { Database } from "../../src/db/client";
-import { signedIn, type Browser } from "../portal/browser";
-import { PNG_BASE64, individual, testApp, type TestApp, type TestPartner } from "../support/harness";
+import { apiLogFor } from "../../src/modules/api-log/buffer";
+import { dispatchOutboxEvents } from "../../src/modules/webhooks/dispatcher";
+import { type Browser, signedIn } from "../portal/browser";
+import { individual, PNG_BASE64, type TestApp, type TestPartner, testApp } from "../support/harness";
 import { insureSeed, productCases, watDate } from "../support/policies";
 
 /** Tables that belong to no partner (shared caches, the service's own secrets). */
@@ -31,7 +31,10 @@ function tenantConditions(db: Database): Promise<Map<string, string>> {
     const tables = (await rows(db, sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`)).map(
       (r) => r.table_name as string,
     );
-    const columns = await rows(db, sql`select table_name, column_name from information_schema.columns where table_schema = 'public' and column_name = 'partner_id'`);
+    const columns = await rows(
+      db,
+      sql`select table_name, column_name from information_schema.columns where table_schema = 'public' and column_name = 'partner_id'`,
+    );
     const foreignKeys = await rows(
       db,
       sql`select kcu.table_name, kcu.column_name, ccu.table_name as ref_table
@@ -55,9 +58,11 @@ function tenantConditions(db: Database): Promise<Map<string, string>> {
     }
     // B's API log holds B's own requests, which B may keep making during a test: what must never change
     // is a row in B's log that B's keys did not make (one A caused).
-    if (conditions.has("api_requests")) conditions.set("api_requests", "partner_id = $partner and key_id not in (select id from api_keys where partner_id = $partner)");
+    if (conditions.has("api_requests"))
+      conditions.set("api_requests", "partner_id = $partner and key_id not in (select id from api_keys where partner_id = $partner)");
     const orphans = tables.filter((table) => !conditions.has(table) && !GLOBAL_TABLES.has(table));
-    if (orphans.length) throw new Error(`no way to tell which partner owns rows of ${orphans.join(", ")}: give them a partner_id or a foreign key, or list them as global`);
+    if (orphans.length)
+      throw new Error(`no way to tell which partner owns rows of ${orphans.join(", ")}: give them a partner_id or a foreign key, or list them as global`);
     return conditions;
   })();
   return plan;
@@ -122,11 +127,23 @@ async function ok(answer: Promise<any>, what: string) {
 
 /** Partner B with one of everything; partner A and an administrator beside it. */
 async function buildWorld(t: TestApp): Promise<World> {
-  const [a, partner, admin] = await Promise.all([t.partner({ enrichment: true }), t.partner({ enrichment: true, name: "Victim Bank" }), t.partner({ admin: true })]);
+  const [a, partner, admin] = await Promise.all([
+    t.partner({ enrichment: true }),
+    t.partner({ enrichment: true, name: "Victim Bank" }),
+    t.partner({ admin: true }),
+  ]);
   const tag = crypto.randomUUID().slice(0, 8);
   const email = `bartholomew.${tag}@victim.example`;
   const registered = await ok(
-    partner.run("prfl entity", individual({ name: { first: "Bartholomew", last: `Victimson${tag}` }, eMail: email, socialID: { type: "nidd", id: "12345678901", image: PNG_BASE64 }, taxId: "TIN-0099999" })),
+    partner.run(
+      "prfl entity",
+      individual({
+        name: { first: "Bartholomew", last: `Victimson${tag}` },
+        eMail: email,
+        socialID: { type: "nidd", id: "12345678901", image: PNG_BASE64 },
+        taxId: "TIN-0099999",
+      }),
+    ),
     "B registers a consumer",
   );
   const consumer = { id: registered.id as string, uuid: registered.id_uuid as string, email, name: `Victimson${tag}` };
@@ -135,7 +152,13 @@ async function buildWorld(t: TestApp): Promise<World> {
   await ok(partner.run(`dump ipck_${vehicle.code}*PRMM`, vehicle.quote), "B quotes");
   const issued = await ok(partner.run(`entt_${consumer.id}: insure`, insureSeed(vehicle, { id: `BREF${tag}` })), "B insures");
   const status = await ok(partner.run(`dump entt_${consumer.id}|insr_${vehicle.code}-${issued.id}*STATUS`), "B reads its policy");
-  const policy = { reference: issued.id as string, productCode: vehicle.code, policyNo: status.policyNo as string, certToken: String(status.certUrl).split("/").pop()!, consumerId: consumer.id };
+  const policy = {
+    reference: issued.id as string,
+    productCode: vehicle.code,
+    policyNo: status.policyNo as string,
+    certToken: String(status.certUrl).split("/").pop()!,
+    consumerId: consumer.id,
+  };
 
   await ok(partner.run("wallet topup", { amount: 1_000_000, reference: `b-topup-${tag}` }), "B tops up");
   const credit = productCases["crlt-sme1-1111"]!;
@@ -181,7 +204,8 @@ async function buildWorld(t: TestApp): Promise<World> {
     claimNo: claim.claimNo,
     planNo: financed.planNo,
     endpoint: { id: endpoint.endpointId, url, secret: endpoint.secret },
-    deliveryId: deliveries.list[0]?.deliveryId ?? (await ok(partner.run("webhook test", { endpointId: endpoint.endpointId }), "B tests its endpoint")).deliveryId,
+    deliveryId:
+      deliveries.list[0]?.deliveryId ?? (await ok(partner.run("webhook test", { endpointId: endpoint.endpointId }), "B tests its endpoint")).deliveryId,
     defaultSecret: secret.secret,
     topUpReference: `b-topup-${tag}`,
     staff: { id: staffId, email: staffEmail },

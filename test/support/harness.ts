@@ -1,10 +1,10 @@
 import { RedisClient } from "bun";
-import { loadConfig, type Config } from "../../src/config";
 import { createApp } from "../../src/app";
+import { type Config, loadConfig } from "../../src/config";
 import { CapacityGate } from "../../src/core/capacity";
 import { setLogLevel } from "../../src/core/log";
 import { MemoryRateLimiter, type RateLimiter } from "../../src/core/rate-limit";
-import { openDatabase, type DatabaseHandle } from "../../src/db/client";
+import { type DatabaseHandle, openDatabase } from "../../src/db/client";
 import { createPartner, type KeyLabel, type NewPartner } from "../../src/modules/partners/service";
 import { sessionSecret } from "../../src/modules/portal/service";
 
@@ -33,9 +33,7 @@ let shared: Promise<DatabaseHandle> | undefined;
 
 /** One migrated database per test process (PGlite in memory, or the run's fresh PostgreSQL database). Tests isolate by partner. */
 export function testDatabase(): Promise<DatabaseHandle> {
-  shared ??= openDatabase(
-    engine === "postgres" ? { url: process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL } : { dataDir: "memory://" },
-  );
+  shared ??= openDatabase(engine === "postgres" ? { url: process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL } : { dataDir: "memory://" });
   return shared;
 }
 
@@ -101,8 +99,7 @@ export async function testApp(
 }
 
 /** A minimal real PNG (1×1). */
-export const PNG_BASE64 =
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+export const PNG_BASE64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 export const PDF_BASE64 = Buffer.from("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n").toString("base64");
 
 export const individual = (overrides: Record<string, unknown> = {}) => ({

@@ -1,5 +1,5 @@
 import { expect } from "bun:test";
-import { PNG_BASE64, individual, type TestPartner } from "./harness";
+import { individual, PNG_BASE64, type TestPartner } from "./harness";
 
 /** YYYY-MM-DD in Nigerian local time, `days` from now. */
 export function watDate(days = 0): string {
@@ -21,8 +21,7 @@ export function newImei(): string {
 }
 
 /** A consumer who satisfies every family's requirements (spec 2.3), marine included. */
-export const fullConsumer = () =>
-  individual({ socialID: { type: "nidd", id: "12345678901", image: PNG_BASE64 }, taxId: "TIN-0012345" });
+export const fullConsumer = () => individual({ socialID: { type: "nidd", id: "12345678901", image: PNG_BASE64 }, taxId: "TIN-0012345" });
 
 export interface ProductCase {
   code: string;
@@ -48,9 +47,24 @@ const creditLife = () => ({ loanAmount: 50_000_000, loanTenure: 12, disbursement
 /** One valid request per spec-described product. */
 export const productCases: Record<string, ProductCase> = {
   "vhcl-tprt-1111": { code: "vhcl-tprt-1111", quote: { insrncDrtn: "1y" }, insrncDrtn: "1y", addtnlFact: vehicle },
-  "vhcl-cmpr-1111": { code: "vhcl-cmpr-1111", quote: { insrncDrtn: "1y", vhclValueForInsrnc: 5_000_000 }, insrncDrtn: "1y", addtnlFact: () => ({ ...vehicle(), vhclValueForInsrnc: 5_000_000 }) },
-  "phnn-flx1-1111": { code: "phnn-flx1-1111", quote: { insrncDrtn: "1y" }, insrncDrtn: "1y", addtnlFact: () => ({ brand: "Samsung", model: "Galaxy A54", uIdnt: newImei() }) },
-  "lapt-flx2-1111": { code: "lapt-flx2-1111", quote: { insrncDrtn: "1y" }, insrncDrtn: "1y", addtnlFact: () => ({ brand: "HP", model: "EliteBook 840", uIdnt: `5CD${Math.floor(Math.random() * 1e7)}` }) },
+  "vhcl-cmpr-1111": {
+    code: "vhcl-cmpr-1111",
+    quote: { insrncDrtn: "1y", vhclValueForInsrnc: 5_000_000 },
+    insrncDrtn: "1y",
+    addtnlFact: () => ({ ...vehicle(), vhclValueForInsrnc: 5_000_000 }),
+  },
+  "phnn-flx1-1111": {
+    code: "phnn-flx1-1111",
+    quote: { insrncDrtn: "1y" },
+    insrncDrtn: "1y",
+    addtnlFact: () => ({ brand: "Samsung", model: "Galaxy A54", uIdnt: newImei() }),
+  },
+  "lapt-flx2-1111": {
+    code: "lapt-flx2-1111",
+    quote: { insrncDrtn: "1y" },
+    insrncDrtn: "1y",
+    addtnlFact: () => ({ brand: "HP", model: "EliteBook 840", uIdnt: `5CD${Math.floor(Math.random() * 1e7)}` }),
+  },
   "ltix-stnd-1111": {
     code: "ltix-stnd-1111",
     quote: { insrncDrtn: "7d", destination: "Germany", planType: "individual" },

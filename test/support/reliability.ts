@@ -87,7 +87,9 @@ export async function startRawPost(url: string, body: string, splitAt = 10): Pro
     socket.once("error", reject);
   });
   const bytes = Buffer.from(body);
-  socket.write(`POST / HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\nContent-Length: ${bytes.length}\r\nConnection: close\r\n\r\n`);
+  socket.write(
+    `POST / HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\nContent-Length: ${bytes.length}\r\nConnection: close\r\n\r\n`,
+  );
   socket.write(bytes.subarray(0, splitAt));
   let sent = splitAt;
   return {

@@ -22,7 +22,12 @@ export async function startVerificationService(env: Record<string, string> = {})
   });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 100; i++) {
-    if (await fetch(`${url}/healthz`).then((r) => r.ok).catch(() => false)) break;
+    if (
+      await fetch(`${url}/healthz`)
+        .then((r) => r.ok)
+        .catch(() => false)
+    )
+      break;
     await Bun.sleep(50);
   }
   return { url, stop: () => child.kill() };

@@ -163,7 +163,10 @@ export async function startAppProcess(env: Record<string, string>, readyTimeoutM
   const deadline = Date.now() + readyTimeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the app exited with ${child.exitCode} before it was ready:\n${stderr}`);
-    const ready = await fetch(`${url}healthz`, { signal: AbortSignal.timeout(1000) }).then((r) => r.ok, () => false);
+    const ready = await fetch(`${url}healthz`, { signal: AbortSignal.timeout(1000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) break;
     if (Date.now() > deadline) {
       child.kill("SIGKILL");

@@ -1,5 +1,5 @@
 import { dateTime, naira } from "../format";
-import { Csrf, Empty, Input, MoreRows, ProblemSummary, type FormProblem, type FormValues } from "../portal/ui";
+import { Csrf, Empty, type FormProblem, type FormValues, Input, MoreRows, ProblemSummary } from "../portal/ui";
 
 export interface PendingRow {
   id: string;
@@ -33,9 +33,18 @@ export function PendingPolicyRow(props: { row: PendingRow; csrf: string; problem
       <td safe>{r.partnerName}</td>
       <td safe>{r.consumerName}</td>
       <td safe>{r.productName}</td>
-      <td class="num" safe>{naira(r.premiumKobo)}</td>
+      <td class="num" safe>
+        {naira(r.premiumKobo)}
+      </td>
       <td>
-        <form method="post" action={`/admin/policies/${r.id}/review`} hx-post={`/admin/policies/${r.id}/review`} hx-target={`#pending-${r.id}`} hx-swap="outerHTML" class="review">
+        <form
+          method="post"
+          action={`/admin/policies/${r.id}/review`}
+          hx-post={`/admin/policies/${r.id}/review`}
+          hx-target={`#pending-${r.id}`}
+          hx-swap="outerHTML"
+          class="review"
+        >
           <Csrf token={props.csrf} />
           <ProblemSummary problem={props.problem} />
           <button type="submit" name="decision" value="a">
@@ -58,7 +67,9 @@ export function ApprovalQueue(props: { rows: PendingRow[]; csrf: string }) {
   return (
     <section>
       <h1>Approvals</h1>
-      <p class="muted">Live policies waiting for a person: marine import, credit life, loan guaranty, comprehensive vehicles without proof of ownership. Oldest first.</p>
+      <p class="muted">
+        Live policies waiting for a person: marine import, credit life, loan guaranty, comprehensive vehicles without proof of ownership. Oldest first.
+      </p>
       {props.rows.length === 0 ? (
         <Empty>Nothing is waiting for approval.</Empty>
       ) : (
@@ -112,7 +123,14 @@ export function PartnerRows(props: { rows: PartnerRow[]; csrf: string }) {
             {p.admin ? (
               ""
             ) : (
-              <form method="post" action={`/admin/partners/${p.partnerId}`} hx-post={`/admin/partners/${p.partnerId}`} hx-target="#partner-rows" hx-swap="innerHTML" class="inline">
+              <form
+                method="post"
+                action={`/admin/partners/${p.partnerId}`}
+                hx-post={`/admin/partners/${p.partnerId}`}
+                hx-target="#partner-rows"
+                hx-swap="innerHTML"
+                class="inline"
+              >
                 <Csrf token={props.csrf} />
                 <button type="submit" name="change" value={p.enrichment ? "enrichment-off" : "enrichment-on"} class="secondary">
                   {p.enrichment ? "Turn vehicle checks off" : "Activate vehicle checks"}
@@ -187,7 +205,14 @@ export function PartnersPage(props: { rows: PartnerRow[]; csrf: string; values: 
       <form method="post" action="/admin/partners">
         <Csrf token={props.csrf} />
         <Input name="name" label="Partner name" required value={props.values.name} problem={props.problem} />
-        <Input name="email" label="Owner's e-mail" kind="email" value={props.values.email} hint="The portal login of the partner's owner." problem={props.problem} />
+        <Input
+          name="email"
+          label="Owner's e-mail"
+          kind="email"
+          value={props.values.email}
+          hint="The portal login of the partner's owner."
+          problem={props.problem}
+        />
         <Input name="enrichment" label="Activate vehicle checks" kind="checkbox" value={props.values.enrichment} />
         <button type="submit">Create partner</button>
       </form>

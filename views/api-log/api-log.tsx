@@ -111,7 +111,8 @@ export function ApiLogPage(props: ApiLogProps) {
         <Input
           name="command"
           label="Command"
-          kind="select" emptyChoice="Any"
+          kind="select"
+          emptyChoice="Any"
           value={props.filters.command}
           options={[...props.commands.map((command) => ({ value: command, label: command })), { value: UNKNOWN_COMMAND, label: "Unknown command" }]}
         />

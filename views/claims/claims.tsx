@@ -1,5 +1,5 @@
 import { dateTime, day, naira } from "../format";
-import { Badge, Csrf, Empty, Input, MoreRows, ProblemSummary, type FormProblem, type FormValues } from "../portal/ui";
+import { Badge, Csrf, Empty, type FormProblem, type FormValues, Input, MoreRows, ProblemSummary } from "../portal/ui";
 
 /** The claim statuses in the order a claim moves through them (src/modules/claims/schema.ts). */
 export const CLAIM_STATUS_TEXT: Record<string, string> = {
@@ -58,8 +58,12 @@ export function ClaimRows(props: { rows: ClaimRow[]; more: string | null; withPa
             {c.mode === "test" ? <span class="muted"> test</span> : ""}
           </td>
           <td safe>{day(c.incidentDate)}</td>
-          <td class="num" safe>{naira(c.claimedKobo)}</td>
-          <td class="num" safe>{c.payableKobo === null ? "—" : naira(c.payableKobo)}</td>
+          <td class="num" safe>
+            {naira(c.claimedKobo)}
+          </td>
+          <td class="num" safe>
+            {c.payableKobo === null ? "—" : naira(c.payableKobo)}
+          </td>
           <td safe>{dateTime(c.createdAt)}</td>
         </tr>
       ))}
@@ -104,7 +108,8 @@ export function ClaimList(props: {
         <Input
           name="status"
           label="Status"
-          kind="select" emptyChoice="Any"
+          kind="select"
+          emptyChoice="Any"
           value={props.filters.status}
           options={Object.entries(CLAIM_STATUS_TEXT).map(([value, label]) => ({ value, label }))}
           problem={props.problem}
@@ -154,10 +159,24 @@ export interface ClaimPolicySummary {
   coverLastDay: string;
 }
 
-const CLAIM_FORM_INPUTS = ["policy", "incidentDate", "description", "amount", "reference", ...Array.from({ length: CLAIM_DOCUMENT_INPUTS }, (_, i) => `document${i + 1}`)];
+const CLAIM_FORM_INPUTS = [
+  "policy",
+  "incidentDate",
+  "description",
+  "amount",
+  "reference",
+  ...Array.from({ length: CLAIM_DOCUMENT_INPUTS }, (_, i) => `document${i + 1}`),
+];
 
 /** Submit a claim: the policy, the incident, the amount, documents as files. */
-export function ClaimForm(props: { values: FormValues; problem?: FormProblem; csrf: string; policy?: ClaimPolicySummary; maxDocumentBytes: number; hadFiles?: boolean }) {
+export function ClaimForm(props: {
+  values: FormValues;
+  problem?: FormProblem;
+  csrf: string;
+  policy?: ClaimPolicySummary;
+  maxDocumentBytes: number;
+  hadFiles?: boolean;
+}) {
   const v = props.values;
   const p = props.policy;
   return (
@@ -171,7 +190,11 @@ export function ClaimForm(props: { values: FormValues; problem?: FormProblem; cs
         ""
       )}
       <ProblemSummary problem={props.problem} inputs={CLAIM_FORM_INPUTS} />
-      {props.problem && props.hadFiles ? <p class="notice">Browsers do not keep chosen files after a refusal: choose the documents again before sending.</p> : ""}
+      {props.problem && props.hadFiles ? (
+        <p class="notice">Browsers do not keep chosen files after a refusal: choose the documents again before sending.</p>
+      ) : (
+        ""
+      )}
       <form
         method="post"
         action="/portal/claims"
@@ -184,10 +207,33 @@ export function ClaimForm(props: { values: FormValues; problem?: FormProblem; cs
         hx-disabled-elt="find button"
       >
         <Csrf token={props.csrf} />
-        <Input name="policy" label="Policy reference" required value={v.policy} problem={props.problem} hint="The transaction reference the policy was issued with. Only approved policies take claims." />
-        <Input name="incidentDate" label="Date of the incident" kind="date" required value={v.incidentDate} problem={props.problem} hint="Within the policy's cover, not after today." />
+        <Input
+          name="policy"
+          label="Policy reference"
+          required
+          value={v.policy}
+          problem={props.problem}
+          hint="The transaction reference the policy was issued with. Only approved policies take claims."
+        />
+        <Input
+          name="incidentDate"
+          label="Date of the incident"
+          kind="date"
+          required
+          value={v.incidentDate}
+          problem={props.problem}
+          hint="Within the policy's cover, not after today."
+        />
         <Input name="description" label="What happened" kind="textarea" required value={v.description} problem={props.problem} hint="Up to 2,000 characters." />
-        <Input name="amount" label="Amount claimed in naira" kind="number" required value={v.amount} problem={props.problem} hint="For example 45,000 or 45000.50: at most the policy's sum insured." />
+        <Input
+          name="amount"
+          label="Amount claimed in naira"
+          kind="number"
+          required
+          value={v.amount}
+          problem={props.problem}
+          hint="For example 45,000 or 45000.50: at most the policy's sum insured."
+        />
         <fieldset class="group">
           <legend>Documents</legend>
           <small class="hint" safe>
@@ -264,16 +310,33 @@ export interface ClaimActionState {
   done?: string;
 }
 
-const sizeText = (bytes: number) => (bytes < 1024 ? `${bytes} bytes` : bytes < 1_048_576 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1_048_576).toFixed(1)} MB`);
+const sizeText = (bytes: number) =>
+  bytes < 1024 ? `${bytes} bytes` : bytes < 1_048_576 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1_048_576).toFixed(1)} MB`;
 
 /** The partner's withdraw form: only while the claim may still be withdrawn. */
 function WithdrawForm(props: { action: string; csrf: string; state: ClaimActionState }) {
   return (
-    <form method="post" action={props.action} hx-post={props.action} hx-target="#claim" hx-swap="outerHTML" hx-indicator="#loading" hx-disabled-elt="find button" class="card">
+    <form
+      method="post"
+      action={props.action}
+      hx-post={props.action}
+      hx-target="#claim"
+      hx-swap="outerHTML"
+      hx-indicator="#loading"
+      hx-disabled-elt="find button"
+      class="card"
+    >
       <h2>Withdraw this claim</h2>
       <Csrf token={props.csrf} />
       <ProblemSummary problem={props.state.problem} inputs={["note"]} />
-      <Input name="note" label="Note (optional)" kind="textarea" value={props.state.values.note} problem={props.state.problem} hint="Why it is withdrawn, up to 500 characters." />
+      <Input
+        name="note"
+        label="Note (optional)"
+        kind="textarea"
+        value={props.state.values.note}
+        problem={props.state.problem}
+        hint="Why it is withdrawn, up to 500 characters."
+      />
       <button type="submit" class="danger">
         Withdraw the claim
       </button>
@@ -286,7 +349,16 @@ function ReviewForm(props: { action: string; csrf: string; moves: ClaimMove[]; s
   const approving = props.moves.some((m) => m.status === "approved");
   const rejecting = props.moves.some((m) => m.status === "rejected");
   return (
-    <form method="post" action={props.action} hx-post={props.action} hx-target="#claim" hx-swap="outerHTML" hx-indicator="#loading" hx-disabled-elt="find button" class="card">
+    <form
+      method="post"
+      action={props.action}
+      hx-post={props.action}
+      hx-target="#claim"
+      hx-swap="outerHTML"
+      hx-indicator="#loading"
+      hx-disabled-elt="find button"
+      class="card"
+    >
       <h2>Decide</h2>
       <Csrf token={props.csrf} />
       <ProblemSummary problem={props.state.problem} inputs={["note", ...(approving ? ["approvedAmount"] : [])]} />
@@ -362,8 +434,7 @@ export function ClaimDetail(props: {
       {c.mode === "test" ? <p class="notice">Test mode: a sandbox claim on a specimen policy; nothing is paid.</p> : ""}
       <div class="card" aria-live="polite">
         <p>
-          <ClaimBadge status={c.status} />{" "}
-          <span class="muted" safe>{`since ${dateTime(c.updatedAt)}`}</span>
+          <ClaimBadge status={c.status} /> <span class="muted" safe>{`since ${dateTime(c.updatedAt)}`}</span>
         </p>
         {c.statusNote ? <p safe>{c.statusNote}</p> : ""}
       </div>
@@ -406,7 +477,9 @@ export function ClaimDetail(props: {
         <tbody>
           <tr>
             <th scope="row">Claimed</th>
-            <td class="num" safe>{naira(c.claimedKobo)}</td>
+            <td class="num" safe>
+              {naira(c.claimedKobo)}
+            </td>
           </tr>
           <tr>
             <th scope="row">Approved</th>

@@ -1,6 +1,6 @@
 import type { FormEntry } from "../../src/products/types";
-import { day, dateTime, naira, POLICY_STATUS_TEXT } from "../format";
-import { Badge, Csrf, Empty, Input, MoreRows, ProblemSummary, ProductFields, type FormProblem, type FormValues } from "../portal/ui";
+import { dateTime, day, naira, POLICY_STATUS_TEXT } from "../format";
+import { Badge, Csrf, Empty, type FormProblem, type FormValues, Input, MoreRows, ProblemSummary, ProductFields } from "../portal/ui";
 
 export interface ConsumerRow {
   id: string;
@@ -114,7 +114,15 @@ export function ConsumerForm(props: {
     <section id="consumer-form">
       <h1>{props.updating ? "Update consumer" : "Register a consumer"}</h1>
       <ProblemSummary problem={props.problem} inputs={["class", ...inputs]} />
-      <form method="post" action="/portal/consumers" enctype="multipart/form-data" hx-post="/portal/consumers" hx-encoding="multipart/form-data" hx-target="#consumer-form" hx-swap="outerHTML">
+      <form
+        method="post"
+        action="/portal/consumers"
+        enctype="multipart/form-data"
+        hx-post="/portal/consumers"
+        hx-encoding="multipart/form-data"
+        hx-target="#consumer-form"
+        hx-swap="outerHTML"
+      >
         <Csrf token={props.csrf} />
         <input type="hidden" name="type" value="s" />
         {props.updating ? (
@@ -141,7 +149,11 @@ export function ConsumerForm(props: {
           />
         )}
         <div hx-get="/portal/consumers/new" hx-trigger="change from:#f-class" hx-target="#consumer-form" hx-swap="outerHTML" hx-include="closest form"></div>
-        <ProductFields entries={props.updating ? props.entries.filter((e) => e.path !== "eMail") : props.entries} values={props.values} problem={props.problem} />
+        <ProductFields
+          entries={props.updating ? props.entries.filter((e) => e.path !== "eMail") : props.entries}
+          values={props.values}
+          problem={props.problem}
+        />
         <button type="submit">{props.updating ? "Save changes" : "Register"}</button>
       </form>
     </section>

@@ -1,5 +1,5 @@
 import { naira } from "../format";
-import { Badge, Csrf, Input, ProblemSummary, type FormProblem, type FormValues } from "../portal/ui";
+import { Badge, Csrf, type FormProblem, type FormValues, Input, ProblemSummary } from "../portal/ui";
 
 /** The registry check's answer as the page shows it (the JSON surface's `status`, `details`, `from_cache`, `message`). */
 interface RegistryResult {
@@ -102,8 +102,8 @@ export function RegistryCheck(props: RegistryCheckProps) {
     <section id="registry-check" aria-labelledby="registry-title">
       <h2 id="registry-title">Insurance check by plate or policy number</h2>
       <p class="muted">
-        Asks the national insurance database whether a vehicle is insured. A check that reaches the registry costs ₦150.00 in live mode (on the monthly usage statement); the same check again
-        within five minutes comes from the cache and is free, and test mode is never billed.
+        Asks the national insurance database whether a vehicle is insured. A check that reaches the registry costs ₦150.00 in live mode (on the monthly usage
+        statement); the same check again within five minutes comes from the cache and is free, and test mode is never billed.
       </p>
       <ProblemSummary problem={props.problem} inputs={["search_type", "value"]} />
       <form
@@ -128,7 +128,14 @@ export function RegistryCheck(props: RegistryCheckProps) {
           ]}
           problem={props.problem}
         />
-        <Input name="value" label="Plate or policy number" required value={props.values.value} problem={props.problem} hint="For example ABC 123 DE: spaces, hyphens and letter case do not matter." />
+        <Input
+          name="value"
+          label="Plate or policy number"
+          required
+          value={props.values.value}
+          problem={props.problem}
+          hint="For example ABC 123 DE: spaces, hyphens and letter case do not matter."
+        />
         <p class="hint" id="registry-wait">
           The first lookup of a plate takes a while (usually 12–17 seconds) while the registry answers. Please keep this page open.
         </p>
@@ -145,11 +152,30 @@ export function VinDecode(props: VinProps) {
   return (
     <section id="vin-decode" aria-labelledby="vin-title">
       <h2 id="vin-title">VIN decode</h2>
-      <p class="muted">Decodes a 17-character vehicle identification number from NHTSA's vPIC catalogue. Free; vehicles not sold in North America may decode to little or nothing.</p>
+      <p class="muted">
+        Decodes a 17-character vehicle identification number from NHTSA's vPIC catalogue. Free; vehicles not sold in North America may decode to little or
+        nothing.
+      </p>
       <ProblemSummary problem={props.problem} inputs={["vin"]} />
-      <form method="post" action="/portal/vehicle/vin" hx-post="/portal/vehicle/vin" hx-target="#vin-decode" hx-swap="outerHTML" hx-indicator="#loading" hx-disabled-elt="find button">
+      <form
+        method="post"
+        action="/portal/vehicle/vin"
+        hx-post="/portal/vehicle/vin"
+        hx-target="#vin-decode"
+        hx-swap="outerHTML"
+        hx-indicator="#loading"
+        hx-disabled-elt="find button"
+      >
         <Csrf token={props.csrf} />
-        <Input name="vin" label="VIN" required value={props.values.vin} problem={props.problem} hint="17 letters and digits (never I, O or Q)." autocomplete="off" />
+        <Input
+          name="vin"
+          label="VIN"
+          required
+          value={props.values.vin}
+          problem={props.problem}
+          hint="17 letters and digits (never I, O or Q)."
+          autocomplete="off"
+        />
         <button type="submit">Decode</button>
       </form>
       {r ? (
@@ -191,9 +217,9 @@ export function VehicleNotActivated() {
         Vehicle checks are not activated on this account.
       </p>
       <p>
-        The plate check against the national insurance database and the VIN decoder are available once the operator activates enrichment for your account (the JSON commands{" "}
-        <code>enrch niid_vehicle</code> and <code>enrch vin_vehicle</code> answer 403 until then). Ask your account manager to activate it; registry checks are billed at ₦150.00 each in live
-        mode.
+        The plate check against the national insurance database and the VIN decoder are available once the operator activates enrichment for your account (the
+        JSON commands <code>enrch niid_vehicle</code> and <code>enrch vin_vehicle</code> answer 403 until then). Ask your account manager to activate it;
+        registry checks are billed at ₦150.00 each in live mode.
       </p>
     </section>
   );

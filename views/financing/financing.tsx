@@ -1,5 +1,5 @@
 import { dateTime, day, naira } from "../format";
-import { Badge, Csrf, Empty, Input, MoreRows, ProblemSummary, type FormProblem, type FormValues } from "../portal/ui";
+import { Badge, Csrf, Empty, type FormProblem, type FormValues, Input, MoreRows, ProblemSummary } from "../portal/ui";
 
 const PLAN_STATUS_TEXT: Record<string, string> = { active: "Active", completed: "Completed", lapsed: "Lapsed" };
 const FREQUENCY_TEXT: Record<string, string> = { weekly: "Weekly", biweekly: "Every two weeks", monthly: "Monthly" };
@@ -38,9 +38,15 @@ export function PlanRows(props: { rows: PlanRow[]; more: string | null; withPart
           <td>
             <PlanBadge status={p.status} />
           </td>
-          <td class="num" safe>{naira(p.premiumKobo)}</td>
-          <td class="num" safe>{naira(p.financedKobo)}</td>
-          <td class="num" safe>{naira(p.outstandingKobo)}</td>
+          <td class="num" safe>
+            {naira(p.premiumKobo)}
+          </td>
+          <td class="num" safe>
+            {naira(p.financedKobo)}
+          </td>
+          <td class="num" safe>
+            {naira(p.outstandingKobo)}
+          </td>
           <td>{p.status === "active" ? day(p.nextDueDate) : "—"}</td>
           <td safe>{dateTime(p.createdAt)}</td>
         </tr>
@@ -81,7 +87,14 @@ export function PlanList(props: {
         ""
       )}
       <form class="filters" method="get" action={props.action} role="search">
-        <Input name="status" label="Status" kind="select" emptyChoice="Any" value={props.status} options={Object.entries(PLAN_STATUS_TEXT).map(([value, label]) => ({ value, label }))} />
+        <Input
+          name="status"
+          label="Status"
+          kind="select"
+          emptyChoice="Any"
+          value={props.status}
+          options={Object.entries(PLAN_STATUS_TEXT).map(([value, label]) => ({ value, label }))}
+        />
         <button type="submit">Filter</button>
       </form>
       {props.rows.length === 0 ? (
@@ -128,7 +141,14 @@ export interface FinancePolicySummary {
 const FINANCE_INPUTS = ["policy", "downPayment", "installments", "frequency", "firstDueDate", "graceDays"];
 
 /** Finance a policy's premium: the terms of the plan. */
-export function FinanceForm(props: { values: FormValues; problem?: FormProblem; csrf: string; policy?: FinancePolicySummary; defaultGraceDays: number; latestFirstDue: string }) {
+export function FinanceForm(props: {
+  values: FormValues;
+  problem?: FormProblem;
+  csrf: string;
+  policy?: FinancePolicySummary;
+  defaultGraceDays: number;
+  latestFirstDue: string;
+}) {
   const v = props.values;
   const p = props.policy;
   return (
@@ -142,10 +162,33 @@ export function FinanceForm(props: { values: FormValues; problem?: FormProblem; 
         ""
       )}
       <ProblemSummary problem={props.problem} inputs={FINANCE_INPUTS} />
-      <form method="post" action="/portal/financing" hx-post="/portal/financing" hx-target="#finance-form" hx-swap="outerHTML" hx-indicator="#loading" hx-disabled-elt="find button">
+      <form
+        method="post"
+        action="/portal/financing"
+        hx-post="/portal/financing"
+        hx-target="#finance-form"
+        hx-swap="outerHTML"
+        hx-indicator="#loading"
+        hx-disabled-elt="find button"
+      >
         <Csrf token={props.csrf} />
-        <Input name="policy" label="Policy reference" required value={v.policy} problem={props.problem} hint="The transaction reference the policy was issued with; approved or pending policies only." />
-        <Input name="downPayment" label="Down payment in naira" kind="number" required value={v.downPayment} problem={props.problem} hint="Paid now, less than the premium; 0 for none." />
+        <Input
+          name="policy"
+          label="Policy reference"
+          required
+          value={v.policy}
+          problem={props.problem}
+          hint="The transaction reference the policy was issued with; approved or pending policies only."
+        />
+        <Input
+          name="downPayment"
+          label="Down payment in naira"
+          kind="number"
+          required
+          value={v.downPayment}
+          problem={props.problem}
+          hint="Paid now, less than the premium; 0 for none."
+        />
         <Input name="installments" label="Number of installments" kind="integer" required value={v.installments} problem={props.problem} hint="2 to 12." />
         <Input
           name="frequency"
@@ -239,13 +282,17 @@ export interface PaymentFormState {
 function installmentState(i: InstallmentView, today: string): JSX.Element {
   if (i.paidKobo >= i.amountKobo) return <Badge tone="ok" text={`Paid ${day(i.paidAt)}`} />;
   const overdue = i.dueDate < today;
-  if (i.paidKobo > 0) return <Badge tone={overdue ? "bad" : "wait"} text={`Part paid: ${naira(i.amountKobo - i.paidKobo)} to pay${overdue ? ", overdue" : ""}`} />;
+  if (i.paidKobo > 0)
+    return <Badge tone={overdue ? "bad" : "wait"} text={`Part paid: ${naira(i.amountKobo - i.paidKobo)} to pay${overdue ? ", overdue" : ""}`} />;
   return overdue ? <Badge tone="bad" text="Overdue" /> : <Badge tone="info" text="Unpaid" />;
 }
 
 function PaymentResult(props: { outcome: PaymentOutcome }) {
   const o = props.outcome;
-  const after = o.outstandingAfterKobo === 0 ? "nothing is outstanding: the plan is completed" : `${naira(o.outstandingAfterKobo)} outstanding, next installment due ${day(o.nextDueDateAfter)}`;
+  const after =
+    o.outstandingAfterKobo === 0
+      ? "nothing is outstanding: the plan is completed"
+      : `${naira(o.outstandingAfterKobo)} outstanding, next installment due ${day(o.nextDueDateAfter)}`;
   if (o.applied)
     return (
       <p class="success" role="status" aria-live="polite" safe>
@@ -265,9 +312,25 @@ function PaymentForm(props: { action: string; csrf: string; state: PaymentFormSt
     <div class="card">
       <h2>Record an installment</h2>
       <ProblemSummary problem={problem} inputs={["amount", "reference", "paidAt"]} />
-      <form method="post" action={props.action} hx-post={props.action} hx-target="#plan" hx-swap="outerHTML" hx-indicator="#loading" hx-disabled-elt="find button">
+      <form
+        method="post"
+        action={props.action}
+        hx-post={props.action}
+        hx-target="#plan"
+        hx-swap="outerHTML"
+        hx-indicator="#loading"
+        hx-disabled-elt="find button"
+      >
         <Csrf token={props.csrf} />
-        <Input name="amount" label="Amount in naira" kind="number" required value={values.amount} problem={problem} hint="Goes to the oldest unpaid installments first; part payments are fine, more than the outstanding amount is not." />
+        <Input
+          name="amount"
+          label="Amount in naira"
+          kind="number"
+          required
+          value={values.amount}
+          problem={problem}
+          hint="Goes to the oldest unpaid installments first; part payments are fine, more than the outstanding amount is not."
+        />
         <Input
           name="reference"
           label="Payment reference"
@@ -284,7 +347,13 @@ function PaymentForm(props: { action: string; csrf: string; state: PaymentFormSt
 }
 
 /** One plan: its terms, the schedule with what is paid, the payments, and (partners, active plans) the payment form. */
-export function PlanDetail(props: { plan: PlanView; csrf: string; backHref: string; created?: boolean; payment?: { action: string; state: PaymentFormState } }) {
+export function PlanDetail(props: {
+  plan: PlanView;
+  csrf: string;
+  backHref: string;
+  created?: boolean;
+  payment?: { action: string; state: PaymentFormState };
+}) {
   const p = props.plan;
   const state = props.payment?.state;
   return (
@@ -342,7 +411,9 @@ export function PlanDetail(props: { plan: PlanView; csrf: string; backHref: stri
           <strong safe>{naira(p.outstandingKobo)}</strong>
         </dd>
         <dt>Terms</dt>
-        <dd safe>{`${p.installmentCount} installments, ${(FREQUENCY_TEXT[p.frequency] ?? p.frequency).toLowerCase()}; ${p.graceDays === 1 ? "1 grace day" : `${p.graceDays} grace days`}`}</dd>
+        <dd
+          safe
+        >{`${p.installmentCount} installments, ${(FREQUENCY_TEXT[p.frequency] ?? p.frequency).toLowerCase()}; ${p.graceDays === 1 ? "1 grace day" : `${p.graceDays} grace days`}`}</dd>
         <dt>Created</dt>
         <dd safe>{dateTime(p.createdAt)}</dd>
       </dl>
@@ -367,8 +438,12 @@ export function PlanDetail(props: { plan: PlanView; csrf: string; backHref: stri
             <tr>
               <th scope="row" safe>{`${i.number} of ${p.installmentCount}`}</th>
               <td safe>{day(i.dueDate)}</td>
-              <td class="num" safe>{naira(i.amountKobo)}</td>
-              <td class="num" safe>{naira(i.paidKobo)}</td>
+              <td class="num" safe>
+                {naira(i.amountKobo)}
+              </td>
+              <td class="num" safe>
+                {naira(i.paidKobo)}
+              </td>
               <td>{installmentState(i, p.today)}</td>
             </tr>
           ))}
@@ -394,7 +469,9 @@ export function PlanDetail(props: { plan: PlanView; csrf: string; backHref: stri
             {p.payments.map((payment) => (
               <tr>
                 <td safe>{payment.reference}</td>
-                <td class="num" safe>{naira(payment.amountKobo)}</td>
+                <td class="num" safe>
+                  {naira(payment.amountKobo)}
+                </td>
                 <td safe>{day(payment.paidOn)}</td>
                 <td safe>{dateTime(payment.createdAt)}</td>
               </tr>
@@ -435,7 +512,15 @@ export function LapseRun(props: { csrf: string; state: LapseRunState; today: str
       <h2>Run lapse now</h2>
       <p class="muted">The background run does this every hour. A plan lapses, with its policy, when its oldest unpaid installment is past its grace days.</p>
       <ProblemSummary problem={problem} inputs={["asOf"]} />
-      <form method="post" action="/admin/financing/lapse" hx-post="/admin/financing/lapse" hx-target="#lapse-run" hx-swap="outerHTML" hx-indicator="#loading" hx-disabled-elt="find button">
+      <form
+        method="post"
+        action="/admin/financing/lapse"
+        hx-post="/admin/financing/lapse"
+        hx-target="#lapse-run"
+        hx-swap="outerHTML"
+        hx-indicator="#loading"
+        hx-disabled-elt="find button"
+      >
         <Csrf token={props.csrf} />
         <Input
           name="asOf"
@@ -455,7 +540,10 @@ export function LapseRun(props: { csrf: string; state: LapseRunState; today: str
             <p class="success" safe>{`Nothing to lapse as of ${day(result.asOf)}.`}</p>
           ) : (
             <>
-              <p class="success" safe>{`Lapsed ${result.lapsed.length === 1 ? "1 plan" : `${result.lapsed.length} plans`} as of ${day(result.asOf)}, with their policies.`}</p>
+              <p
+                class="success"
+                safe
+              >{`Lapsed ${result.lapsed.length === 1 ? "1 plan" : `${result.lapsed.length} plans`} as of ${day(result.asOf)}, with their policies.`}</p>
               <table>
                 <caption class="visually-hidden">Plans lapsed by this run</caption>
                 <thead>

@@ -1,5 +1,5 @@
 import { dateTime } from "../format";
-import { Badge, Csrf, ProblemSummary, type FormProblem } from "../portal/ui";
+import { Badge, Csrf, type FormProblem, ProblemSummary } from "../portal/ui";
 
 export type KeyLabel = "test" | "live" | "legacy";
 
@@ -34,8 +34,8 @@ function NewKey(props: { issued: NonNullable<KeysProps["issued"]> }) {
   return (
     <div class="notice" role="status" aria-live="polite" id="new-key-notice">
       <p>
-        <strong safe>{`Copy the new ${issued.label} key now.`}</strong> It is shown only this once: the service keeps only a hash of it, so nobody can show it to you again. The previous{" "}
-        <span>{issued.label}</span> key has stopped working; update your integration before its next request.
+        <strong safe>{`Copy the new ${issued.label} key now.`}</strong> It is shown only this once: the service keeps only a hash of it, so nobody can show it
+        to you again. The previous <span>{issued.label}</span> key has stopped working; update your integration before its next request.
       </p>
       <dl>
         <dt>Authorization id (userInfo.athrzt.id)</dt>
@@ -71,8 +71,8 @@ export function KeysPage(props: KeysProps) {
         ""
       )}
       <p class="muted">
-        Every request to the command endpoint carries your partner id, an authorization id and its key. Keys are stored only as hashes, so this page shows which keys exist, never the keys.
-        Rotating a key issues a new one and stops the old one at once.
+        Every request to the command endpoint carries your partner id, an authorization id and its key. Keys are stored only as hashes, so this page shows which
+        keys exist, never the keys. Rotating a key issues a new one and stops the old one at once.
       </p>
       {props.canChange ? "" : <p class="notice">Only the account owner can rotate or revoke keys and change the mode.</p>}
       <table>
@@ -106,7 +106,15 @@ export function KeysPage(props: KeysProps) {
               <td safe>{runsIn(slot.label, props.mode)}</td>
               {props.canChange ? (
                 <td>
-                  <form method="post" action="/portal/keys/rotate" class="inline" hx-post="/portal/keys/rotate" hx-target="#keys" hx-swap="outerHTML" hx-confirm={`Rotate the ${slot.label} key? The current one stops working at once.`}>
+                  <form
+                    method="post"
+                    action="/portal/keys/rotate"
+                    class="inline"
+                    hx-post="/portal/keys/rotate"
+                    hx-target="#keys"
+                    hx-swap="outerHTML"
+                    hx-confirm={`Rotate the ${slot.label} key? The current one stops working at once.`}
+                  >
                     <Csrf token={props.csrf} />
                     <input type="hidden" name="label" value={slot.label} />
                     <button type="submit" class="secondary" aria-label={slot.active ? `Rotate the ${slot.label} key` : `Issue a new key: ${slot.label}`}>
@@ -114,7 +122,15 @@ export function KeysPage(props: KeysProps) {
                     </button>
                   </form>{" "}
                   {slot.active ? (
-                    <form method="post" action="/portal/keys/revoke" class="inline" hx-post="/portal/keys/revoke" hx-target="#keys" hx-swap="outerHTML" hx-confirm={`Revoke the ${slot.label} key? Requests with it are refused from now on.`}>
+                    <form
+                      method="post"
+                      action="/portal/keys/revoke"
+                      class="inline"
+                      hx-post="/portal/keys/revoke"
+                      hx-target="#keys"
+                      hx-swap="outerHTML"
+                      hx-confirm={`Revoke the ${slot.label} key? Requests with it are refused from now on.`}
+                    >
                       <Csrf token={props.csrf} />
                       <input type="hidden" name="keyId" value={slot.active.id} />
                       <button type="submit" class="danger" aria-label={`Revoke the ${slot.label} key`}>
@@ -137,8 +153,8 @@ export function KeysPage(props: KeysProps) {
         The account is in <Badge tone={props.mode === "live" ? "ok" : "wait"} text={props.mode === "live" ? "live mode" : "test mode"} />.
       </p>
       <p class="muted">
-        Test and live keys are pinned: test keys always issue specimen policies and are never billed, live keys always issue real, billed policies. The legacy key follows this switch (like{" "}
-        <code>set env_live</code> and <code>set env_test</code>), and this portal issues in this mode.
+        Test and live keys are pinned: test keys always issue specimen policies and are never billed, live keys always issue real, billed policies. The legacy
+        key follows this switch (like <code>set env_live</code> and <code>set env_test</code>), and this portal issues in this mode.
       </p>
       {props.canChange ? (
         // A whole-page post: the mode shows in the page header too.

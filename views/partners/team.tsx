@@ -1,5 +1,5 @@
 import { dateTime } from "../format";
-import { Badge, Csrf, Input, ProblemSummary, type FormProblem, type FormValues } from "../portal/ui";
+import { Badge, Csrf, type FormProblem, type FormValues, Input, ProblemSummary } from "../portal/ui";
 
 interface TeamMember {
   id: string;
@@ -30,8 +30,8 @@ function Invited(props: { invited: NonNullable<TeamProps["invited"]> }) {
   return (
     <div class="notice" role="status" aria-live="polite" id="invited-notice">
       <p>
-        <strong safe>{`${i.name} (${i.email}) can now sign in.`}</strong> Give them this one-time password privately. It is shown only this once; they must choose their own password when
-        they first sign in.
+        <strong safe>{`${i.name} (${i.email}) can now sign in.`}</strong> Give them this one-time password privately. It is shown only this once; they must
+        choose their own password when they first sign in.
       </p>
       <p>
         <span class="visually-hidden">One-time password: </span>

@@ -35,7 +35,9 @@ export function PolicyRows(props: { rows: PolicyRow[]; more: string | null; with
             <Badge tone={statusTone(p.status)} text={POLICY_STATUS_TEXT[p.status] ?? p.status} />
             {p.mode === "test" ? <span class="muted"> test</span> : ""}
           </td>
-          <td class="num" safe>{naira(p.premiumKobo)}</td>
+          <td class="num" safe>
+            {naira(p.premiumKobo)}
+          </td>
           <td safe>{dateTime(p.createdAt)}</td>
         </tr>
       ))}
@@ -69,7 +71,8 @@ export function PolicyList(props: {
         <Input
           name="status"
           label="Status"
-          kind="select" emptyChoice="Any"
+          kind="select"
+          emptyChoice="Any"
           value={props.filters.status}
           options={Object.entries(POLICY_STATUS_TEXT).map(([value, label]) => ({ value, label }))}
         />
@@ -148,13 +151,7 @@ export function PolicyStatusBlock(props: { policy: PolicyView }) {
         <Badge tone={statusTone(p.status)} text={POLICY_STATUS_TEXT[p.status] ?? p.status} />{" "}
         {pending ? <span class="muted">Being decided… this page updates itself.</span> : <span class="muted" safe>{`since ${dateTime(p.statusAt)}`}</span>}
       </p>
-      {p.statusNote ? (
-        <p safe>
-          {p.statusNote}
-        </p>
-      ) : (
-        ""
-      )}
+      {p.statusNote ? <p safe>{p.statusNote}</p> : ""}
       {p.policyNo ? (
         <p>
           Policy number <strong safe>{p.policyNo}</strong>

@@ -1,5 +1,5 @@
 import { Layout } from "../layout";
-import { Csrf, Input, ProblemSummary, type FormProblem } from "./ui";
+import { Csrf, type FormProblem, Input, ProblemSummary } from "./ui";
 
 /** GET /login: e-mail and password. */
 export function SignInPage(props: { email?: string; next?: string; problem?: FormProblem; csrf: string }) {
@@ -36,7 +36,15 @@ export function PasswordForm(props: { problem?: FormProblem; required: boolean; 
       <form method="post" action="/portal/password" hx-post="/portal/password" hx-target="#password" hx-swap="outerHTML">
         <Csrf token={props.csrf} />
         <Input name="currentPassword" label="Current password" kind="password" required autocomplete="current-password" problem={props.problem} />
-        <Input name="newPassword" label="New password" kind="password" required autocomplete="new-password" hint="At least 12 characters." problem={props.problem} />
+        <Input
+          name="newPassword"
+          label="New password"
+          kind="password"
+          required
+          autocomplete="new-password"
+          hint="At least 12 characters."
+          problem={props.problem}
+        />
         <Input name="confirmPassword" label="New password again" kind="password" required autocomplete="new-password" problem={props.problem} />
         <button type="submit">Change password</button>
       </form>

@@ -20,20 +20,30 @@ export function Dashboard(props: {
   return (
     <section>
       <h1>Dashboard</h1>
-      <p class="muted">{props.mode === "live" ? "Live policies and premiums." : "Test mode: specimen policies, nothing billed. Switch modes on the API keys page."}</p>
+      <p class="muted">
+        {props.mode === "live" ? "Live policies and premiums." : "Test mode: specimen policies, nothing billed. Switch modes on the API keys page."}
+      </p>
       <div class="tiles">
         {(["p", "a", "d", "l"] as const).map((status) => (
           <a class="tile" href={`/portal/policies?status=${status}`}>
-            <span class="tile-value" safe>{String(props.byStatus[status] ?? 0)}</span>
-            <span class="tile-label" safe>{POLICY_STATUS_TEXT[status]}</span>
+            <span class="tile-value" safe>
+              {String(props.byStatus[status] ?? 0)}
+            </span>
+            <span class="tile-label" safe>
+              {POLICY_STATUS_TEXT[status]}
+            </span>
           </a>
         ))}
         <div class="tile">
-          <span class="tile-value" safe>{naira(props.premiumThisMonthKobo)}</span>
+          <span class="tile-value" safe>
+            {naira(props.premiumThisMonthKobo)}
+          </span>
           <span class="tile-label">Premium this month</span>
         </div>
         <a class="tile" href="/portal/wallet">
-          <span class="tile-value" safe>{naira(props.walletKobo)}</span>
+          <span class="tile-value" safe>
+            {naira(props.walletKobo)}
+          </span>
           <span class="tile-label">Wallet balance</span>
         </a>
       </div>

@@ -73,7 +73,10 @@ export function PortalLayout(props: ShellProps & { children: Children }) {
               <span class="muted" safe>
                 {viewer.name}
               </span>{" "}
-              <a href="/docs">API reference</a> <a href="/portal/password">Password</a> <button type="submit" class="link">Sign out</button>
+              <a href="/docs">API reference</a> <a href="/portal/password">Password</a>{" "}
+              <button type="submit" class="link">
+                Sign out
+              </button>
             </form>
           </header>
           <nav class="side" aria-label="Main">

@@ -58,7 +58,9 @@ export function Input(props: {
     case "select":
       control = (
         <select {...common}>
-          <option value="" safe>{props.emptyChoice ?? "Choose…"}</option>
+          <option value="" safe>
+            {props.emptyChoice ?? "Choose…"}
+          </option>
           {(props.options ?? []).map((o) => (
             <option value={o.value} selected={o.value === value} safe>
               {o.label}
@@ -163,7 +165,16 @@ export function ProductFields(props: { entries: readonly FormEntry[]; values: Fo
                 {entry.fields.map((field) => {
                   const name = `${entry.path}.${index}.${field.path}`;
                   return (
-                    <Input name={name} label={field.label} kind={field.kind} value={props.values[name]} required={field.required && index < entry.min} hint={field.hint} options={field.options} problem={props.problem} />
+                    <Input
+                      name={name}
+                      label={field.label}
+                      kind={field.kind}
+                      value={props.values[name]}
+                      required={field.required && index < entry.min}
+                      hint={field.hint}
+                      options={field.options}
+                      problem={props.problem}
+                    />
                   );
                 })}
               </fieldset>

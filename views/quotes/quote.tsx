@@ -1,6 +1,6 @@
 import type { FormEntry } from "../../src/products/types";
 import { naira } from "../format";
-import { Csrf, Input, ProblemSummary, ProductFields, type FormProblem, type FormValues } from "../portal/ui";
+import { Csrf, type FormProblem, type FormValues, Input, ProblemSummary, ProductFields } from "../portal/ui";
 
 export interface ConsumerChoice {
   wireId: string;
@@ -35,7 +35,15 @@ export function QuotePage(props: {
       >
         <Csrf token={props.csrf} />
         {/* A choice that changes the form (the product, a family plan…) re-draws it with what was typed. */}
-        <div hx-post="/portal/quote/form" hx-trigger="change from:.redraws" hx-target="#quote-page" hx-swap="outerHTML" hx-include="closest form" hx-encoding="multipart/form-data" hx-sync="closest form:replace"></div>
+        <div
+          hx-post="/portal/quote/form"
+          hx-trigger="change from:.redraws"
+          hx-target="#quote-page"
+          hx-swap="outerHTML"
+          hx-include="closest form"
+          hx-encoding="multipart/form-data"
+          hx-sync="closest form:replace"
+        ></div>
         <Input
           name="consumer"
           label="Consumer"
@@ -52,7 +60,16 @@ export function QuotePage(props: {
             <fieldset>
               <legend>Quote</legend>
               <ProductFields entries={props.quoteEntries} values={props.values} />
-              <div id="premium" aria-live="polite" hx-target="this" hx-swap="innerHTML" hx-post="/portal/quote/premium" hx-trigger="change from:#quote-page, keyup changed delay:400ms from:#quote-page" hx-include="closest form" hx-encoding="multipart/form-data">
+              <div
+                id="premium"
+                aria-live="polite"
+                hx-target="this"
+                hx-swap="innerHTML"
+                hx-post="/portal/quote/premium"
+                hx-trigger="change from:#quote-page, keyup changed delay:400ms from:#quote-page"
+                hx-include="closest form"
+                hx-encoding="multipart/form-data"
+              >
                 <Premium premium={props.premium} />
               </div>
             </fieldset>
@@ -64,9 +81,22 @@ export function QuotePage(props: {
                   : "Test mode: a specimen policy is approved at once; nothing is billed."}
               </p>
               <ProblemSummary problem={props.problem} inputs={inputs} />
-              <Input name="id" label="Transaction reference" required value={props.values.id} hint="Your own unique reference; a UUID is filled in for you." problem={props.problem} />
+              <Input
+                name="id"
+                label="Transaction reference"
+                required
+                value={props.values.id}
+                hint="Your own unique reference; a UUID is filled in for you."
+                problem={props.problem}
+              />
               <ProductFields entries={props.policyEntries} values={props.values} problem={props.problem} />
-              <Input name="webHook" label="Webhook URL for this policy" value={props.values.webHook} hint="Optional: where to send this policy's status changes." problem={props.problem} />
+              <Input
+                name="webHook"
+                label="Webhook URL for this policy"
+                value={props.values.webHook}
+                hint="Optional: where to send this policy's status changes."
+                problem={props.problem}
+              />
               <button type="submit">Issue policy</button>
             </fieldset>
           </>

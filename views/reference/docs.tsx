@@ -1,9 +1,9 @@
 import type { CommandExample, DocumentedError } from "../../src/core/registry";
 import { COMMON_REFUSALS, envelope, executionFeedback } from "../../src/reference/common";
 import { fieldRows } from "../../src/reference/fields";
-import { jsonSchemaOf, type JsonSchema } from "../../src/reference/json-schema";
-import { exampleAnswer, exampleEnvelope, senderOf, type CommandReference, type Definition, type ProductEntry, type Reference } from "../../src/reference/model";
-import { ENVIRONMENT, GENERATED, dependenciesOf } from "../../src/reference/placeholders";
+import { type JsonSchema, jsonSchemaOf } from "../../src/reference/json-schema";
+import { type CommandReference, type Definition, exampleAnswer, exampleEnvelope, type ProductEntry, type Reference, senderOf } from "../../src/reference/model";
+import { dependenciesOf, ENVIRONMENT, GENERATED } from "../../src/reference/placeholders";
 import { Layout } from "../layout";
 
 const json = (value: unknown) => JSON.stringify(value, null, 2);
@@ -86,7 +86,10 @@ function Example(props: { example: CommandExample; definition: Definition }) {
   return (
     <article id={exampleAnchor(example.name)} aria-labelledby={`${exampleAnchor(example.name)}-title`}>
       <h5 id={`${exampleAnchor(example.name)}-title`}>
-        <span safe>{example.title}</span> <span class="muted">({example.refusal ? "refused" : "answered"} · <code safe>{example.name}</code>)</span>
+        <span safe>{example.title}</span>{" "}
+        <span class="muted">
+          ({example.refusal ? "refused" : "answered"} · <code safe>{example.name}</code>)
+        </span>
       </h5>
       <p class="muted">
         <span safe>{sentWith(example, definition)}</span>
@@ -217,9 +220,9 @@ export function ReferencePage(props: { reference: Reference; definitions: readon
     <Layout title="Command reference · Partner command service">
       <h1>Command reference</h1>
       <p>
-        Every command is <code>POST /</code> with the JSON envelope below; every answer is HTTP 200 with the outcome in <code>exctnFdbck</code>. This page and the{" "}
-        <a href="/openapi.json">OpenAPI 3.1 document</a> are generated from the service's own command registry, and every example on it is run against the service by
-        its tests.
+        Every command is <code>POST /</code> with the JSON envelope below; every answer is HTTP 200 with the outcome in <code>exctnFdbck</code>. This page and
+        the <a href="/openapi.json">OpenAPI 3.1 document</a> are generated from the service's own command registry, and every example on it is run against the
+        service by its tests.
       </p>
       <nav aria-labelledby="contents">
         <h2 id="contents">Contents</h2>
@@ -273,8 +276,8 @@ export function ReferencePage(props: { reference: Reference; definitions: readon
       <section id="common-refusals" aria-labelledby="common-refusals-title">
         <h2 id="common-refusals-title">Refusals common to every command</h2>
         <p>
-          A refusal is <code>exctnFdbck.id</code> 55: nothing was stored; fix the request rather than repeat it. At capacity the answer is id 35 with id_v4 503: nothing was
-          stored, and the same request may be sent again after 2, 4 and 8 seconds.
+          A refusal is <code>exctnFdbck.id</code> 55: nothing was stored; fix the request rather than repeat it. At capacity the answer is id 35 with id_v4 503:
+          nothing was stored, and the same request may be sent again after 2, 4 and 8 seconds.
         </p>
         <ErrorsTable errors={Object.values(COMMON_REFUSALS)} caption="Refusals common to every command" />
       </section>

@@ -1,5 +1,5 @@
 import { dateTime, naira } from "../format";
-import { Badge, Csrf, Empty, Input, MoreRows, ProblemSummary, type FormProblem, type FormValues } from "../portal/ui";
+import { Badge, Csrf, Empty, type FormProblem, type FormValues, Input, MoreRows, ProblemSummary } from "../portal/ui";
 
 export interface LedgerRow {
   at: Date;
@@ -112,9 +112,25 @@ function TopUpForm(props: WalletProps["topUp"] & { csrf: string }) {
       <h2>Top up</h2>
       <ProblemSummary problem={props.problem} inputs={["amount", "reference"]} />
       {props.outcome ? <TopUpResult outcome={props.outcome} /> : ""}
-      <form method="post" action="/portal/wallet/topup" hx-post="/portal/wallet/topup" hx-target="#wallet" hx-swap="outerHTML" hx-indicator="#loading" hx-disabled-elt="find button">
+      <form
+        method="post"
+        action="/portal/wallet/topup"
+        hx-post="/portal/wallet/topup"
+        hx-target="#wallet"
+        hx-swap="outerHTML"
+        hx-indicator="#loading"
+        hx-disabled-elt="find button"
+      >
         <Csrf token={props.csrf} />
-        <Input name="amount" label="Amount in naira" kind="number" required value={props.values.amount} problem={props.problem} hint="For example 250,000 or 1500.50: at most two decimals, up to ₦1,000,000,000 per top-up." />
+        <Input
+          name="amount"
+          label="Amount in naira"
+          kind="number"
+          required
+          value={props.values.amount}
+          problem={props.problem}
+          hint="For example 250,000 or 1500.50: at most two decimals, up to ₦1,000,000,000 per top-up."
+        />
         <Input
           name="reference"
           label="Payment reference"
@@ -137,8 +153,8 @@ export function UsageStatementView(props: UsageProps) {
     <section id="usage" aria-labelledby="usage-title">
       <h2 id="usage-title">Usage statement</h2>
       <p class="muted">
-        Vehicle registry checks that reach the registry in live mode cost ₦150.00 each and are invoiced monthly (they are not taken from the wallet). Repeats within five minutes, test-mode
-        checks and VIN decodes are free.
+        Vehicle registry checks that reach the registry in live mode cost ₦150.00 each and are invoiced monthly (they are not taken from the wallet). Repeats
+        within five minutes, test-mode checks and VIN decodes are free.
       </p>
       <form class="filters" method="get" action="/portal/wallet" hx-get="/portal/wallet/usage" hx-target="#usage" hx-swap="outerHTML" hx-indicator="#loading">
         <div class={`field${error ? " has-error" : ""}`}>

@@ -1,5 +1,5 @@
 import { dateTime } from "../format";
-import { Badge, Csrf, Empty, Input, MoreRows, ProblemSummary, type FormProblem, type FormValues } from "../portal/ui";
+import { Badge, Csrf, Empty, type FormProblem, type FormValues, Input, MoreRows, ProblemSummary } from "../portal/ui";
 
 export interface EndpointRow {
   id: string;
@@ -37,7 +37,7 @@ export interface DeliveryView {
 const eventsText = (events: string[]): string => events.join(", ") || "all";
 
 const endpointState = (e: EndpointRow) =>
-  e.enabled ? (e.failingSince ? <Badge tone="wait" text="Failing" /> : <Badge tone="ok" text="Active" />) : <Badge tone="bad" text="Disabled" />;
+  e.enabled ? e.failingSince ? <Badge tone="wait" text="Failing" /> : <Badge tone="ok" text="Active" /> : <Badge tone="bad" text="Disabled" />;
 
 /** The event types as checkboxes: none ticked means every type. */
 function EventChoices(props: { types: readonly string[]; chosen: string[] }) {
@@ -83,7 +83,14 @@ export function WebhooksPage(props: {
         Status changes are pushed to your endpoints, signed per Standard Webhooks (<code>webhook-id</code>, <code>webhook-timestamp</code>,{" "}
         <code>webhook-signature</code>); verify them with your endpoint's secret.
       </p>
-      {props.created ? <SecretReveal secret={props.created.secret} note={`Endpoint ${props.created.endpoint.url} is registered. Its signing secret is shown once here; you can reveal it later on the endpoint's page.`} /> : ""}
+      {props.created ? (
+        <SecretReveal
+          secret={props.created.secret}
+          note={`Endpoint ${props.created.endpoint.url} is registered. Its signing secret is shown once here; you can reveal it later on the endpoint's page.`}
+        />
+      ) : (
+        ""
+      )}
       {props.endpoints.length === 0 ? (
         <Empty>No endpoints yet. Register one below.</Empty>
       ) : (
@@ -167,7 +174,14 @@ export function DeliveryRows(props: { deliveries: DeliveryView[]; more: string |
             </details>
           </td>
           <td>
-            <form method="post" action={`/portal/webhooks/deliveries/${d.id}/replay`} hx-post={`/portal/webhooks/deliveries/${d.id}/replay`} hx-target={`#delivery-${d.id}`} hx-swap="beforebegin" class="inline">
+            <form
+              method="post"
+              action={`/portal/webhooks/deliveries/${d.id}/replay`}
+              hx-post={`/portal/webhooks/deliveries/${d.id}/replay`}
+              hx-target={`#delivery-${d.id}`}
+              hx-swap="beforebegin"
+              class="inline"
+            >
               <Csrf token={props.csrf} />
               <button type="submit" class="secondary">
                 Replay
@@ -200,7 +214,14 @@ export function EndpointPage(props: {
     <section>
       <h1 safe>{e.url}</h1>
       <p>
-        {endpointState(e)} {e.disabledReason ? <span class="muted" safe>{e.disabledReason}</span> : ""}
+        {endpointState(e)}{" "}
+        {e.disabledReason ? (
+          <span class="muted" safe>
+            {e.disabledReason}
+          </span>
+        ) : (
+          ""
+        )}
         {e.failingSince ? <span class="muted" safe>{` failing since ${dateTime(e.failingSince)}`}</span> : ""}
       </p>
       {props.message ? (

@@ -1,6 +1,6 @@
 import { commands, isRegistryCommand, isSafeToRepeat } from "./commands.js";
 import { AtCapacity, CommandRefused, NetworkError, PartnerClientError, RateLimited, RequestTimeout, UnexpectedAnswer } from "./errors.js";
-import { abortReason, jittered, pollIntervalFor, sleep, type PollInterval } from "./polling.js";
+import { abortReason, jittered, type PollInterval, pollIntervalFor, sleep } from "./polling.js";
 import type {
   AdminConsumerEntry,
   AdminTransactionEntry,
@@ -131,7 +131,11 @@ export interface WaitOptions {
 
 /** The policy was still pending when `waitForDecision`'s `timeoutMs` ran out. */
 export class DecisionTimeout extends PartnerClientError {
-  constructor(command: string, readonly last: Answer<StatusAnswerBody> | undefined, timeoutMs: number) {
+  constructor(
+    command: string,
+    readonly last: Answer<StatusAnswerBody> | undefined,
+    timeoutMs: number,
+  ) {
     super(`${command}: no decision within ${timeoutMs} ms (status ${last?.status ?? "unknown"})`, command);
   }
 }
@@ -412,7 +416,8 @@ export class PartnerClient {
       for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
       return { bytes, type, source: "inline" };
     }
-    if (!record.certUrl) throw new PartnerClientError("no certificate in this answer (live vehicle and device policies carry their policyNo only)", "certificate");
+    if (!record.certUrl)
+      throw new PartnerClientError("no certificate in this answer (live vehicle and device policies carry their policyNo only)", "certificate");
     try {
       const bytes = await this.withTimeout(
         options,
@@ -444,7 +449,9 @@ export class PartnerClient {
     const networkDelays = retry.networkDelaysMs ?? DEFAULTS.networkDelaysMs;
     const rateLimitRetries = retry.rateLimitRetries ?? DEFAULTS.rateLimitRetries;
     const safe = isSafeToRepeat(cmmnd, seed);
-    const timeoutMs = options.timeoutMs ?? (isRegistryCommand(cmmnd) ? (this.options.registryTimeoutMs ?? DEFAULTS.registryTimeoutMs) : (this.options.timeoutMs ?? DEFAULTS.timeoutMs));
+    const timeoutMs =
+      options.timeoutMs ??
+      (isRegistryCommand(cmmnd) ? (this.options.registryTimeoutMs ?? DEFAULTS.registryTimeoutMs) : (this.options.timeoutMs ?? DEFAULTS.timeoutMs));
     let attempts = 0;
     let capacityRetries = 0;
     let rateRetries = 0;
@@ -532,7 +539,13 @@ export class PartnerClient {
       return new TransportFailure("network", `request failed: ${(error as Error)?.message ?? String(error)}`, error);
     }
     if (response.status !== 200)
-      return new TransportFailure("unexpected", `HTTP ${response.status} instead of the service's 200 (a proxy or gateway answered?)`, undefined, response.status, text.slice(0, 2000));
+      return new TransportFailure(
+        "unexpected",
+        `HTTP ${response.status} instead of the service's 200 (a proxy or gateway answered?)`,
+        undefined,
+        response.status,
+        text.slice(0, 2000),
+      );
     let answer: unknown;
     try {
       answer = JSON.parse(text);
@@ -540,7 +553,8 @@ export class PartnerClient {
       return new TransportFailure("unexpected", "the answer is not JSON", undefined, response.status, text.slice(0, 2000));
     }
     const feedback = (answer as { exctnFdbck?: { id?: unknown } } | null)?.exctnFdbck;
-    if (!feedback || typeof feedback.id !== "number") return new TransportFailure("unexpected", "the answer has no exctnFdbck", undefined, response.status, text.slice(0, 2000));
+    if (!feedback || typeof feedback.id !== "number")
+      return new TransportFailure("unexpected", "the answer has no exctnFdbck", undefined, response.status, text.slice(0, 2000));
     return answer as Answer;
   }
 

@@ -54,7 +54,11 @@ export class CommandRefused extends PartnerClientError {
 export class RateLimited extends CommandRefused {
   /** Seconds the service asked to wait (`retryAfter`), when it said. */
   readonly retryAfter?: number;
-  constructor(command: string, answer: Answer, readonly attempts: number) {
+  constructor(
+    command: string,
+    answer: Answer,
+    readonly attempts: number,
+  ) {
     super(command, answer);
     const retryAfter = (answer as { retryAfter?: unknown }).retryAfter;
     if (typeof retryAfter === "number") this.retryAfter = retryAfter;
@@ -63,7 +67,11 @@ export class RateLimited extends CommandRefused {
 
 /** exctnFdbck id 35 after the spec's three retries (2 s, 4 s, 8 s): the service stored nothing. */
 export class AtCapacity extends PartnerClientError {
-  constructor(command: string, readonly answer: Answer, readonly attempts: number) {
+  constructor(
+    command: string,
+    readonly answer: Answer,
+    readonly attempts: number,
+  ) {
     super(`${command}: the service stayed at capacity (id 35) after ${attempts} attempts; nothing was stored`, command);
   }
 }
@@ -84,7 +92,11 @@ export class NetworkError extends PartnerClientError {
     readonly safeToRepeat: boolean,
     cause?: unknown,
   ) {
-    super(`${command}: ${message} (after ${attempts} attempt${attempts === 1 ? "" : "s"}${safeToRepeat ? "" : "; not repeated: the command is not safe to repeat"})`, command, { cause });
+    super(
+      `${command}: ${message} (after ${attempts} attempt${attempts === 1 ? "" : "s"}${safeToRepeat ? "" : "; not repeated: the command is not safe to repeat"})`,
+      command,
+      { cause },
+    );
   }
   readonly mayHaveBeenApplied = true;
 }
@@ -94,7 +106,14 @@ export class RequestTimeout extends NetworkError {}
 
 /** The service answered something that is not an envelope answer (not JSON, no exctnFdbck). */
 export class UnexpectedAnswer extends NetworkError {
-  constructor(command: string, message: string, attempts: number, safeToRepeat: boolean, readonly httpStatus: number, readonly body: string) {
+  constructor(
+    command: string,
+    message: string,
+    attempts: number,
+    safeToRepeat: boolean,
+    readonly httpStatus: number,
+    readonly body: string,
+  ) {
     super(command, message, attempts, safeToRepeat);
   }
 }

@@ -9,10 +9,10 @@
  * retries it). Graceful shutdown flushes what is left (`close()`, from src/main.ts).
  */
 import { log } from "../../core/log";
-import type { Database } from "../../db/client";
-import { apiLogRow, type ApiLogRow, type CommandExchange } from "./entry";
-import { insertApiRequests } from "./service";
 import { getOrMake } from "../../core/maps";
+import type { Database } from "../../db/client";
+import { type ApiLogRow, apiLogRow, type CommandExchange } from "./entry";
+import { insertApiRequests } from "./service";
 
 export interface ApiLogBufferOptions {
   flushIntervalMs: number;

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { ApiLogPage, ApiLogRows, OUTCOME_OPTIONS, UNKNOWN_COMMAND, type ApiLogEntryView } from "../../../views/api-log/api-log";
+import { type ApiLogEntryView, ApiLogPage, ApiLogRows, OUTCOME_OPTIONS, UNKNOWN_COMMAND } from "../../../views/api-log/api-log";
 import { commandRegistry } from "../../commands";
 import { CommandError } from "../../core/errors";
 import { watTimestamp } from "../../core/time";
@@ -8,7 +8,7 @@ import { page } from "../../portal/page";
 import { portalSession } from "../../portal/session";
 import { apiLogFor } from "./buffer";
 import { MAX_BODY_CHARS } from "./entry";
-import { API_LOG_KEEP, API_LOG_MAX_AGE_MS, listApiRequests, type ApiLogFilters, type ApiRequestRecord } from "./service";
+import { API_LOG_KEEP, API_LOG_MAX_AGE_MS, type ApiLogFilters, type ApiRequestRecord, listApiRequests } from "./service";
 
 const PAGE_SIZE = 25;
 
@@ -28,7 +28,8 @@ function apiLogFilters(query: Record<string, string | undefined>, commands: read
 
 /** A stored body for people: pretty-printed when whole, as stored with a note when it was cut. */
 function shown(text: string, length: number): string {
-  if (text.length < length) return `${text}\n… cut here: ${length.toLocaleString("en-NG")} characters in all, the first ${text.length.toLocaleString("en-NG")} kept`;
+  if (text.length < length)
+    return `${text}\n… cut here: ${length.toLocaleString("en-NG")} characters in all, the first ${text.length.toLocaleString("en-NG")} kept`;
   try {
     return JSON.stringify(JSON.parse(text), null, 2);
   } catch {
@@ -101,7 +102,15 @@ export const apiLogPortal = (deps: AppDeps) => {
       return page(
         request,
         { title: "API log", active: "api-log", viewer, csrf },
-        <ApiLogPage rows={rows} more={more} filters={values} commands={commands} keep={API_LOG_KEEP} days={API_LOG_MAX_AGE_MS / 86_400_000} cutAt={MAX_BODY_CHARS} />,
+        <ApiLogPage
+          rows={rows}
+          more={more}
+          filters={values}
+          commands={commands}
+          keep={API_LOG_KEEP}
+          days={API_LOG_MAX_AGE_MS / 86_400_000}
+          cutAt={MAX_BODY_CHARS}
+        />,
       );
     },
     { portal: "partner" },

@@ -1,6 +1,6 @@
-import { and, desc, eq, isNull, lt, or, sql, type SQL } from "drizzle-orm";
-import type { Database, Executor } from "../../db/client";
+import { and, desc, eq, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import { decodeCursor, encodeCursor, type Page } from "../../core/pagination";
+import type { Database, Executor } from "../../db/client";
 import type { ApiLogRow } from "./entry";
 import { apiRequests } from "./schema";
 
@@ -67,11 +67,7 @@ export async function listApiRequests(
  * `maxAgeMs`, at most `batch` rows a call (the job calls again while a batch comes back full). Each
  * partner's part reads its own index range, newest first.
  */
-export async function pruneApiRequests(
-  db: Database,
-  now: Date,
-  options: { keep?: number; maxAgeMs?: number; batch?: number } = {},
-): Promise<number> {
+export async function pruneApiRequests(db: Database, now: Date, options: { keep?: number; maxAgeMs?: number; batch?: number } = {}): Promise<number> {
   const keep = options.keep ?? API_LOG_KEEP;
   const batch = options.batch ?? 5_000;
   const cutoff = new Date(now.getTime() - (options.maxAgeMs ?? API_LOG_MAX_AGE_MS)).toISOString();

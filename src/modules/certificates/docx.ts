@@ -23,7 +23,7 @@ import {
   WidthType,
 } from "docx";
 import { toBuffer as qrPng } from "qrcode";
-import { certificateRows, EMPTY, SPECIMEN_NOTE, SPECIMEN_TITLE, TITLE, type CleanModel } from "./text";
+import { type CleanModel, certificateRows, EMPTY, SPECIMEN_NOTE, SPECIMEN_TITLE, TITLE } from "./text";
 
 const NAVY = "17335E";
 const MUTED = "61666F";

@@ -3,9 +3,10 @@
  * pdf-lib's standard fonts are WinAnsi only (no "₦", no Yoruba dot-below letters), so the PDF and
  * the JPG both draw with this embedded Unicode TTF. Files are read and parsed once per process.
  */
-import fontkit from "@pdf-lib/fontkit";
+
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import fontkit from "@pdf-lib/fontkit";
 import { splitGraphemes } from "./text";
 
 type FontkitFont = ReturnType<typeof fontkit.create>;

@@ -6,7 +6,7 @@
 import type { SKRSContext2D } from "@napi-rs/canvas";
 import { FONT_FILES } from "./fonts";
 import { A4, layoutCertificate, type Op, type Rgb } from "./layout";
-import { summaryText, type CleanModel } from "./text";
+import { type CleanModel, summaryText } from "./text";
 
 type CanvasModule = typeof import("@napi-rs/canvas");
 

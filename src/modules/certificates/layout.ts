@@ -5,7 +5,7 @@
  */
 import { create as createQr } from "qrcode";
 import { certificateFaces, type Face } from "./fonts";
-import { certificateRows, EMPTY, SPECIMEN_NOTE, SPECIMEN_TITLE, TITLE, wrapText, type CleanModel } from "./text";
+import { type CleanModel, certificateRows, EMPTY, SPECIMEN_NOTE, SPECIMEN_TITLE, TITLE, wrapText } from "./text";
 
 export type Rgb = readonly [r: number, g: number, b: number];
 
@@ -172,12 +172,18 @@ export function layoutCertificate(m: CleanModel, pageHeight?: number): Layout {
 
   // Every page says what it is: footer, and for specimens a watermark across the page.
   pages.forEach((page, i) => {
-    const footer = m.specimen
-      ? `${SPECIMEN_TITLE} · not valid as evidence of insurance`
-      : `${TITLE} · ${m.policyNo || EMPTY} · ${m.insurerName || EMPTY}`;
+    const footer = m.specimen ? `${SPECIMEN_TITLE} · not valid as evidence of insurance` : `${TITLE} · ${m.policyNo || EMPTY} · ${m.insurerName || EMPTY}`;
     const pageNo = pages.length > 1 ? ` · page ${i + 1} of ${pages.length}` : "";
     const footerText = lines(footer + pageNo, 8, m.specimen, content, 1)[0] ?? "";
-    page.ops.push({ kind: "text", x: MARGIN, y: page.height - MARGIN + 8, text: footerText, size: 8, bold: m.specimen, color: m.specimen ? COLORS.red : COLORS.muted });
+    page.ops.push({
+      kind: "text",
+      x: MARGIN,
+      y: page.height - MARGIN + 8,
+      text: footerText,
+      size: 8,
+      bold: m.specimen,
+      color: m.specimen ? COLORS.red : COLORS.muted,
+    });
     if (m.specimen) {
       // One diagonal mark per A4-height band, so tall pages are covered all the way down.
       const bands = Math.max(1, Math.round(page.height / A4.height));

@@ -4,19 +4,19 @@ import {
   degrees,
   fill,
   PDFDocument,
+  type PDFFont,
   PDFHexString,
+  type PDFOperator,
+  type PDFPage,
   popGraphicsState,
   pushGraphicsState,
   rectangle,
   rgb,
   setFillingRgbColor,
-  type PDFFont,
-  type PDFOperator,
-  type PDFPage,
 } from "pdf-lib";
 import { certificateFaces, type Faces } from "./fonts";
 import { layoutCertificate, type Op, type Rgb } from "./layout";
-import { SPECIMEN_TITLE, TITLE, type CleanModel } from "./text";
+import { type CleanModel, SPECIMEN_TITLE, TITLE } from "./text";
 
 type Fontkit = Parameters<PDFDocument["registerFontkit"]>[0];
 

@@ -46,4 +46,3 @@ export async function renderCertificate(model: CertificateModel, type: Certifica
   if (!render) throw new Error(`unknown certificate type: ${String(type)}`);
   return render(cleanModel(model));
 }
-

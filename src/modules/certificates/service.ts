@@ -1,14 +1,14 @@
 import { eq } from "drizzle-orm";
 import type { Config } from "../../config";
 import { publicUrl } from "../../config";
-import type { Database, Executor } from "../../db/client";
 import { watTimestamp } from "../../core/time";
+import type { Database, Executor } from "../../db/client";
 import { findProduct } from "../../products";
 import { printNaira } from "../../products/policy-helpers";
 import { consumers } from "../consumers/schema";
 import { partners } from "../partners/schema";
 import type { PolicyRecord } from "../policies/service";
-import { CERTIFICATE_MIME, renderCertificate, type CertificateModel, type CertificateType } from "./render";
+import { CERTIFICATE_MIME, type CertificateModel, type CertificateType, renderCertificate } from "./render";
 import { certificates } from "./schema";
 
 export interface CertificateDocument {

@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { BLANK_FIELD, UNKNOWN_FIELD, currency, naira as nairaField, page, wireDate, wireTimestamp } from "../../core/answers";
+import { BLANK_FIELD, currency, naira as nairaField, page, UNKNOWN_FIELD, wireDate, wireTimestamp } from "../../core/answers";
 import { toKobo } from "../../core/money";
 import { ADMIN_ONLY, command, refusal } from "../../core/registry";
 import { watTimestamp } from "../../core/time";
 import { CLAIM_STATUSES } from "./schema";
 import { claimRequestFrom, listSeed, parseClaimSeed, reviewSeed, statusSeed, submitSeed, withdrawSeed } from "./seeds";
-import { claimDetail, earlierClaim, listClaims, reviewClaim, submitClaim, withdrawClaim, type ClaimDetail, type ClaimRecord } from "./service";
+import { type ClaimDetail, type ClaimRecord, claimDetail, earlierClaim, listClaims, reviewClaim, submitClaim, withdrawClaim } from "./service";
 
 const naira = (kobo: number) => kobo / 100;
 
@@ -86,10 +86,20 @@ const submittedAnswer = (claim: ClaimRecord) => ({
 // ─── The reference: refusals and examples ───────────────────────────────────────────────────
 
 const IN_THE_FUTURE = refusal(400, "seed.incidentDate must not be in the future: today is <date> in Nigeria; received <date>");
-const CANNOT_BECOME = refusal(409, "claim <claimNo> is <status>, <a final status: it|so it> cannot become <status><: from … it can only become …>", "the claim's status does not allow the change");
+const CANNOT_BECOME = refusal(
+  409,
+  "claim <claimNo> is <status>, <a final status: it|so it> cannot become <status><: from … it can only become …>",
+  "the claim's status does not allow the change",
+);
 const UNKNOWN_CLAIM = refusal(404, "no claim <claimNo> among this partner's claims");
 
-const bumper = { policy: "{{policy.id}}", incidentDate: "{{today}}", description: "Rear bumper damaged in a collision at Ikeja", amount: 85000, reference: "clm-ref-001" };
+const bumper = {
+  policy: "{{policy.id}}",
+  incidentDate: "{{today}}",
+  description: "Rear bumper damaged in a collision at Ikeja",
+  amount: 85000,
+  reference: "clm-ref-001",
+};
 /** The claim `claim` submits, as every answer shows it. */
 const submitted = {
   claimNo: "{{claim.claimNo}}",
@@ -113,10 +123,26 @@ export const claimCommands = [
     who: "partner",
     summary: "Submit a claim on an active policy (by its transaction reference); a repeat with the same reference returns the first claim.",
     documentedSeed: submitSeed,
-    answer: listedClaim.pick({ claimNo: true, reference: true, status: true, policy: true, productCode: true, mode: true, amount: true, currency: true, tmstmp: true }),
+    answer: listedClaim.pick({
+      claimNo: true,
+      reference: true,
+      status: true,
+      policy: true,
+      productCode: true,
+      mode: true,
+      amount: true,
+      currency: true,
+      tmstmp: true,
+    }),
     errors: [
-      refusal(409, "policy <tx_id> <is pending (status p)|was declined (status d)|has lapsed (status l)>: claims can be submitted only on an active policy (status a)"),
-      refusal(400, "seed.incidentDate must be within the cover of policy <tx_id>, <date> to <date>; received <date>, <before the cover started|after the cover ended>"),
+      refusal(
+        409,
+        "policy <tx_id> <is pending (status p)|was declined (status d)|has lapsed (status l)>: claims can be submitted only on an active policy (status a)",
+      ),
+      refusal(
+        400,
+        "seed.incidentDate must be within the cover of policy <tx_id>, <date> to <date>; received <date>, <before the cover started|after the cover ended>",
+      ),
       IN_THE_FUTURE,
       refusal(400, "seed.amount must be at most <amount> naira, <basis> of policy <tx_id>; received <amount>"),
       refusal(404, "seed.policy: no policy <tx_id> among this partner's transactions"),
@@ -132,9 +158,25 @@ export const claimCommands = [
         title: "A claim on the vehicle policy, for an accident today",
         cmmnd: "claim submit",
         seed: bumper,
-        answer: { claimNo: "{{claimNo}}", reference: "clm-ref-001", status: "submitted", policy: "{{policy.id}}", productCode: "vhcl-tprt-1111", mode: "test", amount: 85000, currency: "NGN", tmstmp: "{{timestamp}}" },
+        answer: {
+          claimNo: "{{claimNo}}",
+          reference: "clm-ref-001",
+          status: "submitted",
+          policy: "{{policy.id}}",
+          productCode: "vhcl-tprt-1111",
+          mode: "test",
+          amount: 85000,
+          currency: "NGN",
+          tmstmp: "{{timestamp}}",
+        },
       },
-      { name: "claim-in-the-future", title: "An incident date after today", cmmnd: "claim submit", seed: { ...bumper, incidentDate: "{{today+1}}" }, refusal: IN_THE_FUTURE },
+      {
+        name: "claim-in-the-future",
+        title: "An incident date after today",
+        cmmnd: "claim submit",
+        seed: { ...bumper, incidentDate: "{{today+1}}" },
+        refusal: IN_THE_FUTURE,
+      },
     ],
     async handler(ctx, _params, raw) {
       const request = claimRequestFrom(parseClaimSeed(submitSeed, raw), ctx.config.MAX_DOCUMENT_BYTES);
@@ -218,11 +260,24 @@ export const claimCommands = [
           history: [submittedStep, { status: "withdrawn", note: "Settled privately with the other driver", at: "{{timestamp}}" }],
         },
       },
-      { name: "claim-withdraw-again", title: "Withdraw it twice", cmmnd: "claim withdraw", seed: { claimNo: "{{claim.claimNo}}" }, after: ["claim-withdraw"], refusal: CANNOT_BECOME },
+      {
+        name: "claim-withdraw-again",
+        title: "Withdraw it twice",
+        cmmnd: "claim withdraw",
+        seed: { claimNo: "{{claim.claimNo}}" },
+        after: ["claim-withdraw"],
+        refusal: CANNOT_BECOME,
+      },
     ],
     async handler(ctx, _params, raw) {
       const seed = parseClaimSeed(withdrawSeed, raw);
-      const claim = await withdrawClaim(ctx.db, { partnerId: ctx.principal.partnerId, mode: ctx.principal.mode, claimNo: seed.claimNo, note: seed.note, now: ctx.now() });
+      const claim = await withdrawClaim(ctx.db, {
+        partnerId: ctx.principal.partnerId,
+        mode: ctx.principal.mode,
+        claimNo: seed.claimNo,
+        note: seed.note,
+        now: ctx.now(),
+      });
       return wireClaimDetail(claim);
     },
   }),
@@ -238,7 +293,11 @@ export const claimCommands = [
       CANNOT_BECOME,
       refusal(400, "seed.note is required to reject: say why in seed.note"),
       refusal(400, 'seed.approvedAmount is only for approving: send it with status "approved", not "<status>"'),
-      refusal(403, "policy <tx_id> was issued in <mode> mode: its claims are handled with a <mode> key, and this key runs in <mode> mode", "the operator's test key on a live claim, or its live key on a test one"),
+      refusal(
+        403,
+        "policy <tx_id> was issued in <mode> mode: its claims are handled with a <mode> key, and this key runs in <mode> mode",
+        "the operator's test key on a live claim, or its live key on a test one",
+      ),
       ADMIN_ONLY,
     ],
     examples: [

@@ -2,15 +2,15 @@ import { Elysia } from "elysia";
 import {
   CLAIM_DOCUMENT_INPUTS,
   CLAIM_STATUS_TEXT,
+  type ClaimActionState,
   ClaimDetail,
+  type ClaimFilterValues,
   ClaimForm,
   ClaimList,
-  ClaimRows,
-  type ClaimActionState,
-  type ClaimFilterValues,
   type ClaimMove,
   type ClaimPolicySummary,
   type ClaimRow,
+  ClaimRows,
   type ClaimView,
 } from "../../../views/claims/claims";
 import { naira } from "../../../views/format";
@@ -29,7 +29,17 @@ import { recordAudit, type Viewer } from "../portal/service";
 import { CLAIM_TRANSITIONS, type ClaimActor } from "./rules";
 import type { ClaimStatus } from "./schema";
 import { claimRequestFrom, listSeed, parseClaimSeed, reviewSeed, statusSeed, submitSeed, withdrawSeed } from "./seeds";
-import { claimDetail, claimDocument, listClaims, reviewClaim, submitClaim, withdrawClaim, type ClaimDetail as ClaimDetailRecord, type ClaimRecord, type ClaimScope } from "./service";
+import {
+  type ClaimDetail as ClaimDetailRecord,
+  type ClaimRecord,
+  type ClaimScope,
+  claimDetail,
+  claimDocument,
+  listClaims,
+  reviewClaim,
+  submitClaim,
+  withdrawClaim,
+} from "./service";
 
 const PAGE_SIZE = 25;
 
@@ -70,7 +80,9 @@ function filtersOf(query: Record<string, string | undefined>) {
 }
 
 const moreHref = (base: string, values: ClaimFilterValues, cursor: string | null) =>
-  cursor ? `${base}?${new URLSearchParams({ ...(Object.fromEntries(Object.entries(values).filter(([, v]) => v)) as Record<string, string>), rows: "1", cursor })}` : null;
+  cursor
+    ? `${base}?${new URLSearchParams({ ...(Object.fromEntries(Object.entries(values).filter(([, v]) => v)) as Record<string, string>), rows: "1", cursor })}`
+    : null;
 
 /**
  * The claim form's strings and files as the `claim submit` seed: blank inputs left out (so the
@@ -172,7 +184,13 @@ export const claimPortal = (deps: AppDeps) => {
       payableKobo: claim.payableKobo,
       createdAt: claim.createdAt,
       updatedAt: claim.updatedAt,
-      documents: claim.documents.map((d) => ({ position: d.position, name: d.name, type: DOCUMENT_TYPES[d.mime] ?? d.mime, sizeBytes: d.sizeBytes, href: `${base}/documents/${d.position}` })),
+      documents: claim.documents.map((d) => ({
+        position: d.position,
+        name: d.name,
+        type: DOCUMENT_TYPES[d.mime] ?? d.mime,
+        sizeBytes: d.sizeBytes,
+        href: `${base}/documents/${d.position}`,
+      })),
       history: claim.history.map((step) => ({ status: step.status, note: step.note, at: new Date(step.at), by: admin ? who(step.by) : undefined })),
     };
   }
@@ -244,7 +262,15 @@ export const claimPortal = (deps: AppDeps) => {
           return page(
             request,
             { title: "Claims", active: "claims", viewer, csrf },
-            <ClaimList title="Claims" action="/portal/claims" rows={list.rows} more={list.more} filters={list.values} problem={list.problem} newHref="/portal/claims/new" />,
+            <ClaimList
+              title="Claims"
+              action="/portal/claims"
+              rows={list.rows}
+              more={list.more}
+              filters={list.values}
+              problem={list.problem}
+              newHref="/portal/claims/new"
+            />,
           );
         },
         { portal: "partner" },
@@ -270,7 +296,16 @@ export const claimPortal = (deps: AppDeps) => {
             const now = new Date();
             const { claim, created } = await submitClaim(db, { partnerId: viewer.partnerId, mode: viewer.mode, request: claimRequest, now });
             if (created)
-              await recordAudit(db, viewer, { action: "claim.submit", subject: claim.claimNo, details: { policy: claim.policy, claimedKobo: claim.claimedKobo, documents: claim.documents.length } }, now);
+              await recordAudit(
+                db,
+                viewer,
+                {
+                  action: "claim.submit",
+                  subject: claim.claimNo,
+                  details: { policy: claim.policy, claimedKobo: claim.claimedKobo, documents: claim.documents.length },
+                },
+                now,
+              );
             const location = partnerHref(claim.claimNo);
             if (request.headers.get("hx-request")) set.headers["hx-redirect"] = location;
             else {
@@ -355,7 +390,15 @@ export const claimPortal = (deps: AppDeps) => {
           return page(
             request,
             { title: "Claims", active: "claims", viewer, csrf },
-            <ClaimList title="All partners' claims" action="/admin/claims" rows={list.rows} more={list.more} filters={list.values} problem={list.problem} withPartner />,
+            <ClaimList
+              title="All partners' claims"
+              action="/admin/claims"
+              rows={list.rows}
+              more={list.more}
+              filters={list.values}
+              problem={list.problem}
+              withPartner
+            />,
           );
         },
         { portal: "admin" },
@@ -412,7 +455,9 @@ export const claimPortal = (deps: AppDeps) => {
                 details: {
                   status: reviewed.status,
                   ...(seed.note ? { note: seed.note } : {}),
-                  ...(reviewed.approvedKobo === null ? {} : { approvedKobo: reviewed.approvedKobo, excessKobo: reviewed.excessKobo, payableKobo: reviewed.payableKobo }),
+                  ...(reviewed.approvedKobo === null
+                    ? {}
+                    : { approvedKobo: reviewed.approvedKobo, excessKobo: reviewed.excessKobo, payableKobo: reviewed.payableKobo }),
                 },
               },
               now,

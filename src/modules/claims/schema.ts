@@ -22,8 +22,12 @@ export const claims = pgTable(
   "claims",
   {
     id: uuid("id").primaryKey(),
-    partnerId: uuid("partner_id").notNull().references(() => partners.id),
-    policyId: uuid("policy_id").notNull().references(() => policies.id),
+    partnerId: uuid("partner_id")
+      .notNull()
+      .references(() => partners.id),
+    policyId: uuid("policy_id")
+      .notNull()
+      .references(() => policies.id),
     /** The claim number the wire shows, e.g. CLM-2026-7K3M9Q2XAB. */
     claimNo: text("claim_no").notNull(),
     /** The partner's own reference, when given: a repeat with it returns the first claim. */
@@ -56,7 +60,9 @@ export const claims = pgTable(
 export const claimDocuments = pgTable(
   "claim_documents",
   {
-    claimId: uuid("claim_id").notNull().references(() => claims.id),
+    claimId: uuid("claim_id")
+      .notNull()
+      .references(() => claims.id),
     /** Position in the submitted list, from 1. */
     position: integer("position").notNull(),
     name: text("name").notNull(),

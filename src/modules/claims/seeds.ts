@@ -33,7 +33,10 @@ export const submitSeed = z.strictObject({
   amount: nairaAmount(),
   documents: z.array(z.strictObject({ name: documentName, content: z.string() })).optional(),
   /** The partner's own claim reference: a repeat with it returns the first claim. */
-  reference: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, "must be 1-64 letters, digits, dots, hyphens or underscores").optional(),
+  reference: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, "must be 1-64 letters, digits, dots, hyphens or underscores")
+    .optional(),
 });
 
 export const statusSeed = z.strictObject({ claimNo });

@@ -4,18 +4,18 @@
  * in one transaction; a refused request changes nothing.
  */
 import { and, asc, desc, eq, getTableColumns, gte, lt, or, type SQL } from "drizzle-orm";
-import type { Database, Executor } from "../../db/client";
-import { isUniqueViolation } from "../../db/errors";
 import type { DecodedDocument } from "../../core/documents";
 import { CommandError } from "../../core/errors";
 import { newId, normaliseUuid } from "../../core/ids";
 import { decodeCursor, encodeCursor, type Page } from "../../core/pagination";
+import type { Database, Executor } from "../../db/client";
+import { isUniqueViolation } from "../../db/errors";
 import { watMidnight, watToday } from "../../products/policy-helpers";
-import { recordEvent, type DomainEvent } from "../events/service";
+import { type DomainEvent, recordEvent } from "../events/service";
 import { policies } from "../policies/schema";
-import { requirePolicyMode, type Mode, type PolicyRecord } from "../policies/service";
-import { checkTransition, claimCeiling, newClaimNumber, settlement, type ClaimActor } from "./rules";
-import { claimDocuments, claims, type ClaimStatus, type ClaimStep } from "./schema";
+import { type Mode, type PolicyRecord, requirePolicyMode } from "../policies/service";
+import { type ClaimActor, checkTransition, claimCeiling, newClaimNumber, settlement } from "./rules";
+import { type ClaimStatus, type ClaimStep, claimDocuments, claims } from "./schema";
 
 type ClaimRow = typeof claims.$inferSelect;
 
@@ -98,7 +98,9 @@ function claimEvent(claim: ClaimRecord, type: "claim.submitted" | "claim.updated
       status: claim.status,
       ...(claim.statusNote ? { statusNote: claim.statusNote } : {}),
       amount: naira(claim.claimedKobo),
-      ...(claim.approvedKobo === null ? {} : { approvedAmount: naira(claim.approvedKobo), excess: naira(claim.excessKobo ?? 0), payable: naira(claim.payableKobo ?? 0) }),
+      ...(claim.approvedKobo === null
+        ? {}
+        : { approvedAmount: naira(claim.approvedKobo), excess: naira(claim.excessKobo ?? 0), payable: naira(claim.payableKobo ?? 0) }),
     },
   };
 }
@@ -106,7 +108,11 @@ function claimEvent(claim: ClaimRecord, type: "claim.submitted" | "claim.updated
 /** A sandbox key must not change a real claim, nor a live key a sandbox one (spec 5.5). */
 const checkMode = (policy: { reference: string; mode: Mode }, mode: Mode) => requirePolicyMode(policy, mode, "its claims are handled");
 
-const NOT_ACTIVE: Record<Exclude<PolicyRecord["status"], "a">, string> = { p: "is pending (status p)", d: "was declined (status d)", l: "has lapsed (status l)" };
+const NOT_ACTIVE: Record<Exclude<PolicyRecord["status"], "a">, string> = {
+  p: "is pending (status p)",
+  d: "was declined (status d)",
+  l: "has lapsed (status l)",
+};
 
 /** Spec: claims only on an active policy of the partner, for an incident within its cover, up to its sum insured. */
 function checkClaimable(policy: PolicyRecord, request: ClaimRequest): void {
@@ -179,7 +185,11 @@ export async function submitClaim(
   const { partnerId, mode, request, now } = input;
   const today = watToday(now);
   if (request.incidentDate > today)
-    throw new CommandError(400, `seed.incidentDate must not be in the future: today is ${today} in Nigeria; received ${request.incidentDate}`, "seed.incidentDate");
+    throw new CommandError(
+      400,
+      `seed.incidentDate must not be in the future: today is ${today} in Nigeria; received ${request.incidentDate}`,
+      "seed.incidentDate",
+    );
   const policyReference = normaliseUuid(request.policy) ?? request.policy;
   const repeat = async () => {
     const prior = await earlierClaim(db, partnerId, request);
@@ -220,9 +230,11 @@ export async function submitClaim(
       };
       await tx.insert(claims).values(row);
       if (request.documents.length)
-        await tx.insert(claimDocuments).values(
-          request.documents.map((d, i) => ({ claimId: row.id, position: i + 1, name: d.name, mime: d.mime, sizeBytes: d.bytes.length, content: d.bytes })),
-        );
+        await tx
+          .insert(claimDocuments)
+          .values(
+            request.documents.map((d, i) => ({ claimId: row.id, position: i + 1, name: d.name, mime: d.mime, sizeBytes: d.bytes.length, content: d.bytes })),
+          );
       const record: ClaimRecord = { ...row, policy: policy.reference, productCode: policy.productCode, mode: policy.mode, policyWebhook: policy.webhookUrl };
       await recordEvent(tx, claimEvent(record, "claim.submitted"), now);
       return record;
@@ -349,7 +361,13 @@ async function transition(
 
 /** `claim withdraw`: the partner takes back a claim that is submitted or in review. */
 export function withdrawClaim(db: Database, input: { partnerId: string; mode: Mode; claimNo: string; note?: string; now: Date }): Promise<ClaimDetail> {
-  return transition(db, { partnerId: input.partnerId }, input.claimNo, { to: "withdrawn", actor: "partner", by: "partner", note: input.note, mode: input.mode }, input.now);
+  return transition(
+    db,
+    { partnerId: input.partnerId },
+    input.claimNo,
+    { to: "withdrawn", actor: "partner", by: "partner", note: input.note, mode: input.mode },
+    input.now,
+  );
 }
 
 /**
@@ -365,5 +383,11 @@ export function reviewClaim(
   if (input.status === "rejected" && !input.note) throw new CommandError(400, "seed.note is required to reject: say why in seed.note", "seed.note");
   if (input.approvedKobo !== undefined && input.status !== "approved")
     throw new CommandError(400, `seed.approvedAmount is only for approving: send it with status "approved", not "${input.status}"`, "seed.approvedAmount");
-  return transition(db, {}, input.claimNo, { to: input.status, actor: "operator", by: input.by, note: input.note, approvedKobo: input.approvedKobo, mode: input.mode }, input.now);
+  return transition(
+    db,
+    {},
+    input.claimNo,
+    { to: input.status, actor: "operator", by: input.by, note: input.note, approvedKobo: input.approvedKobo, mode: input.mode },
+    input.now,
+  );
 }

@@ -1,13 +1,16 @@
 import { z } from "zod";
-import { BAD_CURSOR, BLANK_FIELD, UNKNOWN_FIELD, page, wireTimestamp } from "../../core/answers";
-import { command, refusal, type CommandContext } from "../../core/registry";
+import { BAD_CURSOR, BLANK_FIELD, page, UNKNOWN_FIELD, wireTimestamp } from "../../core/answers";
 import { pageSeed } from "../../core/pagination";
+import { type CommandContext, command, refusal } from "../../core/registry";
 import { watTimestamp } from "../../core/time";
 import { consumerSeed, DOCUMENT_FIELDS } from "./seed";
-import { listConsumers, registerConsumer, wireConsumerId, type ConsumerRecord } from "./service";
+import { type ConsumerRecord, listConsumers, registerConsumer, wireConsumerId } from "./service";
 
 const consumerIds = {
-  id: z.string().regex(/^[0-9a-f]{32}$/).meta({ description: "The consumer id, 32 hex characters: the <consumer_id> of entt_ commands" }),
+  id: z
+    .string()
+    .regex(/^[0-9a-f]{32}$/)
+    .meta({ description: "The consumer id, 32 hex characters: the <consumer_id> of entt_ commands" }),
   id_uuid: z.uuid().meta({ description: "The same id, hyphenated; accepted wherever the id is" }),
 };
 
@@ -95,7 +98,11 @@ export const consumerCommands = [
       BRAND_REQUIRED,
       BAD_PHONE,
       refusal(400, "seed.dob.date must be a date in the form YYYY-MM-DD"),
-      refusal(415, "seed.<document> must be a JPEG, PNG, WebP image or a PDF document; the decoded bytes are none of these", "a document (dob.proof, socialID.image, cac02, cac07) is something else"),
+      refusal(
+        415,
+        "seed.<document> must be a JPEG, PNG, WebP image or a PDF document; the decoded bytes are none of these",
+        "a document (dob.proof, socialID.image, cac02, cac07) is something else",
+      ),
       refusal(413, "seed.<document> is too large: documents may be at most <bytes> bytes once decoded"),
       BLANK_FIELD,
       UNKNOWN_FIELD,
@@ -117,7 +124,11 @@ export const consumerCommands = [
         seed: {
           class: "h",
           name: { first: "Emeka", last: "Nwosu" },
-          socialID: { type: "nidd", id: "12345678901", image: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==" },
+          socialID: {
+            type: "nidd",
+            id: "12345678901",
+            image: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+          },
           taxId: "TIN-0012345",
           addrss: { addrss: "3 Wharf Road, Apapa, Lagos" },
           phoneNo: "+2348051234567",
@@ -129,7 +140,14 @@ export const consumerCommands = [
         name: "consumer-organisation",
         title: "Register an organisation",
         cmmnd: "prfl entity",
-        seed: { class: "o", name: { brand: "Okafor Logistics Ltd" }, rc: "RC1234567", addrss: { addrss: "5 Creek Road, Apapa, Lagos" }, phoneNo: "+2348091234567", eMail: "ops@okaforlogistics.ng" },
+        seed: {
+          class: "o",
+          name: { brand: "Okafor Logistics Ltd" },
+          rc: "RC1234567",
+          addrss: { addrss: "5 Creek Road, Apapa, Lagos" },
+          phoneNo: "+2348091234567",
+          eMail: "ops@okaforlogistics.ng",
+        },
         answer: { id: "{{hex32}}", id_uuid: "{{uuid}}" },
       },
       {

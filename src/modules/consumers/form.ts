@@ -30,7 +30,15 @@ export function consumerForm(consumerClass: "h" | "o"): readonly FormEntry[] {
     { kind: "text", path: "name.first", label: "First name", required: true },
     { kind: "text", path: "name.middle", label: "Middle name" },
     { kind: "text", path: "name.last", label: "Last name", hint: "Needed by most products" },
-    { kind: "select", path: "gender", label: "Gender", options: [{ value: "f", label: "Female" }, { value: "m", label: "Male" }] },
+    {
+      kind: "select",
+      path: "gender",
+      label: "Gender",
+      options: [
+        { value: "f", label: "Female" },
+        { value: "m", label: "Male" },
+      ],
+    },
     { kind: "date", path: "dob.date", label: "Date of birth" },
     { kind: "document", path: "dob.proof", label: "Proof of date of birth", hint: "Optional; PDF or image" },
     ...contact,

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { ConsumerDetail, ConsumerForm, ConsumerList, ConsumerRows, type ConsumerRow } from "../../../views/consumers/consumers";
+import { ConsumerDetail, ConsumerForm, ConsumerList, type ConsumerRow, ConsumerRows } from "../../../views/consumers/consumers";
 import { normaliseUuid } from "../../core/ids";
 import type { AppDeps } from "../../http/context";
 import { formValuesWithFiles, page, problemOf } from "../../portal/page";
@@ -8,7 +8,7 @@ import { findProduct } from "../../products";
 import { seedFromForm } from "../../products/forms";
 import { listPolicies } from "../policies/service";
 import { consumerForm, profileValues } from "./form";
-import { findConsumer, listConsumers, registerConsumer, wireConsumerId, type ConsumerRecord } from "./service";
+import { type ConsumerRecord, findConsumer, listConsumers, registerConsumer, wireConsumerId } from "./service";
 
 const PAGE_SIZE = 25;
 
@@ -126,7 +126,15 @@ export const consumerPortal = (deps: AppDeps) => {
             lines={lines}
             policies={policies.items.map((p) => {
               const product = findProduct(p.productCode);
-              return { reference: p.reference, productCode: p.productCode, productName: `${product.family.name}: ${product.productType.name}`, status: p.status, premiumKobo: p.premiumKobo, mode: p.mode, createdAt: p.createdAt };
+              return {
+                reference: p.reference,
+                productCode: p.productCode,
+                productName: `${product.family.name}: ${product.productType.name}`,
+                status: p.status,
+                premiumKobo: p.premiumKobo,
+                mode: p.mode,
+                createdAt: p.createdAt,
+              };
             })}
           />,
         );
@@ -141,7 +149,11 @@ export const consumerPortal = (deps: AppDeps) => {
         const email = consumer?.profile.eMail as string | undefined;
         if (!consumer || !email) {
           set.status = 404;
-          return page(request, { title: "Not found", active: "consumers", viewer, csrf }, <p class="problem">No consumer with an e-mail and this id on your account.</p>);
+          return page(
+            request,
+            { title: "Not found", active: "consumers", viewer, csrf },
+            <p class="problem">No consumer with an e-mail and this id on your account.</p>,
+          );
         }
         return page(
           request,

@@ -7,7 +7,9 @@ export const consumers = pgTable(
   "consumers",
   {
     id: uuid("id").primaryKey(),
-    partnerId: uuid("partner_id").notNull().references(() => partners.id),
+    partnerId: uuid("partner_id")
+      .notNull()
+      .references(() => partners.id),
     class: text("class", { enum: ["h", "o"] }).notNull(),
     /** Lower-cased; one consumer per e-mail per partner (spec 2.3 rule 2). */
     email: text("email"),
@@ -27,7 +29,9 @@ export const consumers = pgTable(
 export const consumerDocuments = pgTable(
   "consumer_documents",
   {
-    consumerId: uuid("consumer_id").notNull().references(() => consumers.id),
+    consumerId: uuid("consumer_id")
+      .notNull()
+      .references(() => consumers.id),
     /** Wire path of the document, e.g. "socialID.image". */
     field: text("field").notNull(),
     mime: text("mime").notNull(),

@@ -19,9 +19,7 @@ const birthDate = isoDate.refine((d) => {
 export const consumerSeed = z.strictObject({
   type: z.enum(["s"]).optional(),
   class: z.enum(["h", "o"]),
-  name: z
-    .strictObject({ first: text(100).optional(), last: text(100).optional(), middle: text(100).optional(), brand: text(200).optional() })
-    .optional(),
+  name: z.strictObject({ first: text(100).optional(), last: text(100).optional(), middle: text(100).optional(), brand: text(200).optional() }).optional(),
   gender: z.enum(["m", "f"]).optional(),
   dob: z.strictObject({ date: birthDate.optional(), proof: base64Document.optional() }).optional(),
   addrss: z.strictObject({ addrss: text(500) }).optional(),

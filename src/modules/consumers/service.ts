@@ -1,15 +1,15 @@
-import { and, desc, eq, getTableColumns, ilike, inArray, lt, or, sql, type SQL } from "drizzle-orm";
-import type { Database, Executor } from "../../db/client";
-import { preparedQuery } from "../../db/prepared";
-import { SharedCache } from "../../db/shared-cache";
+import { and, desc, eq, getTableColumns, ilike, inArray, lt, or, type SQL, sql } from "drizzle-orm";
 import { refuseBlankFields } from "../../core/blank";
-import { decodeDocument, type DecodedDocument } from "../../core/documents";
+import { type DecodedDocument, decodeDocument } from "../../core/documents";
 import { CommandError } from "../../core/errors";
 import { compactUuid, newId } from "../../core/ids";
 import { decodeCursor, encodeCursor, type Page } from "../../core/pagination";
 import { parseWith } from "../../core/validation";
+import type { Database, Executor } from "../../db/client";
+import { preparedQuery } from "../../db/prepared";
+import { SharedCache } from "../../db/shared-cache";
 import { consumerDocuments, consumers } from "./schema";
-import { consumerSeed, DOCUMENT_FIELDS, type ConsumerSeed } from "./seed";
+import { type ConsumerSeed, consumerSeed, DOCUMENT_FIELDS } from "./seed";
 
 type Profile = Record<string, unknown>;
 
@@ -29,8 +29,7 @@ function mergeProfiles(base: Profile, update: Profile): Profile {
   const merged: Profile = { ...base };
   for (const [key, value] of Object.entries(update)) {
     const prior = merged[key];
-    merged[key] =
-      value && typeof value === "object" && prior && typeof prior === "object" ? { ...(prior as Profile), ...(value as Profile) } : value;
+    merged[key] = value && typeof value === "object" && prior && typeof prior === "object" ? { ...(prior as Profile), ...(value as Profile) } : value;
   }
   return merged;
 }
@@ -88,7 +87,9 @@ export async function registerConsumer(
       if (existing) {
         const merged = mergeProfiles(existing.profile, profile);
         const stored = new Set(
-          (await tx.select({ field: consumerDocuments.field }).from(consumerDocuments).where(eq(consumerDocuments.consumerId, existing.id))).map((d) => d.field),
+          (await tx.select({ field: consumerDocuments.field }).from(consumerDocuments).where(eq(consumerDocuments.consumerId, existing.id))).map(
+            (d) => d.field,
+          ),
         );
         checkClassRules(merged, new Set([...stored, ...documents.keys()]));
         await tx.update(consumers).set({ class: seed.class, profile: merged, updatedAt: now }).where(eq(consumers.id, existing.id));
@@ -142,7 +143,9 @@ const selectConsumer = preparedQuery("select_consumer", (db, name) =>
     .select({
       ...getTableColumns(consumers),
       // The names of the documents on file, in the same round trip (issuance checks them).
-      documents: sql<string[]>`coalesce((select array_agg(${consumerDocuments.field}) from ${consumerDocuments} where ${consumerDocuments.consumerId} = ${consumers.id}), '{}')`,
+      documents: sql<
+        string[]
+      >`coalesce((select array_agg(${consumerDocuments.field}) from ${consumerDocuments} where ${consumerDocuments.consumerId} = ${consumers.id}), '{}')`,
     })
     .from(consumers)
     .where(eq(consumers.id, sql.placeholder("consumerId")))

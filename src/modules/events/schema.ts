@@ -10,7 +10,9 @@ export const outboxEvents = pgTable(
   "outbox_events",
   {
     id: uuid("id").primaryKey(),
-    partnerId: uuid("partner_id").notNull().references(() => partners.id),
+    partnerId: uuid("partner_id")
+      .notNull()
+      .references(() => partners.id),
     /** Dot-separated: policy.approved, policy.declined, wallet.credited … */
     type: text("type").notNull(),
     payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),

@@ -1,7 +1,7 @@
 import type { PgTable } from "drizzle-orm/pg-core";
+import { newId } from "../../core/ids";
 import type { Executor } from "../../db/client";
 import { columnPlaceholders, placeholderValues, preparedQuery } from "../../db/prepared";
-import { newId } from "../../core/ids";
 import { hasWebhookEndpoint } from "../webhooks/destinations";
 import { outboxEvents } from "./schema";
 

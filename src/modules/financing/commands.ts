@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { BLANK_FIELD, UNKNOWN_FIELD, currency, naira as nairaField, wireDate, wireTimestamp } from "../../core/answers";
+import { BLANK_FIELD, currency, naira as nairaField, UNKNOWN_FIELD, wireDate, wireTimestamp } from "../../core/answers";
 import { refuseBlankFields } from "../../core/blank";
 import { toKobo } from "../../core/money";
-import { ADMIN_ONLY, command, refusal, type CommandContext } from "../../core/registry";
+import { ADMIN_ONLY, type CommandContext, command, refusal } from "../../core/registry";
 import { watTimestamp } from "../../core/time";
 import { parseWith } from "../../core/validation";
 import { watToday } from "../../products/policy-helpers";
@@ -13,13 +13,13 @@ import {
   earlierPlan,
   financePremium,
   outstandingKobo,
-  planDetail,
-  recordInstallment,
-  runLapse,
   type PaymentRequest,
   type PaymentResult,
   type PlanDetail,
   type PlanRequest,
+  planDetail,
+  recordInstallment,
+  runLapse,
 } from "./service";
 import { naira, wirePayment, wirePlanTerms, wireSchedule } from "./wire";
 
@@ -60,15 +60,33 @@ function paymentRequestOf(raw: unknown): PaymentRequest {
   return { planNo: seed.planNo, amountKobo: toKobo(seed.amount), reference: seed.reference, paidOn: seed.paidAt };
 }
 
-const paymentAnswer = ({ planNo, payment }: PaymentResult) => ({ ...wirePayment(planNo, payment), currency: "NGN" as const, tmstmp: watTimestamp(payment.createdAt) });
+const paymentAnswer = ({ planNo, payment }: PaymentResult) => ({
+  ...wirePayment(planNo, payment),
+  currency: "NGN" as const,
+  tmstmp: watTimestamp(payment.createdAt),
+});
 
 const PLAN_UNKNOWN = refusal(404, "seed.planNo: no financing plan <planNo> for this partner");
 const OVERPAID = refusal(409, "seed.amount <amount> naira is more than the <outstanding> naira outstanding on plan <planNo>");
-const OTHER_MODE = refusal(403, "policy <tx_id> was issued in <mode> mode: its premium is financed and paid with a <mode> key, and this key runs in <mode> mode", "a test key on a live policy's plan, or a live key on a test one");
+const OTHER_MODE = refusal(
+  403,
+  "policy <tx_id> was issued in <mode> mode: its premium is financed and paid with a <mode> key, and this key runs in <mode> mode",
+  "a test key on a live policy's plan, or a live key on a test one",
+);
 const ONE_PLAN = refusal(409, "policy <tx_id> already has financing plan <planNo>: one plan per policy");
 
 const weekly = { policy: "{{policy.id}}", downPayment: 3000, installments: 4, frequency: "weekly", firstDueDate: "{{today+7}}" };
-const planTermsShown = { planNo: "{{plan.planNo}}", policy: "{{policy.id}}", status: "active", premium: 15000, downPayment: 3000, financed: 12000, installments: 4, frequency: "weekly", graceDays: 7 };
+const planTermsShown = {
+  planNo: "{{plan.planNo}}",
+  policy: "{{policy.id}}",
+  status: "active",
+  premium: 15000,
+  downPayment: 3000,
+  financed: 12000,
+  installments: 4,
+  frequency: "weekly",
+  graceDays: 7,
+};
 const dueDates = ["{{today+7}}", "{{today+14}}", "{{today+21}}", "{{today+28}}"];
 const firstInstallment = { planNo: "{{plan.planNo}}", amount: 3000, reference: "inst-001" };
 
@@ -94,7 +112,10 @@ export const financingCommands = [
       refusal(400, "seed.downPayment must be less than the premium of policy <tx_id> (<premium> naira), or nothing is left to finance; received <amount>"),
       refusal(400, "seed.firstDueDate <date> is in the past: the first installment must be due today (<date>) or later"),
       refusal(400, "seed.firstDueDate <date> is too far ahead: the first installment must be due within 62 days (by <date>)"),
-      refusal(400, "seed.installments: the last of <n> <frequency> installments would be due <date>, after the cover of policy <tx_id> ends on <date>; <advice>"),
+      refusal(
+        400,
+        "seed.installments: the last of <n> <frequency> installments would be due <date>, after the cover of policy <tx_id> ends on <date>; <advice>",
+      ),
       BLANK_FIELD,
       UNKNOWN_FIELD,
     ],
@@ -169,7 +190,13 @@ export const financingCommands = [
           tmstmp: "{{timestamp}}",
         },
       },
-      { name: "installment-too-much", title: "More than is outstanding", cmmnd: "payment recordInstallment", seed: { ...firstInstallment, amount: 20000, reference: "inst-002" }, refusal: OVERPAID },
+      {
+        name: "installment-too-much",
+        title: "More than is outstanding",
+        cmmnd: "payment recordInstallment",
+        seed: { ...firstInstallment, amount: 20000, reference: "inst-002" },
+        refusal: OVERPAID,
+      },
     ],
     async handler(ctx, _params, raw) {
       return paymentAnswer(await recordInstallment(ctx.db, ctx.principal.partnerId, ctx.principal.mode, paymentRequestOf(raw), ctx.now()));
@@ -193,7 +220,15 @@ export const financingCommands = [
       count: z.int(),
     }),
     errors: [ADMIN_ONLY],
-    examples: [{ name: "lapse", title: "Today's run, when no plan is overdue", cmmnd: "payment runLapse", seed: { asOf: "{{today}}" }, answer: { asOf: "{{today}}", lapsed: [], count: 0 } }],
+    examples: [
+      {
+        name: "lapse",
+        title: "Today's run, when no plan is overdue",
+        cmmnd: "payment runLapse",
+        seed: { asOf: "{{today}}" },
+        answer: { asOf: "{{today}}", lapsed: [], count: 0 },
+      },
+    ],
     async handler(ctx, _params, raw) {
       const seed = parseSeed(lapseSeed, raw);
       const asOf = seed.asOf ?? watToday(ctx.now());
@@ -244,7 +279,13 @@ export const financingCommands = [
           paid: 3000,
           outstanding: 9000,
           nextDueDate: "{{today+14}}",
-          schedule: dueDates.map((dueDate, i) => ({ number: i + 1, dueDate, amount: 3000, paid: i === 0 ? 3000 : 0, ...(i === 0 ? { paidTmstmp: "{{installment.tmstmp}}" } : {}) })),
+          schedule: dueDates.map((dueDate, i) => ({
+            number: i + 1,
+            dueDate,
+            amount: 3000,
+            paid: i === 0 ? 3000 : 0,
+            ...(i === 0 ? { paidTmstmp: "{{installment.tmstmp}}" } : {}),
+          })),
           payments: [{ reference: "inst-001", amount: 3000, paidAt: "{{today}}", tmstmp: "{{installment.tmstmp}}" }],
           tmstmp: "{{plan.tmstmp}}",
         },

@@ -1,14 +1,14 @@
 import { Elysia } from "elysia";
 import {
   FinanceForm,
-  LapseRun,
-  PlanDetail,
-  PlanList,
-  PlanRows,
   type FinancePolicySummary,
+  LapseRun,
   type LapseRunState,
   type PaymentFormState,
+  PlanDetail,
+  PlanList,
   type PlanRow,
+  PlanRows,
   type PlanView,
 } from "../../../views/financing/financing";
 import { CommandError } from "../../core/errors";
@@ -24,8 +24,18 @@ import { findPolicyByReference } from "../policies/service";
 import { recordAudit, type Viewer } from "../portal/service";
 import { addDays } from "./schedule";
 import { PLAN_STATUSES, type PlanStatus } from "./schema";
-import { financeSeed, installmentSeed, lapseSeed, parseFinancingSeed, planRequestFrom, planSeed, PLAN_LIMITS } from "./seeds";
-import { financedKobo, financePremium, listPlans, outstandingKobo, planDetail, recordInstallment, runLapse, type PlanDetail as PlanRecordDetail, type PlanSummary } from "./service";
+import { financeSeed, installmentSeed, lapseSeed, PLAN_LIMITS, parseFinancingSeed, planRequestFrom, planSeed } from "./seeds";
+import {
+  financedKobo,
+  financePremium,
+  listPlans,
+  outstandingKobo,
+  type PlanDetail as PlanRecordDetail,
+  type PlanSummary,
+  planDetail,
+  recordInstallment,
+  runLapse,
+} from "./service";
 
 const PAGE_SIZE = 25;
 
@@ -55,7 +65,8 @@ const refusedAsNull = (error: unknown): null => {
   throw error;
 };
 
-const statusOf = (value: string | undefined): PlanStatus | undefined => ((PLAN_STATUSES as readonly string[]).includes(value ?? "") ? (value as PlanStatus) : undefined);
+const statusOf = (value: string | undefined): PlanStatus | undefined =>
+  (PLAN_STATUSES as readonly string[]).includes(value ?? "") ? (value as PlanStatus) : undefined;
 
 /** Premium financing (partner pages) and running the lapse (admin page). */
 export const financingPortal = (deps: AppDeps) => {
@@ -111,7 +122,12 @@ export const financingPortal = (deps: AppDeps) => {
   async function policySummary(viewer: Viewer, reference: string | undefined): Promise<FinancePolicySummary | undefined> {
     const policy = reference ? await findPolicyByReference(db, viewer.partnerId, reference) : null;
     if (!policy) return undefined;
-    return { reference: policy.reference, productName: productName(policy.productCode), premiumKobo: policy.premiumKobo, coverLastDay: watToday(new Date(policy.coverEnd.getTime() - 1)) };
+    return {
+      reference: policy.reference,
+      productName: productName(policy.productCode),
+      premiumKobo: policy.premiumKobo,
+      coverLastDay: watToday(new Date(policy.coverEnd.getTime() - 1)),
+    };
   }
 
   const financeForm = async (viewer: Viewer, csrf: string, values: Record<string, string | undefined>, problem?: ReturnType<typeof problemOf>) => (
@@ -211,7 +227,11 @@ export const financingPortal = (deps: AppDeps) => {
             await recordAudit(
               db,
               viewer,
-              { action: "financing.create", subject: plan.planNo, details: { policy: plan.policyReference, financedKobo: financedKobo(plan), installments: plan.installmentCount, frequency: plan.frequency } },
+              {
+                action: "financing.create",
+                subject: plan.planNo,
+                details: { policy: plan.policyReference, financedKobo: financedKobo(plan), installments: plan.installmentCount, frequency: plan.frequency },
+              },
               now,
             );
             const location = `${partnerHref(plan.planNo)}?created=1`;
@@ -254,12 +274,22 @@ export const financingPortal = (deps: AppDeps) => {
               given({ planNo: plan.planNo, amount: number(values.amount), reference: text(values.reference), paidAt: text(values.paidAt) }),
             );
             const now = new Date();
-            const { payment, applied } = await recordInstallment(db, viewer.partnerId, viewer.mode, { planNo: seed.planNo, amountKobo: toKobo(seed.amount), reference: seed.reference, paidOn: seed.paidAt }, now);
+            const { payment, applied } = await recordInstallment(
+              db,
+              viewer.partnerId,
+              viewer.mode,
+              { planNo: seed.planNo, amountKobo: toKobo(seed.amount), reference: seed.reference, paidOn: seed.paidAt },
+              now,
+            );
             if (applied)
               await recordAudit(
                 db,
                 viewer,
-                { action: "financing.record_installment", subject: plan.planNo, details: { reference: payment.reference, amountKobo: payment.amountKobo, outstandingAfterKobo: payment.outstandingAfterKobo } },
+                {
+                  action: "financing.record_installment",
+                  subject: plan.planNo,
+                  details: { reference: payment.reference, amountKobo: payment.amountKobo, outstandingAfterKobo: payment.outstandingAfterKobo },
+                },
                 now,
               );
             const outcome = {

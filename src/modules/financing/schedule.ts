@@ -46,7 +46,9 @@ export function buildSchedule(financedKobo: number, count: number, frequency: Fr
 
 /** ₦12,500.00: the naira sign, thousands separated by commas, always two decimals. */
 export function formatNaira(kobo: number): string {
-  const whole = Math.floor(kobo / 100).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  const whole = Math.floor(kobo / 100)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ",");
   return `₦${whole}.${String(kobo % 100).padStart(2, "0")}`;
 }
 
@@ -56,7 +58,11 @@ const graceWords = (days: number) => (days === 0 ? "after its due date (no grace
  * The statusNote of a lapsed plan and its policy, e.g. "Lapsed: installment 2 of 4 (₦12,500.00, due
  * 2026-10-01) unpaid after 7 days' grace"; a partly paid installment says what is still owed.
  */
-export function lapseNote(missed: { number: number; amountKobo: number; paidKobo: number; dueDate: string }, installmentCount: number, graceDays: number): string {
+export function lapseNote(
+  missed: { number: number; amountKobo: number; paidKobo: number; dueDate: string },
+  installmentCount: number,
+  graceDays: number,
+): string {
   const which = `installment ${missed.number} of ${installmentCount} (${formatNaira(missed.amountKobo)}, due ${missed.dueDate})`;
   const unpaid = missed.paidKobo > 0 ? `partly unpaid (${formatNaira(missed.amountKobo - missed.paidKobo)} outstanding)` : "unpaid";
   return `Lapsed: ${which} ${unpaid} ${graceWords(graceDays)}`;

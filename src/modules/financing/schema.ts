@@ -13,8 +13,12 @@ export const financingPlans = pgTable(
   "financing_plans",
   {
     id: uuid("id").primaryKey(),
-    partnerId: uuid("partner_id").notNull().references(() => partners.id),
-    policyId: uuid("policy_id").notNull().references(() => policies.id),
+    partnerId: uuid("partner_id")
+      .notNull()
+      .references(() => partners.id),
+    policyId: uuid("policy_id")
+      .notNull()
+      .references(() => policies.id),
     /** The plan number the wire shows, e.g. FIN-2026-7K3M9Q2XH4. */
     planNo: text("plan_no").notNull(),
     status: text("status", { enum: PLAN_STATUSES }).notNull(),
@@ -44,7 +48,9 @@ export const financingPlans = pgTable(
 export const financingInstallments = pgTable(
   "financing_installments",
   {
-    planId: uuid("plan_id").notNull().references(() => financingPlans.id),
+    planId: uuid("plan_id")
+      .notNull()
+      .references(() => financingPlans.id),
     /** 1 … installmentCount. */
     number: integer("number").notNull(),
     dueDate: date("due_date", { mode: "string" }).notNull(),
@@ -60,8 +66,12 @@ export const financingPayments = pgTable(
   "financing_payments",
   {
     id: uuid("id").primaryKey(),
-    partnerId: uuid("partner_id").notNull().references(() => partners.id),
-    planId: uuid("plan_id").notNull().references(() => financingPlans.id),
+    partnerId: uuid("partner_id")
+      .notNull()
+      .references(() => partners.id),
+    planId: uuid("plan_id")
+      .notNull()
+      .references(() => financingPlans.id),
     reference: text("reference").notNull(),
     amountKobo: bigint("amount_kobo", { mode: "number" }).notNull(),
     /** The day the consumer paid (seed.paidAt, YYYY-MM-DD Nigerian calendar; the recording day by default). */

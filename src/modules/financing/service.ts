@@ -4,19 +4,20 @@
  * lapses the plan and the policy (status `l`). Plain functions shared by the command endpoint, the
  * background loop and the portal. Every change writes its events in the same transaction.
  */
-import { and, asc, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+
 import { randomBytes } from "node:crypto";
-import type { Database, Executor } from "../../db/client";
-import { isUniqueViolation } from "../../db/errors";
+import { and, asc, desc, eq, inArray, lt, or, type SQL, sql } from "drizzle-orm";
 import { CommandError } from "../../core/errors";
 import { newId, normaliseUuid } from "../../core/ids";
 import { decodeCursor, encodeCursor, type Page } from "../../core/pagination";
+import type { Database, Executor } from "../../db/client";
+import { isUniqueViolation } from "../../db/errors";
 import { watToday } from "../../products/policy-helpers";
 import { recordEvent } from "../events/service";
 import { policies } from "../policies/schema";
-import { requirePolicyMode, statusEvent, type Mode } from "../policies/service";
+import { type Mode, requirePolicyMode, statusEvent } from "../policies/service";
 import { addDays, buildSchedule, formatNaira, lapseNote } from "./schedule";
-import { financingInstallments, financingPayments, financingPlans, type Frequency, type PlanStatus } from "./schema";
+import { type Frequency, financingInstallments, financingPayments, financingPlans, type PlanStatus } from "./schema";
 import { PLAN_LIMITS } from "./seeds";
 import { naira, wirePayment, wirePlanTerms, wireSchedule } from "./wire";
 
@@ -74,7 +75,11 @@ const FINANCED_IN_ITS_MODE = "its premium is financed and paid";
 export async function financePremium(db: Database, partnerId: string, mode: Mode, request: PlanRequest, now: Date): Promise<PlanDetail> {
   const today = watToday(now);
   if (request.firstDueDate < today)
-    throw new CommandError(400, `seed.firstDueDate ${request.firstDueDate} is in the past: the first installment must be due today (${today}) or later`, "seed.firstDueDate");
+    throw new CommandError(
+      400,
+      `seed.firstDueDate ${request.firstDueDate} is in the past: the first installment must be due today (${today}) or later`,
+      "seed.firstDueDate",
+    );
   const latest = addDays(today, PLAN_LIMITS.firstDueWithinDays);
   if (request.firstDueDate > latest)
     throw new CommandError(
@@ -149,7 +154,11 @@ export async function financePremium(db: Database, partnerId: string, mode: Mode
       const summary = { ...plan, policyReference: policy.reference };
       await recordEvent(
         tx,
-        { partnerId, type: "financing.plan_created", payload: { ...wirePlanTerms(summary), schedule: wireSchedule(schedule), nextDueDate: plan.nextDueDate, mode: policy.mode } },
+        {
+          partnerId,
+          type: "financing.plan_created",
+          payload: { ...wirePlanTerms(summary), schedule: wireSchedule(schedule), nextDueDate: plan.nextDueDate, mode: policy.mode },
+        },
         now,
       );
       return { ...summary, installments, payments: [] };
@@ -253,7 +262,8 @@ export async function recordInstallment(db: Database, partnerId: string, mode: M
 
       if (plan.status === "completed")
         throw new CommandError(409, `plan ${plan.planNo} is completed: every installment is paid and nothing is outstanding`, "seed.planNo");
-      if (plan.status === "lapsed") throw new CommandError(409, `plan ${plan.planNo} has lapsed and takes no more payments (${plan.statusNote})`, "seed.planNo");
+      if (plan.status === "lapsed")
+        throw new CommandError(409, `plan ${plan.planNo} has lapsed and takes no more payments (${plan.statusNote})`, "seed.planNo");
       if (policyStatus === "d")
         throw new CommandError(409, `policy ${policyReference} of plan ${plan.planNo} was declined: the plan takes no more payments`, "seed.planNo");
       const createdOn = watToday(plan.createdAt);
@@ -267,7 +277,11 @@ export async function recordInstallment(db: Database, partnerId: string, mode: M
         );
 
       // Oldest first: each installment takes what it still lacks until the payment is used up.
-      const installments = await tx.select().from(financingInstallments).where(eq(financingInstallments.planId, plan.id)).orderBy(asc(financingInstallments.number));
+      const installments = await tx
+        .select()
+        .from(financingInstallments)
+        .where(eq(financingInstallments.planId, plan.id))
+        .orderBy(asc(financingInstallments.number));
       let left = request.amountKobo;
       for (const installment of installments) {
         const lacking = installment.amountKobo - installment.paidKobo;
@@ -308,11 +322,25 @@ export async function recordInstallment(db: Database, partnerId: string, mode: M
           createdAt: now,
         })
         .returning();
-      await recordEvent(tx, { partnerId, type: "financing.installment_recorded", payload: { ...wirePayment(plan.planNo, payment!), policy: policyReference, mode: policyMode } }, now);
+      await recordEvent(
+        tx,
+        { partnerId, type: "financing.installment_recorded", payload: { ...wirePayment(plan.planNo, payment!), policy: policyReference, mode: policyMode } },
+        now,
+      );
       if (completed)
         await recordEvent(
           tx,
-          { partnerId, type: "financing.completed", payload: { planNo: plan.planNo, policy: policyReference, financed: naira(financedKobo(plan)), installments: plan.installmentCount, mode: policyMode } },
+          {
+            partnerId,
+            type: "financing.completed",
+            payload: {
+              planNo: plan.planNo,
+              policy: policyReference,
+              financed: naira(financedKobo(plan)),
+              installments: plan.installmentCount,
+              mode: policyMode,
+            },
+          },
           now,
         );
       return { planNo: plan.planNo, payment: payment!, applied: true };
@@ -425,7 +453,12 @@ export interface PlanFilters {
 }
 
 /** Plans newest first, keyset-paginated; `scope.partnerId` undefined lists every partner's (admin). */
-export async function listPlans(db: Database, scope: { partnerId?: string }, filters: PlanFilters, page: { limit: number; cursor?: string }): Promise<Page<PlanSummary>> {
+export async function listPlans(
+  db: Database,
+  scope: { partnerId?: string },
+  filters: PlanFilters,
+  page: { limit: number; cursor?: string },
+): Promise<Page<PlanSummary>> {
   const conditions: SQL[] = [];
   if (scope.partnerId) conditions.push(eq(financingPlans.partnerId, scope.partnerId));
   if (filters.status) conditions.push(eq(financingPlans.status, filters.status));

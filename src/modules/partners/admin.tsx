@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { PartnerRows, PartnersPage, type PartnerRow } from "../../../views/admin/admin";
+import { type PartnerRow, PartnerRows, PartnersPage } from "../../../views/admin/admin";
 import { normaliseUuid } from "../../core/ids";
 import type { Database } from "../../db/client";
 import type { AppDeps } from "../../http/context";
@@ -22,9 +22,14 @@ export const partnerAdmin = (deps: AppDeps) => {
   const rows = async (): Promise<PartnerRow[]> => (await listPartners(db)).map(({ keys: _keys, ...p }) => p);
   return new Elysia({ name: "admin-partners" })
     .use(portalSession(deps))
-    .get("/admin/partners", async ({ viewer, csrf, request }) => page(request, { title: "Partners", active: "partners", viewer, csrf }, <PartnersPage rows={await rows()} csrf={csrf} values={{}} />), {
-      portal: "admin",
-    })
+    .get(
+      "/admin/partners",
+      async ({ viewer, csrf, request }) =>
+        page(request, { title: "Partners", active: "partners", viewer, csrf }, <PartnersPage rows={await rows()} csrf={csrf} values={{}} />),
+      {
+        portal: "admin",
+      },
+    )
     .post(
       "/admin/partners",
       async ({ viewer, csrf, request, body, set }) => {
@@ -32,10 +37,18 @@ export const partnerAdmin = (deps: AppDeps) => {
         try {
           const created = await createPartner(db, { name: form.name ?? "", email: form.email?.trim() || undefined, enrichment: form.enrichment === "on" });
           await recordAudit(db, viewer, { action: "partner.create", subject: created.name, partnerId: created.partnerId }, new Date());
-          return page(request, { title: "Partners", active: "partners", viewer, csrf }, <PartnersPage rows={await rows()} csrf={csrf} values={{}} created={created} />);
+          return page(
+            request,
+            { title: "Partners", active: "partners", viewer, csrf },
+            <PartnersPage rows={await rows()} csrf={csrf} values={{}} created={created} />,
+          );
         } catch (error) {
           set.status = 400;
-          return page(request, { title: "Partners", active: "partners", viewer, csrf }, <PartnersPage rows={await rows()} csrf={csrf} values={form} problem={problemOf(error)} />);
+          return page(
+            request,
+            { title: "Partners", active: "partners", viewer, csrf },
+            <PartnersPage rows={await rows()} csrf={csrf} values={form} problem={problemOf(error)} />,
+          );
         }
       },
       { portal: "admin" },

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { KeysPage, type KeySlot, type KeysProps } from "../../../views/partners/keys";
+import { type KeySlot, KeysPage, type KeysProps } from "../../../views/partners/keys";
 import { TeamPage, type TeamProps } from "../../../views/partners/team";
 import { CommandError } from "../../core/errors";
 import { normaliseUuid } from "../../core/ids";
@@ -7,7 +7,7 @@ import type { AppDeps } from "../../http/context";
 import { formValues, page, problemOf } from "../../portal/page";
 import { portalSession } from "../../portal/session";
 import { inviteStaff, listUsers, recordAudit, setStaffActive, type Viewer } from "../portal/service";
-import { KEY_LABELS, partnerKeys, revokeKey, rotateKey, setAccountMode, type KeyLabel } from "./service";
+import { KEY_LABELS, type KeyLabel, partnerKeys, revokeKey, rotateKey, setAccountMode } from "./service";
 
 const isLabel = (value: string | undefined): value is KeyLabel => KEY_LABELS.includes(value as KeyLabel);
 
@@ -51,7 +51,9 @@ export const partnerPortal = (deps: AppDeps) => {
         try {
           if (!isLabel(label)) throw new CommandError(400, `label must be one of "test", "live", "legacy"; received ${JSON.stringify(label ?? null)}`);
           const now = new Date();
-          const issued = await rotateKey(db, viewer.partnerId, label, (tx, key) => recordAudit(tx, viewer, { action: "key.rotate", subject: key.id, details: { label } }, now));
+          const issued = await rotateKey(db, viewer.partnerId, label, (tx, key) =>
+            recordAudit(tx, viewer, { action: "key.rotate", subject: key.id, details: { label } }, now),
+          );
           return keysPage(request, viewer, csrf, { issued: { label, ...issued } });
         } catch (error) {
           return keysPage(request, viewer, csrf, { problem: refused(error, set) });
@@ -85,11 +87,16 @@ export const partnerPortal = (deps: AppDeps) => {
           if (asked !== "test" && asked !== "live") throw new CommandError(400, `mode must be "test" or "live"; received ${JSON.stringify(asked ?? null)}`);
           const mode: Viewer["mode"] = asked;
           const now = new Date();
-          await setAccountMode(db, viewer.partnerId, mode, (tx) => recordAudit(tx, viewer, { action: "account.mode", subject: mode, details: { from: viewer.mode, to: mode } }, now));
+          await setAccountMode(db, viewer.partnerId, mode, (tx) =>
+            recordAudit(tx, viewer, { action: "account.mode", subject: mode, details: { from: viewer.mode, to: mode } }, now),
+          );
           // The page (and its header) now shows the new mode.
           const switched = { ...viewer, mode };
           return keysPage(request, switched, csrf, {
-            done: mode === "live" ? "The account is in live mode: the legacy key and this portal now issue live, billed policies." : "The account is in test mode: the legacy key and this portal now issue test policies.",
+            done:
+              mode === "live"
+                ? "The account is in live mode: the legacy key and this portal now issue live, billed policies."
+                : "The account is in test mode: the legacy key and this portal now issue test policies.",
           });
         } catch (error) {
           return keysPage(request, viewer, csrf, { problem: refused(error, set) });

@@ -8,7 +8,9 @@ export const partners = pgTable("partners", {
   isAdmin: boolean("is_admin").notNull().default(false),
   enrichmentEnabled: boolean("enrichment_enabled").notNull().default(false),
   /** Account toggle (set env_live / set env_test); legacy keys follow it. */
-  mode: text("mode", { enum: ["test", "live"] }).notNull().default("test"),
+  mode: text("mode", { enum: ["test", "live"] })
+    .notNull()
+    .default("test"),
   suspended: boolean("suspended").notNull().default(false),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
@@ -18,7 +20,9 @@ export const apiKeys = pgTable(
   {
     /** userInfo.athrzt.id */
     id: uuid("id").primaryKey(),
-    partnerId: uuid("partner_id").notNull().references(() => partners.id),
+    partnerId: uuid("partner_id")
+      .notNull()
+      .references(() => partners.id),
     label: text("label", { enum: ["test", "live", "legacy"] }).notNull(),
     /** SHA-256 of the key (hex): keys are 32 random bytes, so a fast hash is enough. */
     keyHash: text("key_hash").notNull(),
@@ -32,7 +36,9 @@ export const portalUsers = pgTable(
   "portal_users",
   {
     id: uuid("id").primaryKey(),
-    partnerId: uuid("partner_id").notNull().references(() => partners.id),
+    partnerId: uuid("partner_id")
+      .notNull()
+      .references(() => partners.id),
     email: text("email").notNull(),
     name: text("name").notNull(),
     passwordHash: text("password_hash").notNull(),

@@ -1,10 +1,10 @@
-import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import type { Database, Executor } from "../../db/client";
-import { preparedQuery } from "../../db/prepared";
+import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { CommandError } from "../../core/errors";
 import { newCredentialId, newId } from "../../core/ids";
 import type { Principal } from "../../core/principal";
+import type { Database, Executor } from "../../db/client";
+import { preparedQuery } from "../../db/prepared";
 import { credentialCache, type KeyRecord } from "./credential-cache";
 import { apiKeys, partners, portalUsers } from "./schema";
 
@@ -47,10 +47,7 @@ const slug = (name: string) =>
     .slice(0, 40) || "partner";
 
 /** A partner account with one key of each label and a portal owner (or operator admin) login. */
-export async function createPartner(
-  db: Database,
-  input: { name: string; admin?: boolean; enrichment?: boolean; email?: string },
-): Promise<NewPartner> {
+export async function createPartner(db: Database, input: { name: string; admin?: boolean; enrichment?: boolean; email?: string }): Promise<NewPartner> {
   const name = input.name.trim();
   if (!name) throw new CommandError(400, "partner name must not be empty", "name");
   const partnerId = newCredentialId();
@@ -221,7 +218,11 @@ const selectKeyRecord = preparedQuery("select_key_record", (db, name) =>
 );
 
 const keyRecord = (db: Database, keyId: string): Promise<KeyRecord | undefined> =>
-  credentialCache.through(keyId, async () => (await selectKeyRecord(db, { keyId }))[0], (record) => record.keyPartnerId);
+  credentialCache.through(
+    keyId,
+    async () => (await selectKeyRecord(db, { keyId }))[0],
+    (record) => record.keyPartnerId,
+  );
 
 /** Verify the envelope's credentials (ids already normalised) and say who is calling. */
 export async function authenticate(db: Database, credentials: { partnerId: string; keyId: string; key: string }): Promise<Principal> {

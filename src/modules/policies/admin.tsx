@@ -11,7 +11,7 @@ import { findConsumer, wireConsumerId } from "../consumers/service";
 import { partnerNames } from "../partners/service";
 import { recordAudit } from "../portal/service";
 import { certificateDownload, listQuery, policyFilters, policyRows, policyView, productName, productOptions } from "./portal";
-import { listPolicies, policiesByIds, reviewPolicyById, type PolicyRecord } from "./service";
+import { listPolicies, type PolicyRecord, policiesByIds, reviewPolicyById } from "./service";
 
 const PAGE_SIZE = 25;
 
@@ -45,7 +45,10 @@ export const policyAdmin = (deps: AppDeps) => {
       "/admin",
       async ({ viewer, csrf, request }) => {
         const pending = await listPolicies(db, {}, { status: "p", route: "manual" }, { limit: 100 });
-        const names = await partnerNames(db, pending.items.map((p) => p.partnerId));
+        const names = await partnerNames(
+          db,
+          pending.items.map((p) => p.partnerId),
+        );
         const rows = await Promise.all(pending.items.reverse().map((p) => pendingRow(p, names)));
         return page(request, { title: "Approvals", active: "approvals", viewer, csrf }, <ApprovalQueue rows={rows} csrf={csrf} />);
       },
@@ -68,11 +71,17 @@ export const policyAdmin = (deps: AppDeps) => {
           await recordAudit(
             db,
             viewer,
-            { action: status === "a" ? "policy.approve" : "policy.decline", subject: decided.reference, partnerId: decided.partnerId, details: { statusNote: decided.statusNote, policyNo: decided.policyNo } },
+            {
+              action: status === "a" ? "policy.approve" : "policy.decline",
+              subject: decided.reference,
+              partnerId: decided.partnerId,
+              details: { statusNote: decided.statusNote, policyNo: decided.policyNo },
+            },
             now,
           );
           const row = await pendingRow(decided, names);
-          const done = status === "a" ? `Approved ${decided.reference}: policy number ${decided.policyNo}.` : `Declined ${decided.reference}: ${decided.statusNote}.`;
+          const done =
+            status === "a" ? `Approved ${decided.reference}: policy number ${decided.policyNo}.` : `Declined ${decided.reference}: ${decided.statusNote}.`;
           if (!request.headers.get("hx-request")) {
             set.headers.location = "/admin";
             set.status = 303;
@@ -91,14 +100,25 @@ export const policyAdmin = (deps: AppDeps) => {
       async ({ viewer, csrf, request, query }) => {
         const { filters, values } = policyFilters(query);
         const list = await listPolicies(db, {}, filters, { limit: PAGE_SIZE, cursor: query.cursor || undefined });
-        const names = await partnerNames(db, list.items.map((p) => p.partnerId));
+        const names = await partnerNames(
+          db,
+          list.items.map((p) => p.partnerId),
+        );
         const rows = (await policyRows(db, list.items, hrefOf)).map((row, i) => ({ ...row, partnerName: names.get(list.items[i]!.partnerId) }));
         const more = list.nextCursor ? `/admin/policies?${listQuery(values, list.nextCursor)}` : null;
         if (query.rows) return <PolicyRows rows={rows} more={more} withPartner />;
         return page(
           request,
           { title: "Transactions", active: "policies", viewer, csrf },
-          <PolicyList title="All partners' transactions" action="/admin/policies" rows={rows} more={more} filters={values} products={productOptions()} withPartner />,
+          <PolicyList
+            title="All partners' transactions"
+            action="/admin/policies"
+            rows={rows}
+            more={more}
+            filters={values}
+            products={productOptions()}
+            withPartner
+          />,
         );
       },
       { portal: "admin" },

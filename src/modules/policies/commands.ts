@@ -1,16 +1,16 @@
 import { z } from "zod";
 import { BAD_CURSOR, BLANK_FIELD, currency, page, wireTimestamp } from "../../core/answers";
 import { pageSeed } from "../../core/pagination";
-import { ADMIN_ONLY, command, refusal, type CommandContext } from "../../core/registry";
+import { ADMIN_ONLY, type CommandContext, command, refusal } from "../../core/registry";
 import { watTimestamp } from "../../core/time";
 import { isoDate } from "../../core/validation";
 import { findProduct, wirePremium } from "../../products";
-import type { CertificateForm } from "../../products/types";
 import { watMidnight } from "../../products/policy-helpers";
+import type { CertificateForm } from "../../products/types";
 import { insureSeedVariants } from "../../reference/products";
-import { certificateFor, certificateUrl, renderCertificateFor, type CertificateDocument } from "../certificates/service";
-import { issuePolicy, issuedPolicy, listPolicies, findPolicy, reviewPolicy, type PolicyAddress, type PolicyRecord } from "./service";
+import { type CertificateDocument, certificateFor, certificateUrl, renderCertificateFor } from "../certificates/service";
 import { POLICY_STATUSES } from "./schema";
+import { findPolicy, issuedPolicy, issuePolicy, listPolicies, type PolicyAddress, type PolicyRecord, reviewPolicy } from "./service";
 
 const POLICY_ADDRESS = String.raw`entt_(?<consumerParam>[^|\s]+)\|insr_(?<productCode>[a-z0-9]+-[a-z0-9]+-[0-9]+)-(?<reference>[^*\s]+)`;
 
@@ -27,11 +27,16 @@ const statusNote = z.string().optional().meta({ description: "Why: present when 
 const certificateShape = z.object({
   policyNo: z.string().optional().meta({ description: "Once approved: the policy number (TST-… in test mode)" }),
   certUrl: z.url().optional().meta({ description: "The hosted certificate (travel; every product in test mode)" }),
-  crtfct: z.string().optional().meta({ description: "The certificate itself, base64 (marine, credit life, loan guaranty, transit, health, property; in the insure answer of a live policy approved at once)" }),
+  crtfct: z.string().optional().meta({
+    description:
+      "The certificate itself, base64 (marine, credit life, loan guaranty, transit, health, property; in the insure answer of a live policy approved at once)",
+  }),
   crtfctType: z.enum(["pdf", "docx", "jpg"]).optional().meta({ description: "The certificate's format, with crtfct or certUrl" }),
 });
 
-const storedReference = z.string().meta({ description: "The transaction reference as stored (a UUID hyphenated and lower-case): the <tx_id> of later commands" });
+const storedReference = z
+  .string()
+  .meta({ description: "The transaction reference as stored (a UUID hyphenated and lower-case): the <tx_id> of later commands" });
 
 const listedPolicy = z.object({
   id: storedReference,
@@ -151,11 +156,19 @@ const reviewSeed = z
 
 // ─── The reference: refusals and examples ───────────────────────────────────────────────────
 
-const REFERENCE_TAKEN = refusal(409, "seed.id is already in use: <tx_id> identifies an earlier policy of this partner", "the transaction reference was used before (spec 2.5)");
+const REFERENCE_TAKEN = refusal(
+  409,
+  "seed.id is already in use: <tx_id> identifies an earlier policy of this partner",
+  "the transaction reference was used before (spec 2.5)",
+);
 const REFERENCE_INVALID = refusal(400, "seed.id is invalid: use a UUID (hyphenated, or 32 hexadecimal characters) or at most 32 letters and digits");
 const CONSUMER_UNKNOWN = refusal(409, "consumer not found: <consumer_id> was not returned by prfl entity under these credentials", "spec 4.3 rule 1");
 const POLICY_UNKNOWN = refusal(404, "no policy <tx_id> of product <product_code> for consumer <consumer_id>", "also another partner's policy");
-const OTHER_MODE = refusal(403, "policy <tx_id> was issued in <mode> mode: it is approved or declined with a <mode> key, and this key runs in <mode> mode", "the operator's test key on a live policy, or its live key on a test one");
+const OTHER_MODE = refusal(
+  403,
+  "policy <tx_id> was issued in <mode> mode: it is approved or declined with a <mode> key, and this key runs in <mode> mode",
+  "the operator's test key on a live policy, or its live key on a test one",
+);
 const NOT_PENDING = refusal(409, "policy <tx_id> is <already approved|already declined|lapsed>: only pending policies can be reviewed");
 
 const VEHICLE_REFERENCE = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
@@ -195,11 +208,15 @@ export const policyCommands = [
       REFERENCE_INVALID,
       REFERENCE_TAKEN,
       CONSUMER_UNKNOWN,
-      refusal(400, "consumer <consumer_id> lacks <fields>, required for <product_code>: add them with prfl entity (same eMail)", "spec 2.3 requirements per product"),
+      refusal(
+        400,
+        "consumer <consumer_id> lacks <fields>, required for <product_code>: add them with prfl entity (same eMail)",
+        "spec 2.3 requirements per product",
+      ),
       refusal(400, "product specified not supported: <reason>"),
       refusal(400, "seed.addtnlFact.<field> <rule>", "a product field breaks its rule"),
       refusal(402, "insufficient wallet balance: the premium is <premium> naira and the balance is <balance> naira; top up with wallet topup", "live mode"),
-      refusal(406, "medical test clearance required: a loanAmount of 1000000000 kobo or more needs medicalTestClearance \"true\"", "credit life (spec 7)"),
+      refusal(406, 'medical test clearance required: a loanAmount of 1000000000 kobo or more needs medicalTestClearance "true"', "credit life (spec 7)"),
       refusal(400, "missing next of kin: seed.addtnlFact lacks <fields>; nokName, nokRelationship and nokPhone are all required", "travel (spec 7)"),
       BLANK_FIELD,
     ],
@@ -278,7 +295,14 @@ export const policyCommands = [
         after: ["topup"],
         answer: { id: "c0a80121-7ac0-4e1c-9f3b-2d5e8f6a1b22", status: "a", policyNo: "{{policyNo}}", crtfct: "{{base64}}", crtfctType: "docx" },
       },
-      { name: "policy-again", title: "The same transaction reference twice", cmmnd: "entt_{{consumer.id}}: insure", seed: vehiclePolicy, after: ["policy"], refusal: REFERENCE_TAKEN },
+      {
+        name: "policy-again",
+        title: "The same transaction reference twice",
+        cmmnd: "entt_{{consumer.id}}: insure",
+        seed: vehiclePolicy,
+        after: ["policy"],
+        refusal: REFERENCE_TAKEN,
+      },
       {
         name: "policy-unknown-consumer",
         title: "A consumer id this partner never registered",
@@ -308,7 +332,12 @@ export const policyCommands = [
         insurerDelayMs: ctx.config.INSURER_DELAY_MS,
         certificate: (issued) => renderCertificateFor(ctx.db, ctx.config, issued),
       });
-      return issuedAnswer(ctx, policy, () => certificate !== null, async () => certificate!);
+      return issuedAnswer(
+        ctx,
+        policy,
+        () => certificate !== null,
+        async () => certificate!,
+      );
     },
     async recover(ctx, params, seed) {
       const policy = await issuedPolicy(ctx.db, { partnerId: ctx.principal.partnerId, mode: ctx.principal.mode, consumerParam: params.consumerParam!, seed });
@@ -321,7 +350,12 @@ export const policyCommands = [
     pattern: new RegExp(`^dump ${POLICY_ADDRESS}\\*STATUS$`),
     who: "partner",
     summary: "Status and certificate of a policy (spec 2.6).",
-    answer: z.object({ status: policyStatus, statusNote, ...certificateShape.shape, tmstmp: wireTimestamp.meta({ description: "When the status last changed" }) }),
+    answer: z.object({
+      status: policyStatus,
+      statusNote,
+      ...certificateShape.shape,
+      tmstmp: wireTimestamp.meta({ description: "When the status last changed" }),
+    }),
     errors: [POLICY_UNKNOWN],
     examples: [
       {
@@ -360,15 +394,9 @@ export const policyCommands = [
     pattern: new RegExp(`^appr ${POLICY_ADDRESS}$`),
     who: "admin",
     seed: reviewSeed,
-    summary: "Approve a pending policy, or decline it with seed { status: \"d\", statusNote } (administrator only).",
+    summary: 'Approve a pending policy, or decline it with seed { status: "d", statusNote } (administrator only).',
     answer: z.object({ id: storedReference, status: policyStatus, statusNote, policyNo: z.string().optional(), tmstmp: wireTimestamp }),
-    errors: [
-      POLICY_UNKNOWN,
-      OTHER_MODE,
-      NOT_PENDING,
-      refusal(400, "seed.statusNote is required to decline: say why in seed.statusNote"),
-      ADMIN_ONLY,
-    ],
+    errors: [POLICY_UNKNOWN, OTHER_MODE, NOT_PENDING, refusal(400, "seed.statusNote is required to decline: say why in seed.statusNote"), ADMIN_ONLY],
     examples: [
       {
         name: "approve",
@@ -395,7 +423,14 @@ export const policyCommands = [
         after: ["policy-credit-life"],
         refusal: OTHER_MODE,
       },
-      { name: "approve-as-partner", title: "A partner trying to approve its own policy", cmmnd: `appr ${creditLifeAddress}`, as: "partner", after: ["policy-credit-life"], refusal: ADMIN_ONLY },
+      {
+        name: "approve-as-partner",
+        title: "A partner trying to approve its own policy",
+        cmmnd: `appr ${creditLifeAddress}`,
+        as: "partner",
+        after: ["policy-credit-life"],
+        refusal: ADMIN_ONLY,
+      },
     ],
     async handler(ctx, params, seed) {
       const policy = await reviewPolicy(

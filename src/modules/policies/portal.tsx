@@ -1,8 +1,8 @@
 import { Elysia } from "elysia";
-import { PolicyDetail, PolicyList, PolicyRows, PolicyStatusBlock, type PolicyRow, type PolicyView } from "../../../views/policies/policies";
+import { PolicyDetail, PolicyList, type PolicyRow, PolicyRows, PolicyStatusBlock, type PolicyView } from "../../../views/policies/policies";
+import type { Config } from "../../config";
 import { CommandError } from "../../core/errors";
 import type { Database } from "../../db/client";
-import type { Config } from "../../config";
 import type { AppDeps } from "../../http/context";
 import { page } from "../../portal/page";
 import { portalSession } from "../../portal/session";
@@ -29,7 +29,8 @@ export const productOptions = () => allProductCodes().map((code) => ({ value: co
 export function policyFilters(query: Record<string, string | undefined>): { filters: PolicyFilters; values: Record<string, string> } {
   const values: Record<string, string> = {};
   const filters: PolicyFilters = {};
-  if (query.status && (POLICY_STATUSES as readonly string[]).includes(query.status)) filters.status = values.status = query.status as PolicyFilters["status"] & string;
+  if (query.status && (POLICY_STATUSES as readonly string[]).includes(query.status))
+    filters.status = values.status = query.status as PolicyFilters["status"] & string;
   if (query.product && allProductCodes().includes(query.product)) filters.productCode = values.product = query.product;
   if (query.from && DATE.test(query.from)) {
     values.from = query.from;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CommandError } from "../../core/errors";
-import { UUID_PATTERN, normaliseUuid } from "../../core/ids";
+import { normaliseUuid, UUID_PATTERN } from "../../core/ids";
 
 /** Spec 2.5 rule 2: up to 32 letters and digits, stored as sent (32 hex characters are a UUID). */
 const PLAIN_REFERENCE = /^[A-Za-z0-9]{1,32}$/;
@@ -21,9 +21,5 @@ export function normaliseReference(value: unknown): string {
     if (uuid) return uuid;
     if (PLAIN_REFERENCE.test(value)) return value;
   }
-  throw new CommandError(
-    400,
-    "seed.id is invalid: use a UUID (hyphenated, or 32 hexadecimal characters) or at most 32 letters and digits",
-    "seed.id",
-  );
+  throw new CommandError(400, "seed.id is invalid: use a UUID (hyphenated, or 32 hexadecimal characters) or at most 32 letters and digits", "seed.id");
 }

@@ -10,8 +10,12 @@ export const policies = pgTable(
   "policies",
   {
     id: uuid("id").primaryKey(),
-    partnerId: uuid("partner_id").notNull().references(() => partners.id),
-    consumerId: uuid("consumer_id").notNull().references(() => consumers.id),
+    partnerId: uuid("partner_id")
+      .notNull()
+      .references(() => partners.id),
+    consumerId: uuid("consumer_id")
+      .notNull()
+      .references(() => consumers.id),
     /** The transaction reference as stored and echoed (spec 2.5 rules 2-3). */
     reference: text("reference").notNull(),
     productCode: text("product_code").notNull(),

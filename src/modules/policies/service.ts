@@ -1,29 +1,29 @@
-import { and, desc, eq, gte, inArray, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
+import { and, desc, eq, gte, inArray, lt, lte, ne, or, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Database, Executor } from "../../db/client";
-import { isUniqueViolation } from "../../db/errors";
-import { preparedQuery } from "../../db/prepared";
 import { refuseBlankFields } from "../../core/blank";
 import { CommandError } from "../../core/errors";
 import { newId, normaliseUuid } from "../../core/ids";
+import { log } from "../../core/log";
 import { decodeCursor, encodeCursor, type Page } from "../../core/pagination";
 import { parseWith } from "../../core/validation";
+import type { Database, Executor } from "../../db/client";
+import { isUniqueViolation } from "../../db/errors";
+import { preparedQuery } from "../../db/prepared";
 import { findProduct, type Product } from "../../products";
 import type { PolicyContext, PolicyTerms, QuoteOnFile, UnderwritingFacts } from "../../products/types";
-import { log } from "../../core/log";
+import { type CertificateDocument, storeCertificate } from "../certificates/service";
+import { type ConsumerRecord, findConsumer } from "../consumers/service";
 import type { VehicleRegistry } from "../enrichment/registry";
 import { registryAnswer } from "../enrichment/service";
-import { findConsumer, type ConsumerRecord } from "../consumers/service";
 import { insertWithEvent, recordEvent } from "../events/service";
 import { quotes } from "../quotes/schema";
-import { storeCertificate, type CertificateDocument } from "../certificates/service";
-import { debitPremium, refundPremium } from "../wallet/service";
 import { sandboxDeclineNote } from "../sandbox/declines";
 import { sandboxInsurer } from "../sandbox/insurer";
 import { magicReference } from "../sandbox/references";
-import { policies, type PolicyStatus } from "./schema";
+import { debitPremium, refundPremium } from "../wallet/service";
 import { normaliseReference } from "./reference";
+import { type PolicyStatus, policies } from "./schema";
 
 export type PolicyRecord = typeof policies.$inferSelect;
 export type Mode = "test" | "live";
@@ -34,7 +34,10 @@ export type Mode = "test" | "live";
  */
 export function requirePolicyMode(policy: { reference: string; mode: Mode }, mode: Mode, what: string): void {
   if (policy.mode !== mode)
-    throw new CommandError(403, `policy ${policy.reference} was issued in ${policy.mode} mode: ${what} with a ${policy.mode} key, and this key runs in ${mode} mode`);
+    throw new CommandError(
+      403,
+      `policy ${policy.reference} was issued in ${policy.mode} mode: ${what} with a ${policy.mode} key, and this key runs in ${mode} mode`,
+    );
 }
 
 /** The envelope part of the insure seed (spec 2.5); addtnlFact is the product's to validate. */
@@ -47,9 +50,7 @@ const insureSeed = z.strictObject({
   addtnlFact: z.record(z.string(), z.unknown()).optional(),
 });
 
-const webHookUrl = z
-  .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
-  .max(2048);
+const webHookUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(2048);
 
 function newPolicyNumber(product: Product, mode: Mode, now: Date): string {
   // Crockford base32 without look-alikes; 12 random characters (60 bits): unguessable for the public
@@ -69,8 +70,7 @@ function consumerIdFrom(param: string): string {
 
 async function requireConsumer(db: Executor, partnerId: string, consumerParam: string): Promise<ConsumerRecord> {
   const consumer = await findConsumer(db, partnerId, consumerIdFrom(consumerParam));
-  if (!consumer)
-    throw new CommandError(409, `consumer not found: ${consumerParam} was not returned by prfl entity under these credentials`);
+  if (!consumer) throw new CommandError(409, `consumer not found: ${consumerParam} was not returned by prfl entity under these credentials`);
   return consumer;
 }
 
@@ -78,7 +78,10 @@ function missingConsumerFields(product: Product, consumer: ConsumerRecord): stri
   const documents = new Set(consumer.documents);
   const has = (path: string) =>
     documents.has(path) ||
-    path.split(".").reduce<unknown>((node, key) => (node && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined), consumer.profile) !== undefined ||
+    path
+      .split(".")
+      .reduce<unknown>((node, key) => (node && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined), consumer.profile) !==
+      undefined ||
     (path === "class" && !!consumer.class);
   return product.family.consumerRequirements(product.type, consumer.class).filter((path) => !has(path));
 }
@@ -182,18 +185,17 @@ export async function issuePolicy(db: Database, input: IssueInput): Promise<Issu
       `consumer ${input.consumerParam} lacks ${missing.join(", ")}, required for ${product.code}: add them with prfl entity (same eMail)`,
     );
   const context = policyContext(consumer, quote, now);
-  const terms = rules.terms(
-    product.type,
-    { insrncDrtn: seed.insrncDrtn, addtnlFact: seed.addtnlFact === undefined ? undefined : addtnlFact },
-    context,
-  );
+  const terms = rules.terms(product.type, { insrncDrtn: seed.insrncDrtn, addtnlFact: seed.addtnlFact === undefined ? undefined : addtnlFact }, context);
 
   // Test mode approves at once (spec 3) unless the reference is one of the sandbox's magic values
   // (docs/sandbox.md); live mode follows the product's route, after the automatic checks.
   const magic = magicReference(mode, reference);
-  const autoDecline = mode === "live" && terms.liveRoute !== "insurer"
-    ? rules.declineReason(product.type, terms, context, { deviceAlreadyInsured: false })
-    : magic?.issued === "d" ? sandboxDeclineNote(product, terms, context) : null;
+  const autoDecline =
+    mode === "live" && terms.liveRoute !== "insurer"
+      ? rules.declineReason(product.type, terms, context, { deviceAlreadyInsured: false })
+      : magic?.issued === "d"
+        ? sandboxDeclineNote(product, terms, context)
+        : null;
   const status: PolicyStatus = mode === "test" ? (magic?.issued ?? "a") : autoDecline ? "d" : terms.liveRoute === "approve" ? "a" : "p";
   // Who decides a pending policy later: the insurer after its delay (insurer route, or a sandbox reference with a later decision).
   const decidedLater = status === "p" && (mode === "test" ? magic?.later != null : terms.liveRoute === "insurer");
@@ -238,8 +240,7 @@ export async function issuePolicy(db: Database, input: IssueInput): Promise<Issu
       });
     else await store(db);
   } catch (error) {
-    if (isUniqueViolation(error, "policies_partner_reference_idx"))
-      throw referenceInUse(reference);
+    if (isUniqueViolation(error, "policies_partner_reference_idx")) throw referenceInUse(reference);
     throw error;
   }
   return { policy, certificate };
@@ -259,7 +260,8 @@ export async function issuedPolicy(db: Executor, input: Pick<IssueInput, "partne
   const policy = await findPolicyByReference(db, input.partnerId, reference);
   if (!policy) return null;
   const product = findProduct(`${seed.ctgry}-${seed.type}-${seed.pckg}`, "seed.ctgry");
-  if (policy.consumerId !== normaliseUuid(input.consumerParam) || policy.productCode !== product.code || policy.mode !== input.mode) throw referenceInUse(reference);
+  if (policy.consumerId !== normaliseUuid(input.consumerParam) || policy.productCode !== product.code || policy.mode !== input.mode)
+    throw referenceInUse(reference);
   return policy;
 }
 
@@ -332,18 +334,13 @@ export async function findPolicyByCertificateToken(db: Executor, token: string):
  * Move a pending policy to approved or declined, with its event and (on a live decline) the
  * premium refund, in one transaction. Refuses a policy that is not pending.
  */
-async function decide(
-  tx: Executor,
-  policy: PolicyRecord,
-  decision: { status: "a" | "d"; note?: string | null; by: string },
-  now: Date,
-): Promise<PolicyRecord> {
+async function decide(tx: Executor, policy: PolicyRecord, decision: { status: "a" | "d"; note?: string | null; by: string }, now: Date): Promise<PolicyRecord> {
   const product = findProduct(policy.productCode);
   const [updated] = await tx
     .update(policies)
     .set({
       status: decision.status,
-      statusNote: decision.status === "d" ? decision.note ?? "declined" : decision.note ?? null,
+      statusNote: decision.status === "d" ? (decision.note ?? "declined") : (decision.note ?? null),
       policyNo: decision.status === "a" ? newPolicyNumber(product, policy.mode, now) : null,
       underwriteAt: null,
       decidedBy: decision.by,
@@ -392,7 +389,10 @@ async function reviewWhere(
     if (!policy) throw notFound();
     if (decision.mode) requirePolicyMode(policy, decision.mode, REVIEWED_IN_ITS_MODE);
     if (policy.status !== "p")
-      throw new CommandError(409, `policy ${policy.reference} is ${{ a: "already approved", d: "already declined", l: "lapsed" }[policy.status as "a" | "d" | "l"]}: only pending policies can be reviewed`);
+      throw new CommandError(
+        409,
+        `policy ${policy.reference} is ${{ a: "already approved", d: "already declined", l: "lapsed" }[policy.status as "a" | "d" | "l"]}: only pending policies can be reviewed`,
+      );
     return decide(tx, policy, decision, now);
   });
 }
@@ -401,7 +401,10 @@ async function reviewWhere(
 type InsurerDecision = { approve: true } | { approve: false; reason: string };
 
 export interface InsurerGateway {
-  underwrite(policy: PolicyRecord, context: { product: Product; terms: PolicyTerms; policyContext: PolicyContext; facts: UnderwritingFacts }): Promise<InsurerDecision>;
+  underwrite(
+    policy: PolicyRecord,
+    context: { product: Product; terms: PolicyTerms; policyContext: PolicyContext; facts: UnderwritingFacts },
+  ): Promise<InsurerDecision>;
 }
 
 /** The built-in insurer: applies the product's decline rules (spec 7); its delay is the scheduling delay. */
@@ -455,14 +458,23 @@ export async function underwriteDuePolicies(
   options: { batch?: number; registry?: VehicleRegistry | null } = {},
 ): Promise<number> {
   const due = and(eq(policies.status, "p"), lte(policies.underwriteAt, now));
-  const candidates = await db.select().from(policies).where(due).orderBy(policies.underwriteAt).limit(options.batch ?? 20);
+  const candidates = await db
+    .select()
+    .from(policies)
+    .where(due)
+    .orderBy(policies.underwriteAt)
+    .limit(options.batch ?? 20);
   if (!candidates.length) return 0;
   const { records, postponed } = await vehicleRecords(db, options.registry, candidates, now);
   const ids = candidates.map((p) => p.id).filter((id) => !postponed.has(id));
   // Handled: decided here, or postponed (a full batch runs the job again at once).
   if (!ids.length) return postponed.size;
   return db.transaction(async (tx) => {
-    const claimed = await tx.select().from(policies).where(and(due, inArray(policies.id, ids))).for("update", { skipLocked: true });
+    const claimed = await tx
+      .select()
+      .from(policies)
+      .where(and(due, inArray(policies.id, ids)))
+      .for("update", { skipLocked: true });
     // Serialise decisions about one device across instances before looking for its other cover;
     // the locks are taken in one order, so two instances with overlapping devices cannot deadlock.
     const liveDevices = [...new Set(claimed.flatMap((p) => (p.deviceId && p.mode === "live" ? [p.deviceId] : [])))].sort();
@@ -476,7 +488,15 @@ export async function underwriteDuePolicies(
         const [other] = await tx
           .select({ id: policies.id })
           .from(policies)
-          .where(and(eq(policies.deviceId, policy.deviceId), eq(policies.mode, policy.mode), eq(policies.status, "a"), gte(policies.coverEnd, now), ne(policies.id, policy.id)))
+          .where(
+            and(
+              eq(policies.deviceId, policy.deviceId),
+              eq(policies.mode, policy.mode),
+              eq(policies.status, "a"),
+              gte(policies.coverEnd, now),
+              ne(policies.id, policy.id),
+            ),
+          )
           .limit(1);
         deviceAlreadyInsured = !!other;
       }

@@ -13,7 +13,10 @@ export const auditAdmin = (deps: AppDeps) => {
     "/admin/audit",
     async ({ viewer, csrf, request, query }) => {
       const list = await listAudit(db, {}, { limit: 50, cursor: query.cursor || undefined });
-      const names = await partnerNames(db, list.items.flatMap((entry) => (entry.partnerId ? [entry.partnerId] : [])));
+      const names = await partnerNames(
+        db,
+        list.items.flatMap((entry) => (entry.partnerId ? [entry.partnerId] : [])),
+      );
       const rows = list.items.map((entry) => ({
         at: entry.at,
         actor: entry.actor,

@@ -9,7 +9,9 @@ export const portalSessions = pgTable(
   "portal_sessions",
   {
     id: uuid("id").primaryKey(),
-    userId: uuid("user_id").notNull().references(() => portalUsers.id),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => portalUsers.id),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     endedAt: timestamp("ended_at", { withTimezone: true }),
@@ -36,7 +38,10 @@ export const auditLog = pgTable(
     subject: text("subject").notNull(),
     details: jsonb("details").$type<Record<string, unknown>>().notNull(),
   },
-  (t) => [index("audit_log_at_idx").on(t.at.desc().nullsFirst(), t.id.desc().nullsFirst()), index("audit_log_partner_at_idx").on(t.partnerId, t.at.desc().nullsFirst(), t.id.desc().nullsFirst())],
+  (t) => [
+    index("audit_log_at_idx").on(t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("audit_log_partner_at_idx").on(t.partnerId, t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
+  ],
 );
 
 /** Secrets the service makes for itself on first use (the session signing key when SESSION_SECRET is unset). */

@@ -1,10 +1,10 @@
-import { and, desc, eq, gt, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
+import { and, desc, eq, gt, isNull, lt, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Config } from "../../config";
-import type { Database, Executor } from "../../db/client";
 import { CommandError } from "../../core/errors";
 import { newId } from "../../core/ids";
 import { decodeCursor, encodeCursor, type Page } from "../../core/pagination";
+import type { Database, Executor } from "../../db/client";
 import { partners, portalUsers } from "../partners/schema";
 import { auditLog, portalSessions, serviceSecrets } from "./schema";
 
@@ -34,7 +34,10 @@ const normaliseEmail = (email: string) => email.trim().toLowerCase();
 /** The session signing key: SESSION_SECRET, or one made once per database (so every instance shares it). */
 export async function sessionSecret(db: Database, config: Config): Promise<string> {
   if (config.SESSION_SECRET) return config.SESSION_SECRET;
-  await db.insert(serviceSecrets).values({ name: "session", value: randomBytes(48).toString("base64url"), createdAt: new Date() }).onConflictDoNothing();
+  await db
+    .insert(serviceSecrets)
+    .values({ name: "session", value: randomBytes(48).toString("base64url"), createdAt: new Date() })
+    .onConflictDoNothing();
   const [row] = await db.select({ value: serviceSecrets.value }).from(serviceSecrets).where(eq(serviceSecrets.name, "session"));
   return row!.value;
 }
@@ -93,7 +96,10 @@ export async function sessionViewer(db: Database, sessionId: string, now: Date):
 }
 
 export async function endSession(db: Executor, sessionId: string, now: Date): Promise<void> {
-  await db.update(portalSessions).set({ endedAt: now }).where(and(eq(portalSessions.id, sessionId), isNull(portalSessions.endedAt)));
+  await db
+    .update(portalSessions)
+    .set({ endedAt: now })
+    .where(and(eq(portalSessions.id, sessionId), isNull(portalSessions.endedAt)));
 }
 
 function checkNewPassword(password: string, field = "newPassword") {
@@ -102,12 +108,7 @@ function checkNewPassword(password: string, field = "newPassword") {
 }
 
 /** Change one's own password; every other session of the user ends. */
-export async function changePassword(
-  db: Database,
-  viewer: Viewer,
-  input: { currentPassword: string; newPassword: string },
-  now: Date,
-): Promise<void> {
+export async function changePassword(db: Database, viewer: Viewer, input: { currentPassword: string; newPassword: string }, now: Date): Promise<void> {
   const [user] = await db.select({ passwordHash: portalUsers.passwordHash }).from(portalUsers).where(eq(portalUsers.id, viewer.userId));
   if (!user || !(await Bun.password.verify(input.currentPassword, user.passwordHash)))
     throw new CommandError(400, "the current password is not right", "currentPassword");
@@ -155,7 +156,12 @@ export async function listUsers(db: Database, partnerId: string): Promise<Portal
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** The owner invites a staff member, who signs in with the one-time password shown once and must change it. */
-export async function inviteStaff(db: Database, owner: Viewer, input: { email: string; name: string }, now: Date): Promise<{ user: PortalUser; oneTimePassword: string }> {
+export async function inviteStaff(
+  db: Database,
+  owner: Viewer,
+  input: { email: string; name: string },
+  now: Date,
+): Promise<{ user: PortalUser; oneTimePassword: string }> {
   const email = normaliseEmail(input.email);
   const name = input.name.trim();
   if (!EMAIL.test(email) || email.length > 200) throw new CommandError(400, "email must be an e-mail address, e.g. ada@partner.ng", "email");
@@ -165,7 +171,9 @@ export async function inviteStaff(db: Database, owner: Viewer, input: { email: s
   const id = newId();
   try {
     await db.transaction(async (tx) => {
-      await tx.insert(portalUsers).values({ id, partnerId: owner.partnerId, email, name, passwordHash, role: "staff", mustChangePassword: true, createdAt: now });
+      await tx
+        .insert(portalUsers)
+        .values({ id, partnerId: owner.partnerId, email, name, passwordHash, role: "staff", mustChangePassword: true, createdAt: now });
       await recordAudit(tx, owner, { action: "user.invite", subject: email }, now);
     });
   } catch (error) {
@@ -186,7 +194,11 @@ export async function setStaffActive(db: Database, owner: Viewer, userId: string
       .where(and(eq(portalUsers.id, userId), eq(portalUsers.partnerId, owner.partnerId), eq(portalUsers.role, "staff")))
       .returning({ email: portalUsers.email });
     if (!user) throw new CommandError(404, "no such staff member on this account");
-    if (!active) await tx.update(portalSessions).set({ endedAt: now }).where(and(eq(portalSessions.userId, userId), isNull(portalSessions.endedAt)));
+    if (!active)
+      await tx
+        .update(portalSessions)
+        .set({ endedAt: now })
+        .where(and(eq(portalSessions.userId, userId), isNull(portalSessions.endedAt)));
     await recordAudit(tx, owner, { action: active ? "user.reactivate" : "user.deactivate", subject: user.email }, now);
   });
 }
@@ -219,7 +231,11 @@ export async function recordAudit(db: Executor, actor: Viewer | { label: string;
 export type AuditRecord = typeof auditLog.$inferSelect;
 
 /** Newest first; `partnerId` limits it to one account's entries. */
-export async function listAudit(db: Database, filters: { partnerId?: string; action?: string }, page: { limit: number; cursor?: string }): Promise<Page<AuditRecord>> {
+export async function listAudit(
+  db: Database,
+  filters: { partnerId?: string; action?: string },
+  page: { limit: number; cursor?: string },
+): Promise<Page<AuditRecord>> {
   const conditions: SQL[] = [];
   if (filters.partnerId) conditions.push(eq(auditLog.partnerId, filters.partnerId));
   if (filters.action) conditions.push(eq(auditLog.action, filters.action));

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { NOT_A_NUMBER, currency } from "../../core/answers";
+import { currency, NOT_A_NUMBER } from "../../core/answers";
 import { command, refusal } from "../../core/registry";
 import { listHospitals } from "../../products/health";
 import { quoteSeedVariants } from "../../reference/products";
@@ -11,7 +11,12 @@ const UNKNOWN_DESTINATION = refusal(400, 'destination country not recognised: "<
 const ORIGIN = refusal(400, "Nigeria is the country of origin: seed.destination must be the country travelled to", "travel (spec 7)");
 const NO_LOAN_AMOUNT = refusal(406, "loanAmount not provided", "credit life (spec 7)");
 
-const hospitalSeed = z.object({ insurer: z.string().regex(/^[a-z0-9]{2,8}$/, "must be an insurer code such as axam").optional() });
+const hospitalSeed = z.object({
+  insurer: z
+    .string()
+    .regex(/^[a-z0-9]{2,8}$/, "must be an insurer code such as axam")
+    .optional(),
+});
 
 export const quoteCommands = [
   command({
@@ -36,7 +41,13 @@ export const quoteCommands = [
       NO_LOAN_AMOUNT,
     ],
     examples: [
-      { name: "quote", title: "Vehicle third-party for a year", cmmnd: "dump ipck_vhcl-tprt-1111*PRMM", seed: { insrncDrtn: "1y" }, answer: { prmm: 15000, currency: "NGN" } },
+      {
+        name: "quote",
+        title: "Vehicle third-party for a year",
+        cmmnd: "dump ipck_vhcl-tprt-1111*PRMM",
+        seed: { insrncDrtn: "1y" },
+        answer: { prmm: 15000, currency: "NGN" },
+      },
       {
         name: "quote-travel",
         title: "A week in Germany, one traveller",
@@ -58,8 +69,20 @@ export const quoteCommands = [
         seed: { goodsValue: 750000 },
         answer: { prmm: 7500, currency: "NGN" },
       },
-      { name: "quote-unknown-product", title: "A product code that does not exist", cmmnd: "dump ipck_vhcl-xprt-1111*PRMM", seed: { insrncDrtn: "1y" }, refusal: NOT_SUPPORTED },
-      { name: "quote-number-as-string", title: "A number sent as a string", cmmnd: "dump ipck_gtrn-stnd-1111*PRMM", seed: { goodsValue: "750000" }, refusal: NOT_A_NUMBER },
+      {
+        name: "quote-unknown-product",
+        title: "A product code that does not exist",
+        cmmnd: "dump ipck_vhcl-xprt-1111*PRMM",
+        seed: { insrncDrtn: "1y" },
+        refusal: NOT_SUPPORTED,
+      },
+      {
+        name: "quote-number-as-string",
+        title: "A number sent as a string",
+        cmmnd: "dump ipck_gtrn-stnd-1111*PRMM",
+        seed: { goodsValue: "750000" },
+        refusal: NOT_A_NUMBER,
+      },
       {
         name: "quote-travel-nigeria",
         title: "Travel insurance to the country of origin",
@@ -67,7 +90,13 @@ export const quoteCommands = [
         seed: { insrncDrtn: "7d", destination: "Nigeria", planType: "individual" },
         refusal: ORIGIN,
       },
-      { name: "quote-credit-life-no-amount", title: "Credit life without loanAmount", cmmnd: "dump ipck_crlt-sme1-1111*PRMM", seed: {}, refusal: NO_LOAN_AMOUNT },
+      {
+        name: "quote-credit-life-no-amount",
+        title: "Credit life without loanAmount",
+        cmmnd: "dump ipck_crlt-sme1-1111*PRMM",
+        seed: {},
+        refusal: NO_LOAN_AMOUNT,
+      },
     ],
     async handler(ctx, params, seed) {
       const quote = await quotePremium(ctx.db, ctx.principal.partnerId, params.productCode!, seed, ctx.now());
@@ -85,7 +114,15 @@ export const quoteCommands = [
     }),
     errors: [refusal(400, 'health insurer not recognised: "<insurer>" is not one of <insurers>')],
     // The answer is the insurer's network as the service holds it.
-    examples: [{ name: "hospitals", title: "The hospitals of AXA Mansard Health", cmmnd: "dump hlth_*HSPTLS", seed: { insurer: "axam" }, answer: { list: listHospitals("axam").map((h) => ({ ...h })) } }],
+    examples: [
+      {
+        name: "hospitals",
+        title: "The hospitals of AXA Mansard Health",
+        cmmnd: "dump hlth_*HSPTLS",
+        seed: { insurer: "axam" },
+        answer: { list: listHospitals("axam").map((h) => ({ ...h })) },
+      },
+    ],
     async handler(_ctx, _params, seed) {
       return { list: listHospitals(seed.insurer) };
     },

@@ -7,11 +7,11 @@ import { formValuesWithFiles, page, problemOf } from "../../portal/page";
 import { portalSession } from "../../portal/session";
 import { findProduct, type Product } from "../../products";
 import { policySeedFromForm, seedFromForm } from "../../products/forms";
-import type { Viewer } from "../portal/service";
 import { consumerName } from "../consumers/portal";
 import { findConsumer, listConsumers, wireConsumerId } from "../consumers/service";
-import { issuePolicy } from "../policies/service";
 import { productOptions } from "../policies/portal";
+import { issuePolicy } from "../policies/service";
+import type { Viewer } from "../portal/service";
 import { recordAudit } from "../portal/service";
 import { discardQuote, quotePremium } from "./service";
 
@@ -38,7 +38,13 @@ function withQuoteValues(values: Record<string, string | undefined>) {
 export const quotePortal = (deps: AppDeps) => {
   const db = deps.database.db;
 
-  async function render(request: Request, viewer: Viewer, csrf: string, values: Record<string, string | undefined>, extra: { problem?: ReturnType<typeof problemOf>; premium?: Parameters<typeof Premium>[0]["premium"] } = {}) {
+  async function render(
+    request: Request,
+    viewer: Viewer,
+    csrf: string,
+    values: Record<string, string | undefined>,
+    extra: { problem?: ReturnType<typeof problemOf>; premium?: Parameters<typeof Premium>[0]["premium"] } = {},
+  ) {
     const product = productOf(values.product);
     const forms = product?.family.forms(product.type);
     // The quote's inputs serve the policy too where both name the same field (insrncDrtn, the vehicle's value…):
@@ -58,7 +64,10 @@ export const quotePortal = (deps: AppDeps) => {
         policyEntries={forms?.policy.filter((e) => !quotePaths.has(e.path)) ?? []}
         values={{ id: crypto.randomUUID(), ...values }}
         premium={extra.premium}
-        consumers={consumers.map((c) => ({ wireId: wireConsumerId(c.id), name: `${consumerName(c.profile) || "(no name)"}${c.profile.eMail ? ` · ${c.profile.eMail}` : ""}` }))}
+        consumers={consumers.map((c) => ({
+          wireId: wireConsumerId(c.id),
+          name: `${consumerName(c.profile) || "(no name)"}${c.profile.eMail ? ` · ${c.profile.eMail}` : ""}`,
+        }))}
         problem={extra.problem}
         mode={viewer.mode}
         csrf={csrf}
@@ -111,7 +120,10 @@ export const quotePortal = (deps: AppDeps) => {
           try {
             const productSeed = policySeedFromForm(forms, withQuoteValues(values));
             const [ctgry, type, pckg] = product.code.split("-");
-            const addtnlFact = { ...(productSeed.addtnlFact as Record<string, unknown>), ...(values.webHook?.trim() ? { webHook: values.webHook.trim() } : {}) };
+            const addtnlFact = {
+              ...(productSeed.addtnlFact as Record<string, unknown>),
+              ...(values.webHook?.trim() ? { webHook: values.webHook.trim() } : {}),
+            };
             result = await issuePolicy(db, {
               partnerId: viewer.partnerId,
               mode: viewer.mode,
@@ -121,7 +133,12 @@ export const quotePortal = (deps: AppDeps) => {
               insurerDelayMs: deps.config.INSURER_DELAY_MS,
               // In the issuing transaction: a page showing a refusal never hides an issued policy.
               within: (tx, issued) =>
-                recordAudit(tx, viewer, { action: "policy.issue", subject: issued.reference, details: { productCode: issued.productCode, mode: issued.mode, status: issued.status } }, now),
+                recordAudit(
+                  tx,
+                  viewer,
+                  { action: "policy.issue", subject: issued.reference, details: { productCode: issued.productCode, mode: issued.mode, status: issued.status } },
+                  now,
+                ),
             });
           } catch (error) {
             // The form quotes and issues in one step: a refused issuance takes its quote back, so a refusal stores nothing.

@@ -5,7 +5,9 @@ export const quotes = pgTable(
   "quotes",
   {
     id: uuid("id").primaryKey(),
-    partnerId: uuid("partner_id").notNull().references(() => partners.id),
+    partnerId: uuid("partner_id")
+      .notNull()
+      .references(() => partners.id),
     productCode: text("product_code").notNull(),
     premiumKobo: bigint("premium_kobo", { mode: "number" }).notNull(),
     duration: text("duration"),

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
+import { newId } from "../../core/ids";
 import type { Database } from "../../db/client";
 import { columnPlaceholders, placeholderValues, preparedQuery } from "../../db/prepared";
-import { newId } from "../../core/ids";
 import { findProduct, wirePremium } from "../../products";
 import { quotes } from "./schema";
 
@@ -21,7 +21,18 @@ export async function quotePremium(db: Database, partnerId: string, productCode:
   const product = findProduct(productCode);
   const quote = product.family.quote(product.type, seed ?? {});
   const id = newId();
-  await insertQuote(db, placeholderValues(quotes, { id, partnerId, productCode: product.code, premiumKobo: quote.premiumKobo, duration: quote.duration ?? null, basis: quote.basis, createdAt: now }));
+  await insertQuote(
+    db,
+    placeholderValues(quotes, {
+      id,
+      partnerId,
+      productCode: product.code,
+      premiumKobo: quote.premiumKobo,
+      duration: quote.duration ?? null,
+      basis: quote.basis,
+      createdAt: now,
+    }),
+  );
   return { id, productCode: product.code, premiumKobo: quote.premiumKobo, prmm: wirePremium(product.family, quote.premiumKobo), duration: quote.duration };
 }
 

@@ -29,7 +29,11 @@ const vehicle: DeclineNote = (product, terms, context) => {
     deviceAlreadyInsured: false,
     vehicleRecord: {
       status: "found",
-      details: { vehicle_make: make.toLowerCase() === "toyota" ? "Honda" : "Toyota", vehicle_model: text(facts, "model", ""), chassis_number: text(facts, "chsssId", "") },
+      details: {
+        vehicle_make: make.toLowerCase() === "toyota" ? "Honda" : "Toyota",
+        vehicle_model: text(facts, "model", ""),
+        chassis_number: text(facts, "chsssId", ""),
+      },
     },
   });
 };

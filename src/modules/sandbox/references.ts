@@ -25,8 +25,18 @@ export interface MagicReference {
 export const MAGIC_REFERENCES: readonly MagicReference[] = [
   { prefix: "SBXDECLINE", issued: "d", later: null, summary: "declined at once; statusNote gives a reason in the product family's own words" },
   { prefix: "SBXPENDING", issued: "p", later: null, summary: "stays pending: never decided automatically (an administrator may still approve or decline it)" },
-  { prefix: "SBXSLOW", issued: "p", later: "a", summary: "pending, then approved by the background loop after INSURER_DELAY_MS, as the insurer answers in live mode" },
-  { prefix: "SBXSLOWDECLINE", issued: "p", later: "d", summary: "pending, then declined by the background loop after INSURER_DELAY_MS, with the same statusNote as SBXDECLINE" },
+  {
+    prefix: "SBXSLOW",
+    issued: "p",
+    later: "a",
+    summary: "pending, then approved by the background loop after INSURER_DELAY_MS, as the insurer answers in live mode",
+  },
+  {
+    prefix: "SBXSLOWDECLINE",
+    issued: "p",
+    later: "d",
+    summary: "pending, then declined by the background loop after INSURER_DELAY_MS, with the same statusNote as SBXDECLINE",
+  },
 ];
 
 // Longest prefix first: SBXSLOWDECLINE must win over SBXSLOW.

@@ -35,7 +35,13 @@ export const walletCommands = [
     answer: z.object({ reference: z.string(), amount: naira(), balance: naira("The balance after this top-up, naira"), currency, tmstmp: wireTimestamp }),
     errors: [REFERENCE_REUSED, refusal(400, "seed.amount must have at most two decimals (kobo)")],
     examples: [
-      { name: "topup", title: "Fund the wallet that live premiums are paid from", cmmnd: "wallet topup", seed: topUp, answer: { ...topUp, balance: 50000, currency: "NGN", tmstmp: "{{timestamp}}" } },
+      {
+        name: "topup",
+        title: "Fund the wallet that live premiums are paid from",
+        cmmnd: "wallet topup",
+        seed: topUp,
+        answer: { ...topUp, balance: 50000, currency: "NGN", tmstmp: "{{timestamp}}" },
+      },
       {
         name: "topup-again",
         title: "The same top-up again: the first answer, nothing credited twice",
@@ -44,7 +50,14 @@ export const walletCommands = [
         after: ["topup"],
         answer: { ...topUp, balance: 50000, currency: "NGN", tmstmp: "{{topup.tmstmp}}" },
       },
-      { name: "topup-conflict", title: "The same reference with another amount", cmmnd: "wallet topup", seed: { ...topUp, amount: 60000 }, after: ["topup"], refusal: REFERENCE_REUSED },
+      {
+        name: "topup-conflict",
+        title: "The same reference with another amount",
+        cmmnd: "wallet topup",
+        seed: { ...topUp, amount: 60000 },
+        after: ["topup"],
+        refusal: REFERENCE_REUSED,
+      },
     ],
     async handler(ctx, _params, seed) {
       const { entry } = await topUpWallet(ctx.db, ctx.principal.partnerId, topUpOf(seed), ctx.now());

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { LedgerRows, UsageStatementView, WalletPage, type LedgerRow, type TopUpOutcome, type UsageProps, type WalletProps } from "../../../views/wallet/wallet";
+import { type LedgerRow, LedgerRows, type TopUpOutcome, type UsageProps, UsageStatementView, WalletPage, type WalletProps } from "../../../views/wallet/wallet";
 import { CommandError } from "../../core/errors";
 import { toKobo } from "../../core/money";
 import { parseWith } from "../../core/validation";
@@ -104,10 +104,30 @@ export const walletPortal = (deps: AppDeps) => {
         try {
           const seed = parseWith(topUpSeed, topUpSeedFrom(values), "seed");
           const now = new Date();
-          const { entry, applied } = await topUpWallet(db, viewer.partnerId, { amountKobo: toKobo(seed.amount), reference: seed.reference }, now, (tx, credited) =>
-            recordAudit(tx, viewer, { action: "wallet.topup", subject: credited.reference ?? seed.reference, details: { amountKobo: credited.amountKobo, balanceAfterKobo: credited.balanceAfterKobo } }, now),
+          const { entry, applied } = await topUpWallet(
+            db,
+            viewer.partnerId,
+            { amountKobo: toKobo(seed.amount), reference: seed.reference },
+            now,
+            (tx, credited) =>
+              recordAudit(
+                tx,
+                viewer,
+                {
+                  action: "wallet.topup",
+                  subject: credited.reference ?? seed.reference,
+                  details: { amountKobo: credited.amountKobo, balanceAfterKobo: credited.balanceAfterKobo },
+                },
+                now,
+              ),
           );
-          const outcome: TopUpOutcome = { applied, reference: entry.reference ?? seed.reference, amountKobo: entry.amountKobo, balanceAfterKobo: entry.balanceAfterKobo, at: entry.createdAt };
+          const outcome: TopUpOutcome = {
+            applied,
+            reference: entry.reference ?? seed.reference,
+            amountKobo: entry.amountKobo,
+            balanceAfterKobo: entry.balanceAfterKobo,
+            at: entry.createdAt,
+          };
           // A new credit clears the form; a repeat keeps what was typed.
           topUp = { values: applied ? {} : values, outcome };
         } catch (error) {
@@ -115,7 +135,7 @@ export const walletPortal = (deps: AppDeps) => {
           set.status = error instanceof CommandError ? error.status : 400;
           topUp = { values, problem };
         }
-        return page(request, shell(viewer, csrf), <WalletPage {...await walletProps(viewer, csrf, topUp, undefined)} />);
+        return page(request, shell(viewer, csrf), <WalletPage {...(await walletProps(viewer, csrf, topUp, undefined))} />);
       },
       { portal: "partner" },
     );

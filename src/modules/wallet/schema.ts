@@ -21,7 +21,9 @@ export const walletEntries = pgTable(
   "wallet_entries",
   {
     id: uuid("id").primaryKey(),
-    partnerId: uuid("partner_id").notNull().references(() => partners.id),
+    partnerId: uuid("partner_id")
+      .notNull()
+      .references(() => partners.id),
     kind: text("kind", { enum: ["topup", "premium", "refund"] }).notNull(),
     /** Signed: credits positive, debits negative. */
     amountKobo: bigint("amount_kobo", { mode: "number" }).notNull(),

@@ -1,8 +1,8 @@
-import { and, desc, eq, gte, inArray, lt, or, sql, type SQL } from "drizzle-orm";
-import type { Database, Executor } from "../../db/client";
+import { and, desc, eq, gte, inArray, lt, or, type SQL, sql } from "drizzle-orm";
 import { CommandError } from "../../core/errors";
 import { newId } from "../../core/ids";
 import { decodeCursor, encodeCursor, type Page } from "../../core/pagination";
+import type { Database, Executor } from "../../db/client";
 import { recordEvent } from "../events/service";
 import { policies } from "../policies/schema";
 import { walletEntries, wallets } from "./schema";
@@ -52,9 +52,21 @@ export async function topUpWallet(
       .returning({ balance: wallets.balanceKobo });
     const [entry] = await tx
       .insert(walletEntries)
-      .values({ id: newId(), partnerId, kind: "topup", amountKobo: input.amountKobo, balanceAfterKobo: wallet!.balance, reference: input.reference, createdAt: now })
+      .values({
+        id: newId(),
+        partnerId,
+        kind: "topup",
+        amountKobo: input.amountKobo,
+        balanceAfterKobo: wallet!.balance,
+        reference: input.reference,
+        createdAt: now,
+      })
       .returning();
-    await recordEvent(tx, { partnerId, type: "wallet.credited", payload: { reference: input.reference, amount: naira(input.amountKobo), balance: naira(wallet!.balance) } }, now);
+    await recordEvent(
+      tx,
+      { partnerId, type: "wallet.credited", payload: { reference: input.reference, amount: naira(input.amountKobo), balance: naira(wallet!.balance) } },
+      now,
+    );
     if (onCredit) await onCredit(tx, entry!);
     return { entry: entry!, applied: true };
   });
@@ -89,7 +101,9 @@ export async function debitPremium(tx: Executor, partnerId: string, policyId: st
       `insufficient wallet balance: the premium is ${naira(premiumKobo)} naira and the balance is ${naira(balance)} naira; top up with wallet topup`,
     );
   }
-  await tx.insert(walletEntries).values({ id: newId(), partnerId, kind: "premium", amountKobo: -premiumKobo, balanceAfterKobo: wallet.balance, policyId, createdAt: now });
+  await tx
+    .insert(walletEntries)
+    .values({ id: newId(), partnerId, kind: "premium", amountKobo: -premiumKobo, balanceAfterKobo: wallet.balance, policyId, createdAt: now });
 }
 
 /** Give a declined policy's premium back, in the declining transaction. */
@@ -99,7 +113,9 @@ export async function refundPremium(tx: Executor, partnerId: string, policyId: s
     .set({ balanceKobo: sql`${wallets.balanceKobo} + ${premiumKobo}`, updatedAt: now })
     .where(eq(wallets.partnerId, partnerId))
     .returning({ balance: wallets.balanceKobo });
-  await tx.insert(walletEntries).values({ id: newId(), partnerId, kind: "refund", amountKobo: premiumKobo, balanceAfterKobo: wallet!.balance, policyId, createdAt: now });
+  await tx
+    .insert(walletEntries)
+    .values({ id: newId(), partnerId, kind: "refund", amountKobo: premiumKobo, balanceAfterKobo: wallet!.balance, policyId, createdAt: now });
 }
 
 /** The ledger, newest first, keyset-paginated. */

@@ -1,10 +1,11 @@
 import { z } from "zod";
-import { BAD_CURSOR, UNKNOWN_FIELD, page, wireTimestamp } from "../../core/answers";
+import { BAD_CURSOR, page, UNKNOWN_FIELD, wireTimestamp } from "../../core/answers";
 import { pageSeed } from "../../core/pagination";
-import { command, refusal, type CommandContext } from "../../core/registry";
+import { type CommandContext, command, refusal } from "../../core/registry";
 import { watTimestamp } from "../../core/time";
 import { DELIVERY_STATUSES } from "./schema";
 import {
+  type DeliveryRecord,
   defaultSecret,
   defaultSecretInput,
   deleteEndpoint,
@@ -13,18 +14,17 @@ import {
   listDeliveries,
   listEndpoints,
   registerEndpoint,
-  registerInput,
   registeredEndpoint,
+  registerInput,
   replayDelivery,
   replayInput,
   sendTestEvent,
   updateEndpoint,
   updateInput,
   urlRules,
-  type DeliveryRecord,
+  WEBHOOK_EVENT_TYPES,
   type WebhookAttempt,
   type WebhookEndpoint,
-  WEBHOOK_EVENT_TYPES,
   type WebhookEventType,
 } from "./service";
 
@@ -126,7 +126,14 @@ const NOT_HTTP = refusal(400, "seed.url must be an http(s) URL<, not the scheme 
 const PRIVATE_URL = refusal(400, "seed.url must not point to a private or loopback address (<why>)", "SSRF protection");
 
 const decisions = { url: "{{webhookUrl}}", events: ["policy.approved", "policy.declined"], description: "Policy decisions" };
-const registered = { endpointId: "{{webhook.endpointId}}", url: "{{webhookUrl}}", events: decisions.events, description: decisions.description, enabled: true, tmstmp: "{{webhook.tmstmp}}" };
+const registered = {
+  endpointId: "{{webhook.endpointId}}",
+  url: "{{webhookUrl}}",
+  events: decisions.events,
+  description: decisions.description,
+  enabled: true,
+  tmstmp: "{{webhook.tmstmp}}",
+};
 const testDelivery = {
   deliveryId: "{{webhook-test.deliveryId}}",
   eventId: "{{webhook-test.eventId}}",
@@ -164,7 +171,13 @@ export const webhookCommands = [
         seed: decisions,
         answer: { ...decisions, endpointId: "{{uuid}}", enabled: true, tmstmp: "{{timestamp}}", updated: "{{timestamp}}", secret: "{{secret}}" },
       },
-      { name: "webhook-not-http", title: "A URL that is not http(s)", cmmnd: "webhook register", seed: { url: "ftp://files.example.ng/hooks" }, refusal: NOT_HTTP },
+      {
+        name: "webhook-not-http",
+        title: "A URL that is not http(s)",
+        cmmnd: "webhook register",
+        seed: { url: "ftp://files.example.ng/hooks" },
+        refusal: NOT_HTTP,
+      },
     ],
     async handler(ctx, _params, seed) {
       const now = ctx.now();
@@ -213,7 +226,12 @@ export const webhookCommands = [
     who: "partner",
     seed: endpointInput,
     summary: "Delete a webhook endpoint; its pending deliveries fail, its delivery log stays readable.",
-    answer: z.object({ endpointId: z.uuid(), deleted: z.literal(true), failedDeliveries: z.int().meta({ description: "Pending deliveries that will not be sent" }), tmstmp: wireTimestamp }),
+    answer: z.object({
+      endpointId: z.uuid(),
+      deleted: z.literal(true),
+      failedDeliveries: z.int().meta({ description: "Pending deliveries that will not be sent" }),
+      tmstmp: wireTimestamp,
+    }),
     errors: [ENDPOINT_UNKNOWN],
     examples: [
       {
@@ -240,7 +258,13 @@ export const webhookCommands = [
     answer: page(endpointAnswer),
     errors: [BAD_CURSOR],
     examples: [
-      { name: "webhooks", title: "The endpoints registered", cmmnd: "webhook list", after: ["webhook"], answer: { list: [{ ...registered, updated: "{{webhook.updated}}" }], nextCursor: null } },
+      {
+        name: "webhooks",
+        title: "The endpoints registered",
+        cmmnd: "webhook list",
+        after: ["webhook"],
+        answer: { list: [{ ...registered, updated: "{{webhook.updated}}" }], nextCursor: null },
+      },
     ],
     async handler(ctx, _params, seed) {
       const now = ctx.now();
@@ -336,7 +360,14 @@ export const webhookCommands = [
     summary: "The default secret that signs addtnlFact.webHook deliveries; { rotate: true } replaces it (both sign for 24 h).",
     answer: z.object({ secret, previousSecretUntil: wireTimestamp.optional(), tmstmp: wireTimestamp, updated: wireTimestamp }),
     errors: [UNKNOWN_FIELD],
-    examples: [{ name: "webhook-secret", title: "The default secret, made on first request", cmmnd: "webhook secret", answer: { secret: "{{secret}}", tmstmp: "{{timestamp}}", updated: "{{timestamp}}" } }],
+    examples: [
+      {
+        name: "webhook-secret",
+        title: "The default secret, made on first request",
+        cmmnd: "webhook secret",
+        answer: { secret: "{{secret}}", tmstmp: "{{timestamp}}", updated: "{{timestamp}}" },
+      },
+    ],
     async handler(ctx, _params, seed) {
       const now = ctx.now();
       const secret = await defaultSecret(ctx.db, partnerOf(ctx), { rotate: !!seed.rotate, now });

@@ -23,7 +23,11 @@ const selectEnabledEndpoint = preparedQuery("select_enabled_endpoint", (db, name
 );
 
 export async function hasWebhookEndpoint(db: Executor, partnerId: string): Promise<boolean> {
-  const known = await endpointCache.through(partnerId, async () => ({ partnerId, has: (await selectEnabledEndpoint(db, { partnerId })).length > 0 }), (v) => v.partnerId);
+  const known = await endpointCache.through(
+    partnerId,
+    async () => ({ partnerId, has: (await selectEnabledEndpoint(db, { partnerId })).length > 0 }),
+    (v) => v.partnerId,
+  );
   return known!.has;
 }
 

@@ -5,16 +5,16 @@
  */
 import { and, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import type { Config } from "../../config";
-import type { Database, Executor } from "../../db/client";
 import { newId } from "../../core/ids";
+import { log } from "../../core/log";
 import { watTimestamp } from "../../core/time";
-import { recordEvent } from "../events/service";
+import type { Database, Executor } from "../../db/client";
 import { outboxEvents } from "../events/schema";
+import { recordEvent } from "../events/service";
 import { webhookAttempts, webhookDefaultSecrets, webhookDeliveries, webhookEndpoints } from "./schema";
 import { ensureDefaultSecret, failPendingDeliveries, type WebhookDelivery, type WebhookEndpoint } from "./service";
 import { signatureHeader, signingSecrets } from "./signing";
-import { log } from "../../core/log";
-import { checkUrlSyntax, isRefusal, pinnedRequest, vetDestination, type UrlRules } from "./ssrf";
+import { checkUrlSyntax, isRefusal, pinnedRequest, type UrlRules, vetDestination } from "./ssrf";
 
 /** Waits before the 2nd … 10th attempt (design.md), times WEBHOOK_RETRY_SCALE. */
 export const RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000];
@@ -93,7 +93,15 @@ export async function dispatchOutboxEvents(db: Database, now: Date, options: { b
     }
     // The unique index on (event, url) makes a repeated fan-out of an event harmless.
     if (deliveries.length) await tx.insert(webhookDeliveries).values(deliveries).onConflictDoNothing();
-    await tx.update(outboxEvents).set({ dispatchedAt: now }).where(inArray(outboxEvents.id, events.map((e) => e.id)));
+    await tx
+      .update(outboxEvents)
+      .set({ dispatchedAt: now })
+      .where(
+        inArray(
+          outboxEvents.id,
+          events.map((e) => e.id),
+        ),
+      );
     return events.length;
   });
 }
@@ -127,15 +135,21 @@ async function leaseDueDeliveries(db: Database, settings: DeliverySettings, now:
     const claimed = await tx
       .update(d)
       .set({ attempts: sql`${d.attempts} + 1`, nextAttemptAt: new Date(now.getTime() + settings.timeoutMs + LEASE_MARGIN_MS), updatedAt: now })
-      .where(inArray(d.id, due.map((r) => r.id)))
+      .where(
+        inArray(
+          d.id,
+          due.map((r) => r.id),
+        ),
+      )
       .returning();
-    const events = await tx.select().from(outboxEvents).where(inArray(outboxEvents.id, [...new Set(claimed.map((c) => c.eventId))]));
+    const events = await tx
+      .select()
+      .from(outboxEvents)
+      .where(inArray(outboxEvents.id, [...new Set(claimed.map((c) => c.eventId))]));
     const endpointIds = [...new Set(claimed.flatMap((c) => (c.endpointId ? [c.endpointId] : [])))];
     const endpoints = endpointIds.length ? await tx.select().from(webhookEndpoints).where(inArray(webhookEndpoints.id, endpointIds)) : [];
     const oneOffPartners = [...new Set(claimed.filter((c) => !c.endpointId).map((c) => c.partnerId))];
-    const defaults = oneOffPartners.length
-      ? await tx.select().from(webhookDefaultSecrets).where(inArray(webhookDefaultSecrets.partnerId, oneOffPartners))
-      : [];
+    const defaults = oneOffPartners.length ? await tx.select().from(webhookDefaultSecrets).where(inArray(webhookDefaultSecrets.partnerId, oneOffPartners)) : [];
 
     const leased: LeasedDelivery[] = [];
     const gone: { id: string; reason: string }[] = [];
@@ -151,8 +165,7 @@ async function leaseDueDeliveries(db: Database, settings: DeliverySettings, now:
         leased.push({ delivery, event, secrets: signingSecrets(defaults.find((s) => s.partnerId === delivery.partnerId)!, now) });
       }
     }
-    for (const { id, reason } of gone)
-      await tx.update(d).set({ status: "failed", nextAttemptAt: null, lastError: reason, updatedAt: now }).where(eq(d.id, id));
+    for (const { id, reason } of gone) await tx.update(d).set({ status: "failed", nextAttemptAt: null, lastError: reason, updatedAt: now }).where(eq(d.id, id));
     return { leased, handled: claimed.length };
   });
 }
@@ -209,7 +222,17 @@ async function attempt({ delivery, event, secrets }: LeasedDelivery, settings: D
     "webhook-timestamp": String(timestamp),
     "webhook-signature": signatureHeader(secrets, event.id, timestamp, body),
   };
-  const outcome: AttemptOutcome = { url: delivery.url, headers, body, status: null, responseBody: null, error: null, latencyMs: 0, retryAfterMs: null, refused: false };
+  const outcome: AttemptOutcome = {
+    url: delivery.url,
+    headers,
+    body,
+    status: null,
+    responseBody: null,
+    error: null,
+    latencyMs: 0,
+    retryAfterMs: null,
+    refused: false,
+  };
   const field = delivery.endpointId ? "the endpoint's url" : "addtnlFact.webHook";
   const started = performance.now();
   const signal = AbortSignal.timeout(settings.timeoutMs);
@@ -229,7 +252,8 @@ async function attempt({ delivery, event, secrets }: LeasedDelivery, settings: D
     outcome.status = response.status;
     outcome.responseBody = await readSnippet(response);
     outcome.retryAfterMs = retryAfterMs(response.headers.get("retry-after"), Date.now());
-    if (response.status >= 300 && response.status < 400) outcome.error = `redirect to ${response.headers.get("location") ?? "(no Location header)"} not followed`;
+    if (response.status >= 300 && response.status < 400)
+      outcome.error = `redirect to ${response.headers.get("location") ?? "(no Location header)"} not followed`;
   } catch (error) {
     outcome.error = signal.aborted ? `timed out after ${settings.timeoutMs} ms` : (error as Error).message.slice(0, 500);
   } finally {

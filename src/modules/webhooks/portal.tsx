@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { DeliveryRows, EndpointPage, WebhooksPage, type DeliveryView, type EndpointRow } from "../../../views/webhooks/webhooks";
+import { DeliveryRows, type DeliveryView, EndpointPage, type EndpointRow, WebhooksPage } from "../../../views/webhooks/webhooks";
 import { CommandError } from "../../core/errors";
 import { normaliseUuid } from "../../core/ids";
 import { parseWith } from "../../core/validation";
@@ -8,6 +8,7 @@ import { formValues, page, problemOf } from "../../portal/page";
 import { portalSession } from "../../portal/session";
 import { recordAudit, type Viewer } from "../portal/service";
 import {
+  type DeliveryRecord,
   deleteEndpoint,
   findEndpoint,
   listDeliveries,
@@ -20,7 +21,6 @@ import {
   updateInput,
   urlRules,
   WEBHOOK_EVENT_TYPES,
-  type DeliveryRecord,
   type WebhookEndpoint,
 } from "./service";
 
@@ -101,7 +101,14 @@ export const webhookPortal = (deps: AppDeps) => {
   };
 
   /** Run an endpoint action; refusals (another partner's endpoint: 404) become a page with the message. */
-  async function act(request: Request, viewer: Viewer, csrf: string, set: { status?: unknown }, param: string, action: (id: string) => Promise<Partial<Parameters<typeof EndpointPage>[0]>>) {
+  async function act(
+    request: Request,
+    viewer: Viewer,
+    csrf: string,
+    set: { status?: unknown },
+    param: string,
+    action: (id: string) => Promise<Partial<Parameters<typeof EndpointPage>[0]>>,
+  ) {
     try {
       const id = endpointIdOf(param);
       const extra = await action(id);
@@ -109,7 +116,13 @@ export const webhookPortal = (deps: AppDeps) => {
     } catch (error) {
       const problem = problemOf(error);
       set.status = error instanceof CommandError ? error.status : 400;
-      return page(request, { title: "Webhooks", active: "webhooks", viewer, csrf }, <p class="problem" safe>{problem.message}</p>);
+      return page(
+        request,
+        { title: "Webhooks", active: "webhooks", viewer, csrf },
+        <p class="problem" safe>
+          {problem.message}
+        </p>,
+      );
     }
   }
 
@@ -119,7 +132,11 @@ export const webhookPortal = (deps: AppDeps) => {
       "/portal/webhooks",
       async ({ viewer, csrf, request }) => {
         const endpoints = await listEndpoints(db, viewer.partnerId, { limit: 50 });
-        return page(request, { title: "Webhooks", active: "webhooks", viewer, csrf }, <WebhooksPage endpoints={endpoints.items.map(endpointRow)} types={WEBHOOK_EVENT_TYPES} values={{}} events={[]} csrf={csrf} />);
+        return page(
+          request,
+          { title: "Webhooks", active: "webhooks", viewer, csrf },
+          <WebhooksPage endpoints={endpoints.items.map(endpointRow)} types={WEBHOOK_EVENT_TYPES} values={{}} events={[]} csrf={csrf} />,
+        );
       },
       { portal: "partner" },
     )
@@ -135,7 +152,14 @@ export const webhookPortal = (deps: AppDeps) => {
           return page(
             request,
             { title: "Webhooks", active: "webhooks", viewer, csrf },
-            <WebhooksPage endpoints={endpoints.items.map(endpointRow)} types={WEBHOOK_EVENT_TYPES} values={{}} events={[]} created={{ endpoint: endpointRow(endpoint), secret: endpoint.secret }} csrf={csrf} />,
+            <WebhooksPage
+              endpoints={endpoints.items.map(endpointRow)}
+              types={WEBHOOK_EVENT_TYPES}
+              values={{}}
+              events={[]}
+              created={{ endpoint: endpointRow(endpoint), secret: endpoint.secret }}
+              csrf={csrf}
+            />,
           );
         } catch (error) {
           set.status = 400;
@@ -143,20 +167,35 @@ export const webhookPortal = (deps: AppDeps) => {
           return page(
             request,
             { title: "Webhooks", active: "webhooks", viewer, csrf },
-            <WebhooksPage endpoints={endpoints.items.map(endpointRow)} types={WEBHOOK_EVENT_TYPES} values={formValues(body)} events={seed.events} problem={problemOf(error)} csrf={csrf} />,
+            <WebhooksPage
+              endpoints={endpoints.items.map(endpointRow)}
+              types={WEBHOOK_EVENT_TYPES}
+              values={formValues(body)}
+              events={seed.events}
+              problem={problemOf(error)}
+              csrf={csrf}
+            />,
           );
         }
       },
       { portal: "partner" },
     )
-    .get("/portal/webhooks/:id", ({ viewer, csrf, request, params, set }) => act(request, viewer, csrf, set, params.id, async () => ({})), { portal: "partner" })
+    .get("/portal/webhooks/:id", ({ viewer, csrf, request, params, set }) => act(request, viewer, csrf, set, params.id, async () => ({})), {
+      portal: "partner",
+    })
     .get(
       "/portal/webhooks/:id/deliveries",
       async ({ viewer, csrf, params, query, set }) => {
         try {
           const id = endpointIdOf(params.id);
           const list = await listDeliveries(db, viewer.partnerId, { endpointId: id }, { limit: 20, cursor: query.cursor || undefined });
-          return <DeliveryRows deliveries={list.items.map(deliveryView)} more={list.nextCursor ? `/portal/webhooks/${id}/deliveries?cursor=${list.nextCursor}` : null} csrf={csrf} />;
+          return (
+            <DeliveryRows
+              deliveries={list.items.map(deliveryView)}
+              more={list.nextCursor ? `/portal/webhooks/${id}/deliveries?cursor=${list.nextCursor}` : null}
+              csrf={csrf}
+            />
+          );
         } catch (error) {
           // Another partner's endpoint (404), or a cursor that is not one (400).
           if (!(error instanceof CommandError)) throw error;
@@ -180,7 +219,12 @@ export const webhookPortal = (deps: AppDeps) => {
           const id = endpointIdOf(params.id);
           const now = new Date();
           const { endpoint } = await updateEndpoint(db, viewer.partnerId, parseWith(updateInput, { endpointId: id, ...seed }), { rules, now });
-          await recordAudit(db, viewer, { action: "webhook.update", subject: endpoint.url, details: { enabled: endpoint.enabled, events: endpoint.eventTypes } }, now);
+          await recordAudit(
+            db,
+            viewer,
+            { action: "webhook.update", subject: endpoint.url, details: { enabled: endpoint.enabled, events: endpoint.eventTypes } },
+            now,
+          );
           return await endpointPage(request, viewer, csrf, id, { message: "Saved." });
         } catch (error) {
           const id = normaliseUuid(params.id);
@@ -218,7 +262,12 @@ export const webhookPortal = (deps: AppDeps) => {
           const now = new Date();
           const { endpoint } = await updateEndpoint(db, viewer.partnerId, { endpointId: id, rotateSecret: true }, { rules, now });
           await recordAudit(db, viewer, { action: "webhook.rotate_secret", subject: endpoint.url }, now);
-          return { secret: { value: endpoint.secret, note: "The new signing secret. The previous one keeps signing alongside for 24 hours, so you can switch without losing a delivery." } };
+          return {
+            secret: {
+              value: endpoint.secret,
+              note: "The new signing secret. The previous one keeps signing alongside for 24 hours, so you can switch without losing a delivery.",
+            },
+          };
         }),
       { portal: "partner" },
     )
@@ -243,7 +292,13 @@ export const webhookPortal = (deps: AppDeps) => {
           return "";
         } catch (error) {
           set.status = error instanceof CommandError ? error.status : 400;
-          return page(request, { title: "Webhooks", active: "webhooks", viewer, csrf }, <p class="problem" safe>{problemOf(error).message}</p>);
+          return page(
+            request,
+            { title: "Webhooks", active: "webhooks", viewer, csrf },
+            <p class="problem" safe>
+              {problemOf(error).message}
+            </p>,
+          );
         }
       },
       { portal: "partner" },

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from "drizzle-orm/pg-core";
+import { type AnyPgColumn, boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { outboxEvents } from "../events/schema";
 import { partners } from "../partners/schema";
 
@@ -11,7 +11,9 @@ export const webhookEndpoints = pgTable(
   "webhook_endpoints",
   {
     id: uuid("id").primaryKey(),
-    partnerId: uuid("partner_id").notNull().references(() => partners.id),
+    partnerId: uuid("partner_id")
+      .notNull()
+      .references(() => partners.id),
     url: text("url").notNull(),
     description: text("description"),
     /** Event types delivered here; empty: every type. */
@@ -46,8 +48,12 @@ export const webhookDeliveries = pgTable(
   "webhook_deliveries",
   {
     id: uuid("id").primaryKey(),
-    partnerId: uuid("partner_id").notNull().references(() => partners.id),
-    eventId: uuid("event_id").notNull().references(() => outboxEvents.id),
+    partnerId: uuid("partner_id")
+      .notNull()
+      .references(() => partners.id),
+    eventId: uuid("event_id")
+      .notNull()
+      .references(() => outboxEvents.id),
     endpointId: uuid("endpoint_id").references(() => webhookEndpoints.id),
     url: text("url").notNull(),
     /** The delivery this one replays (webhook replay); null for the dispatcher's own. */
@@ -75,7 +81,9 @@ export const webhookAttempts = pgTable(
   "webhook_attempts",
   {
     id: uuid("id").primaryKey(),
-    deliveryId: uuid("delivery_id").notNull().references(() => webhookDeliveries.id),
+    deliveryId: uuid("delivery_id")
+      .notNull()
+      .references(() => webhookDeliveries.id),
     number: integer("number").notNull(),
     /** Where this attempt went (an endpoint's URL may change while its deliveries wait). */
     url: text("url").notNull(),

@@ -2,19 +2,19 @@
  * Webhook endpoints, the delivery log, replay and test events: the domain functions behind the
  * `webhook …` commands (and the portal). Delivery itself is the dispatcher's (dispatcher.ts).
  */
-import { and, count, desc, eq, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Config } from "../../config";
-import type { Database, Executor } from "../../db/client";
-import { isUniqueViolation } from "../../db/errors";
 import { CommandError } from "../../core/errors";
 import { newId, normaliseUuid } from "../../core/ids";
-import { decodeCursor, encodeCursor, pageSeed, type Page } from "../../core/pagination";
+import { decodeCursor, encodeCursor, type Page, pageSeed } from "../../core/pagination";
 import { text } from "../../core/validation";
+import type { Database, Executor } from "../../db/client";
+import { isUniqueViolation } from "../../db/errors";
 import { outboxEvents } from "../events/schema";
-import { DELIVERY_STATUSES, webhookAttempts, webhookDefaultSecrets, webhookDeliveries, webhookEndpoints, type DeliveryStatus } from "./schema";
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./event-types";
 import { announceEndpointEnabled, settleEndpointEnabled } from "./destinations";
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./event-types";
+import { DELIVERY_STATUSES, type DeliveryStatus, webhookAttempts, webhookDefaultSecrets, webhookDeliveries, webhookEndpoints } from "./schema";
 import { newSecret, ROTATION_OVERLAP_MS } from "./signing";
 import { requirePublicUrl, type UrlRules } from "./ssrf";
 
@@ -127,8 +127,7 @@ export async function registerEndpoint(
     .select({ endpoints: count() })
     .from(webhookEndpoints)
     .where(and(eq(webhookEndpoints.partnerId, partnerId), isNull(webhookEndpoints.deletedAt)));
-  if (endpoints >= MAX_ENDPOINTS)
-    throw new CommandError(409, `at most ${MAX_ENDPOINTS} webhook endpoints per partner: delete one with webhook delete first`);
+  if (endpoints >= MAX_ENDPOINTS) throw new CommandError(409, `at most ${MAX_ENDPOINTS} webhook endpoints per partner: delete one with webhook delete first`);
   const endpoint: WebhookEndpoint = {
     id: newId(),
     partnerId,
@@ -232,7 +231,12 @@ async function movePendingDeliveries(tx: Executor, endpointId: string, url: stri
 }
 
 /** `webhook delete`: a soft delete (the delivery log stays readable); its pending deliveries fail. */
-export async function deleteEndpoint(db: Database, partnerId: string, endpointId: string, now: Date): Promise<{ endpoint: WebhookEndpoint; failedDeliveries: number }> {
+export async function deleteEndpoint(
+  db: Database,
+  partnerId: string,
+  endpointId: string,
+  now: Date,
+): Promise<{ endpoint: WebhookEndpoint; failedDeliveries: number }> {
   return db.transaction(async (tx) => {
     const current = await liveEndpoint(tx, partnerId, endpointId, true);
     const [endpoint] = await tx
@@ -245,7 +249,11 @@ export async function deleteEndpoint(db: Database, partnerId: string, endpointId
   });
 }
 
-function keysetAfter(cursor: string | undefined, created: typeof webhookEndpoints.createdAt | typeof webhookDeliveries.createdAt, id: typeof webhookEndpoints.id | typeof webhookDeliveries.id): SQL[] {
+function keysetAfter(
+  cursor: string | undefined,
+  created: typeof webhookEndpoints.createdAt | typeof webhookDeliveries.createdAt,
+  id: typeof webhookEndpoints.id | typeof webhookDeliveries.id,
+): SQL[] {
   if (!cursor) return [];
   const { at, id: lastId } = decodeCursor(cursor);
   return [or(lt(created, at), and(eq(created, at), lt(id, lastId)))!];
@@ -351,7 +359,8 @@ export async function replayDelivery(db: Database, partnerId: string, deliveryId
   let url = original.url;
   if (original.endpointId) {
     const [endpoint] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, original.endpointId));
-    if (!endpoint || endpoint.deletedAt) throw new CommandError(409, `delivery ${deliveryId} went to endpoint ${original.endpointId}, which was deleted`, "seed.deliveryId");
+    if (!endpoint || endpoint.deletedAt)
+      throw new CommandError(409, `delivery ${deliveryId} went to endpoint ${original.endpointId}, which was deleted`, "seed.deliveryId");
     if (!endpoint.enabled)
       throw new CommandError(409, `endpoint ${endpoint.id} is disabled: enable it with webhook update (enabled: true) before replaying`, "seed.deliveryId");
     url = endpoint.url;

@@ -169,7 +169,10 @@ export function addressRefusal(address: string): string | null {
 const LOCAL_NAME = /(^|\.)(localhost|local|internal|localdomain|home\.arpa)$/;
 
 function bareHost(url: URL): string {
-  return url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
+  return url.hostname
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "")
+    .toLowerCase();
 }
 
 const withTimeout = <T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> =>

@@ -25,7 +25,13 @@ export const loanDateInputs = (fields: { disbursed: string; start: string; end: 
     required: true,
     hint: "The disbursement date: cover starts when the money is paid out.",
   },
-  { kind: "date", path: `addtnlFact.${fields.end}`, label: "Loan end date", required: true, hint: "Cover ends on this date; an end before the start is declined." },
+  {
+    kind: "date",
+    path: `addtnlFact.${fields.end}`,
+    label: "Loan end date",
+    required: true,
+    hint: "Cover ends on this date; an end before the start is declined.",
+  },
 ];
 
 const CLEARANCE_THRESHOLD = `${MEDICAL_CLEARANCE_KOBO.toLocaleString("en-NG")} kobo (${naira(MEDICAL_CLEARANCE_KOBO / 100)})`;
@@ -46,7 +52,13 @@ export function creditLifeForms(type: string): ProductForms {
     quote: [loanAmount("loanAmount")],
     policy: [
       loanAmount("addtnlFact.loanAmount"),
-      { kind: "number", path: "addtnlFact.loanTenure", label: "Loan tenure (months)", required: true, hint: "More than 0; a part month as a decimal, e.g. 1.5." },
+      {
+        kind: "number",
+        path: "addtnlFact.loanTenure",
+        label: "Loan tenure (months)",
+        required: true,
+        hint: "More than 0; a part month as a decimal, e.g. 1.5.",
+      },
       ...loanDateInputs({ disbursed: "disbursementDate", start: "loanStartDate", end: "loanEndDate" }),
       ...directorInputs(
         { name: "directorName", dob: "directorDob" },

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { notAcceptable } from "../../core/errors";
 import { parseWith } from "../../core/validation";
-import { nameField, requireType, requiredFor } from "../shared";
+import { nameField, requiredFor, requireType } from "../shared";
 import type { ConsumerClass, ProductFamily, Quote } from "../types";
 import { creditLifeForms } from "./form";
 import { creditFacts, creditLifePolicy } from "./policy";

@@ -5,7 +5,7 @@ import { isoDate, text } from "../../core/validation";
 import { parseFacts, printNaira, watMidnight } from "../policy-helpers";
 import { requireType } from "../shared";
 import type { PolicyRules } from "../types";
-import { ageBandDecline, checkDirector, factError, insuredLife, loanPeriodDecline, missingDirectorDecline, printMonths, type DirectorFields } from "./parties";
+import { ageBandDecline, checkDirector, type DirectorFields, factError, insuredLife, loanPeriodDecline, missingDirectorDecline, printMonths } from "./parties";
 import { CREDIT_COVERS, creditPremiumKobo, loanAmount } from "./pricing";
 
 /** Spec 7 and 8: from 1000000000 kobo (100 million naira) the borrower needs a medical test clearance. */
@@ -54,7 +54,10 @@ export const creditLifePolicy: PolicyRules = {
       );
     // A typo, not an underwriting matter (spec 7 does not list it): the cover starts when the money is paid out.
     if (facts.loanStartDate !== facts.disbursementDate)
-      throw factError("loanStartDate", `must match disbursementDate ("${facts.disbursementDate}"), the actual disbursement date; received "${facts.loanStartDate}"`);
+      throw factError(
+        "loanStartDate",
+        `must match disbursementDate ("${facts.disbursementDate}"), the actual disbursement date; received "${facts.loanStartDate}"`,
+      );
     checkDirector(DIRECTOR, facts, consumer, now);
     return {
       premiumKobo: creditPremiumKobo(cover, facts.loanAmount),

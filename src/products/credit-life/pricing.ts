@@ -17,7 +17,10 @@ export const CREDIT_COVERS = [
 ] as const satisfies readonly CreditCover[];
 
 /** The principal in kobo, as quoted (seed.loanAmount) and insured (addtnlFact.loanAmount): whole kobo, as every amount of money. */
-export const loanAmount = z.int().positive().max(MAX_INSURED_NAIRA * 100);
+export const loanAmount = z
+  .int()
+  .positive()
+  .max(MAX_INSURED_NAIRA * 100);
 
 /** loanAmount is kobo already; round to whole kobo. No duration: the loan tenure is the cover. */
 export function creditPremiumKobo(cover: CreditCover, loanAmountKobo: number): number {

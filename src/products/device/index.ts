@@ -4,8 +4,8 @@ import { parseWith } from "../../core/validation";
 import { durationField, nameField, requireType } from "../shared";
 import type { ConsumerClass, ProductFamily } from "../types";
 import { deviceForms } from "./form";
-import { IMEI, SERIAL_NUMBER, deviceFacts, devicePolicy, type DeviceIdentifier } from "./policy";
-import { DEVICE_DURATIONS, LAPTOP_TIERS, PHONE_TIERS, devicePremiumKobo, type DeviceTier } from "./tiers";
+import { type DeviceIdentifier, deviceFacts, devicePolicy, IMEI, SERIAL_NUMBER } from "./policy";
+import { DEVICE_DURATIONS, type DeviceTier, devicePremiumKobo, LAPTOP_TIERS, PHONE_TIERS } from "./tiers";
 
 const deviceSeed = z.object({ insrncDrtn: durationField(DEVICE_DURATIONS) });
 

@@ -5,7 +5,7 @@ import { parseFacts } from "../policy-helpers";
 import { requireType } from "../shared";
 import type { PolicyRules } from "../types";
 import { coverFromToday, policyDuration } from "../vehicle/issuance";
-import { DEVICE_DURATIONS, devicePremiumKobo, type DeviceDuration, type DeviceTier } from "./tiers";
+import { DEVICE_DURATIONS, type DeviceDuration, type DeviceTier, devicePremiumKobo } from "./tiers";
 
 /** How a family's devices are told apart (uIdnt): a device holds one active policy at a time (spec 2.5). */
 export interface DeviceIdentifier {

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { badRequest } from "../../core/errors";
 import { parseWith } from "../../core/validation";
-import { MONTHLY_DURATIONS, durationField, nameField, requireType } from "../shared";
+import { durationField, MONTHLY_DURATIONS, nameField, requireType } from "../shared";
 import type { ConsumerClass, ProductFamily, ProductType } from "../types";
 import { healthForms } from "./form";
 import { HEALTH_INSURERS, type Hospital } from "./insurers";
@@ -27,10 +27,7 @@ export function listHospitals(insurerCode?: string): NetworkHospital[] {
   if (insurerCode !== undefined) {
     insurers = HEALTH_INSURERS.filter((i) => i.code === insurerCode);
     if (insurers.length === 0)
-      throw badRequest(
-        `health insurer not recognised: "${insurerCode}" is not one of ${HEALTH_INSURERS.map((i) => i.code).join(", ")}`,
-        "seed.insurer",
-      );
+      throw badRequest(`health insurer not recognised: "${insurerCode}" is not one of ${HEALTH_INSURERS.map((i) => i.code).join(", ")}`, "seed.insurer");
   }
   return insurers.flatMap((i) => i.hospitals.map((h) => ({ insurer: i.code, insurerName: i.name, ...h })));
 }

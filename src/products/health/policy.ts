@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { text } from "../../core/validation";
 import { parseFacts } from "../policy-helpers";
-import { MONTHLY_DURATIONS, requireType, type MonthlyDuration } from "../shared";
+import { MONTHLY_DURATIONS, type MonthlyDuration, requireType } from "../shared";
 import type { PolicyRules } from "../types";
 import { coverFromToday, factError, policyDuration } from "../vehicle/issuance";
 import { HEALTH_INSURERS, type HealthInsurer, type Hospital } from "./insurers";

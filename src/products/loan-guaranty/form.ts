@@ -3,7 +3,13 @@ import { directorInputs, loanDateInputs } from "../credit-life/form";
 import type { FormField, ProductForms } from "../types";
 
 const loan = (prefix: string): FormField[] => [
-  { kind: "number", path: `${prefix}LoanAmount`, label: "Loan amount (₦)", required: true, hint: "Issue with the amount quoted: a different amount is declined." },
+  {
+    kind: "number",
+    path: `${prefix}LoanAmount`,
+    label: "Loan amount (₦)",
+    required: true,
+    hint: "Issue with the amount quoted: a different amount is declined.",
+  },
   { kind: "integer", path: `${prefix}LoanTenure`, label: "Loan tenure (months)", required: true, hint: "Whole months, at least 1." },
 ];
 

@@ -2,7 +2,16 @@
 import { z } from "zod";
 import { badRequest } from "../../core/errors";
 import { isoDate, text } from "../../core/validation";
-import { ageBandDecline, checkDirector, factError, insuredLife, loanPeriodDecline, printMonths, printNairaFigure, type DirectorFields } from "../credit-life/parties";
+import {
+  ageBandDecline,
+  checkDirector,
+  type DirectorFields,
+  factError,
+  insuredLife,
+  loanPeriodDecline,
+  printMonths,
+  printNairaFigure,
+} from "../credit-life/parties";
 import { parseFacts, watMidnight } from "../policy-helpers";
 import { requireType } from "../shared";
 import type { PolicyRules, QuoteOnFile } from "../types";

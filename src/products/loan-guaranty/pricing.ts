@@ -4,9 +4,7 @@ import { MAX_INSURED_NAIRA, nairaAmount } from "../../core/money";
 import { percentOf, wholeNairaInKobo } from "../shared";
 import type { ProductType } from "../types";
 
-export const GUARANTY_TYPES = [
-  { code: "stnd", name: "Loan repayment guaranty", deprecated: true },
-] as const satisfies readonly ProductType[];
+export const GUARANTY_TYPES = [{ code: "stnd", name: "Loan repayment guaranty", deprecated: true }] as const satisfies readonly ProductType[];
 
 /** Spec 2.4: LoanAmount x 0.5% x tenure in months. */
 const MONTHLY_RATE_PERCENT = 0.5;

@@ -23,8 +23,15 @@ const STOP_SHAPE = 'must be an object with exactly one key, "origin" or "destina
 const MAX_PLACE_LENGTH = 100;
 
 /** One stop as the reference and the OpenAPI document show it (`voyage` checks entries itself, for its own messages). */
-const stopSchema = (key: "origin" | "destination") => ({ type: "object", properties: { [key]: { type: "string", minLength: 1 } }, required: [key], additionalProperties: false });
-const voyageStop = z.unknown().meta({ description: 'A stop: { "origin": "<place>" } or { "destination": "<place>" }', oneOf: [stopSchema("origin"), stopSchema("destination")] });
+const stopSchema = (key: "origin" | "destination") => ({
+  type: "object",
+  properties: { [key]: { type: "string", minLength: 1 } },
+  required: [key],
+  additionalProperties: false,
+});
+const voyageStop = z
+  .unknown()
+  .meta({ description: 'A stop: { "origin": "<place>" } or { "destination": "<place>" }', oneOf: [stopSchema("origin"), stopSchema("destination")] });
 
 /**
  * Spec 2.5 and 8: at least 2 entries, each an object with exactly one key, origin or destination
@@ -45,12 +52,17 @@ export const voyage = z
         return;
       }
       const place = (entry as Record<string, unknown>)[key];
-      if (typeof place !== "string") ctx.addIssue({ code: "custom", path: [i, key], message: `must be a string naming the place; received ${jsonKind(place)}` });
-      else if (place.trim().length > MAX_PLACE_LENGTH) ctx.addIssue({ code: "custom", path: [i, key], message: `must be at most ${MAX_PLACE_LENGTH} characters` });
+      if (typeof place !== "string")
+        ctx.addIssue({ code: "custom", path: [i, key], message: `must be a string naming the place; received ${jsonKind(place)}` });
+      else if (place.trim().length > MAX_PLACE_LENGTH)
+        ctx.addIssue({ code: "custom", path: [i, key], message: `must be at most ${MAX_PLACE_LENGTH} characters` });
       else stops.push(key === "origin" ? { origin: place.trim() } : { destination: place.trim() });
     });
     if (stops.length === entries.length && !(placesOf(stops, "origin").length && placesOf(stops, "destination").length))
-      ctx.addIssue({ code: "custom", message: 'must include an "origin" entry and a "destination" entry, e.g. [{"origin": "Lagos"}, {"destination": "Abuja"}]' });
+      ctx.addIssue({
+        code: "custom",
+        message: 'must include an "origin" entry and a "destination" entry, e.g. [{"origin": "Lagos"}, {"destination": "Abuja"}]',
+      });
     return stops;
   });
 

@@ -22,7 +22,13 @@ export const goodsDescriptionInput = (hint: string): FormField => ({
 });
 
 export const proformaInputs: readonly FormField[] = [
-  { kind: "text", path: "addtnlFact.proformaInvoice", label: "Proforma invoice number", required: true, hint: "The invoice's reference number, not a link; printed on the certificate." },
+  {
+    kind: "text",
+    path: "addtnlFact.proformaInvoice",
+    label: "Proforma invoice number",
+    required: true,
+    hint: "The invoice's reference number, not a link; printed on the certificate.",
+  },
   { kind: "date", path: "addtnlFact.proformaDate", label: "Proforma invoice date", required: true, hint: "Not in the future." },
 ];
 
@@ -31,7 +37,10 @@ export const proformaInputs: readonly FormField[] = [
  * (addtnlFact.voyage.0.origin), so a refusal about voyage[0].origin lands on its input;
  * `voyageSeed` turns them into the array.
  */
-export const voyageInputs = (origin: Omit<FormField, "kind" | "path" | "required">, destination: Omit<FormField, "kind" | "path" | "required">): FormField[] => [
+export const voyageInputs = (
+  origin: Omit<FormField, "kind" | "path" | "required">,
+  destination: Omit<FormField, "kind" | "path" | "required">,
+): FormField[] => [
   { ...origin, kind: "text", path: "addtnlFact.voyage.0.origin", required: true },
   { ...destination, kind: "text", path: "addtnlFact.voyage.1.destination", required: true },
 ];

@@ -2,11 +2,11 @@
 import { z } from "zod";
 import { MAX_INSURED_NAIRA, nairaAmount } from "../../core/money";
 import { parseWith } from "../../core/validation";
-import { MONTHLY_DURATIONS, durationField, requireType } from "../shared";
+import { durationField, MONTHLY_DURATIONS, requireType } from "../shared";
 import type { ConsumerClass, ProductFamily } from "../types";
 import { marineForms } from "./form";
-import { cargoPolicy, marineFacts, type CargoIssuance } from "./policy";
-import { EXPORT_COVERS, IMPORT_COVERS, cargoPremiumKobo, type MarineCover } from "./pricing";
+import { type CargoIssuance, cargoPolicy, marineFacts } from "./policy";
+import { cargoPremiumKobo, EXPORT_COVERS, IMPORT_COVERS, type MarineCover } from "./pricing";
 
 const marineSeed = z.object({ goodsValue: nairaAmount({ max: MAX_INSURED_NAIRA }), insrncDrtn: durationField(MONTHLY_DURATIONS) });
 

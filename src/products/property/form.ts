@@ -28,7 +28,14 @@ export function propertyForms(ctgry: string, covers: readonly PropertyCover[], i
         sumInsured("addtnlFact.sumInsured"),
         { kind: "textarea", path: "addtnlFact.description", required: true, ...insured },
         ...(issuance.premises
-          ? [{ kind: "textarea", path: "addtnlFact.premisesAddress", label: "Address of the premises", hint: "Optional: the consumer's address when blank." } satisfies FormField]
+          ? [
+              {
+                kind: "textarea",
+                path: "addtnlFact.premisesAddress",
+                label: "Address of the premises",
+                hint: "Optional: the consumer's address when blank.",
+              } satisfies FormField,
+            ]
           : []),
       ],
     };

@@ -1,11 +1,11 @@
 /** Property covers: all risk (allr) and fire and burglary (firb), an annual rate on the sum insured pro-rated by duration. */
 import { z } from "zod";
 import { parseWith } from "../../core/validation";
-import { MONTHLY_DURATIONS, durationField, nameField, requireType } from "../shared";
+import { durationField, MONTHLY_DURATIONS, nameField, requireType } from "../shared";
 import type { ConsumerClass, ProductFamily } from "../types";
 import { propertyForms } from "./form";
-import { premisesFacts, propertyFacts, propertyPolicy, type PropertyIssuance } from "./policy";
-import { ALL_RISK, FIRE_AND_BURGLARY, propertyPremiumKobo, sumInsured, type PropertyCover } from "./pricing";
+import { type PropertyIssuance, premisesFacts, propertyFacts, propertyPolicy } from "./policy";
+import { ALL_RISK, FIRE_AND_BURGLARY, type PropertyCover, propertyPremiumKobo, sumInsured } from "./pricing";
 
 const propertySeed = z.object({ sumInsured, insrncDrtn: durationField(MONTHLY_DURATIONS) });
 

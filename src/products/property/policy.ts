@@ -6,10 +6,10 @@
 import { z } from "zod";
 import { text } from "../../core/validation";
 import { parseFacts } from "../policy-helpers";
-import { MONTHLY_DURATIONS, requireType, type MonthlyDuration } from "../shared";
+import { MONTHLY_DURATIONS, type MonthlyDuration, requireType } from "../shared";
 import type { PolicyRules } from "../types";
 import { consumerAddress, coverFromToday, factError, policyDuration, printNairaFigure } from "../vehicle/issuance";
-import { propertyPremiumKobo, sumInsured, type PropertyCover } from "./pricing";
+import { type PropertyCover, propertyPremiumKobo, sumInsured } from "./pricing";
 
 /** How the covers differ once the request is valid. */
 export interface PropertyIssuance {

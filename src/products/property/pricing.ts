@@ -1,6 +1,6 @@
 /** Property premiums: an annual rate on the sum insured, pro-rated by duration, never below a minimum. */
 import { MAX_INSURED_NAIRA, nairaAmount } from "../../core/money";
-import { MONTHS_COVERED, percentOf, wholeNairaInKobo, type MonthlyDuration } from "../shared";
+import { MONTHS_COVERED, type MonthlyDuration, percentOf, wholeNairaInKobo } from "../shared";
 import type { ProductType } from "../types";
 
 export interface PropertyCover extends ProductType {

@@ -5,7 +5,7 @@ import { requireType } from "../shared";
 import type { ConsumerClass, ProductFamily, Quote } from "../types";
 import { transitForms } from "./form";
 import { transitFacts, transitPolicy } from "./policy";
-import { TRANSIT_TYPES, insurableGoodsValue, transitPremiumKobo } from "./pricing";
+import { insurableGoodsValue, TRANSIT_TYPES, transitPremiumKobo } from "./pricing";
 
 const transitSeed = z.object({ goodsValue: insurableGoodsValue });
 

@@ -1,14 +1,14 @@
 /** Issuing goods-in-transit cover (spec 2.5): one declared consignment on one trip within Nigeria. */
 import { z } from "zod";
 import { badRequest } from "../../core/errors";
-import { isoDate, isoDateTime } from "../../core/validation";
 import { watTimestamp } from "../../core/time";
+import { isoDate, isoDateTime } from "../../core/validation";
 import { factError, printNairaFigure } from "../credit-life/parties";
-import { checkProformaDate, goodsDescription, invoiceReference, placesOf, routeOf, voyage, type VoyageStop } from "../marine/cargo";
+import { checkProformaDate, goodsDescription, invoiceReference, placesOf, routeOf, type VoyageStop, voyage } from "../marine/cargo";
 import { parseFacts, watDateTime } from "../policy-helpers";
 import { requireType } from "../shared";
 import type { PolicyRules } from "../types";
-import { TRANSIT_TYPES, insurableGoodsValue, transitPremiumKobo } from "./pricing";
+import { insurableGoodsValue, TRANSIT_TYPES, transitPremiumKobo } from "./pricing";
 
 const GOODS_TYPES = ["gnrl", "elct", "frd", "txtl", "appl", "fod", "bldg", "tool"] as const;
 type GoodsType = (typeof GOODS_TYPES)[number];
@@ -50,8 +50,7 @@ function checkTrip(stops: readonly VoyageStop[]): void {
     throw factError("voyage", `must have exactly 2 entries for goods in transit, one "origin" and one "destination"; received ${stops.length}`);
   const [origin] = placesOf(stops, "origin");
   const [destination] = placesOf(stops, "destination");
-  if (cityKey(origin!) === cityKey(destination!))
-    throw factError("voyage", `must name different cities as origin and destination; both are "${destination}"`);
+  if (cityKey(origin!) === cityKey(destination!)) throw factError("voyage", `must name different cities as origin and destination; both are "${destination}"`);
 }
 
 /** Spec 2.5 excluded goods, matched as words (singular or plural, any case) in the description. */
@@ -71,17 +70,26 @@ export const transitPolicy: PolicyRules = {
   terms(type, request, { now }) {
     requireType(TRANSIT_TYPES, "gtrn", type);
     if (request.insrncDrtn !== undefined)
-      throw badRequest("seed.insrncDrtn must be omitted for goods in transit: cover runs from addtnlFact.dprtrDateTime to addtnlFact.estmtdArrvlDateTime", "seed.insrncDrtn");
+      throw badRequest(
+        "seed.insrncDrtn must be omitted for goods in transit: cover runs from addtnlFact.dprtrDateTime to addtnlFact.estmtdArrvlDateTime",
+        "seed.insrncDrtn",
+      );
     const facts = parseFacts(transitFacts, request.addtnlFact);
     checkTrip(facts.voyage);
     const departure = watDateTime(facts.dprtrDateTime);
     const arrival = watDateTime(facts.estmtdArrvlDateTime);
     if (departure.getTime() < now.getTime() - DEPARTURE_GRACE_MS)
-      throw factError("dprtrDateTime", `must not be in the past: goods already on the road cannot be insured; received "${facts.dprtrDateTime}", now is ${watTimestamp(now)} WAT`);
+      throw factError(
+        "dprtrDateTime",
+        `must not be in the past: goods already on the road cannot be insured; received "${facts.dprtrDateTime}", now is ${watTimestamp(now)} WAT`,
+      );
     if (arrival <= departure)
       throw factError("estmtdArrvlDateTime", `must be after dprtrDateTime ("${facts.dprtrDateTime}"); received "${facts.estmtdArrvlDateTime}"`);
     if (arrival.getTime() - departure.getTime() > MAX_TRANSIT_DAYS * 86_400_000)
-      throw factError("estmtdArrvlDateTime", `must be at most ${MAX_TRANSIT_DAYS} days after dprtrDateTime ("${facts.dprtrDateTime}"); received "${facts.estmtdArrvlDateTime}"`);
+      throw factError(
+        "estmtdArrvlDateTime",
+        `must be at most ${MAX_TRANSIT_DAYS} days after dprtrDateTime ("${facts.dprtrDateTime}"); received "${facts.estmtdArrvlDateTime}"`,
+      );
     checkProformaDate(facts.proformaDate, now);
     return {
       premiumKobo: transitPremiumKobo(facts.goodsValue),

@@ -20,8 +20,8 @@ export const MAX_TRANSIT_VALUE_NAIRA = 50_000_000;
 
 /** Declared goods value in naira: the same limits whether quoted (seed.goodsValue) or insured (addtnlFact.goodsValue). */
 export const insurableGoodsValue = nairaAmount({ max: MAX_INSURED_NAIRA }).refine((naira) => naira <= MAX_TRANSIT_VALUE_NAIRA, {
-    error: (issue) => `must be at most ${MAX_TRANSIT_VALUE_NAIRA} naira, the maximum insurable value per transit; received ${String(issue.input)}`,
-  });
+  error: (issue) => `must be at most ${MAX_TRANSIT_VALUE_NAIRA} naira, the maximum insurable value per transit; received ${String(issue.input)}`,
+});
 
 /** The premium of a consignment already validated by `insurableGoodsValue`: the tier's rate, never below its minimum. */
 export function transitPremiumKobo(goodsValue: number): number {

@@ -2,7 +2,7 @@
 import { durationOptions } from "../forms";
 import type { DurationCode } from "../shared";
 import type { FormField, ProductForms } from "../types";
-import { HAJJ_DURATIONS, MAX_TRAVELER_AGE, MULTI_TRIP_DURATIONS, PLAN_TYPES, STANDARD_DURATIONS, type PlanType } from "./tables";
+import { HAJJ_DURATIONS, MAX_TRAVELER_AGE, MULTI_TRIP_DURATIONS, PLAN_TYPES, type PlanType, STANDARD_DURATIONS } from "./tables";
 import { SUPPORTED_DESTINATIONS } from "./zones";
 
 /** travel/policy.ts keeps its MAX_PASSENGERS private; test/products/forms.test.ts pins this to the rules' limit. */
@@ -81,7 +81,13 @@ const FORMS: ProductForms = {
       required: true,
       hint: "After the departure date; the trip must fit in the cover duration.",
     },
-    { kind: "text", path: "addtnlFact.passportNo", label: "Main traveller's passport number", required: true, hint: "5 to 20 letters and digits, e.g. A12345678" },
+    {
+      kind: "text",
+      path: "addtnlFact.passportNo",
+      label: "Main traveller's passport number",
+      required: true,
+      hint: "5 to 20 letters and digits, e.g. A12345678",
+    },
     { kind: "text", path: "addtnlFact.middleName", label: "Main traveller's middle name", hint: "Optional; printed on the certificate." },
     { kind: "text", path: "addtnlFact.occupation", label: "Main traveller's occupation", required: true },
     { kind: "text", path: "addtnlFact.nokName", label: "Next of kin: full name", required: true },

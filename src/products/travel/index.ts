@@ -10,7 +10,6 @@ import { QUOTE_FIELDS, travelDestination, travelPlan, travelPremiumKobo } from "
 import { HAJJ_DURATIONS, MAX_TRAVELER_AGE, PLAN_TYPES, STANDARD_DURATIONS, TRAVEL_TYPES } from "./tables";
 import { SUPPORTED_DESTINATIONS } from "./zones";
 
-
 /** Spec 2.4: travelerAge defaults to 35 when omitted. */
 const DEFAULT_TRAVELER_AGE = 35;
 
@@ -34,8 +33,7 @@ const travelerAgeRule = z.int().min(0).max(MAX_TRAVELER_AGE).meta({ description:
 
 function travelerAgeOf(age: number | undefined): number {
   if (age === undefined) return DEFAULT_TRAVELER_AGE;
-  if (!Number.isInteger(age) || age < 0)
-    throw badRequest(`seed.travelerAge must be a whole number of years, 0 or more; received ${age}`, "seed.travelerAge");
+  if (!Number.isInteger(age) || age < 0) throw badRequest(`seed.travelerAge must be a whole number of years, 0 or more; received ${age}`, "seed.travelerAge");
   if (age > MAX_TRAVELER_AGE)
     throw badRequest(`age exceeds limit: travelerAge ${age} is over the maximum insurable age of ${MAX_TRAVELER_AGE}`, "seed.travelerAge");
   return age;

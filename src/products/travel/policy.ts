@@ -10,7 +10,7 @@ import { ageOn, coverEnd, parseFacts, watMidnight, watToday } from "../policy-he
 import { requireType } from "../shared";
 import type { InsuredConsumer, PolicyRules, PolicyTerms, QuoteOnFile } from "../types";
 import { consumerBirthDate, factError } from "../vehicle/issuance";
-import { POLICY_FIELDS, travelDestination, travelPlan, travelPremiumKobo, type TravelPlan } from "./pricing";
+import { POLICY_FIELDS, type TravelPlan, travelDestination, travelPlan, travelPremiumKobo } from "./pricing";
 import { MAX_TRAVELER_AGE, MULTI_TRIP_DURATIONS, PLAN_TYPES, TRAVEL_TYPES } from "./tables";
 
 const PRODUCT_CODE = "ltix-stnd-1111";
@@ -87,7 +87,10 @@ function checkPassengers(facts: SentFacts, today: string): void {
       "seed.addtnlFact.passengers",
     );
   if (facts.planType === "individual" && facts.passengers)
-    throw factError("passengers", "is for family plans only: an individual plan covers the primary traveller alone; omit it, or quote and insure planType family");
+    throw factError(
+      "passengers",
+      "is for family plans only: an individual plan covers the primary traveller alone; omit it, or quote and insure planType family",
+    );
   facts.passengers?.forEach((p, i) => {
     if (p.dob > today) throw factError(`passengers[${i}].dob`, `must be a date of birth in the past; received "${p.dob}"`);
   });

@@ -9,10 +9,10 @@ import {
   HAJJ_AGE_BANDS,
   HAJJ_DURATIONS,
   HAJJ_PREMIUM_NAIRA,
-  STANDARD_DURATIONS,
-  STANDARD_PREMIUM_NAIRA,
   type HajjDuration,
   type PlanType,
+  STANDARD_DURATIONS,
+  STANDARD_PREMIUM_NAIRA,
   type StandardDuration,
   type StandardZone,
 } from "./tables";
@@ -52,8 +52,7 @@ export function travelDestination(destination: string | undefined, fields: Trave
   const typed = destination?.trim();
   if (!typed) throw badRequest(`destination is not provided: ${fields.destination} is required`, fields.destination);
   const found = travelZone(typed);
-  if (found.kind === "origin")
-    throw badRequest(`Nigeria is the country of origin: ${fields.destination} must be the country travelled to`, fields.destination);
+  if (found.kind === "origin") throw badRequest(`Nigeria is the country of origin: ${fields.destination} must be the country travelled to`, fields.destination);
   if (found.kind === "unknown")
     throw badRequest(`destination country not recognised: "${typed}" is not one of ${SUPPORTED_DESTINATIONS.join(", ")}`, fields.destination);
   return { country: found.country, zone: found.zone, typed };

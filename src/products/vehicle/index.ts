@@ -1,11 +1,11 @@
 /** Motor insurance: third-party (flat rate) and comprehensive (share of the vehicle's value). */
 import { z } from "zod";
 import { parseWith } from "../../core/validation";
-import { durationField, nameField, requireType, requiredFor } from "../shared";
+import { durationField, nameField, requiredFor, requireType } from "../shared";
 import type { ConsumerClass, ProductFamily, Quote } from "../types";
 import { vehicleForms } from "./form";
 import { comprehensiveFacts, vehicleFacts, vehiclePolicy } from "./policy";
-import { VEHICLE_DURATIONS, VEHICLE_TYPES, comprehensivePremiumKobo, insuredVehicleValue, thirdPartyPremiumKobo } from "./pricing";
+import { comprehensivePremiumKobo, insuredVehicleValue, thirdPartyPremiumKobo, VEHICLE_DURATIONS, VEHICLE_TYPES } from "./pricing";
 
 const thirdPartySeed = z.object({ insrncDrtn: durationField(VEHICLE_DURATIONS) });
 const comprehensiveSeed = thirdPartySeed.extend({ vhclValueForInsrnc: insuredVehicleValue });

@@ -6,7 +6,7 @@
 import { badRequest, type CommandError } from "../../core/errors";
 import { parseWith } from "../../core/validation";
 import { coverEnd, printNaira, watMidnight, watToday } from "../policy-helpers";
-import { durationField, roundHalfUp, type DurationCode } from "../shared";
+import { type DurationCode, durationField, roundHalfUp } from "../shared";
 import type { InsuredConsumer } from "../types";
 
 /** A 400 naming `seed.addtnlFact.<field>`, for rules checked after the schema (cross-field, clock, consumer). */

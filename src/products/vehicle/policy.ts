@@ -1,12 +1,12 @@
 /** Issuing motor cover (spec 2.5): one identified vehicle, from today for insrncDrtn. */
 import { z } from "zod";
-import { decodeDocument, type DecodedDocument } from "../../core/documents";
+import { type DecodedDocument, decodeDocument } from "../../core/documents";
 import { text } from "../../core/validation";
 import { parseFacts, watToday } from "../policy-helpers";
 import { requireType } from "../shared";
 import type { LiveRoute, PolicyRules, PolicyTerms } from "../types";
 import { coverFromToday, factError, policyDuration, printNairaFigure } from "./issuance";
-import { VEHICLE_DURATIONS, VEHICLE_TYPES, comprehensivePremiumKobo, insuredVehicleValue, thirdPartyPremiumKobo, type VehicleDuration } from "./pricing";
+import { comprehensivePremiumKobo, insuredVehicleValue, thirdPartyPremiumKobo, VEHICLE_DURATIONS, VEHICLE_TYPES, type VehicleDuration } from "./pricing";
 
 /** Chosen: the oldest vehicle insured; the newest is next year's model, already on sale. */
 const OLDEST_MODEL_YEAR = 1950;
@@ -158,7 +158,13 @@ export const vehiclePolicy: PolicyRules = {
 
   registeredVehicle(type, terms) {
     const facts = terms.facts as VehicleFacts;
-    return { registration: facts.rgstrtId, make: facts.brand, model: facts.model, chassis: facts.chsssId, cover: type === "cmpr" ? "Comprehensive" : "Third Party" };
+    return {
+      registration: facts.rgstrtId,
+      make: facts.brand,
+      model: facts.model,
+      chassis: facts.chsssId,
+      cover: type === "cmpr" ? "Comprehensive" : "Third Party",
+    };
   },
 
   // Spec 2.6: vehicle products answer with policyNo (test mode adds certUrl); the certificate is a PDF.
