@@ -2,6 +2,7 @@ import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   dialect: "postgresql",
-  schema: "./src/db/schema.ts",
+  // Every module's tables: one schema.ts per module folder (src/modules/<area>/schema.ts).
+  schema: "./src/modules/*/schema.ts",
   out: "./drizzle",
 });

@@ -13,7 +13,7 @@ import { CapacityGate } from "../src/core/capacity";
 import { setLogLevel } from "../src/core/log";
 import { MemoryRateLimiter } from "../src/core/rate-limit";
 import { openDatabase } from "../src/db/client";
-import { sessionSecret } from "../src/modules/portal/service";
+import { sessionSecret } from "../src/modules/accounts/service";
 
 export const GENERATED_FILE = new URL("../clients/typescript/src/generated.ts", import.meta.url).pathname;
 

@@ -8,7 +8,8 @@ import { apiLogFor } from "./modules/api-log/buffer";
 import { countPartners, createPartner } from "./modules/partners/service";
 import { startOperatorSocket } from "./operator-socket";
 import { buildDeps, closeDeps } from "./runtime";
-import { serviceJobs, startWorker } from "./worker/loop";
+import { serviceJobs } from "./worker/jobs";
+import { startWorker } from "./worker/loop";
 
 const environment = loadConfig();
 setLogLevel(environment.LOG_LEVEL);

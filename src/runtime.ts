@@ -5,7 +5,7 @@ import { CapacityGate } from "./core/capacity";
 import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from "./core/rate-limit";
 import { openDatabase } from "./db/client";
 import type { AppDeps } from "./http/context";
-import { sessionSecret } from "./modules/portal/service";
+import { sessionSecret } from "./modules/accounts/service";
 
 /** Config → database (migrated) → limits: everything the app needs, built the same way by main.ts, the CLI and tests. */
 export async function buildDeps(config: Config = loadConfig()): Promise<AppDeps> {

@@ -267,7 +267,15 @@ describe("GET /docs", () => {
     const { html } = await page("/");
     expect(html).toContain('href="/docs"');
     expect(html).toContain('href="/openapi.json"');
-    const viewer = { name: "Ada", email: "ada@example.ng", role: "owner" as const, partnerName: "Acme", mode: "test" as const, enrichmentEnabled: false };
+    const viewer = {
+      name: "Ada",
+      email: "ada@example.ng",
+      role: "owner" as const,
+      partnerName: "Acme",
+      mode: "test" as const,
+      enrichmentEnabled: false,
+      navigation: [],
+    };
     expect(String(PortalLayout({ title: "Dashboard", viewer, csrf: "token", children: "" }))).toContain('href="/docs"');
   });
 });

@@ -12,7 +12,8 @@ import { simulatedInsurer, underwriteDuePolicies } from "../src/modules/policies
 import { MAGIC_REFERENCES, magicReference } from "../src/modules/sandbox/references";
 import { walletEntries, wallets } from "../src/modules/wallet/schema";
 import { deliverDueWebhooks, deliverySettings, dispatchOutboxEvents } from "../src/modules/webhooks/dispatcher";
-import { serviceJobs, startWorker } from "../src/worker/loop";
+import { serviceJobs } from "../src/worker/jobs";
+import { startWorker } from "../src/worker/loop";
 import { PNG_BASE64, type TestPartner, testApp } from "./support/harness";
 import { fullConsumer, insureSeed, type ProductCase, productCases } from "./support/policies";
 import { startReceiver } from "./support/webhook-receiver";

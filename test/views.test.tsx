@@ -31,7 +31,15 @@ function expectEscaped(html: string) {
   for (const value of html.match(/="[^"]*"/g) ?? []) expect(value.slice(2, -1)).not.toContain('"');
 }
 
-const viewer = { name: EVIL, email: EVIL, role: "owner" as const, partnerName: EVIL, mode: "test" as const, enrichmentEnabled: true };
+const viewer = {
+  name: EVIL,
+  email: EVIL,
+  role: "owner" as const,
+  partnerName: EVIL,
+  mode: "test" as const,
+  enrichmentEnabled: true,
+  navigation: [{ href: EVIL, label: EVIL, key: "dashboard" }],
+};
 const policy = {
   reference: EVIL,
   productName: EVIL,

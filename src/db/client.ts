@@ -11,10 +11,9 @@ import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { type Config, loadConfig } from "../config";
 import { log } from "../core/log";
-import * as schema from "./schema";
 
 /** One drizzle type for both engines: domain code never knows which one it talks to. */
-export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type Database = PgDatabase<PgQueryResultHKT>;
 /** A transaction or the database itself: services accept either so callers can compose them. */
 export type Executor = Database | Parameters<Parameters<Database["transaction"]>[0]>[0];
 
@@ -114,7 +113,7 @@ async function openPostgres(url: string, settings: ConnectionSettings): Promise<
   }
   const options = connectionOptions(settings);
   const client = postgres(url, { ...options, max: 10 });
-  const db = drizzlePostgres({ client: preparingEveryStatement(client), schema }) as unknown as Database;
+  const db = drizzlePostgres({ client: preparingEveryStatement(client) }) as unknown as Database;
   const locks: { release(): Promise<void> }[] = [];
   return {
     db,
@@ -196,7 +195,7 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
   const release = inMemory ? () => {} : lockDataDir(dataDir);
   try {
     const client = await PGlite.create(dataDir);
-    const raw = drizzlePglite({ client, schema });
+    const raw = drizzlePglite({ client });
     await migratePglite(raw, { migrationsFolder });
     const db = raw as unknown as Database;
     return {

@@ -118,7 +118,15 @@ export const commandEndpoint = (deps: AppDeps) => {
           const elapsed = performance.now() - startedAt;
           // Refusals before the partner is known (capacity, body, JSON, credentials) belong to no partner's log.
           if (note.principal && note.envelope)
-            apiLog.record({ principal: note.principal, envelope: note.envelope, command: note.command ?? null, requestId, response, durationMs: elapsed });
+            apiLog.record({
+              principal: note.principal,
+              envelope: note.envelope,
+              // A refusal before the command was looked up (429) still names what was asked for.
+              command: note.command ?? commandRegistry.match(note.envelope.cmmnd.cmmnd)?.definition.grammar ?? null,
+              requestId,
+              response,
+              durationMs: elapsed,
+            });
           log.info("command", {
             requestId,
             command: note.command,

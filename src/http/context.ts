@@ -3,6 +3,7 @@ import type { Config } from "../config";
 import type { CapacityGate } from "../core/capacity";
 import type { RateLimiter } from "../core/rate-limit";
 import type { DatabaseHandle } from "../db/client";
+import type { NavEntry } from "../portal/navigation";
 
 /** What the HTTP surfaces need; tests build it with an in-memory database and their own limits. */
 export interface AppDeps {
@@ -19,6 +20,8 @@ export interface AppDeps {
   loginLimiters: { perAccount: RateLimiter; perAddress: RateLimiter };
   /** Refusals before or at authentication, per client address and per claimed partner id (REFUSAL_LIMIT_MAX). */
   refusalLimiter: RateLimiter;
+  /** The portal's side navigation, gathered from the module manifests by src/portal/routes.ts. */
+  navigation?: readonly NavEntry[];
   now?: () => Date;
 }
 

@@ -7,7 +7,7 @@ import { countRefusal, type RateDecision, refusalKeys } from "../core/rate-limit
 import { readBoundedForm } from "../http/body";
 import { clientAddressOf, type PeerSource } from "../http/client-address";
 import type { AppDeps } from "../http/context";
-import { changePassword, endSession, sessionViewer, signIn } from "../modules/portal/service";
+import { changePassword, endSession, sessionViewer, signIn } from "../modules/accounts/service";
 import { formValues, page, problemOf } from "./page";
 import { homeOf, PASSWORD_PAGE, portalSession, SESSION_COOKIE, sessionCookie } from "./session";
 

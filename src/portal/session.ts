@@ -7,8 +7,12 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { jwt } from "@elysiajs/jwt";
 import { Elysia } from "elysia";
 import type { AppDeps } from "../http/context";
-import { type PortalRole, sessionViewer, type Viewer } from "../modules/portal/service";
+import { type PortalRole, sessionViewer, type Viewer } from "../modules/accounts/service";
+import { type NavLink, navigationFor } from "./navigation";
 import { isSignedInPath } from "./paths";
+
+/** Who is looking at a portal page, and what the side navigation offers them. */
+export type PortalViewer = Viewer & { navigation: NavLink[] };
 
 /** Who may open a page: partner staff (owners included), owners only, the operator's administrators, or anyone signed in. */
 export type Access = "partner" | "owner" | "admin" | "partner-or-admin";
@@ -59,7 +63,8 @@ export const portalSession = (deps: AppDeps) =>
           if (!sameToken(typeof sent === "string" ? sent : undefined, csrf))
             return status(403, "This form has expired or did not come from this portal. Reload the page and try again.");
         }
-        return { viewer: viewer as Viewer, csrf };
+        // The viewer, with the links of the side navigation they may open.
+        return { viewer: { ...viewer, navigation: navigationFor(deps.navigation ?? [], viewer) } as PortalViewer, csrf };
       },
     }),
   });

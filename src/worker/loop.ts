@@ -1,27 +1,6 @@
-import type { Config } from "../config";
+import type { Job } from "../core/job";
 import { log } from "../core/log";
-import type { Database } from "../db/client";
 import { isConnectionError } from "../db/errors";
-import { apiLogJobs } from "../modules/api-log/jobs";
-import { publishApprovedVehicles } from "../modules/enrichment/publication";
-import { configuredRegistry } from "../modules/enrichment/registry";
-import { financingJobs } from "../modules/financing/jobs";
-import { type InsurerGateway, simulatedInsurer, underwriteDuePolicies } from "../modules/policies/service";
-import { webhookJobs } from "../modules/webhooks/jobs";
-
-export interface Job {
-  name: string;
-  /** Do one batch of due work; returns how many items it handled (any → run again at once). */
-  run(now: Date): Promise<number>;
-}
-
-/** The background jobs of this service, as configured. */
-export function serviceJobs(db: Database, config: Config, gateway: InsurerGateway = simulatedInsurer): Job[] {
-  const registry = configuredRegistry(config);
-  const jobs: Job[] = [{ name: "underwriting", run: (now) => underwriteDuePolicies(db, gateway, now, { registry }) }];
-  if (registry) jobs.push({ name: "registry publication", run: (now) => publishApprovedVehicles(db, registry, config.INSURER_NAME, now) });
-  return [...jobs, ...webhookJobs(db, config), ...financingJobs(db, config), ...apiLogJobs(db)];
-}
 
 /** A failing job waits 2, 4, 8 … intervals before its next try, at most a minute. */
 const MAX_BACKOFF_MS = 60_000;

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
+import { portalSessions } from "../../src/modules/accounts/schema";
+import { inviteStaff, sessionViewer } from "../../src/modules/accounts/service";
 import { portalUsers } from "../../src/modules/partners/schema";
-import { portalSessions } from "../../src/modules/portal/schema";
-import { inviteStaff, sessionViewer } from "../../src/modules/portal/service";
 import { testApp } from "../support/harness";
 import { Browser, signedIn } from "./browser";
 

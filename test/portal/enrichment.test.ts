@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { freePort } from "../../bench/servers";
+import { listAudit } from "../../src/modules/audit/service";
 import { httpVehicleRegistry, type PublishedPolicy } from "../../src/modules/enrichment/registry";
 import { usageCharges } from "../../src/modules/enrichment/schema";
 import { setAccountMode } from "../../src/modules/partners/service";
-import { listAudit } from "../../src/modules/portal/service";
 import { type TestPartner, testApp } from "../support/harness";
 import { startVerificationService } from "../support/verification-service";
 import { signedIn } from "./browser";

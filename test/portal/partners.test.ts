@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
+import { listAudit } from "../../src/modules/audit/service";
 import { authenticate } from "../../src/modules/partners/service";
-import { listAudit } from "../../src/modules/portal/service";
 import { type TestPartner, testApp } from "../support/harness";
 import { Browser, signedIn } from "./browser";
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import { listAudit } from "../../src/modules/audit/service";
 import type { VehicleRegistry } from "../../src/modules/enrichment/registry";
 import { checkVehicleRegistry, currentWatMonth, decodeVin } from "../../src/modules/enrichment/service";
-import { listAudit } from "../../src/modules/portal/service";
 import { walletBalance } from "../../src/modules/wallet/service";
 import { type TestPartner, testApp } from "../support/harness";
 import { signedIn } from "./browser";

@@ -5,8 +5,8 @@ import { CapacityGate } from "../../src/core/capacity";
 import { setLogLevel } from "../../src/core/log";
 import { MemoryRateLimiter, type RateLimiter } from "../../src/core/rate-limit";
 import { type DatabaseHandle, openDatabase } from "../../src/db/client";
+import { sessionSecret } from "../../src/modules/accounts/service";
 import { createPartner, type KeyLabel, type NewPartner } from "../../src/modules/partners/service";
-import { sessionSecret } from "../../src/modules/portal/service";
 
 setLogLevel("silent");
 

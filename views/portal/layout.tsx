@@ -1,5 +1,5 @@
 import type { Children } from "@kitajs/html";
-import type { PortalRole } from "../../src/modules/portal/service";
+import type { PortalRole } from "../../src/modules/accounts/service";
 import { PageHead } from "../layout";
 
 /** What every portal page knows about the person looking at it. */
@@ -7,41 +7,17 @@ export interface ShellProps {
   title: string;
   /** The nav entry to mark as current. */
   active?: string;
-  viewer: { name: string; email: string; role: PortalRole; partnerName: string; mode: "test" | "live"; enrichmentEnabled: boolean };
+  viewer: {
+    name: string;
+    email: string;
+    role: PortalRole;
+    partnerName: string;
+    mode: "test" | "live";
+    enrichmentEnabled: boolean;
+    /** The side navigation's links this viewer may open (declared by the modules' manifests). */
+    navigation: readonly { href: string; label: string; key: string }[];
+  };
   csrf: string;
-}
-
-interface NavEntry {
-  href: string;
-  label: string;
-  key: string;
-}
-
-function navFor(viewer: ShellProps["viewer"]): NavEntry[] {
-  if (viewer.role === "admin")
-    return [
-      { href: "/admin", label: "Approvals", key: "approvals" },
-      { href: "/admin/policies", label: "Transactions", key: "policies" },
-      { href: "/admin/consumers", label: "Consumers", key: "consumers" },
-      { href: "/admin/claims", label: "Claims", key: "claims" },
-      { href: "/admin/partners", label: "Partners", key: "partners" },
-      { href: "/admin/financing", label: "Financing", key: "financing" },
-      { href: "/admin/audit", label: "Audit log", key: "audit" },
-    ];
-  return [
-    { href: "/portal", label: "Dashboard", key: "dashboard" },
-    { href: "/portal/consumers", label: "Consumers", key: "consumers" },
-    { href: "/portal/quote", label: "Quote & issue", key: "quote" },
-    { href: "/portal/policies", label: "Policies", key: "policies" },
-    { href: "/portal/claims", label: "Claims", key: "claims" },
-    { href: "/portal/financing", label: "Financing", key: "financing" },
-    { href: "/portal/wallet", label: "Wallet", key: "wallet" },
-    { href: "/portal/webhooks", label: "Webhooks", key: "webhooks" },
-    ...(viewer.enrichmentEnabled ? [{ href: "/portal/vehicle", label: "Vehicle checks", key: "vehicle" }] : []),
-    { href: "/portal/keys", label: "API keys", key: "keys" },
-    { href: "/portal/api-log", label: "API log", key: "api-log" },
-    ...(viewer.role === "owner" ? [{ href: "/portal/team", label: "Team", key: "team" }] : []),
-  ];
 }
 
 /** The portal's page shell: navigation for the viewer's role, the mode banner, and htmx with the CSRF header. */
@@ -81,7 +57,7 @@ export function PortalLayout(props: ShellProps & { children: Children }) {
           </header>
           <nav class="side" aria-label="Main">
             <ul>
-              {navFor(viewer).map((entry) => (
+              {viewer.navigation.map((entry) => (
                 <li>
                   <a href={entry.href} aria-current={entry.key === props.active ? "page" : undefined} safe>
                     {entry.label}

@@ -6,3094 +6,2848 @@
  */
 
 export interface paths {
-  "/": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a command
+         * @description The single command endpoint (spec 4.1). The transport status is always 200: read exctnFdbck.
+         */
+        post: operations["command"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Run a command
-     * @description The single command endpoint (spec 4.1). The transport status is always 200: read exctnFdbck.
-     */
-    post: operations["command"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
-  schemas: {
-    /**
-     * appr entt_<consumer_id>|insr_<product_code>-<tx_id>
-     * @description Approve a pending policy, or decline it with seed { status: "d", statusNote } (administrator only).
-     */
-    "appr-entt-consumer-id-insr-product-code-tx-id.request": {
-      cmmnd: {
-        cmmnd: string;
-        seed?: components["schemas"]["appr-entt-consumer-id-insr-product-code-tx-id.seed"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** appr entt_<consumer_id>|insr_<product_code>-<tx_id>: answer */
-    "appr-entt-consumer-id-insr-product-code-tx-id.response": {
-      exctnFdbck: components["schemas"]["SuccessFeedback"];
-      /** @description The transaction reference as stored (a UUID hyphenated and lower-case): the <tx_id> of later commands */
-      id: string;
-      policyNo?: string;
-      /**
-       * @description p pending, a approved, d declined, l lapsed (a financed policy whose plan lapsed)
-       * @enum {string}
-       */
-      status: "p" | "a" | "d" | "l";
-      /** @description Why: present when declined or lapsed */
-      statusNote?: string;
-      /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-      tmstmp: string;
-    };
-    /** appr entt_<consumer_id>|insr_<product_code>-<tx_id>: seed */
-    "appr-entt-consumer-id-insr-product-code-tx-id.seed": {
-      /**
-       * @default a
-       * @enum {string}
-       */
-      status?: "a" | "d";
-      statusNote?: string;
-    };
-    /** At capacity or the database briefly unreachable (id 35): retry after 2, 4, 8 s; elbrtn says whether anything may be stored */
-    AtCapacity: {
-      exctnFdbck: {
-        elbrtn: "service at capacity; the request was not stored: retry the same request after 2s, 4s and 8s" | string;
-        /** @constant */
-        id: 35;
-        /** @constant */
-        id_v4: 503;
-      };
-    };
-    /**
-     * claim list
-     * @description List this partner's claims, newest first (filters: status, policy, from, to; cursor pagination).
-     */
-    "claim-list.request": {
-      cmmnd: {
-        cmmnd: string;
-        seed?: components["schemas"]["claim-list.seed"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** claim list: answer */
-    "claim-list.response": {
-      exctnFdbck: components["schemas"]["SuccessFeedback"];
-      list: {
-        /** @description Amount claimed, naira */
-        amount: number;
-        /** @description Once approved: the amount accepted */
-        approvedAmount?: number;
-        /** @description The claim number (CLM-<year>-<10 characters>) */
-        claimNo: string;
-        /** @constant */
-        currency: "NGN";
-        description: string;
-        /** @description Once approved: the product's excess (phone cover: 10 %) */
-        excess?: number;
-        /** @description YYYY-MM-DD */
-        incidentDate: string;
+    schemas: {
         /**
-         * @description The mode of the policy, and so of the claim
-         * @enum {string}
+         * appr entt_<consumer_id>|insr_<product_code>-<tx_id>
+         * @description Approve a pending policy, or decline it with seed { status: "d", statusNote } (administrator only).
          */
-        mode: "test" | "live";
-        /** @description Once approved: approvedAmount less excess */
-        payable?: number;
-        /** @description The policy's transaction reference */
-        policy: string;
-        productCode: string;
-        /** @description Your reference, when the claim was submitted with one */
-        reference?: string;
-        /** @enum {string} */
-        status: "submitted" | "in_review" | "approved" | "rejected" | "paid" | "withdrawn";
-        statusNote?: string;
-        /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-        tmstmp: string;
-        /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-        updated: string;
-      }[];
-      /** @description Pass back as seed.cursor for the next page; null on the last page */
-      nextCursor: string | null;
-    };
-    /** claim list: seed */
-    "claim-list.seed": {
-      cursor?: string;
-      from?: string;
-      /** @default 20 */
-      limit?: number;
-      policy?: string;
-      /** @enum {string} */
-      status?: "submitted" | "in_review" | "approved" | "rejected" | "paid" | "withdrawn";
-      to?: string;
-    };
-    /**
-     * claim review
-     * @description Move a claim of any partner: in_review, approved (with approvedAmount), rejected (with a note), paid (administrator only).
-     */
-    "claim-review.request": {
-      cmmnd: {
-        cmmnd: string;
-        seed: components["schemas"]["claim-review.seed"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** claim review: answer */
-    "claim-review.response": {
-      /** @description Amount claimed, naira */
-      amount: number;
-      /** @description Once approved: the amount accepted */
-      approvedAmount?: number;
-      /** @description The claim number (CLM-<year>-<10 characters>) */
-      claimNo: string;
-      /** @constant */
-      currency: "NGN";
-      description: string;
-      documents: {
-        name: string;
-        /** @description Bytes */
-        size: number;
-        /** @enum {string} */
-        type: "pdf" | "jpg" | "png" | "webp";
-      }[];
-      /** @description Once approved: the product's excess (phone cover: 10 %) */
-      excess?: number;
-      exctnFdbck: components["schemas"]["SuccessFeedback"];
-      history: {
-        /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-        at: string;
-        note?: string;
-        /** @enum {string} */
-        status: "submitted" | "in_review" | "approved" | "rejected" | "paid" | "withdrawn";
-      }[];
-      /** @description YYYY-MM-DD */
-      incidentDate: string;
-      /**
-       * @description The mode of the policy, and so of the claim
-       * @enum {string}
-       */
-      mode: "test" | "live";
-      /** Format: uuid */
-      partnerId: string;
-      /** @description Once approved: approvedAmount less excess */
-      payable?: number;
-      /** @description The policy's transaction reference */
-      policy: string;
-      productCode: string;
-      /** @description Your reference, when the claim was submitted with one */
-      reference?: string;
-      /** @enum {string} */
-      status: "submitted" | "in_review" | "approved" | "rejected" | "paid" | "withdrawn";
-      statusNote?: string;
-      /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-      tmstmp: string;
-      /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-      updated: string;
-    };
-    /** claim review: seed */
-    "claim-review.seed": {
-      approvedAmount?: number;
-      claimNo: string;
-      note?: string;
-      /** @enum {string} */
-      status: "in_review" | "approved" | "rejected" | "paid";
-    };
-    /**
-     * claim status
-     * @description A claim of this partner with its documents and history.
-     */
-    "claim-status.request": {
-      cmmnd: {
-        cmmnd: string;
-        seed: components["schemas"]["claim-status.seed"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** claim status: answer */
-    "claim-status.response": {
-      /** @description Amount claimed, naira */
-      amount: number;
-      /** @description Once approved: the amount accepted */
-      approvedAmount?: number;
-      /** @description The claim number (CLM-<year>-<10 characters>) */
-      claimNo: string;
-      /** @constant */
-      currency: "NGN";
-      description: string;
-      documents: {
-        name: string;
-        /** @description Bytes */
-        size: number;
-        /** @enum {string} */
-        type: "pdf" | "jpg" | "png" | "webp";
-      }[];
-      /** @description Once approved: the product's excess (phone cover: 10 %) */
-      excess?: number;
-      exctnFdbck: components["schemas"]["SuccessFeedback"];
-      history: {
-        /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-        at: string;
-        note?: string;
-        /** @enum {string} */
-        status: "submitted" | "in_review" | "approved" | "rejected" | "paid" | "withdrawn";
-      }[];
-      /** @description YYYY-MM-DD */
-      incidentDate: string;
-      /**
-       * @description The mode of the policy, and so of the claim
-       * @enum {string}
-       */
-      mode: "test" | "live";
-      /** @description Once approved: approvedAmount less excess */
-      payable?: number;
-      /** @description The policy's transaction reference */
-      policy: string;
-      productCode: string;
-      /** @description Your reference, when the claim was submitted with one */
-      reference?: string;
-      /** @enum {string} */
-      status: "submitted" | "in_review" | "approved" | "rejected" | "paid" | "withdrawn";
-      statusNote?: string;
-      /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-      tmstmp: string;
-      /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-      updated: string;
-    };
-    /** claim status: seed */
-    "claim-status.seed": {
-      claimNo: string;
-    };
-    /**
-     * claim submit
-     * @description Submit a claim on an active policy (by its transaction reference); a repeat with the same reference returns the first claim.
-     */
-    "claim-submit.request": {
-      cmmnd: {
-        cmmnd: string;
-        seed: components["schemas"]["claim-submit.seed"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** claim submit: answer */
-    "claim-submit.response": {
-      /** @description Amount claimed, naira */
-      amount: number;
-      /** @description The claim number (CLM-<year>-<10 characters>) */
-      claimNo: string;
-      /** @constant */
-      currency: "NGN";
-      exctnFdbck: components["schemas"]["SuccessFeedback"];
-      /**
-       * @description The mode of the policy, and so of the claim
-       * @enum {string}
-       */
-      mode: "test" | "live";
-      /** @description The policy's transaction reference */
-      policy: string;
-      productCode: string;
-      /** @description Your reference, when the claim was submitted with one */
-      reference?: string;
-      /** @enum {string} */
-      status: "submitted" | "in_review" | "approved" | "rejected" | "paid" | "withdrawn";
-      /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-      tmstmp: string;
-    };
-    /** claim submit: seed */
-    "claim-submit.seed": {
-      amount: number;
-      description: string;
-      documents?: {
-        content: string;
-        name: string;
-      }[];
-      incidentDate: string;
-      policy: string;
-      reference?: string;
-    };
-    /**
-     * claim withdraw
-     * @description Withdraw a claim that is submitted or in review.
-     */
-    "claim-withdraw.request": {
-      cmmnd: {
-        cmmnd: string;
-        seed: components["schemas"]["claim-withdraw.seed"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** claim withdraw: answer */
-    "claim-withdraw.response": {
-      /** @description Amount claimed, naira */
-      amount: number;
-      /** @description Once approved: the amount accepted */
-      approvedAmount?: number;
-      /** @description The claim number (CLM-<year>-<10 characters>) */
-      claimNo: string;
-      /** @constant */
-      currency: "NGN";
-      description: string;
-      documents: {
-        name: string;
-        /** @description Bytes */
-        size: number;
-        /** @enum {string} */
-        type: "pdf" | "jpg" | "png" | "webp";
-      }[];
-      /** @description Once approved: the product's excess (phone cover: 10 %) */
-      excess?: number;
-      exctnFdbck: components["schemas"]["SuccessFeedback"];
-      history: {
-        /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-        at: string;
-        note?: string;
-        /** @enum {string} */
-        status: "submitted" | "in_review" | "approved" | "rejected" | "paid" | "withdrawn";
-      }[];
-      /** @description YYYY-MM-DD */
-      incidentDate: string;
-      /**
-       * @description The mode of the policy, and so of the claim
-       * @enum {string}
-       */
-      mode: "test" | "live";
-      /** @description Once approved: approvedAmount less excess */
-      payable?: number;
-      /** @description The policy's transaction reference */
-      policy: string;
-      productCode: string;
-      /** @description Your reference, when the claim was submitted with one */
-      reference?: string;
-      /** @enum {string} */
-      status: "submitted" | "in_review" | "approved" | "rejected" | "paid" | "withdrawn";
-      statusNote?: string;
-      /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-      tmstmp: string;
-      /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-      updated: string;
-    };
-    /** claim withdraw: seed */
-    "claim-withdraw.seed": {
-      claimNo: string;
-      note?: string;
-    };
-    /**
-     * dump entt_*ADMIN
-     * @description List every partner's transactions (administrator only).
-     */
-    "dump-entt-admin.request": {
-      cmmnd: {
-        cmmnd: string;
-        seed?: components["schemas"]["dump-entt-admin.seed"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** dump entt_*ADMIN: answer */
-    "dump-entt-admin.response": {
-      exctnFdbck: components["schemas"]["SuccessFeedback"];
-      list: {
-        consumerId: string;
-        /** @constant */
-        currency: "NGN";
-        /** @description The transaction reference as stored (a UUID hyphenated and lower-case): the <tx_id> of later commands */
-        id: string;
-        /** @enum {string} */
-        mode: "test" | "live";
-        /**
-         * Format: uuid
-         * @description The partner the policy belongs to
-         */
-        partnerId: string;
-        policyNo?: string;
-        /** @description The premium: whole naira, except credit life in kobo */
-        prmm: number;
-        productCode: string;
-        /**
-         * @description p pending, a approved, d declined, l lapsed (a financed policy whose plan lapsed)
-         * @enum {string}
-         */
-        status: "p" | "a" | "d" | "l";
-        /** @description Why: present when declined or lapsed */
-        statusNote?: string;
-        /** @description When its status last changed */
-        statusTmstmp: string;
-        /** @description When it was issued */
-        tmstmp: string;
-      }[];
-      /** @description Pass back as seed.cursor for the next page; null on the last page */
-      nextCursor: string | null;
-    };
-    /** dump entt_*ADMIN: seed */
-    "dump-entt-admin.seed": {
-      cursor?: string;
-      from?: string;
-      /** @default 20 */
-      limit?: number;
-      productCode?: string;
-      /** @enum {string} */
-      status?: "p" | "a" | "d" | "l";
-      to?: string;
-    };
-    /**
-     * dump entt_<consumer_id>|insr_<product_code>-<tx_id>*STATUS
-     * @description Status and certificate of a policy (spec 2.6).
-     */
-    "dump-entt-consumer-id-insr-product-code-tx-id-status.request": {
-      cmmnd: {
-        cmmnd: string;
-        /** @description Not read: this command takes no seed */
-        seed?: unknown;
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** dump entt_<consumer_id>|insr_<product_code>-<tx_id>*STATUS: answer */
-    "dump-entt-consumer-id-insr-product-code-tx-id-status.response": {
-      /**
-       * Format: uri
-       * @description The hosted certificate (travel; every product in test mode)
-       */
-      certUrl?: string;
-      /** @description The certificate itself, base64 (marine, credit life, loan guaranty, transit, health, property; in the insure answer of a live policy approved at once) */
-      crtfct?: string;
-      /**
-       * @description The certificate's format, with crtfct or certUrl
-       * @enum {string}
-       */
-      crtfctType?: "pdf" | "docx" | "jpg";
-      exctnFdbck: components["schemas"]["SuccessFeedback"];
-      /** @description Once approved: the policy number (TST-… in test mode) */
-      policyNo?: string;
-      /**
-       * @description p pending, a approved, d declined, l lapsed (a financed policy whose plan lapsed)
-       * @enum {string}
-       */
-      status: "p" | "a" | "d" | "l";
-      /** @description Why: present when declined or lapsed */
-      statusNote?: string;
-      /** @description When the status last changed */
-      tmstmp: string;
-    };
-    /**
-     * dump entt_*CSTMRS_ADMIN
-     * @description List every partner's consumers (administrator only).
-     */
-    "dump-entt-cstmrs-admin.request": {
-      cmmnd: {
-        cmmnd: string;
-        seed?: components["schemas"]["dump-entt-cstmrs-admin.seed"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** dump entt_*CSTMRS_ADMIN: answer */
-    "dump-entt-cstmrs-admin.response": {
-      exctnFdbck: components["schemas"]["SuccessFeedback"];
-      list: {
-        addrss?: {
-          addrss: string;
-        };
-        /** @enum {string} */
-        class: "h" | "o";
-        dob?: {
-          date?: string;
-        };
-        /** @description The documents on file, by field */
-        documents: ("dob.proof" | "socialID.image" | "cac02" | "cac07")[];
-        /** Format: email */
-        eMail?: string;
-        /** @enum {string} */
-        gender?: "m" | "f";
-        /** @description The consumer id, 32 hex characters: the <consumer_id> of entt_ commands */
-        id: string;
-        /**
-         * Format: uuid
-         * @description The same id, hyphenated; accepted wherever the id is
-         */
-        id_uuid: string;
-        /** @enum {string} */
-        mrtlStatus?: "single" | "married" | "divorced" | "widowed";
-        name?: {
-          brand?: string;
-          first?: string;
-          last?: string;
-          middle?: string;
-        };
-        ntnlty?: string;
-        /**
-         * Format: uuid
-         * @description The partner the consumer belongs to
-         */
-        partnerId: string;
-        phoneNo?: string;
-        rc?: string;
-        socialID?: {
-          id?: string;
-          /** @enum {string} */
-          type?: "nidd" | "dlcn" | "ipss" | "vcrd" | "bvnn";
-        };
-        stateOfOrigin?: string;
-        taxId?: string;
-        /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-        tmstmp: string;
-        /** @enum {string} */
-        type?: "s";
-        /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-        updated: string;
-      }[];
-      /** @description Pass back as seed.cursor for the next page; null on the last page */
-      nextCursor: string | null;
-    };
-    /** dump entt_*CSTMRS_ADMIN: seed */
-    "dump-entt-cstmrs-admin.seed": {
-      cursor?: string;
-      /** @default 20 */
-      limit?: number;
-    };
-    /**
-     * dump entt_*CSTMRS
-     * @description List this partner's consumers, newest first, with a cursor for the next page.
-     */
-    "dump-entt-cstmrs.request": {
-      cmmnd: {
-        cmmnd: string;
-        seed?: components["schemas"]["dump-entt-cstmrs.seed"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** dump entt_*CSTMRS: answer */
-    "dump-entt-cstmrs.response": {
-      exctnFdbck: components["schemas"]["SuccessFeedback"];
-      list: {
-        addrss?: {
-          addrss: string;
-        };
-        /** @enum {string} */
-        class: "h" | "o";
-        dob?: {
-          date?: string;
-        };
-        /** @description The documents on file, by field */
-        documents: ("dob.proof" | "socialID.image" | "cac02" | "cac07")[];
-        /** Format: email */
-        eMail?: string;
-        /** @enum {string} */
-        gender?: "m" | "f";
-        /** @description The consumer id, 32 hex characters: the <consumer_id> of entt_ commands */
-        id: string;
-        /**
-         * Format: uuid
-         * @description The same id, hyphenated; accepted wherever the id is
-         */
-        id_uuid: string;
-        /** @enum {string} */
-        mrtlStatus?: "single" | "married" | "divorced" | "widowed";
-        name?: {
-          brand?: string;
-          first?: string;
-          last?: string;
-          middle?: string;
-        };
-        ntnlty?: string;
-        phoneNo?: string;
-        rc?: string;
-        socialID?: {
-          id?: string;
-          /** @enum {string} */
-          type?: "nidd" | "dlcn" | "ipss" | "vcrd" | "bvnn";
-        };
-        stateOfOrigin?: string;
-        taxId?: string;
-        /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-        tmstmp: string;
-        /** @enum {string} */
-        type?: "s";
-        /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-        updated: string;
-      }[];
-      /** @description Pass back as seed.cursor for the next page; null on the last page */
-      nextCursor: string | null;
-    };
-    /** dump entt_*CSTMRS: seed */
-    "dump-entt-cstmrs.seed": {
-      cursor?: string;
-      /** @default 20 */
-      limit?: number;
-    };
-    /**
-     * dump entt_*
-     * @description List this partner's transactions (filters: status, productCode, from, to; cursor pagination).
-     */
-    "dump-entt.request": {
-      cmmnd: {
-        cmmnd: string;
-        seed?: components["schemas"]["dump-entt.seed"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** dump entt_*: answer */
-    "dump-entt.response": {
-      exctnFdbck: components["schemas"]["SuccessFeedback"];
-      list: {
-        consumerId: string;
-        /** @constant */
-        currency: "NGN";
-        /** @description The transaction reference as stored (a UUID hyphenated and lower-case): the <tx_id> of later commands */
-        id: string;
-        /** @enum {string} */
-        mode: "test" | "live";
-        policyNo?: string;
-        /** @description The premium: whole naira, except credit life in kobo */
-        prmm: number;
-        productCode: string;
-        /**
-         * @description p pending, a approved, d declined, l lapsed (a financed policy whose plan lapsed)
-         * @enum {string}
-         */
-        status: "p" | "a" | "d" | "l";
-        /** @description Why: present when declined or lapsed */
-        statusNote?: string;
-        /** @description When its status last changed */
-        statusTmstmp: string;
-        /** @description When it was issued */
-        tmstmp: string;
-      }[];
-      /** @description Pass back as seed.cursor for the next page; null on the last page */
-      nextCursor: string | null;
-    };
-    /** dump entt_*: seed */
-    "dump-entt.seed": {
-      cursor?: string;
-      from?: string;
-      /** @default 20 */
-      limit?: number;
-      productCode?: string;
-      /** @enum {string} */
-      status?: "p" | "a" | "d" | "l";
-      to?: string;
-    };
-    /**
-     * dump hlth_*HSPTLS
-     * @description List the hospitals of the health insurers (optionally one insurer).
-     */
-    "dump-hlth-hsptls.request": {
-      cmmnd: {
-        cmmnd: string;
-        seed?: components["schemas"]["dump-hlth-hsptls.seed"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** dump hlth_*HSPTLS: answer */
-    "dump-hlth-hsptls.response": {
-      exctnFdbck: components["schemas"]["SuccessFeedback"];
-      list: {
-        address: string;
-        city: string;
-        insurer: string;
-        insurerName: string;
-        name: string;
-        state: string;
-      }[];
-    };
-    /** dump hlth_*HSPTLS: seed */
-    "dump-hlth-hsptls.seed": {
-      insurer?: string;
-    };
-    /**
-     * dump ipck_<product_code>*PRMM
-     * @description Quote the premium of a product (spec 2.4).
-     */
-    "dump-ipck-product-code-prmm.request":
-      | components["schemas"]["dump-ipck-product-code-prmm.request.vhcl-tprt-1111"]
-      | components["schemas"]["dump-ipck-product-code-prmm.request.vhcl-cmpr-1111"]
-      | components["schemas"]["dump-ipck-product-code-prmm.request.phnn-flx1-1111"]
-      | components["schemas"]["dump-ipck-product-code-prmm.request.phnn-flx2-1111"]
-      | components["schemas"]["dump-ipck-product-code-prmm.request.phnn-flx3-1111"]
-      | components["schemas"]["dump-ipck-product-code-prmm.request.lapt-flx1-1111"]
-      | components["schemas"]["dump-ipck-product-code-prmm.request.lapt-flx2-1111"]
-      | components["schemas"]["dump-ipck-product-code-prmm.request.ltix-stnd-1111"]
-      | components["schemas"]["dump-ipck-product-code-prmm.request.gtrn-stnd-1111"]
-      | components["schemas"]["dump-ipck-product-code-prmm.request.hlth-axam-1111"]
-      | components["schemas"]["dump-ipck-product-code-prmm.request.hlth-hygn-1111"]
-      | components["schemas"]["dump-ipck-product-code-prmm.request.hlth-rlnc-1111"]
-      | components["schemas"]["dump-ipck-product-code-prmm.request.hlth-avon-1111"]
-      | components["schemas"]["dump-ipck-product-code-prmm.request.lrgg-stnd-1111"]
-      | components["schemas"]["dump-ipck-product-code-prmm.request.crlt-sme1-1111"]
-      | components["schemas"]["dump-ipck-product-code-prmm.request.crlt-psnl-1111"]
-      | components["schemas"]["dump-ipck-product-code-prmm.request.crlt-kymn-1111"]
-      | components["schemas"]["dump-ipck-product-code-prmm.request.crlt-mrtg-1111"]
-      | components["schemas"]["dump-ipck-product-code-prmm.request.mexx-stnd-1111"]
-      | components["schemas"]["dump-ipck-product-code-prmm.request.mrnn-stnd-1111"]
-      | components["schemas"]["dump-ipck-product-code-prmm.request.mrnn-cmpr-1111"]
-      | components["schemas"]["dump-ipck-product-code-prmm.request.allr-stnd-1111"]
-      | components["schemas"]["dump-ipck-product-code-prmm.request.firb-stnd-1111"];
-    /** dump ipck_allr-stnd-1111*PRMM */
-    "dump-ipck-product-code-prmm.request.allr-stnd-1111": {
-      cmmnd: {
-        /** @constant */
-        cmmnd: "dump ipck_allr-stnd-1111*PRMM";
-        seed: components["schemas"]["product.allr-stnd-1111.quote"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** dump ipck_crlt-kymn-1111*PRMM */
-    "dump-ipck-product-code-prmm.request.crlt-kymn-1111": {
-      cmmnd: {
-        /** @constant */
-        cmmnd: "dump ipck_crlt-kymn-1111*PRMM";
-        seed: components["schemas"]["product.crlt-kymn-1111.quote"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** dump ipck_crlt-mrtg-1111*PRMM */
-    "dump-ipck-product-code-prmm.request.crlt-mrtg-1111": {
-      cmmnd: {
-        /** @constant */
-        cmmnd: "dump ipck_crlt-mrtg-1111*PRMM";
-        seed: components["schemas"]["product.crlt-mrtg-1111.quote"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** dump ipck_crlt-psnl-1111*PRMM */
-    "dump-ipck-product-code-prmm.request.crlt-psnl-1111": {
-      cmmnd: {
-        /** @constant */
-        cmmnd: "dump ipck_crlt-psnl-1111*PRMM";
-        seed: components["schemas"]["product.crlt-psnl-1111.quote"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** dump ipck_crlt-sme1-1111*PRMM */
-    "dump-ipck-product-code-prmm.request.crlt-sme1-1111": {
-      cmmnd: {
-        /** @constant */
-        cmmnd: "dump ipck_crlt-sme1-1111*PRMM";
-        seed: components["schemas"]["product.crlt-sme1-1111.quote"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** dump ipck_firb-stnd-1111*PRMM */
-    "dump-ipck-product-code-prmm.request.firb-stnd-1111": {
-      cmmnd: {
-        /** @constant */
-        cmmnd: "dump ipck_firb-stnd-1111*PRMM";
-        seed: components["schemas"]["product.firb-stnd-1111.quote"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** dump ipck_gtrn-stnd-1111*PRMM */
-    "dump-ipck-product-code-prmm.request.gtrn-stnd-1111": {
-      cmmnd: {
-        /** @constant */
-        cmmnd: "dump ipck_gtrn-stnd-1111*PRMM";
-        seed: components["schemas"]["product.gtrn-stnd-1111.quote"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** dump ipck_hlth-avon-1111*PRMM */
-    "dump-ipck-product-code-prmm.request.hlth-avon-1111": {
-      cmmnd: {
-        /** @constant */
-        cmmnd: "dump ipck_hlth-avon-1111*PRMM";
-        seed: components["schemas"]["product.hlth-avon-1111.quote"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** dump ipck_hlth-axam-1111*PRMM */
-    "dump-ipck-product-code-prmm.request.hlth-axam-1111": {
-      cmmnd: {
-        /** @constant */
-        cmmnd: "dump ipck_hlth-axam-1111*PRMM";
-        seed: components["schemas"]["product.hlth-axam-1111.quote"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** dump ipck_hlth-hygn-1111*PRMM */
-    "dump-ipck-product-code-prmm.request.hlth-hygn-1111": {
-      cmmnd: {
-        /** @constant */
-        cmmnd: "dump ipck_hlth-hygn-1111*PRMM";
-        seed: components["schemas"]["product.hlth-hygn-1111.quote"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** dump ipck_hlth-rlnc-1111*PRMM */
-    "dump-ipck-product-code-prmm.request.hlth-rlnc-1111": {
-      cmmnd: {
-        /** @constant */
-        cmmnd: "dump ipck_hlth-rlnc-1111*PRMM";
-        seed: components["schemas"]["product.hlth-rlnc-1111.quote"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** dump ipck_lapt-flx1-1111*PRMM */
-    "dump-ipck-product-code-prmm.request.lapt-flx1-1111": {
-      cmmnd: {
-        /** @constant */
-        cmmnd: "dump ipck_lapt-flx1-1111*PRMM";
-        seed: components["schemas"]["product.lapt-flx1-1111.quote"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** dump ipck_lapt-flx2-1111*PRMM */
-    "dump-ipck-product-code-prmm.request.lapt-flx2-1111": {
-      cmmnd: {
-        /** @constant */
-        cmmnd: "dump ipck_lapt-flx2-1111*PRMM";
-        seed: components["schemas"]["product.lapt-flx2-1111.quote"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** dump ipck_lrgg-stnd-1111*PRMM */
-    "dump-ipck-product-code-prmm.request.lrgg-stnd-1111": {
-      cmmnd: {
-        /** @constant */
-        cmmnd: "dump ipck_lrgg-stnd-1111*PRMM";
-        seed: components["schemas"]["product.lrgg-stnd-1111.quote"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** dump ipck_ltix-stnd-1111*PRMM */
-    "dump-ipck-product-code-prmm.request.ltix-stnd-1111": {
-      cmmnd: {
-        /** @constant */
-        cmmnd: "dump ipck_ltix-stnd-1111*PRMM";
-        seed: components["schemas"]["product.ltix-stnd-1111.quote"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** dump ipck_mexx-stnd-1111*PRMM */
-    "dump-ipck-product-code-prmm.request.mexx-stnd-1111": {
-      cmmnd: {
-        /** @constant */
-        cmmnd: "dump ipck_mexx-stnd-1111*PRMM";
-        seed: components["schemas"]["product.mexx-stnd-1111.quote"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** dump ipck_mrnn-cmpr-1111*PRMM */
-    "dump-ipck-product-code-prmm.request.mrnn-cmpr-1111": {
-      cmmnd: {
-        /** @constant */
-        cmmnd: "dump ipck_mrnn-cmpr-1111*PRMM";
-        seed: components["schemas"]["product.mrnn-cmpr-1111.quote"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** dump ipck_mrnn-stnd-1111*PRMM */
-    "dump-ipck-product-code-prmm.request.mrnn-stnd-1111": {
-      cmmnd: {
-        /** @constant */
-        cmmnd: "dump ipck_mrnn-stnd-1111*PRMM";
-        seed: components["schemas"]["product.mrnn-stnd-1111.quote"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** dump ipck_phnn-flx1-1111*PRMM */
-    "dump-ipck-product-code-prmm.request.phnn-flx1-1111": {
-      cmmnd: {
-        /** @constant */
-        cmmnd: "dump ipck_phnn-flx1-1111*PRMM";
-        seed: components["schemas"]["product.phnn-flx1-1111.quote"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** dump ipck_phnn-flx2-1111*PRMM */
-    "dump-ipck-product-code-prmm.request.phnn-flx2-1111": {
-      cmmnd: {
-        /** @constant */
-        cmmnd: "dump ipck_phnn-flx2-1111*PRMM";
-        seed: components["schemas"]["product.phnn-flx2-1111.quote"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** dump ipck_phnn-flx3-1111*PRMM */
-    "dump-ipck-product-code-prmm.request.phnn-flx3-1111": {
-      cmmnd: {
-        /** @constant */
-        cmmnd: "dump ipck_phnn-flx3-1111*PRMM";
-        seed: components["schemas"]["product.phnn-flx3-1111.quote"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** dump ipck_vhcl-cmpr-1111*PRMM */
-    "dump-ipck-product-code-prmm.request.vhcl-cmpr-1111": {
-      cmmnd: {
-        /** @constant */
-        cmmnd: "dump ipck_vhcl-cmpr-1111*PRMM";
-        seed: components["schemas"]["product.vhcl-cmpr-1111.quote"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** dump ipck_vhcl-tprt-1111*PRMM */
-    "dump-ipck-product-code-prmm.request.vhcl-tprt-1111": {
-      cmmnd: {
-        /** @constant */
-        cmmnd: "dump ipck_vhcl-tprt-1111*PRMM";
-        seed: components["schemas"]["product.vhcl-tprt-1111.quote"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** dump ipck_<product_code>*PRMM: answer */
-    "dump-ipck-product-code-prmm.response": {
-      /** @constant */
-      currency: "NGN";
-      exctnFdbck: components["schemas"]["SuccessFeedback"];
-      /** @description The premium: whole naira, except credit life (crlt-*) in kobo */
-      prmm: number;
-    };
-    /**
-     * enrch niid_vehicle
-     * @description Vehicle-registry insurance check by plate or policy number (150 naira per billed call; 5-minute cache, free).
-     */
-    "enrch-niid-vehicle.request": {
-      cmmnd: {
-        cmmnd: string;
-        seed: components["schemas"]["enrch-niid-vehicle.seed"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** enrch niid_vehicle: answer */
-    "enrch-niid-vehicle.response": {
-      /** @description The registry's record: policy_number, registration_number, type_of_cover, vehicle_make, vehicle_model, expiry_date … ({} when not found) */
-      details: {
-        [key: string]: string;
-      };
-      exctnFdbck: components["schemas"]["SuccessFeedback"];
-      /** @description Answered from the five-minute cache (free) */
-      from_cache: boolean;
-      /** @description Empty when found */
-      message: string;
-      /** @enum {string} */
-      status: "found" | "not_found";
-    };
-    /** enrch niid_vehicle: seed */
-    "enrch-niid-vehicle.seed": {
-      /**
-       * @default registration
-       * @enum {string}
-       */
-      search_type?: "registration" | "policy";
-      value: string;
-    };
-    /**
-     * enrch vin_vehicle
-     * @description Decode a 17-character VIN offline from NHTSA's vPIC catalogue (free; usage logged).
-     */
-    "enrch-vin-vehicle.request": {
-      cmmnd: {
-        cmmnd: string;
-        seed: components["schemas"]["enrch-vin-vehicle.seed"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** enrch vin_vehicle: answer */
-    "enrch-vin-vehicle.response": {
-      bodyClass?: string;
-      /** @description Litres */
-      engineDisplacement?: string;
-      exctnFdbck: components["schemas"]["SuccessFeedback"];
-      fuelType?: string;
-      make?: string;
-      manufacturer?: string;
-      model?: string;
-      plantCountry?: string;
-      vehicleType?: string;
-      year?: string;
-    };
-    /** enrch vin_vehicle: seed */
-    "enrch-vin-vehicle.seed": {
-      /** @description 17 letters and digits without I, O or Q, any case; for North American (1-5) and Chinese (L) VINs the check digit (position 9) must be right */
-      vin: string;
-    };
-    /**
-     * entt_<consumer_id>: insure
-     * @description Issue a policy for a consumer (spec 2.5); the answer echoes the stored transaction reference.
-     */
-    "entt-consumer-id-insure.request": {
-      cmmnd: {
-        cmmnd: string;
-        seed: components["schemas"]["entt-consumer-id-insure.seed"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** entt_<consumer_id>: insure: answer */
-    "entt-consumer-id-insure.response": {
-      /**
-       * Format: uri
-       * @description The hosted certificate (travel; every product in test mode)
-       */
-      certUrl?: string;
-      /** @description The certificate itself, base64 (marine, credit life, loan guaranty, transit, health, property; in the insure answer of a live policy approved at once) */
-      crtfct?: string;
-      /**
-       * @description The certificate's format, with crtfct or certUrl
-       * @enum {string}
-       */
-      crtfctType?: "pdf" | "docx" | "jpg";
-      exctnFdbck: components["schemas"]["SuccessFeedback"];
-      /** @description The transaction reference as stored (a UUID hyphenated and lower-case): the <tx_id> of later commands */
-      id: string;
-      /** @description Once approved: the policy number (TST-… in test mode) */
-      policyNo?: string;
-      /**
-       * @description p pending, a approved, d declined, l lapsed (a financed policy whose plan lapsed)
-       * @enum {string}
-       */
-      status: "p" | "a" | "d" | "l";
-      /** @description Why: present when declined or lapsed */
-      statusNote?: string;
-    };
-    /** entt_<consumer_id>: insure: seed */
-    "entt-consumer-id-insure.seed":
-      | components["schemas"]["product.vhcl-tprt-1111.insure"]
-      | components["schemas"]["product.vhcl-cmpr-1111.insure"]
-      | components["schemas"]["product.phnn-flx1-1111.insure"]
-      | components["schemas"]["product.phnn-flx2-1111.insure"]
-      | components["schemas"]["product.phnn-flx3-1111.insure"]
-      | components["schemas"]["product.lapt-flx1-1111.insure"]
-      | components["schemas"]["product.lapt-flx2-1111.insure"]
-      | components["schemas"]["product.ltix-stnd-1111.insure"]
-      | components["schemas"]["product.gtrn-stnd-1111.insure"]
-      | components["schemas"]["product.hlth-axam-1111.insure"]
-      | components["schemas"]["product.hlth-hygn-1111.insure"]
-      | components["schemas"]["product.hlth-rlnc-1111.insure"]
-      | components["schemas"]["product.hlth-avon-1111.insure"]
-      | components["schemas"]["product.lrgg-stnd-1111.insure"]
-      | components["schemas"]["product.crlt-sme1-1111.insure"]
-      | components["schemas"]["product.crlt-psnl-1111.insure"]
-      | components["schemas"]["product.crlt-kymn-1111.insure"]
-      | components["schemas"]["product.crlt-mrtg-1111.insure"]
-      | components["schemas"]["product.mexx-stnd-1111.insure"]
-      | components["schemas"]["product.mrnn-stnd-1111.insure"]
-      | components["schemas"]["product.mrnn-cmpr-1111.insure"]
-      | components["schemas"]["product.allr-stnd-1111.insure"]
-      | components["schemas"]["product.firb-stnd-1111.insure"];
-    /** Request envelope (spec 2.1) */
-    Envelope: {
-      cmmnd: {
-        /** @description The command string (spec 4.2) */
-        cmmnd: string;
-        /** @description The command's parameters; not read by commands without a seed */
-        seed?: unknown;
-      };
-      /** @description Who is calling (spec 5) */
-      userInfo: {
-        athrzt: {
-          /** @description Authorization id */
-          id: string;
-          /** @description Authorization key, base64, in full with any trailing padding; a test or live key selects the mode */
-          key: string;
-        };
-        /** @description Partner id */
-        id: string;
-      };
-    };
-    /** exctnFdbck (spec 2.2) */
-    ExecutionFeedback: {
-      /** @description What is wrong, on errors: names the field, the rule and what was received */
-      elbrtn?: string;
-      /** @description 75 success, 35 at capacity (nothing stored: retry after 2, 4, 8 s), 55 error */
-      id: 75 | 35 | 55;
-      /** @description The HTTP-equivalent status: 200, 4xx, 5xx, 503 at capacity */
-      id_v4: number;
-    };
-    /**
-     * payment financeLoan
-     * @description Finance a policy's premium: down payment and 2-12 weekly, biweekly or monthly installments; answers the schedule.
-     */
-    "payment-financeloan.request": {
-      cmmnd: {
-        cmmnd: string;
-        seed: components["schemas"]["payment-financeloan.seed"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** payment financeLoan: answer */
-    "payment-financeloan.response": {
-      /** @constant */
-      currency: "NGN";
-      /** @description naira */
-      downPayment: number;
-      exctnFdbck: components["schemas"]["SuccessFeedback"];
-      /** @description premium less downPayment */
-      financed: number;
-      /** @enum {string} */
-      frequency: "weekly" | "biweekly" | "monthly";
-      /** @description Days after a due date before the plan lapses */
-      graceDays: number;
-      installments: number;
-      /** @description The oldest unpaid installment's due date; null when everything is paid */
-      nextDueDate: string | null;
-      /** @description The plan number (FIN-<year>-<10 characters>) */
-      planNo: string;
-      /** @description The policy's transaction reference */
-      policy: string;
-      /** @description The policy's premium, naira */
-      premium: number;
-      schedule: {
-        /** @description naira */
-        amount: number;
-        /** @description YYYY-MM-DD */
-        dueDate: string;
-        number: number;
-      }[];
-      /** @enum {string} */
-      status: "active" | "completed" | "lapsed";
-      /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-      tmstmp: string;
-    };
-    /** payment financeLoan: seed */
-    "payment-financeloan.seed": {
-      downPayment: number;
-      firstDueDate: string;
-      /** @enum {string} */
-      frequency: "weekly" | "biweekly" | "monthly";
-      graceDays?: number;
-      installments: number;
-      policy: string;
-    };
-    /**
-     * payment recordInstallment
-     * @description Record an installment payment once per reference (oldest installments first); a repeat returns the first result.
-     */
-    "payment-recordinstallment.request": {
-      cmmnd: {
-        cmmnd: string;
-        seed: components["schemas"]["payment-recordinstallment.seed"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** payment recordInstallment: answer */
-    "payment-recordinstallment.response": {
-      /** @description naira */
-      amount: number;
-      /** @constant */
-      currency: "NGN";
-      exctnFdbck: components["schemas"]["SuccessFeedback"];
-      /** @description The oldest unpaid installment's due date; null when everything is paid */
-      nextDueDate: string | null;
-      /** @description What remains to be paid after this payment */
-      outstanding: number;
-      /** @description The day the consumer paid */
-      paidAt: string;
-      paidInstallments: number;
-      /** @description The plan number (FIN-<year>-<10 characters>) */
-      planNo: string;
-      reference: string;
-      /** @enum {string} */
-      status: "active" | "completed";
-      /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-      tmstmp: string;
-    };
-    /** payment recordInstallment: seed */
-    "payment-recordinstallment.seed": {
-      amount: number;
-      paidAt?: string;
-      planNo: string;
-      reference: string;
-    };
-    /**
-     * payment runLapse
-     * @description Lapse every plan whose oldest unpaid installment is past its grace days, and its policy (administrator; also runs in the background).
-     */
-    "payment-runlapse.request": {
-      cmmnd: {
-        cmmnd: string;
-        seed?: components["schemas"]["payment-runlapse.seed"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** payment runLapse: answer */
-    "payment-runlapse.response": {
-      /** @description YYYY-MM-DD */
-      asOf: string;
-      count: number;
-      exctnFdbck: components["schemas"]["SuccessFeedback"];
-      lapsed: {
-        /** @description YYYY-MM-DD */
-        dueDate: string;
-        missedInstallment: number;
-        /** Format: uuid */
-        partnerId: string;
-        /** @description The plan number (FIN-<year>-<10 characters>) */
-        planNo: string;
-        policy: string;
-        statusNote: string;
-      }[];
-    };
-    /** payment runLapse: seed */
-    "payment-runlapse.seed": {
-      asOf?: string;
-    };
-    /**
-     * payment status
-     * @description A financing plan with its schedule, what is paid and outstanding, and every recorded payment.
-     */
-    "payment-status.request": {
-      cmmnd: {
-        cmmnd: string;
-        seed: components["schemas"]["payment-status.seed"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** payment status: answer */
-    "payment-status.response": {
-      /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-      closedTmstmp?: string;
-      /** @constant */
-      currency: "NGN";
-      /** @description naira */
-      downPayment: number;
-      exctnFdbck: components["schemas"]["SuccessFeedback"];
-      /** @description premium less downPayment */
-      financed: number;
-      /** @enum {string} */
-      frequency: "weekly" | "biweekly" | "monthly";
-      /** @description Days after a due date before the plan lapses */
-      graceDays: number;
-      installments: number;
-      /** @description The oldest unpaid installment's due date; null when everything is paid */
-      nextDueDate: string | null;
-      /** @description naira */
-      outstanding: number;
-      /** @description Installments paid so far */
-      paid: number;
-      payments: {
-        /** @description naira */
-        amount: number;
-        /** @description YYYY-MM-DD */
-        paidAt: string;
-        reference: string;
-        /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-        tmstmp: string;
-      }[];
-      /** @description The plan number (FIN-<year>-<10 characters>) */
-      planNo: string;
-      /** @description The policy's transaction reference */
-      policy: string;
-      /** @description The policy's premium, naira */
-      premium: number;
-      schedule: {
-        /** @description naira */
-        amount: number;
-        /** @description YYYY-MM-DD */
-        dueDate: string;
-        number: number;
-        /** @description naira */
-        paid: number;
-        /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-        paidTmstmp?: string;
-      }[];
-      /** @enum {string} */
-      status: "active" | "completed" | "lapsed";
-      statusNote?: string;
-      /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-      tmstmp: string;
-    };
-    /** payment status: seed */
-    "payment-status.seed": {
-      planNo: string;
-    };
-    /**
-     * prfl entity
-     * @description Register a consumer, or update the consumer already registered with the same e-mail (spec 2.3).
-     */
-    "prfl-entity.request": {
-      cmmnd: {
-        cmmnd: string;
-        seed: components["schemas"]["prfl-entity.seed"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** prfl entity: answer */
-    "prfl-entity.response": {
-      exctnFdbck: components["schemas"]["SuccessFeedback"];
-      /** @description The consumer id, 32 hex characters: the <consumer_id> of entt_ commands */
-      id: string;
-      /**
-       * Format: uuid
-       * @description The same id, hyphenated; accepted wherever the id is
-       */
-      id_uuid: string;
-    };
-    /** prfl entity: seed */
-    "prfl-entity.seed": {
-      addrss?: {
-        addrss: string;
-      };
-      cac02?: string;
-      cac07?: string;
-      /** @enum {string} */
-      class: "h" | "o";
-      dob?: {
-        date?: string;
-        proof?: string;
-      };
-      /** Format: email */
-      eMail?: string;
-      /** @enum {string} */
-      gender?: "m" | "f";
-      /** @enum {string} */
-      mrtlStatus?: "single" | "married" | "divorced" | "widowed";
-      name?: {
-        brand?: string;
-        first?: string;
-        last?: string;
-        middle?: string;
-      };
-      ntnlty?: string;
-      phoneNo?: string;
-      rc?: string;
-      socialID?: {
-        id?: string;
-        image?: string;
-        /** @enum {string} */
-        type?: "nidd" | "dlcn" | "ipss" | "vcrd" | "bvnn";
-      };
-      stateOfOrigin?: string;
-      taxId?: string;
-      /** @enum {string} */
-      type?: "s";
-    };
-    /** All risk (allr-stnd-1111): insure seed */
-    "product.allr-stnd-1111.insure": {
-      addtnlFact: {
-        /** @description Items insured. e.g. Laptop, camera and two phones */
-        description: string;
-        /** @description Sum insured (₦). The full value insured. The premium is 1.5% of it a year, for the months covered, at least ₦5,000. */
-        sumInsured: number;
-        /**
-         * Format: uri
-         * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
-         */
-        webHook?: string;
-      };
-      /** @constant */
-      ctgry: "allr";
-      /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
-      id: string;
-      /**
-       * @description Cover duration
-       * @enum {string}
-       */
-      insrncDrtn: "1m" | "3m" | "6m" | "1y";
-      /** @constant */
-      pckg: "1111";
-      /** @constant */
-      type: "stnd";
-    };
-    /** All risk (allr-stnd-1111): quote seed */
-    "product.allr-stnd-1111.quote": {
-      /**
-       * @description Cover duration
-       * @enum {string}
-       */
-      insrncDrtn: "1m" | "3m" | "6m" | "1y";
-      /** @description Sum insured (₦). The full value insured. The premium is 0.3% of it a year, for the months covered, at least ₦3,000. */
-      sumInsured: number;
-    };
-    /** Keyman insurance (crlt-kymn-1111): insure seed */
-    "product.crlt-kymn-1111.insure": {
-      addtnlFact: {
-        /** @description Director's date of birth. For a company borrower only (leave blank for a person). */
-        directorDob?: string;
-        /** @description Director's full name. For a company borrower only (leave blank for a person). */
-        directorName?: string;
-        /** @description Disbursement date. The day the loan was paid out. */
-        disbursementDate: string;
-        /** @description Loan amount in KOBO (₦1 = 100 kobo). Kobo, not naira: a ₦500,000 loan is 50000000. From 1,000,000,000 kobo (₦10,000,000) the borrower needs a medical test clearance. */
-        loanAmount: number;
-        /** @description Loan end date. Cover ends on this date; an end before the start is declined. */
-        loanEndDate: string;
-        /** @description Loan start date. The disbursement date: cover starts when the money is paid out. */
-        loanStartDate: string;
-        /** @description Loan tenure (months). More than 0; a part month as a decimal, e.g. 1.5. */
-        loanTenure: number;
-        /**
-         * @description Medical test clearance. Required for a loan of 1,000,000,000 kobo (₦10,000,000) or more; leave blank below that.
-         * @constant
-         */
-        medicalTestClearance?: "true";
-        /**
-         * Format: uri
-         * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
-         */
-        webHook?: string;
-      };
-      /** @constant */
-      ctgry: "crlt";
-      /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
-      id: string;
-      /** @constant */
-      pckg: "1111";
-      /** @constant */
-      type: "kymn";
-    };
-    /** Keyman insurance (crlt-kymn-1111): quote seed */
-    "product.crlt-kymn-1111.quote": {
-      /** @description Loan amount in KOBO (₦1 = 100 kobo). Kobo, not naira: a ₦500,000 loan is 50000000. From 1,000,000,000 kobo (₦10,000,000) the borrower needs a medical test clearance. */
-      loanAmount: number;
-    };
-    /** Mortgage protection (crlt-mrtg-1111): insure seed */
-    "product.crlt-mrtg-1111.insure": {
-      addtnlFact: {
-        /** @description Director's date of birth. For a company borrower only (leave blank for a person). */
-        directorDob?: string;
-        /** @description Director's full name. For a company borrower only (leave blank for a person). */
-        directorName?: string;
-        /** @description Disbursement date. The day the loan was paid out. */
-        disbursementDate: string;
-        /** @description Loan amount in KOBO (₦1 = 100 kobo). Kobo, not naira: a ₦500,000 loan is 50000000. From 1,000,000,000 kobo (₦10,000,000) the borrower needs a medical test clearance. */
-        loanAmount: number;
-        /** @description Loan end date. Cover ends on this date; an end before the start is declined. */
-        loanEndDate: string;
-        /** @description Loan start date. The disbursement date: cover starts when the money is paid out. */
-        loanStartDate: string;
-        /** @description Loan tenure (months). More than 0; a part month as a decimal, e.g. 1.5. */
-        loanTenure: number;
-        /**
-         * @description Medical test clearance. Required for a loan of 1,000,000,000 kobo (₦10,000,000) or more; leave blank below that.
-         * @constant
-         */
-        medicalTestClearance?: "true";
-        /**
-         * Format: uri
-         * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
-         */
-        webHook?: string;
-      };
-      /** @constant */
-      ctgry: "crlt";
-      /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
-      id: string;
-      /** @constant */
-      pckg: "1111";
-      /** @constant */
-      type: "mrtg";
-    };
-    /** Mortgage protection (crlt-mrtg-1111): quote seed */
-    "product.crlt-mrtg-1111.quote": {
-      /** @description Loan amount in KOBO (₦1 = 100 kobo). Kobo, not naira: a ₦500,000 loan is 50000000. From 1,000,000,000 kobo (₦10,000,000) the borrower needs a medical test clearance. */
-      loanAmount: number;
-    };
-    /** Credit life, personal loan (crlt-psnl-1111): insure seed */
-    "product.crlt-psnl-1111.insure": {
-      addtnlFact: {
-        /** @description Director's date of birth. For a company borrower only (leave blank for a person). */
-        directorDob?: string;
-        /** @description Director's full name. For a company borrower only (leave blank for a person). */
-        directorName?: string;
-        /** @description Disbursement date. The day the loan was paid out. */
-        disbursementDate: string;
-        /** @description Loan amount in KOBO (₦1 = 100 kobo). Kobo, not naira: a ₦500,000 loan is 50000000. From 1,000,000,000 kobo (₦10,000,000) the borrower needs a medical test clearance. */
-        loanAmount: number;
-        /** @description Loan end date. Cover ends on this date; an end before the start is declined. */
-        loanEndDate: string;
-        /** @description Loan start date. The disbursement date: cover starts when the money is paid out. */
-        loanStartDate: string;
-        /** @description Loan tenure (months). More than 0; a part month as a decimal, e.g. 1.5. */
-        loanTenure: number;
-        /**
-         * @description Medical test clearance. Required for a loan of 1,000,000,000 kobo (₦10,000,000) or more; leave blank below that.
-         * @constant
-         */
-        medicalTestClearance?: "true";
-        /**
-         * Format: uri
-         * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
-         */
-        webHook?: string;
-      };
-      /** @constant */
-      ctgry: "crlt";
-      /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
-      id: string;
-      /** @constant */
-      pckg: "1111";
-      /** @constant */
-      type: "psnl";
-    };
-    /** Credit life, personal loan (crlt-psnl-1111): quote seed */
-    "product.crlt-psnl-1111.quote": {
-      /** @description Loan amount in KOBO (₦1 = 100 kobo). Kobo, not naira: a ₦500,000 loan is 50000000. From 1,000,000,000 kobo (₦10,000,000) the borrower needs a medical test clearance. */
-      loanAmount: number;
-    };
-    /** Credit life, SME loan (crlt-sme1-1111): insure seed */
-    "product.crlt-sme1-1111.insure": {
-      addtnlFact: {
-        /** @description Director's date of birth. For a company borrower only (leave blank for a person); an SME loan to a company is declined without them. */
-        directorDob?: string;
-        /** @description Director's full name. For a company borrower only (leave blank for a person); an SME loan to a company is declined without them. */
-        directorName?: string;
-        /** @description Disbursement date. The day the loan was paid out. */
-        disbursementDate: string;
-        /** @description Loan amount in KOBO (₦1 = 100 kobo). Kobo, not naira: a ₦500,000 loan is 50000000. From 1,000,000,000 kobo (₦10,000,000) the borrower needs a medical test clearance. */
-        loanAmount: number;
-        /** @description Loan end date. Cover ends on this date; an end before the start is declined. */
-        loanEndDate: string;
-        /** @description Loan start date. The disbursement date: cover starts when the money is paid out. */
-        loanStartDate: string;
-        /** @description Loan tenure (months). More than 0; a part month as a decimal, e.g. 1.5. */
-        loanTenure: number;
-        /**
-         * @description Medical test clearance. Required for a loan of 1,000,000,000 kobo (₦10,000,000) or more; leave blank below that.
-         * @constant
-         */
-        medicalTestClearance?: "true";
-        /**
-         * Format: uri
-         * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
-         */
-        webHook?: string;
-      };
-      /** @constant */
-      ctgry: "crlt";
-      /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
-      id: string;
-      /** @constant */
-      pckg: "1111";
-      /** @constant */
-      type: "sme1";
-    };
-    /** Credit life, SME loan (crlt-sme1-1111): quote seed */
-    "product.crlt-sme1-1111.quote": {
-      /** @description Loan amount in KOBO (₦1 = 100 kobo). Kobo, not naira: a ₦500,000 loan is 50000000. From 1,000,000,000 kobo (₦10,000,000) the borrower needs a medical test clearance. */
-      loanAmount: number;
-    };
-    /** Fire and burglary (firb-stnd-1111): insure seed */
-    "product.firb-stnd-1111.insure": {
-      addtnlFact: {
-        /** @description Property insured. e.g. Shop stock and fittings */
-        description: string;
-        /** @description Address of the premises. Optional: the consumer's address when blank. */
-        premisesAddress?: string;
-        /** @description Sum insured (₦). The full value insured. The premium is 0.3% of it a year, for the months covered, at least ₦3,000. */
-        sumInsured: number;
-        /**
-         * Format: uri
-         * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
-         */
-        webHook?: string;
-      };
-      /** @constant */
-      ctgry: "firb";
-      /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
-      id: string;
-      /**
-       * @description Cover duration
-       * @enum {string}
-       */
-      insrncDrtn: "1m" | "3m" | "6m" | "1y";
-      /** @constant */
-      pckg: "1111";
-      /** @constant */
-      type: "stnd";
-    };
-    /** Fire and burglary (firb-stnd-1111): quote seed */
-    "product.firb-stnd-1111.quote": {
-      /**
-       * @description Cover duration
-       * @enum {string}
-       */
-      insrncDrtn: "1m" | "3m" | "6m" | "1y";
-      /** @description Sum insured (₦). The full value insured. The premium is 0.3% of it a year, for the months covered, at least ₦3,000. */
-      sumInsured: number;
-    };
-    /** Goods in transit (domestic, Nigeria) (gtrn-stnd-1111): insure seed */
-    "product.gtrn-stnd-1111.insure": {
-      addtnlFact: {
-        /** @description Departure. Cover starts here (Nigerian time); goods already on the road cannot be insured. */
-        dprtrDateTime: string;
-        /** @description Estimated arrival. After the departure; cover ends here. */
-        estmtdArrvlDateTime: string;
-        /** @description Description of the goods. Name the goods plainly, e.g. Laptops and phones. Excluded goods (gas cylinders, chemicals, perishables …) are declined. */
-        goodsDscrptn: string;
-        /**
-         * @description Type of goods
-         * @enum {string}
-         */
-        goodsType: "gnrl" | "elct" | "frd" | "txtl" | "appl" | "fod" | "bldg" | "tool";
-        /** @description Declared value of the goods (₦). More than ₦0, at most ₦50,000,000 per transit. */
-        goodsValue: number;
-        /** @description Proforma invoice date. Not in the future. */
-        proformaDate: string;
-        /** @description Proforma invoice number. The invoice's reference number, not a link; printed on the certificate. */
-        proformaInvoice: string;
-        voyage: (
-          | {
-              origin: string;
-            }
-          | {
-              destination: string;
-            }
-        )[];
-        /**
-         * Format: uri
-         * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
-         */
-        webHook?: string;
-      };
-      /** @constant */
-      ctgry: "gtrn";
-      /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
-      id: string;
-      /** @constant */
-      pckg: "1111";
-      /** @constant */
-      type: "stnd";
-    };
-    /** Goods in transit (domestic, Nigeria) (gtrn-stnd-1111): quote seed */
-    "product.gtrn-stnd-1111.quote": {
-      /** @description Declared value of the goods (₦). More than ₦0, at most ₦50,000,000 per transit. */
-      goodsValue: number;
-    };
-    /** Health, Avon HMO (hlth-avon-1111): insure seed */
-    "product.hlth-avon-1111.insure": {
-      addtnlFact: {
-        /** @description Hospital. The member's hospital in Avon HMO's network. */
-        hospital: string;
-        /**
-         * Format: uri
-         * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
-         */
-        webHook?: string;
-      };
-      /** @constant */
-      ctgry: "hlth";
-      /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
-      id: string;
-      /**
-       * @description Cover duration
-       * @enum {string}
-       */
-      insrncDrtn: "1m" | "3m" | "6m" | "1y";
-      /** @constant */
-      pckg: "1111";
-      /** @constant */
-      type: "avon";
-    };
-    /** Health, Avon HMO (hlth-avon-1111): quote seed */
-    "product.hlth-avon-1111.quote": {
-      /**
-       * @description Cover duration
-       * @enum {string}
-       */
-      insrncDrtn: "1m" | "3m" | "6m" | "1y";
-    };
-    /** Health, AXA Mansard Health (hlth-axam-1111): insure seed */
-    "product.hlth-axam-1111.insure": {
-      addtnlFact: {
-        /** @description Hospital. The member's hospital in AXA Mansard Health's network. */
-        hospital: string;
-        /**
-         * Format: uri
-         * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
-         */
-        webHook?: string;
-      };
-      /** @constant */
-      ctgry: "hlth";
-      /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
-      id: string;
-      /**
-       * @description Cover duration
-       * @enum {string}
-       */
-      insrncDrtn: "1m" | "3m" | "6m" | "1y";
-      /** @constant */
-      pckg: "1111";
-      /** @constant */
-      type: "axam";
-    };
-    /** Health, AXA Mansard Health (hlth-axam-1111): quote seed */
-    "product.hlth-axam-1111.quote": {
-      /**
-       * @description Cover duration
-       * @enum {string}
-       */
-      insrncDrtn: "1m" | "3m" | "6m" | "1y";
-    };
-    /** Health, Hygeia HMO (hlth-hygn-1111): insure seed */
-    "product.hlth-hygn-1111.insure": {
-      addtnlFact: {
-        /** @description Hospital. The member's hospital in Hygeia HMO's network. */
-        hospital: string;
-        /**
-         * Format: uri
-         * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
-         */
-        webHook?: string;
-      };
-      /** @constant */
-      ctgry: "hlth";
-      /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
-      id: string;
-      /**
-       * @description Cover duration
-       * @enum {string}
-       */
-      insrncDrtn: "1m" | "3m" | "6m" | "1y";
-      /** @constant */
-      pckg: "1111";
-      /** @constant */
-      type: "hygn";
-    };
-    /** Health, Hygeia HMO (hlth-hygn-1111): quote seed */
-    "product.hlth-hygn-1111.quote": {
-      /**
-       * @description Cover duration
-       * @enum {string}
-       */
-      insrncDrtn: "1m" | "3m" | "6m" | "1y";
-    };
-    /** Health, Reliance HMO (hlth-rlnc-1111): insure seed */
-    "product.hlth-rlnc-1111.insure": {
-      addtnlFact: {
-        /** @description Hospital. The member's hospital in Reliance HMO's network. */
-        hospital: string;
-        /**
-         * Format: uri
-         * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
-         */
-        webHook?: string;
-      };
-      /** @constant */
-      ctgry: "hlth";
-      /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
-      id: string;
-      /**
-       * @description Cover duration
-       * @enum {string}
-       */
-      insrncDrtn: "1m" | "3m" | "6m" | "1y";
-      /** @constant */
-      pckg: "1111";
-      /** @constant */
-      type: "rlnc";
-    };
-    /** Health, Reliance HMO (hlth-rlnc-1111): quote seed */
-    "product.hlth-rlnc-1111.quote": {
-      /**
-       * @description Cover duration
-       * @enum {string}
-       */
-      insrncDrtn: "1m" | "3m" | "6m" | "1y";
-    };
-    /** Laptop warranty, basic (lapt-flx1-1111): insure seed */
-    "product.lapt-flx1-1111.insure": {
-      addtnlFact: {
-        /** @description Make. e.g. HP */
-        brand: string;
-        /** @description Model. e.g. EliteBook 840 */
-        model: string;
-        /** @description Serial number. Letters, digits and hyphens, as printed under the laptop. A laptop can hold one active policy at a time. */
-        uIdnt: string;
-        /**
-         * Format: uri
-         * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
-         */
-        webHook?: string;
-      };
-      /** @constant */
-      ctgry: "lapt";
-      /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
-      id: string;
-      /**
-       * @description Cover duration
-       * @enum {string}
-       */
-      insrncDrtn: "6m" | "1y";
-      /** @constant */
-      pckg: "1111";
-      /** @constant */
-      type: "flx1";
-    };
-    /** Laptop warranty, basic (lapt-flx1-1111): quote seed */
-    "product.lapt-flx1-1111.quote": {
-      /**
-       * @description Cover duration
-       * @enum {string}
-       */
-      insrncDrtn: "6m" | "1y";
-    };
-    /** Laptop warranty, comprehensive (lapt-flx2-1111): insure seed */
-    "product.lapt-flx2-1111.insure": {
-      addtnlFact: {
-        /** @description Make. e.g. HP */
-        brand: string;
-        /** @description Model. e.g. EliteBook 840 */
-        model: string;
-        /** @description Serial number. Letters, digits and hyphens, as printed under the laptop. A laptop can hold one active policy at a time. */
-        uIdnt: string;
-        /**
-         * Format: uri
-         * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
-         */
-        webHook?: string;
-      };
-      /** @constant */
-      ctgry: "lapt";
-      /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
-      id: string;
-      /**
-       * @description Cover duration
-       * @enum {string}
-       */
-      insrncDrtn: "6m" | "1y";
-      /** @constant */
-      pckg: "1111";
-      /** @constant */
-      type: "flx2";
-    };
-    /** Laptop warranty, comprehensive (lapt-flx2-1111): quote seed */
-    "product.lapt-flx2-1111.quote": {
-      /**
-       * @description Cover duration
-       * @enum {string}
-       */
-      insrncDrtn: "6m" | "1y";
-    };
-    /** Loan repayment guaranty (lrgg-stnd-1111): insure seed */
-    "product.lrgg-stnd-1111.insure": {
-      addtnlFact: {
-        /** @description Director's date of birth. For a company borrower only (leave blank for a person). */
-        DrctrDob?: string;
-        /** @description Director's full name. For a company borrower only (leave blank for a person). */
-        DrctrName?: string;
-        /** @description Disbursement date. The day the loan was paid out. */
-        DsbrsmDate: string;
-        /** @description Loan amount (₦). Issue with the amount quoted: a different amount is declined. */
-        LoanAmount: number;
-        /** @description Loan end date. Cover ends on this date; an end before the start is declined. */
-        LoanEndDate: string;
-        /** @description Loan start date. The disbursement date: cover starts when the money is paid out. */
-        LoanStartDate: string;
-        /** @description Loan tenure (months). Whole months, at least 1. */
-        LoanTenure: number;
-        /**
-         * Format: uri
-         * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
-         */
-        webHook?: string;
-      };
-      /** @constant */
-      ctgry: "lrgg";
-      /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
-      id: string;
-      /** @constant */
-      pckg: "1111";
-      /** @constant */
-      type: "stnd";
-    };
-    /** Loan repayment guaranty (lrgg-stnd-1111): quote seed */
-    "product.lrgg-stnd-1111.quote": {
-      /** @description Loan amount (₦). Issue with the amount quoted: a different amount is declined. */
-      LoanAmount: number;
-      /** @description Loan tenure (months). Whole months, at least 1. */
-      LoanTenure: number;
-    };
-    /** International travel (ltix-stnd-1111): insure seed */
-    "product.ltix-stnd-1111.insure": {
-      addtnlFact: {
-        /** @description Departure date. Today or later: cover starts on this day. */
-        departureDate: string;
-        /** @description The country travelled to, any case (also common names such as UK, USA, UAE): Austria, Belgium, Canada, Czech Republic, Denmark, Estonia, Finland, France, Germany, Ghana, Greece, Hungary, Iceland, Italy, Japan, Kenya, Latvia, Liechtenstein, Lithuania, Luxembourg, Malta, Netherlands, Norway, Poland, Portugal, Saudi Arabia, Slovakia, Slovenia, South Africa, Spain, Sweden, Switzerland, United Arab Emirates, United Kingdom, United States. Not Nigeria, the country of origin. */
-        destination: string;
-        /** @description Hajj or Umrah trip. As in the quote. Saudi Arabia only, individual plans only, 15, 25 or 45 days. */
-        isHajj?: boolean;
-        /** @description Main traveller's middle name. Optional; printed on the certificate. */
-        middleName?: string;
-        /** @description Next of kin: address. Optional. */
-        nokAddress?: string;
-        /** @description Next of kin: full name */
-        nokName: string;
-        /** @description Next of kin: phone number. +234 followed by 10 digits, e.g. +2348030000001 */
-        nokPhone: string;
-        /** @description Next of kin: relationship. e.g. Sister */
-        nokRelationship: string;
-        /** @description Main traveller's occupation */
-        occupation: string;
-        passengers?: {
-          /** @description Date of birth */
-          dob: string;
-          /** @description First name */
-          firstName: string;
-          /**
-           * @description Gender. Optional.
-           * @enum {string}
-           */
-          gender?: "m" | "f";
-          /** @description Last name */
-          lastName: string;
-          /** @description Occupation. Optional. */
-          occupation?: string;
-          /** @description Passport number. 5 to 20 letters and digits */
-          passportNo: string;
-        }[];
-        /** @description Main traveller's passport number. 5 to 20 letters and digits, e.g. A12345678 */
-        passportNo: string;
-        /**
-         * @description Plan. As in the quote.
-         * @enum {string}
-         */
-        planType: "individual" | "family";
-        /** @description Return date. After the departure date; the trip must fit in the cover duration. */
-        returnDate: string;
-        /**
-         * Format: uri
-         * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
-         */
-        webHook?: string;
-      };
-      /** @constant */
-      ctgry: "ltix";
-      /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
-      id: string;
-      /**
-       * @description Standard plans: 7d, 15d, 30d, 62d, 92d, 6m, 12m; Hajj and Umrah: 15d, 25d, 45d
-       * @enum {string}
-       */
-      insrncDrtn: "7d" | "15d" | "30d" | "62d" | "92d" | "6m" | "12m" | "25d" | "45d";
-      /** @constant */
-      pckg: "1111";
-      /** @constant */
-      type: "stnd";
-    };
-    /** International travel (ltix-stnd-1111): quote seed */
-    "product.ltix-stnd-1111.quote": {
-      /** @description The country travelled to, any case (also common names such as UK, USA, UAE): Austria, Belgium, Canada, Czech Republic, Denmark, Estonia, Finland, France, Germany, Ghana, Greece, Hungary, Iceland, Italy, Japan, Kenya, Latvia, Liechtenstein, Lithuania, Luxembourg, Malta, Netherlands, Norway, Poland, Portugal, Saudi Arabia, Slovakia, Slovenia, South Africa, Spain, Sweden, Switzerland, United Arab Emirates, United Kingdom, United States. Not Nigeria, the country of origin. */
-      destination: string;
-      /**
-       * @description Standard plans: 7d, 15d, 30d, 62d, 92d, 6m, 12m; Hajj and Umrah: 15d, 25d, 45d
-       * @enum {string}
-       */
-      insrncDrtn: "7d" | "15d" | "30d" | "62d" | "92d" | "6m" | "12m" | "25d" | "45d";
-      /** @description Hajj or Umrah trip. Saudi Arabia only, individual plans only, 15, 25 or 45 days. */
-      isHajj?: boolean;
-      /**
-       * @description Plan. Family covers the traveller and the family members travelling with them.
-       * @enum {string}
-       */
-      planType: "individual" | "family";
-      /** @description Age of the primary traveller in years; 35 when omitted */
-      travelerAge?: number;
-    };
-    /** Marine export (mexx-stnd-1111): insure seed */
-    "product.mexx-stnd-1111.insure": {
-      addtnlFact: {
-        /** @description Cover start date. Optional: today when blank; not in the past. */
-        coverStartDate?: string;
-        /** @description Director's date of birth. For a company consumer only (leave blank for a person); a company without its director's details is declined. */
-        DrctrDob?: string;
-        /** @description Director's full name. For a company consumer only (leave blank for a person); a company without its director's details is declined. */
-        DrctrName?: string;
-        /** @description Description of the goods. A brief description, printed on the certificate, e.g. Agricultural produce. */
-        goodsDscrptn: string;
-        /** @description Value of the goods (₦). The sum of the item values (a different total is declined); printed on the certificate. */
-        goodsValue: number;
-        items: {
-          /** @description Description. e.g. Cashew nuts */
-          description: string;
-          /** @description Quantity. A whole number, at least 1. */
-          quantity: number;
-          /** @description Value (₦). The value of the whole line, not the unit price. */
-          value: number;
-        }[];
-        /** @description Proforma invoice date. Not in the future. */
-        proformaDate: string;
-        /** @description Proforma invoice number. The invoice's reference number, not a link; printed on the certificate. */
-        proformaInvoice: string;
-        voyage: (
-          | {
-              origin: string;
-            }
-          | {
-              destination: string;
-            }
-        )[];
-        /**
-         * Format: uri
-         * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
-         */
-        webHook?: string;
-      };
-      /** @constant */
-      ctgry: "mexx";
-      /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
-      id: string;
-      /**
-       * @description Cover duration
-       * @enum {string}
-       */
-      insrncDrtn: "1m" | "3m" | "6m" | "1y";
-      /** @constant */
-      pckg: "1111";
-      /** @constant */
-      type: "stnd";
-    };
-    /** Marine export (mexx-stnd-1111): quote seed */
-    "product.mexx-stnd-1111.quote": {
-      /** @description Value of the goods (₦). The premium is 0.5% of it, at least ₦10,000. */
-      goodsValue: number;
-      /**
-       * @description Cover duration
-       * @enum {string}
-       */
-      insrncDrtn: "1m" | "3m" | "6m" | "1y";
-    };
-    /** Marine import, comprehensive (ICC A) (mrnn-cmpr-1111): insure seed */
-    "product.mrnn-cmpr-1111.insure": {
-      addtnlFact: {
-        /** @description Cover start date. Optional: today when blank; not in the past. */
-        coverStartDate?: string;
-        /** @description Director's date of birth. For a company consumer only (leave blank for a person); a company without its director's details is declined. */
-        DrctrDob?: string;
-        /** @description Director's full name. For a company consumer only (leave blank for a person); a company without its director's details is declined. */
-        DrctrName?: string;
-        /** @description Description of the goods. A brief description, printed on the certificate, e.g. Agricultural produce. */
-        goodsDscrptn: string;
-        /** @description Value of the goods (₦). The sum of the item values (a different total is declined); printed on the certificate. */
-        goodsValue: number;
-        items: {
-          /** @description Description. e.g. Cashew nuts */
-          description: string;
-          /** @description Quantity. A whole number, at least 1. */
-          quantity: number;
-          /** @description Value (₦). The value of the whole line, not the unit price. */
-          value: number;
-        }[];
-        /** @description Proforma invoice date. Not in the future. */
-        proformaDate: string;
-        /** @description Proforma invoice number. The invoice's reference number, not a link; printed on the certificate. */
-        proformaInvoice: string;
-        voyage: (
-          | {
-              origin: string;
-            }
-          | {
-              destination: string;
-            }
-        )[];
-        /**
-         * Format: uri
-         * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
-         */
-        webHook?: string;
-      };
-      /** @constant */
-      ctgry: "mrnn";
-      /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
-      id: string;
-      /**
-       * @description Cover duration
-       * @enum {string}
-       */
-      insrncDrtn: "1m" | "3m" | "6m" | "1y";
-      /** @constant */
-      pckg: "1111";
-      /** @constant */
-      type: "cmpr";
-    };
-    /** Marine import, comprehensive (ICC A) (mrnn-cmpr-1111): quote seed */
-    "product.mrnn-cmpr-1111.quote": {
-      /** @description Value of the goods (₦). The premium is 0.5% of it, at least ₦10,000. */
-      goodsValue: number;
-      /**
-       * @description Cover duration
-       * @enum {string}
-       */
-      insrncDrtn: "1m" | "3m" | "6m" | "1y";
-    };
-    /** Marine import, basic (ICC C) (mrnn-stnd-1111): insure seed */
-    "product.mrnn-stnd-1111.insure": {
-      addtnlFact: {
-        /** @description Cover start date. Optional: today when blank; not in the past. */
-        coverStartDate?: string;
-        /** @description Director's date of birth. For a company consumer only (leave blank for a person); a company without its director's details is declined. */
-        DrctrDob?: string;
-        /** @description Director's full name. For a company consumer only (leave blank for a person); a company without its director's details is declined. */
-        DrctrName?: string;
-        /** @description Description of the goods. A brief description, printed on the certificate, e.g. Agricultural produce. */
-        goodsDscrptn: string;
-        /** @description Value of the goods (₦). The sum of the item values (a different total is declined); printed on the certificate. */
-        goodsValue: number;
-        items: {
-          /** @description Description. e.g. Cashew nuts */
-          description: string;
-          /** @description Quantity. A whole number, at least 1. */
-          quantity: number;
-          /** @description Value (₦). The value of the whole line, not the unit price. */
-          value: number;
-        }[];
-        /** @description Proforma invoice date. Not in the future. */
-        proformaDate: string;
-        /** @description Proforma invoice number. The invoice's reference number, not a link; printed on the certificate. */
-        proformaInvoice: string;
-        voyage: (
-          | {
-              origin: string;
-            }
-          | {
-              destination: string;
-            }
-        )[];
-        /**
-         * Format: uri
-         * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
-         */
-        webHook?: string;
-      };
-      /** @constant */
-      ctgry: "mrnn";
-      /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
-      id: string;
-      /**
-       * @description Cover duration
-       * @enum {string}
-       */
-      insrncDrtn: "1m" | "3m" | "6m" | "1y";
-      /** @constant */
-      pckg: "1111";
-      /** @constant */
-      type: "stnd";
-    };
-    /** Marine import, basic (ICC C) (mrnn-stnd-1111): quote seed */
-    "product.mrnn-stnd-1111.quote": {
-      /** @description Value of the goods (₦). The premium is 0.5% of it, at least ₦10,000. */
-      goodsValue: number;
-      /**
-       * @description Cover duration
-       * @enum {string}
-       */
-      insrncDrtn: "1m" | "3m" | "6m" | "1y";
-    };
-    /** Phone screen protection, basic (device up to 200000 naira) (phnn-flx1-1111): insure seed */
-    "product.phnn-flx1-1111.insure": {
-      addtnlFact: {
-        /** @description Make. e.g. Samsung */
-        brand: string;
-        /** @description Model. e.g. Galaxy A54 */
-        model: string;
-        /** @description IMEI. 15 digits: dial *#06# on the phone to show it. A phone can hold one active policy at a time. */
-        uIdnt: string;
-        /**
-         * Format: uri
-         * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
-         */
-        webHook?: string;
-      };
-      /** @constant */
-      ctgry: "phnn";
-      /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
-      id: string;
-      /**
-       * @description Cover duration
-       * @enum {string}
-       */
-      insrncDrtn: "6m" | "1y";
-      /** @constant */
-      pckg: "1111";
-      /** @constant */
-      type: "flx1";
-    };
-    /** Phone screen protection, basic (device up to 200000 naira) (phnn-flx1-1111): quote seed */
-    "product.phnn-flx1-1111.quote": {
-      /**
-       * @description Cover duration
-       * @enum {string}
-       */
-      insrncDrtn: "6m" | "1y";
-    };
-    /** Phone screen protection, standard (device 200001-500000 naira) (phnn-flx2-1111): insure seed */
-    "product.phnn-flx2-1111.insure": {
-      addtnlFact: {
-        /** @description Make. e.g. Samsung */
-        brand: string;
-        /** @description Model. e.g. Galaxy A54 */
-        model: string;
-        /** @description IMEI. 15 digits: dial *#06# on the phone to show it. A phone can hold one active policy at a time. */
-        uIdnt: string;
-        /**
-         * Format: uri
-         * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
-         */
-        webHook?: string;
-      };
-      /** @constant */
-      ctgry: "phnn";
-      /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
-      id: string;
-      /**
-       * @description Cover duration
-       * @enum {string}
-       */
-      insrncDrtn: "6m" | "1y";
-      /** @constant */
-      pckg: "1111";
-      /** @constant */
-      type: "flx2";
-    };
-    /** Phone screen protection, standard (device 200001-500000 naira) (phnn-flx2-1111): quote seed */
-    "product.phnn-flx2-1111.quote": {
-      /**
-       * @description Cover duration
-       * @enum {string}
-       */
-      insrncDrtn: "6m" | "1y";
-    };
-    /** Phone screen protection, premium (device 500001-1500000 naira) (phnn-flx3-1111): insure seed */
-    "product.phnn-flx3-1111.insure": {
-      addtnlFact: {
-        /** @description Make. e.g. Samsung */
-        brand: string;
-        /** @description Model. e.g. Galaxy A54 */
-        model: string;
-        /** @description IMEI. 15 digits: dial *#06# on the phone to show it. A phone can hold one active policy at a time. */
-        uIdnt: string;
-        /**
-         * Format: uri
-         * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
-         */
-        webHook?: string;
-      };
-      /** @constant */
-      ctgry: "phnn";
-      /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
-      id: string;
-      /**
-       * @description Cover duration
-       * @enum {string}
-       */
-      insrncDrtn: "6m" | "1y";
-      /** @constant */
-      pckg: "1111";
-      /** @constant */
-      type: "flx3";
-    };
-    /** Phone screen protection, premium (device 500001-1500000 naira) (phnn-flx3-1111): quote seed */
-    "product.phnn-flx3-1111.quote": {
-      /**
-       * @description Cover duration
-       * @enum {string}
-       */
-      insrncDrtn: "6m" | "1y";
-    };
-    /** Vehicle, comprehensive (vhcl-cmpr-1111): insure seed */
-    "product.vhcl-cmpr-1111.insure": {
-      addtnlFact: {
-        /** @description Make. e.g. Toyota */
-        brand: string;
-        /** @description Chassis number / VIN */
-        chsssId: string;
-        /** @description Engine number */
-        engineId: string;
-        /** @description Model. e.g. Corolla */
-        model: string;
-        /** @description Proof of ownership. Optional. PDF or image. With it the policy is approved at once; without it an administrator reviews it. */
-        proofOfOwnrsh?: string;
-        /** @description Registration plate. Letters and digits without hyphens, e.g. ABC123DE */
-        rgstrtId: string;
-        /** @description Insured value of the vehicle (₦). At least ₦500,000: the premium is 5% of it per year. */
-        vhclValueForInsrnc: number;
-        /**
-         * Format: uri
-         * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
-         */
-        webHook?: string;
-        /** @description Year of manufacture. 4 digits, e.g. 2018 */
-        year: string;
-      };
-      /** @constant */
-      ctgry: "vhcl";
-      /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
-      id: string;
-      /**
-       * @description Cover duration
-       * @enum {string}
-       */
-      insrncDrtn: "7d" | "1m" | "3m" | "6m" | "1y";
-      /** @constant */
-      pckg: "1111";
-      /** @constant */
-      type: "cmpr";
-    };
-    /** Vehicle, comprehensive (vhcl-cmpr-1111): quote seed */
-    "product.vhcl-cmpr-1111.quote": {
-      /**
-       * @description Cover duration
-       * @enum {string}
-       */
-      insrncDrtn: "7d" | "1m" | "3m" | "6m" | "1y";
-      /** @description Insured value of the vehicle (₦). At least ₦500,000: the premium is 5% of it per year. */
-      vhclValueForInsrnc: number;
-    };
-    /** Vehicle, third-party (vhcl-tprt-1111): insure seed */
-    "product.vhcl-tprt-1111.insure": {
-      addtnlFact: {
-        /** @description Make. e.g. Toyota */
-        brand: string;
-        /** @description Chassis number / VIN */
-        chsssId: string;
-        /** @description Engine number */
-        engineId: string;
-        /** @description Model. e.g. Corolla */
-        model: string;
-        /** @description Registration plate. Letters and digits without hyphens, e.g. ABC123DE */
-        rgstrtId: string;
-        /**
-         * Format: uri
-         * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
-         */
-        webHook?: string;
-        /** @description Year of manufacture. 4 digits, e.g. 2018 */
-        year: string;
-      };
-      /** @constant */
-      ctgry: "vhcl";
-      /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
-      id: string;
-      /**
-       * @description Cover duration
-       * @enum {string}
-       */
-      insrncDrtn: "7d" | "1m" | "3m" | "6m" | "1y";
-      /** @constant */
-      pckg: "1111";
-      /** @constant */
-      type: "tprt";
-    };
-    /** Vehicle, third-party (vhcl-tprt-1111): quote seed */
-    "product.vhcl-tprt-1111.quote": {
-      /**
-       * @description Cover duration
-       * @enum {string}
-       */
-      insrncDrtn: "7d" | "1m" | "3m" | "6m" | "1y";
-    };
-    /** A refused command (id 55): nothing was stored */
-    Refusal: {
-      exctnFdbck: {
-        elbrtn: string;
-        /** @constant */
-        id: 55;
-        id_v4: number;
-      };
-      /** @description With 429: seconds to wait before retrying */
-      retryAfter?: number;
-    };
-    /**
-     * set env_live
-     * @description Switch the account to live mode (legacy keys follow it; test and live keys stay pinned).
-     */
-    "set-env-live.request": {
-      cmmnd: {
-        cmmnd: string;
-        /** @description Not read: this command takes no seed */
-        seed?: unknown;
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** set env_live: answer */
-    "set-env-live.response": {
-      exctnFdbck: components["schemas"]["SuccessFeedback"];
-      /**
-       * @description The mode the calling key runs in: its own label for test and live keys, the account's for a legacy key
-       * @enum {string}
-       */
-      keyMode: "test" | "live";
-      /**
-       * @description The account's mode now
-       * @enum {string}
-       */
-      mode: "test" | "live";
-    };
-    /**
-     * set env_test
-     * @description Switch the account to test mode (legacy keys follow it; test and live keys stay pinned).
-     */
-    "set-env-test.request": {
-      cmmnd: {
-        cmmnd: string;
-        /** @description Not read: this command takes no seed */
-        seed?: unknown;
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** set env_test: answer */
-    "set-env-test.response": {
-      exctnFdbck: components["schemas"]["SuccessFeedback"];
-      /**
-       * @description The mode the calling key runs in: its own label for test and live keys, the account's for a legacy key
-       * @enum {string}
-       */
-      keyMode: "test" | "live";
-      /**
-       * @description The account's mode now
-       * @enum {string}
-       */
-      mode: "test" | "live";
-    };
-    SuccessFeedback: {
-      /** @constant */
-      id: 75;
-      /** @constant */
-      id_v4: 200;
-    };
-    /** @description Who is calling (spec 5) */
-    UserInfo: {
-      athrzt: {
-        /** @description Authorization id */
-        id: string;
-        /** @description Authorization key, base64, in full with any trailing padding; a test or live key selects the mode */
-        key: string;
-      };
-      /** @description Partner id */
-      id: string;
-    };
-    /**
-     * wallet topup
-     * @description Credit the prepaid wallet once per reference; a repeat returns the first result.
-     */
-    "wallet-topup.request": {
-      cmmnd: {
-        cmmnd: string;
-        seed: components["schemas"]["wallet-topup.seed"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** wallet topup: answer */
-    "wallet-topup.response": {
-      /** @description naira */
-      amount: number;
-      /** @description The balance after this top-up, naira */
-      balance: number;
-      /** @constant */
-      currency: "NGN";
-      exctnFdbck: components["schemas"]["SuccessFeedback"];
-      reference: string;
-      /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-      tmstmp: string;
-    };
-    /** wallet topup: seed */
-    "wallet-topup.seed": {
-      amount: number;
-      reference: string;
-    };
-    /**
-     * webhook delete
-     * @description Delete a webhook endpoint; its pending deliveries fail, its delivery log stays readable.
-     */
-    "webhook-delete.request": {
-      cmmnd: {
-        cmmnd: string;
-        seed: components["schemas"]["webhook-delete.seed"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** webhook delete: answer */
-    "webhook-delete.response": {
-      /** @constant */
-      deleted: true;
-      /** Format: uuid */
-      endpointId: string;
-      exctnFdbck: components["schemas"]["SuccessFeedback"];
-      /** @description Pending deliveries that will not be sent */
-      failedDeliveries: number;
-      /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-      tmstmp: string;
-    };
-    /** webhook delete: seed */
-    "webhook-delete.seed": {
-      endpointId: string;
-    };
-    /**
-     * webhook deliveries
-     * @description The webhook delivery log, newest first, each delivery with every attempt (request, response, latency, error).
-     */
-    "webhook-deliveries.request": {
-      cmmnd: {
-        cmmnd: string;
-        seed?: components["schemas"]["webhook-deliveries.seed"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** webhook deliveries: answer */
-    "webhook-deliveries.response": {
-      exctnFdbck: components["schemas"]["SuccessFeedback"];
-      list: {
-        attempts: {
-          error?: string;
-          latencyMs: number;
-          number: number;
-          request: {
-            body: string;
-            headers: {
-              [key: string]: string;
+        "appr-entt-consumer-id-insr-product-code-tx-id.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed?: components["schemas"]["appr-entt-consumer-id-insr-product-code-tx-id.seed"];
             };
-          };
-          response?: {
-            /** @description The first 2 KB */
-            body: string;
-            status: number;
-          };
-          /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-          tmstmp: string;
-          url: string;
-        }[];
-        /** Format: uuid */
-        deliveryId: string;
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** appr entt_<consumer_id>|insr_<product_code>-<tx_id>: answer */
+        "appr-entt-consumer-id-insr-product-code-tx-id.response": {
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            /** @description The transaction reference as stored (a UUID hyphenated and lower-case): the <tx_id> of later commands */
+            id: string;
+            policyNo?: string;
+            /**
+             * @description p pending, a approved, d declined, l lapsed (a financed policy whose plan lapsed)
+             * @enum {string}
+             */
+            status: "p" | "a" | "d" | "l";
+            /** @description Why: present when declined or lapsed */
+            statusNote?: string;
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            tmstmp: string;
+        };
+        /** appr entt_<consumer_id>|insr_<product_code>-<tx_id>: seed */
+        "appr-entt-consumer-id-insr-product-code-tx-id.seed": {
+            /**
+             * @default a
+             * @enum {string}
+             */
+            status?: "a" | "d";
+            statusNote?: string;
+        };
+        /** At capacity or the database briefly unreachable (id 35): retry after 2, 4, 8 s; elbrtn says whether anything may be stored */
+        AtCapacity: {
+            exctnFdbck: {
+                elbrtn: "service at capacity; the request was not stored: retry the same request after 2s, 4s and 8s" | string;
+                /** @constant */
+                id: 35;
+                /** @constant */
+                id_v4: 503;
+            };
+        };
         /**
-         * Format: uuid
-         * @description Absent for a policy's one-off addtnlFact.webHook
+         * claim list
+         * @description List this partner's claims, newest first (filters: status, policy, from, to; cursor pagination).
          */
-        endpointId?: string;
+        "claim-list.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed?: components["schemas"]["claim-list.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** claim list: answer */
+        "claim-list.response": {
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            list: {
+                /** @description Amount claimed, naira */
+                amount: number;
+                /** @description Once approved: the amount accepted */
+                approvedAmount?: number;
+                /** @description The claim number (CLM-<year>-<10 characters>) */
+                claimNo: string;
+                /** @constant */
+                currency: "NGN";
+                description: string;
+                /** @description Once approved: the product's excess (phone cover: 10 %) */
+                excess?: number;
+                /** @description YYYY-MM-DD */
+                incidentDate: string;
+                /**
+                 * @description The mode of the policy, and so of the claim
+                 * @enum {string}
+                 */
+                mode: "test" | "live";
+                /** @description Once approved: approvedAmount less excess */
+                payable?: number;
+                /** @description The policy's transaction reference */
+                policy: string;
+                productCode: string;
+                /** @description Your reference, when the claim was submitted with one */
+                reference?: string;
+                /** @enum {string} */
+                status: "submitted" | "in_review" | "approved" | "rejected" | "paid" | "withdrawn";
+                statusNote?: string;
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                tmstmp: string;
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                updated: string;
+            }[];
+            /** @description Pass back as seed.cursor for the next page; null on the last page */
+            nextCursor: string | null;
+        };
+        /** claim list: seed */
+        "claim-list.seed": {
+            cursor?: string;
+            from?: string;
+            /** @default 20 */
+            limit?: number;
+            policy?: string;
+            /** @enum {string} */
+            status?: "submitted" | "in_review" | "approved" | "rejected" | "paid" | "withdrawn";
+            to?: string;
+        };
         /**
-         * Format: uuid
-         * @description Also the webhook-id header, the same for a replay
+         * claim review
+         * @description Move a claim of any partner: in_review, approved (with approvedAmount), rejected (with a note), paid (administrator only).
          */
-        eventId: string;
-        /** @enum {string} */
-        eventType:
-          | "policy.pending"
-          | "policy.approved"
-          | "policy.declined"
-          | "policy.lapsed"
-          | "wallet.credited"
-          | "claim.submitted"
-          | "claim.updated"
-          | "financing.plan_created"
-          | "financing.installment_recorded"
-          | "financing.completed"
-          | "financing.lapsed"
-          | "webhook.endpoint_disabled"
-          | "webhook.test";
-        lastError?: string;
-        /** @description HTTP status of the last attempt */
-        lastStatus?: number;
-        /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-        nextAttemptAt?: string;
-        /** Format: uuid */
-        replayOf?: string;
-        /** @enum {string} */
-        status: "pending" | "succeeded" | "failed";
-        /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-        tmstmp: string;
-        /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-        updated: string;
-        url: string;
-      }[];
-      /** @description Pass back as seed.cursor for the next page; null on the last page */
-      nextCursor: string | null;
-    };
-    /** webhook deliveries: seed */
-    "webhook-deliveries.seed": {
-      cursor?: string;
-      endpointId?: string;
-      /** @enum {string} */
-      eventType?:
-        | "policy.pending"
-        | "policy.approved"
-        | "policy.declined"
-        | "policy.lapsed"
-        | "wallet.credited"
-        | "claim.submitted"
-        | "claim.updated"
-        | "financing.plan_created"
-        | "financing.installment_recorded"
-        | "financing.completed"
-        | "financing.lapsed"
-        | "webhook.endpoint_disabled"
-        | "webhook.test";
-      /** @default 20 */
-      limit?: number;
-      /** @enum {string} */
-      status?: "pending" | "succeeded" | "failed";
-    };
-    /**
-     * webhook list
-     * @description List this partner's webhook endpoints (without secrets), newest first.
-     */
-    "webhook-list.request": {
-      cmmnd: {
-        cmmnd: string;
-        seed?: components["schemas"]["webhook-list.seed"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** webhook list: answer */
-    "webhook-list.response": {
-      exctnFdbck: components["schemas"]["SuccessFeedback"];
-      list: {
-        description?: string;
-        disabledReason?: string;
-        enabled: boolean;
-        /** Format: uuid */
-        endpointId: string;
-        /** @description The event types delivered; empty: every type */
-        events: (
-          | "policy.pending"
-          | "policy.approved"
-          | "policy.declined"
-          | "policy.lapsed"
-          | "wallet.credited"
-          | "claim.submitted"
-          | "claim.updated"
-          | "financing.plan_created"
-          | "financing.installment_recorded"
-          | "financing.completed"
-          | "financing.lapsed"
-          | "webhook.endpoint_disabled"
-          | "webhook.test"
-        )[];
-        /** @description Deliveries have failed since then (the endpoint is disabled after five days of it) */
-        failingSince?: string;
-        /** @description After a rotation: the previous secret also signs until then */
-        previousSecretUntil?: string;
-        /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-        tmstmp: string;
-        /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-        updated: string;
-        url: string;
-      }[];
-      /** @description Pass back as seed.cursor for the next page; null on the last page */
-      nextCursor: string | null;
-    };
-    /** webhook list: seed */
-    "webhook-list.seed": {
-      cursor?: string;
-      /** @default 20 */
-      limit?: number;
-    };
-    /**
-     * webhook register
-     * @description Register a webhook endpoint (URL, event types, description); the answer shows its whsec_ secret, once.
-     */
-    "webhook-register.request": {
-      cmmnd: {
-        cmmnd: string;
-        seed: components["schemas"]["webhook-register.seed"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** webhook register: answer */
-    "webhook-register.response": {
-      description?: string;
-      disabledReason?: string;
-      enabled: boolean;
-      /** Format: uuid */
-      endpointId: string;
-      /** @description The event types delivered; empty: every type */
-      events: (
-        | "policy.pending"
-        | "policy.approved"
-        | "policy.declined"
-        | "policy.lapsed"
-        | "wallet.credited"
-        | "claim.submitted"
-        | "claim.updated"
-        | "financing.plan_created"
-        | "financing.installment_recorded"
-        | "financing.completed"
-        | "financing.lapsed"
-        | "webhook.endpoint_disabled"
-        | "webhook.test"
-      )[];
-      exctnFdbck: components["schemas"]["SuccessFeedback"];
-      /** @description Deliveries have failed since then (the endpoint is disabled after five days of it) */
-      failingSince?: string;
-      /** @description After a rotation: the previous secret also signs until then */
-      previousSecretUntil?: string;
-      /** @description The whsec_ signing secret: shown only here; verify deliveries with it */
-      secret: string;
-      /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-      tmstmp: string;
-      /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-      updated: string;
-      url: string;
-    };
-    /** webhook register: seed */
-    "webhook-register.seed": {
-      description?: string;
-      events?: (
-        | "policy.pending"
-        | "policy.approved"
-        | "policy.declined"
-        | "policy.lapsed"
-        | "wallet.credited"
-        | "claim.submitted"
-        | "claim.updated"
-        | "financing.plan_created"
-        | "financing.installment_recorded"
-        | "financing.completed"
-        | "financing.lapsed"
-        | "webhook.endpoint_disabled"
-        | "webhook.test"
-      )[];
-      url: string;
-    };
-    /**
-     * webhook replay
-     * @description Deliver a delivery's event again, now, to the same destination with the same webhook-id.
-     */
-    "webhook-replay.request": {
-      cmmnd: {
-        cmmnd: string;
-        seed: components["schemas"]["webhook-replay.seed"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** webhook replay: answer */
-    "webhook-replay.response": {
-      attempts: {
-        error?: string;
-        latencyMs: number;
-        number: number;
-        request: {
-          body: string;
-          headers: {
-            [key: string]: string;
-          };
+        "claim-review.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed: components["schemas"]["claim-review.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
         };
-        response?: {
-          /** @description The first 2 KB */
-          body: string;
-          status: number;
+        /** claim review: answer */
+        "claim-review.response": {
+            /** @description Amount claimed, naira */
+            amount: number;
+            /** @description Once approved: the amount accepted */
+            approvedAmount?: number;
+            /** @description The claim number (CLM-<year>-<10 characters>) */
+            claimNo: string;
+            /** @constant */
+            currency: "NGN";
+            description: string;
+            documents: {
+                name: string;
+                /** @description Bytes */
+                size: number;
+                /** @enum {string} */
+                type: "pdf" | "jpg" | "png" | "webp";
+            }[];
+            /** @description Once approved: the product's excess (phone cover: 10 %) */
+            excess?: number;
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            history: {
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                at: string;
+                note?: string;
+                /** @enum {string} */
+                status: "submitted" | "in_review" | "approved" | "rejected" | "paid" | "withdrawn";
+            }[];
+            /** @description YYYY-MM-DD */
+            incidentDate: string;
+            /**
+             * @description The mode of the policy, and so of the claim
+             * @enum {string}
+             */
+            mode: "test" | "live";
+            /** Format: uuid */
+            partnerId: string;
+            /** @description Once approved: approvedAmount less excess */
+            payable?: number;
+            /** @description The policy's transaction reference */
+            policy: string;
+            productCode: string;
+            /** @description Your reference, when the claim was submitted with one */
+            reference?: string;
+            /** @enum {string} */
+            status: "submitted" | "in_review" | "approved" | "rejected" | "paid" | "withdrawn";
+            statusNote?: string;
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            tmstmp: string;
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            updated: string;
         };
-        /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-        tmstmp: string;
-        url: string;
-      }[];
-      /** Format: uuid */
-      deliveryId: string;
-      /**
-       * Format: uuid
-       * @description Absent for a policy's one-off addtnlFact.webHook
-       */
-      endpointId?: string;
-      /**
-       * Format: uuid
-       * @description Also the webhook-id header, the same for a replay
-       */
-      eventId: string;
-      /** @enum {string} */
-      eventType:
-        | "policy.pending"
-        | "policy.approved"
-        | "policy.declined"
-        | "policy.lapsed"
-        | "wallet.credited"
-        | "claim.submitted"
-        | "claim.updated"
-        | "financing.plan_created"
-        | "financing.installment_recorded"
-        | "financing.completed"
-        | "financing.lapsed"
-        | "webhook.endpoint_disabled"
-        | "webhook.test";
-      exctnFdbck: components["schemas"]["SuccessFeedback"];
-      lastError?: string;
-      /** @description HTTP status of the last attempt */
-      lastStatus?: number;
-      /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-      nextAttemptAt?: string;
-      /** Format: uuid */
-      replayOf?: string;
-      /** @enum {string} */
-      status: "pending" | "succeeded" | "failed";
-      /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-      tmstmp: string;
-      /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-      updated: string;
-      url: string;
-    };
-    /** webhook replay: seed */
-    "webhook-replay.seed": {
-      deliveryId: string;
-    };
-    /**
-     * webhook secret
-     * @description The default secret that signs addtnlFact.webHook deliveries; { rotate: true } replaces it (both sign for 24 h).
-     */
-    "webhook-secret.request": {
-      cmmnd: {
-        cmmnd: string;
-        seed?: components["schemas"]["webhook-secret.seed"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** webhook secret: answer */
-    "webhook-secret.response": {
-      exctnFdbck: components["schemas"]["SuccessFeedback"];
-      /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-      previousSecretUntil?: string;
-      /** @description The whsec_ signing secret: shown only here; verify deliveries with it */
-      secret: string;
-      /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-      tmstmp: string;
-      /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-      updated: string;
-    };
-    /** webhook secret: seed */
-    "webhook-secret.seed": {
-      /** @constant */
-      rotate?: true;
-    };
-    /**
-     * webhook test
-     * @description Send a webhook.test event to one endpoint; answers its delivery (follow it with webhook deliveries).
-     */
-    "webhook-test.request": {
-      cmmnd: {
-        cmmnd: string;
-        seed: components["schemas"]["webhook-test.seed"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** webhook test: answer */
-    "webhook-test.response": {
-      attempts: {
-        error?: string;
-        latencyMs: number;
-        number: number;
-        request: {
-          body: string;
-          headers: {
-            [key: string]: string;
-          };
+        /** claim review: seed */
+        "claim-review.seed": {
+            approvedAmount?: number;
+            claimNo: string;
+            note?: string;
+            /** @enum {string} */
+            status: "in_review" | "approved" | "rejected" | "paid";
         };
-        response?: {
-          /** @description The first 2 KB */
-          body: string;
-          status: number;
+        /**
+         * claim status
+         * @description A claim of this partner with its documents and history.
+         */
+        "claim-status.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed: components["schemas"]["claim-status.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
         };
-        /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-        tmstmp: string;
-        url: string;
-      }[];
-      /** Format: uuid */
-      deliveryId: string;
-      /**
-       * Format: uuid
-       * @description Absent for a policy's one-off addtnlFact.webHook
-       */
-      endpointId?: string;
-      /**
-       * Format: uuid
-       * @description Also the webhook-id header, the same for a replay
-       */
-      eventId: string;
-      /** @enum {string} */
-      eventType:
-        | "policy.pending"
-        | "policy.approved"
-        | "policy.declined"
-        | "policy.lapsed"
-        | "wallet.credited"
-        | "claim.submitted"
-        | "claim.updated"
-        | "financing.plan_created"
-        | "financing.installment_recorded"
-        | "financing.completed"
-        | "financing.lapsed"
-        | "webhook.endpoint_disabled"
-        | "webhook.test";
-      exctnFdbck: components["schemas"]["SuccessFeedback"];
-      lastError?: string;
-      /** @description HTTP status of the last attempt */
-      lastStatus?: number;
-      /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-      nextAttemptAt?: string;
-      /** Format: uuid */
-      replayOf?: string;
-      /** @enum {string} */
-      status: "pending" | "succeeded" | "failed";
-      /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-      tmstmp: string;
-      /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-      updated: string;
-      url: string;
+        /** claim status: answer */
+        "claim-status.response": {
+            /** @description Amount claimed, naira */
+            amount: number;
+            /** @description Once approved: the amount accepted */
+            approvedAmount?: number;
+            /** @description The claim number (CLM-<year>-<10 characters>) */
+            claimNo: string;
+            /** @constant */
+            currency: "NGN";
+            description: string;
+            documents: {
+                name: string;
+                /** @description Bytes */
+                size: number;
+                /** @enum {string} */
+                type: "pdf" | "jpg" | "png" | "webp";
+            }[];
+            /** @description Once approved: the product's excess (phone cover: 10 %) */
+            excess?: number;
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            history: {
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                at: string;
+                note?: string;
+                /** @enum {string} */
+                status: "submitted" | "in_review" | "approved" | "rejected" | "paid" | "withdrawn";
+            }[];
+            /** @description YYYY-MM-DD */
+            incidentDate: string;
+            /**
+             * @description The mode of the policy, and so of the claim
+             * @enum {string}
+             */
+            mode: "test" | "live";
+            /** @description Once approved: approvedAmount less excess */
+            payable?: number;
+            /** @description The policy's transaction reference */
+            policy: string;
+            productCode: string;
+            /** @description Your reference, when the claim was submitted with one */
+            reference?: string;
+            /** @enum {string} */
+            status: "submitted" | "in_review" | "approved" | "rejected" | "paid" | "withdrawn";
+            statusNote?: string;
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            tmstmp: string;
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            updated: string;
+        };
+        /** claim status: seed */
+        "claim-status.seed": {
+            claimNo: string;
+        };
+        /**
+         * claim submit
+         * @description Submit a claim on an active policy (by its transaction reference); a repeat with the same reference returns the first claim.
+         */
+        "claim-submit.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed: components["schemas"]["claim-submit.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** claim submit: answer */
+        "claim-submit.response": {
+            /** @description Amount claimed, naira */
+            amount: number;
+            /** @description The claim number (CLM-<year>-<10 characters>) */
+            claimNo: string;
+            /** @constant */
+            currency: "NGN";
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            /**
+             * @description The mode of the policy, and so of the claim
+             * @enum {string}
+             */
+            mode: "test" | "live";
+            /** @description The policy's transaction reference */
+            policy: string;
+            productCode: string;
+            /** @description Your reference, when the claim was submitted with one */
+            reference?: string;
+            /** @enum {string} */
+            status: "submitted" | "in_review" | "approved" | "rejected" | "paid" | "withdrawn";
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            tmstmp: string;
+        };
+        /** claim submit: seed */
+        "claim-submit.seed": {
+            amount: number;
+            description: string;
+            documents?: {
+                content: string;
+                name: string;
+            }[];
+            incidentDate: string;
+            policy: string;
+            reference?: string;
+        };
+        /**
+         * claim withdraw
+         * @description Withdraw a claim that is submitted or in review.
+         */
+        "claim-withdraw.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed: components["schemas"]["claim-withdraw.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** claim withdraw: answer */
+        "claim-withdraw.response": {
+            /** @description Amount claimed, naira */
+            amount: number;
+            /** @description Once approved: the amount accepted */
+            approvedAmount?: number;
+            /** @description The claim number (CLM-<year>-<10 characters>) */
+            claimNo: string;
+            /** @constant */
+            currency: "NGN";
+            description: string;
+            documents: {
+                name: string;
+                /** @description Bytes */
+                size: number;
+                /** @enum {string} */
+                type: "pdf" | "jpg" | "png" | "webp";
+            }[];
+            /** @description Once approved: the product's excess (phone cover: 10 %) */
+            excess?: number;
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            history: {
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                at: string;
+                note?: string;
+                /** @enum {string} */
+                status: "submitted" | "in_review" | "approved" | "rejected" | "paid" | "withdrawn";
+            }[];
+            /** @description YYYY-MM-DD */
+            incidentDate: string;
+            /**
+             * @description The mode of the policy, and so of the claim
+             * @enum {string}
+             */
+            mode: "test" | "live";
+            /** @description Once approved: approvedAmount less excess */
+            payable?: number;
+            /** @description The policy's transaction reference */
+            policy: string;
+            productCode: string;
+            /** @description Your reference, when the claim was submitted with one */
+            reference?: string;
+            /** @enum {string} */
+            status: "submitted" | "in_review" | "approved" | "rejected" | "paid" | "withdrawn";
+            statusNote?: string;
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            tmstmp: string;
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            updated: string;
+        };
+        /** claim withdraw: seed */
+        "claim-withdraw.seed": {
+            claimNo: string;
+            note?: string;
+        };
+        /**
+         * dump entt_*ADMIN
+         * @description List every partner's transactions (administrator only).
+         */
+        "dump-entt-admin.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed?: components["schemas"]["dump-entt-admin.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** dump entt_*ADMIN: answer */
+        "dump-entt-admin.response": {
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            list: {
+                consumerId: string;
+                /** @constant */
+                currency: "NGN";
+                /** @description The transaction reference as stored (a UUID hyphenated and lower-case): the <tx_id> of later commands */
+                id: string;
+                /** @enum {string} */
+                mode: "test" | "live";
+                /**
+                 * Format: uuid
+                 * @description The partner the policy belongs to
+                 */
+                partnerId: string;
+                policyNo?: string;
+                /** @description The premium: whole naira, except credit life in kobo */
+                prmm: number;
+                productCode: string;
+                /**
+                 * @description p pending, a approved, d declined, l lapsed (a financed policy whose plan lapsed)
+                 * @enum {string}
+                 */
+                status: "p" | "a" | "d" | "l";
+                /** @description Why: present when declined or lapsed */
+                statusNote?: string;
+                /** @description When its status last changed */
+                statusTmstmp: string;
+                /** @description When it was issued */
+                tmstmp: string;
+            }[];
+            /** @description Pass back as seed.cursor for the next page; null on the last page */
+            nextCursor: string | null;
+        };
+        /** dump entt_*ADMIN: seed */
+        "dump-entt-admin.seed": {
+            cursor?: string;
+            from?: string;
+            /** @default 20 */
+            limit?: number;
+            productCode?: string;
+            /** @enum {string} */
+            status?: "p" | "a" | "d" | "l";
+            to?: string;
+        };
+        /**
+         * dump entt_<consumer_id>|insr_<product_code>-<tx_id>*STATUS
+         * @description Status and certificate of a policy (spec 2.6).
+         */
+        "dump-entt-consumer-id-insr-product-code-tx-id-status.request": {
+            cmmnd: {
+                cmmnd: string;
+                /** @description Not read: this command takes no seed */
+                seed?: unknown;
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** dump entt_<consumer_id>|insr_<product_code>-<tx_id>*STATUS: answer */
+        "dump-entt-consumer-id-insr-product-code-tx-id-status.response": {
+            /**
+             * Format: uri
+             * @description The hosted certificate (travel; every product in test mode)
+             */
+            certUrl?: string;
+            /** @description The certificate itself, base64 (marine, credit life, loan guaranty, transit, health, property; in the insure answer of a live policy approved at once) */
+            crtfct?: string;
+            /**
+             * @description The certificate's format, with crtfct or certUrl
+             * @enum {string}
+             */
+            crtfctType?: "pdf" | "docx" | "jpg";
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            /** @description Once approved: the policy number (TST-… in test mode) */
+            policyNo?: string;
+            /**
+             * @description p pending, a approved, d declined, l lapsed (a financed policy whose plan lapsed)
+             * @enum {string}
+             */
+            status: "p" | "a" | "d" | "l";
+            /** @description Why: present when declined or lapsed */
+            statusNote?: string;
+            /** @description When the status last changed */
+            tmstmp: string;
+        };
+        /**
+         * dump entt_*CSTMRS_ADMIN
+         * @description List every partner's consumers (administrator only).
+         */
+        "dump-entt-cstmrs-admin.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed?: components["schemas"]["dump-entt-cstmrs-admin.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** dump entt_*CSTMRS_ADMIN: answer */
+        "dump-entt-cstmrs-admin.response": {
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            list: {
+                addrss?: {
+                    addrss: string;
+                };
+                /** @enum {string} */
+                class: "h" | "o";
+                dob?: {
+                    date?: string;
+                };
+                /** @description The documents on file, by field */
+                documents: ("dob.proof" | "socialID.image" | "cac02" | "cac07")[];
+                /** Format: email */
+                eMail?: string;
+                /** @enum {string} */
+                gender?: "m" | "f";
+                /** @description The consumer id, 32 hex characters: the <consumer_id> of entt_ commands */
+                id: string;
+                /**
+                 * Format: uuid
+                 * @description The same id, hyphenated; accepted wherever the id is
+                 */
+                id_uuid: string;
+                /** @enum {string} */
+                mrtlStatus?: "single" | "married" | "divorced" | "widowed";
+                name?: {
+                    brand?: string;
+                    first?: string;
+                    last?: string;
+                    middle?: string;
+                };
+                ntnlty?: string;
+                /**
+                 * Format: uuid
+                 * @description The partner the consumer belongs to
+                 */
+                partnerId: string;
+                phoneNo?: string;
+                rc?: string;
+                socialID?: {
+                    id?: string;
+                    /** @enum {string} */
+                    type?: "nidd" | "dlcn" | "ipss" | "vcrd" | "bvnn";
+                };
+                stateOfOrigin?: string;
+                taxId?: string;
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                tmstmp: string;
+                /** @enum {string} */
+                type?: "s";
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                updated: string;
+            }[];
+            /** @description Pass back as seed.cursor for the next page; null on the last page */
+            nextCursor: string | null;
+        };
+        /** dump entt_*CSTMRS_ADMIN: seed */
+        "dump-entt-cstmrs-admin.seed": {
+            cursor?: string;
+            /** @default 20 */
+            limit?: number;
+        };
+        /**
+         * dump entt_*CSTMRS
+         * @description List this partner's consumers, newest first, with a cursor for the next page.
+         */
+        "dump-entt-cstmrs.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed?: components["schemas"]["dump-entt-cstmrs.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** dump entt_*CSTMRS: answer */
+        "dump-entt-cstmrs.response": {
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            list: {
+                addrss?: {
+                    addrss: string;
+                };
+                /** @enum {string} */
+                class: "h" | "o";
+                dob?: {
+                    date?: string;
+                };
+                /** @description The documents on file, by field */
+                documents: ("dob.proof" | "socialID.image" | "cac02" | "cac07")[];
+                /** Format: email */
+                eMail?: string;
+                /** @enum {string} */
+                gender?: "m" | "f";
+                /** @description The consumer id, 32 hex characters: the <consumer_id> of entt_ commands */
+                id: string;
+                /**
+                 * Format: uuid
+                 * @description The same id, hyphenated; accepted wherever the id is
+                 */
+                id_uuid: string;
+                /** @enum {string} */
+                mrtlStatus?: "single" | "married" | "divorced" | "widowed";
+                name?: {
+                    brand?: string;
+                    first?: string;
+                    last?: string;
+                    middle?: string;
+                };
+                ntnlty?: string;
+                phoneNo?: string;
+                rc?: string;
+                socialID?: {
+                    id?: string;
+                    /** @enum {string} */
+                    type?: "nidd" | "dlcn" | "ipss" | "vcrd" | "bvnn";
+                };
+                stateOfOrigin?: string;
+                taxId?: string;
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                tmstmp: string;
+                /** @enum {string} */
+                type?: "s";
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                updated: string;
+            }[];
+            /** @description Pass back as seed.cursor for the next page; null on the last page */
+            nextCursor: string | null;
+        };
+        /** dump entt_*CSTMRS: seed */
+        "dump-entt-cstmrs.seed": {
+            cursor?: string;
+            /** @default 20 */
+            limit?: number;
+        };
+        /**
+         * dump entt_*
+         * @description List this partner's transactions (filters: status, productCode, from, to; cursor pagination).
+         */
+        "dump-entt.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed?: components["schemas"]["dump-entt.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** dump entt_*: answer */
+        "dump-entt.response": {
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            list: {
+                consumerId: string;
+                /** @constant */
+                currency: "NGN";
+                /** @description The transaction reference as stored (a UUID hyphenated and lower-case): the <tx_id> of later commands */
+                id: string;
+                /** @enum {string} */
+                mode: "test" | "live";
+                policyNo?: string;
+                /** @description The premium: whole naira, except credit life in kobo */
+                prmm: number;
+                productCode: string;
+                /**
+                 * @description p pending, a approved, d declined, l lapsed (a financed policy whose plan lapsed)
+                 * @enum {string}
+                 */
+                status: "p" | "a" | "d" | "l";
+                /** @description Why: present when declined or lapsed */
+                statusNote?: string;
+                /** @description When its status last changed */
+                statusTmstmp: string;
+                /** @description When it was issued */
+                tmstmp: string;
+            }[];
+            /** @description Pass back as seed.cursor for the next page; null on the last page */
+            nextCursor: string | null;
+        };
+        /** dump entt_*: seed */
+        "dump-entt.seed": {
+            cursor?: string;
+            from?: string;
+            /** @default 20 */
+            limit?: number;
+            productCode?: string;
+            /** @enum {string} */
+            status?: "p" | "a" | "d" | "l";
+            to?: string;
+        };
+        /**
+         * dump hlth_*HSPTLS
+         * @description List the hospitals of the health insurers (optionally one insurer).
+         */
+        "dump-hlth-hsptls.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed?: components["schemas"]["dump-hlth-hsptls.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** dump hlth_*HSPTLS: answer */
+        "dump-hlth-hsptls.response": {
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            list: {
+                address: string;
+                city: string;
+                insurer: string;
+                insurerName: string;
+                name: string;
+                state: string;
+            }[];
+        };
+        /** dump hlth_*HSPTLS: seed */
+        "dump-hlth-hsptls.seed": {
+            insurer?: string;
+        };
+        /**
+         * dump ipck_<product_code>*PRMM
+         * @description Quote the premium of a product (spec 2.4).
+         */
+        "dump-ipck-product-code-prmm.request": components["schemas"]["dump-ipck-product-code-prmm.request.vhcl-tprt-1111"] | components["schemas"]["dump-ipck-product-code-prmm.request.vhcl-cmpr-1111"] | components["schemas"]["dump-ipck-product-code-prmm.request.phnn-flx1-1111"] | components["schemas"]["dump-ipck-product-code-prmm.request.phnn-flx2-1111"] | components["schemas"]["dump-ipck-product-code-prmm.request.phnn-flx3-1111"] | components["schemas"]["dump-ipck-product-code-prmm.request.lapt-flx1-1111"] | components["schemas"]["dump-ipck-product-code-prmm.request.lapt-flx2-1111"] | components["schemas"]["dump-ipck-product-code-prmm.request.ltix-stnd-1111"] | components["schemas"]["dump-ipck-product-code-prmm.request.gtrn-stnd-1111"] | components["schemas"]["dump-ipck-product-code-prmm.request.hlth-axam-1111"] | components["schemas"]["dump-ipck-product-code-prmm.request.hlth-hygn-1111"] | components["schemas"]["dump-ipck-product-code-prmm.request.hlth-rlnc-1111"] | components["schemas"]["dump-ipck-product-code-prmm.request.hlth-avon-1111"] | components["schemas"]["dump-ipck-product-code-prmm.request.lrgg-stnd-1111"] | components["schemas"]["dump-ipck-product-code-prmm.request.crlt-sme1-1111"] | components["schemas"]["dump-ipck-product-code-prmm.request.crlt-psnl-1111"] | components["schemas"]["dump-ipck-product-code-prmm.request.crlt-kymn-1111"] | components["schemas"]["dump-ipck-product-code-prmm.request.crlt-mrtg-1111"] | components["schemas"]["dump-ipck-product-code-prmm.request.mexx-stnd-1111"] | components["schemas"]["dump-ipck-product-code-prmm.request.mrnn-stnd-1111"] | components["schemas"]["dump-ipck-product-code-prmm.request.mrnn-cmpr-1111"] | components["schemas"]["dump-ipck-product-code-prmm.request.allr-stnd-1111"] | components["schemas"]["dump-ipck-product-code-prmm.request.firb-stnd-1111"];
+        /** dump ipck_allr-stnd-1111*PRMM */
+        "dump-ipck-product-code-prmm.request.allr-stnd-1111": {
+            cmmnd: {
+                /** @constant */
+                cmmnd: "dump ipck_allr-stnd-1111*PRMM";
+                seed: components["schemas"]["product.allr-stnd-1111.quote"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** dump ipck_crlt-kymn-1111*PRMM */
+        "dump-ipck-product-code-prmm.request.crlt-kymn-1111": {
+            cmmnd: {
+                /** @constant */
+                cmmnd: "dump ipck_crlt-kymn-1111*PRMM";
+                seed: components["schemas"]["product.crlt-kymn-1111.quote"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** dump ipck_crlt-mrtg-1111*PRMM */
+        "dump-ipck-product-code-prmm.request.crlt-mrtg-1111": {
+            cmmnd: {
+                /** @constant */
+                cmmnd: "dump ipck_crlt-mrtg-1111*PRMM";
+                seed: components["schemas"]["product.crlt-mrtg-1111.quote"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** dump ipck_crlt-psnl-1111*PRMM */
+        "dump-ipck-product-code-prmm.request.crlt-psnl-1111": {
+            cmmnd: {
+                /** @constant */
+                cmmnd: "dump ipck_crlt-psnl-1111*PRMM";
+                seed: components["schemas"]["product.crlt-psnl-1111.quote"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** dump ipck_crlt-sme1-1111*PRMM */
+        "dump-ipck-product-code-prmm.request.crlt-sme1-1111": {
+            cmmnd: {
+                /** @constant */
+                cmmnd: "dump ipck_crlt-sme1-1111*PRMM";
+                seed: components["schemas"]["product.crlt-sme1-1111.quote"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** dump ipck_firb-stnd-1111*PRMM */
+        "dump-ipck-product-code-prmm.request.firb-stnd-1111": {
+            cmmnd: {
+                /** @constant */
+                cmmnd: "dump ipck_firb-stnd-1111*PRMM";
+                seed: components["schemas"]["product.firb-stnd-1111.quote"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** dump ipck_gtrn-stnd-1111*PRMM */
+        "dump-ipck-product-code-prmm.request.gtrn-stnd-1111": {
+            cmmnd: {
+                /** @constant */
+                cmmnd: "dump ipck_gtrn-stnd-1111*PRMM";
+                seed: components["schemas"]["product.gtrn-stnd-1111.quote"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** dump ipck_hlth-avon-1111*PRMM */
+        "dump-ipck-product-code-prmm.request.hlth-avon-1111": {
+            cmmnd: {
+                /** @constant */
+                cmmnd: "dump ipck_hlth-avon-1111*PRMM";
+                seed: components["schemas"]["product.hlth-avon-1111.quote"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** dump ipck_hlth-axam-1111*PRMM */
+        "dump-ipck-product-code-prmm.request.hlth-axam-1111": {
+            cmmnd: {
+                /** @constant */
+                cmmnd: "dump ipck_hlth-axam-1111*PRMM";
+                seed: components["schemas"]["product.hlth-axam-1111.quote"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** dump ipck_hlth-hygn-1111*PRMM */
+        "dump-ipck-product-code-prmm.request.hlth-hygn-1111": {
+            cmmnd: {
+                /** @constant */
+                cmmnd: "dump ipck_hlth-hygn-1111*PRMM";
+                seed: components["schemas"]["product.hlth-hygn-1111.quote"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** dump ipck_hlth-rlnc-1111*PRMM */
+        "dump-ipck-product-code-prmm.request.hlth-rlnc-1111": {
+            cmmnd: {
+                /** @constant */
+                cmmnd: "dump ipck_hlth-rlnc-1111*PRMM";
+                seed: components["schemas"]["product.hlth-rlnc-1111.quote"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** dump ipck_lapt-flx1-1111*PRMM */
+        "dump-ipck-product-code-prmm.request.lapt-flx1-1111": {
+            cmmnd: {
+                /** @constant */
+                cmmnd: "dump ipck_lapt-flx1-1111*PRMM";
+                seed: components["schemas"]["product.lapt-flx1-1111.quote"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** dump ipck_lapt-flx2-1111*PRMM */
+        "dump-ipck-product-code-prmm.request.lapt-flx2-1111": {
+            cmmnd: {
+                /** @constant */
+                cmmnd: "dump ipck_lapt-flx2-1111*PRMM";
+                seed: components["schemas"]["product.lapt-flx2-1111.quote"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** dump ipck_lrgg-stnd-1111*PRMM */
+        "dump-ipck-product-code-prmm.request.lrgg-stnd-1111": {
+            cmmnd: {
+                /** @constant */
+                cmmnd: "dump ipck_lrgg-stnd-1111*PRMM";
+                seed: components["schemas"]["product.lrgg-stnd-1111.quote"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** dump ipck_ltix-stnd-1111*PRMM */
+        "dump-ipck-product-code-prmm.request.ltix-stnd-1111": {
+            cmmnd: {
+                /** @constant */
+                cmmnd: "dump ipck_ltix-stnd-1111*PRMM";
+                seed: components["schemas"]["product.ltix-stnd-1111.quote"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** dump ipck_mexx-stnd-1111*PRMM */
+        "dump-ipck-product-code-prmm.request.mexx-stnd-1111": {
+            cmmnd: {
+                /** @constant */
+                cmmnd: "dump ipck_mexx-stnd-1111*PRMM";
+                seed: components["schemas"]["product.mexx-stnd-1111.quote"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** dump ipck_mrnn-cmpr-1111*PRMM */
+        "dump-ipck-product-code-prmm.request.mrnn-cmpr-1111": {
+            cmmnd: {
+                /** @constant */
+                cmmnd: "dump ipck_mrnn-cmpr-1111*PRMM";
+                seed: components["schemas"]["product.mrnn-cmpr-1111.quote"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** dump ipck_mrnn-stnd-1111*PRMM */
+        "dump-ipck-product-code-prmm.request.mrnn-stnd-1111": {
+            cmmnd: {
+                /** @constant */
+                cmmnd: "dump ipck_mrnn-stnd-1111*PRMM";
+                seed: components["schemas"]["product.mrnn-stnd-1111.quote"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** dump ipck_phnn-flx1-1111*PRMM */
+        "dump-ipck-product-code-prmm.request.phnn-flx1-1111": {
+            cmmnd: {
+                /** @constant */
+                cmmnd: "dump ipck_phnn-flx1-1111*PRMM";
+                seed: components["schemas"]["product.phnn-flx1-1111.quote"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** dump ipck_phnn-flx2-1111*PRMM */
+        "dump-ipck-product-code-prmm.request.phnn-flx2-1111": {
+            cmmnd: {
+                /** @constant */
+                cmmnd: "dump ipck_phnn-flx2-1111*PRMM";
+                seed: components["schemas"]["product.phnn-flx2-1111.quote"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** dump ipck_phnn-flx3-1111*PRMM */
+        "dump-ipck-product-code-prmm.request.phnn-flx3-1111": {
+            cmmnd: {
+                /** @constant */
+                cmmnd: "dump ipck_phnn-flx3-1111*PRMM";
+                seed: components["schemas"]["product.phnn-flx3-1111.quote"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** dump ipck_vhcl-cmpr-1111*PRMM */
+        "dump-ipck-product-code-prmm.request.vhcl-cmpr-1111": {
+            cmmnd: {
+                /** @constant */
+                cmmnd: "dump ipck_vhcl-cmpr-1111*PRMM";
+                seed: components["schemas"]["product.vhcl-cmpr-1111.quote"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** dump ipck_vhcl-tprt-1111*PRMM */
+        "dump-ipck-product-code-prmm.request.vhcl-tprt-1111": {
+            cmmnd: {
+                /** @constant */
+                cmmnd: "dump ipck_vhcl-tprt-1111*PRMM";
+                seed: components["schemas"]["product.vhcl-tprt-1111.quote"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** dump ipck_<product_code>*PRMM: answer */
+        "dump-ipck-product-code-prmm.response": {
+            /** @constant */
+            currency: "NGN";
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            /** @description The premium: whole naira, except credit life (crlt-*) in kobo */
+            prmm: number;
+        };
+        /**
+         * enrch niid_vehicle
+         * @description Vehicle-registry insurance check by plate or policy number (150 naira per billed call; 5-minute cache, free).
+         */
+        "enrch-niid-vehicle.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed: components["schemas"]["enrch-niid-vehicle.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** enrch niid_vehicle: answer */
+        "enrch-niid-vehicle.response": {
+            /** @description The registry's record: policy_number, registration_number, type_of_cover, vehicle_make, vehicle_model, expiry_date … ({} when not found) */
+            details: {
+                [key: string]: string;
+            };
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            /** @description Answered from the five-minute cache (free) */
+            from_cache: boolean;
+            /** @description Empty when found */
+            message: string;
+            /** @enum {string} */
+            status: "found" | "not_found";
+        };
+        /** enrch niid_vehicle: seed */
+        "enrch-niid-vehicle.seed": {
+            /**
+             * @default registration
+             * @enum {string}
+             */
+            search_type?: "registration" | "policy";
+            value: string;
+        };
+        /**
+         * enrch vin_vehicle
+         * @description Decode a 17-character VIN offline from NHTSA's vPIC catalogue (free; usage logged).
+         */
+        "enrch-vin-vehicle.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed: components["schemas"]["enrch-vin-vehicle.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** enrch vin_vehicle: answer */
+        "enrch-vin-vehicle.response": {
+            bodyClass?: string;
+            /** @description Litres */
+            engineDisplacement?: string;
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            fuelType?: string;
+            make?: string;
+            manufacturer?: string;
+            model?: string;
+            plantCountry?: string;
+            vehicleType?: string;
+            year?: string;
+        };
+        /** enrch vin_vehicle: seed */
+        "enrch-vin-vehicle.seed": {
+            /** @description 17 letters and digits without I, O or Q, any case; for North American (1-5) and Chinese (L) VINs the check digit (position 9) must be right */
+            vin: string;
+        };
+        /**
+         * entt_<consumer_id>: insure
+         * @description Issue a policy for a consumer (spec 2.5); the answer echoes the stored transaction reference.
+         */
+        "entt-consumer-id-insure.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed: components["schemas"]["entt-consumer-id-insure.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** entt_<consumer_id>: insure: answer */
+        "entt-consumer-id-insure.response": {
+            /**
+             * Format: uri
+             * @description The hosted certificate (travel; every product in test mode)
+             */
+            certUrl?: string;
+            /** @description The certificate itself, base64 (marine, credit life, loan guaranty, transit, health, property; in the insure answer of a live policy approved at once) */
+            crtfct?: string;
+            /**
+             * @description The certificate's format, with crtfct or certUrl
+             * @enum {string}
+             */
+            crtfctType?: "pdf" | "docx" | "jpg";
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            /** @description The transaction reference as stored (a UUID hyphenated and lower-case): the <tx_id> of later commands */
+            id: string;
+            /** @description Once approved: the policy number (TST-… in test mode) */
+            policyNo?: string;
+            /**
+             * @description p pending, a approved, d declined, l lapsed (a financed policy whose plan lapsed)
+             * @enum {string}
+             */
+            status: "p" | "a" | "d" | "l";
+            /** @description Why: present when declined or lapsed */
+            statusNote?: string;
+        };
+        /** entt_<consumer_id>: insure: seed */
+        "entt-consumer-id-insure.seed": components["schemas"]["product.vhcl-tprt-1111.insure"] | components["schemas"]["product.vhcl-cmpr-1111.insure"] | components["schemas"]["product.phnn-flx1-1111.insure"] | components["schemas"]["product.phnn-flx2-1111.insure"] | components["schemas"]["product.phnn-flx3-1111.insure"] | components["schemas"]["product.lapt-flx1-1111.insure"] | components["schemas"]["product.lapt-flx2-1111.insure"] | components["schemas"]["product.ltix-stnd-1111.insure"] | components["schemas"]["product.gtrn-stnd-1111.insure"] | components["schemas"]["product.hlth-axam-1111.insure"] | components["schemas"]["product.hlth-hygn-1111.insure"] | components["schemas"]["product.hlth-rlnc-1111.insure"] | components["schemas"]["product.hlth-avon-1111.insure"] | components["schemas"]["product.lrgg-stnd-1111.insure"] | components["schemas"]["product.crlt-sme1-1111.insure"] | components["schemas"]["product.crlt-psnl-1111.insure"] | components["schemas"]["product.crlt-kymn-1111.insure"] | components["schemas"]["product.crlt-mrtg-1111.insure"] | components["schemas"]["product.mexx-stnd-1111.insure"] | components["schemas"]["product.mrnn-stnd-1111.insure"] | components["schemas"]["product.mrnn-cmpr-1111.insure"] | components["schemas"]["product.allr-stnd-1111.insure"] | components["schemas"]["product.firb-stnd-1111.insure"];
+        /** Request envelope (spec 2.1) */
+        Envelope: {
+            cmmnd: {
+                /** @description The command string (spec 4.2) */
+                cmmnd: string;
+                /** @description The command's parameters; not read by commands without a seed */
+                seed?: unknown;
+            };
+            /** @description Who is calling (spec 5) */
+            userInfo: {
+                athrzt: {
+                    /** @description Authorization id */
+                    id: string;
+                    /** @description Authorization key, base64, in full with any trailing padding; a test or live key selects the mode */
+                    key: string;
+                };
+                /** @description Partner id */
+                id: string;
+            };
+        };
+        /** exctnFdbck (spec 2.2) */
+        ExecutionFeedback: {
+            /** @description What is wrong, on errors: names the field, the rule and what was received */
+            elbrtn?: string;
+            /** @description 75 success, 35 at capacity (nothing stored: retry after 2, 4, 8 s), 55 error */
+            id: 75 | 35 | 55;
+            /** @description The HTTP-equivalent status: 200, 4xx, 5xx, 503 at capacity */
+            id_v4: number;
+        };
+        /**
+         * payment financeLoan
+         * @description Finance a policy's premium: down payment and 2-12 weekly, biweekly or monthly installments; answers the schedule.
+         */
+        "payment-financeloan.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed: components["schemas"]["payment-financeloan.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** payment financeLoan: answer */
+        "payment-financeloan.response": {
+            /** @constant */
+            currency: "NGN";
+            /** @description naira */
+            downPayment: number;
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            /** @description premium less downPayment */
+            financed: number;
+            /** @enum {string} */
+            frequency: "weekly" | "biweekly" | "monthly";
+            /** @description Days after a due date before the plan lapses */
+            graceDays: number;
+            installments: number;
+            /** @description The oldest unpaid installment's due date; null when everything is paid */
+            nextDueDate: string | null;
+            /** @description The plan number (FIN-<year>-<10 characters>) */
+            planNo: string;
+            /** @description The policy's transaction reference */
+            policy: string;
+            /** @description The policy's premium, naira */
+            premium: number;
+            schedule: {
+                /** @description naira */
+                amount: number;
+                /** @description YYYY-MM-DD */
+                dueDate: string;
+                number: number;
+            }[];
+            /** @enum {string} */
+            status: "active" | "completed" | "lapsed";
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            tmstmp: string;
+        };
+        /** payment financeLoan: seed */
+        "payment-financeloan.seed": {
+            downPayment: number;
+            firstDueDate: string;
+            /** @enum {string} */
+            frequency: "weekly" | "biweekly" | "monthly";
+            graceDays?: number;
+            installments: number;
+            policy: string;
+        };
+        /**
+         * payment recordInstallment
+         * @description Record an installment payment once per reference (oldest installments first); a repeat returns the first result.
+         */
+        "payment-recordinstallment.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed: components["schemas"]["payment-recordinstallment.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** payment recordInstallment: answer */
+        "payment-recordinstallment.response": {
+            /** @description naira */
+            amount: number;
+            /** @constant */
+            currency: "NGN";
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            /** @description The oldest unpaid installment's due date; null when everything is paid */
+            nextDueDate: string | null;
+            /** @description What remains to be paid after this payment */
+            outstanding: number;
+            /** @description The day the consumer paid */
+            paidAt: string;
+            paidInstallments: number;
+            /** @description The plan number (FIN-<year>-<10 characters>) */
+            planNo: string;
+            reference: string;
+            /** @enum {string} */
+            status: "active" | "completed";
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            tmstmp: string;
+        };
+        /** payment recordInstallment: seed */
+        "payment-recordinstallment.seed": {
+            amount: number;
+            paidAt?: string;
+            planNo: string;
+            reference: string;
+        };
+        /**
+         * payment runLapse
+         * @description Lapse every plan whose oldest unpaid installment is past its grace days, and its policy (administrator; also runs in the background).
+         */
+        "payment-runlapse.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed?: components["schemas"]["payment-runlapse.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** payment runLapse: answer */
+        "payment-runlapse.response": {
+            /** @description YYYY-MM-DD */
+            asOf: string;
+            count: number;
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            lapsed: {
+                /** @description YYYY-MM-DD */
+                dueDate: string;
+                missedInstallment: number;
+                /** Format: uuid */
+                partnerId: string;
+                /** @description The plan number (FIN-<year>-<10 characters>) */
+                planNo: string;
+                policy: string;
+                statusNote: string;
+            }[];
+        };
+        /** payment runLapse: seed */
+        "payment-runlapse.seed": {
+            asOf?: string;
+        };
+        /**
+         * payment status
+         * @description A financing plan with its schedule, what is paid and outstanding, and every recorded payment.
+         */
+        "payment-status.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed: components["schemas"]["payment-status.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** payment status: answer */
+        "payment-status.response": {
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            closedTmstmp?: string;
+            /** @constant */
+            currency: "NGN";
+            /** @description naira */
+            downPayment: number;
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            /** @description premium less downPayment */
+            financed: number;
+            /** @enum {string} */
+            frequency: "weekly" | "biweekly" | "monthly";
+            /** @description Days after a due date before the plan lapses */
+            graceDays: number;
+            installments: number;
+            /** @description The oldest unpaid installment's due date; null when everything is paid */
+            nextDueDate: string | null;
+            /** @description naira */
+            outstanding: number;
+            /** @description Installments paid so far */
+            paid: number;
+            payments: {
+                /** @description naira */
+                amount: number;
+                /** @description YYYY-MM-DD */
+                paidAt: string;
+                reference: string;
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                tmstmp: string;
+            }[];
+            /** @description The plan number (FIN-<year>-<10 characters>) */
+            planNo: string;
+            /** @description The policy's transaction reference */
+            policy: string;
+            /** @description The policy's premium, naira */
+            premium: number;
+            schedule: {
+                /** @description naira */
+                amount: number;
+                /** @description YYYY-MM-DD */
+                dueDate: string;
+                number: number;
+                /** @description naira */
+                paid: number;
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                paidTmstmp?: string;
+            }[];
+            /** @enum {string} */
+            status: "active" | "completed" | "lapsed";
+            statusNote?: string;
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            tmstmp: string;
+        };
+        /** payment status: seed */
+        "payment-status.seed": {
+            planNo: string;
+        };
+        /**
+         * prfl entity
+         * @description Register a consumer, or update the consumer already registered with the same e-mail (spec 2.3).
+         */
+        "prfl-entity.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed: components["schemas"]["prfl-entity.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** prfl entity: answer */
+        "prfl-entity.response": {
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            /** @description The consumer id, 32 hex characters: the <consumer_id> of entt_ commands */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The same id, hyphenated; accepted wherever the id is
+             */
+            id_uuid: string;
+        };
+        /** prfl entity: seed */
+        "prfl-entity.seed": {
+            addrss?: {
+                addrss: string;
+            };
+            cac02?: string;
+            cac07?: string;
+            /** @enum {string} */
+            class: "h" | "o";
+            dob?: {
+                date?: string;
+                proof?: string;
+            };
+            /** Format: email */
+            eMail?: string;
+            /** @enum {string} */
+            gender?: "m" | "f";
+            /** @enum {string} */
+            mrtlStatus?: "single" | "married" | "divorced" | "widowed";
+            name?: {
+                brand?: string;
+                first?: string;
+                last?: string;
+                middle?: string;
+            };
+            ntnlty?: string;
+            phoneNo?: string;
+            rc?: string;
+            socialID?: {
+                id?: string;
+                image?: string;
+                /** @enum {string} */
+                type?: "nidd" | "dlcn" | "ipss" | "vcrd" | "bvnn";
+            };
+            stateOfOrigin?: string;
+            taxId?: string;
+            /** @enum {string} */
+            type?: "s";
+        };
+        /** All risk (allr-stnd-1111): insure seed */
+        "product.allr-stnd-1111.insure": {
+            addtnlFact: {
+                /** @description Items insured. e.g. Laptop, camera and two phones */
+                description: string;
+                /** @description Sum insured (₦). The full value insured. The premium is 1.5% of it a year, for the months covered, at least ₦5,000. */
+                sumInsured: number;
+                /**
+                 * Format: uri
+                 * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
+                 */
+                webHook?: string;
+            };
+            /** @constant */
+            ctgry: "allr";
+            /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
+            id: string;
+            /**
+             * @description Cover duration
+             * @enum {string}
+             */
+            insrncDrtn: "1m" | "3m" | "6m" | "1y";
+            /** @constant */
+            pckg: "1111";
+            /** @constant */
+            type: "stnd";
+        };
+        /** All risk (allr-stnd-1111): quote seed */
+        "product.allr-stnd-1111.quote": {
+            /**
+             * @description Cover duration
+             * @enum {string}
+             */
+            insrncDrtn: "1m" | "3m" | "6m" | "1y";
+            /** @description Sum insured (₦). The full value insured. The premium is 0.3% of it a year, for the months covered, at least ₦3,000. */
+            sumInsured: number;
+        };
+        /** Keyman insurance (crlt-kymn-1111): insure seed */
+        "product.crlt-kymn-1111.insure": {
+            addtnlFact: {
+                /** @description Director's date of birth. For a company borrower only (leave blank for a person). */
+                directorDob?: string;
+                /** @description Director's full name. For a company borrower only (leave blank for a person). */
+                directorName?: string;
+                /** @description Disbursement date. The day the loan was paid out. */
+                disbursementDate: string;
+                /** @description Loan amount in KOBO (₦1 = 100 kobo). Kobo, not naira: a ₦500,000 loan is 50000000. From 1,000,000,000 kobo (₦10,000,000) the borrower needs a medical test clearance. */
+                loanAmount: number;
+                /** @description Loan end date. Cover ends on this date; an end before the start is declined. */
+                loanEndDate: string;
+                /** @description Loan start date. The disbursement date: cover starts when the money is paid out. */
+                loanStartDate: string;
+                /** @description Loan tenure (months). More than 0; a part month as a decimal, e.g. 1.5. */
+                loanTenure: number;
+                /**
+                 * @description Medical test clearance. Required for a loan of 1,000,000,000 kobo (₦10,000,000) or more; leave blank below that.
+                 * @constant
+                 */
+                medicalTestClearance?: "true";
+                /**
+                 * Format: uri
+                 * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
+                 */
+                webHook?: string;
+            };
+            /** @constant */
+            ctgry: "crlt";
+            /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
+            id: string;
+            /** @constant */
+            pckg: "1111";
+            /** @constant */
+            type: "kymn";
+        };
+        /** Keyman insurance (crlt-kymn-1111): quote seed */
+        "product.crlt-kymn-1111.quote": {
+            /** @description Loan amount in KOBO (₦1 = 100 kobo). Kobo, not naira: a ₦500,000 loan is 50000000. From 1,000,000,000 kobo (₦10,000,000) the borrower needs a medical test clearance. */
+            loanAmount: number;
+        };
+        /** Mortgage protection (crlt-mrtg-1111): insure seed */
+        "product.crlt-mrtg-1111.insure": {
+            addtnlFact: {
+                /** @description Director's date of birth. For a company borrower only (leave blank for a person). */
+                directorDob?: string;
+                /** @description Director's full name. For a company borrower only (leave blank for a person). */
+                directorName?: string;
+                /** @description Disbursement date. The day the loan was paid out. */
+                disbursementDate: string;
+                /** @description Loan amount in KOBO (₦1 = 100 kobo). Kobo, not naira: a ₦500,000 loan is 50000000. From 1,000,000,000 kobo (₦10,000,000) the borrower needs a medical test clearance. */
+                loanAmount: number;
+                /** @description Loan end date. Cover ends on this date; an end before the start is declined. */
+                loanEndDate: string;
+                /** @description Loan start date. The disbursement date: cover starts when the money is paid out. */
+                loanStartDate: string;
+                /** @description Loan tenure (months). More than 0; a part month as a decimal, e.g. 1.5. */
+                loanTenure: number;
+                /**
+                 * @description Medical test clearance. Required for a loan of 1,000,000,000 kobo (₦10,000,000) or more; leave blank below that.
+                 * @constant
+                 */
+                medicalTestClearance?: "true";
+                /**
+                 * Format: uri
+                 * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
+                 */
+                webHook?: string;
+            };
+            /** @constant */
+            ctgry: "crlt";
+            /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
+            id: string;
+            /** @constant */
+            pckg: "1111";
+            /** @constant */
+            type: "mrtg";
+        };
+        /** Mortgage protection (crlt-mrtg-1111): quote seed */
+        "product.crlt-mrtg-1111.quote": {
+            /** @description Loan amount in KOBO (₦1 = 100 kobo). Kobo, not naira: a ₦500,000 loan is 50000000. From 1,000,000,000 kobo (₦10,000,000) the borrower needs a medical test clearance. */
+            loanAmount: number;
+        };
+        /** Credit life, personal loan (crlt-psnl-1111): insure seed */
+        "product.crlt-psnl-1111.insure": {
+            addtnlFact: {
+                /** @description Director's date of birth. For a company borrower only (leave blank for a person). */
+                directorDob?: string;
+                /** @description Director's full name. For a company borrower only (leave blank for a person). */
+                directorName?: string;
+                /** @description Disbursement date. The day the loan was paid out. */
+                disbursementDate: string;
+                /** @description Loan amount in KOBO (₦1 = 100 kobo). Kobo, not naira: a ₦500,000 loan is 50000000. From 1,000,000,000 kobo (₦10,000,000) the borrower needs a medical test clearance. */
+                loanAmount: number;
+                /** @description Loan end date. Cover ends on this date; an end before the start is declined. */
+                loanEndDate: string;
+                /** @description Loan start date. The disbursement date: cover starts when the money is paid out. */
+                loanStartDate: string;
+                /** @description Loan tenure (months). More than 0; a part month as a decimal, e.g. 1.5. */
+                loanTenure: number;
+                /**
+                 * @description Medical test clearance. Required for a loan of 1,000,000,000 kobo (₦10,000,000) or more; leave blank below that.
+                 * @constant
+                 */
+                medicalTestClearance?: "true";
+                /**
+                 * Format: uri
+                 * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
+                 */
+                webHook?: string;
+            };
+            /** @constant */
+            ctgry: "crlt";
+            /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
+            id: string;
+            /** @constant */
+            pckg: "1111";
+            /** @constant */
+            type: "psnl";
+        };
+        /** Credit life, personal loan (crlt-psnl-1111): quote seed */
+        "product.crlt-psnl-1111.quote": {
+            /** @description Loan amount in KOBO (₦1 = 100 kobo). Kobo, not naira: a ₦500,000 loan is 50000000. From 1,000,000,000 kobo (₦10,000,000) the borrower needs a medical test clearance. */
+            loanAmount: number;
+        };
+        /** Credit life, SME loan (crlt-sme1-1111): insure seed */
+        "product.crlt-sme1-1111.insure": {
+            addtnlFact: {
+                /** @description Director's date of birth. For a company borrower only (leave blank for a person); an SME loan to a company is declined without them. */
+                directorDob?: string;
+                /** @description Director's full name. For a company borrower only (leave blank for a person); an SME loan to a company is declined without them. */
+                directorName?: string;
+                /** @description Disbursement date. The day the loan was paid out. */
+                disbursementDate: string;
+                /** @description Loan amount in KOBO (₦1 = 100 kobo). Kobo, not naira: a ₦500,000 loan is 50000000. From 1,000,000,000 kobo (₦10,000,000) the borrower needs a medical test clearance. */
+                loanAmount: number;
+                /** @description Loan end date. Cover ends on this date; an end before the start is declined. */
+                loanEndDate: string;
+                /** @description Loan start date. The disbursement date: cover starts when the money is paid out. */
+                loanStartDate: string;
+                /** @description Loan tenure (months). More than 0; a part month as a decimal, e.g. 1.5. */
+                loanTenure: number;
+                /**
+                 * @description Medical test clearance. Required for a loan of 1,000,000,000 kobo (₦10,000,000) or more; leave blank below that.
+                 * @constant
+                 */
+                medicalTestClearance?: "true";
+                /**
+                 * Format: uri
+                 * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
+                 */
+                webHook?: string;
+            };
+            /** @constant */
+            ctgry: "crlt";
+            /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
+            id: string;
+            /** @constant */
+            pckg: "1111";
+            /** @constant */
+            type: "sme1";
+        };
+        /** Credit life, SME loan (crlt-sme1-1111): quote seed */
+        "product.crlt-sme1-1111.quote": {
+            /** @description Loan amount in KOBO (₦1 = 100 kobo). Kobo, not naira: a ₦500,000 loan is 50000000. From 1,000,000,000 kobo (₦10,000,000) the borrower needs a medical test clearance. */
+            loanAmount: number;
+        };
+        /** Fire and burglary (firb-stnd-1111): insure seed */
+        "product.firb-stnd-1111.insure": {
+            addtnlFact: {
+                /** @description Property insured. e.g. Shop stock and fittings */
+                description: string;
+                /** @description Address of the premises. Optional: the consumer's address when blank. */
+                premisesAddress?: string;
+                /** @description Sum insured (₦). The full value insured. The premium is 0.3% of it a year, for the months covered, at least ₦3,000. */
+                sumInsured: number;
+                /**
+                 * Format: uri
+                 * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
+                 */
+                webHook?: string;
+            };
+            /** @constant */
+            ctgry: "firb";
+            /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
+            id: string;
+            /**
+             * @description Cover duration
+             * @enum {string}
+             */
+            insrncDrtn: "1m" | "3m" | "6m" | "1y";
+            /** @constant */
+            pckg: "1111";
+            /** @constant */
+            type: "stnd";
+        };
+        /** Fire and burglary (firb-stnd-1111): quote seed */
+        "product.firb-stnd-1111.quote": {
+            /**
+             * @description Cover duration
+             * @enum {string}
+             */
+            insrncDrtn: "1m" | "3m" | "6m" | "1y";
+            /** @description Sum insured (₦). The full value insured. The premium is 0.3% of it a year, for the months covered, at least ₦3,000. */
+            sumInsured: number;
+        };
+        /** Goods in transit (domestic, Nigeria) (gtrn-stnd-1111): insure seed */
+        "product.gtrn-stnd-1111.insure": {
+            addtnlFact: {
+                /** @description Departure. Cover starts here (Nigerian time); goods already on the road cannot be insured. */
+                dprtrDateTime: string;
+                /** @description Estimated arrival. After the departure; cover ends here. */
+                estmtdArrvlDateTime: string;
+                /** @description Description of the goods. Name the goods plainly, e.g. Laptops and phones. Excluded goods (gas cylinders, chemicals, perishables …) are declined. */
+                goodsDscrptn: string;
+                /**
+                 * @description Type of goods
+                 * @enum {string}
+                 */
+                goodsType: "gnrl" | "elct" | "frd" | "txtl" | "appl" | "fod" | "bldg" | "tool";
+                /** @description Declared value of the goods (₦). More than ₦0, at most ₦50,000,000 per transit. */
+                goodsValue: number;
+                /** @description Proforma invoice date. Not in the future. */
+                proformaDate: string;
+                /** @description Proforma invoice number. The invoice's reference number, not a link; printed on the certificate. */
+                proformaInvoice: string;
+                voyage: ({
+                    origin: string;
+                } | {
+                    destination: string;
+                })[];
+                /**
+                 * Format: uri
+                 * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
+                 */
+                webHook?: string;
+            };
+            /** @constant */
+            ctgry: "gtrn";
+            /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
+            id: string;
+            /** @constant */
+            pckg: "1111";
+            /** @constant */
+            type: "stnd";
+        };
+        /** Goods in transit (domestic, Nigeria) (gtrn-stnd-1111): quote seed */
+        "product.gtrn-stnd-1111.quote": {
+            /** @description Declared value of the goods (₦). More than ₦0, at most ₦50,000,000 per transit. */
+            goodsValue: number;
+        };
+        /** Health, Avon HMO (hlth-avon-1111): insure seed */
+        "product.hlth-avon-1111.insure": {
+            addtnlFact: {
+                /** @description Hospital. The member's hospital in Avon HMO's network. */
+                hospital: string;
+                /**
+                 * Format: uri
+                 * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
+                 */
+                webHook?: string;
+            };
+            /** @constant */
+            ctgry: "hlth";
+            /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
+            id: string;
+            /**
+             * @description Cover duration
+             * @enum {string}
+             */
+            insrncDrtn: "1m" | "3m" | "6m" | "1y";
+            /** @constant */
+            pckg: "1111";
+            /** @constant */
+            type: "avon";
+        };
+        /** Health, Avon HMO (hlth-avon-1111): quote seed */
+        "product.hlth-avon-1111.quote": {
+            /**
+             * @description Cover duration
+             * @enum {string}
+             */
+            insrncDrtn: "1m" | "3m" | "6m" | "1y";
+        };
+        /** Health, AXA Mansard Health (hlth-axam-1111): insure seed */
+        "product.hlth-axam-1111.insure": {
+            addtnlFact: {
+                /** @description Hospital. The member's hospital in AXA Mansard Health's network. */
+                hospital: string;
+                /**
+                 * Format: uri
+                 * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
+                 */
+                webHook?: string;
+            };
+            /** @constant */
+            ctgry: "hlth";
+            /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
+            id: string;
+            /**
+             * @description Cover duration
+             * @enum {string}
+             */
+            insrncDrtn: "1m" | "3m" | "6m" | "1y";
+            /** @constant */
+            pckg: "1111";
+            /** @constant */
+            type: "axam";
+        };
+        /** Health, AXA Mansard Health (hlth-axam-1111): quote seed */
+        "product.hlth-axam-1111.quote": {
+            /**
+             * @description Cover duration
+             * @enum {string}
+             */
+            insrncDrtn: "1m" | "3m" | "6m" | "1y";
+        };
+        /** Health, Hygeia HMO (hlth-hygn-1111): insure seed */
+        "product.hlth-hygn-1111.insure": {
+            addtnlFact: {
+                /** @description Hospital. The member's hospital in Hygeia HMO's network. */
+                hospital: string;
+                /**
+                 * Format: uri
+                 * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
+                 */
+                webHook?: string;
+            };
+            /** @constant */
+            ctgry: "hlth";
+            /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
+            id: string;
+            /**
+             * @description Cover duration
+             * @enum {string}
+             */
+            insrncDrtn: "1m" | "3m" | "6m" | "1y";
+            /** @constant */
+            pckg: "1111";
+            /** @constant */
+            type: "hygn";
+        };
+        /** Health, Hygeia HMO (hlth-hygn-1111): quote seed */
+        "product.hlth-hygn-1111.quote": {
+            /**
+             * @description Cover duration
+             * @enum {string}
+             */
+            insrncDrtn: "1m" | "3m" | "6m" | "1y";
+        };
+        /** Health, Reliance HMO (hlth-rlnc-1111): insure seed */
+        "product.hlth-rlnc-1111.insure": {
+            addtnlFact: {
+                /** @description Hospital. The member's hospital in Reliance HMO's network. */
+                hospital: string;
+                /**
+                 * Format: uri
+                 * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
+                 */
+                webHook?: string;
+            };
+            /** @constant */
+            ctgry: "hlth";
+            /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
+            id: string;
+            /**
+             * @description Cover duration
+             * @enum {string}
+             */
+            insrncDrtn: "1m" | "3m" | "6m" | "1y";
+            /** @constant */
+            pckg: "1111";
+            /** @constant */
+            type: "rlnc";
+        };
+        /** Health, Reliance HMO (hlth-rlnc-1111): quote seed */
+        "product.hlth-rlnc-1111.quote": {
+            /**
+             * @description Cover duration
+             * @enum {string}
+             */
+            insrncDrtn: "1m" | "3m" | "6m" | "1y";
+        };
+        /** Laptop warranty, basic (lapt-flx1-1111): insure seed */
+        "product.lapt-flx1-1111.insure": {
+            addtnlFact: {
+                /** @description Make. e.g. HP */
+                brand: string;
+                /** @description Model. e.g. EliteBook 840 */
+                model: string;
+                /** @description Serial number. Letters, digits and hyphens, as printed under the laptop. A laptop can hold one active policy at a time. */
+                uIdnt: string;
+                /**
+                 * Format: uri
+                 * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
+                 */
+                webHook?: string;
+            };
+            /** @constant */
+            ctgry: "lapt";
+            /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
+            id: string;
+            /**
+             * @description Cover duration
+             * @enum {string}
+             */
+            insrncDrtn: "6m" | "1y";
+            /** @constant */
+            pckg: "1111";
+            /** @constant */
+            type: "flx1";
+        };
+        /** Laptop warranty, basic (lapt-flx1-1111): quote seed */
+        "product.lapt-flx1-1111.quote": {
+            /**
+             * @description Cover duration
+             * @enum {string}
+             */
+            insrncDrtn: "6m" | "1y";
+        };
+        /** Laptop warranty, comprehensive (lapt-flx2-1111): insure seed */
+        "product.lapt-flx2-1111.insure": {
+            addtnlFact: {
+                /** @description Make. e.g. HP */
+                brand: string;
+                /** @description Model. e.g. EliteBook 840 */
+                model: string;
+                /** @description Serial number. Letters, digits and hyphens, as printed under the laptop. A laptop can hold one active policy at a time. */
+                uIdnt: string;
+                /**
+                 * Format: uri
+                 * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
+                 */
+                webHook?: string;
+            };
+            /** @constant */
+            ctgry: "lapt";
+            /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
+            id: string;
+            /**
+             * @description Cover duration
+             * @enum {string}
+             */
+            insrncDrtn: "6m" | "1y";
+            /** @constant */
+            pckg: "1111";
+            /** @constant */
+            type: "flx2";
+        };
+        /** Laptop warranty, comprehensive (lapt-flx2-1111): quote seed */
+        "product.lapt-flx2-1111.quote": {
+            /**
+             * @description Cover duration
+             * @enum {string}
+             */
+            insrncDrtn: "6m" | "1y";
+        };
+        /** Loan repayment guaranty (lrgg-stnd-1111): insure seed */
+        "product.lrgg-stnd-1111.insure": {
+            addtnlFact: {
+                /** @description Director's date of birth. For a company borrower only (leave blank for a person). */
+                DrctrDob?: string;
+                /** @description Director's full name. For a company borrower only (leave blank for a person). */
+                DrctrName?: string;
+                /** @description Disbursement date. The day the loan was paid out. */
+                DsbrsmDate: string;
+                /** @description Loan amount (₦). Issue with the amount quoted: a different amount is declined. */
+                LoanAmount: number;
+                /** @description Loan end date. Cover ends on this date; an end before the start is declined. */
+                LoanEndDate: string;
+                /** @description Loan start date. The disbursement date: cover starts when the money is paid out. */
+                LoanStartDate: string;
+                /** @description Loan tenure (months). Whole months, at least 1. */
+                LoanTenure: number;
+                /**
+                 * Format: uri
+                 * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
+                 */
+                webHook?: string;
+            };
+            /** @constant */
+            ctgry: "lrgg";
+            /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
+            id: string;
+            /** @constant */
+            pckg: "1111";
+            /** @constant */
+            type: "stnd";
+        };
+        /** Loan repayment guaranty (lrgg-stnd-1111): quote seed */
+        "product.lrgg-stnd-1111.quote": {
+            /** @description Loan amount (₦). Issue with the amount quoted: a different amount is declined. */
+            LoanAmount: number;
+            /** @description Loan tenure (months). Whole months, at least 1. */
+            LoanTenure: number;
+        };
+        /** International travel (ltix-stnd-1111): insure seed */
+        "product.ltix-stnd-1111.insure": {
+            addtnlFact: {
+                /** @description Departure date. Today or later: cover starts on this day. */
+                departureDate: string;
+                /** @description The country travelled to, any case (also common names such as UK, USA, UAE): Austria, Belgium, Canada, Czech Republic, Denmark, Estonia, Finland, France, Germany, Ghana, Greece, Hungary, Iceland, Italy, Japan, Kenya, Latvia, Liechtenstein, Lithuania, Luxembourg, Malta, Netherlands, Norway, Poland, Portugal, Saudi Arabia, Slovakia, Slovenia, South Africa, Spain, Sweden, Switzerland, United Arab Emirates, United Kingdom, United States. Not Nigeria, the country of origin. */
+                destination: string;
+                /** @description Hajj or Umrah trip. As in the quote. Saudi Arabia only, individual plans only, 15, 25 or 45 days. */
+                isHajj?: boolean;
+                /** @description Main traveller's middle name. Optional; printed on the certificate. */
+                middleName?: string;
+                /** @description Next of kin: address. Optional. */
+                nokAddress?: string;
+                /** @description Next of kin: full name */
+                nokName: string;
+                /** @description Next of kin: phone number. +234 followed by 10 digits, e.g. +2348030000001 */
+                nokPhone: string;
+                /** @description Next of kin: relationship. e.g. Sister */
+                nokRelationship: string;
+                /** @description Main traveller's occupation */
+                occupation: string;
+                passengers?: {
+                    /** @description Date of birth */
+                    dob: string;
+                    /** @description First name */
+                    firstName: string;
+                    /**
+                     * @description Gender. Optional.
+                     * @enum {string}
+                     */
+                    gender?: "m" | "f";
+                    /** @description Last name */
+                    lastName: string;
+                    /** @description Occupation. Optional. */
+                    occupation?: string;
+                    /** @description Passport number. 5 to 20 letters and digits */
+                    passportNo: string;
+                }[];
+                /** @description Main traveller's passport number. 5 to 20 letters and digits, e.g. A12345678 */
+                passportNo: string;
+                /**
+                 * @description Plan. As in the quote.
+                 * @enum {string}
+                 */
+                planType: "individual" | "family";
+                /** @description Return date. After the departure date; the trip must fit in the cover duration. */
+                returnDate: string;
+                /**
+                 * Format: uri
+                 * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
+                 */
+                webHook?: string;
+            };
+            /** @constant */
+            ctgry: "ltix";
+            /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
+            id: string;
+            /**
+             * @description Standard plans: 7d, 15d, 30d, 62d, 92d, 6m, 12m; Hajj and Umrah: 15d, 25d, 45d
+             * @enum {string}
+             */
+            insrncDrtn: "7d" | "15d" | "30d" | "62d" | "92d" | "6m" | "12m" | "25d" | "45d";
+            /** @constant */
+            pckg: "1111";
+            /** @constant */
+            type: "stnd";
+        };
+        /** International travel (ltix-stnd-1111): quote seed */
+        "product.ltix-stnd-1111.quote": {
+            /** @description The country travelled to, any case (also common names such as UK, USA, UAE): Austria, Belgium, Canada, Czech Republic, Denmark, Estonia, Finland, France, Germany, Ghana, Greece, Hungary, Iceland, Italy, Japan, Kenya, Latvia, Liechtenstein, Lithuania, Luxembourg, Malta, Netherlands, Norway, Poland, Portugal, Saudi Arabia, Slovakia, Slovenia, South Africa, Spain, Sweden, Switzerland, United Arab Emirates, United Kingdom, United States. Not Nigeria, the country of origin. */
+            destination: string;
+            /**
+             * @description Standard plans: 7d, 15d, 30d, 62d, 92d, 6m, 12m; Hajj and Umrah: 15d, 25d, 45d
+             * @enum {string}
+             */
+            insrncDrtn: "7d" | "15d" | "30d" | "62d" | "92d" | "6m" | "12m" | "25d" | "45d";
+            /** @description Hajj or Umrah trip. Saudi Arabia only, individual plans only, 15, 25 or 45 days. */
+            isHajj?: boolean;
+            /**
+             * @description Plan. Family covers the traveller and the family members travelling with them.
+             * @enum {string}
+             */
+            planType: "individual" | "family";
+            /** @description Age of the primary traveller in years; 35 when omitted */
+            travelerAge?: number;
+        };
+        /** Marine export (mexx-stnd-1111): insure seed */
+        "product.mexx-stnd-1111.insure": {
+            addtnlFact: {
+                /** @description Cover start date. Optional: today when blank; not in the past. */
+                coverStartDate?: string;
+                /** @description Director's date of birth. For a company consumer only (leave blank for a person); a company without its director's details is declined. */
+                DrctrDob?: string;
+                /** @description Director's full name. For a company consumer only (leave blank for a person); a company without its director's details is declined. */
+                DrctrName?: string;
+                /** @description Description of the goods. A brief description, printed on the certificate, e.g. Agricultural produce. */
+                goodsDscrptn: string;
+                /** @description Value of the goods (₦). The sum of the item values (a different total is declined); printed on the certificate. */
+                goodsValue: number;
+                items: {
+                    /** @description Description. e.g. Cashew nuts */
+                    description: string;
+                    /** @description Quantity. A whole number, at least 1. */
+                    quantity: number;
+                    /** @description Value (₦). The value of the whole line, not the unit price. */
+                    value: number;
+                }[];
+                /** @description Proforma invoice date. Not in the future. */
+                proformaDate: string;
+                /** @description Proforma invoice number. The invoice's reference number, not a link; printed on the certificate. */
+                proformaInvoice: string;
+                voyage: ({
+                    origin: string;
+                } | {
+                    destination: string;
+                })[];
+                /**
+                 * Format: uri
+                 * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
+                 */
+                webHook?: string;
+            };
+            /** @constant */
+            ctgry: "mexx";
+            /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
+            id: string;
+            /**
+             * @description Cover duration
+             * @enum {string}
+             */
+            insrncDrtn: "1m" | "3m" | "6m" | "1y";
+            /** @constant */
+            pckg: "1111";
+            /** @constant */
+            type: "stnd";
+        };
+        /** Marine export (mexx-stnd-1111): quote seed */
+        "product.mexx-stnd-1111.quote": {
+            /** @description Value of the goods (₦). The premium is 0.5% of it, at least ₦10,000. */
+            goodsValue: number;
+            /**
+             * @description Cover duration
+             * @enum {string}
+             */
+            insrncDrtn: "1m" | "3m" | "6m" | "1y";
+        };
+        /** Marine import, comprehensive (ICC A) (mrnn-cmpr-1111): insure seed */
+        "product.mrnn-cmpr-1111.insure": {
+            addtnlFact: {
+                /** @description Cover start date. Optional: today when blank; not in the past. */
+                coverStartDate?: string;
+                /** @description Director's date of birth. For a company consumer only (leave blank for a person); a company without its director's details is declined. */
+                DrctrDob?: string;
+                /** @description Director's full name. For a company consumer only (leave blank for a person); a company without its director's details is declined. */
+                DrctrName?: string;
+                /** @description Description of the goods. A brief description, printed on the certificate, e.g. Agricultural produce. */
+                goodsDscrptn: string;
+                /** @description Value of the goods (₦). The sum of the item values (a different total is declined); printed on the certificate. */
+                goodsValue: number;
+                items: {
+                    /** @description Description. e.g. Cashew nuts */
+                    description: string;
+                    /** @description Quantity. A whole number, at least 1. */
+                    quantity: number;
+                    /** @description Value (₦). The value of the whole line, not the unit price. */
+                    value: number;
+                }[];
+                /** @description Proforma invoice date. Not in the future. */
+                proformaDate: string;
+                /** @description Proforma invoice number. The invoice's reference number, not a link; printed on the certificate. */
+                proformaInvoice: string;
+                voyage: ({
+                    origin: string;
+                } | {
+                    destination: string;
+                })[];
+                /**
+                 * Format: uri
+                 * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
+                 */
+                webHook?: string;
+            };
+            /** @constant */
+            ctgry: "mrnn";
+            /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
+            id: string;
+            /**
+             * @description Cover duration
+             * @enum {string}
+             */
+            insrncDrtn: "1m" | "3m" | "6m" | "1y";
+            /** @constant */
+            pckg: "1111";
+            /** @constant */
+            type: "cmpr";
+        };
+        /** Marine import, comprehensive (ICC A) (mrnn-cmpr-1111): quote seed */
+        "product.mrnn-cmpr-1111.quote": {
+            /** @description Value of the goods (₦). The premium is 0.5% of it, at least ₦10,000. */
+            goodsValue: number;
+            /**
+             * @description Cover duration
+             * @enum {string}
+             */
+            insrncDrtn: "1m" | "3m" | "6m" | "1y";
+        };
+        /** Marine import, basic (ICC C) (mrnn-stnd-1111): insure seed */
+        "product.mrnn-stnd-1111.insure": {
+            addtnlFact: {
+                /** @description Cover start date. Optional: today when blank; not in the past. */
+                coverStartDate?: string;
+                /** @description Director's date of birth. For a company consumer only (leave blank for a person); a company without its director's details is declined. */
+                DrctrDob?: string;
+                /** @description Director's full name. For a company consumer only (leave blank for a person); a company without its director's details is declined. */
+                DrctrName?: string;
+                /** @description Description of the goods. A brief description, printed on the certificate, e.g. Agricultural produce. */
+                goodsDscrptn: string;
+                /** @description Value of the goods (₦). The sum of the item values (a different total is declined); printed on the certificate. */
+                goodsValue: number;
+                items: {
+                    /** @description Description. e.g. Cashew nuts */
+                    description: string;
+                    /** @description Quantity. A whole number, at least 1. */
+                    quantity: number;
+                    /** @description Value (₦). The value of the whole line, not the unit price. */
+                    value: number;
+                }[];
+                /** @description Proforma invoice date. Not in the future. */
+                proformaDate: string;
+                /** @description Proforma invoice number. The invoice's reference number, not a link; printed on the certificate. */
+                proformaInvoice: string;
+                voyage: ({
+                    origin: string;
+                } | {
+                    destination: string;
+                })[];
+                /**
+                 * Format: uri
+                 * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
+                 */
+                webHook?: string;
+            };
+            /** @constant */
+            ctgry: "mrnn";
+            /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
+            id: string;
+            /**
+             * @description Cover duration
+             * @enum {string}
+             */
+            insrncDrtn: "1m" | "3m" | "6m" | "1y";
+            /** @constant */
+            pckg: "1111";
+            /** @constant */
+            type: "stnd";
+        };
+        /** Marine import, basic (ICC C) (mrnn-stnd-1111): quote seed */
+        "product.mrnn-stnd-1111.quote": {
+            /** @description Value of the goods (₦). The premium is 0.5% of it, at least ₦10,000. */
+            goodsValue: number;
+            /**
+             * @description Cover duration
+             * @enum {string}
+             */
+            insrncDrtn: "1m" | "3m" | "6m" | "1y";
+        };
+        /** Phone screen protection, basic (device up to 200000 naira) (phnn-flx1-1111): insure seed */
+        "product.phnn-flx1-1111.insure": {
+            addtnlFact: {
+                /** @description Make. e.g. Samsung */
+                brand: string;
+                /** @description Model. e.g. Galaxy A54 */
+                model: string;
+                /** @description IMEI. 15 digits: dial *#06# on the phone to show it. A phone can hold one active policy at a time. */
+                uIdnt: string;
+                /**
+                 * Format: uri
+                 * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
+                 */
+                webHook?: string;
+            };
+            /** @constant */
+            ctgry: "phnn";
+            /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
+            id: string;
+            /**
+             * @description Cover duration
+             * @enum {string}
+             */
+            insrncDrtn: "6m" | "1y";
+            /** @constant */
+            pckg: "1111";
+            /** @constant */
+            type: "flx1";
+        };
+        /** Phone screen protection, basic (device up to 200000 naira) (phnn-flx1-1111): quote seed */
+        "product.phnn-flx1-1111.quote": {
+            /**
+             * @description Cover duration
+             * @enum {string}
+             */
+            insrncDrtn: "6m" | "1y";
+        };
+        /** Phone screen protection, standard (device 200001-500000 naira) (phnn-flx2-1111): insure seed */
+        "product.phnn-flx2-1111.insure": {
+            addtnlFact: {
+                /** @description Make. e.g. Samsung */
+                brand: string;
+                /** @description Model. e.g. Galaxy A54 */
+                model: string;
+                /** @description IMEI. 15 digits: dial *#06# on the phone to show it. A phone can hold one active policy at a time. */
+                uIdnt: string;
+                /**
+                 * Format: uri
+                 * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
+                 */
+                webHook?: string;
+            };
+            /** @constant */
+            ctgry: "phnn";
+            /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
+            id: string;
+            /**
+             * @description Cover duration
+             * @enum {string}
+             */
+            insrncDrtn: "6m" | "1y";
+            /** @constant */
+            pckg: "1111";
+            /** @constant */
+            type: "flx2";
+        };
+        /** Phone screen protection, standard (device 200001-500000 naira) (phnn-flx2-1111): quote seed */
+        "product.phnn-flx2-1111.quote": {
+            /**
+             * @description Cover duration
+             * @enum {string}
+             */
+            insrncDrtn: "6m" | "1y";
+        };
+        /** Phone screen protection, premium (device 500001-1500000 naira) (phnn-flx3-1111): insure seed */
+        "product.phnn-flx3-1111.insure": {
+            addtnlFact: {
+                /** @description Make. e.g. Samsung */
+                brand: string;
+                /** @description Model. e.g. Galaxy A54 */
+                model: string;
+                /** @description IMEI. 15 digits: dial *#06# on the phone to show it. A phone can hold one active policy at a time. */
+                uIdnt: string;
+                /**
+                 * Format: uri
+                 * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
+                 */
+                webHook?: string;
+            };
+            /** @constant */
+            ctgry: "phnn";
+            /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
+            id: string;
+            /**
+             * @description Cover duration
+             * @enum {string}
+             */
+            insrncDrtn: "6m" | "1y";
+            /** @constant */
+            pckg: "1111";
+            /** @constant */
+            type: "flx3";
+        };
+        /** Phone screen protection, premium (device 500001-1500000 naira) (phnn-flx3-1111): quote seed */
+        "product.phnn-flx3-1111.quote": {
+            /**
+             * @description Cover duration
+             * @enum {string}
+             */
+            insrncDrtn: "6m" | "1y";
+        };
+        /** Vehicle, comprehensive (vhcl-cmpr-1111): insure seed */
+        "product.vhcl-cmpr-1111.insure": {
+            addtnlFact: {
+                /** @description Make. e.g. Toyota */
+                brand: string;
+                /** @description Chassis number / VIN */
+                chsssId: string;
+                /** @description Engine number */
+                engineId: string;
+                /** @description Model. e.g. Corolla */
+                model: string;
+                /** @description Proof of ownership. Optional. PDF or image. With it the policy is approved at once; without it an administrator reviews it. */
+                proofOfOwnrsh?: string;
+                /** @description Registration plate. Letters and digits without hyphens, e.g. ABC123DE */
+                rgstrtId: string;
+                /** @description Insured value of the vehicle (₦). At least ₦500,000: the premium is 5% of it per year. */
+                vhclValueForInsrnc: number;
+                /**
+                 * Format: uri
+                 * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
+                 */
+                webHook?: string;
+                /** @description Year of manufacture. 4 digits, e.g. 2018 */
+                year: string;
+            };
+            /** @constant */
+            ctgry: "vhcl";
+            /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
+            id: string;
+            /**
+             * @description Cover duration
+             * @enum {string}
+             */
+            insrncDrtn: "7d" | "1m" | "3m" | "6m" | "1y";
+            /** @constant */
+            pckg: "1111";
+            /** @constant */
+            type: "cmpr";
+        };
+        /** Vehicle, comprehensive (vhcl-cmpr-1111): quote seed */
+        "product.vhcl-cmpr-1111.quote": {
+            /**
+             * @description Cover duration
+             * @enum {string}
+             */
+            insrncDrtn: "7d" | "1m" | "3m" | "6m" | "1y";
+            /** @description Insured value of the vehicle (₦). At least ₦500,000: the premium is 5% of it per year. */
+            vhclValueForInsrnc: number;
+        };
+        /** Vehicle, third-party (vhcl-tprt-1111): insure seed */
+        "product.vhcl-tprt-1111.insure": {
+            addtnlFact: {
+                /** @description Make. e.g. Toyota */
+                brand: string;
+                /** @description Chassis number / VIN */
+                chsssId: string;
+                /** @description Engine number */
+                engineId: string;
+                /** @description Model. e.g. Corolla */
+                model: string;
+                /** @description Registration plate. Letters and digits without hyphens, e.g. ABC123DE */
+                rgstrtId: string;
+                /**
+                 * Format: uri
+                 * @description Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling
+                 */
+                webHook?: string;
+                /** @description Year of manufacture. 4 digits, e.g. 2018 */
+                year: string;
+            };
+            /** @constant */
+            ctgry: "vhcl";
+            /** @description Your transaction reference, unique among your policies: a UUID (hyphenated, or 32 hex characters) or at most 32 letters and digits */
+            id: string;
+            /**
+             * @description Cover duration
+             * @enum {string}
+             */
+            insrncDrtn: "7d" | "1m" | "3m" | "6m" | "1y";
+            /** @constant */
+            pckg: "1111";
+            /** @constant */
+            type: "tprt";
+        };
+        /** Vehicle, third-party (vhcl-tprt-1111): quote seed */
+        "product.vhcl-tprt-1111.quote": {
+            /**
+             * @description Cover duration
+             * @enum {string}
+             */
+            insrncDrtn: "7d" | "1m" | "3m" | "6m" | "1y";
+        };
+        /** A refused command (id 55): nothing was stored */
+        Refusal: {
+            exctnFdbck: {
+                elbrtn: string;
+                /** @constant */
+                id: 55;
+                id_v4: number;
+            };
+            /** @description With 429: seconds to wait before retrying */
+            retryAfter?: number;
+        };
+        /**
+         * set env_live
+         * @description Switch the account to live mode (legacy keys follow it; test and live keys stay pinned).
+         */
+        "set-env-live.request": {
+            cmmnd: {
+                cmmnd: string;
+                /** @description Not read: this command takes no seed */
+                seed?: unknown;
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** set env_live: answer */
+        "set-env-live.response": {
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            /**
+             * @description The mode the calling key runs in: its own label for test and live keys, the account's for a legacy key
+             * @enum {string}
+             */
+            keyMode: "test" | "live";
+            /**
+             * @description The account's mode now
+             * @enum {string}
+             */
+            mode: "test" | "live";
+        };
+        /**
+         * set env_test
+         * @description Switch the account to test mode (legacy keys follow it; test and live keys stay pinned).
+         */
+        "set-env-test.request": {
+            cmmnd: {
+                cmmnd: string;
+                /** @description Not read: this command takes no seed */
+                seed?: unknown;
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** set env_test: answer */
+        "set-env-test.response": {
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            /**
+             * @description The mode the calling key runs in: its own label for test and live keys, the account's for a legacy key
+             * @enum {string}
+             */
+            keyMode: "test" | "live";
+            /**
+             * @description The account's mode now
+             * @enum {string}
+             */
+            mode: "test" | "live";
+        };
+        SuccessFeedback: {
+            /** @constant */
+            id: 75;
+            /** @constant */
+            id_v4: 200;
+        };
+        /** @description Who is calling (spec 5) */
+        UserInfo: {
+            athrzt: {
+                /** @description Authorization id */
+                id: string;
+                /** @description Authorization key, base64, in full with any trailing padding; a test or live key selects the mode */
+                key: string;
+            };
+            /** @description Partner id */
+            id: string;
+        };
+        /**
+         * wallet topup
+         * @description Credit the prepaid wallet once per reference; a repeat returns the first result.
+         */
+        "wallet-topup.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed: components["schemas"]["wallet-topup.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** wallet topup: answer */
+        "wallet-topup.response": {
+            /** @description naira */
+            amount: number;
+            /** @description The balance after this top-up, naira */
+            balance: number;
+            /** @constant */
+            currency: "NGN";
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            reference: string;
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            tmstmp: string;
+        };
+        /** wallet topup: seed */
+        "wallet-topup.seed": {
+            amount: number;
+            reference: string;
+        };
+        /**
+         * webhook delete
+         * @description Delete a webhook endpoint; its pending deliveries fail, its delivery log stays readable.
+         */
+        "webhook-delete.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed: components["schemas"]["webhook-delete.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** webhook delete: answer */
+        "webhook-delete.response": {
+            /** @constant */
+            deleted: true;
+            /** Format: uuid */
+            endpointId: string;
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            /** @description Pending deliveries that will not be sent */
+            failedDeliveries: number;
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            tmstmp: string;
+        };
+        /** webhook delete: seed */
+        "webhook-delete.seed": {
+            endpointId: string;
+        };
+        /**
+         * webhook deliveries
+         * @description The webhook delivery log, newest first, each delivery with every attempt (request, response, latency, error).
+         */
+        "webhook-deliveries.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed?: components["schemas"]["webhook-deliveries.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** webhook deliveries: answer */
+        "webhook-deliveries.response": {
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            list: {
+                attempts: {
+                    error?: string;
+                    latencyMs: number;
+                    number: number;
+                    request: {
+                        body: string;
+                        headers: {
+                            [key: string]: string;
+                        };
+                    };
+                    response?: {
+                        /** @description The first 2 KB */
+                        body: string;
+                        status: number;
+                    };
+                    /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                    tmstmp: string;
+                    url: string;
+                }[];
+                /** Format: uuid */
+                deliveryId: string;
+                /**
+                 * Format: uuid
+                 * @description Absent for a policy's one-off addtnlFact.webHook
+                 */
+                endpointId?: string;
+                /**
+                 * Format: uuid
+                 * @description Also the webhook-id header, the same for a replay
+                 */
+                eventId: string;
+                /** @enum {string} */
+                eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "webhook.endpoint_disabled" | "webhook.test";
+                lastError?: string;
+                /** @description HTTP status of the last attempt */
+                lastStatus?: number;
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                nextAttemptAt?: string;
+                /** Format: uuid */
+                replayOf?: string;
+                /** @enum {string} */
+                status: "pending" | "succeeded" | "failed";
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                tmstmp: string;
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                updated: string;
+                url: string;
+            }[];
+            /** @description Pass back as seed.cursor for the next page; null on the last page */
+            nextCursor: string | null;
+        };
+        /** webhook deliveries: seed */
+        "webhook-deliveries.seed": {
+            cursor?: string;
+            endpointId?: string;
+            /** @enum {string} */
+            eventType?: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "webhook.endpoint_disabled" | "webhook.test";
+            /** @default 20 */
+            limit?: number;
+            /** @enum {string} */
+            status?: "pending" | "succeeded" | "failed";
+        };
+        /**
+         * webhook list
+         * @description List this partner's webhook endpoints (without secrets), newest first.
+         */
+        "webhook-list.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed?: components["schemas"]["webhook-list.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** webhook list: answer */
+        "webhook-list.response": {
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            list: {
+                description?: string;
+                disabledReason?: string;
+                enabled: boolean;
+                /** Format: uuid */
+                endpointId: string;
+                /** @description The event types delivered; empty: every type */
+                events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "webhook.endpoint_disabled" | "webhook.test")[];
+                /** @description Deliveries have failed since then (the endpoint is disabled after five days of it) */
+                failingSince?: string;
+                /** @description After a rotation: the previous secret also signs until then */
+                previousSecretUntil?: string;
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                tmstmp: string;
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                updated: string;
+                url: string;
+            }[];
+            /** @description Pass back as seed.cursor for the next page; null on the last page */
+            nextCursor: string | null;
+        };
+        /** webhook list: seed */
+        "webhook-list.seed": {
+            cursor?: string;
+            /** @default 20 */
+            limit?: number;
+        };
+        /**
+         * webhook register
+         * @description Register a webhook endpoint (URL, event types, description); the answer shows its whsec_ secret, once.
+         */
+        "webhook-register.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed: components["schemas"]["webhook-register.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** webhook register: answer */
+        "webhook-register.response": {
+            description?: string;
+            disabledReason?: string;
+            enabled: boolean;
+            /** Format: uuid */
+            endpointId: string;
+            /** @description The event types delivered; empty: every type */
+            events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "webhook.endpoint_disabled" | "webhook.test")[];
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            /** @description Deliveries have failed since then (the endpoint is disabled after five days of it) */
+            failingSince?: string;
+            /** @description After a rotation: the previous secret also signs until then */
+            previousSecretUntil?: string;
+            /** @description The whsec_ signing secret: shown only here; verify deliveries with it */
+            secret: string;
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            tmstmp: string;
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            updated: string;
+            url: string;
+        };
+        /** webhook register: seed */
+        "webhook-register.seed": {
+            description?: string;
+            events?: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "webhook.endpoint_disabled" | "webhook.test")[];
+            url: string;
+        };
+        /**
+         * webhook replay
+         * @description Deliver a delivery's event again, now, to the same destination with the same webhook-id.
+         */
+        "webhook-replay.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed: components["schemas"]["webhook-replay.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** webhook replay: answer */
+        "webhook-replay.response": {
+            attempts: {
+                error?: string;
+                latencyMs: number;
+                number: number;
+                request: {
+                    body: string;
+                    headers: {
+                        [key: string]: string;
+                    };
+                };
+                response?: {
+                    /** @description The first 2 KB */
+                    body: string;
+                    status: number;
+                };
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                tmstmp: string;
+                url: string;
+            }[];
+            /** Format: uuid */
+            deliveryId: string;
+            /**
+             * Format: uuid
+             * @description Absent for a policy's one-off addtnlFact.webHook
+             */
+            endpointId?: string;
+            /**
+             * Format: uuid
+             * @description Also the webhook-id header, the same for a replay
+             */
+            eventId: string;
+            /** @enum {string} */
+            eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "webhook.endpoint_disabled" | "webhook.test";
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            lastError?: string;
+            /** @description HTTP status of the last attempt */
+            lastStatus?: number;
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            nextAttemptAt?: string;
+            /** Format: uuid */
+            replayOf?: string;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            tmstmp: string;
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            updated: string;
+            url: string;
+        };
+        /** webhook replay: seed */
+        "webhook-replay.seed": {
+            deliveryId: string;
+        };
+        /**
+         * webhook secret
+         * @description The default secret that signs addtnlFact.webHook deliveries; { rotate: true } replaces it (both sign for 24 h).
+         */
+        "webhook-secret.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed?: components["schemas"]["webhook-secret.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** webhook secret: answer */
+        "webhook-secret.response": {
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            previousSecretUntil?: string;
+            /** @description The whsec_ signing secret: shown only here; verify deliveries with it */
+            secret: string;
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            tmstmp: string;
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            updated: string;
+        };
+        /** webhook secret: seed */
+        "webhook-secret.seed": {
+            /** @constant */
+            rotate?: true;
+        };
+        /**
+         * webhook test
+         * @description Send a webhook.test event to one endpoint; answers its delivery (follow it with webhook deliveries).
+         */
+        "webhook-test.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed: components["schemas"]["webhook-test.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** webhook test: answer */
+        "webhook-test.response": {
+            attempts: {
+                error?: string;
+                latencyMs: number;
+                number: number;
+                request: {
+                    body: string;
+                    headers: {
+                        [key: string]: string;
+                    };
+                };
+                response?: {
+                    /** @description The first 2 KB */
+                    body: string;
+                    status: number;
+                };
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                tmstmp: string;
+                url: string;
+            }[];
+            /** Format: uuid */
+            deliveryId: string;
+            /**
+             * Format: uuid
+             * @description Absent for a policy's one-off addtnlFact.webHook
+             */
+            endpointId?: string;
+            /**
+             * Format: uuid
+             * @description Also the webhook-id header, the same for a replay
+             */
+            eventId: string;
+            /** @enum {string} */
+            eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "webhook.endpoint_disabled" | "webhook.test";
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            lastError?: string;
+            /** @description HTTP status of the last attempt */
+            lastStatus?: number;
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            nextAttemptAt?: string;
+            /** Format: uuid */
+            replayOf?: string;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            tmstmp: string;
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            updated: string;
+            url: string;
+        };
+        /** webhook test: seed */
+        "webhook-test.seed": {
+            endpointId: string;
+        };
+        /**
+         * webhook update
+         * @description Change an endpoint's URL, events, description or enabled state, or rotate its secret (both sign for 24 h).
+         */
+        "webhook-update.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed: components["schemas"]["webhook-update.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** webhook update: answer */
+        "webhook-update.response": {
+            description?: string;
+            disabledReason?: string;
+            enabled: boolean;
+            /** Format: uuid */
+            endpointId: string;
+            /** @description The event types delivered; empty: every type */
+            events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "webhook.endpoint_disabled" | "webhook.test")[];
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            /** @description Deliveries have failed since then (the endpoint is disabled after five days of it) */
+            failingSince?: string;
+            /** @description After a rotation: the previous secret also signs until then */
+            previousSecretUntil?: string;
+            /** @description The whsec_ signing secret: shown only here; verify deliveries with it */
+            secret?: string;
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            tmstmp: string;
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            updated: string;
+            url: string;
+        };
+        /** webhook update: seed */
+        "webhook-update.seed": {
+            description?: string;
+            enabled?: boolean;
+            endpointId: string;
+            events?: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "webhook.endpoint_disabled" | "webhook.test")[];
+            /** @constant */
+            rotateSecret?: true;
+            url?: string;
+        };
     };
-    /** webhook test: seed */
-    "webhook-test.seed": {
-      endpointId: string;
-    };
-    /**
-     * webhook update
-     * @description Change an endpoint's URL, events, description or enabled state, or rotate its secret (both sign for 24 h).
-     */
-    "webhook-update.request": {
-      cmmnd: {
-        cmmnd: string;
-        seed: components["schemas"]["webhook-update.seed"];
-      };
-      userInfo: components["schemas"]["UserInfo"];
-    };
-    /** webhook update: answer */
-    "webhook-update.response": {
-      description?: string;
-      disabledReason?: string;
-      enabled: boolean;
-      /** Format: uuid */
-      endpointId: string;
-      /** @description The event types delivered; empty: every type */
-      events: (
-        | "policy.pending"
-        | "policy.approved"
-        | "policy.declined"
-        | "policy.lapsed"
-        | "wallet.credited"
-        | "claim.submitted"
-        | "claim.updated"
-        | "financing.plan_created"
-        | "financing.installment_recorded"
-        | "financing.completed"
-        | "financing.lapsed"
-        | "webhook.endpoint_disabled"
-        | "webhook.test"
-      )[];
-      exctnFdbck: components["schemas"]["SuccessFeedback"];
-      /** @description Deliveries have failed since then (the endpoint is disabled after five days of it) */
-      failingSince?: string;
-      /** @description After a rotation: the previous secret also signs until then */
-      previousSecretUntil?: string;
-      /** @description The whsec_ signing secret: shown only here; verify deliveries with it */
-      secret?: string;
-      /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-      tmstmp: string;
-      /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
-      updated: string;
-      url: string;
-    };
-    /** webhook update: seed */
-    "webhook-update.seed": {
-      description?: string;
-      enabled?: boolean;
-      endpointId: string;
-      events?: (
-        | "policy.pending"
-        | "policy.approved"
-        | "policy.declined"
-        | "policy.lapsed"
-        | "wallet.credited"
-        | "claim.submitted"
-        | "claim.updated"
-        | "financing.plan_created"
-        | "financing.installment_recorded"
-        | "financing.completed"
-        | "financing.lapsed"
-        | "webhook.endpoint_disabled"
-        | "webhook.test"
-      )[];
-      /** @constant */
-      rotateSecret?: true;
-      url?: string;
-    };
-  };
-  responses: never;
-  parameters: never;
-  requestBodies: never;
-  headers: never;
-  pathItems: never;
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
-  command: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json":
-          | components["schemas"]["prfl-entity.request"]
-          | components["schemas"]["dump-entt-cstmrs.request"]
-          | components["schemas"]["dump-entt-cstmrs-admin.request"]
-          | components["schemas"]["dump-ipck-product-code-prmm.request"]
-          | components["schemas"]["dump-hlth-hsptls.request"]
-          | components["schemas"]["set-env-live.request"]
-          | components["schemas"]["set-env-test.request"]
-          | components["schemas"]["entt-consumer-id-insure.request"]
-          | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-status.request"]
-          | components["schemas"]["appr-entt-consumer-id-insr-product-code-tx-id.request"]
-          | components["schemas"]["dump-entt.request"]
-          | components["schemas"]["dump-entt-admin.request"]
-          | components["schemas"]["wallet-topup.request"]
-          | components["schemas"]["enrch-niid-vehicle.request"]
-          | components["schemas"]["enrch-vin-vehicle.request"]
-          | components["schemas"]["claim-submit.request"]
-          | components["schemas"]["claim-status.request"]
-          | components["schemas"]["claim-list.request"]
-          | components["schemas"]["claim-withdraw.request"]
-          | components["schemas"]["claim-review.request"]
-          | components["schemas"]["payment-financeloan.request"]
-          | components["schemas"]["payment-recordinstallment.request"]
-          | components["schemas"]["payment-runlapse.request"]
-          | components["schemas"]["payment-status.request"]
-          | components["schemas"]["webhook-register.request"]
-          | components["schemas"]["webhook-update.request"]
-          | components["schemas"]["webhook-delete.request"]
-          | components["schemas"]["webhook-list.request"]
-          | components["schemas"]["webhook-deliveries.request"]
-          | components["schemas"]["webhook-replay.request"]
-          | components["schemas"]["webhook-test.request"]
-          | components["schemas"]["webhook-secret.request"];
-      };
-    };
-    responses: {
-      /** @description The outcome, in exctnFdbck: a command's answer (75), a refusal (55) or at capacity (35) */
-      200: {
-        headers: {
-          [name: string]: unknown;
+    command: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          "application/json":
-            | components["schemas"]["prfl-entity.response"]
-            | components["schemas"]["dump-entt-cstmrs.response"]
-            | components["schemas"]["dump-entt-cstmrs-admin.response"]
-            | components["schemas"]["dump-ipck-product-code-prmm.response"]
-            | components["schemas"]["dump-hlth-hsptls.response"]
-            | components["schemas"]["set-env-live.response"]
-            | components["schemas"]["set-env-test.response"]
-            | components["schemas"]["entt-consumer-id-insure.response"]
-            | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-status.response"]
-            | components["schemas"]["appr-entt-consumer-id-insr-product-code-tx-id.response"]
-            | components["schemas"]["dump-entt.response"]
-            | components["schemas"]["dump-entt-admin.response"]
-            | components["schemas"]["wallet-topup.response"]
-            | components["schemas"]["enrch-niid-vehicle.response"]
-            | components["schemas"]["enrch-vin-vehicle.response"]
-            | components["schemas"]["claim-submit.response"]
-            | components["schemas"]["claim-status.response"]
-            | components["schemas"]["claim-list.response"]
-            | components["schemas"]["claim-withdraw.response"]
-            | components["schemas"]["claim-review.response"]
-            | components["schemas"]["payment-financeloan.response"]
-            | components["schemas"]["payment-recordinstallment.response"]
-            | components["schemas"]["payment-runlapse.response"]
-            | components["schemas"]["payment-status.response"]
-            | components["schemas"]["webhook-register.response"]
-            | components["schemas"]["webhook-update.response"]
-            | components["schemas"]["webhook-delete.response"]
-            | components["schemas"]["webhook-list.response"]
-            | components["schemas"]["webhook-deliveries.response"]
-            | components["schemas"]["webhook-replay.response"]
-            | components["schemas"]["webhook-test.response"]
-            | components["schemas"]["webhook-secret.response"]
-            | components["schemas"]["Refusal"]
-            | components["schemas"]["AtCapacity"];
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["prfl-entity.request"] | components["schemas"]["dump-entt-cstmrs.request"] | components["schemas"]["dump-entt-cstmrs-admin.request"] | components["schemas"]["dump-ipck-product-code-prmm.request"] | components["schemas"]["dump-hlth-hsptls.request"] | components["schemas"]["set-env-live.request"] | components["schemas"]["set-env-test.request"] | components["schemas"]["entt-consumer-id-insure.request"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-status.request"] | components["schemas"]["appr-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["dump-entt.request"] | components["schemas"]["dump-entt-admin.request"] | components["schemas"]["wallet-topup.request"] | components["schemas"]["enrch-niid-vehicle.request"] | components["schemas"]["enrch-vin-vehicle.request"] | components["schemas"]["claim-submit.request"] | components["schemas"]["claim-status.request"] | components["schemas"]["claim-list.request"] | components["schemas"]["claim-withdraw.request"] | components["schemas"]["claim-review.request"] | components["schemas"]["payment-financeloan.request"] | components["schemas"]["payment-recordinstallment.request"] | components["schemas"]["payment-runlapse.request"] | components["schemas"]["payment-status.request"] | components["schemas"]["webhook-register.request"] | components["schemas"]["webhook-update.request"] | components["schemas"]["webhook-delete.request"] | components["schemas"]["webhook-list.request"] | components["schemas"]["webhook-deliveries.request"] | components["schemas"]["webhook-replay.request"] | components["schemas"]["webhook-test.request"] | components["schemas"]["webhook-secret.request"];
+            };
         };
-      };
+        responses: {
+            /** @description The outcome, in exctnFdbck: a command's answer (75), a refusal (55) or at capacity (35) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["prfl-entity.response"] | components["schemas"]["dump-entt-cstmrs.response"] | components["schemas"]["dump-entt-cstmrs-admin.response"] | components["schemas"]["dump-ipck-product-code-prmm.response"] | components["schemas"]["dump-hlth-hsptls.response"] | components["schemas"]["set-env-live.response"] | components["schemas"]["set-env-test.response"] | components["schemas"]["entt-consumer-id-insure.response"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-status.response"] | components["schemas"]["appr-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["dump-entt.response"] | components["schemas"]["dump-entt-admin.response"] | components["schemas"]["wallet-topup.response"] | components["schemas"]["enrch-niid-vehicle.response"] | components["schemas"]["enrch-vin-vehicle.response"] | components["schemas"]["claim-submit.response"] | components["schemas"]["claim-status.response"] | components["schemas"]["claim-list.response"] | components["schemas"]["claim-withdraw.response"] | components["schemas"]["claim-review.response"] | components["schemas"]["payment-financeloan.response"] | components["schemas"]["payment-recordinstallment.response"] | components["schemas"]["payment-runlapse.response"] | components["schemas"]["payment-status.response"] | components["schemas"]["webhook-register.response"] | components["schemas"]["webhook-update.response"] | components["schemas"]["webhook-delete.response"] | components["schemas"]["webhook-list.response"] | components["schemas"]["webhook-deliveries.response"] | components["schemas"]["webhook-replay.response"] | components["schemas"]["webhook-test.response"] | components["schemas"]["webhook-secret.response"] | components["schemas"]["Refusal"] | components["schemas"]["AtCapacity"];
+                };
+            };
+        };
     };
-  };
 }

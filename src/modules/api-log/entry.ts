@@ -5,7 +5,6 @@
  * path (cheap: two JSON.stringify calls with a replacer and a scrub of the text), so the buffer
  * only ever holds small strings, never a request's documents.
  */
-import { commandRegistry } from "../../commands";
 import type { Envelope } from "../../core/envelope";
 import type { CommandResponse } from "../../core/feedback";
 import { newId } from "../../core/ids";
@@ -21,7 +20,7 @@ const MAX_COMMAND_CHARS = 200;
 export interface CommandExchange {
   principal: Principal;
   envelope: Envelope;
-  /** The registry's name of the command, when the endpoint looked it up; null otherwise. */
+  /** The registry's name of the command asked for; null when it is none. */
   command: string | null;
   requestId: string;
   response: CommandResponse;
@@ -94,8 +93,7 @@ export function apiLogRow(exchange: CommandExchange, now = Date.now()): ApiLogRo
     id: newId(),
     partner_id: principal.partnerId,
     request_id: exchange.requestId,
-    // A refusal before the command was looked up (429) still names what was asked for.
-    command: exchange.command ?? commandRegistry.match(envelope.cmmnd.cmmnd)?.definition.grammar ?? null,
+    command: exchange.command,
     command_text: clipText(envelope.cmmnd.cmmnd, MAX_COMMAND_CHARS),
     key_id: principal.keyId,
     key_label: principal.keyLabel,

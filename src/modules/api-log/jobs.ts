@@ -1,5 +1,5 @@
+import type { Job } from "../../core/job";
 import type { Database } from "../../db/client";
-import type { Job } from "../../worker/loop";
 import { pruneApiRequests } from "./service";
 
 /** How often the retention job runs in each process (it is idempotent: every instance may run it). */

@@ -1,6 +1,5 @@
 import { Elysia } from "elysia";
 import { type ApiLogEntryView, ApiLogPage, ApiLogRows, OUTCOME_OPTIONS, UNKNOWN_COMMAND } from "../../../views/api-log/api-log";
-import { commandRegistry } from "../../commands";
 import { CommandError } from "../../core/errors";
 import { watTimestamp } from "../../core/time";
 import type { AppDeps } from "../../http/context";
@@ -64,10 +63,9 @@ const entryView = (record: ApiRequestRecord): ApiLogEntryView => ({
 });
 
 /** Partner page: the account's recent requests to POST / and their answers (issue 8). */
-export const apiLogPortal = (deps: AppDeps) => {
+export const apiLogPortal = (deps: AppDeps, commands: readonly string[]) => {
   const db = deps.database.db;
   const buffer = apiLogFor(db);
-  const commands = commandRegistry.definitions.map((d) => d.grammar);
 
   return new Elysia({ name: "portal-api-log" }).use(portalSession(deps)).get(
     "/portal/api-log",

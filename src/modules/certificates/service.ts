@@ -7,7 +7,7 @@ import { findProduct } from "../../products";
 import { printNaira } from "../../products/policy-helpers";
 import { consumers } from "../consumers/schema";
 import { partners } from "../partners/schema";
-import type { PolicyRecord } from "../policies/service";
+import type { PolicyRecord } from "../policies/types";
 import { CERTIFICATE_MIME, type CertificateModel, type CertificateType, renderCertificate } from "./render";
 import { certificates } from "./schema";
 

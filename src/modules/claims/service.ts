@@ -13,7 +13,8 @@ import { isUniqueViolation } from "../../db/errors";
 import { watMidnight, watToday } from "../../products/policy-helpers";
 import { type DomainEvent, recordEvent } from "../events/service";
 import { policies } from "../policies/schema";
-import { type Mode, type PolicyRecord, requirePolicyMode } from "../policies/service";
+import { requirePolicyMode } from "../policies/service";
+import type { Mode, PolicyRecord } from "../policies/types";
 import { type ClaimActor, checkTransition, claimCeiling, newClaimNumber, settlement } from "./rules";
 import { type ClaimStatus, type ClaimStep, claimDocuments, claims } from "./schema";
 

@@ -4,8 +4,9 @@ import { RegistryCheck, type RegistryCheckProps, VehicleNotActivated, VehiclePag
 import { CommandError } from "../../core/errors";
 import type { AppDeps } from "../../http/context";
 import { formValues, page, problemOf } from "../../portal/page";
-import { portalSession } from "../../portal/session";
-import { recordAudit, type Viewer } from "../portal/service";
+import { type PortalViewer, portalSession } from "../../portal/session";
+
+import { recordAudit } from "../audit/service";
 import { configuredRegistry, normaliseRegistryValue } from "./registry";
 import { checkVehicleRegistry, decodeVin, registryCheckPrice } from "./service";
 import { vinDecoderAt } from "./vin";
@@ -13,17 +14,17 @@ import { vinDecoderAt } from "./vin";
 /** Partner pages: vehicle checks (registry check by plate or policy number, VIN decode), when enrichment is activated. */
 export const vehiclePortal = (deps: AppDeps) => {
   const db = deps.database.db;
-  const shell = (viewer: Viewer, csrf: string) => ({ title: "Vehicle checks", active: "vehicle", viewer, csrf });
-  const caller = (viewer: Viewer) => ({ partnerId: viewer.partnerId, mode: viewer.mode });
+  const shell = (viewer: PortalViewer, csrf: string) => ({ title: "Vehicle checks", active: "vehicle", viewer, csrf });
+  const caller = (viewer: PortalViewer) => ({ partnerId: viewer.partnerId, mode: viewer.mode });
 
   /** Without activation every vehicle route answers 403 with a page saying how to get it (as the JSON surface answers 403). */
-  const notActivated = (request: Request, viewer: Viewer, csrf: string, set: { status?: number | string }) => {
+  const notActivated = (request: Request, viewer: PortalViewer, csrf: string, set: { status?: number | string }) => {
     set.status = 403;
     return page(request, shell(viewer, csrf), <VehicleNotActivated />);
   };
 
   /** The page for a full load; the section alone for htmx. */
-  const respond = (request: Request, viewer: Viewer, csrf: string, section: "check" | "vin", check: RegistryCheckProps, vin: VinProps) => {
+  const respond = (request: Request, viewer: PortalViewer, csrf: string, section: "check" | "vin", check: RegistryCheckProps, vin: VinProps) => {
     if (request.headers.get("hx-request") === "true")
       return page(request, shell(viewer, csrf), section === "check" ? <RegistryCheck {...check} /> : <VinDecode {...vin} />);
     return page(request, shell(viewer, csrf), <VehiclePage mode={viewer.mode} check={check} vin={vin} />);

@@ -1,8 +1,8 @@
 import type { Config } from "../../config";
+import type { Job } from "../../core/job";
 import { log } from "../../core/log";
 import type { Database } from "../../db/client";
 import { watToday } from "../../products/policy-helpers";
-import type { Job } from "../../worker/loop";
 import { runLapse } from "./service";
 
 /**

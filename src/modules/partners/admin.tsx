@@ -5,7 +5,7 @@ import type { Database } from "../../db/client";
 import type { AppDeps } from "../../http/context";
 import { formValues, page, problemOf } from "../../portal/page";
 import { portalSession } from "../../portal/session";
-import { recordAudit } from "../portal/service";
+import { recordAudit } from "../audit/service";
 import { createPartner, listPartners, setEnrichment, setSuspended } from "./service";
 
 /** The account changes an administrator can make from the partner list. */

@@ -5,8 +5,9 @@ import { CommandError } from "../../core/errors";
 import { normaliseUuid } from "../../core/ids";
 import type { AppDeps } from "../../http/context";
 import { formValues, page, problemOf } from "../../portal/page";
-import { portalSession } from "../../portal/session";
-import { inviteStaff, listUsers, recordAudit, setStaffActive, type Viewer } from "../portal/service";
+import { type PortalViewer, portalSession } from "../../portal/session";
+import { inviteStaff, listUsers, setStaffActive } from "../accounts/service";
+import { recordAudit } from "../audit/service";
 import { KEY_LABELS, type KeyLabel, partnerKeys, revokeKey, rotateKey, setAccountMode } from "./service";
 
 const isLabel = (value: string | undefined): value is KeyLabel => KEY_LABELS.includes(value as KeyLabel);
@@ -24,12 +25,12 @@ export const partnerPortal = (deps: AppDeps) => {
     });
   }
 
-  async function keysPage(request: Request, viewer: Viewer, csrf: string, extra: Partial<KeysProps> = {}) {
+  async function keysPage(request: Request, viewer: PortalViewer, csrf: string, extra: Partial<KeysProps> = {}) {
     const props: KeysProps = { slots: await slots(viewer.partnerId), mode: viewer.mode, canChange: viewer.role === "owner", csrf, ...extra };
     return page(request, { title: "API keys", active: "keys", viewer, csrf }, <KeysPage {...props} />);
   }
 
-  async function teamPage(request: Request, viewer: Viewer, csrf: string, extra: Partial<TeamProps> = {}) {
+  async function teamPage(request: Request, viewer: PortalViewer, csrf: string, extra: Partial<TeamProps> = {}) {
     const props: TeamProps = { users: await listUsers(db, viewer.partnerId), invite: { values: {} }, csrf, ...extra };
     return page(request, { title: "Team", active: "team", viewer, csrf }, <TeamPage {...props} />);
   }
@@ -85,7 +86,7 @@ export const partnerPortal = (deps: AppDeps) => {
         const asked = formValues(body).mode;
         try {
           if (asked !== "test" && asked !== "live") throw new CommandError(400, `mode must be "test" or "live"; received ${JSON.stringify(asked ?? null)}`);
-          const mode: Viewer["mode"] = asked;
+          const mode: PortalViewer["mode"] = asked;
           const now = new Date();
           await setAccountMode(db, viewer.partnerId, mode, (tx) =>
             recordAudit(tx, viewer, { action: "account.mode", subject: mode, details: { from: viewer.mode, to: mode } }, now),

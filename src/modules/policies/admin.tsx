@@ -6,12 +6,13 @@ import { normaliseUuid } from "../../core/ids";
 import type { AppDeps } from "../../http/context";
 import { formValues, page, problemOf } from "../../portal/page";
 import { portalSession } from "../../portal/session";
+import { recordAudit } from "../audit/service";
 import { consumerName } from "../consumers/portal";
 import { findConsumer, wireConsumerId } from "../consumers/service";
 import { partnerNames } from "../partners/service";
-import { recordAudit } from "../portal/service";
 import { certificateDownload, listQuery, policyFilters, policyRows, policyView, productName, productOptions } from "./portal";
-import { listPolicies, type PolicyRecord, policiesByIds, reviewPolicyById } from "./service";
+import { listPolicies, policiesByIds, reviewPolicyById } from "./service";
+import type { PolicyRecord } from "./types";
 
 const PAGE_SIZE = 25;
 

@@ -10,7 +10,8 @@ import type { CertificateForm } from "../../products/types";
 import { insureSeedVariants } from "../../reference/products";
 import { type CertificateDocument, certificateFor, certificateUrl, renderCertificateFor } from "../certificates/service";
 import { POLICY_STATUSES } from "./schema";
-import { findPolicy, issuedPolicy, issuePolicy, listPolicies, type PolicyAddress, type PolicyRecord, reviewPolicy } from "./service";
+import { findPolicy, issuedPolicy, issuePolicy, listPolicies, type PolicyAddress, reviewPolicy } from "./service";
+import type { PolicyRecord } from "./types";
 
 const POLICY_ADDRESS = String.raw`entt_(?<consumerParam>[^|\s]+)\|insr_(?<productCode>[a-z0-9]+-[a-z0-9]+-[0-9]+)-(?<reference>[^*\s]+)`;
 

@@ -13,7 +13,8 @@ import { consumerName } from "../consumers/portal";
 import { findConsumer, wireConsumerId } from "../consumers/service";
 import { planNoOfPolicy } from "../financing/service";
 import { POLICY_STATUSES } from "./schema";
-import { findPolicyByReference, listPolicies, type PolicyFilters, type PolicyRecord } from "./service";
+import { findPolicyByReference, listPolicies, type PolicyFilters } from "./service";
+import type { PolicyRecord } from "./types";
 
 const PAGE_SIZE = 25;
 const DATE = /^\d{4}-\d\d-\d\d$/;

@@ -24,9 +24,7 @@ import { magicReference } from "../sandbox/references";
 import { debitPremium, refundPremium } from "../wallet/service";
 import { normaliseReference } from "./reference";
 import { type PolicyStatus, policies } from "./schema";
-
-export type PolicyRecord = typeof policies.$inferSelect;
-export type Mode = "test" | "live";
+import type { InsurerGateway, Mode, PolicyRecord } from "./types";
 
 /**
  * A test key must not act on a live policy's money or claims, nor a live key on a test policy's
@@ -395,16 +393,6 @@ async function reviewWhere(
       );
     return decide(tx, policy, decision, now);
   });
-}
-
-/** The insurer's answer about one policy. A real insurer plugs in behind this interface. */
-type InsurerDecision = { approve: true } | { approve: false; reason: string };
-
-export interface InsurerGateway {
-  underwrite(
-    policy: PolicyRecord,
-    context: { product: Product; terms: PolicyTerms; policyContext: PolicyContext; facts: UnderwritingFacts },
-  ): Promise<InsurerDecision>;
 }
 
 /** The built-in insurer: applies the product's decline rules (spec 7); its delay is the scheduling delay. */

@@ -4,15 +4,14 @@ import { CommandError } from "../../core/errors";
 import { normaliseUuid } from "../../core/ids";
 import type { AppDeps } from "../../http/context";
 import { formValuesWithFiles, page, problemOf } from "../../portal/page";
-import { portalSession } from "../../portal/session";
+import { type PortalViewer, portalSession } from "../../portal/session";
 import { findProduct, type Product } from "../../products";
 import { policySeedFromForm, seedFromForm } from "../../products/forms";
+import { recordAudit } from "../audit/service";
 import { consumerName } from "../consumers/portal";
 import { findConsumer, listConsumers, wireConsumerId } from "../consumers/service";
 import { productOptions } from "../policies/portal";
 import { issuePolicy } from "../policies/service";
-import type { Viewer } from "../portal/service";
-import { recordAudit } from "../portal/service";
 import { discardQuote, quotePremium } from "./service";
 
 const productOf = (code: string | undefined): Product | undefined => {
@@ -40,7 +39,7 @@ export const quotePortal = (deps: AppDeps) => {
 
   async function render(
     request: Request,
-    viewer: Viewer,
+    viewer: PortalViewer,
     csrf: string,
     values: Record<string, string | undefined>,
     extra: { problem?: ReturnType<typeof problemOf>; premium?: Parameters<typeof Premium>[0]["premium"] } = {},

@@ -1,4 +1,4 @@
-import type { InsurerGateway } from "../policies/service";
+import type { InsurerGateway } from "../policies/types";
 import { sandboxDeclineNote } from "./declines";
 import { magicReference } from "./references";
 

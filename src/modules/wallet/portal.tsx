@@ -5,10 +5,10 @@ import { toKobo } from "../../core/money";
 import { parseWith } from "../../core/validation";
 import type { AppDeps } from "../../http/context";
 import { formValues, page, problemOf } from "../../portal/page";
-import { portalSession } from "../../portal/session";
+import { type PortalViewer, portalSession } from "../../portal/session";
 import { wireValue } from "../../products/forms";
+import { recordAudit } from "../audit/service";
 import { currentWatMonth, usageStatement } from "../enrichment/service";
-import { recordAudit, type Viewer } from "../portal/service";
 import { topUpSeed } from "./commands";
 import { policyReferences, topUpWallet, walletBalance, walletLedger } from "./service";
 
@@ -24,7 +24,7 @@ const topUpSeedFrom = (values: Record<string, string | undefined>) => ({
 export const walletPortal = (deps: AppDeps) => {
   const db = deps.database.db;
 
-  async function ledger(viewer: Viewer, cursor?: string): Promise<WalletProps["ledger"]> {
+  async function ledger(viewer: PortalViewer, cursor?: string): Promise<WalletProps["ledger"]> {
     const list = await walletLedger(db, viewer.partnerId, { limit: PAGE_SIZE, cursor });
     const references = await policyReferences(
       db,
@@ -42,7 +42,7 @@ export const walletPortal = (deps: AppDeps) => {
     return { rows, more: list.nextCursor ? `/portal/wallet?rows=1&cursor=${list.nextCursor}` : null };
   }
 
-  async function usage(viewer: Viewer, month: string | undefined, now: Date): Promise<UsageProps> {
+  async function usage(viewer: PortalViewer, month: string | undefined, now: Date): Promise<UsageProps> {
     const currentMonth = currentWatMonth(now);
     const asked = month?.trim() || currentMonth;
     try {
@@ -53,13 +53,13 @@ export const walletPortal = (deps: AppDeps) => {
     }
   }
 
-  async function walletProps(viewer: Viewer, csrf: string, topUp: WalletProps["topUp"], month: string | undefined): Promise<WalletProps> {
+  async function walletProps(viewer: PortalViewer, csrf: string, topUp: WalletProps["topUp"], month: string | undefined): Promise<WalletProps> {
     const now = new Date();
     const [balanceKobo, ledgerPart, usagePart] = await Promise.all([walletBalance(db, viewer.partnerId), ledger(viewer), usage(viewer, month, now)]);
     return { balanceKobo, mode: viewer.mode, topUp, ledger: ledgerPart, usage: usagePart, csrf };
   }
 
-  const shell = (viewer: Viewer, csrf: string) => ({ title: "Wallet", active: "wallet", viewer, csrf });
+  const shell = (viewer: PortalViewer, csrf: string) => ({ title: "Wallet", active: "wallet", viewer, csrf });
 
   return new Elysia({ name: "portal-wallet" })
     .use(portalSession(deps))

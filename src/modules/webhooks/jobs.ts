@@ -1,6 +1,6 @@
 import type { Config } from "../../config";
+import type { Job } from "../../core/job";
 import type { Database } from "../../db/client";
-import type { Job } from "../../worker/loop";
 import { deliverDueWebhooks, deliverySettings, dispatchOutboxEvents } from "./dispatcher";
 
 /** The background jobs of webhook delivery: outbox fan-out, then delivery with retries. */

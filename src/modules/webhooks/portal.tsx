@@ -5,8 +5,9 @@ import { normaliseUuid } from "../../core/ids";
 import { parseWith } from "../../core/validation";
 import type { AppDeps } from "../../http/context";
 import { formValues, page, problemOf } from "../../portal/page";
-import { portalSession } from "../../portal/session";
-import { recordAudit, type Viewer } from "../portal/service";
+import { type PortalViewer, portalSession } from "../../portal/session";
+
+import { recordAudit } from "../audit/service";
 import {
   type DeliveryRecord,
   deleteEndpoint,
@@ -74,7 +75,13 @@ export const webhookPortal = (deps: AppDeps) => {
   const db = deps.database.db;
   const rules = urlRules(deps.config);
 
-  async function endpointPage(request: Request, viewer: Viewer, csrf: string, endpointId: string, extra: Partial<Parameters<typeof EndpointPage>[0]> = {}) {
+  async function endpointPage(
+    request: Request,
+    viewer: PortalViewer,
+    csrf: string,
+    endpointId: string,
+    extra: Partial<Parameters<typeof EndpointPage>[0]> = {},
+  ) {
     const endpoint = await findEndpoint(db, viewer.partnerId, endpointId);
     const deliveries = await listDeliveries(db, viewer.partnerId, { endpointId }, { limit: 20 });
     const values = { url: endpoint.url, description: endpoint.description ?? "", enabled: endpoint.enabled ? "on" : "" };
@@ -103,7 +110,7 @@ export const webhookPortal = (deps: AppDeps) => {
   /** Run an endpoint action; refusals (another partner's endpoint: 404) become a page with the message. */
   async function act(
     request: Request,
-    viewer: Viewer,
+    viewer: PortalViewer,
     csrf: string,
     set: { status?: unknown },
     param: string,

@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { and, desc, eq, gt, isNull, lt, ne, or, type SQL, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, ne, sql } from "drizzle-orm";
 import type { Config } from "../../config";
 import { CommandError } from "../../core/errors";
 import { newId } from "../../core/ids";
-import { decodeCursor, encodeCursor, type Page } from "../../core/pagination";
 import type { Database, Executor } from "../../db/client";
+import { recordAudit } from "../audit/service";
 import { partners, portalUsers } from "../partners/schema";
-import { auditLog, portalSessions, serviceSecrets } from "./schema";
+import { portalSessions, serviceSecrets } from "./schema";
 
 export type PortalRole = "owner" | "staff" | "admin";
 
@@ -201,55 +201,4 @@ export async function setStaffActive(db: Database, owner: Viewer, userId: string
         .where(and(eq(portalSessions.userId, userId), isNull(portalSessions.endedAt)));
     await recordAudit(tx, owner, { action: active ? "user.reactivate" : "user.deactivate", subject: user.email }, now);
   });
-}
-
-// ─── Audit log ──────────────────────────────────────────────────────────────────────────────
-
-export interface AuditEntry {
-  action: string;
-  subject: string;
-  /** The partner whose data changed; defaults to the actor's own account. */
-  partnerId?: string | null;
-  details?: Record<string, unknown>;
-}
-
-/** Record who did what, in the caller's transaction when there is one. */
-export async function recordAudit(db: Executor, actor: Viewer | { label: string; partnerId: string }, entry: AuditEntry, now: Date): Promise<void> {
-  const person = "userId" in actor;
-  await db.insert(auditLog).values({
-    id: newId(),
-    at: now,
-    actorUserId: person ? actor.userId : null,
-    actor: person ? actor.email : actor.label,
-    partnerId: entry.partnerId === undefined ? actor.partnerId : entry.partnerId,
-    action: entry.action,
-    subject: entry.subject,
-    details: entry.details ?? {},
-  });
-}
-
-export type AuditRecord = typeof auditLog.$inferSelect;
-
-/** Newest first; `partnerId` limits it to one account's entries. */
-export async function listAudit(
-  db: Database,
-  filters: { partnerId?: string; action?: string },
-  page: { limit: number; cursor?: string },
-): Promise<Page<AuditRecord>> {
-  const conditions: SQL[] = [];
-  if (filters.partnerId) conditions.push(eq(auditLog.partnerId, filters.partnerId));
-  if (filters.action) conditions.push(eq(auditLog.action, filters.action));
-  if (page.cursor) {
-    const { at, id } = decodeCursor(page.cursor);
-    conditions.push(or(lt(auditLog.at, at), and(eq(auditLog.at, at), lt(auditLog.id, id)))!);
-  }
-  const rows = await db
-    .select()
-    .from(auditLog)
-    .where(and(...conditions))
-    .orderBy(desc(auditLog.at), desc(auditLog.id))
-    .limit(page.limit + 1);
-  const items = rows.slice(0, page.limit);
-  const last = items.at(-1);
-  return { items, nextCursor: rows.length > page.limit && last ? encodeCursor(last.at, last.id) : null };
 }

@@ -1,0 +1,18 @@
+import { defineModule } from "../manifest";
+import { financingCommands } from "./commands";
+import { financingJobs } from "./jobs";
+import { financingPortal } from "./portal";
+import * as tables from "./schema";
+
+/** Premium financing: instalment plans, payments, and the lapse of unpaid plans. */
+export const financingModule = defineModule({
+  name: "financing",
+  commands: financingCommands,
+  routes: financingPortal,
+  jobs: ({ db, config }) => financingJobs(db, config),
+  tables,
+  nav: [
+    { area: "portal", href: "/portal/financing", label: "Financing", key: "financing", order: 50 },
+    { area: "admin", href: "/admin/financing", label: "Financing", key: "financing", order: 50 },
+  ],
+});

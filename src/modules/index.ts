@@ -1,0 +1,37 @@
+import { accountsModule } from "./accounts";
+import { apiLogModule } from "./api-log";
+import { auditModule } from "./audit";
+import { certificatesModule } from "./certificates";
+import { claimsModule } from "./claims";
+import { consumersModule } from "./consumers";
+import { enrichmentModule } from "./enrichment";
+import { eventsModule } from "./events";
+import { financingModule } from "./financing";
+import type { ModuleManifest } from "./manifest";
+import { partnersModule } from "./partners";
+import { policiesModule } from "./policies";
+import { quotesModule } from "./quotes";
+import { walletModule } from "./wallet";
+import { webhooksModule } from "./webhooks";
+
+/**
+ * Every module of the service. Adding one is its folder plus one line here: the command registry,
+ * the portal, the worker, the navigation and drizzle-kit all read this list. The order is the
+ * reference's order of commands.
+ */
+export const modules: readonly ModuleManifest[] = [
+  consumersModule,
+  quotesModule,
+  partnersModule,
+  policiesModule,
+  walletModule,
+  enrichmentModule,
+  claimsModule,
+  financingModule,
+  webhooksModule,
+  apiLogModule,
+  auditModule,
+  accountsModule,
+  certificatesModule,
+  eventsModule,
+];

@@ -1,0 +1,44 @@
+import type { AnyElysia } from "elysia";
+import type { Config } from "../config";
+import type { Job } from "../core/job";
+import type { CommandDefinition } from "../core/registry";
+import type { Database } from "../db/client";
+import type { AppDeps } from "../http/context";
+import type { NavEntry } from "../portal/navigation";
+import type { InsurerGateway } from "./policies/types";
+
+/** What a background job may need: the database, the configuration, and the insurer to underwrite with. */
+interface JobContext {
+  db: Database;
+  config: Config;
+  gateway: InsurerGateway;
+}
+
+/** What the assembled service tells a module's pages (a module cannot import the registry that gathers it). */
+interface ServiceFacts {
+  /** Every command's grammar, in the reference's order. */
+  commandGrammars: readonly string[];
+}
+
+/**
+ * Everything a module adds to the service, in one place (src/modules/<area>/index.ts): the app,
+ * the worker and drizzle gather the manifests listed in src/modules/index.ts, and nothing
+ * registers outside them (test/architecture.test.ts).
+ */
+export interface ModuleManifest {
+  name: string;
+  /** Its commands of the JSON endpoint (spec 4.2 and the documented extensions). */
+  // biome-ignore lint/suspicious/noExplicitAny: commands of every seed type; each checks its own seed
+  commands?: readonly CommandDefinition<any, any>[];
+  /** Its portal and admin pages. */
+  routes?: (deps: AppDeps, service: ServiceFacts) => AnyElysia;
+  /** Its background jobs. */
+  jobs?: (context: JobContext) => Job[];
+  /** Its tables (its schema.ts), for drizzle-kit and the architecture test. */
+  tables?: Record<string, unknown>;
+  /** Its links in the portal's side navigation. */
+  nav?: readonly NavEntry[];
+}
+
+/** A manifest, checked against the type (keeps each module's index.ts one object). */
+export const defineModule = (manifest: ModuleManifest): ModuleManifest => manifest;
