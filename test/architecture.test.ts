@@ -5,10 +5,10 @@
  * exactly the tables the manifests declare.
  */
 import { expect, test } from "bun:test";
-import { getTableName, is } from "drizzle-orm";
-import { PgTable } from "drizzle-orm/pg-core";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import { getTableName, is, sql } from "drizzle-orm";
+import { PgTable } from "drizzle-orm/pg-core";
 import { modules } from "../src/modules";
 import { testDatabase } from "./support/harness";
 
@@ -88,19 +88,26 @@ test("every module folder has a manifest, and src/modules/index.ts lists each on
     .filter((entry) => entry.isDirectory() && !folders.includes(entry.name))
     .map((entry) => entry.name);
   for (const folder of withoutManifest)
-    expect({ folder, registers: readdirSync(join(root, "src/modules", folder)).filter((file) => /^(commands|portal|admin|jobs|schema)\./.test(file)) }).toEqual({
-      folder,
-      registers: [],
-    });
+    expect({ folder, registers: readdirSync(join(root, "src/modules", folder)).filter((file) => /^(commands|portal|admin|jobs|schema)\./.test(file)) }).toEqual(
+      {
+        folder,
+        registers: [],
+      },
+    );
 });
 
 test("the database holds exactly the tables the manifests declare, each declared once", async () => {
-  const declared = modules.flatMap((module) => Object.values(module.tables ?? {}).filter((value) => is(value, PgTable)).map((table) => getTableName(table as PgTable)));
+  const declared = modules.flatMap((module) =>
+    Object.values(module.tables ?? {})
+      .filter((value) => is(value, PgTable))
+      .map((table) => getTableName(table as PgTable)),
+  );
   expect(new Set(declared).size).toBe(declared.length);
   const { db } = await testDatabase();
-  const rows = await db.execute<{ table_name: string }>(
-    "select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'" as never,
-  );
-  const stored = ("rows" in rows ? (rows.rows as { table_name: string }[]) : (rows as unknown as { table_name: string }[])).map((row) => row.table_name);
+  // postgres.js answers an array of rows, PGlite an object with `rows`.
+  const answer = (await db.execute(
+    sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`,
+  )) as unknown as { table_name: string }[] | { rows: { table_name: string }[] };
+  const stored = ("rows" in answer ? answer.rows : answer).map((row) => row.table_name);
   expect(stored.sort()).toEqual(declared.sort());
 });
