@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { Dashboard } from "../../views/portal/dashboard";
 import type { AppDeps } from "../http/context";
-import { consumerName } from "../modules/consumers/portal";
+import { consumerName } from "../modules/consumers/presenter";
 import { findConsumer } from "../modules/consumers/service";
 import { listPolicies, policySummary } from "../modules/policies/service";
 import { walletBalance } from "../modules/wallet/service";

@@ -26,7 +26,11 @@ export function redirectTo(request: Request, set: ResponseSet, location: string)
 /** A page or record that is not there (or not this viewer's): 404 with a sentence saying what. */
 export function notFound(set: ResponseSet, what: string): JSX.Element {
   set.status = 404;
-  return <p class="problem" safe>{what}</p>;
+  return (
+    <p class="problem" safe>
+      {what}
+    </p>
+  );
 }
 
 /** The "more" link of a list: the same filters, only the rows, from `cursor`; null on the last page. */

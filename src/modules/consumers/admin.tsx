@@ -3,7 +3,7 @@ import { ConsumerRows } from "../../../views/consumers/consumers";
 import type { AppDeps } from "../../http/context";
 import { page } from "../../portal/page";
 import { portalSession } from "../../portal/session";
-import { consumerRow } from "./portal";
+import { consumerRow } from "./presenter";
 import { listConsumers } from "./service";
 
 /** Every partner's consumers, searchable (the operator's view; read-only). */

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { ConsumerDetail, ConsumerForm, ConsumerList, type ConsumerRow, ConsumerRows } from "../../../views/consumers/consumers";
+import { ConsumerDetail, ConsumerForm, ConsumerList, ConsumerRows } from "../../../views/consumers/consumers";
 import { normaliseUuid } from "../../core/ids";
 import type { AppDeps } from "../../http/context";
 import { formValuesWithFiles, page, problemOf } from "../../portal/page";
@@ -8,25 +8,10 @@ import { findProduct } from "../../products";
 import { seedFromForm } from "../../products/forms";
 import { listPolicies } from "../policies/service";
 import { consumerForm, profileValues } from "./form";
-import { type ConsumerRecord, findConsumer, listConsumers, registerConsumer, wireConsumerId } from "./service";
+import { consumerName, consumerRow } from "./presenter";
+import { findConsumer, listConsumers, registerConsumer, wireConsumerId } from "./service";
 
 const PAGE_SIZE = 25;
-
-export function consumerName(profile: Record<string, unknown>): string {
-  const name = (profile.name ?? {}) as Record<string, string | undefined>;
-  return name.brand ?? [name.first, name.middle, name.last].filter(Boolean).join(" ");
-}
-
-export const consumerRow = (c: ConsumerRecord): ConsumerRow => ({
-  id: c.id,
-  wireId: wireConsumerId(c.id),
-  name: consumerName(c.profile),
-  consumerClass: c.class,
-  email: c.profile.eMail as string | undefined,
-  phone: c.profile.phoneNo as string | undefined,
-  documents: c.documents,
-  createdAt: c.createdAt,
-});
 
 const LABELS: Record<string, string> = {
   gender: "Gender",

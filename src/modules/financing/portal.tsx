@@ -21,7 +21,7 @@ import { watToday } from "../../products/policy-helpers";
 import type { Viewer } from "../accounts/service";
 import { recordAudit } from "../audit/service";
 import { partnerNames } from "../partners/service";
-import { productName } from "../policies/portal";
+import { productName } from "../policies/presenter";
 import { findPolicyByReference } from "../policies/service";
 import { addDays } from "./schedule";
 import { PLAN_STATUSES, type PlanStatus } from "./schema";

@@ -7,10 +7,10 @@ import type { AppDeps } from "../../http/context";
 import { formValues, page, problemOf } from "../../portal/page";
 import { portalSession } from "../../portal/session";
 import { recordAudit } from "../audit/service";
-import { consumerName } from "../consumers/portal";
+import { consumerName } from "../consumers/presenter";
 import { findConsumer, wireConsumerId } from "../consumers/service";
 import { partnerNames } from "../partners/service";
-import { certificateDownload, listQuery, policyFilters, policyRows, policyView, productName, productOptions } from "./portal";
+import { certificateDownload, listQuery, policyFilters, policyRows, policyView, productName, productOptions } from "./presenter";
 import { listPolicies, policiesByIds, reviewPolicyById } from "./service";
 import type { PolicyRecord } from "./types";
 

@@ -8,9 +8,9 @@ import { type PortalViewer, portalSession } from "../../portal/session";
 import { findProduct, type Product } from "../../products";
 import { policySeedFromForm, seedFromForm } from "../../products/forms";
 import { recordAudit } from "../audit/service";
-import { consumerName } from "../consumers/portal";
+import { consumerName } from "../consumers/presenter";
 import { findConsumer, listConsumers, wireConsumerId } from "../consumers/service";
-import { productOptions } from "../policies/portal";
+import { productOptions } from "../policies/presenter";
 import { issuePolicy } from "../policies/service";
 import { discardQuote, quotePremium } from "./service";
 

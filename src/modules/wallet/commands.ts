@@ -1,15 +1,10 @@
 import { z } from "zod";
 import { currency, naira, wireTimestamp } from "../../core/answers";
-import { nairaAmount, toKobo } from "../../core/money";
+import { toKobo } from "../../core/money";
 import { command, refusal } from "../../core/registry";
 import { watTimestamp } from "../../core/time";
+import { topUpSeed } from "./model";
 import { earlierTopUp, topUpWallet, type WalletEntry } from "./service";
-
-/** The seed of `wallet topup`; the portal's top-up form is validated by it too (same words). */
-export const topUpSeed = z.strictObject({
-  amount: nairaAmount(),
-  reference: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, "must be 1-64 letters, digits, dots, hyphens or underscores"),
-});
 
 const REFERENCE_REUSED = refusal(409, "seed.reference <reference> was already used for a top-up of <amount> naira", "the same reference with another amount");
 const topUp = { amount: 50000, reference: "bank-ref-001" };

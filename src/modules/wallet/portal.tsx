@@ -9,7 +9,7 @@ import { type PortalViewer, portalSession } from "../../portal/session";
 import { wireValue } from "../../products/forms";
 import { recordAudit } from "../audit/service";
 import { currentWatMonth, usageStatement } from "../enrichment/service";
-import { topUpSeed } from "./commands";
+import { topUpSeed } from "./model";
 import { policyReferences, topUpWallet, walletBalance, walletLedger } from "./service";
 
 const PAGE_SIZE = 25;
