@@ -2,7 +2,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createApp } from "./app";
 import { loadConfig } from "./config";
+import { beforeDeadline } from "./core/deadline";
 import { log, setLogLevel } from "./core/log";
+import { serveUntilSignalled } from "./core/process";
 import { joinCacheNetwork } from "./db/shared-cache";
 import { apiLogFor } from "./modules/api-log/buffer";
 import { countPartners, createPartner } from "./modules/partners/service";
@@ -59,10 +61,6 @@ const app = createApp(deps).listen({ port: config.PORT, maxRequestBodySize: conf
 const worker = config.WORKER === "true" ? startWorker(serviceJobs(deps.database.db, config), config.WORKER_INTERVAL_MS) : null;
 log.info("listening", { port: config.PORT, engine: deps.database.engine, url: `http://localhost:${config.PORT}/` });
 
-// A stray rejection in a hook must not take every partner's requests down with it: log it and keep serving.
-process.on("unhandledRejection", (error) => log.error("unhandled rejection", { error }));
-process.on("uncaughtException", (error) => log.error("uncaught exception", { error }));
-
 /**
  * Graceful shutdown: stop accepting connections, let in-flight requests finish and get their answers,
  * stop the background loop after its current passes, close the database, exit 0. The wait is bounded
@@ -70,13 +68,13 @@ process.on("uncaughtException", (error) => log.error("uncaught exception", { err
  * hold the process forever): what is left then is cut off, which loses nothing — an unfinished
  * command never committed, and a background job's work rolls back and is picked up again.
  */
-let stopping = false;
-async function shutdown(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  log.info("shutting down", { signal });
+serveUntilSignalled(async () => {
   const deadline = Date.now() + config.SHUTDOWN_TIMEOUT_MS;
-  const inTime = (work: Promise<unknown>) => Promise.race([work.then(() => true), Bun.sleep(Math.max(0, deadline - Date.now())).then(() => false)]);
+  const inTime = async (work: Promise<unknown>) =>
+    (await beforeDeadline(
+      work.then(() => true),
+      deadline,
+    )) ?? false;
   const server = app.server;
   let exitCode = 0;
   try {
@@ -99,6 +97,4 @@ async function shutdown(signal: string) {
   verificationService?.stop();
   operatorServer?.stop(true);
   process.exit(exitCode);
-}
-process.on("SIGTERM", () => void shutdown("SIGTERM"));
-process.on("SIGINT", () => void shutdown("SIGINT"));
+});

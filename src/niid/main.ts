@@ -1,5 +1,6 @@
 /** The standalone vehicle verification service (spec 4.4): `bun src/niid/main.ts`. */
 import { log, setLogLevel } from "../core/log";
+import { serveUntilSignalled } from "../core/process";
 import { createNiidApp } from "./app";
 import { loadNiidConfig } from "./config";
 import { SandboxRegistry } from "./registry";
@@ -34,16 +35,7 @@ log.info("niid listening", {
   url: `http://localhost:${port}/`,
 });
 
-process.on("unhandledRejection", (error) => log.error("unhandled rejection", { error }));
-process.on("uncaughtException", (error) => log.error("uncaught exception", { error }));
-
-let stopping = false;
-async function shutdown(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  log.info("shutting down", { signal });
+serveUntilSignalled(async () => {
   await app.stop(); // stops accepting and lets in-flight lookups and publications finish
   process.exit(0);
-}
-process.on("SIGTERM", () => void shutdown("SIGTERM"));
-process.on("SIGINT", () => void shutdown("SIGINT"));
+});
