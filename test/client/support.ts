@@ -81,22 +81,7 @@ export function countingFetch(inner: typeof fetch = fetch) {
   return { fetch: wrapped, bodies };
 }
 
-/** YYYY-MM-DD in Nigerian local time, `days` from now. */
-export const watDate = (days = 0) => new Date(Date.now() + 3_600_000 + days * 86_400_000).toISOString().slice(0, 10);
-
-/** A valid 15-digit IMEI (Luhn check digit). */
-export function imei(): string {
-  const body = `35${String(Math.floor(Math.random() * 1e12)).padStart(12, "0")}`;
-  const sum = [...body].reverse().reduce((acc, ch, i) => {
-    let d = Number(ch);
-    if (i % 2 === 0) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    return acc + d;
-  }, 0);
-  return body + String((10 - (sum % 10)) % 10);
-}
+export { newImei as imei, vehicleFacts, watDate } from "../support/fixtures";
 
 export const consumerSeed = () => ({
   type: "s" as const,
@@ -107,13 +92,4 @@ export const consumerSeed = () => ({
   addrss: { addrss: "12 Admiralty Way, Lekki, Lagos" },
   phoneNo: "+2348031234567",
   eMail: `adaeze.${crypto.randomUUID().slice(0, 8)}@example.ng`,
-});
-
-export const vehicleFacts = () => ({
-  brand: "Toyota",
-  model: "Corolla",
-  year: "2018",
-  chsssId: "2T1BURHE0JC074316",
-  engineId: "2ZR1234567",
-  rgstrtId: "ABC123DE",
 });

@@ -24,6 +24,7 @@ import {
   type StatusAnswerBody,
 } from "../../clients/typescript/src/index";
 import { commandRegistry } from "../../src/commands";
+import { vehicleFacts as fixtureVehicle } from "../support/fixtures";
 
 /** True when A and B are the same type (not merely assignable: a seed of optional fields is assignable to most others). */
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -116,7 +117,7 @@ const transitFacts = {
   proformaInvoice: "INV-2026-0042",
   proformaDate: "2026-01-15",
 } as const;
-const vehicleFacts = { brand: "Toyota", model: "Corolla", year: "2018", chsssId: "2T1BURHE0JC074316", engineId: "2ZR1234567", rgstrtId: "ABC123DE" };
+const vehicleFacts = fixtureVehicle();
 
 /** Seeds the types refuse (each call is a compile error) and the service's schemas refuse too, naming `field`. */
 const refused: Record<string, { field: string; call: (client: PartnerClient) => Promise<unknown> }> = {

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { findProduct } from "../../src/products";
 import type { PolicyContext } from "../../src/products/types";
+import { vehicleFacts } from "../support/fixtures";
 import { refusal } from "./support";
 
 /** 10:00 WAT on 10 March 2026: cover starts at midnight WAT that day. */
@@ -14,14 +15,7 @@ const context: PolicyContext = {
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 const PDF = Buffer.from("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n").toString("base64");
 
-const thirdParty = (): Record<string, unknown> => ({
-  brand: "Toyota",
-  model: "Corolla",
-  year: "2018",
-  chsssId: "2T1BURHE0JC074316",
-  engineId: "2ZR1234567",
-  rgstrtId: "ABC123DE",
-});
+const thirdParty = (): Record<string, unknown> => vehicleFacts();
 const comprehensive = (): Record<string, unknown> => ({ ...thirdParty(), vhclValueForInsrnc: 5_000_000 });
 
 function rulesOf(code: "tprt" | "cmpr") {

@@ -1,26 +1,9 @@
 import { expect } from "bun:test";
+import { newImei, vehicleFacts, watDate } from "./fixtures";
 import { individual, PNG_BASE64, type TestPartner } from "./harness";
 
-/** YYYY-MM-DD in Nigerian local time, `days` from now. */
-export function watDate(days = 0): string {
-  return new Date(Date.now() + 3_600_000 + days * 86_400_000).toISOString().slice(0, 10);
-}
+export { newImei, vehicleFacts, watDate } from "./fixtures";
 
-/** A valid 15-digit IMEI (Luhn check digit) unique to this call. */
-export function newImei(): string {
-  const body = `35${String(Math.floor(Math.random() * 1e12)).padStart(12, "0")}`;
-  const sum = [...body].reverse().reduce((acc, ch, i) => {
-    let d = Number(ch);
-    if (i % 2 === 0) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    return acc + d;
-  }, 0);
-  return body + String((10 - (sum % 10)) % 10);
-}
-
-/** A consumer who satisfies every family's requirements (spec 2.3), marine included. */
 export const fullConsumer = () => individual({ socialID: { type: "nidd", id: "12345678901", image: PNG_BASE64 }, taxId: "TIN-0012345" });
 
 export interface ProductCase {
@@ -30,7 +13,6 @@ export interface ProductCase {
   addtnlFact: () => Record<string, unknown>;
 }
 
-const vehicle = () => ({ brand: "Toyota", model: "Corolla", year: "2018", chsssId: "2T1BURHE0JC074316", engineId: "2ZR1234567", rgstrtId: "ABC123DE" });
 const cargo = () => ({
   items: [
     { description: "Cashew nuts", quantity: 100, value: 3_000_000 },
@@ -46,12 +28,12 @@ const creditLife = () => ({ loanAmount: 50_000_000, loanTenure: 12, disbursement
 
 /** One valid request per spec-described product. */
 export const productCases: Record<string, ProductCase> = {
-  "vhcl-tprt-1111": { code: "vhcl-tprt-1111", quote: { insrncDrtn: "1y" }, insrncDrtn: "1y", addtnlFact: vehicle },
+  "vhcl-tprt-1111": { code: "vhcl-tprt-1111", quote: { insrncDrtn: "1y" }, insrncDrtn: "1y", addtnlFact: vehicleFacts },
   "vhcl-cmpr-1111": {
     code: "vhcl-cmpr-1111",
     quote: { insrncDrtn: "1y", vhclValueForInsrnc: 5_000_000 },
     insrncDrtn: "1y",
-    addtnlFact: () => ({ ...vehicle(), vhclValueForInsrnc: 5_000_000 }),
+    addtnlFact: () => ({ ...vehicleFacts(), vhclValueForInsrnc: 5_000_000 }),
   },
   "phnn-flx1-1111": {
     code: "phnn-flx1-1111",
