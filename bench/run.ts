@@ -30,7 +30,7 @@ import { loadConfig } from "../src/config";
 import { type Database, openDatabase } from "../src/db/client";
 import { registerConsumer } from "../src/modules/consumers/service";
 import { createPartner } from "../src/modules/partners/service";
-import { issuePolicy } from "../src/modules/policies/service";
+import { issuePolicy } from "../src/modules/policies/issuance";
 import { topUpWallet } from "../src/modules/wallet/service";
 import { measureHostile } from "./hostile";
 import { classifyBareAnswer, classifyCommandAnswer, type LoadResult, runLoad } from "./load";

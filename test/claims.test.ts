@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { and, asc, eq, like } from "drizzle-orm";
+import { listAudit } from "../src/modules/audit/service";
 import { claims } from "../src/modules/claims/schema";
 import { claimDocument, listClaims } from "../src/modules/claims/service";
 import { outboxEvents } from "../src/modules/events/schema";
@@ -203,6 +204,32 @@ describe("claims end to end", () => {
     ]);
     const [row] = await db.select().from(claims).where(eq(claims.claimNo, partial.claimNo));
     expect(row).toMatchObject({ claimedKobo: 4_500_000, approvedKobo: 4_000_055, excessKobo: 400_006, payableKobo: 3_600_049 });
+  });
+
+  test("a review over the JSON surface writes its audit row, as the operator's page does, naming the key", async () => {
+    const p = await t.partner();
+    const { reference } = await insure(p, "phnn-flx1-1111");
+    const { claimNo } = await submit(p, claimSeed(reference, { amount: 45_000 }));
+    await review(claimNo, "in_review", { note: "Assessor assigned" });
+    await review(claimNo, "approved", { approvedAmount: 40_000 });
+    const refused = await review(claimNo, "in_review");
+    expect(refused.exctnFdbck.id).toBe(55);
+    const rows = (await listAudit(db, { partnerId: p.partnerId, action: "claim.review" }, { limit: 10 })).items;
+    const shown = rows.map(({ actor, actorUserId, partnerId, subject, details }) => ({ actor, actorUserId, partnerId, subject, details }));
+    // Two reviews may share a millisecond: compare them in the order of their statuses.
+    shown.sort((a, b) => String(a.details.status).localeCompare(String(b.details.status)));
+    expect(shown).toEqual([
+      {
+        actor: "API key test",
+        actorUserId: null,
+        partnerId: p.partnerId,
+        subject: claimNo,
+        details: { status: "approved", approvedKobo: 4_000_000, excessKobo: 400_000, payableKobo: 3_600_000 },
+      },
+      { actor: "API key test", actorUserId: null, partnerId: p.partnerId, subject: claimNo, details: { status: "in_review", note: "Assessor assigned" } },
+    ]);
+    // The partner's own changes over the JSON surface are not portal actions: no audit row.
+    expect((await listAudit(db, { partnerId: p.partnerId, action: "claim.submit" }, { limit: 10 })).items).toEqual([]);
   });
 
   test("withdraw: the partner takes back a submitted or in-review claim, with a note", async () => {

@@ -6,7 +6,8 @@ import { httpVehicleRegistry, type PublishedPolicy } from "../src/modules/enrich
 import { usageCharges } from "../src/modules/enrichment/schema";
 import { currentWatMonth, usageStatement } from "../src/modules/enrichment/service";
 import { policies } from "../src/modules/policies/schema";
-import { simulatedInsurer, underwriteDuePolicies } from "../src/modules/policies/service";
+import { simulatedInsurer, underwriteDuePolicies } from "../src/modules/policies/underwriting";
+import { newPlate, publishVehicle } from "./niid/records";
 import { type TestPartner, testApp } from "./support/harness";
 import { fullConsumer, insureSeed, productCases } from "./support/policies";
 import { startVerificationService } from "./support/verification-service";
@@ -18,25 +19,7 @@ const t = await testApp({ NIID_URL: niid.url, NIID_TIMEOUT_MS: 5_000 });
 const db = t.database.db;
 const registry = httpVehicleRegistry(niid.url, 5_000);
 
-const letters = () => Array.from({ length: 3 }, () => "ABCDEFGHJKLMNPRSTUVWXYZ"[Math.floor(Math.random() * 23)]).join("");
-/** A plate nobody else in this run uses, in the current Nigerian format (ABC123DE). */
-const newPlate = () => `${letters()}${String(Math.floor(Math.random() * 900) + 100)}${letters().slice(0, 2)}`;
-
-async function published(overrides: Partial<PublishedPolicy> = {}): Promise<PublishedPolicy> {
-  const record: PublishedPolicy = {
-    policyNumber: `LEADWAY/MTR/2026/${Math.floor(Math.random() * 1e6)}`,
-    registrationNumber: newPlate(),
-    chassisNumber: "JTDBR32E530012345",
-    typeOfCover: "Third Party",
-    vehicleMake: "Toyota",
-    vehicleModel: "Corolla",
-    expiryDate: new Date(Date.now() + 200 * 86_400_000).toISOString().slice(0, 10),
-    insurer: "Leadway Assurance",
-    ...overrides,
-  };
-  await registry.publish(record);
-  return record;
-}
+const published = (overrides: Partial<PublishedPolicy> = {}) => publishVehicle(registry, { name: "Leadway Assurance", prefix: "LEADWAY" }, overrides);
 
 async function enrichedPartner(): Promise<TestPartner> {
   return t.partner({ enrichment: true });

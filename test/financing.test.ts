@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { type Server, startServer } from "../bench/servers";
+import { listAudit } from "../src/modules/audit/service";
 import { outboxEvents } from "../src/modules/events/schema";
 import { financingJobs } from "../src/modules/financing/jobs";
 import { buildSchedule, dueDateOf, formatNaira, lapseNote } from "../src/modules/financing/schedule";
@@ -472,6 +473,16 @@ describe("payment runLapse", () => {
     const again = await lapse(watDate(11));
     expect(again).toMatchObject({ lapsed: [], count: 0 });
     expect((await eventsOf(p.partnerId)).filter((e) => e.type.endsWith(".lapsed"))).toHaveLength(2);
+
+    // An administrator's run over the JSON surface is audited as the portal's is, naming the key.
+    const runs = (await listAudit(db, { action: "financing.run_lapse" }, { limit: 100 })).items;
+    expect(runs.find((row) => (row.details.plans as string[]).includes(planNo))).toMatchObject({
+      actor: "API key test",
+      actorUserId: null,
+      partnerId: null,
+      subject: watDate(11),
+      details: { asOf: watDate(11), count: run.count },
+    });
   });
 
   test("a partly paid installment says what is still owed; paid-up and completed plans never lapse", async () => {

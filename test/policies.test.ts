@@ -1,9 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { and, count, eq, sum } from "drizzle-orm";
+import { auditLog } from "../src/modules/audit/schema";
 import { outboxEvents } from "../src/modules/events/schema";
 import type { KeyLabel } from "../src/modules/partners/service";
 import { policies } from "../src/modules/policies/schema";
-import { simulatedInsurer, underwriteDuePolicies } from "../src/modules/policies/service";
+import { simulatedInsurer, underwriteDuePolicies } from "../src/modules/policies/underwriting";
 import { walletEntries, wallets } from "../src/modules/wallet/schema";
 import { individual, PNG_BASE64, type TestPartner, testApp } from "./support/harness";
 import { fullConsumer, insureSeed, newImei, type ProductCase, productCases } from "./support/policies";
@@ -209,6 +210,15 @@ describe("live mode follows the transitions of spec 3", () => {
       expect((await approve()).exctnFdbck).toMatchObject({ id: 55, id_v4: 409 });
     },
   );
+
+  test("the command's review is audited as the portal's is, naming the key; an API issuance is in the API log, not the audit log", async () => {
+    const p = await livePartner();
+    const { answer, approve } = await insure(p, productCases["crlt-psnl-1111"]!, "live");
+    expect((await approve({ status: "d", statusNote: "outside the age band" })).status).toBe("d");
+    const rows = await db.select().from(auditLog).where(eq(auditLog.subject, answer.id)).orderBy(auditLog.at);
+    expect(rows.map((r) => [r.action, r.actor, r.partnerId])).toEqual([["policy.decline", "API key live", p.partnerId]]);
+    expect(rows[0]!.details).toEqual({ statusNote: "outside the age band", policyNo: null });
+  });
 
   test("appr is for the operator only", async () => {
     const p = await livePartner();

@@ -3,7 +3,7 @@
  * markup in every string and must print it as text. (xss-scan checks the source; this checks the output.)
  */
 import { describe, expect, test } from "bun:test";
-import { consumerForm } from "../src/modules/consumers/form";
+import { consumerForm } from "../src/modules/consumers/model";
 import { findProduct } from "../src/products";
 import { ApprovalQueue, AuditPage, PartnersPage } from "../views/admin/admin";
 import { ConsumerDetail, ConsumerForm, ConsumerList } from "../views/consumers/consumers";

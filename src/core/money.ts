@@ -48,3 +48,6 @@ export function toKobo(naira: number): number {
   if ("problem" in parsed) throw new Error(`toKobo of an amount no seed accepts: ${naira} ${parsed.problem}`);
   return parsed.kobo;
 }
+
+/** Kobo as the naira the wire and the events show (a JSON number; exact, kobo being whole). */
+export const toNaira = (kobo: number): number => kobo / 100;

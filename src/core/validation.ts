@@ -176,3 +176,9 @@ export const isoDateTime = z
 
 /** A non-blank string (blank strings are refused rather than treated as absent). */
 export const text = (max = 500) => z.string().trim().min(1).max(max);
+
+/** International format with a + prefix; Nigerian numbers are +234 and 10 digits, no leading zero (spec 2.3). */
+export const phoneNumber = z
+  .string()
+  .regex(/^\+[1-9]\d{6,14}$/, "must be in international format with a + prefix, e.g. +2348012345678")
+  .refine((p) => !p.startsWith("+234") || /^\+234[1-9]\d{9}$/.test(p), "must be +234 followed by 10 digits with no leading zero, e.g. +2348012345678");

@@ -6,15 +6,8 @@ import { describeIssue, jsonKind } from "../core/validation";
 import { readBoundedBody } from "../http/body";
 import { type CachedAnswer, RegistryCache } from "./cache";
 import { displayDate, watDate } from "./dates";
-import {
-  normaliseSearchValue,
-  RegistryFault,
-  type RegistryRecord,
-  registryRecordSchema,
-  SEARCH_TYPES,
-  type SearchType,
-  type VehicleRegistry,
-} from "./registry";
+import type { RegistryRecord } from "./record";
+import { normaliseSearchValue, RegistryFault, registryRecordSchema, SEARCH_TYPES, type SearchType, type VehicleRegistry } from "./registry";
 
 /** `details` of a found vehicle: the registry's fields in the wire's words. */
 export interface VehicleDetails {

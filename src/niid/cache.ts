@@ -1,4 +1,5 @@
-import { normalisePlate, normalisePolicy, type RegistryRecord, type SearchType, type VehicleRegistry } from "./registry";
+import type { RegistryRecord } from "./record";
+import { normalisePlate, normalisePolicy, type SearchType, type VehicleRegistry } from "./registry";
 
 export interface CacheOptions {
   /** How long an answer is reused (spec 8: 5 minutes). */

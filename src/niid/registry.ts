@@ -2,24 +2,12 @@ import { existsSync, readFileSync } from "node:fs";
 import { rename, writeFile } from "node:fs/promises";
 import { z } from "zod";
 import { isoDate } from "../core/validation";
+import type { RegistryRecord } from "./record";
 import { sandboxRecords } from "./sandbox-data";
 
 /** How a lookup names the vehicle: by its plate or by its insurance policy number. */
 export type SearchType = "registration" | "policy";
 export const SEARCH_TYPES = ["registration", "policy"] as const satisfies readonly SearchType[];
-
-/** One insured vehicle as the national registry holds it. */
-export interface RegistryRecord {
-  policyNumber: string;
-  registrationNumber: string;
-  chassisNumber: string;
-  typeOfCover: string;
-  vehicleMake: string;
-  vehicleModel: string;
-  /** YYYY-MM-DD */
-  expiryDate: string;
-  insurer: string;
-}
 
 /** The national vehicle-insurance registry behind the service; the sandbox is one, a real adapter another. */
 export interface VehicleRegistry {

@@ -8,6 +8,7 @@ import { readBoundedForm } from "../http/body";
 import { clientAddressOf, type PeerSource } from "../http/client-address";
 import type { AppDeps } from "../http/context";
 import { changePassword, endSession, sessionViewer, signIn } from "../modules/accounts/service";
+import { redirectTo } from "./kit";
 import { formValues, page, problemOf } from "./page";
 import { homeOf, PASSWORD_PAGE, portalSession, SESSION_COOKIE, sessionCookie } from "./session";
 
@@ -157,10 +158,7 @@ export const authRoutes = (deps: AppDeps) => {
         }
         if (wasRequired) {
           // First password chosen: on to the portal.
-          if (request.headers.get("hx-request")) set.headers["hx-redirect"] = homeOf(viewer.role);
-          else set.headers.location = homeOf(viewer.role);
-          set.status = request.headers.get("hx-request") ? 200 : 303;
-          return "";
+          return redirectTo(request, set, homeOf(viewer.role));
         }
         return page(request, { title: "Password", viewer, csrf }, <PasswordForm required={false} done csrf={csrf} />);
       },

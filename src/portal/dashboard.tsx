@@ -3,9 +3,9 @@ import { Dashboard } from "../../views/portal/dashboard";
 import type { AppDeps } from "../http/context";
 import { consumerName } from "../modules/consumers/presenter";
 import { findConsumer } from "../modules/consumers/service";
+import { productName } from "../modules/policies/presenter";
 import { listPolicies, policySummary } from "../modules/policies/service";
 import { walletBalance } from "../modules/wallet/service";
-import { findProduct } from "../products";
 import { page } from "./page";
 import { portalSession } from "./session";
 
@@ -29,11 +29,10 @@ export const dashboardRoutes = (deps: AppDeps) => {
       ]);
       const rows = await Promise.all(
         recent.items.map(async (p) => {
-          const product = findProduct(p.productCode);
           const consumer = await findConsumer(db, viewer.partnerId, p.consumerId);
           return {
             reference: p.reference,
-            productName: `${product.family.name}: ${product.productType.name}`,
+            productName: productName(p.productCode),
             consumerName: consumer ? consumerName(consumer.profile) : "—",
             status: p.status,
             premiumKobo: p.premiumKobo,

@@ -47,3 +47,9 @@ export async function formValuesWithFiles(body: unknown): Promise<Record<string,
     if (value instanceof Blob && value.size > 0) values[name] = Buffer.from(await value.arrayBuffer()).toString("base64");
   return values;
 }
+
+/** A typed form value, or undefined when the input was left blank (so the seed says "is required"). */
+export const typedValue = (value: string | undefined) => value?.trim() || undefined;
+
+/** A seed read from a form without the fields left blank. */
+export const givenFields = (seed: Record<string, unknown>) => Object.fromEntries(Object.entries(seed).filter(([, v]) => v !== undefined));

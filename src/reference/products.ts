@@ -5,18 +5,13 @@
  */
 import { z } from "zod";
 import type { SeedVariant } from "../core/registry";
+import { webHookUrl } from "../modules/policies/model";
 import { transactionReference } from "../modules/policies/reference";
 import { PACKAGE, type ProductFamily, productFamilies } from "../products";
 import type { ProductForms, ProductType } from "../products/types";
 
-/**
- * addtnlFact.webHook (spec 2.5), as the insure service checks it. The schema itself lives in
- * src/modules/policies/service.ts unexported; this repeats its rule (http(s), 2048 characters).
- */
-const webHook = z
-  .url({ protocol: /^https?$/ })
-  .max(2048)
-  .meta({ description: "Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling" });
+/** addtnlFact.webHook (spec 2.5): the insure seed's own rule, described for the reference. */
+const webHook = webHookUrl.meta({ description: "Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling" });
 
 export interface ProductReference {
   code: string;

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { certificateFaces } from "../../src/modules/certificates/fonts";
 import { withJpegComment } from "../../src/modules/certificates/jpg";
-import { CERTIFICATE_MIME, type CertificateModel, type CertificateType, renderCertificate } from "../../src/modules/certificates/render";
+import { CERTIFICATE_MIME, type CertificateModel, type CertificateType } from "../../src/modules/certificates/model";
+import { renderCertificate } from "../../src/modules/certificates/render";
 import { cleanModel, cleanText, LIMITS, truncate, wrapText } from "../../src/modules/certificates/text";
 import { docxContents, jpegContents, pdfQr, pdfText, pngQr, readQr, wordText } from "./parse";
 

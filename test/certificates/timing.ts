@@ -4,7 +4,8 @@
  * CPU time of this process (the latter is steadier on a shared, busy machine).
  *   ./node_modules/.bin/bun test/certificates/timing.ts [runs]
  */
-import { type CertificateModel, type CertificateType, renderCertificate } from "../../src/modules/certificates/render";
+import type { CertificateModel, CertificateType } from "../../src/modules/certificates/model";
+import { renderCertificate } from "../../src/modules/certificates/render";
 
 const runs = Number(process.argv[2] ?? 40);
 const model: CertificateModel = {

@@ -8,7 +8,7 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { consumerForm } from "../../src/modules/consumers/form";
+import { consumerForm } from "../../src/modules/consumers/model";
 import { findProduct } from "../../src/products";
 import { Browser, type PortalResponse, signedIn } from "../portal/browser";
 import { PNG_BASE64 } from "../support/harness";

@@ -2,15 +2,8 @@
 import { describe, expect, test } from "bun:test";
 import { setLogLevel } from "../../src/core/log";
 import { createNiidApp, licenceStatus, type NiidAppOptions } from "../../src/niid/app";
-import {
-  normalisePlate,
-  normalisePolicy,
-  RegistryFault,
-  type RegistryRecord,
-  SandboxRegistry,
-  type SearchType,
-  type VehicleRegistry,
-} from "../../src/niid/registry";
+import type { RegistryRecord } from "../../src/niid/record";
+import { normalisePlate, normalisePolicy, RegistryFault, SandboxRegistry, type SearchType, type VehicleRegistry } from "../../src/niid/registry";
 
 setLogLevel("silent");
 
@@ -205,9 +198,8 @@ describe("publication", () => {
     const { publish } = niid({ registry: new SandboxRegistry({ latencyMinMs: 0, latencyMaxMs: 0 }) });
     const { status, body } = await publish({ ...record(), policy_number: "X" });
     expect(status).toBe(400);
-    expect(body.message).toBe(
-      "unknown field: policy_number; the fields are policyNumber, registrationNumber, chassisNumber, typeOfCover, vehicleMake, vehicleModel, expiryDate, insurer",
-    );
+    const fields = "policyNumber, registrationNumber, chassisNumber, typeOfCover, vehicleMake, vehicleModel, expiryDate, insurer";
+    expect(body.message).toBe(`unknown field: policy_number; the fields are ${fields}`);
     const badPlate = await publish(record({ registrationNumber: "ABC/123" }));
     expect(badPlate.body.message).toBe("registrationNumber must contain only letters and digits (spaces and hyphens are ignored)");
     const notString = await publish({ ...record(), vehicleMake: 7 });

@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadNiidConfig } from "../../src/niid/config";
 import { displayDate, watDate } from "../../src/niid/dates";
-import { normaliseSearchValue, RegistryFault, type RegistryRecord, SandboxRegistry } from "../../src/niid/registry";
+import type { RegistryRecord } from "../../src/niid/record";
+import { normaliseSearchValue, RegistryFault, SandboxRegistry } from "../../src/niid/registry";
 import { sandboxRecords } from "../../src/niid/sandbox-data";
 
 const directory = mkdtempSync(join(tmpdir(), "niid-registry-"));

@@ -5,6 +5,7 @@ import { listAudit } from "../../src/modules/audit/service";
 import { httpVehicleRegistry, type PublishedPolicy } from "../../src/modules/enrichment/registry";
 import { usageCharges } from "../../src/modules/enrichment/schema";
 import { setAccountMode } from "../../src/modules/partners/service";
+import { newPlate, publishVehicle } from "../niid/records";
 import { type TestPartner, testApp } from "../support/harness";
 import { startVerificationService } from "../support/verification-service";
 import { signedIn } from "./browser";
@@ -16,27 +17,10 @@ const t = await testApp({ NIID_URL: niid.url, NIID_TIMEOUT_MS: 5_000 });
 const db = t.database.db;
 const registry = httpVehicleRegistry(niid.url, 5_000);
 
-const letters = () => Array.from({ length: 3 }, () => "ABCDEFGHJKLMNPRSTUVWXYZ"[Math.floor(Math.random() * 23)]).join("");
-/** A plate nobody else in this run uses (ABC123DE). */
-const newPlate = () => `${letters()}${String(Math.floor(Math.random() * 900) + 100)}${letters().slice(0, 2)}`;
 const shown = (message: string) =>
   message.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#x27;");
 
-async function published(overrides: Partial<PublishedPolicy> = {}): Promise<PublishedPolicy> {
-  const record: PublishedPolicy = {
-    policyNumber: `AXA/MTR/2026/${Math.floor(Math.random() * 1e6)}`,
-    registrationNumber: newPlate(),
-    chassisNumber: "JTDBR32E530012345",
-    typeOfCover: "Third Party",
-    vehicleMake: "Toyota",
-    vehicleModel: "Corolla",
-    expiryDate: new Date(Date.now() + 200 * 86_400_000).toISOString().slice(0, 10),
-    insurer: "AXA Mansard",
-    ...overrides,
-  };
-  await registry.publish(record);
-  return record;
-}
+const published = (overrides: Partial<PublishedPolicy> = {}) => publishVehicle(registry, { name: "AXA Mansard", prefix: "AXA" }, overrides);
 
 const chargesOf = (partnerId: string) =>
   db

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { count, eq } from "drizzle-orm";
-import { simulatedInsurer, underwriteDuePolicies } from "../../src/modules/policies/service";
+import { simulatedInsurer, underwriteDuePolicies } from "../../src/modules/policies/underwriting";
 import { quotes as quotesTable } from "../../src/modules/quotes/schema";
 import { testApp } from "../support/harness";
 import { fullConsumer } from "../support/policies";

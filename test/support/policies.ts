@@ -2,7 +2,7 @@ import { expect } from "bun:test";
 import { newImei, vehicleFacts, watDate } from "./fixtures";
 import { individual, PNG_BASE64, type TestPartner } from "./harness";
 
-export { newImei, vehicleFacts, watDate } from "./fixtures";
+export { newImei, watDate } from "./fixtures";
 
 export const fullConsumer = () => individual({ socialID: { type: "nidd", id: "12345678901", image: PNG_BASE64 }, taxId: "TIN-0012345" });
 

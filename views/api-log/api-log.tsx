@@ -98,14 +98,17 @@ export function ApiLogRows(props: { rows: ApiLogEntryView[]; more: string | null
 /** The API log page: filters, then the requests newest first. */
 export function ApiLogPage(props: ApiLogProps) {
   const filtered = !!(props.filters.command || props.filters.outcome);
+  const newest = `the newest ${props.keep.toLocaleString("en-NG")}, from the last ${props.days} days`;
+  const kept = `each body is kept up to ${props.cutAt / 1024} KB`;
   return (
     <section id="api-log">
       <h1>API log</h1>
       <p class="muted" safe>
-        {`Requests this account sent to POST / and the answers it got, newest first: the newest ${props.keep.toLocaleString("en-NG")}, from the last ${props.days} days. New requests appear within a second.`}
+        {`Requests this account sent to POST / and the answers it got, newest first: ${newest}. New requests appear within a second.`}
       </p>
       <p class="muted" safe>
-        {`Authorization keys are never stored. Secrets show as [redacted] and documents as <base64, N bytes>; each body is kept up to ${props.cutAt / 1024} KB. Requests refused before the account was recognised (wrong credentials, malformed JSON, at capacity) name no account and are not listed.`}
+        {`Authorization keys are never stored. Secrets show as [redacted] and documents as <base64, N bytes>; ${kept}. ` +
+          "Requests refused before the account was recognised (wrong credentials, malformed JSON, at capacity) name no account and are not listed."}
       </p>
       <form class="filters" method="get" action="/portal/api-log">
         <Input

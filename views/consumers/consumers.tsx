@@ -232,3 +232,31 @@ export function ConsumerDetail(props: {
     </section>
   );
 }
+
+/** The operator's read-only list of every partner's consumers (names are not links). */
+export function AllConsumersList(props: { rows: ConsumerRow[]; more: string | null; search: string }) {
+  return (
+    <section>
+      <h1>All partners' consumers</h1>
+      <form class="search" role="search" action="/admin/consumers" method="get">
+        <label for="q">Search by name, e-mail or phone</label>
+        <input id="q" type="search" name="q" value={props.search} />
+        <button type="submit">Search</button>
+      </form>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Class</th>
+            <th scope="col">E-mail</th>
+            <th scope="col">Phone</th>
+            <th scope="col">Registered</th>
+          </tr>
+        </thead>
+        <tbody>
+          <ConsumerRows rows={props.rows} more={props.more} hrefBase={null} />
+        </tbody>
+      </table>
+    </section>
+  );
+}

@@ -24,9 +24,8 @@ const COLUMN_NAMES = RECORD_COLUMNS.split(", ")
  */
 export async function insertApiRequests(db: Executor, rows: readonly ApiLogRow[]): Promise<void> {
   if (!rows.length) return;
-  await db.execute(
-    sql`insert into api_requests (${sql.raw(COLUMN_NAMES)}) select ${sql.raw(COLUMN_NAMES)} from json_to_recordset(${JSON.stringify(rows)}::json) as r(${sql.raw(RECORD_COLUMNS)})`,
-  );
+  const records = sql`json_to_recordset(${JSON.stringify(rows)}::json) as r(${sql.raw(RECORD_COLUMNS)})`;
+  await db.execute(sql`insert into api_requests (${sql.raw(COLUMN_NAMES)}) select ${sql.raw(COLUMN_NAMES)} from ${records}`);
 }
 
 export interface ApiLogFilters {

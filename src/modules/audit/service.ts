@@ -1,11 +1,18 @@
 import { and, desc, eq, lt, or, type SQL } from "drizzle-orm";
 import { newId } from "../../core/ids";
 import { decodeCursor, encodeCursor, type Page } from "../../core/pagination";
+import type { Principal } from "../../core/principal";
 import type { Database, Executor } from "../../db/client";
 import { auditLog } from "./schema";
 
 /** Who acted: a signed-in person (a portal viewer), or a partner's API key. */
 export type AuditActor = { userId: string; email: string; partnerId: string } | { label: string; partnerId: string };
+
+/** The JSON surface's actor: the calling key, named as its audit rows name it. */
+export const keyActor = (principal: Pick<Principal, "keyLabel" | "partnerId">): AuditActor => ({
+  label: `API key ${principal.keyLabel}`,
+  partnerId: principal.partnerId,
+});
 
 export interface AuditEntry {
   action: string;

@@ -6,33 +6,9 @@
  */
 import { renderDocx } from "./docx";
 import { renderJpg } from "./jpg";
+import type { CertificateModel, CertificateType } from "./model";
 import { renderPdf } from "./pdf";
 import { cleanModel } from "./text";
-
-export interface CertificateModel {
-  /** Test mode: the document must say "SPECIMEN — TEST MODE" prominently (and not be mistakable for a real certificate). */
-  specimen: boolean;
-  insurerName: string;
-  policyNo: string;
-  productName: string; // e.g. "Marine import, basic (ICC C)"
-  productCode: string; // e.g. "mrnn-stnd-1111"
-  insuredName: string;
-  partnerName: string; // who sold it
-  coverStart: string; // display text, e.g. "22 Nov 2026"
-  coverEnd: string;
-  premium: string; // display text, e.g. "NGN 15,000.00"
-  issuedAt: string; // display text, Nigerian local time
-  printed: readonly (readonly [label: string, value: string])[]; // product lines, e.g. ["Proforma invoice", "PI-2026-0042"]
-  verifyUrl: string; // e.g. https://host/verify/POL-... — printed as text AND as a QR code
-}
-
-export type CertificateType = "pdf" | "docx" | "jpg";
-
-export const CERTIFICATE_MIME: Record<CertificateType, string> = {
-  pdf: "application/pdf",
-  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-  jpg: "image/jpeg",
-};
 
 const RENDERERS: Record<CertificateType, (m: ReturnType<typeof cleanModel>) => Promise<Uint8Array>> = {
   pdf: renderPdf,

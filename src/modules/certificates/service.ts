@@ -8,7 +8,8 @@ import { printNaira } from "../../products/policy-helpers";
 import { consumers } from "../consumers/schema";
 import { partners } from "../partners/schema";
 import type { PolicyRecord } from "../policies/types";
-import { CERTIFICATE_MIME, type CertificateModel, type CertificateType, renderCertificate } from "./render";
+import { CERTIFICATE_MIME, type CertificateModel, type CertificateType } from "./model";
+import { renderCertificate } from "./render";
 import { certificates } from "./schema";
 
 export interface CertificateDocument {

@@ -3,7 +3,7 @@
  * no input (control characters, lone surrogates, direction overrides, huge strings) can break a
  * document or make it read differently from what is stored.
  */
-import type { CertificateModel } from "./render";
+import type { CertificateModel } from "./model";
 
 /** Caps, in code points. A certificate line is never legitimately longer; the caps bound layout work. */
 export const LIMITS = { field: 300, label: 80, value: 400, url: 1000, printedRows: 40 } as const;

@@ -1,16 +1,12 @@
 import { z } from "zod";
 import { BLANK_FIELD, currency, naira as nairaField, page, UNKNOWN_FIELD, wireDate, wireTimestamp } from "../../core/answers";
-import { toKobo } from "../../core/money";
+import { toNaira as naira } from "../../core/money";
 import { ADMIN_ONLY, command, refusal } from "../../core/registry";
 import { watTimestamp } from "../../core/time";
+import { keyActor } from "../audit/service";
+import { approvedKoboOf, claimRequestFrom, DOCUMENT_TYPES, listSeed, parseClaimSeed, reviewSeed, statusSeed, submitSeed, withdrawSeed } from "./model";
 import { CLAIM_STATUSES } from "./schema";
-import { claimRequestFrom, listSeed, parseClaimSeed, reviewSeed, statusSeed, submitSeed, withdrawSeed } from "./seeds";
 import { type ClaimDetail, type ClaimRecord, claimDetail, earlierClaim, listClaims, reviewClaim, submitClaim, withdrawClaim } from "./service";
-
-const naira = (kobo: number) => kobo / 100;
-
-/** Document types as the wire names them, like crtfctType. */
-const DOCUMENT_TYPES = { "application/pdf": "pdf", "image/jpeg": "jpg", "image/png": "png", "image/webp": "webp" } as const;
 
 const claimStatus = z.enum(CLAIM_STATUSES);
 const claimNumber = z.string().meta({ description: "The claim number (CLM-<year>-<10 characters>)" });
@@ -323,8 +319,9 @@ export const claimCommands = [
         claimNo: seed.claimNo,
         status: seed.status,
         note: seed.note,
-        approvedKobo: seed.approvedAmount === undefined ? undefined : toKobo(seed.approvedAmount),
+        approvedKobo: approvedKoboOf(seed),
         by: `admin:${ctx.principal.partnerId}`,
+        actor: keyActor(ctx.principal),
         mode: ctx.principal.mode,
         now: ctx.now(),
       });

@@ -1,4 +1,5 @@
 import { defineModule } from "../manifest";
+import { claimAdmin } from "./admin";
 import { claimCommands } from "./commands";
 import { claimPortal } from "./portal";
 import * as tables from "./schema";
@@ -7,7 +8,7 @@ import * as tables from "./schema";
 export const claimsModule = defineModule({
   name: "claims",
   commands: claimCommands,
-  routes: claimPortal,
+  routes: (deps) => claimPortal(deps).use(claimAdmin(deps)),
   tables,
   nav: [
     { area: "portal", href: "/portal/claims", label: "Claims", key: "claims", order: 40 },

@@ -1,20 +1,23 @@
 /**
  * Claims (design: claims; issue 5): plain functions, no web framework. The command endpoint calls
- * them now and the portal will call the same ones. Every change and its outbox event are written
- * in one transaction; a refused request changes nothing.
+ * them, and so do the portal's pages. Every change, its outbox event and (given an actor) its audit
+ * row are written in one transaction; a refused request changes nothing.
  */
 import { and, asc, desc, eq, getTableColumns, gte, lt, or, type SQL } from "drizzle-orm";
 import type { DecodedDocument } from "../../core/documents";
 import { CommandError } from "../../core/errors";
 import { newId, normaliseUuid } from "../../core/ids";
+import { toNaira as naira } from "../../core/money";
 import { decodeCursor, encodeCursor, type Page } from "../../core/pagination";
 import type { Database, Executor } from "../../db/client";
 import { isUniqueViolation } from "../../db/errors";
 import { watMidnight, watToday } from "../../products/policy-helpers";
+import { type AuditActor, recordAudit } from "../audit/service";
 import { type DomainEvent, recordEvent } from "../events/service";
 import { policies } from "../policies/schema";
 import { requirePolicyMode } from "../policies/service";
 import type { Mode, PolicyRecord } from "../policies/types";
+import type { ClaimRequest } from "./model";
 import { type ClaimActor, checkTransition, claimCeiling, newClaimNumber, settlement } from "./rules";
 import { type ClaimStatus, type ClaimStep, claimDocuments, claims } from "./schema";
 
@@ -43,24 +46,10 @@ export interface ClaimDetail extends ClaimRecord {
   documents: ClaimDocumentInfo[];
 }
 
-/** What `claim submit` asks for, already validated (seeds.ts): money in kobo, documents decoded and sniffed. */
-export interface ClaimRequest {
-  /** The policy's transaction reference as issuance stored it (a 32-hex reference may come without hyphens). */
-  policy: string;
-  /** YYYY-MM-DD, Nigerian date. */
-  incidentDate: string;
-  description: string;
-  amountKobo: number;
-  documents: (DecodedDocument & { name: string })[];
-  reference?: string;
-}
-
 /** Whose claims: one partner's, or (operator) every partner's. */
 export interface ClaimScope {
   partnerId?: string;
 }
-
-const naira = (kobo: number) => kobo / 100;
 
 const claimColumns = {
   ...getTableColumns(claims),
@@ -177,13 +166,14 @@ export async function earlierClaim(db: Executor, partnerId: string, request: Cla
 /**
  * `claim submit`: a claim on an active policy of this partner, for an incident within the cover
  * and not in the future, for at most the sum insured. With a `reference`, a repeat returns the
- * first claim (`created: false`), also under concurrent repeats (the unique index decides).
+ * first claim (`created: false`), also under concurrent repeats (the unique index decides). With
+ * an `actor` (the portal's) a new claim is audited in its transaction; a repeat is not.
  */
 export async function submitClaim(
   db: Database,
-  input: { partnerId: string; mode: Mode; request: ClaimRequest; now: Date },
+  input: { partnerId: string; mode: Mode; request: ClaimRequest; now: Date; actor?: AuditActor },
 ): Promise<{ claim: ClaimDetail; created: boolean }> {
-  const { partnerId, mode, request, now } = input;
+  const { partnerId, mode, request, now, actor } = input;
   const today = watToday(now);
   if (request.incidentDate > today)
     throw new CommandError(
@@ -238,6 +228,17 @@ export async function submitClaim(
           );
       const record: ClaimRecord = { ...row, policy: policy.reference, productCode: policy.productCode, mode: policy.mode, policyWebhook: policy.webhookUrl };
       await recordEvent(tx, claimEvent(record, "claim.submitted"), now);
+      if (actor)
+        await recordAudit(
+          tx,
+          actor,
+          {
+            action: "claim.submit",
+            subject: record.claimNo,
+            details: { policy: record.policy, claimedKobo: record.claimedKobo, documents: request.documents.length },
+          },
+          now,
+        );
       return record;
     });
     const documents = request.documents.map((d, i) => ({ position: i + 1, name: d.name, mime: d.mime, sizeBytes: d.bytes.length }));
@@ -329,6 +330,7 @@ async function transition(
   claimNo: string,
   change: { to: ClaimStatus; actor: ClaimActor; by: string; note?: string; approvedKobo?: number; mode?: Mode },
   now: Date,
+  audit?: (tx: Executor, claim: ClaimRecord) => Promise<void>,
 ): Promise<ClaimDetail> {
   return db.transaction(async (tx) => {
     const [claim] = await selectClaims(tx)
@@ -356,39 +358,72 @@ async function transition(
       .returning();
     const updated: ClaimRecord = { ...row!, policy: claim.policy, productCode: claim.productCode, mode: claim.mode, policyWebhook: claim.policyWebhook };
     await recordEvent(tx, claimEvent(updated, "claim.updated"), now);
+    if (audit) await audit(tx, updated);
     return withDocuments(tx, updated);
   });
 }
 
-/** `claim withdraw`: the partner takes back a claim that is submitted or in review. */
-export function withdrawClaim(db: Database, input: { partnerId: string; mode: Mode; claimNo: string; note?: string; now: Date }): Promise<ClaimDetail> {
+/** `claim withdraw`: the partner takes back a claim that is submitted or in review (audited when an actor is given). */
+export function withdrawClaim(
+  db: Database,
+  input: { partnerId: string; mode: Mode; claimNo: string; note?: string; now: Date; actor?: AuditActor },
+): Promise<ClaimDetail> {
+  const { actor, note, now } = input;
   return transition(
     db,
     { partnerId: input.partnerId },
     input.claimNo,
-    { to: "withdrawn", actor: "partner", by: "partner", note: input.note, mode: input.mode },
-    input.now,
+    { to: "withdrawn", actor: "partner", by: "partner", note, mode: input.mode },
+    now,
+    actor && ((tx, claim) => recordAudit(tx, actor, { action: "claim.withdraw", subject: claim.claimNo, details: { note } }, now)),
   );
 }
 
 /**
  * `claim review` (operator): submitted → in_review → approved | rejected; approved → paid. An
  * approval accepts `approvedKobo` (default: the amount claimed) and works out the excess and the
- * payable amount. `by` names the administrator ("admin:<partner id>"); `mode` is its key's, which
- * must be the claim's (the portal's operator has no key).
+ * payable amount. `by` names the administrator in the claim's history ("admin:<partner id>");
+ * `actor` is who the audit log names; `mode` is its key's, which must be the claim's (the portal's
+ * operator has no key).
  */
 export function reviewClaim(
   db: Database,
-  input: { claimNo: string; status: "in_review" | "approved" | "rejected" | "paid"; note?: string; approvedKobo?: number; by: string; mode?: Mode; now: Date },
+  input: {
+    claimNo: string;
+    status: "in_review" | "approved" | "rejected" | "paid";
+    note?: string;
+    approvedKobo?: number;
+    by: string;
+    actor: AuditActor;
+    mode?: Mode;
+    now: Date;
+  },
 ): Promise<ClaimDetail> {
-  if (input.status === "rejected" && !input.note) throw new CommandError(400, "seed.note is required to reject: say why in seed.note", "seed.note");
+  const { actor, note, now } = input;
+  if (input.status === "rejected" && !note) throw new CommandError(400, "seed.note is required to reject: say why in seed.note", "seed.note");
   if (input.approvedKobo !== undefined && input.status !== "approved")
     throw new CommandError(400, `seed.approvedAmount is only for approving: send it with status "approved", not "${input.status}"`, "seed.approvedAmount");
   return transition(
     db,
     {},
     input.claimNo,
-    { to: input.status, actor: "operator", by: input.by, note: input.note, approvedKobo: input.approvedKobo, mode: input.mode },
-    input.now,
+    { to: input.status, actor: "operator", by: input.by, note, approvedKobo: input.approvedKobo, mode: input.mode },
+    now,
+    (tx, claim) =>
+      recordAudit(
+        tx,
+        actor,
+        {
+          action: "claim.review",
+          subject: claim.claimNo,
+          partnerId: claim.partnerId,
+          details: {
+            status: claim.status,
+            ...(note ? { note } : {}),
+            ...(claim.approvedKobo === null ? {} : { approvedKobo: claim.approvedKobo, excessKobo: claim.excessKobo, payableKobo: claim.payableKobo }),
+          },
+        },
+        now,
+      ),
   );
 }

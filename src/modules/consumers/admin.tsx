@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
-import { ConsumerRows } from "../../../views/consumers/consumers";
+import { AllConsumersList, ConsumerRows } from "../../../views/consumers/consumers";
 import type { AppDeps } from "../../http/context";
+import { moreHref, PAGE_SIZE } from "../../portal/kit";
 import { page } from "../../portal/page";
 import { portalSession } from "../../portal/session";
 import { consumerRow } from "./presenter";
@@ -12,36 +13,11 @@ export const consumerAdmin = (deps: AppDeps) =>
     "/admin/consumers",
     async ({ viewer, csrf, request, query }) => {
       const search = typeof query.q === "string" ? query.q.slice(0, 100) : "";
-      const list = await listConsumers(deps.database.db, { search }, { limit: 25, cursor: query.cursor || undefined });
-      const more = list.nextCursor ? `/admin/consumers?rows=1&q=${encodeURIComponent(search)}&cursor=${list.nextCursor}` : null;
+      const list = await listConsumers(deps.database.db, { search }, { limit: PAGE_SIZE, cursor: query.cursor || undefined });
+      const more = moreHref("/admin/consumers", { q: search }, list.nextCursor);
       const rows = list.items.map(consumerRow);
       if (query.rows) return <ConsumerRows rows={rows} more={more} hrefBase={null} />;
-      return page(
-        request,
-        { title: "Consumers", active: "consumers", viewer, csrf },
-        <section>
-          <h1>All partners' consumers</h1>
-          <form class="search" role="search" action="/admin/consumers" method="get">
-            <label for="q">Search by name, e-mail or phone</label>
-            <input id="q" type="search" name="q" value={search} />
-            <button type="submit">Search</button>
-          </form>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Class</th>
-                <th scope="col">E-mail</th>
-                <th scope="col">Phone</th>
-                <th scope="col">Registered</th>
-              </tr>
-            </thead>
-            <tbody>
-              <ConsumerRows rows={rows} more={more} hrefBase={null} />
-            </tbody>
-          </table>
-        </section>,
-      );
+      return page(request, { title: "Consumers", active: "consumers", viewer, csrf }, <AllConsumersList rows={rows} more={more} search={search} />);
     },
     { portal: "admin" },
   );

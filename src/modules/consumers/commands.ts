@@ -3,7 +3,7 @@ import { BAD_CURSOR, BLANK_FIELD, page, UNKNOWN_FIELD, wireTimestamp } from "../
 import { pageSeed } from "../../core/pagination";
 import { type CommandContext, command, refusal } from "../../core/registry";
 import { watTimestamp } from "../../core/time";
-import { consumerSeed, DOCUMENT_FIELDS } from "./seed";
+import { consumerSeed, DOCUMENT_FIELDS } from "./model";
 import { type ConsumerRecord, listConsumers, registerConsumer, wireConsumerId } from "./service";
 
 const consumerIds = {

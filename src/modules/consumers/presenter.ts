@@ -1,4 +1,7 @@
-import type { ConsumerRow } from "../../../views/consumers/consumers";
+import type { ConsumerPolicyRow, ConsumerRow } from "../../../views/consumers/consumers";
+import { findProduct } from "../../products";
+import type { PolicyRecord } from "../policies/types";
+import { profileValues } from "./model";
 import { type ConsumerRecord, wireConsumerId } from "./service";
 
 /** How a consumer is named on every page: a business by its brand, a person by their names. */
@@ -17,3 +20,39 @@ export const consumerRow = (c: ConsumerRecord): ConsumerRow => ({
   documents: c.documents,
   createdAt: c.createdAt,
 });
+
+/** The profile lines the detail page shows, in this order, when filled in. */
+const LABELS: Record<string, string> = {
+  gender: "Gender",
+  "dob.date": "Date of birth",
+  phoneNo: "Phone",
+  eMail: "E-mail",
+  "addrss.addrss": "Address",
+  mrtlStatus: "Marital status",
+  ntnlty: "Nationality",
+  stateOfOrigin: "State of origin",
+  "socialID.type": "Identity document",
+  "socialID.id": "Identity number",
+  taxId: "Tax id",
+  rc: "RC number",
+};
+
+export function profileLines(profile: Record<string, unknown>): [label: string, value: string][] {
+  const values = profileValues(profile);
+  return Object.entries(LABELS)
+    .filter(([path]) => values[path])
+    .map(([path, label]) => [label, values[path]!]);
+}
+
+export function consumerPolicyRow(p: PolicyRecord): ConsumerPolicyRow {
+  const product = findProduct(p.productCode);
+  return {
+    reference: p.reference,
+    productCode: p.productCode,
+    productName: `${product.family.name}: ${product.productType.name}`,
+    status: p.status,
+    premiumKobo: p.premiumKobo,
+    mode: p.mode,
+    createdAt: p.createdAt,
+  };
+}

@@ -8,8 +8,8 @@ import { parseWith } from "../../core/validation";
 import type { Database, Executor } from "../../db/client";
 import { preparedQuery } from "../../db/prepared";
 import { SharedCache } from "../../db/shared-cache";
+import { type ConsumerSeed, consumerSeed, DOCUMENT_FIELDS } from "./model";
 import { consumerDocuments, consumers } from "./schema";
-import { type ConsumerSeed, consumerSeed, DOCUMENT_FIELDS } from "./seed";
 
 type Profile = Record<string, unknown>;
 
@@ -195,7 +195,8 @@ export async function listConsumers(
       or(
         ilike(consumers.email, pattern),
         sql`${profile}->>'phoneNo' ilike ${pattern}`,
-        sql`concat_ws(' ', ${profile}->'name'->>'first', ${profile}->'name'->>'middle', ${profile}->'name'->>'last', ${profile}->'name'->>'brand') ilike ${pattern}`,
+        sql`concat_ws(' ', ${profile}->'name'->>'first', ${profile}->'name'->>'middle', ${profile}->'name'->>'last', ${profile}->'name'->>'brand')
+          ilike ${pattern}`,
       )!,
     );
   }

@@ -1,16 +1,14 @@
 import { resolve } from "node:path";
 import { z } from "zod";
-import { command, NOT_ACTIVATED, refusal } from "../../core/registry";
+import { type CommandContext, command, NOT_ACTIVATED, refusal } from "../../core/registry";
+import { registrySeed, vinSeed } from "./model";
 import { configuredRegistry } from "./registry";
-import { checkVehicleRegistry, decodeVin, registrySeed } from "./service";
+import { checkVehicleRegistry, decodeVin } from "./service";
 import { vinDecoderAt } from "./vin";
 
-// validVin checks the VIN by hand to word each rule; the reference says the same of the seed.
-const vinSeed = z.object({
-  vin: z.string().length(17).meta({
-    description: "17 letters and digits without I, O or Q, any case; for North American (1-5) and Chinese (L) VINs the check digit (position 9) must be right",
-  }),
-});
+/** The calling key: billed in its mode, audited by its label. */
+// A partner's system checking vehicles is in the API log; the audit log keeps what people do.
+const callerOf = ({ principal }: CommandContext) => ({ partnerId: principal.partnerId, mode: principal.mode });
 
 /** Spec 4.3: every field only when the catalogue knows it. */
 const known = () => z.string().optional();
@@ -98,7 +96,7 @@ export const enrichmentCommands = [
       },
     ],
     async handler(ctx, _params, seed) {
-      const { status, details, from_cache, message } = await checkVehicleRegistry(ctx.db, configuredRegistry(ctx.config), ctx.principal, seed, ctx.now());
+      const { status, details, from_cache, message } = await checkVehicleRegistry(ctx.db, configuredRegistry(ctx.config), callerOf(ctx), seed, ctx.now());
       return { status, details, from_cache, message };
     },
   }),
@@ -137,7 +135,7 @@ export const enrichmentCommands = [
       { name: "vin-letters", title: "A VIN with the letter O", cmmnd: "enrch vin_vehicle", seed: { vin: "1HGCM82633O004352" }, refusal: VIN_LETTERS },
     ],
     async handler(ctx, _params, seed) {
-      return { ...(await decodeVin(ctx.db, vinDecoderAt(resolve(ctx.config.VIN_DATABASE)), ctx.principal, seed, ctx.now())) };
+      return { ...(await decodeVin(ctx.db, vinDecoderAt(resolve(ctx.config.VIN_DATABASE)), callerOf(ctx), seed, ctx.now())) };
     },
   }),
 ];

@@ -5,17 +5,17 @@ import { CommandError } from "../../core/errors";
 import type { AppDeps } from "../../http/context";
 import { formValues, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
-
-import { recordAudit } from "../audit/service";
-import { configuredRegistry, normaliseRegistryValue } from "./registry";
-import { checkVehicleRegistry, decodeVin, registryCheckPrice } from "./service";
+import { checkResult } from "./presenter";
+import { configuredRegistry } from "./registry";
+import { checkVehicleRegistry, decodeVin } from "./service";
 import { vinDecoderAt } from "./vin";
 
 /** Partner pages: vehicle checks (registry check by plate or policy number, VIN decode), when enrichment is activated. */
 export const vehiclePortal = (deps: AppDeps) => {
   const db = deps.database.db;
   const shell = (viewer: PortalViewer, csrf: string) => ({ title: "Vehicle checks", active: "vehicle", viewer, csrf });
-  const caller = (viewer: PortalViewer) => ({ partnerId: viewer.partnerId, mode: viewer.mode });
+  const caller = (viewer: PortalViewer) => ({ partnerId: viewer.partnerId, mode: viewer.mode, actor: viewer });
+  const statusOf = (error: unknown) => (error instanceof CommandError ? error.status : 500);
 
   /** Without activation every vehicle route answers 403 with a page saying how to get it (as the JSON surface answers 403). */
   const notActivated = (request: Request, viewer: PortalViewer, csrf: string, set: { status?: number | string }) => {
@@ -48,27 +48,10 @@ export const vehiclePortal = (deps: AppDeps) => {
         const seed = { search_type: values.search_type?.trim() || undefined, value: values.value?.trim() ? values.value : undefined };
         let check: RegistryCheckProps;
         try {
-          const now = new Date();
-          const answer = await checkVehicleRegistry(db, configuredRegistry(deps.config), caller(viewer), seed, now);
-          const billedKobo = registryCheckPrice(answer.from_cache, viewer.mode);
-          const searchType = seed.search_type === "policy" ? "policy" : "registration";
-          await recordAudit(
-            db,
-            viewer,
-            {
-              action: "vehicle.check",
-              subject: `${searchType}:${normaliseRegistryValue(searchType, seed.value ?? "")}`,
-              details: { status: answer.status, fromCache: answer.from_cache, amountKobo: billedKobo },
-            },
-            now,
-          );
-          check = {
-            values,
-            csrf,
-            result: { status: answer.status, details: answer.details, message: answer.message, fromCache: answer.from_cache, billedKobo, mode: viewer.mode },
-          };
+          const answer = await checkVehicleRegistry(db, configuredRegistry(deps.config), caller(viewer), seed, new Date());
+          check = { values, csrf, result: checkResult(answer, viewer.mode) };
         } catch (error) {
-          set.status = error instanceof CommandError ? error.status : 500;
+          set.status = statusOf(error);
           check = { values, csrf, problem: problemOf(error) };
         }
         return respond(request, viewer, csrf, "check", check, { values: {}, csrf });
@@ -82,13 +65,16 @@ export const vehiclePortal = (deps: AppDeps) => {
         const values = formValues(body);
         let vin: VinProps;
         try {
-          const now = new Date();
-          const fields = await decodeVin(db, vinDecoderAt(resolve(deps.config.VIN_DATABASE)), caller(viewer), { vin: values.vin?.trim() || undefined }, now);
-          const decoded = values.vin!.trim().toUpperCase();
-          await recordAudit(db, viewer, { action: "vehicle.vin_decode", subject: decoded, details: { decoded: Boolean(fields.make) } }, now);
-          vin = { values, csrf, result: { vin: decoded, fields: fields as Record<string, string> } };
+          const fields = await decodeVin(
+            db,
+            vinDecoderAt(resolve(deps.config.VIN_DATABASE)),
+            caller(viewer),
+            { vin: values.vin?.trim() || undefined },
+            new Date(),
+          );
+          vin = { values, csrf, result: { vin: values.vin!.trim().toUpperCase(), fields: fields as Record<string, string> } };
         } catch (error) {
-          set.status = error instanceof CommandError ? error.status : 500;
+          set.status = statusOf(error);
           vin = { values, csrf, problem: problemOf(error) };
         }
         return respond(request, viewer, csrf, "vin", { values: {}, csrf }, vin);

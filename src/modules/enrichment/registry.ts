@@ -1,6 +1,6 @@
 import type { Config } from "../../config";
 import { CommandError } from "../../core/errors";
-import type { RegistryRecord } from "../../niid/registry";
+import type { RegistryRecord } from "../../niid/record";
 import type { RegistryAnswer } from "./schema";
 
 export type SearchType = "registration" | "policy";

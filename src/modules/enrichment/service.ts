@@ -1,9 +1,10 @@
 import { and, eq, gte, lt, sql } from "drizzle-orm";
-import { z } from "zod";
 import { CommandError } from "../../core/errors";
 import { newId } from "../../core/ids";
 import { parseWith } from "../../core/validation";
 import type { Database, Executor } from "../../db/client";
+import { type AuditActor, recordAudit } from "../audit/service";
+import { registrySeed } from "./model";
 import { normaliseRegistryValue, type SearchType, type VehicleRegistry } from "./registry";
 import { type RegistryAnswer, registryLookups, type UsageService, usageCharges } from "./schema";
 import { type VinDecode, type VinDecoder, validVin } from "./vin";
@@ -16,6 +17,8 @@ const REGISTRY_CHECK_PRICE_KOBO = 150_00;
 export interface Caller {
   partnerId: string;
   mode: "test" | "live";
+  /** The person who asked (the portal), for the audit row written with the usage row; a system's checks are in the API log. */
+  actor?: AuditActor;
 }
 
 /**
@@ -59,21 +62,6 @@ async function recordUsage(
   await db.insert(usageCharges).values({ id: newId(), partnerId: caller.partnerId, mode: caller.mode, ...entry, createdAt: now });
 }
 
-export const registrySeed = z.object({
-  search_type: z.enum(["registration", "policy"]).default("registration"),
-  // Plates are matched without spaces and hyphens: one of only those ("- -") is empty once normalised
-  // and matches nothing, so it is refused here, never sent to the registry (nor billed, nor retried).
-  value: z
-    .string()
-    .trim()
-    .min(1, "must not be empty")
-    .max(64)
-    .refine(
-      (value) => /[\p{L}\p{N}]/u.test(value),
-      "must contain a letter or digit: a plate or policy number of only spaces, hyphens or punctuation matches no vehicle",
-    ),
-});
-
 /** What a registry check costs: 150 naira when it reached the registry in live mode; cache hits and test mode are free. */
 export const registryCheckPrice = (fromCache: boolean, mode: Caller["mode"]) => (fromCache || mode === "test" ? 0 : REGISTRY_CHECK_PRICE_KOBO);
 
@@ -94,18 +82,16 @@ export async function checkVehicleRegistry(
 ): Promise<RegistryCheck> {
   const seed = parseWith(registrySeed, rawSeed ?? {});
   const { answer, fromCache } = await registryAnswer(db, registry, seed.search_type, seed.value, now);
-  await recordUsage(
-    db,
-    caller,
-    {
-      service: "registry_check",
-      subject: `${seed.search_type}:${normaliseRegistryValue(seed.search_type, seed.value)}`,
-      outcome: answer.status,
-      fromCache,
-      amountKobo: registryCheckPrice(fromCache, caller.mode),
-    },
-    now,
-  );
+  const subject = `${seed.search_type}:${normaliseRegistryValue(seed.search_type, seed.value)}`;
+  const amountKobo = registryCheckPrice(fromCache, caller.mode);
+  const usage = { service: "registry_check", subject, outcome: answer.status, fromCache, amountKobo } as const;
+  const { actor } = caller;
+  if (!actor) await recordUsage(db, caller, usage, now);
+  else
+    await db.transaction(async (tx) => {
+      await recordUsage(tx, caller, usage, now);
+      await recordAudit(tx, actor, { action: "vehicle.check", subject, details: { status: answer.status, fromCache, amountKobo } }, now);
+    });
   return { ...answer, from_cache: fromCache };
 }
 
@@ -115,7 +101,14 @@ export async function decodeVin(db: Database, decoder: VinDecoder, caller: Calle
   if (typeof seed !== "object" || Array.isArray(seed)) throw new CommandError(400, "seed must be an object with vin");
   const vin = validVin(seed.vin);
   const decoded = await decoder.decode(vin);
-  await recordUsage(db, caller, { service: "vin_decode", subject: vin, outcome: decoded.make ? "decoded" : "unknown", fromCache: false, amountKobo: 0 }, now);
+  const usage = { service: "vin_decode", subject: vin, outcome: decoded.make ? "decoded" : "unknown", fromCache: false, amountKobo: 0 } as const;
+  const { actor } = caller;
+  if (!actor) await recordUsage(db, caller, usage, now);
+  else
+    await db.transaction(async (tx) => {
+      await recordUsage(tx, caller, usage, now);
+      await recordAudit(tx, actor, { action: "vehicle.vin_decode", subject: vin, details: { decoded: Boolean(decoded.make) } }, now);
+    });
   return decoded;
 }
 

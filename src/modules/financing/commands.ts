@@ -1,33 +1,25 @@
 import { z } from "zod";
 import { BLANK_FIELD, currency, naira as nairaField, UNKNOWN_FIELD, wireDate, wireTimestamp } from "../../core/answers";
-import { refuseBlankFields } from "../../core/blank";
-import { toKobo } from "../../core/money";
+import { toNaira as naira } from "../../core/money";
 import { ADMIN_ONLY, type CommandContext, command, refusal } from "../../core/registry";
 import { watTimestamp } from "../../core/time";
-import { parseWith } from "../../core/validation";
 import { watToday } from "../../products/policy-helpers";
-import { FREQUENCIES, PLAN_STATUSES } from "./schema";
-import { financeSeed, installmentSeed, lapseSeed, planRequestFrom, planSeed } from "./seeds";
+import { keyActor } from "../audit/service";
 import {
-  earlierPayment,
-  earlierPlan,
-  financePremium,
-  outstandingKobo,
+  financeSeed,
+  installmentSeed,
+  lapseSeed,
   type PaymentRequest,
-  type PaymentResult,
   type PlanDetail,
   type PlanRequest,
-  planDetail,
-  recordInstallment,
-  runLapse,
-} from "./service";
-import { naira, wirePayment, wirePlanTerms, wireSchedule } from "./wire";
-
-/** Blank or null fields are 406 as everywhere else (docs/decisions.md), then the seed's shape. */
-function parseSeed<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
-  refuseBlankFields(raw);
-  return parseWith(schema, raw ?? {});
-}
+  parseFinancingSeed,
+  paymentRequestFrom,
+  planRequestFrom,
+  planSeed,
+} from "./model";
+import { FREQUENCIES, PLAN_STATUSES } from "./schema";
+import { earlierPayment, earlierPlan, financePremium, outstandingKobo, type PaymentResult, planDetail, recordInstallment, runLapse } from "./service";
+import { wirePayment, wirePlanTerms, wireSchedule } from "./wire";
 
 // ─── The reference: answers, refusals and examples ──────────────────────────────────────────
 
@@ -45,7 +37,8 @@ const planTerms = {
 };
 const nextDueDate = wireDate.nullable().meta({ description: "The oldest unpaid installment's due date; null when everything is paid" });
 
-const planRequestOf = (ctx: CommandContext, raw: unknown): PlanRequest => planRequestFrom(parseSeed(financeSeed, raw), ctx.config.FINANCING_GRACE_DAYS);
+const planRequestOf = (ctx: CommandContext, raw: unknown): PlanRequest =>
+  planRequestFrom(parseFinancingSeed(financeSeed, raw), ctx.config.FINANCING_GRACE_DAYS);
 
 const planAnswer = (plan: PlanDetail) => ({
   ...wirePlanTerms(plan),
@@ -55,10 +48,7 @@ const planAnswer = (plan: PlanDetail) => ({
   tmstmp: watTimestamp(plan.createdAt),
 });
 
-function paymentRequestOf(raw: unknown): PaymentRequest {
-  const seed = parseSeed(installmentSeed, raw);
-  return { planNo: seed.planNo, amountKobo: toKobo(seed.amount), reference: seed.reference, paidOn: seed.paidAt };
-}
+const paymentRequestOf = (raw: unknown): PaymentRequest => paymentRequestFrom(parseFinancingSeed(installmentSeed, raw));
 
 const paymentAnswer = ({ planNo, payment }: PaymentResult) => ({
   ...wirePayment(planNo, payment),
@@ -230,9 +220,9 @@ export const financingCommands = [
       },
     ],
     async handler(ctx, _params, raw) {
-      const seed = parseSeed(lapseSeed, raw);
+      const seed = parseFinancingSeed(lapseSeed, raw);
       const asOf = seed.asOf ?? watToday(ctx.now());
-      const lapsed = await runLapse(ctx.db, asOf, ctx.now(), ctx.principal.mode);
+      const lapsed = await runLapse(ctx.db, asOf, ctx.now(), { mode: ctx.principal.mode, actor: keyActor(ctx.principal) });
       return {
         asOf,
         lapsed: lapsed.map((p) => ({
@@ -292,7 +282,7 @@ export const financingCommands = [
       },
     ],
     async handler(ctx, _params, raw) {
-      const seed = parseSeed(planSeed, raw);
+      const seed = parseFinancingSeed(planSeed, raw);
       const plan = await planDetail(ctx.db, { partnerId: ctx.principal.partnerId }, seed.planNo);
       return {
         ...wirePlanTerms(plan),

@@ -1,4 +1,5 @@
 import { defineModule } from "../manifest";
+import { financingAdmin } from "./admin";
 import { financingCommands } from "./commands";
 import { financingJobs } from "./jobs";
 import { financingPortal } from "./portal";
@@ -8,7 +9,7 @@ import * as tables from "./schema";
 export const financingModule = defineModule({
   name: "financing",
   commands: financingCommands,
-  routes: financingPortal,
+  routes: (deps) => financingPortal(deps).use(financingAdmin(deps)),
   jobs: ({ db, config }) => financingJobs(db, config),
   tables,
   nav: [

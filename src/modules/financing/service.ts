@@ -2,41 +2,37 @@
  * Premium financing (payment financeLoan / recordInstallment / runLapse): a policy's premium paid
  * as a down payment and a schedule of installments; a missed installment past its grace days
  * lapses the plan and the policy (status `l`). Plain functions shared by the command endpoint, the
- * background loop and the portal. Every change writes its events in the same transaction.
+ * background loop and the portal. Every change writes its events, and (given an actor) its audit
+ * row, in the same transaction.
  */
 
 import { randomBytes } from "node:crypto";
 import { and, asc, desc, eq, inArray, lt, or, type SQL, sql } from "drizzle-orm";
 import { CommandError } from "../../core/errors";
 import { newId, normaliseUuid } from "../../core/ids";
+import { toNaira as naira } from "../../core/money";
 import { decodeCursor, encodeCursor, type Page } from "../../core/pagination";
 import type { Database, Executor } from "../../db/client";
 import { isUniqueViolation } from "../../db/errors";
 import { watToday } from "../../products/policy-helpers";
+import { type AuditActor, recordAudit } from "../audit/service";
 import { recordEvent } from "../events/service";
 import { policies } from "../policies/schema";
 import { requirePolicyMode, statusEvent } from "../policies/service";
 import type { Mode } from "../policies/types";
+import {
+  type InstallmentRecord,
+  type PaymentRecord,
+  type PaymentRequest,
+  PLAN_LIMITS,
+  type PlanDetail,
+  type PlanRecord,
+  type PlanRequest,
+  type PlanSummary,
+} from "./model";
 import { addDays, buildSchedule, formatNaira, lapseNote } from "./schedule";
-import { type Frequency, financingInstallments, financingPayments, financingPlans, type PlanStatus } from "./schema";
-import { PLAN_LIMITS } from "./seeds";
-import { naira, wirePayment, wirePlanTerms, wireSchedule } from "./wire";
-
-export type PlanRecord = typeof financingPlans.$inferSelect;
-type InstallmentRecord = typeof financingInstallments.$inferSelect;
-export type PaymentRecord = typeof financingPayments.$inferSelect;
-
-/** A plan with its policy's transaction reference (what the wire calls `policy`). */
-export interface PlanSummary extends PlanRecord {
-  policyReference: string;
-}
-
-export interface PlanDetail extends PlanSummary {
-  /** The schedule, installment 1 first. */
-  installments: InstallmentRecord[];
-  /** Recorded payments, oldest first. */
-  payments: PaymentRecord[];
-}
+import { financingInstallments, financingPayments, financingPlans, type PlanStatus } from "./schema";
+import { wirePayment, wirePlanTerms, wireSchedule } from "./wire";
 
 export const financedKobo = (plan: PlanRecord) => plan.premiumKobo - plan.downPaymentKobo;
 export const outstandingKobo = (plan: PlanRecord) => financedKobo(plan) - plan.paidKobo;
@@ -56,16 +52,6 @@ const selectPlan = (db: Executor) =>
 
 const planNotFound = (planNo: string) => new CommandError(404, `seed.planNo: no financing plan ${planNo} for this partner`, "seed.planNo");
 
-export interface PlanRequest {
-  /** The policy's transaction reference as the partner sends it (either UUID form). */
-  policyReference: string;
-  downPaymentKobo: number;
-  installmentCount: number;
-  frequency: Frequency;
-  firstDueDate: string;
-  graceDays: number;
-}
-
 /** Plans follow their policy's mode: a test key must not keep a live plan alive, nor a live key pay a sandbox one. */
 const FINANCED_IN_ITS_MODE = "its premium is financed and paid";
 
@@ -73,7 +59,7 @@ const FINANCED_IN_ITS_MODE = "its premium is financed and paid";
  * `payment financeLoan`: turn the premium of one of the partner's approved or pending policies into
  * a schedule. One plan per policy (unique index, so concurrent requests store one).
  */
-export async function financePremium(db: Database, partnerId: string, mode: Mode, request: PlanRequest, now: Date): Promise<PlanDetail> {
+export async function financePremium(db: Database, partnerId: string, mode: Mode, request: PlanRequest, now: Date, actor?: AuditActor): Promise<PlanDetail> {
   const today = watToday(now);
   if (request.firstDueDate < today)
     throw new CommandError(
@@ -162,6 +148,17 @@ export async function financePremium(db: Database, partnerId: string, mode: Mode
         },
         now,
       );
+      if (actor)
+        await recordAudit(
+          tx,
+          actor,
+          {
+            action: "financing.create",
+            subject: plan.planNo,
+            details: { policy: summary.policyReference, financedKobo: financedKobo(plan), installments: plan.installmentCount, frequency: plan.frequency },
+          },
+          now,
+        );
       return { ...summary, installments, payments: [] };
     });
   } catch (error) {
@@ -197,14 +194,6 @@ export async function earlierPlan(db: Executor, partnerId: string, request: Plan
     plan.installments[0]?.dueDate === request.firstDueDate;
   if (!sameTerms) throw onePlanPerPolicy(reference, plan.planNo);
   return plan;
-}
-
-export interface PaymentRequest {
-  planNo: string;
-  amountKobo: number;
-  reference: string;
-  /** The day the consumer paid (YYYY-MM-DD); today when absent. */
-  paidOn?: string;
 }
 
 export interface PaymentResult {
@@ -246,7 +235,14 @@ export async function earlierPayment(db: Executor, partnerId: string, request: P
  * for an earlier use of the reference sees every committed one (the unique index is the backstop
  * for the same reference sent on two plans at once).
  */
-export async function recordInstallment(db: Database, partnerId: string, mode: Mode, request: PaymentRequest, now: Date): Promise<PaymentResult> {
+export async function recordInstallment(
+  db: Database,
+  partnerId: string,
+  mode: Mode,
+  request: PaymentRequest,
+  now: Date,
+  actor?: AuditActor,
+): Promise<PaymentResult> {
   const today = watToday(now);
   const paidOn = request.paidOn ?? today;
   if (paidOn > today) throw new CommandError(400, `seed.paidAt ${paidOn} is in the future (today is ${today})`, "seed.paidAt");
@@ -344,6 +340,17 @@ export async function recordInstallment(db: Database, partnerId: string, mode: M
           },
           now,
         );
+      if (actor)
+        await recordAudit(
+          tx,
+          actor,
+          {
+            action: "financing.record_installment",
+            subject: plan.planNo,
+            details: { reference: payment!.reference, amountKobo: payment!.amountKobo, outstandingAfterKobo: payment!.outstandingAfterKobo },
+          },
+          now,
+        );
       return { planNo: plan.planNo, payment: payment!, applied: true };
     });
   } catch (error) {
@@ -372,9 +379,12 @@ export interface LapsedPlan {
  * plan twice. The policy becomes `l` with the same statusNote; `policy.lapsed` and
  * `financing.lapsed` are written with the change. Returns the plans this run lapsed. With a
  * `mode` (the operator's key) only plans of that mode: a test key's run with a far `asOf` must not
- * lapse live plans. The background run and the portal lapse every plan.
+ * lapse live plans. The background run and the portal lapse every plan. With an `actor` (the
+ * operator's page) the run is audited once it is done: its plans lapse in transactions of their
+ * own, so the run's row follows the last of them.
  */
-export async function runLapse(db: Database, asOf: string, now: Date, mode?: Mode): Promise<LapsedPlan[]> {
+export async function runLapse(db: Database, asOf: string, now: Date, by: { mode?: Mode; actor?: AuditActor } = {}): Promise<LapsedPlan[]> {
+  const { mode, actor } = by;
   const due = and(
     eq(financingPlans.status, "active"),
     mode && eq(policies.mode, mode),
@@ -425,9 +435,17 @@ export async function runLapse(db: Database, asOf: string, now: Date, mode?: Mod
       );
       return { planNo: plan.planNo, policyReference, partnerId: plan.partnerId, missedInstallment: missed!.number, dueDate: missed!.dueDate, statusNote };
     });
-    if (!one) return lapsed;
+    if (!one) break;
     lapsed.push(one);
   }
+  if (actor)
+    await recordAudit(
+      db,
+      actor,
+      { action: "financing.run_lapse", subject: asOf, partnerId: null, details: { asOf, count: lapsed.length, plans: lapsed.map((p) => p.planNo) } },
+      now,
+    );
+  return lapsed;
 }
 
 /** One plan with its schedule and payments; `scope.partnerId` undefined finds any partner's (admin, portal). */

@@ -1,7 +1,6 @@
 /** How financing records look on the wire (answers and event payloads): naira as JSON numbers, dates YYYY-MM-DD. */
-import type { PaymentRecord, PlanSummary } from "./service";
-
-export const naira = (kobo: number) => kobo / 100;
+import { toNaira as naira } from "../../core/money";
+import type { PaymentRecord, PlanSummary } from "./model";
 
 export const wireSchedule = (installments: { number: number; dueDate: string; amountKobo: number }[]) =>
   installments.map((i) => ({ number: i.number, dueDate: i.dueDate, amount: naira(i.amountKobo) }));

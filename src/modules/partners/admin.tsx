@@ -4,51 +4,38 @@ import { normaliseUuid } from "../../core/ids";
 import type { Database } from "../../db/client";
 import type { AppDeps } from "../../http/context";
 import { formValues, page, problemOf } from "../../portal/page";
-import { portalSession } from "../../portal/session";
-import { recordAudit } from "../audit/service";
-import { createPartner, listPartners, setEnrichment, setSuspended } from "./service";
+import { type PortalViewer, portalSession } from "../../portal/session";
+import { type Audited, createPartner, listPartners, setEnrichment, setSuspended } from "./service";
 
-/** The account changes an administrator can make from the partner list. */
-const CHANGES: Record<string, { apply: (db: Database, partnerId: string) => Promise<void>; action: string }> = {
-  "enrichment-on": { apply: (db, id) => setEnrichment(db, id, true), action: "partner.enrichment_on" },
-  "enrichment-off": { apply: (db, id) => setEnrichment(db, id, false), action: "partner.enrichment_off" },
-  suspend: { apply: (db, id) => setSuspended(db, id, true), action: "partner.suspend" },
-  reinstate: { apply: (db, id) => setSuspended(db, id, false), action: "partner.reinstate" },
+/** The account changes an administrator can make from the partner list (each writes its audit row). */
+const CHANGES: Record<string, (db: Database, partnerId: string, audit: Audited) => Promise<void>> = {
+  "enrichment-on": (db, id, audit) => setEnrichment(db, id, true, audit),
+  "enrichment-off": (db, id, audit) => setEnrichment(db, id, false, audit),
+  suspend: (db, id, audit) => setSuspended(db, id, true, audit),
+  reinstate: (db, id, audit) => setSuspended(db, id, false, audit),
 };
 
 /** The operator's partner administration: create partners, activate vehicle checks, suspend. */
 export const partnerAdmin = (deps: AppDeps) => {
   const db = deps.database.db;
   const rows = async (): Promise<PartnerRow[]> => (await listPartners(db)).map(({ keys: _keys, ...p }) => p);
+  const partnersPage = async (request: Request, viewer: PortalViewer, csrf: string, props: Omit<Parameters<typeof PartnersPage>[0], "rows" | "csrf">) =>
+    page(request, { title: "Partners", active: "partners", viewer, csrf }, <PartnersPage rows={await rows()} csrf={csrf} {...props} />);
+
   return new Elysia({ name: "admin-partners" })
     .use(portalSession(deps))
-    .get(
-      "/admin/partners",
-      async ({ viewer, csrf, request }) =>
-        page(request, { title: "Partners", active: "partners", viewer, csrf }, <PartnersPage rows={await rows()} csrf={csrf} values={{}} />),
-      {
-        portal: "admin",
-      },
-    )
+    .get("/admin/partners", ({ viewer, csrf, request }) => partnersPage(request, viewer, csrf, { values: {} }), { portal: "admin" })
     .post(
       "/admin/partners",
       async ({ viewer, csrf, request, body, set }) => {
         const form = formValues(body);
         try {
-          const created = await createPartner(db, { name: form.name ?? "", email: form.email?.trim() || undefined, enrichment: form.enrichment === "on" });
-          await recordAudit(db, viewer, { action: "partner.create", subject: created.name, partnerId: created.partnerId }, new Date());
-          return page(
-            request,
-            { title: "Partners", active: "partners", viewer, csrf },
-            <PartnersPage rows={await rows()} csrf={csrf} values={{}} created={created} />,
-          );
+          const input = { name: form.name ?? "", email: form.email?.trim() || undefined, enrichment: form.enrichment === "on" };
+          const created = await createPartner(db, input, { actor: viewer, now: new Date() });
+          return partnersPage(request, viewer, csrf, { values: {}, created });
         } catch (error) {
           set.status = 400;
-          return page(
-            request,
-            { title: "Partners", active: "partners", viewer, csrf },
-            <PartnersPage rows={await rows()} csrf={csrf} values={form} problem={problemOf(error)} />,
-          );
+          return partnersPage(request, viewer, csrf, { values: form, problem: problemOf(error) });
         }
       },
       { portal: "admin" },
@@ -69,8 +56,7 @@ export const partnerAdmin = (deps: AppDeps) => {
           set.status = 404;
           return "";
         }
-        await change.apply(db, partnerId);
-        await recordAudit(db, viewer, { action: change.action, subject: target.name, partnerId }, new Date());
+        await change(db, partnerId, { actor: viewer, now: new Date() });
         return <PartnerRows rows={await rows()} csrf={csrf} />;
       },
       { portal: "admin" },

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { command } from "../../core/registry";
+import { keyActor } from "../audit/service";
 import { setAccountMode } from "./service";
 
 const MODES = ["test", "live"] as const;
@@ -20,7 +21,7 @@ const modeCommand = (mode: (typeof MODES)[number]) =>
       { name: `mode-${mode}-pinned`, title: "With a test key, which stays in test mode", cmmnd: `set env_${mode}`, answer: { mode, keyMode: "test" } },
     ],
     async handler(ctx) {
-      await setAccountMode(ctx.db, ctx.principal.partnerId, mode);
+      await setAccountMode(ctx.db, ctx.principal.partnerId, mode, { actor: keyActor(ctx.principal), now: ctx.now() });
       return { mode, keyMode: ctx.principal.keyLabel === "legacy" ? mode : ctx.principal.keyLabel };
     },
   });

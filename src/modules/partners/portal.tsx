@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { type KeySlot, KeysPage, type KeysProps } from "../../../views/partners/keys";
+import { KeysPage, type KeysProps } from "../../../views/partners/keys";
 import { TeamPage, type TeamProps } from "../../../views/partners/team";
 import { CommandError } from "../../core/errors";
 import { normaliseUuid } from "../../core/ids";
@@ -7,26 +7,22 @@ import type { AppDeps } from "../../http/context";
 import { formValues, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { inviteStaff, listUsers, setStaffActive } from "../accounts/service";
-import { recordAudit } from "../audit/service";
-import { KEY_LABELS, type KeyLabel, partnerKeys, revokeKey, rotateKey, setAccountMode } from "./service";
-
-const isLabel = (value: string | undefined): value is KeyLabel => KEY_LABELS.includes(value as KeyLabel);
+import { keyLabelOf, modeOf } from "./model";
+import { keySlots } from "./presenter";
+import { partnerKeys, revokeKey, rotateKey, setAccountMode } from "./service";
 
 /** Partner pages: API keys and the account mode (owners change, staff look), and the owner's team. */
 export const partnerPortal = (deps: AppDeps) => {
   const db = deps.database.db;
 
-  async function slots(partnerId: string): Promise<KeySlot[]> {
-    const keys = await partnerKeys(db, partnerId);
-    return KEY_LABELS.map((label) => {
-      const ofLabel = keys.filter((k) => k.label === label);
-      const active = ofLabel.find((k) => !k.revokedAt);
-      return { label, active: active ? { id: active.id, createdAt: active.createdAt } : null, revokedAt: active ? null : (ofLabel[0]?.revokedAt ?? null) };
-    });
-  }
-
   async function keysPage(request: Request, viewer: PortalViewer, csrf: string, extra: Partial<KeysProps> = {}) {
-    const props: KeysProps = { slots: await slots(viewer.partnerId), mode: viewer.mode, canChange: viewer.role === "owner", csrf, ...extra };
+    const props: KeysProps = {
+      slots: keySlots(await partnerKeys(db, viewer.partnerId)),
+      mode: viewer.mode,
+      canChange: viewer.role === "owner",
+      csrf,
+      ...extra,
+    };
     return page(request, { title: "API keys", active: "keys", viewer, csrf }, <KeysPage {...props} />);
   }
 
@@ -48,13 +44,9 @@ export const partnerPortal = (deps: AppDeps) => {
     .post(
       "/portal/keys/rotate",
       async ({ viewer, csrf, request, body, set }) => {
-        const { label } = formValues(body);
         try {
-          if (!isLabel(label)) throw new CommandError(400, `label must be one of "test", "live", "legacy"; received ${JSON.stringify(label ?? null)}`);
-          const now = new Date();
-          const issued = await rotateKey(db, viewer.partnerId, label, (tx, key) =>
-            recordAudit(tx, viewer, { action: "key.rotate", subject: key.id, details: { label } }, now),
-          );
+          const label = keyLabelOf(formValues(body).label);
+          const issued = await rotateKey(db, viewer.partnerId, label, { actor: viewer, now: new Date() });
           return keysPage(request, viewer, csrf, { issued: { label, ...issued } });
         } catch (error) {
           return keysPage(request, viewer, csrf, { problem: refused(error, set) });
@@ -68,11 +60,7 @@ export const partnerPortal = (deps: AppDeps) => {
         const keyId = normaliseUuid(formValues(body).keyId);
         try {
           if (!keyId) throw new CommandError(404, "no such key on this account");
-          const now = new Date();
-          const revoked = await revokeKey(db, keyId, {
-            partnerId: viewer.partnerId,
-            within: (tx, key) => recordAudit(tx, viewer, { action: "key.revoke", subject: key.id, details: { label: key.label } }, now),
-          });
+          const revoked = await revokeKey(db, keyId, { partnerId: viewer.partnerId, audit: { actor: viewer, now: new Date() } });
           return keysPage(request, viewer, csrf, { done: `The ${revoked.label} key ${revoked.id} is revoked: requests with it are refused from now on.` });
         } catch (error) {
           return keysPage(request, viewer, csrf, { problem: refused(error, set) });
@@ -83,14 +71,9 @@ export const partnerPortal = (deps: AppDeps) => {
     .post(
       "/portal/keys/mode",
       async ({ viewer, csrf, request, body, set }) => {
-        const asked = formValues(body).mode;
         try {
-          if (asked !== "test" && asked !== "live") throw new CommandError(400, `mode must be "test" or "live"; received ${JSON.stringify(asked ?? null)}`);
-          const mode: PortalViewer["mode"] = asked;
-          const now = new Date();
-          await setAccountMode(db, viewer.partnerId, mode, (tx) =>
-            recordAudit(tx, viewer, { action: "account.mode", subject: mode, details: { from: viewer.mode, to: mode } }, now),
-          );
+          const mode = modeOf(formValues(body).mode);
+          await setAccountMode(db, viewer.partnerId, mode, { actor: viewer, now: new Date() });
           // The page (and its header) now shows the new mode.
           const switched = { ...viewer, mode };
           return keysPage(request, switched, csrf, {

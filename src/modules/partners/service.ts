@@ -5,6 +5,7 @@ import { newCredentialId, newId } from "../../core/ids";
 import type { Principal } from "../../core/principal";
 import type { Database, Executor } from "../../db/client";
 import { preparedQuery } from "../../db/prepared";
+import { type AuditActor, recordAudit } from "../audit/service";
 import { credentialCache, type KeyRecord } from "./credential-cache";
 import { apiKeys, partners, portalUsers } from "./schema";
 
@@ -47,7 +48,11 @@ const slug = (name: string) =>
     .slice(0, 40) || "partner";
 
 /** A partner account with one key of each label and a portal owner (or operator admin) login. */
-export async function createPartner(db: Database, input: { name: string; admin?: boolean; enrichment?: boolean; email?: string }): Promise<NewPartner> {
+export async function createPartner(
+  db: Database,
+  input: { name: string; admin?: boolean; enrichment?: boolean; email?: string },
+  audit?: Audited,
+): Promise<NewPartner> {
   const name = input.name.trim();
   if (!name) throw new CommandError(400, "partner name must not be empty", "name");
   const partnerId = newCredentialId();
@@ -68,6 +73,7 @@ export async function createPartner(db: Database, input: { name: string; admin?:
       passwordHash,
       role: input.admin ? "admin" : "owner",
     });
+    if (audit) await recordAudit(tx, audit.actor, { action: "partner.create", subject: name, partnerId }, audit.now);
     return { partnerId, name, admin: !!input.admin, enrichment: !!input.enrichment, keys, portal: { email, password } };
   });
 }
@@ -120,11 +126,14 @@ async function changeCredentials<T>(db: Database, change: (tx: Executor) => Prom
   return result;
 }
 
-/** Runs inside a credential change's transaction (e.g. to write the audit log with it). */
-export type WithinChange<T> = (tx: Executor, changed: T) => Promise<void>;
+/** Who made a change and when: its audit row is written in the change's transaction (the operator's CLI passes none). */
+export interface Audited {
+  actor: AuditActor;
+  now: Date;
+}
 
 /** Revoke the partner's active keys of `label` and issue a new one (shown once). */
-export async function rotateKey(db: Database, partnerId: string, label: KeyLabel, within?: WithinChange<{ id: string; label: KeyLabel }>): Promise<IssuedKey> {
+export async function rotateKey(db: Database, partnerId: string, label: KeyLabel, audit?: Audited): Promise<IssuedKey> {
   const { id, key } = await changeCredentials(db, async (tx) => {
     const [partner] = await tx.select({ id: partners.id }).from(partners).where(eq(partners.id, partnerId)).for("update");
     if (!partner) throw new CommandError(404, `no partner ${partnerId}`);
@@ -133,7 +142,7 @@ export async function rotateKey(db: Database, partnerId: string, label: KeyLabel
       .set({ revokedAt: new Date() })
       .where(and(eq(apiKeys.partnerId, partnerId), eq(apiKeys.label, label), isNull(apiKeys.revokedAt)));
     const issued = await issueKey(tx, partnerId, label);
-    if (within) await within(tx, { id: issued.id, label });
+    if (audit) await recordAudit(tx, audit.actor, { action: "key.rotate", subject: issued.id, details: { label } }, audit.now);
     return { partnerId, ...issued };
   });
   return { id, key };
@@ -143,7 +152,7 @@ export async function rotateKey(db: Database, partnerId: string, label: KeyLabel
 export async function revokeKey(
   db: Database,
   keyId: string,
-  options: { partnerId?: string; within?: WithinChange<{ id: string; label: KeyLabel; partnerId: string }> } = {},
+  options: { partnerId?: string; audit?: Audited } = {},
 ): Promise<{ id: string; label: KeyLabel; partnerId: string }> {
   return changeCredentials(db, async (tx) => {
     const [row] = await tx
@@ -152,7 +161,8 @@ export async function revokeKey(
       .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt), options.partnerId ? eq(apiKeys.partnerId, options.partnerId) : undefined))
       .returning({ id: apiKeys.id, label: apiKeys.label, partnerId: apiKeys.partnerId });
     if (!row) throw new CommandError(404, `no active key ${keyId}`);
-    if (options.within) await options.within(tx, row);
+    const { audit } = options;
+    if (audit) await recordAudit(tx, audit.actor, { action: "key.revoke", subject: row.id, details: { label: row.label } }, audit.now);
     return row;
   });
 }
@@ -173,27 +183,43 @@ export async function partnerKeys(db: Database, partnerId: string): Promise<Part
     .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
 }
 
-/** Change a partner's account flags or mode (404 for an unknown partner). */
-const updatePartner = (db: Database, partnerId: string, values: Partial<typeof partners.$inferInsert>, within?: WithinChange<{ partnerId: string }>) =>
+/** Change a partner's account flags or mode (404 for an unknown partner); `within` writes the audit row in the same transaction. */
+const updatePartner = (
+  db: Database,
+  partnerId: string,
+  values: Partial<typeof partners.$inferInsert>,
+  within?: (tx: Executor, before: typeof partners.$inferSelect) => Promise<void>,
+) =>
   changeCredentials(db, async (tx) => {
-    const [row] = await tx.update(partners).set(values).where(eq(partners.id, partnerId)).returning({ partnerId: partners.id });
-    if (!row) throw new CommandError(404, `no partner ${partnerId}`);
-    if (within) await within(tx, row);
-    return row;
+    const [before] = await tx.select().from(partners).where(eq(partners.id, partnerId)).for("update");
+    if (!before) throw new CommandError(404, `no partner ${partnerId}`);
+    await tx.update(partners).set(values).where(eq(partners.id, partnerId));
+    if (within) await within(tx, before);
+    return { partnerId };
   });
 
-export async function setEnrichment(db: Database, partnerId: string, enabled: boolean) {
-  await updatePartner(db, partnerId, { enrichmentEnabled: enabled });
+/** An administrator's change to another account, audited under the partner's name. */
+const adminAudit = (audit: Audited | undefined, action: string) =>
+  audit &&
+  ((tx: Executor, before: typeof partners.$inferSelect) => recordAudit(tx, audit.actor, { action, subject: before.name, partnerId: before.id }, audit.now));
+
+export async function setEnrichment(db: Database, partnerId: string, enabled: boolean, audit?: Audited) {
+  await updatePartner(db, partnerId, { enrichmentEnabled: enabled }, adminAudit(audit, enabled ? "partner.enrichment_on" : "partner.enrichment_off"));
 }
 
 /** Suspend (every key refused, portal closed) or reinstate a partner account. */
-export async function setSuspended(db: Database, partnerId: string, suspended: boolean) {
-  await updatePartner(db, partnerId, { suspended });
+export async function setSuspended(db: Database, partnerId: string, suspended: boolean, audit?: Audited) {
+  await updatePartner(db, partnerId, { suspended }, adminAudit(audit, suspended ? "partner.suspend" : "partner.reinstate"));
 }
 
-/** The account toggle of spec 3 (set env_live / set env_test). */
-export async function setAccountMode(db: Database, partnerId: string, mode: "test" | "live", within?: WithinChange<{ partnerId: string }>) {
-  await updatePartner(db, partnerId, { mode }, within);
+/** The account toggle of spec 3 (set env_live / set env_test), on both surfaces. */
+export async function setAccountMode(db: Database, partnerId: string, mode: "test" | "live", audit?: Audited) {
+  await updatePartner(
+    db,
+    partnerId,
+    { mode },
+    audit && ((tx, before) => recordAudit(tx, audit.actor, { action: "account.mode", subject: mode, details: { from: before.mode, to: mode } }, audit.now)),
+  );
 }
 
 const NOT_GENUINE = "authorization is not genuine: the partner id, authorization id and key do not match";

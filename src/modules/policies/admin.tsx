@@ -1,39 +1,25 @@
 import { Elysia } from "elysia";
-import { ApprovalQueue, PendingPolicyRow, type PendingRow } from "../../../views/admin/admin";
+import { ApprovalQueue, PendingPolicyRow } from "../../../views/admin/admin";
 import { PolicyDetail, PolicyList, PolicyRows, PolicyStatusBlock } from "../../../views/policies/policies";
 import { CommandError } from "../../core/errors";
 import { normaliseUuid } from "../../core/ids";
+import { parseWith } from "../../core/validation";
 import type { AppDeps } from "../../http/context";
+import { moreHref, notFound, PAGE_SIZE, redirectTo } from "../../portal/kit";
 import { formValues, page, problemOf } from "../../portal/page";
 import { portalSession } from "../../portal/session";
-import { recordAudit } from "../audit/service";
-import { consumerName } from "../consumers/presenter";
-import { findConsumer, wireConsumerId } from "../consumers/service";
+import { wireConsumerId } from "../consumers/service";
 import { partnerNames } from "../partners/service";
-import { certificateDownload, listQuery, policyFilters, policyRows, policyView, productName, productOptions } from "./presenter";
-import { listPolicies, policiesByIds, reviewPolicyById } from "./service";
+import { policyFilters, reviewForm } from "./model";
+import { certificateDownload, pendingRow, policyRows, policyView, productOptions, reviewDone } from "./presenter";
+import { reviewPolicyById } from "./review";
+import { listPolicies, policiesByIds } from "./service";
 import type { PolicyRecord } from "./types";
-
-const PAGE_SIZE = 25;
 
 /** The operator's pages for policies: the approvals queue, every partner's transactions, any policy's detail. */
 export const policyAdmin = (deps: AppDeps) => {
   const db = deps.database.db;
   const hrefOf = (p: PolicyRecord) => `/admin/policies/${p.id}`;
-
-  async function pendingRow(policy: PolicyRecord, names: Map<string, string>): Promise<PendingRow> {
-    const consumer = await findConsumer(db, policy.partnerId, policy.consumerId);
-    return {
-      id: policy.id,
-      reference: policy.reference,
-      partnerName: names.get(policy.partnerId) ?? "",
-      consumerName: consumer ? consumerName(consumer.profile) : "—",
-      productName: productName(policy.productCode),
-      premiumKobo: policy.premiumKobo,
-      createdAt: policy.createdAt,
-      href: hrefOf(policy),
-    };
-  }
 
   const policyById = async (id: string) => {
     const uuid = normaliseUuid(id);
@@ -50,7 +36,7 @@ export const policyAdmin = (deps: AppDeps) => {
           db,
           pending.items.map((p) => p.partnerId),
         );
-        const rows = await Promise.all(pending.items.reverse().map((p) => pendingRow(p, names)));
+        const rows = await Promise.all(pending.items.reverse().map((p) => pendingRow(db, p, names, hrefOf(p))));
         return page(request, { title: "Approvals", active: "approvals", viewer, csrf }, <ApprovalQueue rows={rows} csrf={csrf} />);
       },
       { portal: "admin" },
@@ -58,40 +44,19 @@ export const policyAdmin = (deps: AppDeps) => {
     .post(
       "/admin/policies/:id/review",
       async ({ viewer, csrf, params, body, set, request }) => {
-        const form = formValues(body);
         const policy = await policyById(params.id);
-        if (!policy) {
-          set.status = 404;
-          return <p class="problem">No such policy.</p>;
-        }
+        if (!policy) return notFound(set, "No such policy.");
         const names = await partnerNames(db, [policy.partnerId]);
         try {
-          const status = form.decision === "d" ? "d" : "a";
-          const now = new Date();
-          const decided = await reviewPolicyById(db, policy.id, { status, note: form.statusNote?.trim() || undefined, by: `admin:${viewer.email}` }, now);
-          await recordAudit(
-            db,
-            viewer,
-            {
-              action: status === "a" ? "policy.approve" : "policy.decline",
-              subject: decided.reference,
-              partnerId: decided.partnerId,
-              details: { statusNote: decided.statusNote, policyNo: decided.policyNo },
-            },
-            now,
-          );
-          const row = await pendingRow(decided, names);
-          const done =
-            status === "a" ? `Approved ${decided.reference}: policy number ${decided.policyNo}.` : `Declined ${decided.reference}: ${decided.statusNote}.`;
-          if (!request.headers.get("hx-request")) {
-            set.headers.location = "/admin";
-            set.status = 303;
-            return "";
-          }
-          return <PendingPolicyRow row={row} csrf={csrf} done={done} />;
+          const { decision, statusNote } = parseWith(reviewForm, formValues(body));
+          const review = { status: decision, note: statusNote, noteField: "statusNote", by: `admin:${viewer.email}` };
+          const decided = await reviewPolicyById(db, viewer, policy.id, review, new Date());
+          // htmx swaps the decided row in place; a plain form goes back to the queue.
+          if (!request.headers.get("hx-request")) return redirectTo(request, set, "/admin");
+          return <PendingPolicyRow row={await pendingRow(db, decided, names, hrefOf(decided))} csrf={csrf} done={reviewDone(decided)} />;
         } catch (error) {
           set.status = error instanceof CommandError ? error.status : 500;
-          return <PendingPolicyRow row={await pendingRow(policy, names)} csrf={csrf} problem={problemOf(error)} />;
+          return <PendingPolicyRow row={await pendingRow(db, policy, names, hrefOf(policy))} csrf={csrf} problem={problemOf(error)} />;
         }
       },
       { portal: "admin" },
@@ -105,8 +70,8 @@ export const policyAdmin = (deps: AppDeps) => {
           db,
           list.items.map((p) => p.partnerId),
         );
-        const rows = (await policyRows(db, list.items, hrefOf)).map((row, i) => ({ ...row, partnerName: names.get(list.items[i]!.partnerId) }));
-        const more = list.nextCursor ? `/admin/policies?${listQuery(values, list.nextCursor)}` : null;
+        const rows = await policyRows(db, list.items, hrefOf, names);
+        const more = moreHref("/admin/policies", values, list.nextCursor);
         if (query.rows) return <PolicyRows rows={rows} more={more} withPartner />;
         return page(
           request,
@@ -128,10 +93,7 @@ export const policyAdmin = (deps: AppDeps) => {
       "/admin/policies/:id",
       async ({ viewer, csrf, request, params, set }) => {
         const policy = await policyById(params.id);
-        if (!policy) {
-          set.status = 404;
-          return page(request, { title: "Not found", active: "policies", viewer, csrf }, <p class="problem">No such policy.</p>);
-        }
+        if (!policy) return page(request, { title: "Not found", active: "policies", viewer, csrf }, notFound(set, "No such policy."));
         const view = await policyView(db, deps.config, policy, hrefOf(policy), `/admin/consumers?q=${encodeURIComponent(wireConsumerId(policy.consumerId))}`);
         return page(request, { title: `Policy ${policy.reference}`, active: "policies", viewer, csrf }, <PolicyDetail policy={view} />);
       },
@@ -142,6 +104,7 @@ export const policyAdmin = (deps: AppDeps) => {
       async ({ params, set }) => {
         const policy = await policyById(params.id);
         if (!policy) {
+          // An empty fragment: the polling block has nothing to show.
           set.status = 404;
           return "";
         }

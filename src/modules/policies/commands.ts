@@ -1,16 +1,17 @@
 import { z } from "zod";
 import { BAD_CURSOR, BLANK_FIELD, currency, page, wireTimestamp } from "../../core/answers";
-import { pageSeed } from "../../core/pagination";
 import { ADMIN_ONLY, type CommandContext, command, refusal } from "../../core/registry";
 import { watTimestamp } from "../../core/time";
-import { isoDate } from "../../core/validation";
 import { findProduct, wirePremium } from "../../products";
-import { watMidnight } from "../../products/policy-helpers";
 import type { CertificateForm } from "../../products/types";
 import { insureSeedVariants } from "../../reference/products";
+import { keyActor } from "../audit/service";
 import { type CertificateDocument, certificateFor, certificateUrl, renderCertificateFor } from "../certificates/service";
+import { issuedPolicy, issuePolicy } from "./issuance";
+import { createdWithin, listSeed, reviewSeed } from "./model";
+import { reviewPolicy } from "./review";
 import { POLICY_STATUSES } from "./schema";
-import { findPolicy, issuedPolicy, issuePolicy, listPolicies, type PolicyAddress, reviewPolicy } from "./service";
+import { findPolicy, listPolicies, type PolicyAddress } from "./service";
 import type { PolicyRecord } from "./types";
 
 const POLICY_ADDRESS = String.raw`entt_(?<consumerParam>[^|\s]+)\|insr_(?<productCode>[a-z0-9]+-[a-z0-9]+-[0-9]+)-(?<reference>[^*\s]+)`;
@@ -105,15 +106,6 @@ function wirePolicy(policy: PolicyRecord) {
   };
 }
 
-const listSeed = pageSeed.extend({
-  status: z.enum(POLICY_STATUSES).optional(),
-  productCode: z.string().max(40).optional(),
-  /** Created on or after this date (Nigerian local time). */
-  from: isoDate.optional(),
-  /** Created on or before this date (Nigerian local time). */
-  to: isoDate.optional(),
-});
-
 async function listPage(ctx: CommandContext, seed: z.output<typeof listSeed>, everyPartner: boolean) {
   if (seed.productCode) findProduct(seed.productCode, "seed.productCode");
   const page = await listPolicies(
@@ -122,8 +114,7 @@ async function listPage(ctx: CommandContext, seed: z.output<typeof listSeed>, ev
     {
       status: seed.status,
       productCode: seed.productCode,
-      from: seed.from ? watMidnight(seed.from) : undefined,
-      to: seed.to ? new Date(watMidnight(seed.to).getTime() + 86_400_000) : undefined,
+      ...createdWithin(seed.from, seed.to),
     },
     seed,
   );
@@ -147,13 +138,6 @@ async function everyPartnerPage(ctx: CommandContext, seed: z.output<typeof listS
     nextCursor,
   };
 }
-
-const reviewSeed = z
-  .strictObject({
-    status: z.enum(["a", "d"]).default("a"),
-    statusNote: z.string().trim().min(1).max(500).optional(),
-  })
-  .refine((s) => s.status === "a" || s.statusNote, { message: "is required to decline: say why in seed.statusNote", path: ["statusNote"] });
 
 // ─── The reference: refusals and examples ───────────────────────────────────────────────────
 
@@ -436,8 +420,9 @@ export const policyCommands = [
     async handler(ctx, params, seed) {
       const policy = await reviewPolicy(
         ctx.db,
+        keyActor(ctx.principal),
         addressOf(params),
-        { status: seed.status, note: seed.statusNote, by: `admin:${ctx.principal.partnerId}`, mode: ctx.principal.mode },
+        { status: seed.status, note: seed.statusNote, noteField: "seed.statusNote", by: `admin:${ctx.principal.partnerId}`, mode: ctx.principal.mode },
         ctx.now(),
       );
       return {

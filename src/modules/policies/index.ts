@@ -4,7 +4,7 @@ import { policyAdmin } from "./admin";
 import { policyCommands } from "./commands";
 import { policyPortal } from "./portal";
 import * as tables from "./schema";
-import { underwriteDuePolicies } from "./service";
+import { underwriteDuePolicies } from "./underwriting";
 
 /** Issuance, status, the operator's approvals, and underwriting of live policies by the insurer. */
 export const policiesModule = defineModule({

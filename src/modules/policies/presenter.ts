@@ -1,17 +1,14 @@
+import type { PendingRow } from "../../../views/admin/admin";
 import type { PolicyRow, PolicyView } from "../../../views/policies/policies";
 import type { Config } from "../../config";
 import { CommandError } from "../../core/errors";
 import type { Database } from "../../db/client";
 import { allProductCodes, findProduct } from "../../products";
-import { watMidnight } from "../../products/policy-helpers";
 import { certificateFor, certificateUrl, verificationUrl } from "../certificates/service";
 import { consumerName } from "../consumers/presenter";
-import { findConsumer } from "../consumers/service";
-import { POLICY_STATUSES } from "./schema";
-import type { PolicyFilters } from "./service";
+import { findConsumer, wireConsumerId } from "../consumers/service";
+import { planNoOfPolicy } from "../financing/service";
 import type { PolicyRecord } from "./types";
-
-const DATE = /^\d{4}-\d\d-\d\d$/;
 
 export const productName = (code: string) => {
   const product = findProduct(code);
@@ -20,28 +17,13 @@ export const productName = (code: string) => {
 
 export const productOptions = () => allProductCodes().map((code) => ({ value: code, label: `${productName(code)} (${code})` }));
 
-/** The list filters from a query string; anything malformed is dropped rather than refused (it is a filter). */
-export function policyFilters(query: Record<string, string | undefined>): { filters: PolicyFilters; values: Record<string, string> } {
-  const values: Record<string, string> = {};
-  const filters: PolicyFilters = {};
-  if (query.status && (POLICY_STATUSES as readonly string[]).includes(query.status))
-    filters.status = values.status = query.status as PolicyFilters["status"] & string;
-  if (query.product && allProductCodes().includes(query.product)) filters.productCode = values.product = query.product;
-  if (query.from && DATE.test(query.from)) {
-    values.from = query.from;
-    filters.from = watMidnight(query.from);
-  }
-  if (query.to && DATE.test(query.to)) {
-    values.to = query.to;
-    filters.to = new Date(watMidnight(query.to).getTime() + 86_400_000);
-  }
-  return { filters, values };
-}
-
-export const listQuery = (values: Record<string, string>, cursor: string) => new URLSearchParams({ ...values, rows: "1", cursor }).toString();
-
-/** List rows with the consumer's name (cached lookups), linking to `href(policy)`. */
-export async function policyRows(db: Database, policies: PolicyRecord[], href: (p: PolicyRecord) => string): Promise<PolicyRow[]> {
+/** List rows with the consumer's name (cached lookups), linking to `href(policy)`; with `partnerNames`, each names its partner (admin). */
+export async function policyRows(
+  db: Database,
+  policies: PolicyRecord[],
+  href: (p: PolicyRecord) => string,
+  partnerNames?: Map<string, string>,
+): Promise<PolicyRow[]> {
   return Promise.all(
     policies.map(async (p) => {
       const consumer = await findConsumer(db, p.partnerId, p.consumerId);
@@ -54,10 +36,30 @@ export async function policyRows(db: Database, policies: PolicyRecord[], href: (
         mode: p.mode,
         createdAt: p.createdAt,
         href: href(p),
+        ...(partnerNames ? { partnerName: partnerNames.get(p.partnerId) } : {}),
       };
     }),
   );
 }
+
+/** A row of the operator's approvals queue. */
+export async function pendingRow(db: Database, policy: PolicyRecord, partnerNames: Map<string, string>, href: string): Promise<PendingRow> {
+  const consumer = await findConsumer(db, policy.partnerId, policy.consumerId);
+  return {
+    id: policy.id,
+    reference: policy.reference,
+    partnerName: partnerNames.get(policy.partnerId) ?? "",
+    consumerName: consumer ? consumerName(consumer.profile) : "—",
+    productName: productName(policy.productCode),
+    premiumKobo: policy.premiumKobo,
+    createdAt: policy.createdAt,
+    href,
+  };
+}
+
+/** What the approvals queue says once a decision is made. */
+export const reviewDone = (decided: PolicyRecord) =>
+  decided.status === "a" ? `Approved ${decided.reference}: policy number ${decided.policyNo}.` : `Declined ${decided.reference}: ${decided.statusNote}.`;
 
 /** Everything a policy page shows, with links for this viewer (`base` is the page's own path). */
 export async function policyView(db: Database, config: Config, policy: PolicyRecord, base: string, consumerHref: string): Promise<PolicyView> {
@@ -85,6 +87,17 @@ export async function policyView(db: Database, config: Config, policy: PolicyRec
     verifyHref: policy.policyNo ? verificationUrl(config, policy.policyNo) : null,
     statusHref: `${base}/status`,
   };
+}
+
+/** A partner's policy page: its detail, with the claim and finance actions this policy allows. */
+export async function partnerPolicyView(db: Database, config: Config, policy: PolicyRecord, base: string): Promise<PolicyView> {
+  const view = await policyView(db, config, policy, base, `/portal/consumers/${wireConsumerId(policy.consumerId)}`);
+  const query = `?policy=${encodeURIComponent(policy.reference)}`;
+  // One plan per policy, ever: only an approved or pending policy with a premium and no plan yet can be financed.
+  const financeable = (policy.status === "a" || policy.status === "p") && policy.premiumKobo > 0 && !(await planNoOfPolicy(db, policy.id));
+  view.claimHref = policy.status === "a" ? `/portal/claims/new${query}` : undefined;
+  view.financeHref = financeable ? `/portal/financing/new${query}` : undefined;
+  return view;
 }
 
 /** The certificate of an approved policy as a download. */

@@ -3,6 +3,7 @@ import { currency, NOT_A_NUMBER } from "../../core/answers";
 import { command, refusal } from "../../core/registry";
 import { listHospitals } from "../../products/health";
 import { quoteSeedVariants } from "../../reference/products";
+import { hospitalSeed } from "./model";
 import { quotePremium } from "./service";
 
 const NOT_SUPPORTED = refusal(400, "product specified not supported: <reason>", "an unknown category, type or package (spec 7)");
@@ -10,13 +11,6 @@ const NO_DESTINATION = refusal(400, "destination is not provided: seed.destinati
 const UNKNOWN_DESTINATION = refusal(400, 'destination country not recognised: "<destination>" is not one of <countries>', "travel (spec 7)");
 const ORIGIN = refusal(400, "Nigeria is the country of origin: seed.destination must be the country travelled to", "travel (spec 7)");
 const NO_LOAN_AMOUNT = refusal(406, "loanAmount not provided", "credit life (spec 7)");
-
-const hospitalSeed = z.object({
-  insurer: z
-    .string()
-    .regex(/^[a-z0-9]{2,8}$/, "must be an insurer code such as axam")
-    .optional(),
-});
 
 export const quoteCommands = [
   command({

@@ -1,6 +1,5 @@
-import { and, eq } from "drizzle-orm";
 import { newId } from "../../core/ids";
-import type { Database } from "../../db/client";
+import type { Executor } from "../../db/client";
 import { columnPlaceholders, placeholderValues, preparedQuery } from "../../db/prepared";
 import { findProduct, wirePremium } from "../../products";
 import { quotes } from "./schema";
@@ -17,7 +16,7 @@ export interface StoredQuote {
 const insertQuote = preparedQuery("insert_quote", (db, name) => db.insert(quotes).values(columnPlaceholders(quotes)).prepare(name));
 
 /** `dump ipck_<product_code>*PRMM`: price the seed with the product's rule and keep the quote for issuance to compare against. */
-export async function quotePremium(db: Database, partnerId: string, productCode: string, seed: unknown, now = new Date()): Promise<StoredQuote> {
+export async function quotePremium(db: Executor, partnerId: string, productCode: string, seed: unknown, now = new Date()): Promise<StoredQuote> {
   const product = findProduct(productCode);
   const quote = product.family.quote(product.type, seed ?? {});
   const id = newId();
@@ -34,9 +33,4 @@ export async function quotePremium(db: Database, partnerId: string, productCode:
     }),
   );
   return { id, productCode: product.code, premiumKobo: quote.premiumKobo, prmm: wirePremium(product.family, quote.premiumKobo), duration: quote.duration };
-}
-
-/** Take back a quote stored for an issuance that was then refused (the portal quotes and issues in one step). */
-export async function discardQuote(db: Database, partnerId: string, id: string): Promise<void> {
-  await db.delete(quotes).where(and(eq(quotes.id, id), eq(quotes.partnerId, partnerId)));
 }

@@ -1,21 +1,19 @@
 import { z } from "zod";
 import { currency, naira, wireTimestamp } from "../../core/answers";
-import { toKobo } from "../../core/money";
+import { toNaira } from "../../core/money";
 import { command, refusal } from "../../core/registry";
 import { watTimestamp } from "../../core/time";
-import { topUpSeed } from "./model";
+import { topUpRequestFrom, topUpSeed } from "./model";
 import { earlierTopUp, topUpWallet, type WalletEntry } from "./service";
 
 const REFERENCE_REUSED = refusal(409, "seed.reference <reference> was already used for a top-up of <amount> naira", "the same reference with another amount");
 const topUp = { amount: 50000, reference: "bank-ref-001" };
 
-const topUpOf = (seed: z.output<typeof topUpSeed>) => ({ amountKobo: toKobo(seed.amount), reference: seed.reference });
-
 const topUpAnswer = (entry: WalletEntry) => ({
   // A top-up entry always carries its reference.
   reference: entry.reference!,
-  amount: entry.amountKobo / 100,
-  balance: entry.balanceAfterKobo / 100,
+  amount: toNaira(entry.amountKobo),
+  balance: toNaira(entry.balanceAfterKobo),
   currency: "NGN" as const,
   tmstmp: watTimestamp(entry.createdAt),
 });
@@ -55,11 +53,11 @@ export const walletCommands = [
       },
     ],
     async handler(ctx, _params, seed) {
-      const { entry } = await topUpWallet(ctx.db, ctx.principal.partnerId, topUpOf(seed), ctx.now());
+      const { entry } = await topUpWallet(ctx.db, ctx.principal.partnerId, topUpRequestFrom(seed), ctx.now());
       return topUpAnswer(entry);
     },
     async recover(ctx, _params, seed) {
-      const entry = await earlierTopUp(ctx.db, ctx.principal.partnerId, topUpOf(seed));
+      const entry = await earlierTopUp(ctx.db, ctx.principal.partnerId, topUpRequestFrom(seed));
       return entry && topUpAnswer(entry);
     },
   }),

@@ -1,15 +1,16 @@
 import { and, desc, eq, gte, inArray, lt, or, type SQL, sql } from "drizzle-orm";
 import { CommandError } from "../../core/errors";
 import { newId } from "../../core/ids";
+import { toNaira as naira } from "../../core/money";
 import { decodeCursor, encodeCursor, type Page } from "../../core/pagination";
 import type { Database, Executor } from "../../db/client";
+import { type AuditActor, recordAudit } from "../audit/service";
 import { recordEvent } from "../events/service";
 import { policies } from "../policies/schema";
+import type { TopUpRequest } from "./model";
 import { walletEntries, wallets } from "./schema";
 
 export type WalletEntry = typeof walletEntries.$inferSelect;
-
-const naira = (kobo: number) => kobo / 100;
 
 async function ensureWallet(tx: Executor, partnerId: string) {
   await tx.insert(wallets).values({ partnerId }).onConflictDoNothing();
@@ -31,15 +32,9 @@ export interface TopUpResult {
  * amount returns the first result; the same reference with another amount is a conflict.
  * The wallet row is locked first, so top-ups of one partner run one at a time and the look for an
  * earlier use of the reference sees every committed one (the unique index is the backstop).
+ * With an `actor` (the portal's) a credit applied is audited in its transaction; a repeat is not.
  */
-export async function topUpWallet(
-  db: Database,
-  partnerId: string,
-  input: { amountKobo: number; reference: string },
-  now: Date,
-  /** Runs in the crediting transaction when a credit was applied (not on a repeat), e.g. to write the audit log. */
-  onCredit?: (tx: Executor, entry: WalletEntry) => Promise<void>,
-): Promise<TopUpResult> {
+export async function topUpWallet(db: Database, partnerId: string, input: TopUpRequest, now: Date, actor?: AuditActor): Promise<TopUpResult> {
   return db.transaction(async (tx) => {
     await ensureWallet(tx, partnerId);
     await tx.select({ partnerId: wallets.partnerId }).from(wallets).where(eq(wallets.partnerId, partnerId)).for("update");
@@ -67,7 +62,13 @@ export async function topUpWallet(
       { partnerId, type: "wallet.credited", payload: { reference: input.reference, amount: naira(input.amountKobo), balance: naira(wallet!.balance) } },
       now,
     );
-    if (onCredit) await onCredit(tx, entry!);
+    if (actor)
+      await recordAudit(
+        tx,
+        actor,
+        { action: "wallet.topup", subject: input.reference, details: { amountKobo: entry!.amountKobo, balanceAfterKobo: entry!.balanceAfterKobo } },
+        now,
+      );
     return { entry: entry!, applied: true };
   });
 }
@@ -76,7 +77,7 @@ export async function topUpWallet(
  * The top-up stored under `input.reference`, when it is the same top-up (a repeat, or a request
  * whose answer was lost); the same reference with another amount is a conflict.
  */
-export async function earlierTopUp(db: Executor, partnerId: string, input: { amountKobo: number; reference: string }): Promise<WalletEntry | null> {
+export async function earlierTopUp(db: Executor, partnerId: string, input: TopUpRequest): Promise<WalletEntry | null> {
   const [prior] = await db
     .select()
     .from(walletEntries)

@@ -3,24 +3,20 @@ import { BAD_CURSOR, page, UNKNOWN_FIELD, wireTimestamp } from "../../core/answe
 import { pageSeed } from "../../core/pagination";
 import { type CommandContext, command, refusal } from "../../core/registry";
 import { watTimestamp } from "../../core/time";
+import { keyActor } from "../audit/service";
+import { defaultSecretInput, deliveriesInput, endpointInput, registerInput, replayInput, updateInput } from "./model";
 import { DELIVERY_STATUSES } from "./schema";
 import {
   type DeliveryRecord,
   defaultSecret,
-  defaultSecretInput,
   deleteEndpoint,
-  deliveriesInput,
-  endpointInput,
   listDeliveries,
   listEndpoints,
   registerEndpoint,
   registeredEndpoint,
-  registerInput,
   replayDelivery,
-  replayInput,
   sendTestEvent,
   updateEndpoint,
-  updateInput,
   urlRules,
   WEBHOOK_EVENT_TYPES,
   type WebhookAttempt,
@@ -181,7 +177,7 @@ export const webhookCommands = [
     ],
     async handler(ctx, _params, seed) {
       const now = ctx.now();
-      const endpoint = await registerEndpoint(ctx.db, partnerOf(ctx), seed, { rules: urlRules(ctx.config), now });
+      const endpoint = await registerEndpoint(ctx.db, partnerOf(ctx), seed, { rules: urlRules(ctx.config), now, actor: keyActor(ctx.principal) });
       return { ...wireEndpoint(endpoint, now), secret: endpoint.secret };
     },
     async recover(ctx, _params, seed) {
@@ -216,7 +212,7 @@ export const webhookCommands = [
     ],
     async handler(ctx, _params, seed) {
       const now = ctx.now();
-      const { endpoint, rotated } = await updateEndpoint(ctx.db, partnerOf(ctx), seed, { rules: urlRules(ctx.config), now });
+      const { endpoint, rotated } = await updateEndpoint(ctx.db, partnerOf(ctx), seed, { rules: urlRules(ctx.config), now, actor: keyActor(ctx.principal) });
       return { ...wireEndpoint(endpoint, now), ...(rotated ? { secret: endpoint.secret } : {}) };
     },
   }),
@@ -245,7 +241,7 @@ export const webhookCommands = [
     ],
     async handler(ctx, _params, seed) {
       const now = ctx.now();
-      const { endpoint, failedDeliveries } = await deleteEndpoint(ctx.db, partnerOf(ctx), seed.endpointId, now);
+      const { endpoint, failedDeliveries } = await deleteEndpoint(ctx.db, partnerOf(ctx), seed.endpointId, now, keyActor(ctx.principal));
       return { endpointId: endpoint.id, deleted: true as const, failedDeliveries, tmstmp: watTimestamp(now) };
     },
   }),
@@ -324,7 +320,7 @@ export const webhookCommands = [
         },
       },
     ],
-    handler: async (ctx, _params, seed) => wireDelivery(await replayDelivery(ctx.db, partnerOf(ctx), seed.deliveryId, ctx.now())),
+    handler: async (ctx, _params, seed) => wireDelivery(await replayDelivery(ctx.db, partnerOf(ctx), seed.deliveryId, ctx.now(), keyActor(ctx.principal))),
   }),
   command({
     grammar: "webhook test",

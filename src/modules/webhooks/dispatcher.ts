@@ -349,13 +349,15 @@ async function recordOutcome(db: Database, { delivery }: LeasedDelivery, outcome
     const failingSince = endpoint.failingSince ?? at;
     if (!endpoint.failingSince) await tx.update(webhookEndpoints).set({ failingSince }).where(eq(webhookEndpoints.id, endpoint.id));
     if (gone) await disableEndpoint(tx, { ...endpoint, failingSince }, `the endpoint answered 410 Gone on ${watTimestamp(at)}`, at);
-    else if (at.getTime() - failingSince.getTime() >= settings.disableAfterMs)
+    else if (at.getTime() - failingSince.getTime() >= settings.disableAfterMs) {
+      const hours = Math.round((at.getTime() - failingSince.getTime()) / 3_600_000);
       await disableEndpoint(
         tx,
         { ...endpoint, failingSince },
-        `no successful delivery since ${watTimestamp(failingSince)} (${Math.round((at.getTime() - failingSince.getTime()) / 3_600_000)} h); last error: ${lastError}`,
+        `no successful delivery since ${watTimestamp(failingSince)} (${hours} h); last error: ${lastError}`,
         at,
       );
+    }
   });
 }
 

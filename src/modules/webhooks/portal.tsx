@@ -1,99 +1,75 @@
 import { Elysia } from "elysia";
-import { DeliveryRows, type DeliveryView, EndpointPage, type EndpointRow, WebhooksPage } from "../../../views/webhooks/webhooks";
+import { DeliveryRows, EndpointPage, WebhooksPage } from "../../../views/webhooks/webhooks";
 import { CommandError } from "../../core/errors";
 import { normaliseUuid } from "../../core/ids";
 import { parseWith } from "../../core/validation";
 import type { AppDeps } from "../../http/context";
+import { notFound, redirectTo } from "../../portal/kit";
 import { formValues, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
-
-import { recordAudit } from "../audit/service";
+import { endpointSeedFrom, registerInput, updateInput } from "./model";
+import { deliveryView, endpointRow, endpointValues } from "./presenter";
 import {
-  type DeliveryRecord,
   deleteEndpoint,
   findEndpoint,
   listDeliveries,
   listEndpoints,
   registerEndpoint,
-  registerInput,
   replayDelivery,
+  revealSecret,
   sendTestEvent,
   updateEndpoint,
-  updateInput,
   urlRules,
   WEBHOOK_EVENT_TYPES,
-  type WebhookEndpoint,
 } from "./service";
 
-const endpointRow = (e: WebhookEndpoint): EndpointRow => ({
-  id: e.id,
-  url: e.url,
-  description: e.description,
-  events: e.eventTypes,
-  enabled: e.enabled,
-  disabledReason: e.disabledReason,
-  failingSince: e.failingSince,
-  createdAt: e.createdAt,
-});
-
-const deliveryView = (d: DeliveryRecord): DeliveryView => ({
-  id: d.id,
-  eventType: d.eventType,
-  url: d.url,
-  status: d.status,
-  nextAttemptAt: d.status === "pending" ? d.nextAttemptAt : null,
-  createdAt: d.createdAt,
-  attempts: d.attemptLog.map((a) => ({
-    number: a.number,
-    at: a.createdAt,
-    url: a.url,
-    requestHeaders: a.requestHeaders,
-    requestBody: a.requestBody,
-    responseStatus: a.responseStatus,
-    responseBody: a.responseBody,
-    error: a.error,
-    latencyMs: a.latencyMs,
-  })),
-});
-
-/** The ticked event types (one checkbox sends a string, several an array). */
-const chosenEvents = (body: unknown): string[] => {
-  const events = (body as { events?: unknown } | undefined)?.events;
-  return Array.isArray(events) ? events.filter((e): e is string => typeof e === "string") : typeof events === "string" ? [events] : [];
-};
-
-/** Form fields as the command seeds take them, so the same schema words the refusals. */
-const endpointSeed = (body: unknown) => {
-  const form = formValues(body);
-  return { url: form.url ?? "", events: chosenEvents(body), ...(form.description?.trim() ? { description: form.description } : {}) };
-};
+type EndpointExtra = Partial<Parameters<typeof EndpointPage>[0]>;
+type ListExtra = Partial<Parameters<typeof WebhooksPage>[0]>;
+type Status = { status?: number | string; headers: Record<string, unknown> };
 
 const isNotFound = (error: unknown) => error instanceof CommandError && error.status === 404;
+const statusOf = (error: unknown) => (error instanceof CommandError ? error.status : 400);
+
+const endpointIdOf = (param: string) => {
+  const id = normaliseUuid(param);
+  if (!id) throw new CommandError(404, "no such webhook endpoint");
+  return id;
+};
+
+/** A refusal as one table row of the delivery log (the rows are swapped in by htmx). */
+const problemRow = (message: string) => (
+  <tr>
+    <td colspan="5" class="problem" safe>
+      {message}
+    </td>
+  </tr>
+);
 
 /** Partner pages for webhook endpoints: register, settings, secrets, test events, the delivery log with replay. */
 export const webhookPortal = (deps: AppDeps) => {
   const db = deps.database.db;
   const rules = urlRules(deps.config);
+  const shell = (viewer: PortalViewer, csrf: string, title = "Webhooks") => ({ title, active: "webhooks", viewer, csrf });
+  const deliveriesMore = (endpointId: string, cursor: string | null) => (cursor ? `/portal/webhooks/${endpointId}/deliveries?cursor=${cursor}` : null);
 
-  async function endpointPage(
-    request: Request,
-    viewer: PortalViewer,
-    csrf: string,
-    endpointId: string,
-    extra: Partial<Parameters<typeof EndpointPage>[0]> = {},
-  ) {
+  async function listPage(request: Request, viewer: PortalViewer, csrf: string, extra: ListExtra = {}) {
+    const endpoints = await listEndpoints(db, viewer.partnerId, { limit: 50 });
+    const rows = endpoints.items.map(endpointRow);
+    return page(request, shell(viewer, csrf), <WebhooksPage endpoints={rows} types={WEBHOOK_EVENT_TYPES} values={{}} events={[]} csrf={csrf} {...extra} />);
+  }
+
+  async function endpointPage(request: Request, viewer: PortalViewer, csrf: string, endpointId: string, extra: EndpointExtra = {}) {
     const endpoint = await findEndpoint(db, viewer.partnerId, endpointId);
     const deliveries = await listDeliveries(db, viewer.partnerId, { endpointId }, { limit: 20 });
-    const values = { url: endpoint.url, description: endpoint.description ?? "", enabled: endpoint.enabled ? "on" : "" };
     return page(
       request,
-      { title: "Webhook endpoint", active: "webhooks", viewer, csrf },
+      shell(viewer, csrf, "Webhook endpoint"),
       <EndpointPage
         endpoint={endpointRow(endpoint)}
         types={WEBHOOK_EVENT_TYPES}
         deliveries={deliveries.items.map(deliveryView)}
-        more={deliveries.nextCursor ? `/portal/webhooks/${endpointId}/deliveries?cursor=${deliveries.nextCursor}` : null}
-        values={values}
+        more={deliveriesMore(endpointId, deliveries.nextCursor)}
+        values={endpointValues(endpoint)}
         events={endpoint.eventTypes}
         csrf={csrf}
         {...extra}
@@ -101,88 +77,42 @@ export const webhookPortal = (deps: AppDeps) => {
     );
   }
 
-  const endpointIdOf = (param: string) => {
-    const id = normaliseUuid(param);
-    if (!id) throw new CommandError(404, "no such webhook endpoint");
-    return id;
-  };
+  /** A refusal as a page of its own (another partner's endpoint: 404). */
+  function problemPage(request: Request, viewer: PortalViewer, csrf: string, set: Status, error: unknown) {
+    set.status = statusOf(error);
+    return page(
+      request,
+      shell(viewer, csrf),
+      <p class="problem" safe>
+        {problemOf(error).message}
+      </p>,
+    );
+  }
 
-  /** Run an endpoint action; refusals (another partner's endpoint: 404) become a page with the message. */
-  async function act(
-    request: Request,
-    viewer: PortalViewer,
-    csrf: string,
-    set: { status?: unknown },
-    param: string,
-    action: (id: string) => Promise<Partial<Parameters<typeof EndpointPage>[0]>>,
-  ) {
+  /** Run an endpoint action, then show the endpoint with what the action says. */
+  async function act(request: Request, viewer: PortalViewer, csrf: string, set: Status, param: string, action: (id: string) => Promise<EndpointExtra>) {
     try {
       const id = endpointIdOf(param);
-      const extra = await action(id);
-      return await endpointPage(request, viewer, csrf, id, extra);
+      return await endpointPage(request, viewer, csrf, id, await action(id));
     } catch (error) {
-      const problem = problemOf(error);
-      set.status = error instanceof CommandError ? error.status : 400;
-      return page(
-        request,
-        { title: "Webhooks", active: "webhooks", viewer, csrf },
-        <p class="problem" safe>
-          {problem.message}
-        </p>,
-      );
+      return problemPage(request, viewer, csrf, set, error);
     }
   }
 
   return new Elysia({ name: "portal-webhooks" })
     .use(portalSession(deps))
-    .get(
-      "/portal/webhooks",
-      async ({ viewer, csrf, request }) => {
-        const endpoints = await listEndpoints(db, viewer.partnerId, { limit: 50 });
-        return page(
-          request,
-          { title: "Webhooks", active: "webhooks", viewer, csrf },
-          <WebhooksPage endpoints={endpoints.items.map(endpointRow)} types={WEBHOOK_EVENT_TYPES} values={{}} events={[]} csrf={csrf} />,
-        );
-      },
-      { portal: "partner" },
-    )
+    .get("/portal/webhooks", ({ viewer, csrf, request }) => listPage(request, viewer, csrf), { portal: "partner" })
     .post(
       "/portal/webhooks",
       async ({ viewer, csrf, request, body, set }) => {
-        const seed = endpointSeed(body);
-        const now = new Date();
+        const form = formValues(body);
+        const seed = endpointSeedFrom(form, body);
         try {
-          const endpoint = await registerEndpoint(db, viewer.partnerId, parseWith(registerInput, seed), { rules, now });
-          await recordAudit(db, viewer, { action: "webhook.register", subject: endpoint.url }, now);
-          const endpoints = await listEndpoints(db, viewer.partnerId, { limit: 50 });
-          return page(
-            request,
-            { title: "Webhooks", active: "webhooks", viewer, csrf },
-            <WebhooksPage
-              endpoints={endpoints.items.map(endpointRow)}
-              types={WEBHOOK_EVENT_TYPES}
-              values={{}}
-              events={[]}
-              created={{ endpoint: endpointRow(endpoint), secret: endpoint.secret }}
-              csrf={csrf}
-            />,
-          );
+          const endpoint = await registerEndpoint(db, viewer.partnerId, parseWith(registerInput, seed), { rules, now: new Date(), actor: viewer });
+          return listPage(request, viewer, csrf, { created: { endpoint: endpointRow(endpoint), secret: endpoint.secret } });
         } catch (error) {
           set.status = 400;
-          const endpoints = await listEndpoints(db, viewer.partnerId, { limit: 50 });
-          return page(
-            request,
-            { title: "Webhooks", active: "webhooks", viewer, csrf },
-            <WebhooksPage
-              endpoints={endpoints.items.map(endpointRow)}
-              types={WEBHOOK_EVENT_TYPES}
-              values={formValues(body)}
-              events={seed.events}
-              problem={problemOf(error)}
-              csrf={csrf}
-            />,
-          );
+          return listPage(request, viewer, csrf, { values: form, events: seed.events, problem: problemOf(error) });
         }
       },
       { portal: "partner" },
@@ -196,24 +126,12 @@ export const webhookPortal = (deps: AppDeps) => {
         try {
           const id = endpointIdOf(params.id);
           const list = await listDeliveries(db, viewer.partnerId, { endpointId: id }, { limit: 20, cursor: query.cursor || undefined });
-          return (
-            <DeliveryRows
-              deliveries={list.items.map(deliveryView)}
-              more={list.nextCursor ? `/portal/webhooks/${id}/deliveries?cursor=${list.nextCursor}` : null}
-              csrf={csrf}
-            />
-          );
+          return <DeliveryRows deliveries={list.items.map(deliveryView)} more={deliveriesMore(id, list.nextCursor)} csrf={csrf} />;
         } catch (error) {
           // Another partner's endpoint (404), or a cursor that is not one (400).
           if (!(error instanceof CommandError)) throw error;
           set.status = error.status;
-          return (
-            <tr>
-              <td colspan="5" class="problem" safe>
-                {error.message}
-              </td>
-            </tr>
-          );
+          return problemRow(error.message);
         }
       },
       { portal: "partner" },
@@ -221,31 +139,22 @@ export const webhookPortal = (deps: AppDeps) => {
     .post(
       "/portal/webhooks/:id",
       async ({ viewer, csrf, request, params, body, set }) => {
-        const seed = { ...endpointSeed(body), enabled: formValues(body).enabled === "on" };
+        const form = formValues(body);
+        const seed = { ...endpointSeedFrom(form, body), enabled: form.enabled === "on" };
+        // Not this partner's endpoint (or none at all): 404, and nothing of it is shown.
+        const missing = () => page(request, shell(viewer, csrf), notFound(set, "No such webhook endpoint."));
+        const id = normaliseUuid(params.id);
+        if (!id) return missing();
         try {
-          const id = endpointIdOf(params.id);
-          const now = new Date();
-          const { endpoint } = await updateEndpoint(db, viewer.partnerId, parseWith(updateInput, { endpointId: id, ...seed }), { rules, now });
-          await recordAudit(
-            db,
-            viewer,
-            { action: "webhook.update", subject: endpoint.url, details: { enabled: endpoint.enabled, events: endpoint.eventTypes } },
-            now,
-          );
+          await updateEndpoint(db, viewer.partnerId, parseWith(updateInput, { endpointId: id, ...seed }), { rules, now: new Date(), actor: viewer });
           return await endpointPage(request, viewer, csrf, id, { message: "Saved." });
         } catch (error) {
-          const id = normaliseUuid(params.id);
-          // Not this partner's endpoint (or none at all): 404, and nothing of it is shown.
-          const notFound = () => {
-            set.status = 404;
-            return page(request, { title: "Webhooks", active: "webhooks", viewer, csrf }, <p class="problem">No such webhook endpoint.</p>);
-          };
-          if (!id || isNotFound(error)) return notFound();
+          if (isNotFound(error)) return missing();
           set.status = 400;
           try {
-            return await endpointPage(request, viewer, csrf, id, { problem: problemOf(error), values: formValues(body), events: seed.events });
+            return await endpointPage(request, viewer, csrf, id, { problem: problemOf(error), values: form, events: seed.events });
           } catch (again) {
-            if (isNotFound(again)) return notFound();
+            if (isNotFound(again)) return missing();
             throw again;
           }
         }
@@ -256,8 +165,7 @@ export const webhookPortal = (deps: AppDeps) => {
       "/portal/webhooks/:id/reveal",
       ({ viewer, csrf, request, params, set }) =>
         act(request, viewer, csrf, set, params.id, async (id) => {
-          const endpoint = await findEndpoint(db, viewer.partnerId, id);
-          await recordAudit(db, viewer, { action: "webhook.reveal_secret", subject: endpoint.url }, new Date());
+          const endpoint = await revealSecret(db, viewer.partnerId, id, viewer, new Date());
           return { secret: { value: endpoint.secret, note: "The endpoint's signing secret. Keep it on your server only." } };
         }),
       { portal: "partner" },
@@ -266,15 +174,9 @@ export const webhookPortal = (deps: AppDeps) => {
       "/portal/webhooks/:id/rotate",
       ({ viewer, csrf, request, params, set }) =>
         act(request, viewer, csrf, set, params.id, async (id) => {
-          const now = new Date();
-          const { endpoint } = await updateEndpoint(db, viewer.partnerId, { endpointId: id, rotateSecret: true }, { rules, now });
-          await recordAudit(db, viewer, { action: "webhook.rotate_secret", subject: endpoint.url }, now);
-          return {
-            secret: {
-              value: endpoint.secret,
-              note: "The new signing secret. The previous one keeps signing alongside for 24 hours, so you can switch without losing a delivery.",
-            },
-          };
+          const { endpoint } = await updateEndpoint(db, viewer.partnerId, { endpointId: id, rotateSecret: true }, { rules, now: new Date(), actor: viewer });
+          const note = "The new signing secret. The previous one keeps signing alongside for 24 hours, so you can switch without losing a delivery.";
+          return { secret: { value: endpoint.secret, note } };
         }),
       { portal: "partner" },
     )
@@ -291,21 +193,10 @@ export const webhookPortal = (deps: AppDeps) => {
       "/portal/webhooks/:id/delete",
       async ({ viewer, csrf, request, params, set }) => {
         try {
-          const now = new Date();
-          const { endpoint } = await deleteEndpoint(db, viewer.partnerId, endpointIdOf(params.id), now);
-          await recordAudit(db, viewer, { action: "webhook.delete", subject: endpoint.url }, now);
-          set.headers.location = "/portal/webhooks";
-          set.status = 303;
-          return "";
+          await deleteEndpoint(db, viewer.partnerId, endpointIdOf(params.id), new Date(), viewer);
+          return redirectTo(request, set, "/portal/webhooks");
         } catch (error) {
-          set.status = error instanceof CommandError ? error.status : 400;
-          return page(
-            request,
-            { title: "Webhooks", active: "webhooks", viewer, csrf },
-            <p class="problem" safe>
-              {problemOf(error).message}
-            </p>,
-          );
+          return problemPage(request, viewer, csrf, set, error);
         }
       },
       { portal: "partner" },
@@ -313,21 +204,14 @@ export const webhookPortal = (deps: AppDeps) => {
     .post(
       "/portal/webhooks/deliveries/:id/replay",
       async ({ viewer, csrf, params, set }) => {
-        const id = normaliseUuid(params.id);
         try {
+          const id = normaliseUuid(params.id);
           if (!id) throw new CommandError(404, "no such delivery");
-          const delivery = await replayDelivery(db, viewer.partnerId, id, new Date());
-          await recordAudit(db, viewer, { action: "webhook.replay", subject: delivery.url, details: { eventType: delivery.eventType } }, new Date());
+          const delivery = await replayDelivery(db, viewer.partnerId, id, new Date(), viewer);
           return <DeliveryRows deliveries={[deliveryView(delivery)]} more={null} csrf={csrf} />;
         } catch (error) {
-          set.status = error instanceof CommandError ? error.status : 400;
-          return (
-            <tr>
-              <td colspan="5" class="problem" safe>
-                {problemOf(error).message}
-              </td>
-            </tr>
-          );
+          set.status = statusOf(error);
+          return problemRow(problemOf(error).message);
         }
       },
       { portal: "partner" },

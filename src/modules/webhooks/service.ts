@@ -3,18 +3,19 @@
  * `webhook …` commands (and the portal). Delivery itself is the dispatcher's (dispatcher.ts).
  */
 import { and, count, desc, eq, inArray, isNull, lt, or, type SQL, sql } from "drizzle-orm";
-import { z } from "zod";
+import type { z } from "zod";
 import type { Config } from "../../config";
 import { CommandError } from "../../core/errors";
-import { newId, normaliseUuid } from "../../core/ids";
-import { decodeCursor, encodeCursor, type Page, pageSeed } from "../../core/pagination";
-import { text } from "../../core/validation";
+import { newId } from "../../core/ids";
+import { decodeCursor, encodeCursor, type Page } from "../../core/pagination";
 import type { Database, Executor } from "../../db/client";
 import { isUniqueViolation } from "../../db/errors";
+import { type AuditActor, recordAudit } from "../audit/service";
 import { outboxEvents } from "../events/schema";
 import { announceEndpointEnabled, settleEndpointEnabled } from "./destinations";
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./event-types";
-import { DELIVERY_STATUSES, type DeliveryStatus, webhookAttempts, webhookDefaultSecrets, webhookDeliveries, webhookEndpoints } from "./schema";
+import type { WebhookEventType } from "./event-types";
+import type { registerInput, updateInput } from "./model";
+import { type DeliveryStatus, webhookAttempts, webhookDefaultSecrets, webhookDeliveries, webhookEndpoints } from "./schema";
 import { newSecret, ROTATION_OVERLAP_MS } from "./signing";
 import { requirePublicUrl, type UrlRules } from "./ssrf";
 
@@ -36,47 +37,6 @@ const MAX_ENDPOINTS = 20;
 
 export const urlRules = (config: Pick<Config, "WEBHOOK_ALLOW_PRIVATE">): UrlRules => ({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE === "true" });
 
-// --- Input shapes (the commands' seeds; the portal parses its forms with the same ones) --------
-
-const uuidField = (what: string) =>
-  z
-    .string()
-    .refine((s) => normaliseUuid(s) !== null, `must be a UUID: the ${what} returned earlier`)
-    .transform((s) => normaliseUuid(s)!);
-
-const eventsField = z
-  .array(z.enum(WEBHOOK_EVENT_TYPES))
-  .max(WEBHOOK_EVENT_TYPES.length)
-  .transform((types) => [...new Set(types)]);
-
-export const registerInput = z.strictObject({
-  url: z.string().trim().min(1),
-  /** Event types delivered to this endpoint; absent or empty: every type. */
-  events: eventsField.optional(),
-  description: text(200).optional(),
-});
-
-export const updateInput = z.strictObject({
-  endpointId: uuidField("endpointId webhook register"),
-  url: z.string().trim().min(1).optional(),
-  events: eventsField.optional(),
-  description: text(200).optional(),
-  enabled: z.boolean().optional(),
-  rotateSecret: z.literal(true).optional(),
-});
-
-export const endpointInput = z.strictObject({ endpointId: uuidField("endpointId webhook register") });
-
-export const deliveriesInput = pageSeed.extend({
-  endpointId: uuidField("endpointId webhook register").optional(),
-  eventType: z.enum(WEBHOOK_EVENT_TYPES).optional(),
-  status: z.enum(DELIVERY_STATUSES).optional(),
-});
-
-export const replayInput = z.strictObject({ deliveryId: uuidField("deliveryId webhook deliveries") });
-
-export const defaultSecretInput = z.strictObject({ rotate: z.literal(true).optional() });
-
 // --- Endpoints ---------------------------------------------------------------------------------
 
 const endpointNotFound = (endpointId: string) =>
@@ -95,6 +55,13 @@ async function liveEndpoint(tx: Executor, partnerId: string, endpointId: string,
 
 export async function findEndpoint(db: Executor, partnerId: string, endpointId: string): Promise<WebhookEndpoint> {
   return liveEndpoint(db, partnerId, endpointId);
+}
+
+/** The endpoint's signing secret, shown to a person: who looked is audited. */
+export async function revealSecret(db: Executor, partnerId: string, endpointId: string, actor: AuditActor, now: Date): Promise<WebhookEndpoint> {
+  const endpoint = await liveEndpoint(db, partnerId, endpointId);
+  await recordAudit(db, actor, { action: "webhook.reveal_secret", subject: endpoint.url }, now);
+  return endpoint;
 }
 
 async function urlTaken(db: Executor, partnerId: string, url: string): Promise<CommandError> {
@@ -120,7 +87,7 @@ export async function registerEndpoint(
   db: Database,
   partnerId: string,
   input: z.output<typeof registerInput>,
-  options: { rules: UrlRules; now: Date },
+  options: { rules: UrlRules; now: Date; actor?: AuditActor },
 ): Promise<WebhookEndpoint> {
   const url = (await requirePublicUrl(input.url, "seed.url", options.rules)).href;
   const [{ endpoints } = { endpoints: 0 }] = await db
@@ -148,6 +115,7 @@ export async function registerEndpoint(
   try {
     notice = await db.transaction(async (tx) => {
       await tx.insert(webhookEndpoints).values(endpoint);
+      if (options.actor) await recordAudit(tx, options.actor, { action: "webhook.register", subject: url }, options.now);
       return announceEndpointEnabled(tx, partnerId);
     });
   } catch (error) {
@@ -186,9 +154,9 @@ export async function updateEndpoint(
   db: Database,
   partnerId: string,
   input: z.output<typeof updateInput>,
-  options: { rules: UrlRules; now: Date },
+  options: { rules: UrlRules; now: Date; actor?: AuditActor },
 ): Promise<{ endpoint: WebhookEndpoint; rotated: boolean }> {
-  const { now } = options;
+  const { now, actor } = options;
   const url = input.url === undefined ? undefined : (await requirePublicUrl(input.url, "seed.url", options.rules)).href;
   try {
     const { notice, ...result } = await db.transaction(async (tx) => {
@@ -204,6 +172,7 @@ export async function updateEndpoint(
       const [endpoint] = await tx.update(webhookEndpoints).set(changes).where(eq(webhookEndpoints.id, current.id)).returning();
       if (changes.enabled === false) await failPendingDeliveries(tx, current.id, "endpoint disabled by the partner", now);
       if (changes.url) await movePendingDeliveries(tx, current.id, changes.url, now);
+      if (actor) await auditUpdate(tx, actor, input, endpoint!, now);
       const notice = changes.enabled === true ? await announceEndpointEnabled(tx, partnerId) : null;
       return { endpoint: endpoint!, rotated: !!input.rotateSecret, notice };
     });
@@ -215,13 +184,24 @@ export async function updateEndpoint(
   }
 }
 
+/** A settings change and a secret rotation are audited apart (the portal makes them with different buttons). */
+async function auditUpdate(tx: Executor, actor: AuditActor, input: z.output<typeof updateInput>, endpoint: WebhookEndpoint, now: Date) {
+  const { endpointId: _id, rotateSecret, ...settings } = input;
+  if (Object.values(settings).some((value) => value !== undefined)) {
+    const details = { enabled: endpoint.enabled, events: endpoint.eventTypes };
+    await recordAudit(tx, actor, { action: "webhook.update", subject: endpoint.url, details }, now);
+  }
+  if (rotateSecret) await recordAudit(tx, actor, { action: "webhook.rotate_secret", subject: endpoint.url }, now);
+}
+
 /**
  * Send an endpoint's waiting deliveries to its new URL. One whose event already has a delivery to
  * that URL (the policy's own webHook, say) is failed as superseded: an event goes to a URL once.
  */
 async function movePendingDeliveries(tx: Executor, endpointId: string, url: string, now: Date) {
   const d = webhookDeliveries;
-  const alreadyThere = sql`exists (select 1 from ${webhookDeliveries} as other where other.event_id = ${d.eventId} and other.url = ${url} and other.replay_of is null)`;
+  const alreadyThere = sql`exists (select 1 from ${webhookDeliveries} as other
+    where other.event_id = ${d.eventId} and other.url = ${url} and other.replay_of is null)`;
   const pending = and(eq(d.endpointId, endpointId), eq(d.status, "pending"));
   await tx
     .update(d)
@@ -236,6 +216,7 @@ export async function deleteEndpoint(
   partnerId: string,
   endpointId: string,
   now: Date,
+  actor?: AuditActor,
 ): Promise<{ endpoint: WebhookEndpoint; failedDeliveries: number }> {
   return db.transaction(async (tx) => {
     const current = await liveEndpoint(tx, partnerId, endpointId, true);
@@ -245,6 +226,7 @@ export async function deleteEndpoint(
       .where(eq(webhookEndpoints.id, current.id))
       .returning();
     const failedDeliveries = await failPendingDeliveries(tx, current.id, "endpoint deleted", now);
+    if (actor) await recordAudit(tx, actor, { action: "webhook.delete", subject: endpoint!.url }, now);
     return { endpoint: endpoint!, failedDeliveries };
   });
 }
@@ -354,7 +336,7 @@ const newDelivery = (fields: Pick<WebhookDelivery, "partnerId" | "eventId" | "en
  * same webhook-id (the event id) so the receiver can recognise it. An endpoint's delivery goes to
  * the endpoint's current URL and secret; the endpoint must still exist and be enabled.
  */
-export async function replayDelivery(db: Database, partnerId: string, deliveryId: string, now: Date): Promise<DeliveryRecord> {
+export async function replayDelivery(db: Database, partnerId: string, deliveryId: string, now: Date, actor?: AuditActor): Promise<DeliveryRecord> {
   const original = await findDelivery(db, partnerId, deliveryId);
   let url = original.url;
   if (original.endpointId) {
@@ -366,7 +348,10 @@ export async function replayDelivery(db: Database, partnerId: string, deliveryId
     url = endpoint.url;
   }
   const replay = newDelivery({ partnerId, eventId: original.eventId, endpointId: original.endpointId, url, replayOf: original.id }, now);
-  await db.insert(webhookDeliveries).values(replay);
+  await db.transaction(async (tx) => {
+    await tx.insert(webhookDeliveries).values(replay);
+    if (actor) await recordAudit(tx, actor, { action: "webhook.replay", subject: url, details: { eventType: original.eventType } }, now);
+  });
   return { ...replay, eventType: original.eventType, attemptLog: [] };
 }
 

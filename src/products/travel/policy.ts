@@ -4,8 +4,7 @@
  */
 import { z } from "zod";
 import { badRequest } from "../../core/errors";
-import { isoDate, parseWith, text } from "../../core/validation";
-import { phoneNumber } from "../../modules/consumers/seed";
+import { isoDate, parseWith, phoneNumber, text } from "../../core/validation";
 import { ageOn, coverEnd, parseFacts, watMidnight, watToday } from "../policy-helpers";
 import { requireType } from "../shared";
 import type { InsuredConsumer, PolicyRules, PolicyTerms, QuoteOnFile } from "../types";

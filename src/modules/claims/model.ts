@@ -1,0 +1,176 @@
+/**
+ * The shapes claims are asked for in: the seeds of the claim commands, and the portal's forms read
+ * as those same seeds (so both surfaces refuse in the same words). Every claim seed refuses blank
+ * and null fields (406, as everywhere in the protocol) and unknown fields (400), and names the
+ * field it refuses.
+ */
+import { z } from "zod";
+import type { ClaimFilterValues } from "../../../views/claims/claims";
+import { refuseBlankFields } from "../../core/blank";
+import { type DecodedDocument, decodeDocument } from "../../core/documents";
+import { CommandError } from "../../core/errors";
+import { nairaAmount, toKobo } from "../../core/money";
+import { pageSeed } from "../../core/pagination";
+import { isoDate, parseWith, text } from "../../core/validation";
+import { givenFields, typedValue } from "../../portal/page";
+import { wireValue } from "../../products/forms";
+import { CLAIM_STATUSES } from "./schema";
+
+const MAX_CLAIM_DOCUMENTS = 10;
+
+/** Document types as the wire (like crtfctType) and the pages name them. */
+export const DOCUMENT_TYPES = { "application/pdf": "pdf", "image/jpeg": "jpg", "image/png": "png", "image/webp": "webp" } as const satisfies Record<
+  DecodedDocument["mime"],
+  string
+>;
+
+/** Claim numbers are matched in any case. */
+const claimNo = z
+  .string()
+  .regex(/^CLM-\d{4}-[0-9A-Za-z]{10}$/i, "must be a claim number as claim submit returned it, e.g. CLM-2026-7K3M9Q2XAB")
+  .transform((s) => s.toUpperCase());
+
+/** The transaction reference of the policy, as issuance stored and echoed it. */
+const policyReference = z.string().min(1).max(64);
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what a file name may not hold
+const documentName = text(200).regex(/^[^\x00-\x1f\x7f/\\]+$/, "must be a file name without slashes or control characters");
+
+export const submitSeed = z.strictObject({
+  policy: policyReference,
+  incidentDate: isoDate,
+  description: text(2000),
+  amount: nairaAmount(),
+  documents: z.array(z.strictObject({ name: documentName, content: z.string() })).optional(),
+  /** The partner's own claim reference: a repeat with it returns the first claim. */
+  reference: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, "must be 1-64 letters, digits, dots, hyphens or underscores")
+    .optional(),
+});
+
+export const statusSeed = z.strictObject({ claimNo });
+
+export const listSeed = z
+  .strictObject({
+    ...pageSeed.shape,
+    status: z.enum(CLAIM_STATUSES).optional(),
+    policy: policyReference.optional(),
+    /** Submitted on or after this date (Nigerian local time). */
+    from: isoDate.optional(),
+    /** Submitted on or before this date (Nigerian local time). */
+    to: isoDate.optional(),
+  })
+  .refine((s) => !s.from || !s.to || s.from <= s.to, { message: "must not be before seed.from", path: ["to"] });
+
+export const withdrawSeed = z.strictObject({ claimNo, note: text(500).optional() });
+
+export const reviewSeed = z.strictObject({
+  claimNo,
+  status: z.enum(["in_review", "approved", "rejected", "paid"]),
+  note: text(500).optional(),
+  /** On approval: the amount accepted, at most the amount claimed (default: all of it). */
+  approvedAmount: nairaAmount().optional(),
+});
+
+/** Refuse blank and null fields (406), then validate (400). An absent seed is validated as {}. */
+export function parseClaimSeed<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
+  refuseBlankFields(raw);
+  return parseWith(schema, raw ?? {});
+}
+
+/** What `claim submit` asks for, validated: money in kobo, documents decoded and sniffed. */
+export interface ClaimRequest {
+  /** The policy's transaction reference as issuance stored it (a 32-hex reference may come without hyphens). */
+  policy: string;
+  /** YYYY-MM-DD, Nigerian date. */
+  incidentDate: string;
+  description: string;
+  amountKobo: number;
+  documents: (DecodedDocument & { name: string })[];
+  reference?: string;
+}
+
+/** A submit seed → the claim it asks for: naira to kobo, documents decoded and sniffed (413 / 415). */
+export function claimRequestFrom(seed: z.output<typeof submitSeed>, maxDocumentBytes: number): ClaimRequest {
+  const documents = seed.documents ?? [];
+  if (documents.length > MAX_CLAIM_DOCUMENTS)
+    throw new CommandError(413, `seed.documents has ${documents.length} entries: a claim takes at most ${MAX_CLAIM_DOCUMENTS} documents`, "seed.documents");
+  return {
+    policy: seed.policy,
+    incidentDate: seed.incidentDate,
+    description: seed.description,
+    amountKobo: toKobo(seed.amount),
+    documents: documents.map((d, i) => ({ name: d.name, ...decodeDocument(d.content, `seed.documents[${i}].content`, maxDocumentBytes) })),
+    reference: seed.reference,
+  };
+}
+
+/** An approval's amount in kobo, when the review seed gave one. */
+export const approvedKoboOf = (seed: z.output<typeof reviewSeed>) => (seed.approvedAmount === undefined ? undefined : toKobo(seed.approvedAmount));
+
+// ─── The portal's forms, read as the seeds above ─────────────────────────────────────────────
+
+type FormFields = Record<string, string | undefined>;
+
+/** A claim number from a URL, as the JSON surface reads it (any case); null when it cannot be one. */
+export function claimNoOf(raw: string): string | null {
+  try {
+    return parseClaimSeed(statusSeed, { claimNo: decodeURIComponent(raw) }).claimNo;
+  } catch {
+    return null;
+  }
+}
+
+/** A document's position from a URL (1 for the first); 0 when it cannot be one. */
+export const documentPositionOf = (raw: string) => (/^\d{1,2}$/.test(raw) ? Number(raw) : 0);
+
+/** The list filters of a query string, and the `claim list` seed they make (parsed by the presenter, so a refusal reads as the JSON surface words it). */
+export function listFiltersOf(query: FormFields): { values: ClaimFilterValues; seed: Record<string, unknown> } {
+  const values: ClaimFilterValues = {
+    status: typedValue(query.status),
+    policy: typedValue(query.policy),
+    from: typedValue(query.from),
+    to: typedValue(query.to),
+  };
+  return { values, seed: givenFields({ ...values, cursor: typedValue(query.cursor) }) };
+}
+
+/**
+ * The claim form's strings and files as the `claim submit` seed: blank inputs left out, the amount
+ * read like every portal number, each chosen file as base64 with its own name. `inputs[i]` is the
+ * input of seed.documents[i], to put a refusal beside it.
+ */
+export async function submitSeedFrom(values: FormFields, body: unknown, documentInputs: number) {
+  const form = (body ?? {}) as Record<string, unknown>;
+  const documents: { name: string; content: string }[] = [];
+  const inputs: string[] = [];
+  for (let i = 1; i <= documentInputs; i++) {
+    const file = form[`document${i}`];
+    if (!(file instanceof Blob) || file.size === 0) continue;
+    const name = file instanceof File && file.name ? file.name : `document-${i}`;
+    documents.push({ name, content: Buffer.from(await file.arrayBuffer()).toString("base64") });
+    inputs.push(`document${i}`);
+  }
+  const seed = givenFields({
+    policy: typedValue(values.policy),
+    incidentDate: typedValue(values.incidentDate),
+    description: typedValue(values.description),
+    amount: wireValue({ kind: "number", path: "amount", label: "Amount" }, values.amount),
+    reference: typedValue(values.reference),
+    ...(documents.length ? { documents } : {}),
+  });
+  return { seed, inputs };
+}
+
+/** The withdraw form as the `claim withdraw` seed. */
+export const withdrawSeedFrom = (claimNo: string, values: FormFields) => parseClaimSeed(withdrawSeed, givenFields({ claimNo, note: typedValue(values.note) }));
+
+/** The operator's review form as the `claim review` seed: the same rules as the JSON surface's. */
+export const reviewSeedFrom = (claimNo: string, values: FormFields) =>
+  parseClaimSeed(reviewSeed, {
+    claimNo,
+    status: typedValue(values.status),
+    note: typedValue(values.note),
+    approvedAmount: wireValue({ kind: "number", path: "approvedAmount", label: "Approved amount" }, values.approvedAmount),
+  });

@@ -1,0 +1,143 @@
+/** Claims as the portal's pages show them: rows, the claim page's view model, the moves offered, the list with its paging. */
+import {
+  CLAIM_STATUS_TEXT,
+  type ClaimFilterValues,
+  type ClaimMove,
+  type ClaimPolicySummary,
+  type ClaimRow,
+  type ClaimView,
+} from "../../../views/claims/claims";
+import { naira } from "../../../views/format";
+import type { FormProblem } from "../../../views/portal/ui";
+import type { Database } from "../../db/client";
+import { moreHref, PAGE_SIZE } from "../../portal/kit";
+import { problemOf } from "../../portal/page";
+import { watToday } from "../../products/policy-helpers";
+import { productName } from "../policies/presenter";
+import type { PolicyRecord } from "../policies/types";
+import { DOCUMENT_TYPES, listFiltersOf, listSeed, parseClaimSeed } from "./model";
+import { CLAIM_TRANSITIONS, type ClaimActor } from "./rules";
+import type { ClaimStatus } from "./schema";
+import { type ClaimDetail, type ClaimRecord, type ClaimScope, listClaims } from "./service";
+
+export const partnerHref = (claimNo: string) => `/portal/claims/${claimNo}`;
+export const adminHref = (claimNo: string) => `/admin/claims/${claimNo}`;
+
+/** The operator's buttons, in the order the state machine offers them. */
+const OPERATOR_MOVES: Record<string, ClaimMove> = {
+  in_review: { status: "in_review", label: "Start the review" },
+  approved: { status: "approved", label: "Approve" },
+  rejected: { status: "rejected", label: "Reject", danger: true },
+  paid: { status: "paid", label: "Mark as paid" },
+};
+
+/** What `actor` may turn a claim of this status into (CLAIM_TRANSITIONS, the one state machine). */
+const movesOf = (status: ClaimStatus, actor: ClaimActor) =>
+  (Object.entries(CLAIM_TRANSITIONS[status]) as [ClaimStatus, ClaimActor][]).filter(([, by]) => by === actor).map(([to]) => to);
+
+export const canWithdraw = (claim: ClaimRecord) => movesOf(claim.status, "partner").includes("withdrawn");
+
+export const operatorMoves = (claim: ClaimRecord) => movesOf(claim.status, "operator").map((s) => OPERATOR_MOVES[s]!);
+
+const who = (by: string) => (by === "partner" ? "the partner" : by.replace(/^admin:/, ""));
+
+export function claimRow(claim: ClaimRecord, href: string, partnerName?: string): ClaimRow {
+  return {
+    claimNo: claim.claimNo,
+    href,
+    policy: claim.policy,
+    partnerName,
+    productName: productName(claim.productCode),
+    status: claim.status,
+    mode: claim.mode,
+    incidentDate: claim.incidentDate,
+    claimedKobo: claim.claimedKobo,
+    payableKobo: claim.payableKobo,
+    createdAt: claim.createdAt,
+  };
+}
+
+/** Everything a claim page shows; the operator also sees who made each change and whose claim it is. */
+export function claimView(claim: ClaimDetail, admin: { partnerName: string } | null): ClaimView {
+  const base = admin ? adminHref(claim.claimNo) : partnerHref(claim.claimNo);
+  return {
+    claimNo: claim.claimNo,
+    reference: claim.reference,
+    policy: claim.policy,
+    policyHref: admin ? `/admin/policies/${claim.policyId}` : `/portal/policies/${encodeURIComponent(claim.policy)}`,
+    productName: productName(claim.productCode),
+    productCode: claim.productCode,
+    partnerName: admin?.partnerName,
+    mode: claim.mode,
+    status: claim.status,
+    statusNote: claim.statusNote,
+    incidentDate: claim.incidentDate,
+    description: claim.description,
+    claimedKobo: claim.claimedKobo,
+    approvedKobo: claim.approvedKobo,
+    excessKobo: claim.excessKobo,
+    payableKobo: claim.payableKobo,
+    createdAt: claim.createdAt,
+    updatedAt: claim.updatedAt,
+    documents: claim.documents.map((d) => ({
+      position: d.position,
+      name: d.name,
+      type: DOCUMENT_TYPES[d.mime],
+      sizeBytes: d.sizeBytes,
+      href: `${base}/documents/${d.position}`,
+    })),
+    history: claim.history.map((step) => ({ status: step.status, note: step.note, at: new Date(step.at), by: admin ? who(step.by) : undefined })),
+  };
+}
+
+/** The sentence after a review: the new status, and the figures of an approval. */
+export function reviewedText(claim: ClaimDetail): string {
+  const settled =
+    claim.approvedKobo === null
+      ? ""
+      : `: approved ${naira(claim.approvedKobo)}, excess ${naira(claim.excessKobo ?? 0)}, payable ${naira(claim.payableKobo ?? 0)}`;
+  return `Claim ${claim.claimNo} is now ${CLAIM_STATUS_TEXT[claim.status]!.toLowerCase()}${settled}.`;
+}
+
+/** The policy a new claim is about, with the days its cover reaches. */
+export function claimPolicySummary(policy: PolicyRecord | null): ClaimPolicySummary | undefined {
+  if (!policy) return undefined;
+  return {
+    reference: policy.reference,
+    productName: productName(policy.productCode),
+    status: policy.status,
+    coverFirstDay: watToday(policy.coverStart),
+    coverLastDay: watToday(new Date(policy.coverEnd.getTime() - 1)),
+  };
+}
+
+/** A refusal of a document (seed.documents[1].content) shown beside the file input it came from. */
+export function documentProblem(problem: FormProblem, inputs: string[]): FormProblem {
+  const match = /^documents\.(\d+)\.(content|name)$/.exec(problem.input ?? "");
+  return match && inputs[Number(match[1])] ? { ...problem, input: inputs[Number(match[1])] } : problem;
+}
+
+export interface ClaimListPage {
+  values: ClaimFilterValues;
+  rows: ClaimRow[];
+  more: string | null;
+  problem?: FormProblem;
+}
+
+/** The claims list of `scope` with the query's filters (`claim list`'s own seed, so a refusal reads the same); a refused filter gives no rows. */
+export async function claimListPage(
+  db: Database,
+  scope: ClaimScope,
+  query: Record<string, string | undefined>,
+  base: string,
+  row: (c: ClaimRecord) => ClaimRow,
+): Promise<ClaimListPage> {
+  const { values, seed } = listFiltersOf(query);
+  try {
+    const { cursor, limit: _limit, ...filters } = parseClaimSeed(listSeed, seed);
+    const list = await listClaims(db, scope, filters, { limit: PAGE_SIZE, cursor });
+    return { values, rows: list.items.map(row), more: moreHref(base, { ...values }, list.nextCursor) };
+  } catch (error) {
+    return { values, rows: [], more: null, problem: problemOf(error) };
+  }
+}

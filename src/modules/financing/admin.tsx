@@ -1,0 +1,87 @@
+import { Elysia } from "elysia";
+import { LapseRun, type LapseRunState, PlanDetail, PlanList, PlanRows } from "../../../views/financing/financing";
+import { CommandError } from "../../core/errors";
+import type { AppDeps } from "../../http/context";
+import { notFound, refusedAsNull } from "../../portal/kit";
+import { formValues, page, problemOf } from "../../portal/page";
+import { type PortalViewer, portalSession } from "../../portal/session";
+import { watToday } from "../../products/policy-helpers";
+import { partnerNames } from "../partners/service";
+import { lapseSeedFrom, planNoOf } from "./model";
+import { adminHref, lapseResult, planListPage, planRow, planView } from "./presenter";
+import { planDetail, runLapse } from "./service";
+
+/** The operator's financing pages: every partner's plans with "Run lapse now", and any plan. */
+export const financingAdmin = (deps: AppDeps) => {
+  const db = deps.database.db;
+  const shell = (viewer: PortalViewer, csrf: string, title: string) => ({ title, active: "financing", viewer, csrf });
+
+  async function planList(query: Record<string, string | undefined>) {
+    const names = await partnerNames(db);
+    return planListPage(db, {}, query, "/admin/financing", (p) => planRow(p, adminHref(p.planNo), names.get(p.partnerId) ?? ""));
+  }
+
+  async function adminPage(csrf: string, query: Record<string, string | undefined>, lapse: LapseRunState) {
+    const list = await planList(query);
+    return (
+      <PlanList
+        title="All partners' financing plans"
+        action="/admin/financing"
+        rows={list.rows}
+        more={list.more}
+        status={list.status}
+        withPartner
+        lapse={{ csrf, state: lapse, today: watToday(new Date()) }}
+      />
+    );
+  }
+
+  return new Elysia({ name: "admin-financing" })
+    .use(portalSession(deps))
+    .get(
+      "/admin/financing",
+      async ({ viewer, csrf, request, query }) => {
+        if (query.rows) {
+          const list = await planList(query);
+          return <PlanRows rows={list.rows} more={list.more} withPartner />;
+        }
+        return page(request, shell(viewer, csrf, "Financing"), await adminPage(csrf, query, { values: {} }));
+      },
+      { portal: "admin" },
+    )
+    .post(
+      "/admin/financing/lapse",
+      async ({ viewer, csrf, request, body, set }) => {
+        const values = formValues(body);
+        let state: LapseRunState;
+        try {
+          const now = new Date();
+          const asOf = lapseSeedFrom(values).asOf ?? watToday(now);
+          const lapsed = await runLapse(db, asOf, now, { actor: viewer });
+          state = { values, result: lapseResult(asOf, lapsed, await partnerNames(db)) };
+        } catch (error) {
+          state = { values, problem: problemOf(error) };
+          set.status = error instanceof CommandError ? error.status : 400;
+        }
+        // htmx swaps the run's card; without htmx the whole page comes back with the list as it is now.
+        if (request.headers.get("hx-request") === "true") return <LapseRun csrf={csrf} state={state} today={watToday(new Date())} />;
+        return page(request, shell(viewer, csrf, "Financing"), await adminPage(csrf, {}, state));
+      },
+      { portal: "admin" },
+    )
+    .get(
+      "/admin/financing/:planNo",
+      async ({ viewer, csrf, request, params, set }) => {
+        const planNo = planNoOf(params.planNo);
+        const plan = planNo ? await planDetail(db, {}, planNo).catch(refusedAsNull) : null;
+        if (!plan) return page(request, shell(viewer, csrf, "Not found"), notFound(set, "No such financing plan."));
+        const names = await partnerNames(db);
+        return page(
+          request,
+          shell(viewer, csrf, `Plan ${plan.planNo}`),
+          <PlanDetail plan={planView(plan, { partnerName: names.get(plan.partnerId) ?? "" })} csrf={csrf} backHref="/admin/financing" />,
+        );
+      },
+      { portal: "admin" },
+    );
+};

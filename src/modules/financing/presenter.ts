@@ -1,0 +1,100 @@
+/** Financing plans as the portal's pages show them: rows, the plan page's view model, a payment's outcome, the lapse run, the list with its paging. */
+import type { FinancePolicySummary, LapseRunState, PlanRow, PlanView } from "../../../views/financing/financing";
+import type { Database } from "../../db/client";
+import { moreHref, PAGE_SIZE } from "../../portal/kit";
+import { watToday } from "../../products/policy-helpers";
+import { productName } from "../policies/presenter";
+import type { PolicyRecord } from "../policies/types";
+import { type PlanDetail, type PlanSummary, planStatusOf } from "./model";
+import { financedKobo, type LapsedPlan, listPlans, outstandingKobo, type PaymentResult } from "./service";
+
+export const partnerHref = (planNo: string) => `/portal/financing/${planNo}`;
+export const adminHref = (planNo: string) => `/admin/financing/${planNo}`;
+
+export const planRow = (plan: PlanSummary, href: string, partnerName?: string): PlanRow => ({
+  planNo: plan.planNo,
+  href,
+  policy: plan.policyReference,
+  partnerName,
+  status: plan.status,
+  premiumKobo: plan.premiumKobo,
+  financedKobo: financedKobo(plan),
+  outstandingKobo: outstandingKobo(plan),
+  nextDueDate: plan.nextDueDate,
+  createdAt: plan.createdAt,
+});
+
+/** Everything a plan page shows; the operator also sees whose plan it is. */
+export function planView(plan: PlanDetail, admin: { partnerName: string } | null): PlanView {
+  return {
+    planNo: plan.planNo,
+    policy: plan.policyReference,
+    policyHref: admin ? `/admin/policies/${plan.policyId}` : `/portal/policies/${encodeURIComponent(plan.policyReference)}`,
+    partnerName: admin?.partnerName,
+    status: plan.status,
+    statusNote: plan.statusNote,
+    premiumKobo: plan.premiumKobo,
+    downPaymentKobo: plan.downPaymentKobo,
+    financedKobo: financedKobo(plan),
+    paidKobo: plan.paidKobo,
+    outstandingKobo: outstandingKobo(plan),
+    installmentCount: plan.installmentCount,
+    frequency: plan.frequency,
+    graceDays: plan.graceDays,
+    nextDueDate: plan.nextDueDate,
+    createdAt: plan.createdAt,
+    closedAt: plan.closedAt,
+    installments: plan.installments.map((i) => ({ number: i.number, dueDate: i.dueDate, amountKobo: i.amountKobo, paidKobo: i.paidKobo, paidAt: i.paidAt })),
+    payments: plan.payments.map((p) => ({ reference: p.reference, amountKobo: p.amountKobo, paidOn: p.paidOn, createdAt: p.createdAt })),
+    today: watToday(new Date()),
+  };
+}
+
+/** What a recorded payment did (or, for a repeated reference, what the first one did). */
+export const paymentOutcome = ({ applied, payment }: PaymentResult) => ({
+  applied,
+  reference: payment.reference,
+  amountKobo: payment.amountKobo,
+  paidOn: payment.paidOn,
+  outstandingAfterKobo: payment.outstandingAfterKobo,
+  nextDueDateAfter: payment.nextDueDateAfter,
+  recordedAt: payment.createdAt,
+});
+
+/** The plans a lapse run lapsed, each linking to the operator's plan page. */
+export const lapseResult = (asOf: string, lapsed: LapsedPlan[], names: Map<string, string>): NonNullable<LapseRunState["result"]> => ({
+  asOf,
+  lapsed: lapsed.map((p) => ({
+    planNo: p.planNo,
+    planHref: adminHref(p.planNo),
+    partnerName: names.get(p.partnerId) ?? "",
+    policy: p.policyReference,
+    missedInstallment: p.missedInstallment,
+    dueDate: p.dueDate,
+    statusNote: p.statusNote,
+  })),
+});
+
+/** The policy a new plan is for: its premium and the last day its cover reaches. */
+export function financePolicySummary(policy: PolicyRecord | null): FinancePolicySummary | undefined {
+  if (!policy) return undefined;
+  return {
+    reference: policy.reference,
+    productName: productName(policy.productCode),
+    premiumKobo: policy.premiumKobo,
+    coverLastDay: watToday(new Date(policy.coverEnd.getTime() - 1)),
+  };
+}
+
+/** The plans of `scope` with the query's status filter, a page at a time. */
+export async function planListPage(
+  db: Database,
+  scope: { partnerId?: string },
+  query: Record<string, string | undefined>,
+  base: string,
+  row: (p: PlanSummary) => PlanRow,
+) {
+  const status = planStatusOf(query.status);
+  const list = await listPlans(db, scope, { status }, { limit: PAGE_SIZE, cursor: query.cursor?.trim() || undefined });
+  return { status, rows: list.items.map(row), more: moreHref(base, { status }, list.nextCursor) };
+}

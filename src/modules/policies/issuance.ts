@@ -1,0 +1,216 @@
+import { randomBytes } from "node:crypto";
+import type { z } from "zod";
+import { refuseBlankFields } from "../../core/blank";
+import { CommandError } from "../../core/errors";
+import { newId, normaliseUuid } from "../../core/ids";
+import { parseWith } from "../../core/validation";
+import type { Database, Executor } from "../../db/client";
+import { isUniqueViolation } from "../../db/errors";
+import { findProduct, type Product } from "../../products";
+import { type AuditActor, recordAudit } from "../audit/service";
+import { type CertificateDocument, storeCertificate } from "../certificates/service";
+import { type ConsumerRecord, findConsumer } from "../consumers/service";
+import { insertWithEvent } from "../events/service";
+import { quotePremium } from "../quotes/service";
+import { sandboxDeclineNote } from "../sandbox/declines";
+import { magicReference } from "../sandbox/references";
+import { debitPremium } from "../wallet/service";
+import { insureSeed, policyFieldsSeed, webHookUrl } from "./model";
+import { normaliseReference } from "./reference";
+import { type PolicyStatus, policies } from "./schema";
+import { consumerIdFrom, findPolicyByReference, latestQuote, newPolicyNumber, policyContext, statusEvent } from "./service";
+import type { Mode, PolicyRecord } from "./types";
+
+const newCertificateToken = () => randomBytes(24).toString("base64url");
+
+async function requireConsumer(db: Executor, partnerId: string, consumerParam: string): Promise<ConsumerRecord> {
+  const consumer = await findConsumer(db, partnerId, consumerIdFrom(consumerParam));
+  if (!consumer) throw new CommandError(409, `consumer not found: ${consumerParam} was not returned by prfl entity under these credentials`);
+  return consumer;
+}
+
+function missingConsumerFields(product: Product, consumer: ConsumerRecord): string[] {
+  const documents = new Set(consumer.documents);
+  const has = (path: string) =>
+    documents.has(path) ||
+    path
+      .split(".")
+      .reduce<unknown>((node, key) => (node && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined), consumer.profile) !==
+      undefined ||
+    (path === "class" && !!consumer.class);
+  return product.family.consumerRequirements(product.type, consumer.class).filter((path) => !has(path));
+}
+
+const insertPolicy = insertWithEvent("insert_policy", policies);
+
+/** Who issues, for whom, and when: the same for the command and the portal's quote-and-issue. */
+interface Issuer {
+  /**
+   * The person who asked, for the audit row written with the policy. A partner's system issuing
+   * through the API has none: each of its requests is in the API log already, and a test policy
+   * then stays one statement (docs/decisions.md, "Code shape").
+   */
+  actor?: AuditActor;
+  partnerId: string;
+  mode: Mode;
+  consumerParam: string;
+  now: Date;
+  insurerDelayMs: number;
+}
+
+export interface IssueInput extends Issuer {
+  seed: unknown;
+  /**
+   * Renders the certificate of a live policy approved at once, whose answer carries it (spec 3).
+   * It runs before the issuing transaction and the document is stored in it: a failure to render or
+   * store leaves nothing, rather than a stored and paid policy behind an error answer.
+   */
+  certificate?: (policy: PolicyRecord) => Promise<CertificateDocument>;
+}
+
+export interface IssuedPolicy {
+  policy: PolicyRecord;
+  /** The stored certificate, when `certificate` was asked for and the policy is a live one approved at once. */
+  certificate: CertificateDocument | null;
+}
+
+/**
+ * `entt_<consumer_id>: insure` (spec 2.5, 3): validate, price with the product's rule, store the
+ * policy, its event and its audit row, debit a live premium — all in one transaction, so a refused
+ * request (55) leaves nothing behind and an accepted one (75) is never half-written. Nothing that
+ * can fail follows the commit: the caller answers from what this returns.
+ */
+export async function issuePolicy(db: Database, input: IssueInput): Promise<IssuedPolicy> {
+  refuseBlankFields(input.seed);
+  const { ctgry, type, pckg, ...fields } = parseWith(insureSeed, input.seed ?? {});
+  const policy = await newPolicy(db, input, findProduct(`${ctgry}-${type}-${pckg}`, "seed.ctgry"), fields);
+  const certificate = policy.mode === "live" && policy.status === "a" && input.certificate ? await input.certificate(policy) : null;
+  // One statement when nothing else belongs to it (a test policy from the API); else one transaction.
+  if ((policy.mode === "live" && policy.status !== "d") || certificate || input.actor)
+    await db.transaction((tx) => storePolicy(tx, input.actor, policy, certificate));
+  else await storePolicy(db, undefined, policy, null);
+  return { policy, certificate };
+}
+
+export interface QuoteAndIssueInput extends Issuer {
+  product: Product;
+  /** The quote's seed: the quote is stored (spec 2.4) and the policy compared against it. */
+  quoteSeed: unknown;
+  /** The policy's fields beside its product (id, insrncDrtn, addtnlFact), as the insure seed has them. */
+  policySeed: Record<string, unknown>;
+}
+
+/**
+ * The portal's quote-and-issue: store the quote and issue the policy against it in one
+ * transaction, so a refused issuance leaves neither behind.
+ */
+export function quoteAndIssue(db: Database, input: QuoteAndIssueInput): Promise<PolicyRecord> {
+  return db.transaction(async (tx) => {
+    await quotePremium(tx, input.partnerId, input.product.code, input.quoteSeed, input.now);
+    refuseBlankFields(input.policySeed);
+    const policy = await newPolicy(tx, input, input.product, parseWith(policyFieldsSeed, input.policySeed));
+    await storePolicy(tx, input.actor, policy, null);
+    return policy;
+  });
+}
+
+/** The policy a request asks for, priced and decided as far as it can be now; nothing is stored. */
+async function newPolicy(db: Executor, issuer: Issuer, product: Product, fields: z.output<typeof policyFieldsSeed>): Promise<PolicyRecord> {
+  const { partnerId, mode, now } = issuer;
+  const reference = normaliseReference(fields.id);
+  const { webHook, ...addtnlFact } = fields.addtnlFact ?? {};
+  const webhookUrl = webHook === undefined ? null : parseWith(webHookUrl, webHook, "seed.addtnlFact.webHook");
+
+  const rules = product.family.policy;
+  const [consumer, quote] = await Promise.all([
+    requireConsumer(db, partnerId, issuer.consumerParam),
+    rules.comparesWithQuote ? latestQuote(db, partnerId, product.code) : undefined,
+  ]);
+  const missing = missingConsumerFields(product, consumer);
+  if (missing.length)
+    throw new CommandError(
+      400,
+      `consumer ${issuer.consumerParam} lacks ${missing.join(", ")}, required for ${product.code}: add them with prfl entity (same eMail)`,
+    );
+  const context = policyContext(consumer, quote, now);
+  const terms = rules.terms(product.type, { insrncDrtn: fields.insrncDrtn, addtnlFact: fields.addtnlFact === undefined ? undefined : addtnlFact }, context);
+
+  // Test mode approves at once (spec 3) unless the reference is one of the sandbox's magic values
+  // (docs/sandbox.md); live mode follows the product's route, after the automatic checks.
+  const magic = magicReference(mode, reference);
+  const autoDecline =
+    mode === "live" && terms.liveRoute !== "insurer"
+      ? rules.declineReason(product.type, terms, context, { deviceAlreadyInsured: false })
+      : magic?.issued === "d"
+        ? sandboxDeclineNote(product, terms, context)
+        : null;
+  const status: PolicyStatus = mode === "test" ? (magic?.issued ?? "a") : autoDecline ? "d" : terms.liveRoute === "approve" ? "a" : "p";
+  // Who decides a pending policy later: the insurer after its delay (insurer route, or a sandbox reference with a later decision).
+  const decidedLater = status === "p" && (mode === "test" ? magic?.later != null : terms.liveRoute === "insurer");
+  return {
+    id: newId(),
+    partnerId,
+    consumerId: consumer.id,
+    reference,
+    productCode: product.code,
+    mode,
+    status,
+    statusNote: autoDecline,
+    route: terms.liveRoute,
+    premiumKobo: terms.premiumKobo,
+    duration: terms.duration ?? null,
+    coverStart: terms.coverStart,
+    coverEnd: terms.coverEnd,
+    facts: terms.facts,
+    printed: terms.printed.map(([label, value]) => [label, value]),
+    deviceId: terms.deviceId ?? null,
+    policyNo: status === "a" ? newPolicyNumber(product, mode, now) : null,
+    certificateToken: newCertificateToken(),
+    webhookUrl,
+    underwriteAt: decidedLater ? new Date(now.getTime() + issuer.insurerDelayMs) : null,
+    decidedBy: status === "p" ? null : magic ? "sandbox" : mode === "test" ? "test mode" : autoDecline ? "automatic checks" : "automatic approval",
+    registryPublishedAt: null,
+    createdAt: now,
+    statusAt: now,
+  };
+}
+
+/** Store a new policy with its event, a live premium's debit, its certificate and its audit row, in the caller's transaction. */
+async function storePolicy(tx: Executor, actor: AuditActor | undefined, policy: PolicyRecord, certificate: CertificateDocument | null): Promise<void> {
+  const now = policy.createdAt;
+  try {
+    // The unique index on (partner, reference) refuses a reused reference, also under concurrent duplicates.
+    await insertPolicy(tx, policy, statusEvent(policy), now);
+  } catch (error) {
+    if (isUniqueViolation(error, "policies_partner_reference_idx")) throw referenceInUse(policy.reference);
+    throw error;
+  }
+  if (policy.mode === "live" && policy.status !== "d") await debitPremium(tx, policy.partnerId, policy.id, policy.premiumKobo, now);
+  if (certificate) await storeCertificate(tx, policy.id, certificate);
+  if (actor)
+    await recordAudit(
+      tx,
+      actor,
+      { action: "policy.issue", subject: policy.reference, details: { productCode: policy.productCode, mode: policy.mode, status: policy.status } },
+      now,
+    );
+}
+
+const referenceInUse = (reference: string) =>
+  new CommandError(409, `seed.id is already in use: ${reference} identifies an earlier policy of this partner`, "seed.id");
+
+/**
+ * The policy stored under the insure seed's reference, when it is this request's (its answer was
+ * lost): the same consumer, product and mode; null when there is none. Another policy under the
+ * reference is the duplicate the spec refuses (2.5 rule 2).
+ */
+export async function issuedPolicy(db: Executor, input: Pick<IssueInput, "partnerId" | "mode" | "consumerParam" | "seed">): Promise<PolicyRecord | null> {
+  const seed = parseWith(insureSeed, input.seed ?? {});
+  const reference = normaliseReference(seed.id);
+  const policy = await findPolicyByReference(db, input.partnerId, reference);
+  if (!policy) return null;
+  const product = findProduct(`${seed.ctgry}-${seed.type}-${seed.pckg}`, "seed.ctgry");
+  if (policy.consumerId !== normaliseUuid(input.consumerParam) || policy.productCode !== product.code || policy.mode !== input.mode)
+    throw referenceInUse(reference);
+  return policy;
+}

@@ -1,0 +1,117 @@
+import { and, eq, gte, inArray, lte, ne, sql } from "drizzle-orm";
+import { log } from "../../core/log";
+import type { Database } from "../../db/client";
+import { findProduct } from "../../products";
+import type { UnderwritingFacts } from "../../products/types";
+import { findConsumer } from "../consumers/service";
+import type { VehicleRegistry } from "../enrichment/registry";
+import { registryAnswer } from "../enrichment/service";
+import { sandboxInsurer } from "../sandbox/insurer";
+import { decide } from "./review";
+import { policies } from "./schema";
+import { latestQuote, policyContext, storedTerms } from "./service";
+import type { InsurerGateway, PolicyRecord } from "./types";
+
+/** The built-in insurer: applies the product's decline rules (spec 7); its delay is the scheduling delay. */
+export const simulatedInsurer: InsurerGateway = {
+  async underwrite(_policy, { product, terms, policyContext, facts }) {
+    const reason = product.family.policy.declineReason(product.type, terms, policyContext, facts);
+    return reason ? { approve: false, reason } : { approve: true };
+  },
+};
+
+/** How long a policy waits before its underwriting is tried again when the registry could not answer. */
+const REGISTRY_RETRY_MS = 30_000;
+
+/**
+ * What the registry shows for each candidate's vehicle, looked up before any row is locked (a first
+ * lookup takes 12-17 s). A policy whose lookup failed is postponed and left out.
+ */
+async function vehicleRecords(db: Database, registry: VehicleRegistry | null | undefined, candidates: PolicyRecord[], now: Date) {
+  const records = new Map<string, UnderwritingFacts["vehicleRecord"]>();
+  const postponed = new Set<string>();
+  if (!registry) return { records, postponed };
+  for (const policy of candidates) {
+    // Test policies go to no insurer and no registry (spec 5.5): the sandbox decides them.
+    if (policy.mode === "test") continue;
+    const product = findProduct(policy.productCode);
+    const vehicle = product.family.policy.registeredVehicle?.(product.type, storedTerms(policy));
+    if (!vehicle) continue;
+    try {
+      records.set(policy.id, (await registryAnswer(db, registry, "registration", vehicle.registration, now)).answer);
+    } catch (error) {
+      log.warn("registry lookup failed; underwriting postponed", { policyId: policy.id, error: (error as Error).message });
+      postponed.add(policy.id);
+      await db
+        .update(policies)
+        .set({ underwriteAt: new Date(now.getTime() + REGISTRY_RETRY_MS) })
+        .where(and(eq(policies.id, policy.id), eq(policies.status, "p")));
+    }
+  }
+  return { records, postponed };
+}
+
+/**
+ * The background job: underwrite pending policies that are due (live insurer-route policies, and
+ * test policies whose sandbox reference asked for a later decision). Rows are claimed
+ * with FOR UPDATE SKIP LOCKED, so any number of instances can run it and each policy is decided once.
+ */
+export async function underwriteDuePolicies(
+  db: Database,
+  gateway: InsurerGateway,
+  now: Date,
+  options: { batch?: number; registry?: VehicleRegistry | null } = {},
+): Promise<number> {
+  const due = and(eq(policies.status, "p"), lte(policies.underwriteAt, now));
+  const candidates = await db
+    .select()
+    .from(policies)
+    .where(due)
+    .orderBy(policies.underwriteAt)
+    .limit(options.batch ?? 20);
+  if (!candidates.length) return 0;
+  const { records, postponed } = await vehicleRecords(db, options.registry, candidates, now);
+  const ids = candidates.map((p) => p.id).filter((id) => !postponed.has(id));
+  // Handled: decided here, or postponed (a full batch runs the job again at once).
+  if (!ids.length) return postponed.size;
+  return db.transaction(async (tx) => {
+    const claimed = await tx
+      .select()
+      .from(policies)
+      .where(and(due, inArray(policies.id, ids)))
+      .for("update", { skipLocked: true });
+    // Serialise decisions about one device across instances before looking for its other cover;
+    // the locks are taken in one order, so two instances with overlapping devices cannot deadlock.
+    const liveDevices = [...new Set(claimed.flatMap((p) => (p.deviceId && p.mode === "live" ? [p.deviceId] : [])))].sort();
+    for (const deviceId of liveDevices) await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${deviceId}))`);
+    for (const policy of claimed) {
+      const product = findProduct(policy.productCode);
+      const consumer = (await findConsumer(tx, policy.partnerId, policy.consumerId))!;
+      const terms = storedTerms(policy);
+      let deviceAlreadyInsured = false;
+      if (policy.deviceId && policy.mode === "live") {
+        const [other] = await tx
+          .select({ id: policies.id })
+          .from(policies)
+          .where(
+            and(
+              eq(policies.deviceId, policy.deviceId),
+              eq(policies.mode, policy.mode),
+              eq(policies.status, "a"),
+              gte(policies.coverEnd, now),
+              ne(policies.id, policy.id),
+            ),
+          )
+          .limit(1);
+        deviceAlreadyInsured = !!other;
+      }
+      const context = policyContext(consumer, await latestQuote(tx, policy.partnerId, policy.productCode), now);
+      const facts: UnderwritingFacts = { deviceAlreadyInsured, vehicleRecord: records.get(policy.id) };
+      // A test policy is pending only when a sandbox reference asked for a later decision: the sandbox gives it, never the gateway.
+      const [insurer, by] = policy.mode === "test" ? [sandboxInsurer, "sandbox"] : [gateway, "insurer"];
+      const decision = await insurer.underwrite(policy, { product, terms, policyContext: context, facts });
+      await decide(tx, policy, decision.approve ? { status: "a", by } : { status: "d", note: decision.reason, by }, now);
+    }
+    return claimed.length + postponed.size;
+  });
+}

@@ -1,0 +1,23 @@
+/** The wallet as the portal shows it: ledger rows naming the policy a premium paid for, and a top-up's outcome. */
+import type { LedgerRow, TopUpOutcome } from "../../../views/wallet/wallet";
+import type { TopUpResult, WalletEntry } from "./service";
+
+export function ledgerRow(entry: WalletEntry, policyReferences: Map<string, string>): LedgerRow {
+  return {
+    at: entry.createdAt,
+    kind: entry.kind,
+    amountKobo: entry.amountKobo,
+    balanceAfterKobo: entry.balanceAfterKobo,
+    reference: entry.reference,
+    policyReference: entry.policyId ? (policyReferences.get(entry.policyId) ?? null) : null,
+  };
+}
+
+/** What a top-up did (or, for a repeated reference, what the first one did). */
+export const topUpOutcome = ({ entry, applied }: TopUpResult, reference: string): TopUpOutcome => ({
+  applied,
+  reference: entry.reference ?? reference,
+  amountKobo: entry.amountKobo,
+  balanceAfterKobo: entry.balanceAfterKobo,
+  at: entry.createdAt,
+});
