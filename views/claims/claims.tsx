@@ -1,5 +1,5 @@
 import { dateTime, day, naira } from "../format";
-import { Badge, Csrf, Empty, type FormProblem, type FormValues, Input, MoreRows, ProblemSummary } from "../portal/ui";
+import { Badge, Csrf, Empty, type FormProblem, type FormValues, HxForm, Input, MoreRows, ProblemSummary } from "../portal/ui";
 
 /** The claim statuses in the order a claim moves through them (src/modules/claims/schema.ts). */
 export const CLAIM_STATUS_TEXT: Record<string, string> = {
@@ -195,18 +195,7 @@ export function ClaimForm(props: {
       ) : (
         ""
       )}
-      <form
-        method="post"
-        action="/portal/claims"
-        enctype="multipart/form-data"
-        hx-post="/portal/claims"
-        hx-encoding="multipart/form-data"
-        hx-target="#claim-form"
-        hx-swap="outerHTML"
-        hx-indicator="#loading"
-        hx-disabled-elt="find button"
-      >
-        <Csrf token={props.csrf} />
+      <HxForm action="/portal/claims" target="#claim-form" csrf={props.csrf} files>
         <Input
           name="policy"
           label="Policy reference"
@@ -251,7 +240,7 @@ export function ClaimForm(props: {
           hint="Optional: 1–64 letters, digits, dots, hyphens or underscores. Sending the same claim again with it never files it twice."
         />
         <button type="submit">Submit the claim</button>
-      </form>
+      </HxForm>
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { naira } from "../format";
-import { Badge, Csrf, type FormProblem, type FormValues, Input, ProblemSummary } from "../portal/ui";
+import { Badge, type FormProblem, type FormValues, HxForm, Input, ProblemSummary } from "../portal/ui";
 
 /** The registry check's answer as the page shows it (the JSON surface's `status`, `details`, `from_cache`, `message`). */
 interface RegistryResult {
@@ -106,16 +106,7 @@ export function RegistryCheck(props: RegistryCheckProps) {
         statement); the same check again within five minutes comes from the cache and is free, and test mode is never billed.
       </p>
       <ProblemSummary problem={props.problem} inputs={["search_type", "value"]} />
-      <form
-        method="post"
-        action="/portal/vehicle/check"
-        hx-post="/portal/vehicle/check"
-        hx-target="#registry-check"
-        hx-swap="outerHTML"
-        hx-indicator="#loading"
-        hx-disabled-elt="find button"
-      >
-        <Csrf token={props.csrf} />
+      <HxForm action="/portal/vehicle/check" target="#registry-check" csrf={props.csrf}>
         <Input
           name="search_type"
           label="Search by"
@@ -140,7 +131,7 @@ export function RegistryCheck(props: RegistryCheckProps) {
           The first lookup of a plate takes a while (usually 12–17 seconds) while the registry answers. Please keep this page open.
         </p>
         <button type="submit">Check</button>
-      </form>
+      </HxForm>
       {props.result ? <RegistryAnswerView result={props.result} /> : ""}
     </section>
   );
@@ -157,16 +148,7 @@ export function VinDecode(props: VinProps) {
         nothing.
       </p>
       <ProblemSummary problem={props.problem} inputs={["vin"]} />
-      <form
-        method="post"
-        action="/portal/vehicle/vin"
-        hx-post="/portal/vehicle/vin"
-        hx-target="#vin-decode"
-        hx-swap="outerHTML"
-        hx-indicator="#loading"
-        hx-disabled-elt="find button"
-      >
-        <Csrf token={props.csrf} />
+      <HxForm action="/portal/vehicle/vin" target="#vin-decode" csrf={props.csrf}>
         <Input
           name="vin"
           label="VIN"
@@ -177,7 +159,7 @@ export function VinDecode(props: VinProps) {
           autocomplete="off"
         />
         <button type="submit">Decode</button>
-      </form>
+      </HxForm>
       {r ? (
         <div class="card" role="status" aria-live="polite" id="vin-result">
           <h3 safe>{r.vin}</h3>

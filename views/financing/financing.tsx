@@ -1,5 +1,5 @@
 import { dateTime, day, naira } from "../format";
-import { Badge, Csrf, Empty, type FormProblem, type FormValues, Input, MoreRows, ProblemSummary } from "../portal/ui";
+import { Badge, Empty, type FormProblem, type FormValues, HxForm, Input, MoreRows, ProblemSummary } from "../portal/ui";
 
 const PLAN_STATUS_TEXT: Record<string, string> = { active: "Active", completed: "Completed", lapsed: "Lapsed" };
 const FREQUENCY_TEXT: Record<string, string> = { weekly: "Weekly", biweekly: "Every two weeks", monthly: "Monthly" };
@@ -162,16 +162,7 @@ export function FinanceForm(props: {
         ""
       )}
       <ProblemSummary problem={props.problem} inputs={FINANCE_INPUTS} />
-      <form
-        method="post"
-        action="/portal/financing"
-        hx-post="/portal/financing"
-        hx-target="#finance-form"
-        hx-swap="outerHTML"
-        hx-indicator="#loading"
-        hx-disabled-elt="find button"
-      >
-        <Csrf token={props.csrf} />
+      <HxForm action="/portal/financing" target="#finance-form" csrf={props.csrf}>
         <Input
           name="policy"
           label="Policy reference"
@@ -217,7 +208,7 @@ export function FinanceForm(props: {
           hint={`Days after a due date before a missed installment lapses the plan and the policy: 0 to 30; ${props.defaultGraceDays} when left blank.`}
         />
         <button type="submit">Create the plan</button>
-      </form>
+      </HxForm>
     </section>
   );
 }
@@ -312,16 +303,7 @@ function PaymentForm(props: { action: string; csrf: string; state: PaymentFormSt
     <div class="card">
       <h2>Record an installment</h2>
       <ProblemSummary problem={problem} inputs={["amount", "reference", "paidAt"]} />
-      <form
-        method="post"
-        action={props.action}
-        hx-post={props.action}
-        hx-target="#plan"
-        hx-swap="outerHTML"
-        hx-indicator="#loading"
-        hx-disabled-elt="find button"
-      >
-        <Csrf token={props.csrf} />
+      <HxForm action={props.action} target="#plan" csrf={props.csrf}>
         <Input
           name="amount"
           label="Amount in naira"
@@ -341,7 +323,7 @@ function PaymentForm(props: { action: string; csrf: string; state: PaymentFormSt
         />
         <Input name="paidAt" label="Paid on" kind="date" value={values.paidAt} problem={problem} hint="The day the consumer paid; today when left blank." />
         <button type="submit">Record the payment</button>
-      </form>
+      </HxForm>
     </div>
   );
 }
@@ -512,16 +494,7 @@ export function LapseRun(props: { csrf: string; state: LapseRunState; today: str
       <h2>Run lapse now</h2>
       <p class="muted">The background run does this every hour. A plan lapses, with its policy, when its oldest unpaid installment is past its grace days.</p>
       <ProblemSummary problem={problem} inputs={["asOf"]} />
-      <form
-        method="post"
-        action="/admin/financing/lapse"
-        hx-post="/admin/financing/lapse"
-        hx-target="#lapse-run"
-        hx-swap="outerHTML"
-        hx-indicator="#loading"
-        hx-disabled-elt="find button"
-      >
-        <Csrf token={props.csrf} />
+      <HxForm action="/admin/financing/lapse" target="#lapse-run" csrf={props.csrf}>
         <Input
           name="asOf"
           label="As of"
@@ -533,7 +506,7 @@ export function LapseRun(props: { csrf: string; state: LapseRunState; today: str
         <button type="submit" class="danger">
           Run lapse now
         </button>
-      </form>
+      </HxForm>
       {result ? (
         <div role="status" aria-live="polite">
           {result.lapsed.length === 0 ? (

@@ -190,6 +190,32 @@ export function ProductFields(props: { entries: readonly FormEntry[]; values: Fo
 /** The CSRF token every non-htmx form sends back. */
 export const Csrf = (props: { token: string }) => <input type="hidden" name="_csrf" value={props.token} />;
 
+/**
+ * A form that works both ways: posted by htmx, which swaps the answer in place of `target`
+ * (the form's own card, or the record it changes) with its buttons disabled meanwhile, and as a
+ * plain form post without JavaScript. Carries the CSRF token.
+ */
+export function HxForm(props: { action: string; target: string; csrf: string; files?: boolean; class?: string; children: Children }) {
+  const encoding = props.files ? "multipart/form-data" : undefined;
+  return (
+    <form
+      method="post"
+      action={props.action}
+      enctype={encoding}
+      hx-post={props.action}
+      hx-encoding={encoding}
+      hx-target={props.target}
+      hx-swap="outerHTML"
+      hx-indicator="#loading"
+      hx-disabled-elt="find button"
+      class={props.class}
+    >
+      <Csrf token={props.csrf} />
+      {props.children}
+    </form>
+  );
+}
+
 /** "Show more" for a keyset-paginated list: the next rows replace this row (href asks for rows only). */
 export function MoreRows(props: { href: string | null; colspan: number }) {
   if (!props.href) return "";

@@ -1,5 +1,5 @@
 import { dateTime, naira } from "../format";
-import { Badge, Csrf, Empty, type FormProblem, type FormValues, Input, MoreRows, ProblemSummary } from "../portal/ui";
+import { Badge, Empty, type FormProblem, type FormValues, HxForm, Input, MoreRows, ProblemSummary } from "../portal/ui";
 
 export interface LedgerRow {
   at: Date;
@@ -112,16 +112,7 @@ function TopUpForm(props: WalletProps["topUp"] & { csrf: string }) {
       <h2>Top up</h2>
       <ProblemSummary problem={props.problem} inputs={["amount", "reference"]} />
       {props.outcome ? <TopUpResult outcome={props.outcome} /> : ""}
-      <form
-        method="post"
-        action="/portal/wallet/topup"
-        hx-post="/portal/wallet/topup"
-        hx-target="#wallet"
-        hx-swap="outerHTML"
-        hx-indicator="#loading"
-        hx-disabled-elt="find button"
-      >
-        <Csrf token={props.csrf} />
+      <HxForm action="/portal/wallet/topup" target="#wallet" csrf={props.csrf}>
         <Input
           name="amount"
           label="Amount in naira"
@@ -140,7 +131,7 @@ function TopUpForm(props: WalletProps["topUp"] & { csrf: string }) {
           hint="Your transfer's reference: 1–64 letters, digits, dots, hyphens or underscores. Sending a reference again never credits twice."
         />
         <button type="submit">Top up</button>
-      </form>
+      </HxForm>
     </div>
   );
 }
