@@ -51,7 +51,10 @@ export function createApp(deps: AppDeps) {
         set.headers["retry-after"] = "1";
         if (!isPortalPath(path)) return failure(503, `the database is temporarily unavailable: try again in a moment (request id ${requestId})`);
         set.headers["content-type"] = "text/html; charset=utf-8";
-        return `<!doctype html><title>Temporarily unavailable</title><p class="problem">The service is temporarily unavailable: try again in a moment (request id ${escapeHtml(String(requestId))}).</p>`;
+        return (
+          `<!doctype html><title>Temporarily unavailable</title><p class="problem">The service is temporarily unavailable: try again in a moment ` +
+          `(request id ${escapeHtml(String(requestId))}).</p>`
+        );
       }
       log.error("request failed", { method: request.method, path, code, error });
       set.status = 500;

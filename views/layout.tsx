@@ -2,7 +2,11 @@ import type { Children } from "@kitajs/html";
 import { Htmx } from "./htmx";
 
 /** The <head> of every full page, public or portal. */
-export function PageHead(props: { title: string }) {
+export function PageHead(props: {
+  title: string;
+  /** A script of this page's own, beside htmx. */
+  script?: string;
+}) {
   return (
     <head>
       <meta charset="utf-8" />
@@ -12,6 +16,7 @@ export function PageHead(props: { title: string }) {
       <link rel="icon" href="data:," />
       <link rel="stylesheet" href="/public/app.css" />
       <Htmx />
+      {props.script ? <script src={props.script} defer></script> : ""}
     </head>
   );
 }

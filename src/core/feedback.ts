@@ -48,7 +48,9 @@ const lostConnectionWording: Record<LostConnectionOutcome, string> = {
   // Reads, and commands a repeat of which is harmless.
   "not answered": `${DATABASE_LOST} before this request was answered: retry the same request after 2s, 4s and 8s`,
   "not stored": `${DATABASE_LOST} and nothing was stored under this request's reference: retry the same request after 2s, 4s and 8s`,
-  unknown: `${DATABASE_LOST} while the command was being stored, so its outcome is unknown: read it back by its reference (for a policy, dump …*STATUS) and, if it is not there, retry the same request after 2s, 4s and 8s`,
+  unknown:
+    `${DATABASE_LOST} while the command was being stored, so its outcome is unknown: read it back by its reference (for a policy, dump ` +
+    `…*STATUS) and, if it is not there, retry the same request after 2s, 4s and 8s`,
 };
 
 export const databaseLost = (outcome: LostConnectionOutcome, requestId: string): CommandResponse => ({

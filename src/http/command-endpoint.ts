@@ -34,7 +34,8 @@ export const commandEndpoint = (deps: AppDeps) => {
   const tooManyRefusals = (decision: RateDecision) =>
     rateLimited(
       decision,
-      `at most ${REFUSAL_LIMIT_MAX} refused requests (unreadable, malformed or not authenticated) in any ${REFUSAL_LIMIT_WINDOW_MS / 1000} seconds from one address or for one partner id`,
+      `at most ${REFUSAL_LIMIT_MAX} refused requests (unreadable, malformed or not authenticated) in any ${REFUSAL_LIMIT_WINDOW_MS / 1000} seconds ` +
+        `from one address or for one partner id`,
     );
 
   /**

@@ -99,8 +99,7 @@ export const authRoutes = (deps: AppDeps) => {
           // A fresh session id at every sign-in: a planted cookie can never become someone's session.
           cookie[SESSION_COOKIE]!.set({ value: await sessionToken.sign({ sid: sessionId }), ...sessionCookie(deps, request) });
           const viewer = (await sessionViewer(deps.database.db, sessionId, new Date()))!;
-          set.headers.location = viewer.mustChangePassword ? PASSWORD_PAGE : (safeNext(form.next) ?? homeOf(viewer.role));
-          return status(303, "Signed in.");
+          return redirectTo(request, set, viewer.mustChangePassword ? PASSWORD_PAGE : (safeNext(form.next) ?? homeOf(viewer.role)));
         } catch (error) {
           if (error instanceof CommandError)
             return again({ message: error.message, input: error.field === "password" ? undefined : error.field }, error.status);
@@ -125,11 +124,10 @@ export const authRoutes = (deps: AppDeps) => {
     )
     .post(
       "/logout",
-      async ({ viewer, cookie, set, status }) => {
+      async ({ viewer, cookie, request, set }) => {
         await endSession(deps.database.db, viewer.sessionId, new Date());
         cookie[SESSION_COOKIE]!.remove();
-        set.headers.location = "/login";
-        return status(303, "Signed out.");
+        return redirectTo(request, set, "/login");
       },
       { portal: "partner-or-admin" },
     )

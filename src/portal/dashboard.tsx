@@ -1,9 +1,7 @@
 import { Elysia } from "elysia";
 import { Dashboard } from "../../views/portal/dashboard";
 import type { AppDeps } from "../http/context";
-import { consumerName } from "../modules/consumers/presenter";
-import { findConsumer } from "../modules/consumers/service";
-import { productName } from "../modules/policies/presenter";
+import { policyLine } from "../modules/policies/presenter";
 import { listPolicies, policySummary } from "../modules/policies/service";
 import { walletBalance } from "../modules/wallet/service";
 import { page } from "./page";
@@ -27,19 +25,7 @@ export const dashboardRoutes = (deps: AppDeps) => {
         walletBalance(db, viewer.partnerId),
         listPolicies(db, { partnerId: viewer.partnerId }, {}, { limit: 8 }),
       ]);
-      const rows = await Promise.all(
-        recent.items.map(async (p) => {
-          const consumer = await findConsumer(db, viewer.partnerId, p.consumerId);
-          return {
-            reference: p.reference,
-            productName: productName(p.productCode),
-            consumerName: consumer ? consumerName(consumer.profile) : "—",
-            status: p.status,
-            premiumKobo: p.premiumKobo,
-            at: p.statusAt,
-          };
-        }),
-      );
+      const rows = await Promise.all(recent.items.map(async (p) => ({ ...(await policyLine(db, p)), at: p.statusAt })));
       return page(
         request,
         { title: "Dashboard", active: "dashboard", viewer, csrf },

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { badRequest } from "../core/errors";
 import { getOrMake } from "../core/maps";
-import type { ConsumerClass, ProductType } from "./types";
+import type { ConsumerClass, PolicyRules, PremiumUnit, ProductFamily, ProductForms, ProductSchemas, ProductType, Quote } from "./types";
 
 /** Every insrncDrtn code the service knows (spec 8, "Durations allowed"). */
 export type DurationCode = "7d" | "15d" | "25d" | "30d" | "45d" | "62d" | "92d" | "1m" | "3m" | "6m" | "12m" | "1y";
@@ -57,10 +57,46 @@ export function nameField(consumerClass: ConsumerClass): string {
   return consumerClass === "o" ? "name.brand" : "name.first";
 }
 
+/** Who, how to reach them, age, sex and where they live: what travel and health enrol a person with (not spec 2.3 for health). */
+export function personRequirements(consumerClass: ConsumerClass): readonly string[] {
+  return [nameField(consumerClass), "phoneNo", "eMail", "gender", "dob.date", "addrss.addrss"];
+}
+
 /** Facts only a person has: an organisation consumer is never asked for them. */
 const PERSONAL_FACTS: ReadonlySet<string> = new Set(["gender", "dob.date"]);
 
 /** The spec's field list for a family, less the personal facts when the consumer is an organisation. */
 export function requiredFor(consumerClass: ConsumerClass, fields: readonly string[]): readonly string[] {
   return consumerClass === "o" ? fields.filter((f) => !PERSONAL_FACTS.has(f)) : fields;
+}
+
+/** A family as written by its folder: each rule takes the type's catalogue entry, already checked. */
+interface FamilyRules<T extends ProductType> {
+  ctgry: string;
+  name: string;
+  types: readonly T[];
+  /** Naira unless the family says otherwise. */
+  premiumUnit?: PremiumUnit;
+  quote(type: T, seed: unknown): Quote;
+  consumerRequirements(type: T, consumerClass: ConsumerClass): readonly string[];
+  policy: PolicyRules;
+  forms(type: string): ProductForms;
+  schemas(type: T): ProductSchemas;
+}
+
+/** A ProductFamily whose quote, requirements and schemas first refuse a type it does not sell (requireType). */
+export function productFamily<T extends ProductType>(rules: FamilyRules<T>): ProductFamily {
+  const { ctgry, name, types, premiumUnit = "naira", policy, forms } = rules;
+  const typeOf = (type: string) => requireType(types, ctgry, type);
+  return {
+    ctgry,
+    name,
+    types,
+    premiumUnit,
+    quote: (type, seed) => rules.quote(typeOf(type), seed),
+    consumerRequirements: (type, consumerClass) => rules.consumerRequirements(typeOf(type), consumerClass),
+    policy,
+    forms,
+    schemas: (type) => rules.schemas(typeOf(type)),
+  };
 }

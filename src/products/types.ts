@@ -57,7 +57,7 @@ export interface ProductFamily {
  * refusal itself (spec 7) the family tightens its schema with the same constants for the
  * reference (travel's destination and durations), so the documentation says what the rule enforces.
  */
-interface ProductSchemas {
+export interface ProductSchemas {
   /** Seed of `dump ipck_<code>*PRMM`. */
   quote: z.ZodType;
   /** insrncDrtn of the insure seed; absent when the product takes none (it must then be omitted). */

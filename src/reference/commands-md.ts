@@ -17,7 +17,8 @@ const cell = (text: string) => text.replaceAll("|", "\\|");
 export function commandsTable(definitions: readonly Definition[]): string {
   const rows = definitions.map(
     (d) =>
-      `| \`${cell(d.grammar)}\` | ${d.who === "admin" ? "administrator" : d.needsEnrichment ? "partner, activated" : "partner"} | ${cell(d.summary)} | [/docs#${slugOf(d.grammar)}](/docs#${slugOf(d.grammar)}) |`,
+      `| \`${cell(d.grammar)}\` | ${d.who === "admin" ? "administrator" : d.needsEnrichment ? "partner, activated" : "partner"} | ${cell(d.summary)} ` +
+      `| [/docs#${slugOf(d.grammar)}](/docs#${slugOf(d.grammar)}) |`,
   );
   return [BEGIN, "", "| Command | Who | What it does | Reference |", "|---|---|---|---|", ...rows, "", END].join("\n");
 }

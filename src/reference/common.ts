@@ -64,7 +64,9 @@ export const atCapacityAnswer = z.object({
         .string()
         .startsWith(DATABASE_LOST)
         .meta({
-          description: `The database was briefly unreachable or did not answer in time: "${DATABASE_LOST} … and nothing was stored …" or "… before this request was answered …" (retry), or "… its outcome is unknown …" (read it back by its reference, then retry); each ends with the request id`,
+          description:
+            `The database was briefly unreachable or did not answer in time: "${DATABASE_LOST} … and nothing was stored …" or "… before ` +
+            `this request was answered …" (retry), or "… its outcome is unknown …" (read it back by its reference, then retry); each ends with the request id`,
         }),
     ]),
   }),

@@ -124,8 +124,10 @@ export function openApiDocument(definitions: readonly Definition[], serverUrl: s
       summary: "One JSON command endpoint for embedded insurance partners in Nigeria.",
       description: [
         "Every operation is `POST /` with the envelope of spec 2.1; `cmmnd.cmmnd` chooses the command and `cmmnd.seed` carries its parameters.",
-        "Every answer is HTTP 200 with the outcome in `exctnFdbck` (spec 2.2): id 75 success, 35 at capacity (nothing stored: retry the same request after 2, 4 and 8 s), 55 refused (`id_v4` is the HTTP-equivalent status and `elbrtn` says what is wrong).",
-        "The request body is a `oneOf`, one branch per command, told apart by the pattern of `cmmnd.cmmnd`; each branch's `x-command` names its response component and lists its notable refusals. The reference for people is at /docs.",
+        "Every answer is HTTP 200 with the outcome in `exctnFdbck` (spec 2.2): id 75 success, 35 at capacity (nothing stored: retry the same request " +
+          "after 2, 4 and 8 s), 55 refused (`id_v4` is the HTTP-equivalent status and `elbrtn` says what is wrong).",
+        "The request body is a `oneOf`, one branch per command, told apart by the pattern of `cmmnd.cmmnd`; each branch's `x-command` names its " +
+          "response component and lists its notable refusals. The reference for people is at /docs.",
         `Examples use placeholders:\n\n${PLACEHOLDERS.map((p) => `- ${p}`).join("\n")}`,
       ].join("\n\n"),
     },

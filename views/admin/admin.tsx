@@ -1,5 +1,5 @@
 import { dateTime, naira } from "../format";
-import { Csrf, Empty, type FormProblem, type FormValues, Input, MoreRows, ProblemSummary } from "../portal/ui";
+import { Csrf, type FormProblem, type FormValues, HxForm, Input, MoreRows, ProblemSummary, Table } from "../portal/ui";
 
 export interface PendingRow {
   id: string;
@@ -37,15 +37,7 @@ export function PendingPolicyRow(props: { row: PendingRow; csrf: string; problem
         {naira(r.premiumKobo)}
       </td>
       <td>
-        <form
-          method="post"
-          action={`/admin/policies/${r.id}/review`}
-          hx-post={`/admin/policies/${r.id}/review`}
-          hx-target={`#pending-${r.id}`}
-          hx-swap="outerHTML"
-          class="review"
-        >
-          <Csrf token={props.csrf} />
+        <HxForm action={`/admin/policies/${r.id}/review`} target={`#pending-${r.id}`} class="review" csrf={props.csrf}>
           <ProblemSummary problem={props.problem} />
           <button type="submit" name="decision" value="a">
             Approve
@@ -57,7 +49,7 @@ export function PendingPolicyRow(props: { row: PendingRow; csrf: string; problem
           <button type="submit" name="decision" value="d" class="danger">
             Decline
           </button>
-        </form>
+        </HxForm>
       </td>
     </tr>
   );
@@ -70,29 +62,15 @@ export function ApprovalQueue(props: { rows: PendingRow[]; csrf: string }) {
       <p class="muted">
         Live policies waiting for a person: marine import, credit life, loan guaranty, comprehensive vehicles without proof of ownership. Oldest first.
       </p>
-      {props.rows.length === 0 ? (
-        <Empty>Nothing is waiting for approval.</Empty>
-      ) : (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Reference</th>
-              <th scope="col">Partner</th>
-              <th scope="col">Consumer</th>
-              <th scope="col">Product</th>
-              <th scope="col" class="num">
-                Premium
-              </th>
-              <th scope="col">Decision</th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.rows.map((row) => (
-              <PendingPolicyRow row={row} csrf={props.csrf} />
-            ))}
-          </tbody>
-        </table>
-      )}
+      <Table
+        columns={["Reference", "Partner", "Consumer", "Product", { label: "Premium", numeric: true }, "Decision"]}
+        count={props.rows.length}
+        empty="Nothing is waiting for approval."
+      >
+        {props.rows.map((row) => (
+          <PendingPolicyRow row={row} csrf={props.csrf} />
+        ))}
+      </Table>
     </section>
   );
 }
@@ -123,22 +101,14 @@ export function PartnerRows(props: { rows: PartnerRow[]; csrf: string }) {
             {p.admin ? (
               ""
             ) : (
-              <form
-                method="post"
-                action={`/admin/partners/${p.partnerId}`}
-                hx-post={`/admin/partners/${p.partnerId}`}
-                hx-target="#partner-rows"
-                hx-swap="innerHTML"
-                class="inline"
-              >
-                <Csrf token={props.csrf} />
+              <HxForm action={`/admin/partners/${p.partnerId}`} target="#partner-rows" swap="innerHTML" class="inline" csrf={props.csrf}>
                 <button type="submit" name="change" value={p.enrichment ? "enrichment-off" : "enrichment-on"} class="secondary">
                   {p.enrichment ? "Turn vehicle checks off" : "Activate vehicle checks"}
                 </button>{" "}
                 <button type="submit" name="change" value={p.suspended ? "reinstate" : "suspend"} class={p.suspended ? "secondary" : "danger"}>
                   {p.suspended ? "Reinstate" : "Suspend"}
                 </button>
-              </form>
+              </HxForm>
             )}
           </td>
         </tr>
@@ -185,21 +155,9 @@ export function PartnersPage(props: { rows: PartnerRow[]; csrf: string; values: 
       ) : (
         ""
       )}
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Partner id</th>
-            <th scope="col">Mode</th>
-            <th scope="col">Vehicle checks</th>
-            <th scope="col">Account</th>
-            <th scope="col">Change</th>
-          </tr>
-        </thead>
-        <tbody id="partner-rows">
-          <PartnerRows rows={props.rows} csrf={props.csrf} />
-        </tbody>
-      </table>
+      <Table columns={["Name", "Partner id", "Mode", "Vehicle checks", "Account", "Change"]} bodyId="partner-rows">
+        <PartnerRows rows={props.rows} csrf={props.csrf} />
+      </Table>
       <h2>Create a partner</h2>
       <ProblemSummary problem={props.problem} inputs={["name", "email"]} />
       <form method="post" action="/admin/partners">
@@ -256,25 +214,9 @@ export function AuditPage(props: { rows: AuditRow[]; more: string | null }) {
     <section>
       <h1>Audit log</h1>
       <p class="muted">Who did what, newest first: portal changes and the administrators' decisions.</p>
-      {props.rows.length === 0 ? (
-        <Empty>Nothing recorded yet.</Empty>
-      ) : (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Who</th>
-              <th scope="col">Account</th>
-              <th scope="col">Action</th>
-              <th scope="col">Subject</th>
-              <th scope="col">Details</th>
-            </tr>
-          </thead>
-          <tbody>
-            <AuditRows rows={props.rows} more={props.more} />
-          </tbody>
-        </table>
-      )}
+      <Table columns={["When", "Who", "Account", "Action", "Subject", "Details"]} count={props.rows.length} empty="Nothing recorded yet.">
+        <AuditRows rows={props.rows} more={props.more} />
+      </Table>
     </section>
   );
 }

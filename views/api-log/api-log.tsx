@@ -1,4 +1,4 @@
-import { Badge, Empty, Input, MoreRows } from "../portal/ui";
+import { Badge, Input, MoreRows, Table } from "../portal/ui";
 
 /** One request to POST / as the page shows it (src/modules/api-log/portal.tsx prepares it). */
 export interface ApiLogEntryView {
@@ -122,28 +122,15 @@ export function ApiLogPage(props: ApiLogProps) {
         <Input name="outcome" label="Outcome" kind="select" emptyChoice="Any" value={props.filters.outcome} options={OUTCOME_OPTIONS} />
         <button type="submit">Filter</button>
       </form>
-      {props.rows.length === 0 ? (
-        <Empty>{filtered ? "No requests match these filters." : "No requests yet. Send one to POST / with this account's keys and it shows here."}</Empty>
-      ) : (
-        <table>
-          <caption class="visually-hidden">Requests to POST /, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">When (WAT)</th>
-              <th scope="col">Command</th>
-              <th scope="col">Key</th>
-              <th scope="col">Outcome</th>
-              <th scope="col" class="num">
-                Duration
-              </th>
-              <th scope="col">Details</th>
-            </tr>
-          </thead>
-          <tbody id="api-log-rows">
-            <ApiLogRows rows={props.rows} more={props.more} />
-          </tbody>
-        </table>
-      )}
+      <Table
+        columns={["When (WAT)", "Command", "Key", "Outcome", { label: "Duration", numeric: true }, "Details"]}
+        count={props.rows.length}
+        empty={filtered ? "No requests match these filters." : "No requests yet. Send one to POST / with this account's keys and it shows here."}
+        caption="Requests to POST /, newest first"
+        bodyId="api-log-rows"
+      >
+        <ApiLogRows rows={props.rows} more={props.more} />
+      </Table>
     </section>
   );
 }

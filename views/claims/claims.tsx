@@ -1,5 +1,19 @@
 import { dateTime, day, naira } from "../format";
-import { Badge, Csrf, Empty, type FormProblem, type FormValues, HxForm, Input, MoreRows, ProblemSummary } from "../portal/ui";
+import { Badge, Empty, type FormProblem, type FormValues, HxForm, Input, MoreRows, ProblemSummary, Table } from "../portal/ui";
+import {
+  Announce,
+  Details,
+  type FieldSpec,
+  Fields,
+  FilterForm,
+  FormSection,
+  LinkCell,
+  MoneyCell,
+  namesOf,
+  RecordHeading,
+  StatusCard,
+  statusField,
+} from "../shared-forms/record";
 
 /** The claim statuses in the order a claim moves through them (src/modules/claims/schema.ts). */
 export const CLAIM_STATUS_TEXT: Record<string, string> = {
@@ -40,11 +54,7 @@ export function ClaimRows(props: { rows: ClaimRow[]; more: string | null; withPa
     <>
       {props.rows.map((c) => (
         <tr>
-          <td>
-            <a href={c.href} safe>
-              {c.claimNo}
-            </a>
-          </td>
+          <LinkCell href={c.href} text={c.claimNo} />
           {props.withPartner ? <td safe>{c.partnerName ?? ""}</td> : ""}
           <td>
             <span safe>{c.policy}</span>
@@ -58,9 +68,7 @@ export function ClaimRows(props: { rows: ClaimRow[]; more: string | null; withPa
             {c.mode === "test" ? <span class="muted"> test</span> : ""}
           </td>
           <td safe>{day(c.incidentDate)}</td>
-          <td class="num" safe>
-            {naira(c.claimedKobo)}
-          </td>
+          <MoneyCell kobo={c.claimedKobo} />
           <td class="num" safe>
             {c.payableKobo === null ? "—" : naira(c.payableKobo)}
           </td>
@@ -79,19 +87,32 @@ export interface ClaimFilterValues {
   to?: string;
 }
 
+/** A page of claims as the presenter gives it: the rows, the "more" link, the filters as typed and a refused filter. */
+interface ClaimListData {
+  rows: ClaimRow[];
+  more: string | null;
+  values: ClaimFilterValues;
+  problem?: FormProblem;
+}
+
+const CLAIM_FILTERS: FieldSpec[] = [
+  statusField(CLAIM_STATUS_TEXT),
+  { name: "policy", label: "Policy reference" },
+  { name: "from", label: "Submitted from", kind: "date" },
+  { name: "to", label: "to", kind: "date" },
+];
+
 /** A claim list with its filters: status, policy, submission dates. A refused filter is shown next to its input. */
 export function ClaimList(props: {
   title: string;
   action: string;
-  rows: ClaimRow[];
-  more: string | null;
-  filters: ClaimFilterValues;
-  problem?: FormProblem;
+  list: ClaimListData;
   withPartner?: boolean;
   /** The partner's "Make a claim" link. */
   newHref?: string;
 }) {
-  const filtered = Object.values(props.filters).some(Boolean);
+  const { rows, values, problem } = props.list;
+  const filtered = Object.values(values).some(Boolean);
   return (
     <section>
       <div class="title-row">
@@ -104,48 +125,24 @@ export function ClaimList(props: {
           ""
         )}
       </div>
-      <form class="filters" method="get" action={props.action} role="search">
-        <Input
-          name="status"
-          label="Status"
-          kind="select"
-          emptyChoice="Any"
-          value={props.filters.status}
-          options={Object.entries(CLAIM_STATUS_TEXT).map(([value, label]) => ({ value, label }))}
-          problem={props.problem}
-        />
-        <Input name="policy" label="Policy reference" value={props.filters.policy} problem={props.problem} />
-        <Input name="from" label="Submitted from" kind="date" value={props.filters.from} problem={props.problem} />
-        <Input name="to" label="to" kind="date" value={props.filters.to} problem={props.problem} />
-        <button type="submit">Filter</button>
-      </form>
-      <ProblemSummary problem={props.problem} inputs={["status", "policy", "from", "to"]} />
-      {props.rows.length === 0 ? (
-        <Empty>{filtered ? "No claims match these filters." : "No claims yet. Claims are made from an approved policy's page."}</Empty>
-      ) : (
-        <table>
-          <caption class="visually-hidden">Claims, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Claim</th>
-              {props.withPartner ? <th scope="col">Partner</th> : ""}
-              <th scope="col">Policy</th>
-              <th scope="col">Status</th>
-              <th scope="col">Incident</th>
-              <th scope="col" class="num">
-                Claimed
-              </th>
-              <th scope="col" class="num">
-                Payable
-              </th>
-              <th scope="col">Submitted</th>
-            </tr>
-          </thead>
-          <tbody>
-            <ClaimRows rows={props.rows} more={props.more} withPartner={props.withPartner} />
-          </tbody>
-        </table>
-      )}
+      <FilterForm action={props.action} fields={CLAIM_FILTERS} values={{ ...values }} problem={problem} />
+      <Table
+        columns={[
+          "Claim",
+          props.withPartner && "Partner",
+          "Policy",
+          "Status",
+          "Incident",
+          { label: "Claimed", numeric: true },
+          { label: "Payable", numeric: true },
+          "Submitted",
+        ]}
+        count={rows.length}
+        empty={filtered ? "No claims match these filters." : "No claims yet. Claims are made from an approved policy's page."}
+        caption="Claims, newest first"
+      >
+        <ClaimRows rows={rows} more={props.list.more} withPartner={props.withPartner} />
+      </Table>
     </section>
   );
 }
@@ -159,14 +156,39 @@ export interface ClaimPolicySummary {
   coverLastDay: string;
 }
 
-const CLAIM_FORM_INPUTS = [
-  "policy",
-  "incidentDate",
-  "description",
-  "amount",
-  "reference",
-  ...Array.from({ length: CLAIM_DOCUMENT_INPUTS }, (_, i) => `document${i + 1}`),
+const CLAIM_FIELDS: FieldSpec[] = [
+  {
+    name: "policy",
+    label: "Policy reference",
+    required: true,
+    hint: "The transaction reference the policy was issued with. Only approved policies take claims.",
+  },
+  { name: "incidentDate", label: "Date of the incident", kind: "date", required: true, hint: "Within the policy's cover, not after today." },
+  { name: "description", label: "What happened", kind: "textarea", required: true, hint: "Up to 2,000 characters." },
+  {
+    name: "amount",
+    label: "Amount claimed in naira",
+    kind: "number",
+    required: true,
+    hint: "For example 45,000 or 45000.50: at most the policy's sum insured.",
+  },
 ];
+
+const DOCUMENT_FIELDS: FieldSpec[] = Array.from({ length: CLAIM_DOCUMENT_INPUTS }, (_, i) => ({
+  name: `document${i + 1}`,
+  label: `Document ${i + 1}`,
+  kind: "document",
+}));
+
+const REFERENCE_FIELD: FieldSpec = {
+  name: "reference",
+  label: "Your claim reference",
+  hint: "Optional: 1–64 letters, digits, dots, hyphens or underscores. Sending the same claim again with it never files it twice.",
+};
+
+const CLAIM_FORM_INPUTS = namesOf([...CLAIM_FIELDS, REFERENCE_FIELD, ...DOCUMENT_FIELDS]);
+
+const megabytes = (bytes: number) => (bytes / 1_048_576).toLocaleString("en-NG", { maximumFractionDigits: 1 });
 
 /** Submit a claim: the policy, the incident, the amount, documents as files. */
 export function ClaimForm(props: {
@@ -177,71 +199,29 @@ export function ClaimForm(props: {
   maxDocumentBytes: number;
   hadFiles?: boolean;
 }) {
-  const v = props.values;
   const p = props.policy;
   return (
-    <section id="claim-form">
-      <h1>Make a claim</h1>
-      {p ? (
-        <p class="muted" safe>
-          {`${p.productName}, policy ${p.reference}: cover ${day(p.coverFirstDay)} to ${day(p.coverLastDay)}.`}
-        </p>
-      ) : (
-        ""
-      )}
-      <ProblemSummary problem={props.problem} inputs={CLAIM_FORM_INPUTS} />
-      {props.problem && props.hadFiles ? (
-        <p class="notice">Browsers do not keep chosen files after a refusal: choose the documents again before sending.</p>
-      ) : (
-        ""
-      )}
+    <FormSection
+      id="claim-form"
+      title="Make a claim"
+      summary={p ? `${p.productName}, policy ${p.reference}: cover ${day(p.coverFirstDay)} to ${day(p.coverLastDay)}.` : undefined}
+      problem={props.problem}
+      inputs={CLAIM_FORM_INPUTS}
+      notice={props.problem && props.hadFiles ? "Browsers do not keep chosen files after a refusal: choose the documents again before sending." : undefined}
+    >
       <HxForm action="/portal/claims" target="#claim-form" csrf={props.csrf} files>
-        <Input
-          name="policy"
-          label="Policy reference"
-          required
-          value={v.policy}
-          problem={props.problem}
-          hint="The transaction reference the policy was issued with. Only approved policies take claims."
-        />
-        <Input
-          name="incidentDate"
-          label="Date of the incident"
-          kind="date"
-          required
-          value={v.incidentDate}
-          problem={props.problem}
-          hint="Within the policy's cover, not after today."
-        />
-        <Input name="description" label="What happened" kind="textarea" required value={v.description} problem={props.problem} hint="Up to 2,000 characters." />
-        <Input
-          name="amount"
-          label="Amount claimed in naira"
-          kind="number"
-          required
-          value={v.amount}
-          problem={props.problem}
-          hint="For example 45,000 or 45000.50: at most the policy's sum insured."
-        />
+        <Fields fields={CLAIM_FIELDS} values={props.values} problem={props.problem} />
         <fieldset class="group">
           <legend>Documents</legend>
           <small class="hint" safe>
-            {`Photos or scans: JPEG, PNG, WebP or PDF, at most ${(props.maxDocumentBytes / 1_048_576).toLocaleString("en-NG", { maximumFractionDigits: 1 })} MB each. Optional; up to ${CLAIM_DOCUMENT_INPUTS} here.`}
+            {`Photos or scans: JPEG, PNG, WebP or PDF, at most ${megabytes(props.maxDocumentBytes)} MB each. Optional; up to ${CLAIM_DOCUMENT_INPUTS} here.`}
           </small>
-          {Array.from({ length: CLAIM_DOCUMENT_INPUTS }, (_, i) => (
-            <Input name={`document${i + 1}`} label={`Document ${i + 1}`} kind="document" problem={props.problem} />
-          ))}
+          <Fields fields={DOCUMENT_FIELDS} values={{}} problem={props.problem} />
         </fieldset>
-        <Input
-          name="reference"
-          label="Your claim reference"
-          value={v.reference}
-          problem={props.problem}
-          hint="Optional: 1–64 letters, digits, dots, hyphens or underscores. Sending the same claim again with it never files it twice."
-        />
+        <Fields fields={[REFERENCE_FIELD]} values={props.values} problem={props.problem} />
         <button type="submit">Submit the claim</button>
       </HxForm>
-    </section>
+    </FormSection>
   );
 }
 
@@ -305,18 +285,8 @@ const sizeText = (bytes: number) =>
 /** The partner's withdraw form: only while the claim may still be withdrawn. */
 function WithdrawForm(props: { action: string; csrf: string; state: ClaimActionState }) {
   return (
-    <form
-      method="post"
-      action={props.action}
-      hx-post={props.action}
-      hx-target="#claim"
-      hx-swap="outerHTML"
-      hx-indicator="#loading"
-      hx-disabled-elt="find button"
-      class="card"
-    >
+    <HxForm action={props.action} target="#claim" csrf={props.csrf} class="card">
       <h2>Withdraw this claim</h2>
-      <Csrf token={props.csrf} />
       <ProblemSummary problem={props.state.problem} inputs={["note"]} />
       <Input
         name="note"
@@ -329,7 +299,7 @@ function WithdrawForm(props: { action: string; csrf: string; state: ClaimActionS
       <button type="submit" class="danger">
         Withdraw the claim
       </button>
-    </form>
+    </HxForm>
   );
 }
 
@@ -337,40 +307,29 @@ function WithdrawForm(props: { action: string; csrf: string; state: ClaimActionS
 function ReviewForm(props: { action: string; csrf: string; moves: ClaimMove[]; state: ClaimActionState; claimedKobo: number }) {
   const approving = props.moves.some((m) => m.status === "approved");
   const rejecting = props.moves.some((m) => m.status === "rejected");
+  const fields: FieldSpec[] = [
+    ...(approving
+      ? [
+          {
+            name: "approvedAmount",
+            label: "Approved amount in naira",
+            kind: "number" as const,
+            hint: `Only to approve; leave blank to approve the amount claimed (${naira(props.claimedKobo)}). The excess is worked out from it.`,
+          },
+        ]
+      : []),
+    {
+      name: "note",
+      label: rejecting ? "Note (required to reject)" : "Note (optional)",
+      kind: "textarea",
+      hint: "Shown to the partner with the new status, up to 500 characters.",
+    },
+  ];
   return (
-    <form
-      method="post"
-      action={props.action}
-      hx-post={props.action}
-      hx-target="#claim"
-      hx-swap="outerHTML"
-      hx-indicator="#loading"
-      hx-disabled-elt="find button"
-      class="card"
-    >
+    <HxForm action={props.action} target="#claim" csrf={props.csrf} class="card">
       <h2>Decide</h2>
-      <Csrf token={props.csrf} />
-      <ProblemSummary problem={props.state.problem} inputs={["note", ...(approving ? ["approvedAmount"] : [])]} />
-      {approving ? (
-        <Input
-          name="approvedAmount"
-          label="Approved amount in naira"
-          kind="number"
-          value={props.state.values.approvedAmount}
-          problem={props.state.problem}
-          hint={`Only to approve; leave blank to approve the amount claimed (${naira(props.claimedKobo)}). The excess is worked out from it.`}
-        />
-      ) : (
-        ""
-      )}
-      <Input
-        name="note"
-        label={rejecting ? "Note (required to reject)" : "Note (optional)"}
-        kind="textarea"
-        value={props.state.values.note}
-        problem={props.state.problem}
-        hint="Shown to the partner with the new status, up to 500 characters."
-      />
+      <ProblemSummary problem={props.state.problem} inputs={namesOf(fields)} />
+      <Fields fields={fields} values={props.state.values} problem={props.state.problem} />
       <p>
         {props.moves.map((m) => (
           <>
@@ -380,9 +339,12 @@ function ReviewForm(props: { action: string; csrf: string; moves: ClaimMove[]; s
           </>
         ))}
       </p>
-    </form>
+    </HxForm>
   );
 }
+
+/** An amount that is set when the claim is approved: a dash until then. */
+const onApproval = (approved: boolean, kobo: number | null) => (approved ? naira(kobo ?? 0) : "—");
 
 /**
  * One claim: status, amounts with the excess and what is payable, documents, history, and the
@@ -406,60 +368,33 @@ export function ClaimDetail(props: {
   const formShown = !!props.withdrawAction || !!props.review?.moves.length;
   return (
     <section id="claim" aria-labelledby="claim-title">
-      <p>
-        <a href={props.backHref}>← All claims</a>
-      </p>
-      <h1 id="claim-title">
-        Claim <span safe>{c.claimNo}</span>
-      </h1>
-      {state.done ? (
-        <p class="success" role="status" aria-live="polite" safe>
-          {state.done}
-        </p>
-      ) : (
-        ""
-      )}
+      <RecordHeading backHref={props.backHref} back="← All claims" id="claim-title" title="Claim" number={c.claimNo} />
+      {state.done ? <Announce tone="success" text={state.done} /> : ""}
       {formShown ? "" : <ProblemSummary problem={state.problem} />}
       {c.mode === "test" ? <p class="notice">Test mode: a sandbox claim on a specimen policy; nothing is paid.</p> : ""}
-      <div class="card" aria-live="polite">
-        <p>
-          <ClaimBadge status={c.status} /> <span class="muted" safe>{`since ${dateTime(c.updatedAt)}`}</span>
-        </p>
-        {c.statusNote ? <p safe>{c.statusNote}</p> : ""}
-      </div>
-      <dl>
-        {c.partnerName !== undefined ? (
-          <>
-            <dt>Partner</dt>
-            <dd safe>{c.partnerName}</dd>
-          </>
-        ) : (
-          ""
-        )}
-        <dt>Policy</dt>
-        <dd>
-          <a href={c.policyHref} safe>
-            {c.policy}
-          </a>{" "}
-          <span class="muted" safe>
-            {`${c.productName} (${c.productCode})`}
-          </span>
-        </dd>
-        {c.reference ? (
-          <>
-            <dt>Your reference</dt>
-            <dd safe>{c.reference}</dd>
-          </>
-        ) : (
-          ""
-        )}
-        <dt>Incident</dt>
-        <dd safe>{day(c.incidentDate)}</dd>
-        <dt>What happened</dt>
-        <dd safe>{c.description}</dd>
-        <dt>Submitted</dt>
-        <dd safe>{dateTime(c.createdAt)}</dd>
-      </dl>
+      <StatusCard badge={<ClaimBadge status={c.status} />} since={`since ${dateTime(c.updatedAt)}`} note={c.statusNote} />
+      <Details
+        rows={[
+          c.partnerName !== undefined && ["Partner", c.partnerName],
+          {
+            label: "Policy",
+            html: (
+              <>
+                <a href={c.policyHref} safe>
+                  {c.policy}
+                </a>{" "}
+                <span class="muted" safe>
+                  {`${c.productName} (${c.productCode})`}
+                </span>
+              </>
+            ),
+          },
+          c.reference ? ["Your reference", c.reference] : false,
+          ["Incident", day(c.incidentDate)],
+          ["What happened", c.description],
+          ["Submitted", dateTime(c.createdAt)],
+        ]}
+      />
       <h2>Amounts</h2>
       <table class="amounts">
         <caption class="visually-hidden">Amounts of this claim</caption>
@@ -472,16 +407,20 @@ export function ClaimDetail(props: {
           </tr>
           <tr>
             <th scope="row">Approved</th>
-            <td class="num">{approved ? naira(c.approvedKobo!) : "—"}</td>
+            <td class="num" safe>
+              {onApproval(approved, c.approvedKobo)}
+            </td>
           </tr>
           <tr>
             <th scope="row">Excess</th>
-            <td class="num">{approved ? naira(c.excessKobo ?? 0) : "—"}</td>
+            <td class="num" safe>
+              {onApproval(approved, c.excessKobo)}
+            </td>
           </tr>
           <tr>
             <th scope="row">Payable</th>
             <td class="num">
-              <strong>{approved ? naira(c.payableKobo ?? 0) : "—"}</strong>
+              <strong safe>{onApproval(approved, c.payableKobo)}</strong>
             </td>
           </tr>
         </tbody>

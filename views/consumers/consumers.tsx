@@ -1,6 +1,6 @@
 import type { FormEntry } from "../../src/products/types";
 import { dateTime, day, naira, POLICY_STATUS_TEXT } from "../format";
-import { Badge, Csrf, Empty, type FormProblem, type FormValues, Input, MoreRows, ProblemSummary, ProductFields } from "../portal/ui";
+import { Badge, Empty, type FormProblem, type FormValues, HxForm, Input, MoreRows, ProblemSummary, ProductFields, Table } from "../portal/ui";
 
 export interface ConsumerRow {
   id: string;
@@ -79,21 +79,9 @@ export function ConsumerList(props: { rows: ConsumerRow[]; more: string | null; 
       {props.rows.length === 0 && !props.search ? (
         <Empty>No consumers yet. Register one to quote and issue policies for them.</Empty>
       ) : (
-        <table>
-          <caption class="visually-hidden">Consumers, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Class</th>
-              <th scope="col">E-mail</th>
-              <th scope="col">Phone</th>
-              <th scope="col">Registered</th>
-            </tr>
-          </thead>
-          <tbody id="consumer-rows">
-            <ConsumerRows rows={props.rows} more={props.more} />
-          </tbody>
-        </table>
+        <Table columns={["Name", "Class", "E-mail", "Phone", "Registered"]} caption="Consumers, newest first" bodyId="consumer-rows">
+          <ConsumerRows rows={props.rows} more={props.more} />
+        </Table>
       )}
     </section>
   );
@@ -114,16 +102,7 @@ export function ConsumerForm(props: {
     <section id="consumer-form">
       <h1>{props.updating ? "Update consumer" : "Register a consumer"}</h1>
       <ProblemSummary problem={props.problem} inputs={["class", ...inputs]} />
-      <form
-        method="post"
-        action="/portal/consumers"
-        enctype="multipart/form-data"
-        hx-post="/portal/consumers"
-        hx-encoding="multipart/form-data"
-        hx-target="#consumer-form"
-        hx-swap="outerHTML"
-      >
-        <Csrf token={props.csrf} />
+      <HxForm action="/portal/consumers" target="#consumer-form" files csrf={props.csrf}>
         <input type="hidden" name="type" value="s" />
         {props.updating ? (
           <>
@@ -155,7 +134,7 @@ export function ConsumerForm(props: {
           problem={props.problem}
         />
         <button type="submit">{props.updating ? "Save changes" : "Register"}</button>
-      </form>
+      </HxForm>
     </section>
   );
 }
@@ -196,39 +175,24 @@ export function ConsumerDetail(props: {
         <dd safe>{dateTime(c.createdAt)}</dd>
       </dl>
       <h2>Policies</h2>
-      {props.policies.length === 0 ? (
-        <Empty>No policies for this consumer yet.</Empty>
-      ) : (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Reference</th>
-              <th scope="col">Product</th>
-              <th scope="col">Status</th>
-              <th scope="col">Premium</th>
-              <th scope="col">Issued</th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.policies.map((p) => (
-              <tr>
-                <td>
-                  <a href={`/portal/policies/${encodeURIComponent(p.reference)}`} safe>
-                    {p.reference}
-                  </a>
-                </td>
-                <td safe>{p.productName}</td>
-                <td>
-                  <Badge tone={p.status === "a" ? "ok" : p.status === "p" ? "wait" : "bad"} text={POLICY_STATUS_TEXT[p.status] ?? p.status} />
-                  {p.mode === "test" ? <span class="muted"> (test)</span> : ""}
-                </td>
-                <td safe>{naira(p.premiumKobo)}</td>
-                <td safe>{day(p.createdAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <Table columns={["Reference", "Product", "Status", "Premium", "Issued"]} count={props.policies.length} empty="No policies for this consumer yet.">
+        {props.policies.map((p) => (
+          <tr>
+            <td>
+              <a href={`/portal/policies/${encodeURIComponent(p.reference)}`} safe>
+                {p.reference}
+              </a>
+            </td>
+            <td safe>{p.productName}</td>
+            <td>
+              <Badge tone={p.status === "a" ? "ok" : p.status === "p" ? "wait" : "bad"} text={POLICY_STATUS_TEXT[p.status] ?? p.status} />
+              {p.mode === "test" ? <span class="muted"> (test)</span> : ""}
+            </td>
+            <td safe>{naira(p.premiumKobo)}</td>
+            <td safe>{day(p.createdAt)}</td>
+          </tr>
+        ))}
+      </Table>
     </section>
   );
 }
@@ -243,20 +207,9 @@ export function AllConsumersList(props: { rows: ConsumerRow[]; more: string | nu
         <input id="q" type="search" name="q" value={props.search} />
         <button type="submit">Search</button>
       </form>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Class</th>
-            <th scope="col">E-mail</th>
-            <th scope="col">Phone</th>
-            <th scope="col">Registered</th>
-          </tr>
-        </thead>
-        <tbody>
-          <ConsumerRows rows={props.rows} more={props.more} hrefBase={null} />
-        </tbody>
-      </table>
+      <Table columns={["Name", "Class", "E-mail", "Phone", "Registered"]}>
+        <ConsumerRows rows={props.rows} more={props.more} hrefBase={null} />
+      </Table>
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { dateTime } from "../format";
-import { Badge, Csrf, type FormProblem, ProblemSummary } from "../portal/ui";
+import { Badge, Csrf, Done, type FormProblem, HxForm, ProblemSummary, Table } from "../portal/ui";
 
 export type KeyLabel = "test" | "live" | "legacy";
 
@@ -63,91 +63,67 @@ export function KeysPage(props: KeysProps) {
       <h1>API keys</h1>
       <ProblemSummary problem={props.problem} />
       {props.issued ? <NewKey issued={props.issued} /> : ""}
-      {props.done ? (
-        <p class="success" role="status" aria-live="polite" safe>
-          {props.done}
-        </p>
-      ) : (
-        ""
-      )}
+      <Done text={props.done} />
       <p class="muted">
         Every request to the command endpoint carries your partner id, an authorization id and its key. Keys are stored only as hashes, so this page shows which
         keys exist, never the keys. Rotating a key issues a new one and stops the old one at once.
       </p>
       {props.canChange ? "" : <p class="notice">Only the account owner can rotate or revoke keys and change the mode.</p>}
-      <table>
-        <caption class="visually-hidden">API keys by label</caption>
-        <thead>
+      <Table columns={["Label", "Authorization id", "Created", "Runs in", props.canChange && "Actions"]} caption="API keys by label">
+        {props.slots.map((slot) => (
           <tr>
-            <th scope="col">Label</th>
-            <th scope="col">Authorization id</th>
-            <th scope="col">Created</th>
-            <th scope="col">Runs in</th>
-            {props.canChange ? <th scope="col">Actions</th> : ""}
-          </tr>
-        </thead>
-        <tbody>
-          {props.slots.map((slot) => (
-            <tr>
-              <th scope="row" safe>
-                {LABEL_TEXT[slot.label]}
-              </th>
+            <th scope="row" safe>
+              {LABEL_TEXT[slot.label]}
+            </th>
+            <td>
+              {slot.active ? (
+                <code safe>{slot.active.id}</code>
+              ) : (
+                <>
+                  <Badge tone="bad" text="No active key" />
+                  <span class="muted" safe>{` revoked ${dateTime(slot.revokedAt)}`}</span>
+                </>
+              )}
+            </td>
+            <td>{slot.active ? dateTime(slot.active.createdAt) : "—"}</td>
+            <td safe>{runsIn(slot.label, props.mode)}</td>
+            {props.canChange ? (
               <td>
+                <HxForm
+                  action="/portal/keys/rotate"
+                  target="#keys"
+                  confirm={`Rotate the ${slot.label} key? The current one stops working at once.`}
+                  class="inline"
+                  csrf={props.csrf}
+                >
+                  <input type="hidden" name="label" value={slot.label} />
+                  <button type="submit" class="secondary" aria-label={slot.active ? `Rotate the ${slot.label} key` : `Issue a new key: ${slot.label}`}>
+                    {slot.active ? "Rotate" : "Issue a new key"}
+                  </button>
+                </HxForm>{" "}
                 {slot.active ? (
-                  <code safe>{slot.active.id}</code>
+                  <HxForm
+                    action="/portal/keys/revoke"
+                    target="#keys"
+                    confirm={`Revoke the ${slot.label} key? Requests with it are refused from now on.`}
+                    class="inline"
+                    csrf={props.csrf}
+                  >
+                    <input type="hidden" name="keyId" value={slot.active.id} />
+                    <button type="submit" class="danger" aria-label={`Revoke the ${slot.label} key`}>
+                      Revoke
+                    </button>
+                  </HxForm>
                 ) : (
-                  <>
-                    <Badge tone="bad" text="No active key" />
-                    <span class="muted" safe>{` revoked ${dateTime(slot.revokedAt)}`}</span>
-                  </>
+                  ""
                 )}
               </td>
-              <td>{slot.active ? dateTime(slot.active.createdAt) : "—"}</td>
-              <td safe>{runsIn(slot.label, props.mode)}</td>
-              {props.canChange ? (
-                <td>
-                  <form
-                    method="post"
-                    action="/portal/keys/rotate"
-                    class="inline"
-                    hx-post="/portal/keys/rotate"
-                    hx-target="#keys"
-                    hx-swap="outerHTML"
-                    hx-confirm={`Rotate the ${slot.label} key? The current one stops working at once.`}
-                  >
-                    <Csrf token={props.csrf} />
-                    <input type="hidden" name="label" value={slot.label} />
-                    <button type="submit" class="secondary" aria-label={slot.active ? `Rotate the ${slot.label} key` : `Issue a new key: ${slot.label}`}>
-                      {slot.active ? "Rotate" : "Issue a new key"}
-                    </button>
-                  </form>{" "}
-                  {slot.active ? (
-                    <form
-                      method="post"
-                      action="/portal/keys/revoke"
-                      class="inline"
-                      hx-post="/portal/keys/revoke"
-                      hx-target="#keys"
-                      hx-swap="outerHTML"
-                      hx-confirm={`Revoke the ${slot.label} key? Requests with it are refused from now on.`}
-                    >
-                      <Csrf token={props.csrf} />
-                      <input type="hidden" name="keyId" value={slot.active.id} />
-                      <button type="submit" class="danger" aria-label={`Revoke the ${slot.label} key`}>
-                        Revoke
-                      </button>
-                    </form>
-                  ) : (
-                    ""
-                  )}
-                </td>
-              ) : (
-                ""
-              )}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+            ) : (
+              ""
+            )}
+          </tr>
+        ))}
+      </Table>
       <h2>Account mode</h2>
       <p>
         The account is in <Badge tone={props.mode === "live" ? "ok" : "wait"} text={props.mode === "live" ? "live mode" : "test mode"} />.

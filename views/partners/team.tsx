@@ -1,5 +1,5 @@
 import { dateTime } from "../format";
-import { Badge, Csrf, type FormProblem, type FormValues, Input, ProblemSummary } from "../portal/ui";
+import { Badge, Done, type FormProblem, type FormValues, HxForm, Input, ProblemSummary, Table } from "../portal/ui";
 
 interface TeamMember {
   id: string;
@@ -57,69 +57,46 @@ export function TeamPage(props: TeamProps) {
       <h1>Team</h1>
       <ProblemSummary problem={props.problem} />
       {props.invited ? <Invited invited={props.invited} /> : ""}
-      {props.done ? (
-        <p class="success" role="status" aria-live="polite" safe>
-          {props.done}
-        </p>
-      ) : (
-        ""
-      )}
-      <table>
-        <caption class="visually-hidden">Portal users of this account</caption>
-        <thead>
+      <Done text={props.done} />
+      <Table columns={["Name", "E-mail", "Role", "Status", "Last signed in", "Action"]} caption="Portal users of this account">
+        {props.users.map((u) => (
           <tr>
-            <th scope="col">Name</th>
-            <th scope="col">E-mail</th>
-            <th scope="col">Role</th>
-            <th scope="col">Status</th>
-            <th scope="col">Last signed in</th>
-            <th scope="col">Action</th>
+            <td safe>{u.name}</td>
+            <td safe>{u.email}</td>
+            <td>{ROLE_TEXT[u.role]}</td>
+            <td>
+              <StatusOf user={u} />
+            </td>
+            <td>{u.lastSignInAt ? dateTime(u.lastSignInAt) : "never"}</td>
+            <td>
+              {u.role !== "staff" ? (
+                ""
+              ) : (
+                <HxForm
+                  action={`/portal/team/${u.id}/${u.active ? "deactivate" : "reactivate"}`}
+                  target="#team"
+                  confirm={u.active ? "Deactivate this user? They are signed out at once." : undefined}
+                  class="inline"
+                  csrf={props.csrf}
+                >
+                  <button type="submit" class={u.active ? "danger" : "secondary"} aria-label={`${u.active ? "Deactivate" : "Reactivate"} ${u.email}`}>
+                    {u.active ? "Deactivate" : "Reactivate"}
+                  </button>
+                </HxForm>
+              )}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {props.users.map((u) => (
-            <tr>
-              <td safe>{u.name}</td>
-              <td safe>{u.email}</td>
-              <td>{ROLE_TEXT[u.role]}</td>
-              <td>
-                <StatusOf user={u} />
-              </td>
-              <td>{u.lastSignInAt ? dateTime(u.lastSignInAt) : "never"}</td>
-              <td>
-                {u.role !== "staff" ? (
-                  ""
-                ) : (
-                  <form
-                    method="post"
-                    action={`/portal/team/${u.id}/${u.active ? "deactivate" : "reactivate"}`}
-                    class="inline"
-                    hx-post={`/portal/team/${u.id}/${u.active ? "deactivate" : "reactivate"}`}
-                    hx-target="#team"
-                    hx-swap="outerHTML"
-                    hx-confirm={u.active ? "Deactivate this user? They are signed out at once." : undefined}
-                  >
-                    <Csrf token={props.csrf} />
-                    <button type="submit" class={u.active ? "danger" : "secondary"} aria-label={`${u.active ? "Deactivate" : "Reactivate"} ${u.email}`}>
-                      {u.active ? "Deactivate" : "Reactivate"}
-                    </button>
-                  </form>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </Table>
       <div class="card">
         <h2>Invite a staff member</h2>
         <p class="muted">Staff use every partner page except this one; they can see the API keys but not change them.</p>
         <ProblemSummary problem={props.invite.problem} inputs={["email", "name"]} />
-        <form method="post" action="/portal/team" hx-post="/portal/team" hx-target="#team" hx-swap="outerHTML" hx-disabled-elt="find button">
-          <Csrf token={props.csrf} />
+        <HxForm action="/portal/team" target="#team" csrf={props.csrf}>
           <Input name="name" label="Name" required value={props.invite.values.name} problem={props.invite.problem} autocomplete="off" />
           <Input name="email" label="E-mail" kind="email" required value={props.invite.values.email} problem={props.invite.problem} autocomplete="off" />
           <button type="submit">Invite</button>
-        </form>
+        </HxForm>
       </div>
     </section>
   );

@@ -1,6 +1,6 @@
 import type { Children } from "@kitajs/html";
 import { dateTime, day, naira, POLICY_STATUS_TEXT } from "../format";
-import { Badge, Empty, Input, MoreRows } from "../portal/ui";
+import { Badge, Input, MoreRows, Table } from "../portal/ui";
 
 export interface PolicyRow {
   reference: string;
@@ -88,28 +88,13 @@ export function PolicyList(props: {
       ) : (
         ""
       )}
-      {props.rows.length === 0 ? (
-        <Empty>No policies match.</Empty>
-      ) : (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Reference</th>
-              {props.withPartner ? <th scope="col">Partner</th> : ""}
-              <th scope="col">Consumer</th>
-              <th scope="col">Product</th>
-              <th scope="col">Status</th>
-              <th scope="col" class="num">
-                Premium
-              </th>
-              <th scope="col">Issued</th>
-            </tr>
-          </thead>
-          <tbody>
-            <PolicyRows rows={props.rows} more={props.more} withPartner={props.withPartner} />
-          </tbody>
-        </table>
-      )}
+      <Table
+        columns={["Reference", props.withPartner && "Partner", "Consumer", "Product", "Status", { label: "Premium", numeric: true }, "Issued"]}
+        count={props.rows.length}
+        empty="No policies match."
+      >
+        <PolicyRows rows={props.rows} more={props.more} withPartner={props.withPartner} />
+      </Table>
     </section>
   );
 }

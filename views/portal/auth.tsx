@@ -1,5 +1,5 @@
 import { Layout } from "../layout";
-import { Csrf, type FormProblem, Input, ProblemSummary } from "./ui";
+import { Csrf, type FormProblem, HxForm, Input, ProblemSummary } from "./ui";
 
 /** GET /login: e-mail and password. */
 export function SignInPage(props: { email?: string; next?: string; problem?: FormProblem; csrf: string }) {
@@ -33,8 +33,7 @@ export function PasswordForm(props: { problem?: FormProblem; required: boolean; 
         </p>
       )}
       <ProblemSummary problem={props.problem} inputs={["currentPassword", "newPassword", "confirmPassword"]} />
-      <form method="post" action="/portal/password" hx-post="/portal/password" hx-target="#password" hx-swap="outerHTML">
-        <Csrf token={props.csrf} />
+      <HxForm action="/portal/password" target="#password" csrf={props.csrf}>
         <Input name="currentPassword" label="Current password" kind="password" required autocomplete="current-password" problem={props.problem} />
         <Input
           name="newPassword"
@@ -47,7 +46,7 @@ export function PasswordForm(props: { problem?: FormProblem; required: boolean; 
         />
         <Input name="confirmPassword" label="New password again" kind="password" required autocomplete="new-password" problem={props.problem} />
         <button type="submit">Change password</button>
-      </form>
+      </HxForm>
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { dateTime, naira, POLICY_STATUS_TEXT } from "../format";
-import { Badge, Empty } from "./ui";
+import { Badge, Table } from "./ui";
 
 export interface RecentPolicy {
   reference: string;
@@ -48,42 +48,32 @@ export function Dashboard(props: {
         </a>
       </div>
       <h2>Recent activity</h2>
-      {props.recent.length === 0 ? (
-        <Empty>
-          Nothing yet. <a href="/portal/quote">Quote and issue a first policy</a>.
-        </Empty>
-      ) : (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Reference</th>
-              <th scope="col">Consumer</th>
-              <th scope="col">Product</th>
-              <th scope="col">Status</th>
-              <th scope="col">Premium</th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.recent.map((p) => (
-              <tr>
-                <td safe>{dateTime(p.at)}</td>
-                <td>
-                  <a href={`/portal/policies/${encodeURIComponent(p.reference)}`} safe>
-                    {p.reference}
-                  </a>
-                </td>
-                <td safe>{p.consumerName}</td>
-                <td safe>{p.productName}</td>
-                <td>
-                  <Badge tone={p.status === "a" ? "ok" : p.status === "p" ? "wait" : "bad"} text={POLICY_STATUS_TEXT[p.status] ?? p.status} />
-                </td>
-                <td safe>{naira(p.premiumKobo)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <Table
+        columns={["When", "Reference", "Consumer", "Product", "Status", "Premium"]}
+        count={props.recent.length}
+        empty={
+          <>
+            Nothing yet. <a href="/portal/quote">Quote and issue a first policy</a>.
+          </>
+        }
+      >
+        {props.recent.map((p) => (
+          <tr>
+            <td safe>{dateTime(p.at)}</td>
+            <td>
+              <a href={`/portal/policies/${encodeURIComponent(p.reference)}`} safe>
+                {p.reference}
+              </a>
+            </td>
+            <td safe>{p.consumerName}</td>
+            <td safe>{p.productName}</td>
+            <td>
+              <Badge tone={p.status === "a" ? "ok" : p.status === "p" ? "wait" : "bad"} text={POLICY_STATUS_TEXT[p.status] ?? p.status} />
+            </td>
+            <td safe>{naira(p.premiumKobo)}</td>
+          </tr>
+        ))}
+      </Table>
     </section>
   );
 }

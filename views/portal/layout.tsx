@@ -27,7 +27,7 @@ export function PortalLayout(props: ShellProps & { children: Children }) {
     <>
       {"<!doctype html>"}
       <html lang="en">
-        <PageHead title={`${props.title} · Partner portal`} />
+        <PageHead title={`${props.title} · Partner portal`} script="/public/portal.js" />
         <body hx-headers={JSON.stringify({ "x-csrf-token": props.csrf })}>
           <a class="skip" href="#main">
             Skip to content
@@ -56,7 +56,10 @@ export function PortalLayout(props: ShellProps & { children: Children }) {
             </form>
           </header>
           <nav class="side" aria-label="Main">
-            <ul>
+            <button type="button" class="menu-toggle" aria-expanded="false" aria-controls="main-menu">
+              Menu
+            </button>
+            <ul id="main-menu">
               {viewer.navigation.map((entry) => (
                 <li>
                   <a href={entry.href} aria-current={entry.key === props.active ? "page" : undefined} safe>

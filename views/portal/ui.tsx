@@ -195,7 +195,18 @@ export const Csrf = (props: { token: string }) => <input type="hidden" name="_cs
  * (the form's own card, or the record it changes) with its buttons disabled meanwhile, and as a
  * plain form post without JavaScript. Carries the CSRF token.
  */
-export function HxForm(props: { action: string; target: string; csrf: string; files?: boolean; class?: string; children: Children }) {
+export function HxForm(props: {
+  action: string;
+  target: string;
+  csrf: string;
+  files?: boolean;
+  /** How the answer takes the target's place: the whole element by default. */
+  swap?: "outerHTML" | "innerHTML" | "beforebegin";
+  /** A question the browser asks before sending (a change that is hard to undo). */
+  confirm?: string;
+  class?: string;
+  children: Children;
+}) {
   const encoding = props.files ? "multipart/form-data" : undefined;
   return (
     <form
@@ -205,9 +216,12 @@ export function HxForm(props: { action: string; target: string; csrf: string; fi
       hx-post={props.action}
       hx-encoding={encoding}
       hx-target={props.target}
-      hx-swap="outerHTML"
+      hx-swap={props.swap ?? "outerHTML"}
+      hx-confirm={props.confirm}
       hx-indicator="#loading"
       hx-disabled-elt="find button"
+      // Requests made by elements inside the form (a live premium, a redraw) disable nothing and ask nothing.
+      hx-disinherit="hx-disabled-elt hx-confirm"
       class={props.class}
     >
       <Csrf token={props.csrf} />
@@ -227,6 +241,70 @@ export function MoreRows(props: { href: string | null; colspan: number }) {
         </button>
       </td>
     </tr>
+  );
+}
+
+/** A column heading: numeric columns are right-aligned; `false` or `undefined` leaves the column out. */
+export type Column = string | { label: string; numeric: true } | false | undefined;
+
+/**
+ * A list as a table whose body rows are the children (a paginated list ends them with MoreRows).
+ * Given `count` of 0 it shows the `empty` line instead. `caption` names the table for screen readers;
+ * `bodyId` is the body's id, for forms whose answer replaces the rows.
+ */
+export function Table(props: {
+  columns: readonly Column[];
+  count?: number;
+  empty?: Children;
+  caption?: string;
+  /** Show the caption rather than keep it for screen readers. */
+  showCaption?: boolean;
+  class?: string;
+  bodyId?: string;
+  /** The rows of a totals footer. */
+  footer?: Children;
+  children: Children;
+}) {
+  if (props.count === 0) return <Empty>{props.empty}</Empty>;
+  return (
+    <table class={props.class}>
+      {props.caption ? (
+        <caption class={props.showCaption ? undefined : "visually-hidden"} safe>
+          {props.caption}
+        </caption>
+      ) : (
+        ""
+      )}
+      <thead>
+        <tr>
+          {props.columns.map((column) =>
+            !column ? (
+              ""
+            ) : typeof column === "string" ? (
+              <th scope="col" safe>
+                {column}
+              </th>
+            ) : (
+              <th scope="col" class="num" safe>
+                {column.label}
+              </th>
+            ),
+          )}
+        </tr>
+      </thead>
+      <tbody id={props.bodyId}>{props.children}</tbody>
+      {props.footer ? <tfoot>{props.footer}</tfoot> : ""}
+    </table>
+  );
+}
+
+/** The line that says a change was made, read out by screen readers; nothing without a text. */
+export function Done(props: { text?: string | null }) {
+  if (!props.text) return "";
+  return (
+    <p class="success" role="status" aria-live="polite" safe>
+      {props.text}
+    </p>
   );
 }
 

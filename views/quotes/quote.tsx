@@ -1,6 +1,6 @@
 import type { FormEntry } from "../../src/products/types";
 import { naira } from "../format";
-import { Csrf, type FormProblem, type FormValues, Input, ProblemSummary, ProductFields } from "../portal/ui";
+import { type FormProblem, type FormValues, HxForm, Input, ProblemSummary, ProductFields } from "../portal/ui";
 
 export interface ConsumerChoice {
   wireId: string;
@@ -24,16 +24,7 @@ export function QuotePage(props: {
   return (
     <section id="quote-page">
       <h1>Quote &amp; issue</h1>
-      <form
-        method="post"
-        action="/portal/quote/issue"
-        enctype="multipart/form-data"
-        hx-post="/portal/quote/issue"
-        hx-encoding="multipart/form-data"
-        hx-target="#quote-page"
-        hx-swap="outerHTML"
-      >
-        <Csrf token={props.csrf} />
+      <HxForm action="/portal/quote/issue" target="#quote-page" files csrf={props.csrf}>
         {/* A choice that changes the form (the product, a family plan…) re-draws it with what was typed. */}
         <div
           hx-post="/portal/quote/form"
@@ -103,7 +94,7 @@ export function QuotePage(props: {
         ) : (
           <p class="muted">Choose a product to see its quote and policy fields.</p>
         )}
-      </form>
+      </HxForm>
     </section>
   );
 }

@@ -5,6 +5,7 @@ import { type JsonSchema, jsonSchemaOf } from "../../src/reference/json-schema";
 import { type CommandReference, type Definition, exampleAnswer, exampleEnvelope, type ProductEntry, type Reference, senderOf } from "../../src/reference/model";
 import { dependenciesOf, ENVIRONMENT, GENERATED } from "../../src/reference/placeholders";
 import { Layout } from "../layout";
+import { Table } from "../portal/ui";
 
 const json = (value: unknown) => JSON.stringify(value, null, 2);
 const exampleAnchor = (name: string) => `example-${name}`;
@@ -14,64 +15,38 @@ function FieldsTable(props: { schema: JsonSchema; caption: string }) {
   const rows = fieldRows(props.schema);
   if (!rows.length) return <p class="muted">No fields.</p>;
   return (
-    <table>
-      <caption class="visually-hidden" safe>
-        {props.caption}
-      </caption>
-      <thead>
+    <Table columns={["Field", "Type", "Required", "Rule", "Description"]} caption={props.caption}>
+      {rows.map((row) => (
         <tr>
-          <th scope="col">Field</th>
-          <th scope="col">Type</th>
-          <th scope="col">Required</th>
-          <th scope="col">Rule</th>
-          <th scope="col">Description</th>
+          <th scope="row">
+            <code safe>{row.name}</code>
+          </th>
+          <td safe>{row.type}</td>
+          <td>{row.required ? "yes" : "no"}</td>
+          <td safe>{row.rule}</td>
+          <td safe>{row.description}</td>
         </tr>
-      </thead>
-      <tbody>
-        {rows.map((row) => (
-          <tr>
-            <th scope="row">
-              <code safe>{row.name}</code>
-            </th>
-            <td safe>{row.type}</td>
-            <td>{row.required ? "yes" : "no"}</td>
-            <td safe>{row.rule}</td>
-            <td safe>{row.description}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </Table>
   );
 }
 
 function ErrorsTable(props: { errors: readonly DocumentedError[]; caption: string }) {
   if (!props.errors.length) return <p class="muted">Only the refusals common to every command.</p>;
   return (
-    <table>
-      <caption class="visually-hidden" safe>
-        {props.caption}
-      </caption>
-      <thead>
+    <Table columns={["id_v4", "elbrtn", "When"]} caption={props.caption}>
+      {props.errors.map((error) => (
         <tr>
-          <th scope="col">id_v4</th>
-          <th scope="col">elbrtn</th>
-          <th scope="col">When</th>
+          <th scope="row" safe>
+            {String(error.status)}
+          </th>
+          <td>
+            <code safe>{error.elbrtn}</code>
+          </td>
+          <td safe>{error.when ?? ""}</td>
         </tr>
-      </thead>
-      <tbody>
-        {props.errors.map((error) => (
-          <tr>
-            <th scope="row" safe>
-              {String(error.status)}
-            </th>
-            <td>
-              <code safe>{error.elbrtn}</code>
-            </td>
-            <td safe>{error.when ?? ""}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </Table>
   );
 }
 
@@ -253,25 +228,16 @@ export function ReferencePage(props: { reference: Reference; definitions: readon
         <p>
           Replace each <code>{"{{…}}"}</code> before sending. In refusals, <code>{"<…>"}</code> stands for the part of the wording that varies.
         </p>
-        <table>
-          <caption class="visually-hidden">Placeholders</caption>
-          <thead>
+        <Table columns={["Placeholder", "Stands for"]} caption="Placeholders">
+          {placeholders.map(([name, means]) => (
             <tr>
-              <th scope="col">Placeholder</th>
-              <th scope="col">Stands for</th>
+              <th scope="row">
+                <code safe>{name}</code>
+              </th>
+              <td safe>{means}</td>
             </tr>
-          </thead>
-          <tbody>
-            {placeholders.map(([name, means]) => (
-              <tr>
-                <th scope="row">
-                  <code safe>{name}</code>
-                </th>
-                <td safe>{means}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
       </section>
       <section id="common-refusals" aria-labelledby="common-refusals-title">
         <h2 id="common-refusals-title">Refusals common to every command</h2>
@@ -284,29 +250,19 @@ export function ReferencePage(props: { reference: Reference; definitions: readon
 
       <section id="commands" aria-labelledby="commands-title">
         <h2 id="commands-title">Commands</h2>
-        <table>
-          <caption class="visually-hidden">Every command</caption>
-          <thead>
+        <Table columns={["Command", "Who", "What it does"]} caption="Every command">
+          {commands.map(({ definition, slug }) => (
             <tr>
-              <th scope="col">Command</th>
-              <th scope="col">Who</th>
-              <th scope="col">What it does</th>
+              <th scope="row">
+                <a href={`#${slug}`}>
+                  <code safe>{definition.grammar}</code>
+                </a>
+              </th>
+              <td>{definition.who === "admin" ? "administrator" : "partner"}</td>
+              <td safe>{definition.summary}</td>
             </tr>
-          </thead>
-          <tbody>
-            {commands.map(({ definition, slug }) => (
-              <tr>
-                <th scope="row">
-                  <a href={`#${slug}`}>
-                    <code safe>{definition.grammar}</code>
-                  </a>
-                </th>
-                <td>{definition.who === "admin" ? "administrator" : "partner"}</td>
-                <td safe>{definition.summary}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
         {commands.map((command) => (
           <Command command={command} />
         ))}
@@ -314,27 +270,18 @@ export function ReferencePage(props: { reference: Reference; definitions: readon
 
       <section id="products" aria-labelledby="products-title">
         <h2 id="products-title">Products</h2>
-        <table>
-          <caption class="visually-hidden">Every product</caption>
-          <thead>
+        <Table columns={["Code", "Product"]} caption="Every product">
+          {products.map((product) => (
             <tr>
-              <th scope="col">Code</th>
-              <th scope="col">Product</th>
+              <th scope="row">
+                <a href={`#${product.slug}`}>
+                  <code safe>{product.code}</code>
+                </a>
+              </th>
+              <td safe>{product.name}</td>
             </tr>
-          </thead>
-          <tbody>
-            {products.map((product) => (
-              <tr>
-                <th scope="row">
-                  <a href={`#${product.slug}`}>
-                    <code safe>{product.code}</code>
-                  </a>
-                </th>
-                <td safe>{product.name}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
         {products.map((product) => (
           <Product product={product} />
         ))}

@@ -1,5 +1,5 @@
 import { dateTime, naira } from "../format";
-import { Badge, Empty, type FormProblem, type FormValues, HxForm, Input, MoreRows, ProblemSummary } from "../portal/ui";
+import { Badge, Empty, type FormProblem, type FormValues, HxForm, Input, MoreRows, ProblemSummary, Table } from "../portal/ui";
 
 export interface LedgerRow {
   at: Date;
@@ -101,7 +101,8 @@ function TopUpResult(props: { outcome: TopUpOutcome }) {
     );
   return (
     <p class="notice" role="status" aria-live="polite" safe>
-      {`Reference ${o.reference} was already used on ${dateTime(o.at)} for ${naira(o.amountKobo)}: nothing new was credited. That first top-up is shown here (balance after it: ${naira(o.balanceAfterKobo)}).`}
+      {`Reference ${o.reference} was already used on ${dateTime(o.at)} for ${naira(o.amountKobo)}: nothing new was credited. ` +
+        `That first top-up is shown here (balance after it: ${naira(o.balanceAfterKobo)}).`}
     </p>
   );
 }
@@ -179,41 +180,11 @@ export function UsageStatementView(props: UsageProps) {
           <span safe>{`No vehicle checks in ${monthName(s.month)}.`}</span>
         </Empty>
       ) : (
-        <table>
-          <caption safe>{`Vehicle checks in ${monthName(s.month)}`}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Service</th>
-              <th scope="col">Mode</th>
-              <th scope="col" class="num">
-                Calls
-              </th>
-              <th scope="col" class="num">
-                Billed calls
-              </th>
-              <th scope="col" class="num">
-                Amount
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {s.lines.map((line) => (
-              <tr>
-                <td safe>{SERVICE_TEXT[line.service]}</td>
-                <td>{line.mode === "live" ? "Live" : "Test"}</td>
-                <td class="num" safe>
-                  {line.calls.toLocaleString("en-NG")}
-                </td>
-                <td class="num" safe>
-                  {line.billedCalls.toLocaleString("en-NG")}
-                </td>
-                <td class="num" safe>
-                  {naira(line.amountKobo)}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-          <tfoot>
+        <Table
+          columns={["Service", "Mode", { label: "Calls", numeric: true }, { label: "Billed calls", numeric: true }, { label: "Amount", numeric: true }]}
+          caption={`Vehicle checks in ${monthName(s.month)}`}
+          showCaption
+          footer={
             <tr>
               <th scope="row" colspan="4">
                 Total
@@ -222,8 +193,24 @@ export function UsageStatementView(props: UsageProps) {
                 {naira(s.totalKobo)}
               </td>
             </tr>
-          </tfoot>
-        </table>
+          }
+        >
+          {s.lines.map((line) => (
+            <tr>
+              <td safe>{SERVICE_TEXT[line.service]}</td>
+              <td>{line.mode === "live" ? "Live" : "Test"}</td>
+              <td class="num" safe>
+                {line.calls.toLocaleString("en-NG")}
+              </td>
+              <td class="num" safe>
+                {line.billedCalls.toLocaleString("en-NG")}
+              </td>
+              <td class="num" safe>
+                {naira(line.amountKobo)}
+              </td>
+            </tr>
+          ))}
+        </Table>
       )}
     </section>
   );
@@ -249,29 +236,15 @@ export function WalletPage(props: WalletProps) {
       <TopUpForm {...props.topUp} csrf={props.csrf} />
       <UsageStatementView {...props.usage} />
       <h2>Ledger</h2>
-      {props.ledger.rows.length === 0 ? (
-        <Empty>No wallet activity yet. Top up to issue live policies.</Empty>
-      ) : (
-        <table>
-          <caption class="visually-hidden">Wallet ledger, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Reference or policy</th>
-              <th scope="col" class="num">
-                Amount
-              </th>
-              <th scope="col" class="num">
-                Balance after
-              </th>
-            </tr>
-          </thead>
-          <tbody id="ledger-rows">
-            <LedgerRows rows={props.ledger.rows} more={props.ledger.more} />
-          </tbody>
-        </table>
-      )}
+      <Table
+        columns={["When", "Kind", "Reference or policy", { label: "Amount", numeric: true }, { label: "Balance after", numeric: true }]}
+        count={props.ledger.rows.length}
+        empty="No wallet activity yet. Top up to issue live policies."
+        caption="Wallet ledger, newest first"
+        bodyId="ledger-rows"
+      >
+        <LedgerRows rows={props.ledger.rows} more={props.ledger.more} />
+      </Table>
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { dateTime } from "../format";
-import { Badge, Csrf, Empty, type FormProblem, type FormValues, Input, MoreRows, ProblemSummary } from "../portal/ui";
+import { Badge, Csrf, Done, type FormProblem, type FormValues, HxForm, Input, MoreRows, ProblemSummary, Table } from "../portal/ui";
 
 export interface EndpointRow {
   id: string;
@@ -91,41 +91,27 @@ export function WebhooksPage(props: {
       ) : (
         ""
       )}
-      {props.endpoints.length === 0 ? (
-        <Empty>No endpoints yet. Register one below.</Empty>
-      ) : (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">URL</th>
-              <th scope="col">Events</th>
-              <th scope="col">State</th>
-              <th scope="col">Registered</th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.endpoints.map((e) => (
-              <tr>
-                <td>
-                  <a href={`/portal/webhooks/${e.id}`} safe>
-                    {e.url}
-                  </a>
-                  {e.description ? (
-                    <div class="muted" safe>
-                      {e.description}
-                    </div>
-                  ) : (
-                    ""
-                  )}
-                </td>
-                <td safe>{eventsText(e.events)}</td>
-                <td>{endpointState(e)}</td>
-                <td safe>{dateTime(e.createdAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <Table columns={["URL", "Events", "State", "Registered"]} count={props.endpoints.length} empty="No endpoints yet. Register one below.">
+        {props.endpoints.map((e) => (
+          <tr>
+            <td>
+              <a href={`/portal/webhooks/${e.id}`} safe>
+                {e.url}
+              </a>
+              {e.description ? (
+                <div class="muted" safe>
+                  {e.description}
+                </div>
+              ) : (
+                ""
+              )}
+            </td>
+            <td safe>{eventsText(e.events)}</td>
+            <td>{endpointState(e)}</td>
+            <td safe>{dateTime(e.createdAt)}</td>
+          </tr>
+        ))}
+      </Table>
       <h2>Register an endpoint</h2>
       <ProblemSummary problem={props.problem} inputs={["url", "description", "events"]} />
       <form method="post" action="/portal/webhooks">
@@ -174,19 +160,11 @@ export function DeliveryRows(props: { deliveries: DeliveryView[]; more: string |
             </details>
           </td>
           <td>
-            <form
-              method="post"
-              action={`/portal/webhooks/deliveries/${d.id}/replay`}
-              hx-post={`/portal/webhooks/deliveries/${d.id}/replay`}
-              hx-target={`#delivery-${d.id}`}
-              hx-swap="beforebegin"
-              class="inline"
-            >
-              <Csrf token={props.csrf} />
+            <HxForm action={`/portal/webhooks/deliveries/${d.id}/replay`} target={`#delivery-${d.id}`} swap="beforebegin" class="inline" csrf={props.csrf}>
               <button type="submit" class="secondary">
                 Replay
               </button>
-            </form>
+            </HxForm>
           </td>
         </tr>
       ))}
@@ -224,13 +202,7 @@ export function EndpointPage(props: {
         )}
         {e.failingSince ? <span class="muted" safe>{` failing since ${dateTime(e.failingSince)}`}</span> : ""}
       </p>
-      {props.message ? (
-        <p class="success" role="status" safe>
-          {props.message}
-        </p>
-      ) : (
-        ""
-      )}
+      <Done text={props.message} />
       {props.secret ? <SecretReveal secret={props.secret.value} note={props.secret.note} /> : ""}
       <div class="actions">
         {[
@@ -258,24 +230,13 @@ export function EndpointPage(props: {
         <button type="submit">Save</button>
       </form>
       <h2>Deliveries</h2>
-      {props.deliveries.length === 0 ? (
-        <Empty>Nothing sent to this endpoint yet. Send a test event to try it.</Empty>
-      ) : (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Created</th>
-              <th scope="col">Event</th>
-              <th scope="col">Status</th>
-              <th scope="col">Attempts</th>
-              <th scope="col">Replay</th>
-            </tr>
-          </thead>
-          <tbody>
-            <DeliveryRows deliveries={props.deliveries} more={props.more} csrf={props.csrf} />
-          </tbody>
-        </table>
-      )}
+      <Table
+        columns={["Created", "Event", "Status", "Attempts", "Replay"]}
+        count={props.deliveries.length}
+        empty="Nothing sent to this endpoint yet. Send a test event to try it."
+      >
+        <DeliveryRows deliveries={props.deliveries} more={props.more} csrf={props.csrf} />
+      </Table>
     </section>
   );
 }

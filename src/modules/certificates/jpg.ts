@@ -5,7 +5,7 @@
  */
 import type { SKRSContext2D } from "@napi-rs/canvas";
 import { FONT_FILES } from "./fonts";
-import { A4, layoutCertificate, type Op, type Rgb } from "./layout";
+import { A4, darkRuns, layoutCertificate, type Op, type Rgb } from "./layout";
 import { type CleanModel, summaryText } from "./text";
 
 type CanvasModule = typeof import("@napi-rs/canvas");
@@ -60,17 +60,7 @@ function paint(ctx: SKRSContext2D, op: Op) {
       ctx.fillStyle = "#ffffff";
       ctx.fillRect(x0 - 4 * unit, y0 - 4 * unit, unit * (n + 8), unit * (n + 8));
       ctx.fillStyle = "#000000";
-      for (let row = 0; row < n; row++) {
-        for (let col = 0; col < n; ) {
-          if (!op.qr.dark(row, col)) {
-            col++;
-            continue;
-          }
-          const start = col;
-          while (col < n && op.qr.dark(row, col)) col++;
-          ctx.fillRect(x0 + start * unit, y0 + row * unit, (col - start) * unit, unit);
-        }
-      }
+      for (const { row, start, length } of darkRuns(op.qr)) ctx.fillRect(x0 + start * unit, y0 + row * unit, length * unit, unit);
       return;
     }
     case "watermark":

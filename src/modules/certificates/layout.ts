@@ -25,6 +25,22 @@ interface QrMatrix {
   dark(row: number, col: number): boolean;
 }
 
+/** The horizontal runs of dark modules, row by row: each is drawn as one rectangle. */
+export function* darkRuns(qr: QrMatrix): Generator<{ row: number; start: number; length: number }> {
+  const n = qr.size;
+  for (let row = 0; row < n; row++) {
+    for (let col = 0; col < n; ) {
+      if (!qr.dark(row, col)) {
+        col++;
+        continue;
+      }
+      const start = col;
+      while (col < n && qr.dark(row, col)) col++;
+      yield { row, start, length: col - start };
+    }
+  }
+}
+
 /** Coordinates are points from the page's top-left; a text's `y` is its baseline. */
 export type Op =
   | { kind: "text"; x: number; y: number; text: string; size: number; bold: boolean; color: Rgb }

@@ -15,7 +15,7 @@ import {
   setFillingRgbColor,
 } from "pdf-lib";
 import { certificateFaces, type Faces } from "./fonts";
-import { layoutCertificate, type Op, type Rgb } from "./layout";
+import { darkRuns, layoutCertificate, type Op, type Rgb } from "./layout";
 import { type CleanModel, SPECIMEN_TITLE, TITLE } from "./text";
 
 type Fontkit = Parameters<PDFDocument["registerFontkit"]>[0];
@@ -72,17 +72,9 @@ function drawOp(doc: PDFDocument, page: PDFPage, op: Op, height: number, fonts: 
       const n = op.qr.size;
       const unit = op.size / (n + 8); // 4-module quiet zone each side
       const path: PDFOperator[] = [pushGraphicsState(), setFillingRgbColor(0, 0, 0)];
-      for (let row = 0; row < n; row++) {
-        for (let col = 0; col < n; ) {
-          if (!op.qr.dark(row, col)) {
-            col++;
-            continue;
-          }
-          const start = col;
-          while (col < n && op.qr.dark(row, col)) col++;
-          const top = op.y + (row + 4) * unit;
-          path.push(rectangle(op.x + (start + 4) * unit, height - top - unit, (col - start) * unit, unit));
-        }
+      for (const { row, start, length } of darkRuns(op.qr)) {
+        const top = op.y + (row + 4) * unit;
+        path.push(rectangle(op.x + (start + 4) * unit, height - top - unit, length * unit, unit));
       }
       page.pushOperators(...path, fill(), popGraphicsState());
       return;

@@ -39,19 +39,7 @@ export const claimAdmin = (deps: AppDeps) => {
         const list = await claimListPage(db, {}, query, "/admin/claims", (c) => claimRow(c, adminHref(c.claimNo), names.get(c.partnerId) ?? ""));
         if (list.problem) set.status = 400;
         if (query.rows) return <ClaimRows rows={list.rows} more={list.more} withPartner />;
-        return page(
-          request,
-          shell(viewer, csrf, "Claims"),
-          <ClaimList
-            title="All partners' claims"
-            action="/admin/claims"
-            rows={list.rows}
-            more={list.more}
-            filters={list.values}
-            problem={list.problem}
-            withPartner
-          />,
-        );
+        return page(request, shell(viewer, csrf, "Claims"), <ClaimList title="All partners' claims" action="/admin/claims" list={list} withPartner />);
       },
       { portal: "admin" },
     )

@@ -6,7 +6,18 @@ import { watTimestamp } from "../../core/time";
 import { keyActor } from "../audit/service";
 import { approvedKoboOf, claimRequestFrom, DOCUMENT_TYPES, listSeed, parseClaimSeed, reviewSeed, statusSeed, submitSeed, withdrawSeed } from "./model";
 import { CLAIM_STATUSES } from "./schema";
-import { type ClaimDetail, type ClaimRecord, claimDetail, earlierClaim, listClaims, reviewClaim, submitClaim, withdrawClaim } from "./service";
+import {
+  type ClaimDetail,
+  type ClaimRecord,
+  claimAmounts,
+  claimDetail,
+  claimHeading,
+  earlierClaim,
+  listClaims,
+  reviewClaim,
+  submitClaim,
+  withdrawClaim,
+} from "./service";
 
 const claimStatus = z.enum(CLAIM_STATUSES);
 const claimNumber = z.string().meta({ description: "The claim number (CLM-<year>-<10 characters>)" });
@@ -40,19 +51,10 @@ const claimDetailAnswer = listedClaim.extend({
 /** A claim in list answers: everything but its documents and history. */
 function wireClaim(claim: ClaimRecord) {
   return {
-    claimNo: claim.claimNo,
-    ...(claim.reference ? { reference: claim.reference } : {}),
-    policy: claim.policy,
-    productCode: claim.productCode,
-    mode: claim.mode,
-    status: claim.status,
-    ...(claim.statusNote ? { statusNote: claim.statusNote } : {}),
+    ...claimHeading(claim),
     incidentDate: claim.incidentDate,
     description: claim.description,
-    amount: naira(claim.claimedKobo),
-    ...(claim.approvedKobo === null
-      ? {}
-      : { approvedAmount: naira(claim.approvedKobo), excess: naira(claim.excessKobo ?? 0), payable: naira(claim.payableKobo ?? 0) }),
+    ...claimAmounts(claim),
     currency: "NGN" as const,
     tmstmp: watTimestamp(claim.createdAt),
     updated: watTimestamp(claim.updatedAt),

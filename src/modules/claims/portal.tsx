@@ -58,19 +58,7 @@ export const claimPortal = (deps: AppDeps) => {
         const list = await claimListPage(db, { partnerId: viewer.partnerId }, query, "/portal/claims", (c) => claimRow(c, partnerHref(c.claimNo)));
         if (list.problem) set.status = 400;
         if (query.rows) return <ClaimRows rows={list.rows} more={list.more} />;
-        return page(
-          request,
-          shell(viewer, csrf, "Claims"),
-          <ClaimList
-            title="Claims"
-            action="/portal/claims"
-            rows={list.rows}
-            more={list.more}
-            filters={list.values}
-            problem={list.problem}
-            newHref="/portal/claims/new"
-          />,
-        );
+        return page(request, shell(viewer, csrf, "Claims"), <ClaimList title="Claims" action="/portal/claims" list={list} newHref="/portal/claims/new" />);
       },
       { portal: "partner" },
     )

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { bigint, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import type { DecodedDocument } from "../../core/documents";
 import { bytea } from "../../db/types";
-import { partners } from "../partners/schema";
+import { partnerOwned } from "../partners/schema";
 import { policies } from "../policies/schema";
 
 export const CLAIM_STATUSES = ["submitted", "in_review", "approved", "rejected", "paid", "withdrawn"] as const;
@@ -21,10 +21,7 @@ export interface ClaimStep {
 export const claims = pgTable(
   "claims",
   {
-    id: uuid("id").primaryKey(),
-    partnerId: uuid("partner_id")
-      .notNull()
-      .references(() => partners.id),
+    ...partnerOwned(),
     policyId: uuid("policy_id")
       .notNull()
       .references(() => policies.id),

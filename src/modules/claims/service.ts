@@ -73,25 +73,32 @@ const documentInfo = (db: Executor, claimId: string): Promise<ClaimDocumentInfo[
 
 const withDocuments = async (db: Executor, claim: ClaimRecord): Promise<ClaimDetail> => ({ ...claim, documents: await documentInfo(db, claim.id) });
 
+/** Which claim, of which policy, and where it stands: how the wire and the events open a claim. */
+export const claimHeading = (claim: ClaimRecord) => ({
+  claimNo: claim.claimNo,
+  ...(claim.reference ? { reference: claim.reference } : {}),
+  policy: claim.policy,
+  productCode: claim.productCode,
+  mode: claim.mode,
+  status: claim.status,
+  ...(claim.statusNote ? { statusNote: claim.statusNote } : {}),
+});
+
+/** The amount claimed in naira and, once approved, the settlement. */
+export const claimAmounts = (claim: ClaimRecord) => ({
+  amount: naira(claim.claimedKobo),
+  ...(claim.approvedKobo === null
+    ? {}
+    : { approvedAmount: naira(claim.approvedKobo), excess: naira(claim.excessKobo ?? 0), payable: naira(claim.payableKobo ?? 0) }),
+});
+
 /** The event of a claim's change (design: claim.submitted, then claim.updated on every later change). */
 function claimEvent(claim: ClaimRecord, type: "claim.submitted" | "claim.updated"): DomainEvent {
   return {
     partnerId: claim.partnerId,
     type,
     targetUrl: claim.policyWebhook,
-    payload: {
-      claimNo: claim.claimNo,
-      ...(claim.reference ? { reference: claim.reference } : {}),
-      policy: claim.policy,
-      productCode: claim.productCode,
-      mode: claim.mode,
-      status: claim.status,
-      ...(claim.statusNote ? { statusNote: claim.statusNote } : {}),
-      amount: naira(claim.claimedKobo),
-      ...(claim.approvedKobo === null
-        ? {}
-        : { approvedAmount: naira(claim.approvedKobo), excess: naira(claim.excessKobo ?? 0), payable: naira(claim.payableKobo ?? 0) }),
-    },
+    payload: { ...claimHeading(claim), ...claimAmounts(claim) },
   };
 }
 
@@ -114,7 +121,8 @@ function checkClaimable(policy: PolicyRecord, request: ClaimRequest): void {
   if (request.incidentDate < firstDay || request.incidentDate > lastDay)
     throw new CommandError(
       400,
-      `seed.incidentDate must be within the cover of policy ${policy.reference}, ${firstDay} to ${lastDay}; received ${request.incidentDate}, ${request.incidentDate < firstDay ? "before the cover started" : "after the cover ended"}`,
+      `seed.incidentDate must be within the cover of policy ${policy.reference}, ${firstDay} to ${lastDay}; received ${request.incidentDate}, ` +
+        `${request.incidentDate < firstDay ? "before the cover started" : "after the cover ended"}`,
       "seed.incidentDate",
     );
   const ceiling = claimCeiling(policy);

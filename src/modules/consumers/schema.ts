@@ -1,15 +1,12 @@
 import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { bytea } from "../../db/types";
-import { partners } from "../partners/schema";
+import { partnerOwned } from "../partners/schema";
 
 export const consumers = pgTable(
   "consumers",
   {
-    id: uuid("id").primaryKey(),
-    partnerId: uuid("partner_id")
-      .notNull()
-      .references(() => partners.id),
+    ...partnerOwned(),
     class: text("class", { enum: ["h", "o"] }).notNull(),
     /** Lower-cased; one consumer per e-mail per partner (spec 2.3 rule 2). */
     email: text("email"),

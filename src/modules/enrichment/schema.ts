@@ -1,5 +1,5 @@
-import { bigint, boolean, index, json, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import { partners } from "../partners/schema";
+import { bigint, boolean, index, json, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { partnerOwned } from "../partners/schema";
 
 /**
  * Answers of the vehicle registry, shared by every instance: a repeat within five minutes is
@@ -34,10 +34,7 @@ export type UsageService = (typeof USAGE_SERVICES)[number];
 export const usageCharges = pgTable(
   "usage_charges",
   {
-    id: uuid("id").primaryKey(),
-    partnerId: uuid("partner_id")
-      .notNull()
-      .references(() => partners.id),
+    ...partnerOwned(),
     service: text("service", { enum: USAGE_SERVICES }).notNull(),
     /** What was looked up: `registration:ABC123DE`, `policy:…`, or the VIN. */
     subject: text("subject").notNull(),

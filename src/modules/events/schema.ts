@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import { index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import { partners } from "../partners/schema";
+import { index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { partnerOwned } from "../partners/schema";
 
 /**
  * The transactional outbox: every state change writes its event here in the same transaction,
@@ -9,10 +9,7 @@ import { partners } from "../partners/schema";
 export const outboxEvents = pgTable(
   "outbox_events",
   {
-    id: uuid("id").primaryKey(),
-    partnerId: uuid("partner_id")
-      .notNull()
-      .references(() => partners.id),
+    ...partnerOwned(),
     /** Dot-separated: policy.approved, policy.declined, wallet.credited … */
     type: text("type").notNull(),
     payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),

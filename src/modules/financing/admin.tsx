@@ -23,17 +23,8 @@ export const financingAdmin = (deps: AppDeps) => {
 
   async function adminPage(csrf: string, query: Record<string, string | undefined>, lapse: LapseRunState) {
     const list = await planList(query);
-    return (
-      <PlanList
-        title="All partners' financing plans"
-        action="/admin/financing"
-        rows={list.rows}
-        more={list.more}
-        status={list.status}
-        withPartner
-        lapse={{ csrf, state: lapse, today: watToday(new Date()) }}
-      />
-    );
+    const today = watToday(new Date());
+    return <PlanList title="All partners' financing plans" action="/admin/financing" list={list} withPartner lapse={{ csrf, state: lapse, today }} />;
   }
 
   return new Elysia({ name: "admin-financing" })

@@ -14,6 +14,7 @@ import { addDays } from "./schedule";
 import { financePremium, planDetail, recordInstallment } from "./service";
 
 const NO_PLAN = "No financing plan with this number on your account.";
+const INTRO = "A consumer pays a policy's premium as a down payment and installments. A missed installment past its grace days lapses the plan and the policy.";
 
 /** The partner's financing pages: the plans, a new plan, a plan with its payment form. */
 export const financingPortal = (deps: AppDeps) => {
@@ -52,18 +53,7 @@ export const financingPortal = (deps: AppDeps) => {
       async ({ viewer, csrf, request, query }) => {
         const list = await planListPage(db, { partnerId: viewer.partnerId }, query, "/portal/financing", (p) => planRow(p, partnerHref(p.planNo)));
         if (query.rows) return <PlanRows rows={list.rows} more={list.more} />;
-        return page(
-          request,
-          shell(viewer, csrf, "Financing"),
-          <PlanList
-            title="Premium financing"
-            action="/portal/financing"
-            rows={list.rows}
-            more={list.more}
-            status={list.status}
-            intro="A consumer pays a policy's premium as a down payment and installments. A missed installment past its grace days lapses the plan and the policy."
-          />,
-        );
+        return page(request, shell(viewer, csrf, "Financing"), <PlanList title="Premium financing" action="/portal/financing" list={list} intro={INTRO} />);
       },
       { portal: "partner" },
     )

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigint, date, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { partners } from "../partners/schema";
+import { partnerOwned } from "../partners/schema";
 import { policies } from "../policies/schema";
 
 export const PLAN_STATUSES = ["active", "completed", "lapsed"] as const;
@@ -12,10 +12,7 @@ export type Frequency = (typeof FREQUENCIES)[number];
 export const financingPlans = pgTable(
   "financing_plans",
   {
-    id: uuid("id").primaryKey(),
-    partnerId: uuid("partner_id")
-      .notNull()
-      .references(() => partners.id),
+    ...partnerOwned(),
     policyId: uuid("policy_id")
       .notNull()
       .references(() => policies.id),
@@ -65,10 +62,7 @@ export const financingInstallments = pgTable(
 export const financingPayments = pgTable(
   "financing_payments",
   {
-    id: uuid("id").primaryKey(),
-    partnerId: uuid("partner_id")
-      .notNull()
-      .references(() => partners.id),
+    ...partnerOwned(),
     planId: uuid("plan_id")
       .notNull()
       .references(() => financingPlans.id),

@@ -97,14 +97,16 @@ export async function financePremium(db: Database, partnerId: string, mode: Mode
       if (request.downPaymentKobo >= policy.premiumKobo)
         throw new CommandError(
           400,
-          `seed.downPayment must be less than the premium of policy ${reference} (${naira(policy.premiumKobo)} naira), or nothing is left to finance; received ${naira(request.downPaymentKobo)}`,
+          `seed.downPayment must be less than the premium of policy ${reference} (${naira(policy.premiumKobo)} naira), or nothing is left to finance; ` +
+            `received ${naira(request.downPaymentKobo)}`,
           "seed.downPayment",
         );
       const financed = policy.premiumKobo - request.downPaymentKobo;
       if (financed < request.installmentCount * 100)
         throw new CommandError(
           400,
-          `seed.installments: ${formatNaira(financed)} financed in ${request.installmentCount} installments is under ₦1.00 each; use fewer installments or a smaller seed.downPayment`,
+          `seed.installments: ${formatNaira(financed)} financed in ${request.installmentCount} installments is under ₦1.00 each; use fewer ` +
+            `installments or a smaller seed.downPayment`,
           "seed.installments",
         );
       const schedule = buildSchedule(financed, request.installmentCount, request.frequency, request.firstDueDate);
@@ -114,7 +116,8 @@ export async function financePremium(db: Database, partnerId: string, mode: Mode
       if (lastDue > coverLastDay)
         throw new CommandError(
           400,
-          `seed.installments: the last of ${request.installmentCount} ${request.frequency} installments would be due ${lastDue}, after the cover of policy ${reference} ends on ${coverLastDay}; use fewer installments, a shorter frequency or an earlier seed.firstDueDate`,
+          `seed.installments: the last of ${request.installmentCount} ${request.frequency} installments would be due ${lastDue}, after the cover of ` +
+            `policy ${reference} ends on ${coverLastDay}; use fewer installments, a shorter frequency or an earlier seed.firstDueDate`,
           "seed.installments",
         );
 

@@ -15,14 +15,19 @@ export const partners = pgTable("partners", {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
+/** The key and owner of a partner's row: its id, and the partner it belongs to. */
+export const partnerOwned = () => ({
+  id: uuid("id").primaryKey(),
+  partnerId: uuid("partner_id")
+    .notNull()
+    .references(() => partners.id),
+});
+
 export const apiKeys = pgTable(
   "api_keys",
   {
-    /** userInfo.athrzt.id */
-    id: uuid("id").primaryKey(),
-    partnerId: uuid("partner_id")
-      .notNull()
-      .references(() => partners.id),
+    /** id: userInfo.athrzt.id */
+    ...partnerOwned(),
     label: text("label", { enum: ["test", "live", "legacy"] }).notNull(),
     /** SHA-256 of the key (hex): keys are 32 random bytes, so a fast hash is enough. */
     keyHash: text("key_hash").notNull(),
@@ -35,10 +40,7 @@ export const apiKeys = pgTable(
 export const portalUsers = pgTable(
   "portal_users",
   {
-    id: uuid("id").primaryKey(),
-    partnerId: uuid("partner_id")
-      .notNull()
-      .references(() => partners.id),
+    ...partnerOwned(),
     email: text("email").notNull(),
     name: text("name").notNull(),
     passwordHash: text("password_hash").notNull(),

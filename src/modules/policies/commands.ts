@@ -11,7 +11,7 @@ import { issuedPolicy, issuePolicy } from "./issuance";
 import { createdWithin, listSeed, reviewSeed } from "./model";
 import { reviewPolicy } from "./review";
 import { POLICY_STATUSES } from "./schema";
-import { findPolicy, listPolicies, type PolicyAddress } from "./service";
+import { findPolicy, listPolicies, type PolicyAddress, policyHeading } from "./service";
 import type { PolicyRecord } from "./types";
 
 const POLICY_ADDRESS = String.raw`entt_(?<consumerParam>[^|\s]+)\|insr_(?<productCode>[a-z0-9]+-[a-z0-9]+-[0-9]+)-(?<reference>[^*\s]+)`;
@@ -92,12 +92,7 @@ async function issuedAnswer(ctx: CommandContext, policy: PolicyRecord, inline: (
 function wirePolicy(policy: PolicyRecord) {
   const product = findProduct(policy.productCode);
   return {
-    id: policy.reference,
-    consumerId: policy.consumerId.replaceAll("-", ""),
-    productCode: policy.productCode,
-    status: policy.status,
-    ...(policy.statusNote ? { statusNote: policy.statusNote } : {}),
-    ...(policy.policyNo ? { policyNo: policy.policyNo } : {}),
+    ...policyHeading(policy),
     prmm: wirePremium(product.family, policy.premiumKobo),
     currency: "NGN" as const,
     mode: policy.mode,

@@ -17,6 +17,18 @@ export const productName = (code: string) => {
 
 export const productOptions = () => allProductCodes().map((code) => ({ value: code, label: `${productName(code)} (${code})` }));
 
+/** What every list of policies shows of one: reference, product, the consumer's name (cached lookup), status, premium. */
+export async function policyLine(db: Database, p: PolicyRecord) {
+  const consumer = await findConsumer(db, p.partnerId, p.consumerId);
+  return {
+    reference: p.reference,
+    productName: productName(p.productCode),
+    consumerName: consumer ? consumerName(consumer.profile) : "—",
+    status: p.status,
+    premiumKobo: p.premiumKobo,
+  };
+}
+
 /** List rows with the consumer's name (cached lookups), linking to `href(policy)`; with `partnerNames`, each names its partner (admin). */
 export async function policyRows(
   db: Database,
@@ -26,13 +38,8 @@ export async function policyRows(
 ): Promise<PolicyRow[]> {
   return Promise.all(
     policies.map(async (p) => {
-      const consumer = await findConsumer(db, p.partnerId, p.consumerId);
       return {
-        reference: p.reference,
-        productName: productName(p.productCode),
-        consumerName: consumer ? consumerName(consumer.profile) : "—",
-        status: p.status,
-        premiumKobo: p.premiumKobo,
+        ...(await policyLine(db, p)),
         mode: p.mode,
         createdAt: p.createdAt,
         href: href(p),

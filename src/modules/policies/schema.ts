@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { bigint, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { consumers } from "../consumers/schema";
-import { partners } from "../partners/schema";
+import { partnerOwned } from "../partners/schema";
 
 export const POLICY_STATUSES = ["p", "a", "d", "l"] as const;
 export type PolicyStatus = (typeof POLICY_STATUSES)[number];
@@ -9,10 +9,7 @@ export type PolicyStatus = (typeof POLICY_STATUSES)[number];
 export const policies = pgTable(
   "policies",
   {
-    id: uuid("id").primaryKey(),
-    partnerId: uuid("partner_id")
-      .notNull()
-      .references(() => partners.id),
+    ...partnerOwned(),
     consumerId: uuid("consumer_id")
       .notNull()
       .references(() => consumers.id),

@@ -71,6 +71,16 @@ export const storedTerms = (p: PolicyRecord): PolicyTerms => ({
   printed: p.printed,
 });
 
+/** Which policy, for which consumer and product, and where it stands: how list answers and events open a policy. */
+export const policyHeading = (policy: PolicyRecord) => ({
+  id: policy.reference,
+  consumerId: policy.consumerId.replaceAll("-", ""),
+  productCode: policy.productCode,
+  status: policy.status,
+  ...(policy.statusNote ? { statusNote: policy.statusNote } : {}),
+  ...(policy.policyNo ? { policyNo: policy.policyNo } : {}),
+});
+
 /** The event a status change emits (design: policy.approved, policy.declined, policy.lapsed). */
 export function statusEvent(policy: PolicyRecord) {
   const type = { p: "policy.pending", a: "policy.approved", d: "policy.declined", l: "policy.lapsed" }[policy.status];
@@ -78,15 +88,7 @@ export function statusEvent(policy: PolicyRecord) {
     partnerId: policy.partnerId,
     type,
     targetUrl: policy.webhookUrl,
-    payload: {
-      id: policy.reference,
-      consumerId: policy.consumerId.replaceAll("-", ""),
-      productCode: policy.productCode,
-      status: policy.status,
-      ...(policy.statusNote ? { statusNote: policy.statusNote } : {}),
-      ...(policy.policyNo ? { policyNo: policy.policyNo } : {}),
-      mode: policy.mode,
-    },
+    payload: { ...policyHeading(policy), mode: policy.mode },
   };
 }
 

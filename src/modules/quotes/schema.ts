@@ -1,13 +1,10 @@
-import { bigint, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import { partners } from "../partners/schema";
+import { bigint, index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { partnerOwned } from "../partners/schema";
 
 export const quotes = pgTable(
   "quotes",
   {
-    id: uuid("id").primaryKey(),
-    partnerId: uuid("partner_id")
-      .notNull()
-      .references(() => partners.id),
+    ...partnerOwned(),
     productCode: text("product_code").notNull(),
     premiumKobo: bigint("premium_kobo", { mode: "number" }).notNull(),
     duration: text("duration"),

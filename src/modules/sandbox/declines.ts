@@ -43,10 +43,13 @@ const device: DeclineNote = (product, terms, context) => product.family.policy.d
 
 /** Spec 7 "marine goodsValue differing from the sum of item values". */
 const cargo: DeclineNote = (_product, { facts }) =>
-  `Marine goodsValue differs from the sum of item values: the insurer's check of proforma invoice ${text(facts, "proformaInvoice", "")} does not match goodsValue ${figure(facts, "goodsValue")} to the items listed.`;
+  `Marine goodsValue differs from the sum of item values: the insurer's check of proforma invoice ${text(facts, "proformaInvoice", "")} does not ` +
+  `match goodsValue ${figure(facts, "goodsValue")} to the items listed.`;
 
 /** Spec 7 "borrower outside insurable age band". */
-const ageBand = `Borrower outside the insurable age band: the insurer's identity check places the borrower's age outside it; cover is for ages ${BORROWER_AGE.minAtStart} to ${BORROWER_AGE.maxAtStart} when the loan starts and at most ${BORROWER_AGE.maxAtEnd} when it ends.`;
+const ageBand =
+  `Borrower outside the insurable age band: the insurer's identity check places the borrower's age outside it; cover is for ages ` +
+  `${BORROWER_AGE.minAtStart} to ${BORROWER_AGE.maxAtStart} when the loan starts and at most ${BORROWER_AGE.maxAtEnd} when it ends.`;
 
 /** The sandbox's statusNote per product category (ctgry). */
 const SANDBOX_DECLINES: Readonly<Record<string, DeclineNote>> = {
@@ -54,12 +57,14 @@ const SANDBOX_DECLINES: Readonly<Record<string, DeclineNote>> = {
   phnn: device,
   lapt: device,
   gtrn: (_product, { facts }) =>
-    `Goods in an excluded category: the insurer's inspection found gas cylinders among the goods ${quoted(text(facts, "goodsDscrptn", "declared"))}, which goods in transit cover excludes.`,
+    `Goods in an excluded category: the insurer's inspection found gas cylinders among the goods ${quoted(text(facts, "goodsDscrptn", "declared"))}, ` +
+    `which goods in transit cover excludes.`,
   mexx: cargo,
   mrnn: cargo,
   crlt: () => ageBand,
   lrgg: (_product, { facts }) =>
-    `Loan guaranty amount differs between quote and issuance: LoanAmount ${figure(facts, "LoanAmount")} at issuance does not match the amount the insurer holds for the latest quote.`,
+    `Loan guaranty amount differs between quote and issuance: LoanAmount ${figure(facts, "LoanAmount")} at issuance does not match the amount the ` +
+    `insurer holds for the latest quote.`,
   ltix: (_product, { facts }) => insurerRefusal(`travel cover to ${text(facts, "destination", "the destination")}`),
   hlth: (_product, { facts }) => insurerRefusal(`the enrolment at ${text(facts, "hospital", "the hospital chosen")}`),
   allr: (_product, { facts }) => insurerRefusal(`the property described as ${quoted(text(facts, "description", "insured"))}`),

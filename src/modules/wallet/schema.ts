@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigint, check, index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { partners } from "../partners/schema";
+import { partnerOwned, partners } from "../partners/schema";
 import { policies } from "../policies/schema";
 
 /** A partner's prepaid balance. The check makes an overdraft impossible whatever the code does. */
@@ -20,10 +20,7 @@ export const wallets = pgTable(
 export const walletEntries = pgTable(
   "wallet_entries",
   {
-    id: uuid("id").primaryKey(),
-    partnerId: uuid("partner_id")
-      .notNull()
-      .references(() => partners.id),
+    ...partnerOwned(),
     kind: text("kind", { enum: ["topup", "premium", "refund"] }).notNull(),
     /** Signed: credits positive, debits negative. */
     amountKobo: bigint("amount_kobo", { mode: "number" }).notNull(),

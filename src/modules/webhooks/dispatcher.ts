@@ -12,7 +12,7 @@ import type { Database, Executor } from "../../db/client";
 import { outboxEvents } from "../events/schema";
 import { recordEvent } from "../events/service";
 import { webhookAttempts, webhookDefaultSecrets, webhookDeliveries, webhookEndpoints } from "./schema";
-import { ensureDefaultSecret, failPendingDeliveries, type WebhookDelivery, type WebhookEndpoint } from "./service";
+import { ensureDefaultSecret, failPendingDeliveries, newDelivery, type WebhookDelivery, type WebhookEndpoint } from "./service";
 import { signatureHeader, signingSecrets } from "./signing";
 import { checkUrlSyntax, isRefusal, pinnedRequest, type UrlRules, vetDestination } from "./ssrf";
 
@@ -64,21 +64,8 @@ export async function dispatchOutboxEvents(db: Database, now: Date, options: { b
       .from(webhookEndpoints)
       .where(and(inArray(webhookEndpoints.partnerId, partnerIds), eq(webhookEndpoints.enabled, true), isNull(webhookEndpoints.deletedAt)));
     const deliveries: WebhookDelivery[] = [];
-    const delivery = (event: (typeof events)[number], endpointId: string | null, url: string): WebhookDelivery => ({
-      id: newId(),
-      partnerId: event.partnerId,
-      eventId: event.id,
-      endpointId,
-      url,
-      replayOf: null,
-      status: "pending",
-      attempts: 0,
-      nextAttemptAt: now,
-      lastStatusCode: null,
-      lastError: null,
-      createdAt: now,
-      updatedAt: now,
-    });
+    const delivery = (event: (typeof events)[number], endpointId: string | null, url: string): WebhookDelivery =>
+      newDelivery({ partnerId: event.partnerId, eventId: event.id, endpointId, url, replayOf: null }, now);
     const withDefaultSecret = new Set<string>();
     for (const event of events) {
       const targets = endpoints.filter((e) => e.partnerId === event.partnerId && wantsEvent(e, event.type));

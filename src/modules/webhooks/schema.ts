@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { type AnyPgColumn, boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { outboxEvents } from "../events/schema";
-import { partners } from "../partners/schema";
+import { partnerOwned, partners } from "../partners/schema";
 
 /**
  * A partner's webhook endpoint (Standard Webhooks). The secret must be readable to sign with, so it
@@ -10,10 +10,7 @@ import { partners } from "../partners/schema";
 export const webhookEndpoints = pgTable(
   "webhook_endpoints",
   {
-    id: uuid("id").primaryKey(),
-    partnerId: uuid("partner_id")
-      .notNull()
-      .references(() => partners.id),
+    ...partnerOwned(),
     url: text("url").notNull(),
     description: text("description"),
     /** Event types delivered here; empty: every type. */
@@ -47,10 +44,7 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 export const webhookDeliveries = pgTable(
   "webhook_deliveries",
   {
-    id: uuid("id").primaryKey(),
-    partnerId: uuid("partner_id")
-      .notNull()
-      .references(() => partners.id),
+    ...partnerOwned(),
     eventId: uuid("event_id")
       .notNull()
       .references(() => outboxEvents.id),

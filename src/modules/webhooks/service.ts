@@ -319,7 +319,8 @@ async function findDelivery(db: Executor, partnerId: string, deliveryId: string)
   return (await withAttempts(db, rows))[0]!;
 }
 
-const newDelivery = (fields: Pick<WebhookDelivery, "partnerId" | "eventId" | "endpointId" | "url" | "replayOf">, now: Date): WebhookDelivery => ({
+/** A delivery due now, not yet attempted. */
+export const newDelivery = (fields: Pick<WebhookDelivery, "partnerId" | "eventId" | "endpointId" | "url" | "replayOf">, now: Date): WebhookDelivery => ({
   id: newId(),
   ...fields,
   status: "pending",

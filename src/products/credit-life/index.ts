@@ -2,11 +2,11 @@
 import { z } from "zod";
 import { notAcceptable } from "../../core/errors";
 import { parseWith } from "../../core/validation";
-import { nameField, requiredFor, requireType } from "../shared";
+import { nameField, productFamily, requiredFor } from "../shared";
 import type { ConsumerClass, ProductFamily, Quote } from "../types";
 import { creditLifeForms } from "./form";
 import { creditFacts, creditLifePolicy } from "./policy";
-import { CREDIT_COVERS, creditPremiumKobo, loanAmount } from "./pricing";
+import { CREDIT_COVERS, type CreditCover, creditPremiumKobo, loanAmount } from "./pricing";
 
 const creditSeed = z.object({ loanAmount });
 
@@ -18,8 +18,7 @@ function loanAmountMissing(seed: unknown): boolean {
   return value === undefined || value === null;
 }
 
-function quotePremium(type: string, seed: unknown): Quote {
-  const cover = requireType(CREDIT_COVERS, "crlt", type);
+function quotePremium(cover: CreditCover, seed: unknown): Quote {
   if (loanAmountMissing(seed)) throw notAcceptable("loanAmount not provided", "seed.loanAmount");
   const { loanAmount } = parseWith(creditSeed, seed);
   return { premiumKobo: creditPremiumKobo(cover, loanAmount), basis: { loanAmount } };
@@ -30,20 +29,14 @@ export function borrowerRequirements(consumerClass: ConsumerClass): readonly str
   return requiredFor(consumerClass, [nameField(consumerClass), "phoneNo", "eMail", "dob.date", "gender", "addrss.addrss"]);
 }
 
-export const creditLife: ProductFamily = {
+export const creditLife: ProductFamily = productFamily({
   ctgry: "crlt",
   name: "Credit life",
   types: CREDIT_COVERS,
   premiumUnit: "kobo",
   quote: quotePremium,
-  consumerRequirements(type, consumerClass) {
-    requireType(CREDIT_COVERS, "crlt", type);
-    return borrowerRequirements(consumerClass);
-  },
+  consumerRequirements: (_type, consumerClass) => borrowerRequirements(consumerClass),
   policy: creditLifePolicy,
   forms: creditLifeForms,
-  schemas(type) {
-    requireType(CREDIT_COVERS, "crlt", type);
-    return { quote: creditSeed, addtnlFact: creditFacts };
-  },
-};
+  schemas: () => ({ quote: creditSeed, addtnlFact: creditFacts }),
+});

@@ -1,8 +1,8 @@
 /** Device warranties: phone screen protection (phnn) and laptop warranty (lapt), fixed premiums per tier. */
 import { z } from "zod";
 import { parseWith } from "../../core/validation";
-import { durationField, nameField, requireType } from "../shared";
-import type { ConsumerClass, ProductFamily } from "../types";
+import { durationField, nameField, productFamily } from "../shared";
+import type { ProductFamily } from "../types";
 import { deviceForms } from "./form";
 import { type DeviceIdentifier, deviceFacts, devicePolicy, IMEI, SERIAL_NUMBER } from "./policy";
 import { DEVICE_DURATIONS, type DeviceTier, devicePremiumKobo, LAPTOP_TIERS, PHONE_TIERS } from "./tiers";
@@ -11,28 +11,20 @@ const deviceSeed = z.object({ insrncDrtn: durationField(DEVICE_DURATIONS) });
 
 function deviceFamily(ctgry: string, name: string, tiers: readonly DeviceTier[], identifier: DeviceIdentifier): ProductFamily {
   const facts = deviceFacts(identifier);
-  return {
+  return productFamily({
     ctgry,
     name,
     types: tiers,
-    premiumUnit: "naira",
-    quote(type, seed) {
-      const tier = requireType(tiers, ctgry, type);
+    quote(tier, seed) {
       const { insrncDrtn } = parseWith(deviceSeed, seed);
       return { premiumKobo: devicePremiumKobo(tier, insrncDrtn), duration: insrncDrtn, basis: { insrncDrtn } };
     },
-    consumerRequirements(type: string, consumerClass: ConsumerClass) {
-      requireType(tiers, ctgry, type);
-      // Spec 2.3: name, phone and e-mail only; dob and address are not required.
-      return [nameField(consumerClass), "phoneNo", "eMail"];
-    },
+    // Spec 2.3: name, phone and e-mail only; dob and address are not required.
+    consumerRequirements: (_tier, consumerClass) => [nameField(consumerClass), "phoneNo", "eMail"],
     policy: devicePolicy(ctgry, tiers, identifier, facts),
     forms: deviceForms(identifier),
-    schemas(type) {
-      requireType(tiers, ctgry, type);
-      return { quote: deviceSeed, insrncDrtn: durationField(DEVICE_DURATIONS), addtnlFact: facts };
-    },
-  };
+    schemas: () => ({ quote: deviceSeed, insrncDrtn: durationField(DEVICE_DURATIONS), addtnlFact: facts }),
+  });
 }
 
 // Spec 2.5: uIdnt is the IMEI for phones, the serial number for laptops.

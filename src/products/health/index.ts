@@ -2,8 +2,8 @@
 import { z } from "zod";
 import { badRequest } from "../../core/errors";
 import { parseWith } from "../../core/validation";
-import { durationField, MONTHLY_DURATIONS, nameField, requireType } from "../shared";
-import type { ConsumerClass, ProductFamily, ProductType } from "../types";
+import { durationField, MONTHLY_DURATIONS, personRequirements, productFamily } from "../shared";
+import type { ProductFamily, ProductType } from "../types";
 import { healthForms } from "./form";
 import { HEALTH_INSURERS, type Hospital } from "./insurers";
 import { healthFacts, healthPolicy } from "./policy";
@@ -32,25 +32,17 @@ export function listHospitals(insurerCode?: string): NetworkHospital[] {
   return insurers.flatMap((i) => i.hospitals.map((h) => ({ insurer: i.code, insurerName: i.name, ...h })));
 }
 
-export const health: ProductFamily = {
+export const health: ProductFamily = productFamily({
   ctgry: "hlth",
   name: "Health",
   types: HEALTH_TYPES,
-  premiumUnit: "naira",
-  quote(type, seed) {
-    requireType(HEALTH_TYPES, "hlth", type);
+  quote(_insurer, seed) {
     const { insrncDrtn } = parseWith(healthSeed, seed);
     return { premiumKobo: healthPremiumKobo(insrncDrtn), duration: insrncDrtn, basis: { insrncDrtn } };
   },
-  consumerRequirements(type: string, consumerClass: ConsumerClass) {
-    requireType(HEALTH_TYPES, "hlth", type);
-    // Not in spec 2.3: an insurer enrols a person, so ask what travel asks (who, age, sex, where).
-    return [nameField(consumerClass), "phoneNo", "eMail", "gender", "dob.date", "addrss.addrss"];
-  },
+  // Not in spec 2.3: an insurer enrols a person, so ask what travel asks (who, age, sex, where).
+  consumerRequirements: (_insurer, consumerClass) => personRequirements(consumerClass),
   policy: healthPolicy,
   forms: healthForms,
-  schemas(type) {
-    requireType(HEALTH_TYPES, "hlth", type);
-    return { quote: healthSeed, insrncDrtn: durationField(MONTHLY_DURATIONS), addtnlFact: healthFacts };
-  },
-};
+  schemas: () => ({ quote: healthSeed, insrncDrtn: durationField(MONTHLY_DURATIONS), addtnlFact: healthFacts }),
+});

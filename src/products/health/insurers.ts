@@ -18,49 +18,53 @@ export interface HealthInsurer {
   hospitals: readonly Hospital[];
 }
 
+/** A network as rows of name, address, city and state. */
+const network = (rows: readonly (readonly [name: string, address: string, city: string, state: string])[]): readonly Hospital[] =>
+  rows.map(([name, address, city, state]) => ({ name, address, city, state }));
+
 export const HEALTH_INSURERS: readonly HealthInsurer[] = [
   {
     code: "axam",
     name: "AXA Mansard Health",
-    hospitals: [
-      { name: "Reddington Hospital", address: "12 Idowu Martins Street, Victoria Island", city: "Lagos", state: "Lagos" },
-      { name: "Lagoon Hospital", address: "17B Bourdillon Road, Ikoyi", city: "Lagos", state: "Lagos" },
-      { name: "Nizamiye Hospital", address: "Plot 113 Sector Centre, Life Camp", city: "Abuja", state: "FCT" },
-      { name: "Kelina Hospital", address: "8 Nkpogu Road, Trans-Amadi", city: "Port Harcourt", state: "Rivers" },
-      { name: "Oak Hospital", address: "15 Ring Road", city: "Ibadan", state: "Oyo" },
-    ],
+    hospitals: network([
+      ["Reddington Hospital", "12 Idowu Martins Street, Victoria Island", "Lagos", "Lagos"],
+      ["Lagoon Hospital", "17B Bourdillon Road, Ikoyi", "Lagos", "Lagos"],
+      ["Nizamiye Hospital", "Plot 113 Sector Centre, Life Camp", "Abuja", "FCT"],
+      ["Kelina Hospital", "8 Nkpogu Road, Trans-Amadi", "Port Harcourt", "Rivers"],
+      ["Oak Hospital", "15 Ring Road", "Ibadan", "Oyo"],
+    ]),
   },
   {
     code: "hygn",
     name: "Hygeia HMO",
-    hospitals: [
-      { name: "Eko Hospital", address: "31 Mobolaji Bank Anthony Way, Ikeja", city: "Lagos", state: "Lagos" },
-      { name: "St. Nicholas Hospital", address: "57 Campbell Street, Lagos Island", city: "Lagos", state: "Lagos" },
-      { name: "Garki Hospital", address: "Tafawa Balewa Way, Area 3, Garki", city: "Abuja", state: "FCT" },
-      { name: "Memfys Hospital", address: "Onitsha Road, GRA", city: "Enugu", state: "Enugu" },
-      { name: "Aminu Kano Specialist Clinic", address: "Zaria Road", city: "Kano", state: "Kano" },
-    ],
+    hospitals: network([
+      ["Eko Hospital", "31 Mobolaji Bank Anthony Way, Ikeja", "Lagos", "Lagos"],
+      ["St. Nicholas Hospital", "57 Campbell Street, Lagos Island", "Lagos", "Lagos"],
+      ["Garki Hospital", "Tafawa Balewa Way, Area 3, Garki", "Abuja", "FCT"],
+      ["Memfys Hospital", "Onitsha Road, GRA", "Enugu", "Enugu"],
+      ["Aminu Kano Specialist Clinic", "Zaria Road", "Kano", "Kano"],
+    ]),
   },
   {
     code: "rlnc",
     name: "Reliance HMO",
-    hospitals: [
-      { name: "Evercare Hospital", address: "1 Admiralty Way, Lekki Phase 1", city: "Lagos", state: "Lagos" },
-      { name: "First Cardiology Consultants", address: "2 Kingsway Road, Ikoyi", city: "Lagos", state: "Lagos" },
-      { name: "Cedarcrest Hospitals", address: "Plot 722 Apo District", city: "Abuja", state: "FCT" },
-      { name: "Good Heart Medical Centre", address: "14 Aba Road", city: "Port Harcourt", state: "Rivers" },
-      { name: "Bowen Family Clinic", address: "5 Oyo Road", city: "Ogbomoso", state: "Oyo" },
-    ],
+    hospitals: network([
+      ["Evercare Hospital", "1 Admiralty Way, Lekki Phase 1", "Lagos", "Lagos"],
+      ["First Cardiology Consultants", "2 Kingsway Road, Ikoyi", "Lagos", "Lagos"],
+      ["Cedarcrest Hospitals", "Plot 722 Apo District", "Abuja", "FCT"],
+      ["Good Heart Medical Centre", "14 Aba Road", "Port Harcourt", "Rivers"],
+      ["Bowen Family Clinic", "5 Oyo Road", "Ogbomoso", "Oyo"],
+    ]),
   },
   {
     code: "avon",
     name: "Avon HMO",
-    hospitals: [
-      { name: "Paelon Memorial Hospital", address: "1 Jide Oki Street, Victoria Island", city: "Lagos", state: "Lagos" },
-      { name: "Vedic Lifecare Hospital", address: "Lekki-Epe Expressway, Lekki", city: "Lagos", state: "Lagos" },
-      { name: "Primus International Hospital", address: "Karu Site, Airport Road", city: "Abuja", state: "FCT" },
-      { name: "Ashmed Specialist Hospital", address: "Ikot Ekpene Road", city: "Uyo", state: "Akwa Ibom" },
-      { name: "Kaduna Medical Centre", address: "Independence Way", city: "Kaduna", state: "Kaduna" },
-    ],
+    hospitals: network([
+      ["Paelon Memorial Hospital", "1 Jide Oki Street, Victoria Island", "Lagos", "Lagos"],
+      ["Vedic Lifecare Hospital", "Lekki-Epe Expressway, Lekki", "Lagos", "Lagos"],
+      ["Primus International Hospital", "Karu Site, Airport Road", "Abuja", "FCT"],
+      ["Ashmed Specialist Hospital", "Ikot Ekpene Road", "Uyo", "Akwa Ibom"],
+      ["Kaduna Medical Centre", "Independence Way", "Kaduna", "Kaduna"],
+    ]),
   },
 ];

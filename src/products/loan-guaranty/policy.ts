@@ -37,9 +37,15 @@ type GuarantyFacts = z.output<typeof guarantyFacts>;
 function quotedAmountDecline(loanAmountNaira: number, quote: QuoteOnFile | undefined): string | null {
   const quoted = quote?.basis.LoanAmount;
   if (typeof quoted !== "number")
-    return `Loan guaranty amount differs between quote and issuance: no lrgg-stnd-1111 quote is on file to match LoanAmount ${printNairaFigure(loanAmountNaira)}; quote the loan before issuing.`;
+    return (
+      `Loan guaranty amount differs between quote and issuance: no lrgg-stnd-1111 quote is on file to match LoanAmount ` +
+      `${printNairaFigure(loanAmountNaira)}; quote the loan before issuing.`
+    );
   if (quoted !== loanAmountNaira)
-    return `Loan guaranty amount differs between quote and issuance: LoanAmount is ${printNairaFigure(loanAmountNaira)} at issuance but ${printNairaFigure(quoted)} in the latest quote.`;
+    return (
+      `Loan guaranty amount differs between quote and issuance: LoanAmount is ${printNairaFigure(loanAmountNaira)} at issuance but ` +
+      `${printNairaFigure(quoted)} in the latest quote.`
+    );
   return null;
 }
 

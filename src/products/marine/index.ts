@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { MAX_INSURED_NAIRA, nairaAmount } from "../../core/money";
 import { parseWith } from "../../core/validation";
-import { durationField, MONTHLY_DURATIONS, requireType } from "../shared";
+import { durationField, MONTHLY_DURATIONS, productFamily } from "../shared";
 import type { ConsumerClass, ProductFamily } from "../types";
 import { marineForms } from "./form";
 import { type CargoIssuance, cargoPolicy, marineFacts } from "./policy";
@@ -17,27 +17,19 @@ const MARINE_CONSUMER: Readonly<Record<ConsumerClass, readonly string[]>> = {
 };
 
 function marineFamily(ctgry: string, name: string, covers: readonly MarineCover[], issuance: CargoIssuance): ProductFamily {
-  return {
+  return productFamily({
     ctgry,
     name,
     types: covers,
-    premiumUnit: "naira",
-    quote(type, seed) {
-      const cover = requireType(covers, ctgry, type);
+    quote(cover, seed) {
       const { goodsValue, insrncDrtn } = parseWith(marineSeed, seed);
       return { premiumKobo: cargoPremiumKobo(cover, goodsValue), duration: insrncDrtn, basis: { goodsValue, insrncDrtn } };
     },
-    consumerRequirements(type, consumerClass) {
-      requireType(covers, ctgry, type);
-      return MARINE_CONSUMER[consumerClass];
-    },
+    consumerRequirements: (_cover, consumerClass) => MARINE_CONSUMER[consumerClass],
     policy: cargoPolicy(ctgry, covers, issuance),
     forms: marineForms(ctgry, covers),
-    schemas(type) {
-      requireType(covers, ctgry, type);
-      return { quote: marineSeed, insrncDrtn: durationField(MONTHLY_DURATIONS), addtnlFact: marineFacts };
-    },
-  };
+    schemas: () => ({ quote: marineSeed, insrncDrtn: durationField(MONTHLY_DURATIONS), addtnlFact: marineFacts }),
+  });
 }
 
 // Spec 3 and 2.6: export is approved at once with a DOCX; import waits for manual review and gets a PDF.

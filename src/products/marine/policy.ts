@@ -83,7 +83,10 @@ export function cargoPolicy(ctgry: string, covers: readonly MarineCover[], issua
       }
       const itemsKobo = facts.items.reduce((sum, item) => sum + kobo(item.value), 0);
       if (itemsKobo !== kobo(facts.goodsValue))
-        return `Marine goodsValue differs from the sum of item values: goodsValue is ${printNairaFigure(facts.goodsValue)} but the items add up to ${printNairaFigure(itemsKobo / 100)}.`;
+        return (
+          `Marine goodsValue differs from the sum of item values: goodsValue is ${printNairaFigure(facts.goodsValue)} but the items add up to ` +
+          `${printNairaFigure(itemsKobo / 100)}.`
+        );
       return null;
     },
 

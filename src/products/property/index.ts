@@ -1,8 +1,8 @@
 /** Property covers: all risk (allr) and fire and burglary (firb), an annual rate on the sum insured pro-rated by duration. */
 import { z } from "zod";
 import { parseWith } from "../../core/validation";
-import { durationField, MONTHLY_DURATIONS, nameField, requireType } from "../shared";
-import type { ConsumerClass, ProductFamily } from "../types";
+import { durationField, MONTHLY_DURATIONS, nameField, productFamily } from "../shared";
+import type { ProductFamily } from "../types";
 import { propertyForms } from "./form";
 import { type PropertyIssuance, premisesFacts, propertyFacts, propertyPolicy } from "./policy";
 import { ALL_RISK, FIRE_AND_BURGLARY, type PropertyCover, propertyPremiumKobo, sumInsured } from "./pricing";
@@ -10,28 +10,20 @@ import { ALL_RISK, FIRE_AND_BURGLARY, type PropertyCover, propertyPremiumKobo, s
 const propertySeed = z.object({ sumInsured, insrncDrtn: durationField(MONTHLY_DURATIONS) });
 
 function propertyFamily(ctgry: string, name: string, covers: readonly PropertyCover[], issuance: PropertyIssuance): ProductFamily {
-  return {
+  return productFamily({
     ctgry,
     name,
     types: covers,
-    premiumUnit: "naira",
-    quote(type, seed) {
-      const cover = requireType(covers, ctgry, type);
+    quote(cover, seed) {
       const { sumInsured, insrncDrtn } = parseWith(propertySeed, seed);
       return { premiumKobo: propertyPremiumKobo(cover, sumInsured, insrncDrtn), duration: insrncDrtn, basis: { sumInsured, insrncDrtn } };
     },
-    consumerRequirements(type: string, consumerClass: ConsumerClass) {
-      requireType(covers, ctgry, type);
-      // Not in spec 2.3: who is insured and where the property is.
-      return [nameField(consumerClass), "phoneNo", "eMail", "addrss.addrss"];
-    },
+    // Not in spec 2.3: who is insured and where the property is.
+    consumerRequirements: (_cover, consumerClass) => [nameField(consumerClass), "phoneNo", "eMail", "addrss.addrss"],
     policy: propertyPolicy(ctgry, covers, issuance),
     forms: propertyForms(ctgry, covers, issuance),
-    schemas(type) {
-      requireType(covers, ctgry, type);
-      return { quote: propertySeed, insrncDrtn: durationField(MONTHLY_DURATIONS), addtnlFact: issuance.premises ? premisesFacts : propertyFacts };
-    },
-  };
+    schemas: () => ({ quote: propertySeed, insrncDrtn: durationField(MONTHLY_DURATIONS), addtnlFact: issuance.premises ? premisesFacts : propertyFacts }),
+  });
 }
 
 // All risk follows portable items wherever they go; fire and burglary insures the contents of one building.

@@ -113,7 +113,10 @@ export const transitPolicy: PolicyRules = {
     const { goodsDscrptn } = terms.facts as TransitFacts;
     const named = EXCLUDED_GOODS.filter(([, words]) => words.test(goodsDscrptn)).map(([name]) => name);
     if (!named.length) return null;
-    return `Goods in an excluded category: the goods description "${goodsDscrptn}" names ${named.join(" and ")}, which goods in transit cover excludes (excluded: ${EXCLUDED_GOODS.map(([name]) => name).join(", ")}).`;
+    return (
+      `Goods in an excluded category: the goods description "${goodsDscrptn}" names ${named.join(" and ")}, which goods in transit cover ` +
+      `excludes (excluded: ${EXCLUDED_GOODS.map(([name]) => name).join(", ")}).`
+    );
   },
 
   // Not in spec 2.6 for goods in transit; chosen: a PDF returned inline, like the other insurer-issued certificates.

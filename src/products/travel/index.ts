@@ -2,8 +2,8 @@
 import { z } from "zod";
 import { badRequest } from "../../core/errors";
 import { parseWith } from "../../core/validation";
-import { nameField, requireType } from "../shared";
-import type { ConsumerClass, ProductFamily, Quote } from "../types";
+import { personRequirements, productFamily } from "../shared";
+import type { ProductFamily, ProductType, Quote } from "../types";
 import { travelForms } from "./form";
 import { travelFacts, travelPolicy } from "./policy";
 import { QUOTE_FIELDS, travelDestination, travelPlan, travelPremiumKobo } from "./pricing";
@@ -39,8 +39,7 @@ function travelerAgeOf(age: number | undefined): number {
   return age;
 }
 
-function quotePremium(type: string, seed: unknown): Quote {
-  requireType(TRAVEL_TYPES, "ltix", type);
+function quotePremium(_type: ProductType, seed: unknown): Quote {
   const input = parseWith(travelSeed, seed);
   const destination = travelDestination(input.destination, QUOTE_FIELDS);
   const travelerAge = travelerAgeOf(input.travelerAge);
@@ -60,24 +59,17 @@ function quotePremium(type: string, seed: unknown): Quote {
   };
 }
 
-export const travel: ProductFamily = {
+export const travel: ProductFamily = productFamily({
   ctgry: "ltix",
   name: "International travel",
   types: TRAVEL_TYPES,
-  premiumUnit: "naira",
   quote: quotePremium,
-  consumerRequirements(type: string, consumerClass: ConsumerClass) {
-    requireType(TRAVEL_TYPES, "ltix", type);
-    return [nameField(consumerClass), "phoneNo", "eMail", "gender", "dob.date", "addrss.addrss"];
-  },
+  consumerRequirements: (_type, consumerClass) => personRequirements(consumerClass),
   policy: travelPolicy,
   forms: travelForms,
-  schemas(type) {
-    requireType(TRAVEL_TYPES, "ltix", type);
-    return {
-      quote: travelSeed.extend({ insrncDrtn: durationRule, destination: destinationRule, travelerAge: travelerAgeRule.optional() }),
-      insrncDrtn: durationRule,
-      addtnlFact: travelFacts.extend({ destination: destinationRule }),
-    };
-  },
-};
+  schemas: () => ({
+    quote: travelSeed.extend({ insrncDrtn: durationRule, destination: destinationRule, travelerAge: travelerAgeRule.optional() }),
+    insrncDrtn: durationRule,
+    addtnlFact: travelFacts.extend({ destination: destinationRule }),
+  }),
+});

@@ -130,7 +130,8 @@ function coverPeriod(facts: SentFacts, plan: TravelPlan, today: string): { cover
     const lastDay = watToday(new Date(periodEnd.getTime() - 1));
     throw factError(
       "returnDate",
-      `is after the cover ends: the trip from ${departureDate} to ${returnDate} lasts ${tripDays} days, and ${plan.insrncDrtn} cover from ${departureDate} ends on ${lastDay}; quote a longer insrncDrtn`,
+      `is after the cover ends: the trip from ${departureDate} to ${returnDate} lasts ${tripDays} days, and ${plan.insrncDrtn} cover from ` +
+        `${departureDate} ends on ${lastDay}; quote a longer insrncDrtn`,
     );
   }
   const multiTrip = !plan.isHajj && MULTI_TRIP_DURATIONS.includes(plan.insrncDrtn);

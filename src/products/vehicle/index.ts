@@ -1,8 +1,8 @@
 /** Motor insurance: third-party (flat rate) and comprehensive (share of the vehicle's value). */
 import { z } from "zod";
 import { parseWith } from "../../core/validation";
-import { durationField, nameField, requiredFor, requireType } from "../shared";
-import type { ConsumerClass, ProductFamily, Quote } from "../types";
+import { durationField, nameField, productFamily, requiredFor } from "../shared";
+import type { ConsumerClass, ProductFamily, ProductType, Quote } from "../types";
 import { vehicleForms } from "./form";
 import { comprehensiveFacts, vehicleFacts, vehiclePolicy } from "./policy";
 import { comprehensivePremiumKobo, insuredVehicleValue, thirdPartyPremiumKobo, VEHICLE_DURATIONS, VEHICLE_TYPES } from "./pricing";
@@ -10,8 +10,7 @@ import { comprehensivePremiumKobo, insuredVehicleValue, thirdPartyPremiumKobo, V
 const thirdPartySeed = z.object({ insrncDrtn: durationField(VEHICLE_DURATIONS) });
 const comprehensiveSeed = thirdPartySeed.extend({ vhclValueForInsrnc: insuredVehicleValue });
 
-function quotePremium(type: string, seed: unknown): Quote {
-  const { code } = requireType(VEHICLE_TYPES, "vhcl", type);
+function quotePremium({ code }: ProductType, seed: unknown): Quote {
   if (code === "tprt") {
     const { insrncDrtn } = parseWith(thirdPartySeed, seed);
     return { premiumKobo: thirdPartyPremiumKobo(insrncDrtn), duration: insrncDrtn, basis: { insrncDrtn } };
@@ -24,28 +23,26 @@ function quotePremium(type: string, seed: unknown): Quote {
   };
 }
 
-function consumerRequirements(type: string, consumerClass: ConsumerClass): readonly string[] {
-  const { code } = requireType(VEHICLE_TYPES, "vhcl", type);
+function consumerRequirements({ code }: ProductType, consumerClass: ConsumerClass): readonly string[] {
   // Spec 2.3's list is written for people: a company has no gender or date of birth.
   const thirdParty = ["type", "class", nameField(consumerClass), "gender", "dob.date", "addrss.addrss", "phoneNo", "eMail"];
   return requiredFor(consumerClass, code === "cmpr" ? [...thirdParty, "socialID.type", "socialID.id", "socialID.image"] : thirdParty);
 }
 
-export const vehicle: ProductFamily = {
+export const vehicle: ProductFamily = productFamily({
   ctgry: "vhcl",
   name: "Vehicle",
   types: VEHICLE_TYPES,
-  premiumUnit: "naira",
   quote: quotePremium,
   consumerRequirements,
   policy: vehiclePolicy,
   forms: vehicleForms,
-  schemas(type) {
-    const comprehensive = requireType(VEHICLE_TYPES, "vhcl", type).code === "cmpr";
+  schemas({ code }) {
+    const comprehensive = code === "cmpr";
     return {
       quote: comprehensive ? comprehensiveSeed : thirdPartySeed,
       insrncDrtn: durationField(VEHICLE_DURATIONS),
       addtnlFact: comprehensive ? comprehensiveFacts : vehicleFacts,
     };
   },
-};
+});
