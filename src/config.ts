@@ -71,7 +71,7 @@ const configSchema = z.object({
   SESSION_SECRET: z.string().min(32).optional(),
   /** How long a portal sign-in lasts. */
   SESSION_TTL_HOURS: intFrom(12),
-  /** Sign-in attempts per e-mail (and per client address) in any LOGIN_WINDOW_MS. */
+  /** Failed sign-ins per e-mail (and per client address) in any LOGIN_WINDOW_MS; a success clears the e-mail's. */
   LOGIN_MAX_ATTEMPTS: intFrom(10),
   LOGIN_WINDOW_MS: intFrom(15 * 60_000),
   /** When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`; unset, it is open (docs/operations.md). */

@@ -12,6 +12,8 @@ export interface RateLimiter {
   hit(key: string): Promise<RateDecision>;
   /** Whether a request for `key` would be refused now, counting nothing. */
   peek(key: string): Promise<RateDecision>;
+  /** Forget what was counted for `key` (a success that ends a run of failures). */
+  clear(key: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -29,6 +31,10 @@ export class MemoryRateLimiter implements RateLimiter {
 
   async peek(key: string): Promise<RateDecision> {
     return this.decide(key, false);
+  }
+
+  async clear(key: string) {
+    this.log.delete(key);
   }
 
   private decide(key: string, count: boolean): RateDecision {
@@ -78,6 +84,10 @@ export class RedisRateLimiter implements RateLimiter {
 
   async peek(key: string): Promise<RateDecision> {
     return this.decide(key, false);
+  }
+
+  async clear(key: string) {
+    await this.client.send("DEL", [this.prefix + key]);
   }
 
   private async decide(key: string, count: boolean): Promise<RateDecision> {

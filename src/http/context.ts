@@ -14,7 +14,7 @@ export interface AppDeps {
   /** Signs portal session cookies (SESSION_SECRET, or the database's own). */
   sessionSecret: string;
   /**
-   * Portal sign-in attempts: per e-mail (LOGIN_MAX_ATTEMPTS), and per client address ten times as
+   * Failed portal sign-ins: per e-mail (LOGIN_MAX_ATTEMPTS), and per client address ten times as
    * many (an office signs in from one address).
    */
   loginLimiters: { perAccount: RateLimiter; perAddress: RateLimiter };

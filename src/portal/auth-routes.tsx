@@ -79,14 +79,17 @@ export const authRoutes = (deps: AppDeps) => {
         if (body instanceof RefusedBody) return refused(body);
         if (typeof expected !== "string" || form._csrf !== expected) return again({ message: "This sign-in form has expired. Please try again." }, 403);
         const email = (form.email ?? "").trim().toLowerCase();
+        // Only failed sign-ins count (per e-mail and per address); a success clears the e-mail's run.
         const { perAccount, perAddress } = deps.loginLimiters;
-        for (const [limiter, key] of [
+        const counted = [
           [perAccount, email],
           [perAddress, clientAddress(request, server)],
-        ] as const) {
-          const decision = await limiter.hit(key);
-          if (!decision.allowed)
-            return again({ message: `Too many sign-in attempts. Try again in ${Math.ceil(decision.retryAfterMs / 60_000)} minute(s).` }, 429);
+        ] as const;
+        const tooMany = (decision: RateDecision) =>
+          again({ message: `Too many failed sign-ins. Try again in ${Math.max(1, Math.ceil(decision.retryAfterMs / 60_000))} minute(s).` }, 429);
+        for (const [limiter, key] of counted) {
+          const decision = await limiter.peek(key);
+          if (!decision.allowed) return tooMany(decision);
         }
         try {
           const { sessionId } = await signIn(
@@ -95,15 +98,16 @@ export const authRoutes = (deps: AppDeps) => {
             deps.config,
             new Date(),
           );
+          await perAccount.clear(email);
           cookie[PRE_CSRF_COOKIE]!.remove();
           // A fresh session id at every sign-in: a planted cookie can never become someone's session.
           cookie[SESSION_COOKIE]!.set({ value: await sessionToken.sign({ sid: sessionId }), ...sessionCookie(deps, request) });
           const viewer = (await sessionViewer(deps.database.db, sessionId, new Date()))!;
           return redirectTo(request, set, viewer.mustChangePassword ? PASSWORD_PAGE : (safeNext(form.next) ?? homeOf(viewer.role)));
         } catch (error) {
-          if (error instanceof CommandError)
-            return again({ message: error.message, input: error.field === "password" ? undefined : error.field }, error.status);
-          throw error;
+          if (!(error instanceof CommandError)) throw error;
+          for (const [limiter, key] of counted) await limiter.hit(key);
+          return again({ message: error.message, input: error.field === "password" ? undefined : error.field }, error.status);
         }
       },
       {

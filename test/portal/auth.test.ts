@@ -114,7 +114,23 @@ describe("signing in and out", () => {
     await b.get("/login");
     const blocked = await b.post("/login", { email: p.portal.email, password: p.portal.password });
     expect(blocked.status).toBe(429);
-    expect(blocked.text).toContain("Too many sign-in attempts");
+    expect(blocked.text).toContain("Too many failed sign-ins");
+  });
+
+  test("only failures count: successful sign-ins never lock an account, and a success clears the e-mail's failures", async () => {
+    const throttled = await testApp({ LOGIN_MAX_ATTEMPTS: 3 });
+    const p = await throttled.partner();
+    const signIn = async (password: string) => {
+      const b = new Browser(throttled);
+      await b.get("/login");
+      return (await b.post("/login", { email: p.portal.email, password })).status;
+    };
+    for (let i = 0; i < 6; i++) expect(await signIn(p.portal.password)).toBe(303);
+    for (let round = 0; round < 3; round++) {
+      expect(await signIn("nope")).toBe(401);
+      expect(await signIn("nope")).toBe(401);
+      expect(await signIn(p.portal.password)).toBe(303);
+    }
   });
 });
 
