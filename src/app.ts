@@ -6,7 +6,8 @@ import { log } from "./core/log";
 import { isTransientDatabaseError } from "./db/errors";
 import { certificateRoutes } from "./http/certificates";
 import { commandEndpoint } from "./http/command-endpoint";
-import { type AppDeps, requestContext } from "./http/context";
+import { type AppDeps, requestContext, requestFacts } from "./http/context";
+import { errorPage, wantsPage } from "./http/error-pages";
 import { healthRoutes } from "./http/health";
 import { countHttpRequest, metricsRoutes } from "./http/metrics";
 import { pageRoutes } from "./http/pages";
@@ -21,10 +22,14 @@ export type { AppDeps } from "./http/context";
 export function createApp(deps: AppDeps) {
   return new Elysia()
     .onError(({ code, error, set, request }) => {
-      // Routes other than POST / answer plain JSON errors (portal pages a short HTML one); the command endpoint never throws.
+      // Routes other than POST / answer plain JSON errors, and a page (src/http/error-pages.tsx) to a
+      // browser; the command endpoint never throws.
+      const path = new URL(request.url).pathname;
+      const requestId = String(set.headers["x-request-id"] ?? "");
+      const asPage = wantsPage(request, path);
       if (code === "NOT_FOUND") {
         set.status = 404;
-        return { error: "not found" };
+        return asPage ? errorPage(set, "notFound") : { error: "not found" };
       }
       // The client's mistakes are 4xx wherever they surface, never a 500: a body the framework cannot
       // parse, and a refusal (CommandError) thrown before a route's own handling, such as portal input
@@ -37,32 +42,29 @@ export function createApp(deps: AppDeps) {
             : null;
       if (refusal) {
         set.status = refusal.status;
-        if (!isPortalPath(new URL(request.url).pathname)) return { error: refusal.message };
+        if (!isPortalPath(path)) return { error: refusal.message };
         set.headers["content-type"] = "text/html; charset=utf-8";
         return `<!doctype html><title>Not accepted</title><p class="problem">${escapeHtml(refusal.message)}</p>`;
       }
-      const path = new URL(request.url).pathname;
       // The database could not be reached (a dropped connection, a restart): nothing of ours is
       // broken and a retry in a moment succeeds, so 503, never 500.
       if (isTransientDatabaseError(error)) {
-        const requestId = set.headers["x-request-id"];
         log.warn("request lost its database connection", { requestId, method: request.method, path, error });
         set.status = 503;
         set.headers["retry-after"] = "1";
         if (!isPortalPath(path)) return failure(503, `the database is temporarily unavailable: try again in a moment (request id ${requestId})`);
-        set.headers["content-type"] = "text/html; charset=utf-8";
-        return (
-          `<!doctype html><title>Temporarily unavailable</title><p class="problem">The service is temporarily unavailable: try again in a moment ` +
-          `(request id ${escapeHtml(String(requestId))}).</p>`
-        );
+        return errorPage(set, "unavailable", requestId);
       }
-      log.error("request failed", { method: request.method, path, code, error });
+      log.error("request failed", { requestId, method: request.method, path, code, error });
       set.status = 500;
-      return { error: "internal error" };
+      return asPage ? errorPage(set, "failed", requestId) : { error: "internal error" };
     })
     .use(requestContext)
     .onTransform({ as: "global" }, refuseUnsafeInput)
-    .onAfterResponse({ as: "global" }, ({ set, route, requestId, startedAt, requestMethod, requestPath }) => {
+    .onAfterResponse({ as: "global" }, ({ set, route, request }) => {
+      const facts = requestFacts(request);
+      if (!facts) return;
+      const { requestId, startedAt, requestMethod, requestPath } = facts;
       countHttpRequest(route, requestMethod, set.status);
       // POST / logs its own line with the command and outcome.
       if (requestMethod === "POST" && requestPath === "/") return;

@@ -14,6 +14,10 @@ export function Landing(props: { engine: string }) {
         Every command, product, refusal and a tested example of each: the <a href="/docs">command reference</a> (also as <a href="/openapi.json">OpenAPI 3.1</a>
         ).
       </p>
+      <p>
+        Partner staff and the operator's administrators work in the <a href="/login">partner portal</a>: consumers, quotes, policies, claims, the wallet and
+        keys.
+      </p>
       <p class="muted">
         Service health: <a href="/healthz">/healthz</a> · database engine <span safe>{props.engine}</span>
       </p>

@@ -13,7 +13,7 @@ export function PageHead(props: {
       <meta name="viewport" content="width=device-width, initial-scale=1" />
       <title safe>{props.title}</title>
       {/* No icon: without this the browser asks for /favicon.ico and logs the 404 on every page. */}
-      <link rel="icon" href="data:," />
+      <link rel="icon" href="/favicon.ico" />
       <link rel="stylesheet" href="/public/app.css" />
       <Htmx />
       {props.script ? <script src={props.script} defer></script> : ""}
@@ -22,7 +22,12 @@ export function PageHead(props: {
 }
 
 /** The page shell: every full-page response wraps its content in this. */
-export function Layout(props: { title: string; children: Children }) {
+export function Layout(props: {
+  title: string;
+  /** The sign-in page does not link to itself. */
+  signInLink?: boolean;
+  children: Children;
+}) {
   return (
     <>
       {"<!doctype html>"}
@@ -31,6 +36,7 @@ export function Layout(props: { title: string; children: Children }) {
         <body>
           <header>
             <strong>Embedded Insurance · Partner Service</strong>
+            {props.signInLink === false ? "" : <a href="/login">Partner portal: sign in</a>}
           </header>
           <main>{props.children}</main>
         </body>

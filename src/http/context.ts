@@ -34,16 +34,27 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'",
 };
 
+/** What every log line of a request names, taken when it arrives (Bun has released the request by the time after-response hooks run). */
+export type RequestFacts = {
+  requestId: string;
+  startedAt: number;
+  requestMethod: string;
+  requestPath: string;
+};
+
+const factsOf = new WeakMap<Request, RequestFacts>();
+
+/** The facts of a request that reached requestContext (every request does: it runs before routing). */
+export const requestFacts = (request: Request): RequestFacts | undefined => factsOf.get(request);
+
 /** A request id for every request: echoed in x-request-id and in every log line. */
 export const requestContext = new Elysia({ name: "request-context" })
-  // Before routing, so answers no route produced (404, wrong method) carry the headers too.
-  .onRequest(({ set }) => {
+  // Before routing, so answers no route produced (404, wrong method) carry the headers and are logged too.
+  .onRequest(({ set, request }) => {
     Object.assign(set.headers, SECURITY_HEADERS);
-  })
-  .derive({ as: "global" }, ({ set, request }) => {
     const requestId = request.headers.get("x-request-id")?.slice(0, 64) || crypto.randomUUID();
     set.headers["x-request-id"] = requestId;
-    // Captured now: Bun has released the request by the time after-response hooks run.
     // Named apart from the context's own (read-only) `path`, which routes with parameters define.
-    return { requestId, startedAt: performance.now(), requestMethod: request.method, requestPath: new URL(request.url).pathname };
-  });
+    factsOf.set(request, { requestId, startedAt: performance.now(), requestMethod: request.method, requestPath: new URL(request.url).pathname });
+  })
+  .derive({ as: "global" }, ({ request }) => factsOf.get(request)!);

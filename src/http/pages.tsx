@@ -12,6 +12,12 @@ export const pageRoutes = (deps: AppDeps) =>
       set.headers["content-type"] = "text/html; charset=utf-8";
       return <Landing engine={deps.database.engine} />;
     })
+    // Browsers ask for it on every site; a 404 would fill the log and the console.
+    .get("/favicon.ico", ({ set }) => {
+      set.headers["content-type"] = "image/x-icon";
+      set.headers["cache-control"] = "public, max-age=86400";
+      return Bun.file(new URL("favicon.ico", publicDir));
+    })
     .get("/public/:file", async ({ params, set }) => {
       // The name is checked before it becomes a URL or touches the disk, and no probe may
       // throw its way to a 500: anything but a plain "name.css"/"name.js" in public/ is a 404.

@@ -5,6 +5,7 @@ import { modules } from "../modules";
 import { authRoutes } from "./auth-routes";
 import { dashboardRoutes } from "./dashboard";
 import { SHELL_NAV } from "./navigation";
+import { portalNotFound } from "./not-found";
 import { isPortalPath } from "./paths";
 import { signedOutBodyLimit } from "./session";
 
@@ -27,5 +28,5 @@ export const portalRoutes = (appDeps: AppDeps) => {
     .use(authRoutes(deps))
     .use(dashboardRoutes(deps));
   for (const module of modules) if (module.routes) portal.use(module.routes(deps, facts));
-  return portal;
+  return portal.use(portalNotFound(deps));
 };

@@ -135,7 +135,11 @@ describe("API keys page", () => {
     expect(before.text).toContain("TEST MODE");
     expect(before.text).toContain("Switch to live mode");
 
-    const switched = await owner.post("/portal/keys/mode", { mode: "live" });
+    // Post, redirect, get: the browser ends on the keys page, not on the post's result.
+    const posted = await owner.post("/portal/keys/mode", { mode: "live" });
+    expect(posted.status).toBe(303);
+    expect(posted.location).toBe("/portal/keys?switched=live");
+    const switched = await owner.get(posted.location!);
     expect(switched.status).toBe(200);
     expect(switched.text).toContain("The account is in live mode");
     expect(switched.text).toContain('class="mode mode-live"'); // the header shows the new mode at once
@@ -159,6 +163,9 @@ describe("API keys page", () => {
     expect(nonsense.status).toBe(400);
     expect(nonsense.text).toContain("mode must be &quot;test&quot; or &quot;live&quot;; received &quot;staging&quot;");
     expect(await modeOf("legacy")).toBe("test");
+    // htmx is told to load the keys page; its words follow the mode it is in now.
+    expect((await owner.post("/portal/keys/mode", { mode: "live" }, { "hx-request": "true" })).hxRedirect).toBe("/portal/keys?switched=live");
+    expect((await owner.get("/portal/keys?switched=test")).text).not.toContain("The account is in test mode");
   });
 
   test("staff cannot rotate, revoke or switch the mode: 403 and nothing changes", async () => {

@@ -1,5 +1,5 @@
 import { dateTime, naira } from "../format";
-import { Csrf, type FormProblem, type FormValues, HxForm, Input, MoreRows, ProblemSummary, Table } from "../portal/ui";
+import { type FormProblem, type FormValues, HxForm, Input, MoreRows, ProblemSummary, Table } from "../portal/ui";
 
 export interface PendingRow {
   id: string;
@@ -126,7 +126,7 @@ export interface CreatedPartner {
 
 export function PartnersPage(props: { rows: PartnerRow[]; csrf: string; values: FormValues; problem?: FormProblem; created?: CreatedPartner }) {
   return (
-    <section>
+    <section id="partners">
       <h1>Partners</h1>
       {props.created ? (
         <div class="success" role="status">
@@ -160,8 +160,7 @@ export function PartnersPage(props: { rows: PartnerRow[]; csrf: string; values: 
       </Table>
       <h2>Create a partner</h2>
       <ProblemSummary problem={props.problem} inputs={["name", "email"]} />
-      <form method="post" action="/admin/partners">
-        <Csrf token={props.csrf} />
+      <HxForm action="/admin/partners" target="#partners" csrf={props.csrf}>
         <Input name="name" label="Partner name" required value={props.values.name} problem={props.problem} />
         <Input
           name="email"
@@ -173,7 +172,7 @@ export function PartnersPage(props: { rows: PartnerRow[]; csrf: string; values: 
         />
         <Input name="enrichment" label="Activate vehicle checks" kind="checkbox" value={props.values.enrichment} />
         <button type="submit">Create partner</button>
-      </form>
+      </HxForm>
     </section>
   );
 }

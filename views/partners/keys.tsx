@@ -1,5 +1,5 @@
 import { dateTime } from "../format";
-import { Badge, Csrf, Done, type FormProblem, HxForm, ProblemSummary, Table } from "../portal/ui";
+import { Badge, Done, type FormProblem, HxForm, ProblemSummary, Table } from "../portal/ui";
 
 export type KeyLabel = "test" | "live" | "legacy";
 
@@ -133,14 +133,18 @@ export function KeysPage(props: KeysProps) {
         key follows this switch (like <code>set env_live</code> and <code>set env_test</code>), and this portal issues in this mode.
       </p>
       {props.canChange ? (
-        // A whole-page post: the mode shows in the page header too.
-        <form method="post" action="/portal/keys/mode">
-          <Csrf token={props.csrf} />
+        // A success loads the whole page again: the mode shows in the page header too.
+        <HxForm
+          action="/portal/keys/mode"
+          target="#keys"
+          confirm={other === "live" ? "Switch to live mode? Policies issued from now on with the legacy key and this portal are real and billed." : undefined}
+          csrf={props.csrf}
+        >
           <input type="hidden" name="mode" value={other} />
           <button type="submit" class={other === "live" ? "" : "secondary"}>
             {other === "live" ? "Switch to live mode" : "Switch to test mode"}
           </button>
-        </form>
+        </HxForm>
       ) : (
         ""
       )}

@@ -4,7 +4,7 @@ import { Csrf, type FormProblem, HxForm, Input, ProblemSummary } from "./ui";
 /** GET /login: e-mail and password. */
 export function SignInPage(props: { email?: string; next?: string; problem?: FormProblem; csrf: string }) {
   return (
-    <Layout title="Sign in · Partner portal">
+    <Layout title="Sign in · Partner portal" signInLink={false}>
       <section class="card narrow">
         <h1>Sign in</h1>
         <p class="muted">Partner staff and the operator's administrators sign in here.</p>

@@ -1,5 +1,5 @@
 import { dateTime } from "../format";
-import { Badge, Csrf, Done, type FormProblem, type FormValues, HxForm, Input, MoreRows, ProblemSummary, Table } from "../portal/ui";
+import { Badge, Done, type FormProblem, type FormValues, HxForm, Input, MoreRows, ProblemSummary, Table } from "../portal/ui";
 
 export interface EndpointRow {
   id: string;
@@ -77,7 +77,7 @@ export function WebhooksPage(props: {
   csrf: string;
 }) {
   return (
-    <section>
+    <section id="webhooks">
       <h1>Webhooks</h1>
       <p class="muted">
         Status changes are pushed to your endpoints, signed per Standard Webhooks (<code>webhook-id</code>, <code>webhook-timestamp</code>,{" "}
@@ -114,13 +114,12 @@ export function WebhooksPage(props: {
       </Table>
       <h2>Register an endpoint</h2>
       <ProblemSummary problem={props.problem} inputs={["url", "description", "events"]} />
-      <form method="post" action="/portal/webhooks">
-        <Csrf token={props.csrf} />
+      <HxForm action="/portal/webhooks" target="#webhooks" csrf={props.csrf}>
         <Input name="url" label="URL" required value={props.values.url} hint="https:// address of your receiver" problem={props.problem} />
         <Input name="description" label="Description" value={props.values.description} problem={props.problem} />
         <EventChoices types={props.types} chosen={props.events} />
         <button type="submit">Register endpoint</button>
-      </form>
+      </HxForm>
     </section>
   );
 }
@@ -189,7 +188,7 @@ export function EndpointPage(props: {
   const e = props.endpoint;
   const base = `/portal/webhooks/${e.id}`;
   return (
-    <section>
+    <section id="endpoint">
       <h1 safe>{e.url}</h1>
       <p>
         {endpointState(e)}{" "}
@@ -207,28 +206,31 @@ export function EndpointPage(props: {
       <div class="actions">
         {[
           ["reveal", "Reveal signing secret", "secondary"],
-          ["rotate", "Rotate secret", "secondary"],
+          [
+            "rotate",
+            "Rotate secret",
+            "secondary",
+            "Rotate the signing secret? Deliveries carry signatures with both the new and the current secret for 24 hours.",
+          ],
           ["test", "Send a test event", "secondary"],
-          ["delete", "Delete endpoint", "danger"],
-        ].map(([action, label, style]) => (
-          <form method="post" action={`${base}/${action}`} class="inline">
-            <Csrf token={props.csrf} />
+          ["delete", "Delete endpoint", "danger", "Delete this endpoint? Its pending deliveries are dropped; its delivery log is kept."],
+        ].map(([action, label, style, confirm]) => (
+          <HxForm action={`${base}/${action}`} target="#endpoint" confirm={confirm} class="inline" csrf={props.csrf}>
             <button type="submit" class={style} safe>
               {label}
             </button>
-          </form>
+          </HxForm>
         ))}
       </div>
       <h2>Settings</h2>
       <ProblemSummary problem={props.problem} inputs={["url", "description", "events"]} />
-      <form method="post" action={base}>
-        <Csrf token={props.csrf} />
+      <HxForm action={base} target="#endpoint" csrf={props.csrf}>
         <Input name="url" label="URL" required value={props.values.url} problem={props.problem} />
         <Input name="description" label="Description" value={props.values.description} problem={props.problem} />
         <Input name="enabled" label="Enabled" kind="checkbox" value={props.values.enabled} />
         <EventChoices types={props.types} chosen={props.events} />
         <button type="submit">Save</button>
-      </form>
+      </HxForm>
       <h2>Deliveries</h2>
       <Table
         columns={["Created", "Event", "Status", "Attempts", "Replay"]}

@@ -4,12 +4,18 @@ import { TeamPage, type TeamProps } from "../../../views/partners/team";
 import { CommandError } from "../../core/errors";
 import { normaliseUuid } from "../../core/ids";
 import type { AppDeps } from "../../http/context";
+import { redirectTo } from "../../portal/kit";
 import { formValues, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { inviteStaff, listUsers, setStaffActive } from "../accounts/service";
 import { keyLabelOf, modeOf } from "./model";
 import { keySlots } from "./presenter";
 import { partnerKeys, revokeKey, rotateKey, setAccountMode } from "./service";
+
+const MODE_SWITCHED = {
+  live: "The account is in live mode: the legacy key and this portal now issue live, billed policies.",
+  test: "The account is in test mode: the legacy key and this portal now issue test policies.",
+} as const;
 
 /** Partner pages: API keys and the account mode (owners change, staff look), and the owner's team. */
 export const partnerPortal = (deps: AppDeps) => {
@@ -40,7 +46,13 @@ export const partnerPortal = (deps: AppDeps) => {
 
   return new Elysia({ name: "portal-partners" })
     .use(portalSession(deps))
-    .get("/portal/keys", ({ viewer, csrf, request }) => keysPage(request, viewer, csrf), { portal: "partner" })
+    .get(
+      "/portal/keys",
+      ({ viewer, csrf, request, query }) =>
+        // What the switch just did, said while it is still true (the JSON surface may switch back).
+        keysPage(request, viewer, csrf, query.switched === viewer.mode ? { done: MODE_SWITCHED[viewer.mode] } : {}),
+      { portal: "partner" },
+    )
     .post(
       "/portal/keys/rotate",
       async ({ viewer, csrf, request, body, set }) => {
@@ -74,14 +86,8 @@ export const partnerPortal = (deps: AppDeps) => {
         try {
           const mode = modeOf(formValues(body).mode);
           await setAccountMode(db, viewer.partnerId, mode, { actor: viewer, now: new Date() });
-          // The page (and its header) now shows the new mode.
-          const switched = { ...viewer, mode };
-          return keysPage(request, switched, csrf, {
-            done:
-              mode === "live"
-                ? "The account is in live mode: the legacy key and this portal now issue live, billed policies."
-                : "The account is in test mode: the legacy key and this portal now issue test policies.",
-          });
+          // Post, redirect, get: a reload does not send the switch again, and the header shows the new mode.
+          return redirectTo(request, set, `/portal/keys?switched=${mode}`);
         } catch (error) {
           return keysPage(request, viewer, csrf, { problem: refused(error, set) });
         }

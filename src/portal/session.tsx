@@ -6,9 +6,11 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { jwt } from "@elysiajs/jwt";
 import { Elysia } from "elysia";
+import { ERRORS, ErrorPanel } from "../../views/errors";
 import type { AppDeps } from "../http/context";
 import { type PortalRole, sessionViewer, type Viewer } from "../modules/accounts/service";
 import { type NavLink, navigationFor } from "./navigation";
+import { page } from "./page";
 import { isSignedInPath } from "./paths";
 
 /** Who is looking at a portal page, and what the side navigation offers them. */
@@ -55,16 +57,22 @@ export const portalSession = (deps: AppDeps) =>
         const claims = await sessionToken.verify(cookie[SESSION_COOKIE]?.value as string | undefined);
         const viewer = claims && typeof claims.sid === "string" ? await sessionViewer(deps.database.db, claims.sid, new Date()) : null;
         if (!viewer) return status(stopWith(request, set, `/login?next=${encodeURIComponent(path)}`), "Sign in first.");
-        if (!ALLOWED[access].includes(viewer.role)) return status(403, "This page is not available to your account.");
-        if (viewer.mustChangePassword && path !== PASSWORD_PAGE) return status(stopWith(request, set, PASSWORD_PAGE), "Choose your own password first.");
+        // The viewer, with the links of the side navigation they may open.
+        const portalViewer = { ...viewer, navigation: navigationFor(deps.navigation ?? [], viewer) } as PortalViewer;
         const csrf = csrfTokenOf(deps.sessionSecret, viewer.sessionId);
+        // A refusal is a page in the viewer's own layout (or the fragment htmx swaps in), with the way home.
+        const refuse = (kind: "forbidden" | "expiredForm") => {
+          set.headers["content-type"] = "text/html; charset=utf-8";
+          const back = { href: homeOf(viewer.role), label: "Go to your home page" };
+          return status(403, page(request, { title: ERRORS[kind].title, viewer: portalViewer, csrf }, <ErrorPanel {...ERRORS[kind]} back={back} />));
+        };
+        if (!ALLOWED[access].includes(viewer.role)) return refuse("forbidden");
+        if (viewer.mustChangePassword && path !== PASSWORD_PAGE) return status(stopWith(request, set, PASSWORD_PAGE), "Choose your own password first.");
         if (request.method !== "GET") {
           const sent = request.headers.get("x-csrf-token") ?? (body as Record<string, unknown> | undefined)?._csrf;
-          if (!sameToken(typeof sent === "string" ? sent : undefined, csrf))
-            return status(403, "This form has expired or did not come from this portal. Reload the page and try again.");
+          if (!sameToken(typeof sent === "string" ? sent : undefined, csrf)) return refuse("expiredForm");
         }
-        // The viewer, with the links of the side navigation they may open.
-        return { viewer: { ...viewer, navigation: navigationFor(deps.navigation ?? [], viewer) } as PortalViewer, csrf };
+        return { viewer: portalViewer, csrf };
       },
     }),
   });
