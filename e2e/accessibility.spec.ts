@@ -37,15 +37,21 @@ const navLinks = (page: Page) =>
     .getByRole("link")
     .evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).pathname));
 
-/** The page at both widths, checked with axe-core; a phone-width screenshot for people to look at. */
+/** Nothing on the page is wider than the screen: a wide table scrolls inside its own box. */
+async function expectNoSidewaysScroll(page: Page, width: number) {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), `page width at a ${width} px screen`).toBeLessThanOrEqual(width);
+}
+
+/** The page at both widths, checked with axe-core and for sideways scrolling; a screenshot at each for people to look at. */
 async function checkAtEveryWidth(page: Page, path: string, screenshotName: string) {
-  for (const { width } of widths) {
+  for (const { name, width } of widths) {
     await page.setViewportSize({ width, height: 900 });
     await page.goto(path);
     await expect(page.locator("main")).toBeVisible();
+    await expectNoSidewaysScroll(page, width);
     await expectAccessible(page);
+    await screenshot(page, `${screenshotName}-${name}`);
   }
-  await screenshot(page, `${screenshotName}-phone`);
 }
 
 const screenshotName = (prefix: string, path: string) => `${prefix}${path.replace(/\?.*/, "").replaceAll("/", "-")}`;
@@ -61,6 +67,8 @@ test.describe("the public pages are accessible", () => {
     test(path, async ({ page }) => {
       await page.goto(path);
       await expectAccessible(page);
+      await page.setViewportSize({ width: 390, height: 900 });
+      await expectNoSidewaysScroll(page, 390);
     });
 });
 
@@ -69,9 +77,16 @@ for (const [role, account, nav, others, prefix] of [
   ["administrator", () => accounts().operatorAdmin, adminNav, [], "admin"],
 ] as [string, () => Account, string[], string[], string][]) {
   test.describe(`every ${role} page is accessible, at desktop and phone width`, () => {
-    test("the navigation offers exactly the pages checked here", async ({ page }) => {
+    test("the navigation offers exactly the pages checked here; on a phone it folds into a Menu button", async ({ page }) => {
       await signIn(page, account());
       expect(await navLinks(page)).toEqual(nav);
+      await page.setViewportSize({ width: 390, height: 900 });
+      const menu = page.getByRole("button", { name: "Menu" });
+      await expect(menu).toHaveAttribute("aria-expanded", "false");
+      await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link").first()).toBeHidden();
+      await menu.click();
+      await expect(menu).toHaveAttribute("aria-expanded", "true");
+      await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link").first()).toBeVisible();
     });
     for (const path of [...nav, ...others])
       test(path, async ({ page }) => {

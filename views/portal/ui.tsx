@@ -267,7 +267,8 @@ export function Table(props: {
 }) {
   if (props.count === 0) return <Empty>{props.empty}</Empty>;
   return (
-    <table class={props.class}>
+    // Focusable: on a narrow screen a wide table scrolls inside its own box, and keyboards must reach it.
+    <table class={props.class} tabindex="0">
       {props.caption ? (
         <caption class={props.showCaption ? undefined : "visually-hidden"} safe>
           {props.caption}
