@@ -35,7 +35,7 @@ describe("the operator's pages", () => {
     expect((await status()).status).toBe("a");
     expect((await admin.get("/admin")).text).not.toContain(reference);
     const audit = await admin.get("/admin/audit");
-    expect(audit.text).toContain("policy.approve");
+    expect(audit.text).toContain("Policy approved");
     expect(audit.text).toContain(operator.portal.email);
   });
 

@@ -287,7 +287,7 @@ describe("claims adjudication", () => {
     expect((await b.get(`/portal/claims/${claimNo}`)).text).toContain("transfer NIP-000123");
 
     const audit = await admin.get("/admin/audit");
-    expect(audit.text).toContain("claim.review");
+    expect(audit.text).toContain("Claim reviewed");
     expect(audit.text).toContain(claimNo);
   });
 

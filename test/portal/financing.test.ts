@@ -245,7 +245,7 @@ describe("the operator's financing page", () => {
     // A second run lapses nothing more for it.
     expect((await admin.post("/admin/financing/lapse", { asOf: watDate(1) }, { "hx-request": "true" })).text).not.toContain(planNo);
     const audit = await admin.get("/admin/audit");
-    expect(audit.text).toContain("financing.run_lapse");
+    expect(audit.text).toContain("Unpaid plans lapsed");
     expect(audit.text).toContain(planNo);
   });
 

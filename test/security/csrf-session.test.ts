@@ -110,6 +110,9 @@ const routes: Record<string, () => { path: string; fields: Record<string, string
   "POST /admin/financing/lapse": () => ({ path: "/admin/financing/lapse", fields: { asOf: watDate(400) }, as: "admin" }),
   "POST /admin/partners": () => ({ path: "/admin/partners", fields: { name: "Forged Partner" }, as: "admin" }),
   "POST /admin/partners/:id": () => ({ path: `/admin/partners/${w.b.partner.partnerId}`, fields: { change: "suspend" }, as: "admin" }),
+  // Unknown addresses (the not-found pages) check the token before answering too.
+  "ALL /portal/*": () => ({ path: "/portal/nowhere", fields: {}, as: "owner" }),
+  "ALL /admin/*": () => ({ path: "/admin/nowhere", fields: {}, as: "admin" }),
 };
 
 /** Routes whose protection is not the session's CSRF token: the JSON endpoint (keys, no cookies; other methods only answer 405) and sign-in (its own double submit, tested below). */

@@ -105,6 +105,14 @@ const cases: Record<string, () => Promise<void>> = {
     );
     expect((await response.json()).exctnFdbck).toMatchObject({ id: 55, id_v4: 400 });
   },
+  // Unknown addresses: the same not-found page for everyone, naming nothing of another partner's.
+  "ALL /portal/*": async () => {
+    const page = await visit(owner, "GET", `/portal/policies/${w.b.policy.reference}/extra`);
+    expectStatus(page, 404);
+    expect(page.text).not.toContain(w.b.policy.reference);
+  },
+  "ALL /admin/*": async () => expectStatus(await visit(owner, "GET", "/admin/nowhere"), 404),
+  "GET /favicon.ico": async () => expectStatus(await visit(owner, "GET", "/favicon.ico"), 200),
   // Any other method on the command endpoint only answers 405 (test/hostile-input.test.ts).
   "ALL /": async () => {
     const response = await w.t.app.handle(new Request("http://localhost/", { method: "PUT", headers: { cookie: `session=${owner.cookie("session")}` } }));
@@ -238,7 +246,7 @@ const cases: Record<string, () => Promise<void>> = {
     for (const key of Object.values(w.b.partner.keys)) expectStatus(await visit(owner, "POST", "/portal/keys/revoke", { keyId: key.id }), 404);
     expect((await w.b.partner.run("dump entt_*CSTMRS", { limit: 1 })).exctnFdbck.id).toBe(75);
   },
-  "POST /portal/keys/mode": async () => expectStatus(await visit(await stranger(), "POST", "/portal/keys/mode", { mode: "live" }), 200),
+  "POST /portal/keys/mode": async () => expectStatus(await visit(await stranger(), "POST", "/portal/keys/mode", { mode: "live" }), 303),
   "GET /portal/team": async () => expectStatus(await visit(owner, "GET", "/portal/team"), 200),
   "POST /portal/team": async () => {
     // An e-mail is one login across the service: B's staff e-mail cannot be invited into A (nor taken over).

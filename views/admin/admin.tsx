@@ -194,12 +194,12 @@ export function AuditRows(props: { rows: AuditRow[]; more: string | null }) {
           <td safe>{dateTime(r.at)}</td>
           <td safe>{r.actor}</td>
           <td safe>{r.partnerName}</td>
-          <td>
-            <code safe>{r.action}</code>
+          <td safe>{r.action}</td>
+          <td class="wrap" safe>
+            {r.subject}
           </td>
-          <td safe>{r.subject}</td>
-          <td>
-            <code safe>{r.details}</code>
+          <td class="wrap" safe>
+            {r.details}
           </td>
         </tr>
       ))}

@@ -1,14 +1,103 @@
 import type { AuditRow } from "../../../views/admin/admin";
+import { naira, POLICY_STATUS_TEXT } from "../../../views/format";
+import { productName } from "../policies/presenter";
 import type { AuditRecord } from "./service";
 
-/** An entry as the log shows it: the partner by name, the details as compact JSON (none: blank). */
+/** Each audited action in words (the stored names are for queries and exports). */
+const ACTION_TEXT: Record<string, string> = {
+  "account.mode": "Account mode switched",
+  "claim.review": "Claim reviewed",
+  "claim.submit": "Claim submitted",
+  "claim.withdraw": "Claim withdrawn",
+  "financing.create": "Premium financed",
+  "financing.record_installment": "Instalment recorded",
+  "financing.run_lapse": "Unpaid plans lapsed",
+  "key.revoke": "API key revoked",
+  "key.rotate": "API key rotated",
+  "partner.create": "Partner created",
+  "partner.enrichment_off": "Vehicle checks switched off",
+  "partner.enrichment_on": "Vehicle checks switched on",
+  "partner.reinstate": "Partner reinstated",
+  "partner.suspend": "Partner suspended",
+  "policy.approve": "Policy approved",
+  "policy.decline": "Policy declined",
+  "policy.issue": "Policy issued",
+  "user.deactivate": "Staff member deactivated",
+  "user.invite": "Staff member invited",
+  "user.password_change": "Password changed",
+  "user.reactivate": "Staff member reactivated",
+  "vehicle.check": "Vehicle checked",
+  "vehicle.vin_decode": "VIN decoded",
+  "wallet.topup": "Wallet topped up",
+  "webhook.delete": "Webhook endpoint deleted",
+  "webhook.register": "Webhook endpoint registered",
+  "webhook.replay": "Webhook delivery replayed",
+  "webhook.reveal_secret": "Webhook secret revealed",
+  "webhook.rotate_secret": "Webhook secret rotated",
+  "webhook.update": "Webhook endpoint changed",
+};
+
+/** The label of each detail an audit row keeps. */
+const DETAIL_LABEL: Record<string, string> = {
+  amountKobo: "Amount",
+  approvedKobo: "Approved",
+  asOf: "As of",
+  balanceAfterKobo: "Balance after",
+  claimedKobo: "Claimed",
+  count: "Plans lapsed",
+  decoded: "Decoded",
+  documents: "Documents",
+  enabled: "Enabled",
+  eventType: "Event",
+  events: "Events",
+  excessKobo: "Excess",
+  financedKobo: "Financed",
+  frequency: "Frequency",
+  from: "From",
+  fromCache: "From the cache",
+  installments: "Instalments",
+  label: "Key",
+  mode: "Mode",
+  note: "Note",
+  outstandingAfterKobo: "Outstanding after",
+  payableKobo: "Payable",
+  plans: "Plan numbers",
+  policy: "Policy",
+  policyNo: "Policy number",
+  productCode: "Product",
+  reference: "Reference",
+  status: "Status",
+  statusNote: "Note",
+  to: "To",
+};
+
+/** A detail's value in words: kobo as naira, yes/no, lists, a policy's status letter. */
+function detailText(action: string, key: string, value: unknown): string {
+  if (key.endsWith("Kobo") && typeof value === "number") return naira(value);
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (Array.isArray(value)) return value.length ? value.join(", ") : "none";
+  if (key === "productCode" && typeof value === "string") return productName(value);
+  if (key === "status" && action.startsWith("policy.")) return POLICY_STATUS_TEXT[String(value)] ?? String(value);
+  if (key === "status" && typeof value === "string") return value.replaceAll("_", " ");
+  return typeof value === "object" ? JSON.stringify(value) : String(value);
+}
+
+/** "Amount: ₦100,000.00 · Balance after: ₦150,000.00"; details without a value are left out. */
+export function auditDetailsText(action: string, details: Record<string, unknown>): string {
+  return Object.entries(details)
+    .filter(([, value]) => value !== null && value !== undefined && value !== "")
+    .map(([key, value]) => `${DETAIL_LABEL[key] ?? key}: ${detailText(action, key, value)}`)
+    .join(" · ");
+}
+
+/** An entry as the log shows it: the partner by name, the action and its details in words. */
 export const auditRow =
   (partnerNames: Map<string, string>) =>
   (entry: AuditRecord): AuditRow => ({
     at: entry.at,
     actor: entry.actor,
     partnerName: entry.partnerId ? (partnerNames.get(entry.partnerId) ?? "") : "",
-    action: entry.action,
+    action: ACTION_TEXT[entry.action] ?? entry.action,
     subject: entry.subject,
-    details: Object.keys(entry.details).length ? JSON.stringify(entry.details) : "",
+    details: auditDetailsText(entry.action, entry.details),
   });

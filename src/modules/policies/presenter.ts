@@ -10,12 +10,13 @@ import { findConsumer, wireConsumerId } from "../consumers/service";
 import { planNoOfPolicy } from "../financing/service";
 import type { PolicyRecord } from "./types";
 
+/** A product as people name it: "Vehicle, third-party"; the family first only where the type's name leaves it out ("Credit life: Keyman insurance"). */
 export const productName = (code: string) => {
-  const product = findProduct(code);
-  return `${product.family.name}: ${product.productType.name}`;
+  const { family, productType } = findProduct(code);
+  return productType.name.startsWith(family.name) ? productType.name : `${family.name}: ${productType.name}`;
 };
 
-export const productOptions = () => allProductCodes().map((code) => ({ value: code, label: `${productName(code)} (${code})` }));
+export const productOptions = () => allProductCodes().map((code) => ({ value: code, label: productName(code) }));
 
 /** What every list of policies shows of one: reference, product, the consumer's name (cached lookup), status, premium. */
 export async function policyLine(db: Database, p: PolicyRecord) {
