@@ -42,13 +42,27 @@ describe("consumer pages", () => {
     const p = await t.partner();
     const b = await signedIn(t, p.portal);
     await b.get("/portal/consumers/new");
-    const refused = await b.post("/portal/consumers", person({ phoneNo: "08031112222", "name.first": "Tunde" }));
+    const refused = await b.post("/portal/consumers", person({ phoneNo: "0803111", "name.first": "Tunde" }));
     expect(refused.status).toBe(400);
-    const json = await p.run("prfl entity", { class: "h", name: { first: "Tunde" }, phoneNo: "08031112222" });
+    const json = await p.run("prfl entity", { class: "h", name: { first: "Tunde" }, phoneNo: "0803111" });
     expect(refused.text).toContain(`id="f-phoneNo-error"`);
     expect(refused.text).toContain(json.exctnFdbck.elbrtn.replaceAll('"', "&quot;"));
     expect(refused.text).toContain('value="Tunde"');
     expect((await p.run("dump entt_*CSTMRS")).list).toHaveLength(0);
+  });
+
+  test("phone numbers as people type them: 0803 111 2222, 08031112222 and 234… are stored as +234…", async () => {
+    const p = await t.partner();
+    const b = await signedIn(t, p.portal);
+    await b.get("/portal/consumers/new");
+    for (const typed of ["0803 111 2222", "08031112222", "234-803-111-2222", "(0803) 111 2222"]) {
+      const created = await b.post("/portal/consumers", person({ phoneNo: typed }));
+      expect(created.status).toBe(303);
+      const id = created.location!.split("/").at(-1)!;
+      const listed = (await p.run("dump entt_*CSTMRS")).list.find((c: { id: string }) => c.id === id);
+      expect(JSON.stringify(listed)).toContain('"+2348031112222"');
+    }
+    expect((await b.get("/portal/consumers/new")).text).toContain('type="tel"');
   });
 
   test("documents are uploaded as files and sniffed like the JSON surface's base64", async () => {

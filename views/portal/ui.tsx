@@ -90,6 +90,9 @@ export function Input(props: {
     case "datetime":
       control = <input {...common} type="datetime-local" step="1" value={value} />;
       break;
+    case "phone":
+      control = <input {...common} type="tel" autocomplete="tel" value={value} />;
+      break;
     default:
       control = <input {...common} type={kind} value={value} autocomplete={props.autocomplete} />;
   }
