@@ -79,7 +79,10 @@ export function wireValue(field: FormField, raw: string | undefined): unknown {
     case "integer": {
       // Only plain decimals: Number() would also read "" (a lone "₦") as 0, and "0x10" or "1e5".
       const digits = value.replace(/[,\s₦]/g, "");
-      return /^-?(\d+\.?\d*|\.\d+)$/.test(digits) ? Number(digits) : value;
+      if (!/^-?(\d+\.?\d*|\.\d+)$/.test(digits)) return value;
+      // Naira typed, kobo sent: only whole kobo convert (a third decimal is refused by the rules as typed).
+      if (field.wireUnit === "kobo") return /\.\d{3,}$/.test(digits) ? value : Math.round(Number(digits) * 100);
+      return Number(digits);
     }
     case "phone":
       return nigerianPhone(value);

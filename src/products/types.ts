@@ -83,6 +83,8 @@ export interface FormField {
   hint?: string;
   /** Shown (and sent) only when another field of the same form holds this value. */
   showWhen?: { path: string; equals: string };
+  /** number: people type naira, the wire takes kobo (credit life's loan amount, spec 2.4). */
+  wireUnit?: "kobo";
 }
 
 /** A repeatable group (marine items, family passengers): sent as an array of objects at `path`. */

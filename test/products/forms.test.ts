@@ -71,7 +71,8 @@ const cargo = (): SubmittedValues => ({
   "addtnlFact.DrctrDob": "",
 });
 const loan = (): SubmittedValues => ({
-  "addtnlFact.loanAmount": "50000000",
+  // Naira typed; the wire takes kobo (50,000,000).
+  "addtnlFact.loanAmount": "500000",
   "addtnlFact.loanTenure": "12",
   "addtnlFact.disbursementDate": watDate(),
   "addtnlFact.loanStartDate": watDate(),
@@ -138,7 +139,7 @@ const BROWSER: Record<string, (type: string) => { quote: SubmittedValues; policy
   }),
   mexx: () => ({ quote: { goodsValue: "5000000", insrncDrtn: "3m" }, policy: cargo() }),
   mrnn: () => ({ quote: { goodsValue: "5000000", insrncDrtn: "3m" }, policy: cargo() }),
-  crlt: () => ({ quote: { loanAmount: "50000000" }, policy: loan() }),
+  crlt: () => ({ quote: { loanAmount: "₦500,000" }, policy: loan() }),
   hlth: (type) => ({
     quote: { insrncDrtn: "1y" },
     policy: { insrncDrtn: "1y", "addtnlFact.hospital": firstHospital(type) },
@@ -261,8 +262,8 @@ const scenarios: Scenario[] = [
   ),
   variant("crlt-psnl-1111", "a loan at the medical clearance threshold", (s) => ({
     values: {
-      quote: { loanAmount: "1,000,000,000" },
-      policy: { ...s.values.policy, "addtnlFact.loanAmount": "1000000000", "addtnlFact.medicalTestClearance": "true" },
+      quote: { loanAmount: "10,000,000" },
+      policy: { ...s.values.policy, "addtnlFact.loanAmount": "10000000.00", "addtnlFact.medicalTestClearance": "true" },
     },
     json: { quote: { loanAmount: 1_000_000_000 }, policy: { addtnlFact: { ...factsOf(s), loanAmount: 1_000_000_000, medicalTestClearance: "true" } } },
     needs: { "addtnlFact.medicalTestClearance": "addtnlFact.medicalTestClearance" },
@@ -546,12 +547,15 @@ describe("product specifics", () => {
     expect(judged(missing)).toEqual(judged(refusalOf(s, "policy", withValue(s.json.policy, "addtnlFact.voyage", voyage.slice(1)))));
   });
 
-  test("credit life: the amount is labelled in kobo, the clearance threshold is stated, and there is no lenderName input", () => {
+  test("credit life: the amount is typed in naira and sent in kobo, the clearance threshold is stated, and there is no lenderName input", () => {
     for (const type of ["sme1", "psnl", "kymn", "mrtg"]) {
       const forms = formsOf(`crlt-${type}-1111`);
       const amount = forms.policy.find((entry) => entry.path === "addtnlFact.loanAmount") as FormField;
-      expect(amount.label).toContain("KOBO");
-      expect(amount.hint).toContain("1,000,000,000 kobo (₦10,000,000)");
+      expect(amount.label).toBe("Loan amount (₦)");
+      expect(amount.wireUnit).toBe("kobo");
+      expect(wireValue(amount, "₦1,500.25")).toBe(150_025);
+      expect(wireValue(amount, "1500.255")).toBe("1500.255");
+      expect(amount.hint).toContain("₦10,000,000");
       expect([...forms.quote, ...forms.policy].some((entry) => entry.path.includes("lenderName"))).toBe(false);
       const clearance = forms.policy.find((entry) => entry.path === "addtnlFact.medicalTestClearance") as FormField;
       expect(clearance.options!.map((o) => o.value)).toEqual(["true"]);

@@ -34,15 +34,16 @@ export const loanDateInputs = (fields: { disbursed: string; start: string; end: 
   },
 ];
 
-const CLEARANCE_THRESHOLD = `${MEDICAL_CLEARANCE_KOBO.toLocaleString("en-NG")} kobo (${naira(MEDICAL_CLEARANCE_KOBO / 100)})`;
+const CLEARANCE_THRESHOLD = naira(MEDICAL_CLEARANCE_KOBO / 100);
 
-// Credit life money is kobo on the wire (spec 2.4): say so loudly, an amount in naira would be 100 times too small.
+// Credit life money is kobo on the wire (spec 2.4); people type naira and the form converts.
 const loanAmount = (path: string): FormField => ({
   kind: "number",
   path,
-  label: "Loan amount in KOBO (₦1 = 100 kobo)",
+  label: "Loan amount (₦)",
+  wireUnit: "kobo",
   required: true,
-  hint: `Kobo, not naira: a ₦500,000 loan is 50000000. From ${CLEARANCE_THRESHOLD} the borrower needs a medical test clearance.`,
+  hint: `In naira. From ${CLEARANCE_THRESHOLD} the borrower needs a medical test clearance.`,
 });
 
 export function creditLifeForms(type: string): ProductForms {
