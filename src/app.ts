@@ -14,6 +14,7 @@ import { pageRoutes } from "./http/pages";
 import { refuseUnsafeInput } from "./http/unsafe-input";
 import { isPortalPath } from "./portal/paths";
 import { portalRoutes } from "./portal/routes";
+import { inWords } from "./portal/words";
 import { referenceRoutes } from "./reference/routes";
 
 export type { AppDeps } from "./http/context";
@@ -44,7 +45,7 @@ export function createApp(deps: AppDeps) {
         set.status = refusal.status;
         if (!isPortalPath(path)) return { error: refusal.message };
         set.headers["content-type"] = "text/html; charset=utf-8";
-        return `<!doctype html><title>Not accepted</title><p class="problem">${escapeHtml(refusal.message)}</p>`;
+        return `<!doctype html><title>Not accepted</title><p class="problem">${escapeHtml(inWords(refusal.message))}</p>`;
       }
       // The database could not be reached (a dropped connection, a restart): nothing of ours is
       // broken and a retry in a moment succeeds, so 503, never 500.

@@ -9,6 +9,8 @@ export class CommandError extends Error {
     message: string,
     /** Dotted wire path of the offending field, e.g. `seed.goodsValue`, when there is one. */
     readonly field?: string,
+    /** The other fields the same check refused: the JSON surface names the first, a form shows them all. */
+    readonly more: readonly { field: string; message: string }[] = [],
   ) {
     super(message);
     this.name = "CommandError";

@@ -96,8 +96,8 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown, prefix: s
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown, prefix = "seed", status = 400): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const { field, message } = describeIssue(result.error.issues[0]!, input, prefix);
-  throw new CommandError(status, message, field);
+  const [first, ...others] = result.error.issues.map((issue) => describeIssue(issue, input, prefix));
+  throw new CommandError(status, first!.message, first!.field, others);
 }
 
 /** A NUL (PostgreSQL stores none) or a UTF-16 surrogate without its partner (not Unicode: no text column or JSON document can hold it). */

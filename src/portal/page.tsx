@@ -3,6 +3,7 @@ import { PortalLayout, type ShellProps } from "../../views/portal/layout";
 import type { FormProblem } from "../../views/portal/ui";
 import { CommandError } from "../core/errors";
 import { inputForField } from "../products/forms";
+import { inWords } from "./words";
 
 /** An htmx request for part of a page (not a history restore, which needs the whole page). */
 const wantsFragment = (request: Request) => request.headers.get("hx-request") === "true" && request.headers.get("hx-history-restore-request") !== "true";
@@ -13,10 +14,11 @@ export function page(request: Request, shell: ShellProps, children: Children): J
   return <PortalLayout {...shell}>{children}</PortalLayout>;
 }
 
-/** A refusal as a form shows it: the domain's own message, next to the input it names. */
+/** A refusal as a form shows it: the domain's rule in people's words, next to the input it names, with every other field the same check refused. */
 export function problemOf(error: unknown): FormProblem {
-  if (error instanceof CommandError) return { message: error.message, input: inputForField(error.field) };
-  throw error;
+  if (!(error instanceof CommandError)) throw error;
+  const more = error.more.map((other) => ({ message: inWords(other.message), input: inputForField(other.field) }));
+  return { message: inWords(error.message), input: inputForField(error.field), ...(more.length ? { more } : {}) };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { inWords } from "../../src/portal/words";
 import { testApp } from "../support/harness";
 import { fullConsumer, insureSeed, productCases } from "../support/policies";
 import { signedIn } from "./browser";
@@ -46,7 +47,7 @@ describe("the operator's pages", () => {
     const id = rowOf(queue.text, reference);
     const refused = await admin.post(`/admin/policies/${id}/review`, { decision: "d", statusNote: "" }, { "hx-request": "true" });
     expect(refused.status).toBe(400);
-    expect(refused.text).toContain("statusNote is required to decline");
+    expect(refused.text).toContain(inWords("statusNote is required to decline"));
     const declined = await admin.post(`/admin/policies/${id}/review`, { decision: "d", statusNote: "unreadable company documents" }, { "hx-request": "true" });
     expect(declined.text).toContain("Declined");
     expect(await status()).toMatchObject({ status: "d", statusNote: "unreadable company documents" });

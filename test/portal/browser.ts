@@ -9,6 +9,20 @@ export interface PortalResponse {
   headers: Headers;
 }
 
+/** What a person must never read in the portal's error messages: integrators' words, units and wire names (src/portal/words.ts). */
+export const JARGON: readonly RegExp[] = [
+  /seed\./,
+  /\bJSON\b/,
+  /kobo/i,
+  /\b(?:prfl entity|wallet topup|webhook (?:update|delete|list|deliveries)|claim submit)\b/,
+  /\b(?:insrncDrtn|statusNote|socialID|eMail|phoneNo|dob\.date|addrss|addtnlFact|vhclValueForInsrnc|loanAmount|LoanAmount|travelerAge|nokName|medicalTestClearance|approvedAmount|search_type)\b/,
+  /\((?:class|status) [a-z]\)/,
+];
+
+/** Every error a page shows beside a field or above a form, as text. */
+const errorsOn = (html: string) =>
+  [...html.matchAll(/<(?:p|div)[^>]*class="(?:error|problem)"[^>]*>([\s\S]*?)<\/(?:p|div)>/g)].map((m) => m[1]!.replace(/<[^>]+>/g, ""));
+
 export class Browser {
   private cookies = new Map<string, string>();
   /** The CSRF token of the last page that carried one. */
@@ -40,6 +54,9 @@ export class Browser {
     const response = await this.t.app.handle(new Request(`http://localhost${path}`, { ...init, headers, redirect: "manual" }));
     this.remember(response);
     const text = await response.text();
+    // Every portal test checks this on every page and fragment it reads.
+    for (const error of errorsOn(text))
+      for (const pattern of JARGON) if (pattern.test(error)) throw new Error(`${path}: an error in integrators' words (${pattern}): ${error}`);
     const token = /"x-csrf-token":"([^"]+)"/.exec(text.replaceAll("&quot;", '"'))?.[1] ?? /name="_csrf" value="([^"]+)"/.exec(text)?.[1];
     if (token) this.csrf = token;
     return {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { escapeHtml } from "@kitajs/html";
+import { inWords } from "../../src/portal/words";
 import { PDF_BASE64, PNG_BASE64, type TestPartner, testApp } from "../support/harness";
 import { approvedPolicy, watDate } from "../support/policies";
 import { type Browser, signedIn } from "./browser";
@@ -111,23 +112,23 @@ describe("partner claim pages", () => {
     expect(json.exctnFdbck).toMatchObject({ id: 55, id_v4: 400 });
     expect(tooMuch.status).toBe(400);
     expect(tooMuch.text).toContain('id="f-amount-error"');
-    expect(tooMuch.text).toContain(escaped(json.exctnFdbck.elbrtn));
+    expect(tooMuch.text).toContain(escaped(inWords(json.exctnFdbck.elbrtn)));
     expect(tooMuch.text).toContain("Phone stolen at Oshodi market");
     expect(tooMuch.text).toContain('value="200,000.01"');
 
     const future = await b.post("/portal/claims", claimForm(policy, { incidentDate: watDate(2) }));
     expect(future.status).toBe(400);
     expect(future.text).toContain('id="f-incidentDate-error"');
-    expect(future.text).toContain("seed.incidentDate must not be in the future");
+    expect(future.text).toContain(inWords("seed.incidentDate must not be in the future"));
 
     const blank = await b.post("/portal/claims", claimForm(policy, { description: "   " }));
     expect(blank.status).toBe(400);
     expect(blank.text).toContain('id="f-description-error"');
-    expect(blank.text).toContain("seed.description is required");
+    expect(blank.text).toContain(inWords("seed.description is required"));
 
     const notANumber = await b.post("/portal/claims", claimForm(policy, { amount: "forty thousand" }));
     expect(notANumber.text).toContain('id="f-amount-error"');
-    expect(notANumber.text).toContain("seed.amount must be a JSON number");
+    expect(notANumber.text).toContain(inWords("seed.amount must be a JSON number"));
 
     const unknown = await b.post("/portal/claims", claimForm(crypto.randomUUID()));
     expect(unknown.status).toBe(404);
@@ -178,10 +179,10 @@ describe("partner claim pages", () => {
     const foreign = await b.get(`/portal/claims?policy=${crypto.randomUUID()}`);
     expect(foreign.status).toBe(400);
     expect(foreign.text).toContain('id="f-policy-error"');
-    expect(foreign.text).toContain("seed.policy: no policy");
+    expect(foreign.text).toContain(inWords("seed.policy: no policy"));
     const backwards = await b.get(`/portal/claims?from=${watDate(0)}&to=${watDate(-3)}`);
     expect(backwards.text).toContain('id="f-to-error"');
-    expect(backwards.text).toContain("seed.to must not be before seed.from");
+    expect(backwards.text).toContain(inWords("seed.to must not be before seed.from"));
     expect(backwards.text).toContain(`value="${watDate(-3)}"`);
   });
 
@@ -219,14 +220,14 @@ describe("partner claim pages", () => {
 
     const again = await b.post(`/portal/claims/${claimNo}/withdraw`, {}, { "hx-request": "true" });
     expect(again.status).toBe(409);
-    expect(again.text).toContain(`claim ${claimNo} is withdrawn, a final status: it cannot become withdrawn`);
+    expect(again.text).toContain(inWords(`claim ${claimNo} is withdrawn, a final status: it cannot become withdrawn`));
     expect((await p.run("claim status", { claimNo })).history).toHaveLength(2);
 
     const long = await submitted(b, policy);
     const tooLong = await b.post(`/portal/claims/${long}/withdraw`, { note: "x".repeat(501) });
     expect(tooLong.status).toBe(400);
     expect(tooLong.text).toContain('id="f-note-error"');
-    expect(tooLong.text).toContain("seed.note must be at most 500 characters");
+    expect(tooLong.text).toContain(inWords("seed.note must be at most 500 characters"));
     expect((await p.run("claim status", { claimNo: long })).status).toBe("submitted");
   });
 });
@@ -249,7 +250,7 @@ describe("claims adjudication", () => {
 
     const early = await admin.post(`/admin/claims/${claimNo}/review`, { status: "approved" }, { "hx-request": "true" });
     expect(early.status).toBe(409);
-    expect(early.text).toContain(`claim ${claimNo} is submitted, so it cannot become approved`);
+    expect(early.text).toContain(inWords(`claim ${claimNo} is submitted, so it cannot become approved`));
 
     const review = await admin.post(`/admin/claims/${claimNo}/review`, { status: "in_review", note: "assessor assigned" }, { "hx-request": "true" });
     expect(review.status).toBe(200);
@@ -260,12 +261,12 @@ describe("claims adjudication", () => {
     const noReason = await admin.post(`/admin/claims/${claimNo}/review`, { status: "rejected", note: "" }, { "hx-request": "true" });
     expect(noReason.status).toBe(400);
     expect(noReason.text).toContain('id="f-note-error"');
-    expect(noReason.text).toContain("seed.note is required to reject");
+    expect(noReason.text).toContain(inWords("seed.note is required to reject"));
 
     const tooMuch = await admin.post(`/admin/claims/${claimNo}/review`, { status: "approved", approvedAmount: "45,000.01" }, { "hx-request": "true" });
     expect(tooMuch.status).toBe(400);
     expect(tooMuch.text).toContain('id="f-approvedAmount-error"');
-    expect(tooMuch.text).toContain("seed.approvedAmount must be at most the amount claimed");
+    expect(tooMuch.text).toContain(inWords("seed.approvedAmount must be at most the amount claimed"));
     expect(tooMuch.text).toContain('value="45,000.01"');
 
     const approved = await admin.post(`/admin/claims/${claimNo}/review`, { status: "approved", approvedAmount: "40,000.55" }, { "hx-request": "true" });

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { inWords } from "../../src/portal/words";
 import { PNG_BASE64, testApp } from "../support/harness";
 import { signedIn } from "./browser";
 
@@ -46,8 +47,23 @@ describe("consumer pages", () => {
     expect(refused.status).toBe(400);
     const json = await p.run("prfl entity", { class: "h", name: { first: "Tunde" }, phoneNo: "0803111" });
     expect(refused.text).toContain(`id="f-phoneNo-error"`);
-    expect(refused.text).toContain(json.exctnFdbck.elbrtn.replaceAll('"', "&quot;"));
+    expect(refused.text).toContain(inWords(json.exctnFdbck.elbrtn).replaceAll('"', "&quot;"));
     expect(refused.text).toContain('value="Tunde"');
+    expect((await p.run("dump entt_*CSTMRS")).list).toHaveLength(0);
+  });
+
+  test("every refused field at once, each beside its input, in people's words", async () => {
+    const p = await t.partner();
+    const b = await signedIn(t, p.portal);
+    await b.get("/portal/consumers/new");
+    const refused = await b.post("/portal/consumers", person({ phoneNo: "12", eMail: "nope", "dob.date": "1990-13-01" }));
+    expect(refused.status).toBe(400);
+    for (const [input, words] of [
+      ["dob.date", "Date of birth is not a real calendar date"],
+      ["phoneNo", "Phone number must be a Nigerian number such as 0803 123 4567, or start with + and the country code"],
+      ["eMail", "E-mail must be a valid e-mail address"],
+    ])
+      expect(refused.text).toContain(`<p id="f-${input!.replace(".", "-")}-error" class="error">${words}</p>`);
     expect((await p.run("dump entt_*CSTMRS")).list).toHaveLength(0);
   });
 
@@ -114,7 +130,7 @@ describe("consumer pages", () => {
     const b = await signedIn(t, p.portal);
     const answer = await b.post("/portal/consumers", person({ "name.first": "Ada\u0000" }));
     expect(answer.status).toBe(400);
-    expect(answer.text).toContain("The form field name.first contains a NUL character");
+    expect(answer.text).toContain("The form field First name contains a NUL character");
     expect((await p.run("dump entt_*CSTMRS")).list).toHaveLength(0);
     // In a search, a path or a JSON body alike.
     expect((await b.get("/portal/consumers?q=%00")).status).toBe(400);
@@ -146,10 +162,10 @@ describe("consumer pages", () => {
         }),
       );
       expect(response.status).toBe(400);
-      expect(await response.text()).toContain("the request could not be read");
+      expect(await response.text()).toContain("The request could not be read");
     }
     const listed = await b.get("/portal/consumers?cursor=not-a-cursor");
     expect(listed.status).toBe(400);
-    expect(listed.text).toContain("seed.cursor is not a cursor this service returned");
+    expect(listed.text).toContain(inWords("seed.cursor is not a cursor this service returned"));
   });
 });

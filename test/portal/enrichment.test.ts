@@ -5,6 +5,7 @@ import { listAudit } from "../../src/modules/audit/service";
 import { httpVehicleRegistry, type PublishedPolicy } from "../../src/modules/enrichment/registry";
 import { usageCharges } from "../../src/modules/enrichment/schema";
 import { setAccountMode } from "../../src/modules/partners/service";
+import { inWords } from "../../src/portal/words";
 import { newPlate, publishVehicle } from "../niid/records";
 import { type TestPartner, testApp } from "../support/harness";
 import { startVerificationService } from "../support/verification-service";
@@ -140,7 +141,7 @@ describe("vehicle checks page", () => {
     const json = (await p.run("enrch niid_vehicle", seed)).exctnFdbck;
     expect(json.id_v4).toBe(400);
     expect(refused.text).toContain(`id="f-${input}-error"`);
-    expect(refused.text).toContain(`>${shown(json.elbrtn)}</p>`);
+    expect(refused.text).toContain(`>${shown(inWords(json.elbrtn))}</p>`);
     expect(await chargesOf(p.partnerId)).toEqual([]);
   });
 
@@ -155,7 +156,7 @@ describe("vehicle checks page", () => {
     const json = (await p.run("enrch niid_vehicle", { value })).exctnFdbck;
     expect(json.id_v4).toBe(status);
     expect(failed.text).toContain('class="problem" role="alert"');
-    expect(failed.text).toContain(shown(json.elbrtn));
+    expect(failed.text).toContain(shown(inWords(json.elbrtn)));
     expect(failed.text).toContain(`value="${value}"`);
     expect(await chargesOf(p.partnerId)).toEqual([]);
   });
@@ -168,7 +169,7 @@ describe("vehicle checks page", () => {
     await b.get("/portal/vehicle");
     const refused = await b.post("/portal/vehicle/check", { search_type: "registration", value: plate });
     expect(refused.status).toBe(503);
-    expect(refused.text).toContain("vehicle registry is not configured on this service");
+    expect(refused.text).toContain("Vehicle registry is not configured on this service");
 
     const unreachable = await testApp({ NIID_URL: `http://127.0.0.1:${await freePort()}` });
     const q = await unreachable.partner({ enrichment: true });
@@ -176,7 +177,7 @@ describe("vehicle checks page", () => {
     await c.get("/portal/vehicle");
     const down = await c.post("/portal/vehicle/check", { search_type: "registration", value: plate });
     expect(down.status).toBe(502);
-    expect(down.text).toContain("vehicle registry is unreachable: retry later");
+    expect(down.text).toContain(inWords("vehicle registry is unreachable: retry later"));
   });
 
   test("VIN decode: the catalogue's fields as a definition list; a bad VIN is refused next to the field with the JSON surface's words", async () => {
@@ -197,12 +198,12 @@ describe("vehicle checks page", () => {
     expect(wrong.status).toBe(400);
     const json = (await p.run("enrch vin_vehicle", { vin: "1HGCM82634A004352" })).exctnFdbck;
     expect(wrong.text).toContain('id="f-vin-error"');
-    expect(wrong.text).toContain(`>${shown(json.elbrtn)}</p>`);
+    expect(wrong.text).toContain(`>${shown(inWords(json.elbrtn))}</p>`);
     expect(wrong.text).toContain('value="1HGCM82634A004352"');
 
     const blank = await b.post("/portal/vehicle/vin", { vin: " " });
     expect(blank.status).toBe(400);
-    expect(blank.text).toContain("seed.vin is required: a 17-character VIN");
+    expect(blank.text).toContain(inWords("seed.vin is required: a 17-character VIN"));
     expect((await chargesOf(p.partnerId)).map((c) => [c.service, c.outcome, c.amountKobo])).toEqual([
       ["vin_decode", "decoded", 0],
       ["vin_decode", "unknown", 0],

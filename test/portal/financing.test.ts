@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { escapeHtml } from "@kitajs/html";
 import { listPlans } from "../../src/modules/financing/service";
+import { inWords } from "../../src/portal/words";
 import { day } from "../../views/format";
 import { type TestPartner, testApp } from "../support/harness";
 import { fullConsumer, insureSeed, productCases, watDate } from "../support/policies";
@@ -95,13 +96,13 @@ describe("partner financing pages", () => {
     expect(json.exctnFdbck).toMatchObject({ id: 55, id_v4: 400 });
     expect(tooMuch.status).toBe(400);
     expect(tooMuch.text).toContain('id="f-downPayment-error"');
-    expect(tooMuch.text).toContain(escapeHtml(json.exctnFdbck.elbrtn));
+    expect(tooMuch.text).toContain(escapeHtml(inWords(json.exctnFdbck.elbrtn)));
     expect(tooMuch.text).toContain('value="15,000"');
     expect(tooMuch.text).toContain('<option value="weekly" selected>');
 
     const many = await b.post("/portal/financing", financeForm(reference, { installments: "13" }));
     expect(many.text).toContain('id="f-installments-error"');
-    expect(many.text).toContain("seed.installments must be at most 12; received 13");
+    expect(many.text).toContain(inWords("seed.installments must be at most 12; received 13"));
 
     const past = await b.post("/portal/financing", financeForm(reference, { firstDueDate: watDate(-1) }));
     expect(past.text).toContain('id="f-firstDueDate-error"');
@@ -109,7 +110,7 @@ describe("partner financing pages", () => {
 
     const noFrequency = await b.post("/portal/financing", financeForm(reference, { frequency: "" }));
     expect(noFrequency.text).toContain('id="f-frequency-error"');
-    expect(noFrequency.text).toContain("seed.frequency is required");
+    expect(noFrequency.text).toContain(inWords("seed.frequency is required"));
 
     const grace = await b.post("/portal/financing", financeForm(reference, { graceDays: "31" }));
     expect(grace.text).toContain('id="f-graceDays-error"');
@@ -148,12 +149,12 @@ describe("partner financing pages", () => {
     const otherAmount = await b.post(path, { amount: "500", reference: "rcpt-1" });
     expect(otherAmount.status).toBe(409);
     expect(otherAmount.text).toContain('id="f-reference-error"');
-    expect(otherAmount.text).toContain("seed.reference rcpt-1 was already used for a payment of 4000 naira");
+    expect(otherAmount.text).toContain(inWords("seed.reference rcpt-1 was already used for a payment of 4000 naira"));
 
     const over = await b.post(path, { amount: "8,000.01", reference: "rcpt-2" });
     expect(over.status).toBe(409);
     expect(over.text).toContain('id="f-amount-error"');
-    expect(over.text).toContain("is more than the 8000 naira outstanding");
+    expect(over.text).toContain("is more than the ₦8,000 outstanding");
     expect(over.text).toContain('value="rcpt-2"');
 
     const future = await b.post(path, { amount: "100", reference: "rcpt-3", paidAt: watDate(3) });
@@ -220,7 +221,7 @@ describe("the operator's financing page", () => {
     const badDate = await admin.post("/admin/financing/lapse", { asOf: "2026-02-30" }, { "hx-request": "true" });
     expect(badDate.status).toBe(400);
     expect(badDate.text).toContain('id="f-asOf-error"');
-    expect(badDate.text).toContain("seed.asOf is not a real calendar date");
+    expect(badDate.text).toContain(inWords("seed.asOf is not a real calendar date"));
 
     const today = await admin.post("/admin/financing/lapse", { asOf: "" }, { "hx-request": "true" });
     expect(today.status).toBe(200);

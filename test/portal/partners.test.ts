@@ -111,7 +111,7 @@ describe("API keys page", () => {
 
     const again = await owner.post("/portal/keys/revoke", { keyId: p.keys.test.id });
     expect(again.status).toBe(404);
-    expect(again.text).toContain(`no active key ${p.keys.test.id}`);
+    expect(again.text).toContain(`No active key ${p.keys.test.id}`);
 
     const foreign = await owner.post("/portal/keys/revoke", { keyId: other.keys.live.id });
     expect(foreign.status).toBe(404);
@@ -161,7 +161,7 @@ describe("API keys page", () => {
 
     const nonsense = await owner.post("/portal/keys/mode", { mode: "staging" });
     expect(nonsense.status).toBe(400);
-    expect(nonsense.text).toContain("mode must be &quot;test&quot; or &quot;live&quot;; received &quot;staging&quot;");
+    expect(nonsense.text).toContain("Mode must be &quot;test&quot; or &quot;live&quot;; received &quot;staging&quot;");
     expect(await modeOf("legacy")).toBe("test");
     // htmx is told to load the keys page; its words follow the mode it is in now.
     expect((await owner.post("/portal/keys/mode", { mode: "live" }, { "hx-request": "true" })).hxRedirect).toBe("/portal/keys?switched=live");
@@ -235,7 +235,7 @@ describe("team page", () => {
     const bad = await owner.post("/portal/team", { name: 'Tolu "><b>Ade</b>', email: "tolu-at-partner" });
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('id="f-email-error"');
-    expect(bad.text).toContain("email must be an e-mail address, e.g. ada@partner.ng");
+    expect(bad.text).toContain("Email must be an e-mail address, e.g. ada@partner.ng");
     expect(bad.text).toContain('value="tolu-at-partner"');
     expect(bad.text).toContain('value="Tolu &#34;><b>Ade</b>"'); // kept, and cannot leave its attribute
     expect(bad.text).not.toContain('"><b>Ade');
@@ -288,7 +288,7 @@ describe("team page", () => {
     const ownerId = (await listAudit(db, { partnerId: p.partnerId, action: "user.invite" }, { limit: 1 })).items[0]!.actorUserId!;
     const refused = await owner.post(`/portal/team/${ownerId}/deactivate`, {});
     expect(refused.status).toBe(404);
-    expect(refused.text).toContain("no such staff member on this account");
+    expect(refused.text).toContain("No such staff member on this account");
   });
 
   test("a partner never sees or changes another partner's users", async () => {

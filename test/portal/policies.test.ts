@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { count, eq } from "drizzle-orm";
 import { simulatedInsurer, underwriteDuePolicies } from "../../src/modules/policies/underwriting";
 import { quotes as quotesTable } from "../../src/modules/quotes/schema";
+import { inWords } from "../../src/portal/words";
 import { testApp } from "../support/harness";
 import { fullConsumer } from "../support/policies";
 import { signedIn } from "./browser";
@@ -28,7 +29,7 @@ describe("quote and issue in the portal", () => {
       { product: "vhcl-cmpr-1111", vhclValueForInsrnc: "100000", insrncDrtn: "1y" },
       { "hx-request": "true" },
     );
-    expect(tooLow.text).toContain("500000");
+    expect(tooLow.text).toContain("₦500,000");
     const reference = crypto.randomUUID();
     const issued = await b.post("/portal/quote/issue", { product: "vhcl-tprt-1111", insrncDrtn: "1y", consumer, id: reference, ...vehicleForm });
     expect(issued.status).toBe(303);
@@ -58,7 +59,7 @@ describe("quote and issue in the portal", () => {
       "addtnlFact.rgstrtId": "ABC-123",
     });
     expect(refused.status).toBe(400);
-    expect(refused.text).toContain("seed.id");
+    expect(refused.text).toContain(inWords("seed.id"));
     expect(refused.text).toContain('value="Corolla"');
   });
 

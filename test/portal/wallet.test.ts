@@ -3,6 +3,7 @@ import { listAudit } from "../../src/modules/audit/service";
 import type { VehicleRegistry } from "../../src/modules/enrichment/registry";
 import { checkVehicleRegistry, currentWatMonth, decodeVin } from "../../src/modules/enrichment/service";
 import { walletBalance } from "../../src/modules/wallet/service";
+import { inWords } from "../../src/portal/words";
 import { type TestPartner, testApp } from "../support/harness";
 import { signedIn } from "./browser";
 
@@ -91,7 +92,8 @@ describe("wallet page", () => {
     expect(refused.text).toContain(`aria-describedby="f-${input}-hint f-${input}-error"`);
     const message = await elbrtn(p, seed);
     expect(message).toContain(`seed.${input}`);
-    expect(refused.text).toContain(`>${shown(message)}</p>`);
+    // The rule of the JSON surface, in the portal's words (src/portal/words.ts).
+    expect(refused.text).toContain(`>${shown(inWords(message))}</p>`);
     if (form.reference) expect(refused.text).toContain(`value="${form.reference}"`);
     expect(await walletBalance(db, p.partnerId)).toBe(0);
     expect(await auditOf(p.partnerId, "wallet.topup")).toHaveLength(0);
@@ -106,7 +108,7 @@ describe("wallet page", () => {
     const conflict = await b.post("/portal/wallet/topup", { amount: "200", reference: ref });
     expect(conflict.status).toBe(409);
     expect(conflict.text).toContain('id="f-reference-error"');
-    expect(conflict.text).toContain(`seed.reference ${ref} was already used for a top-up of 100 naira`);
+    expect(conflict.text).toContain(`Reference ${ref} was already used for a top-up of ₦100`);
     expect(conflict.text).toContain('value="200"');
     expect(await walletBalance(db, p.partnerId)).toBe(10_000);
   });
@@ -196,7 +198,7 @@ describe("wallet page", () => {
     const bad = await b.get("/portal/wallet/usage?month=2025-13", { "hx-request": "true" });
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('id="f-month-error"');
-    expect(bad.text).toContain("month must be YYYY-MM; received &quot;2025-13&quot;");
+    expect(bad.text).toContain("Month must be YYYY-MM; received &quot;2025-13&quot;");
     expect(bad.text).toContain('value="2025-13"');
 
     // Another partner's statement for the same month is empty.

@@ -223,7 +223,7 @@ const cases: Record<string, () => Promise<void>> = {
       "addtnlFact.rgstrtId": "ABC123DE",
     });
     expectStatus(response, 400);
-    expect(response.text).toContain("consumer not found");
+    expect(response.text).toContain("This consumer was not found among your consumers");
   },
   "GET /portal/wallet": async () => {
     expectStatus(await visit(owner, "GET", "/portal/wallet"), 200);

@@ -1,12 +1,19 @@
 import type { Children } from "@kitajs/html";
 import type { FormEntry, FormField, FormGroup } from "../../src/products/types";
 
-/** What a form shows after a refusal: the message, next to the input it is about when there is one. */
-export interface FormProblem {
+/** One refused field: the message, next to the input it is about when there is one. */
+interface FieldProblem {
   message: string;
   /** The input name the message belongs to (see inputForField). */
   input?: string;
 }
+
+/** What a form shows after a refusal: the first problem, and the others the same check found (all at once). */
+export interface FormProblem extends FieldProblem {
+  more?: readonly FieldProblem[];
+}
+
+const problemsOf = (problem?: FormProblem): FieldProblem[] => (problem ? [problem, ...(problem.more ?? [])] : []);
 
 export type FormValues = Record<string, string | undefined>;
 
@@ -15,16 +22,19 @@ const describedBy = (name: string, hint?: string, error?: string) =>
 
 /** A problem without an input of its own (or whose input is not on the page), shown above the form. */
 export function ProblemSummary(props: { problem?: FormProblem; inputs?: readonly string[] }) {
-  const p = props.problem;
-  if (!p || (p.input && props.inputs?.includes(p.input))) return "";
+  const unplaced = problemsOf(props.problem).filter((p) => !(p.input && props.inputs?.includes(p.input)));
   return (
-    <div class="problem" role="alert" safe>
-      {p.message}
-    </div>
+    <>
+      {unplaced.map((p) => (
+        <div class="problem" role="alert" safe>
+          {p.message}
+        </div>
+      ))}
+    </>
   );
 }
 
-const errorFor = (name: string, problem?: FormProblem) => (problem?.input === name ? problem.message : undefined);
+const errorFor = (name: string, problem?: FormProblem) => problemsOf(problem).find((p) => p.input === name)?.message;
 
 /** One labelled input of any kind, keeping what was typed and showing its error beside it. */
 export function Input(props: {
@@ -265,7 +275,8 @@ export function Table(props: {
   class?: string;
   bodyId?: string;
   /** The rows of a totals footer. */
-  footer?: Children;
+  /** Rows the caller rendered (their text escaped there), after the body. */
+  footer?: JSX.Element;
   children: Children;
 }) {
   if (props.count === 0) return <Empty>{props.empty}</Empty>;
@@ -297,7 +308,7 @@ export function Table(props: {
         </tr>
       </thead>
       <tbody id={props.bodyId}>{props.children}</tbody>
-      {props.footer ? <tfoot>{props.footer}</tfoot> : ""}
+      {props.footer === undefined ? "" : <tfoot>{props.footer as "safe"}</tfoot>}
     </table>
   );
 }

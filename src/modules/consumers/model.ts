@@ -52,7 +52,12 @@ const SOCIAL_ID_TYPES = [
 ];
 
 const contact: FormEntry[] = [
-  { kind: "phone", path: "phoneNo", label: "Phone number", hint: "A Nigerian number as you would dial it (0803 123 4567), or another country's with its + code" },
+  {
+    kind: "phone",
+    path: "phoneNo",
+    label: "Phone number",
+    hint: "A Nigerian number as you would dial it (0803 123 4567), or another country's with its + code",
+  },
   { kind: "text", path: "eMail", label: "E-mail", hint: "Registering the same e-mail again updates that consumer. Required for marine cover." },
   { kind: "textarea", path: "addrss.addrss", label: "Address" },
 ];

@@ -1,7 +1,9 @@
 import type { ConsumerChoice } from "../../../views/quotes/quote";
+import { CommandError } from "../../core/errors";
 import { normaliseUuid } from "../../core/ids";
 import type { Database } from "../../db/client";
 import { problemOf } from "../../portal/page";
+import { isOnlyMissing } from "../../portal/words";
 import { findProduct, type Product } from "../../products";
 import { consumerName } from "../consumers/presenter";
 import { findConsumer, listConsumers, wireConsumerId } from "../consumers/service";
@@ -55,6 +57,8 @@ export function premiumPreview(values: FormValues) {
   try {
     return { kobo: product.family.quote(product.type, quoteSeedFromForm(product, values)).premiumKobo };
   } catch (error) {
+    // A field still empty is not a mistake while the form is being filled in.
+    if (error instanceof CommandError && isOnlyMissing(error.message)) return undefined;
     return { problem: problemOf(error) };
   }
 }

@@ -7,6 +7,7 @@ import type { AppDeps } from "../../http/context";
 import { notFound, redirectTo } from "../../portal/kit";
 import { formValues, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
+import { inWords } from "../../portal/words";
 import { endpointSeedFrom, registerInput, updateInput } from "./model";
 import { deliveryView, endpointRow, endpointValues } from "./presenter";
 import {
@@ -131,7 +132,7 @@ export const webhookPortal = (deps: AppDeps) => {
           // Another partner's endpoint (404), or a cursor that is not one (400).
           if (!(error instanceof CommandError)) throw error;
           set.status = error.status;
-          return problemRow(error.message);
+          return problemRow(inWords(error.message));
         }
       },
       { portal: "partner" },
