@@ -12,6 +12,7 @@ import { outboxEvents } from "../src/modules/events/schema";
 import { financingPayments, financingPlans } from "../src/modules/financing/schema";
 import { walletEntries } from "../src/modules/wallet/schema";
 import { walletBalance } from "../src/modules/wallet/service";
+import { inWords } from "../src/portal/words";
 import { signedIn } from "./portal/browser";
 import { type TestPartner, testApp } from "./support/harness";
 import { approvedPolicy, productCases, watDate } from "./support/policies";
@@ -217,13 +218,14 @@ describe("insured values in product seeds follow the same rule", () => {
 });
 
 describe("the portal reaches the same rule through the same parser", () => {
-  test("a top-up typed as 0.30000000000000004 is refused in wallet topup's words; 0.29 is 29 kobo", async () => {
+  test("a top-up typed as 0.30000000000000004 is refused by wallet topup's rule, in the portal's words; 0.29 is 29 kobo", async () => {
     const p = await t.partner();
     const b = await signedIn(t, p.portal);
     await b.get("/portal/wallet");
     const refused = await b.post("/portal/wallet/topup", { amount: "0.30000000000000004", reference: "PORTAL-1" });
     expect(refused.status).toBe(400);
-    expect(refused.text).toContain("seed.amount must have at most two decimals (kobo); received 0.30000000000000004");
+    expect(refused.text).toContain(inWords("seed.amount must have at most two decimals (kobo); received 0.30000000000000004"));
+    expect(refused.text).toContain("Amount must have at most two decimals; received 0.30000000000000004");
     expect(await walletBalance(db, p.partnerId)).toBe(0);
     expect((await b.post("/portal/wallet/topup", { amount: "0.29", reference: "PORTAL-2" })).status).toBe(200);
     expect(await walletBalance(db, p.partnerId)).toBe(29);

@@ -6,6 +6,7 @@
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { usageCharges } from "../src/modules/enrichment/schema";
+import { inWords } from "../src/portal/words";
 import { signedIn } from "./portal/browser";
 import { type TestPartner, testApp } from "./support/harness";
 import { fullConsumer, insureSeed, productCases } from "./support/policies";
@@ -66,7 +67,7 @@ describe("enrch niid_vehicle: nothing left once normalised is refused, never sen
     const before = lookups.length;
     const page = await b.post("/portal/vehicle/check", { search_type: "registration", value: "- -" });
     expect(page.status).toBe(400);
-    expect(page.text).toContain("seed.value must contain a letter or digit");
+    expect(page.text).toContain(inWords("seed.value must contain a letter or digit"));
     expect(lookups.length).toBe(before);
   });
 });

@@ -1,11 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import { and, count, eq, sum } from "drizzle-orm";
+import { coverDays } from "../src/core/time";
 import { auditLog } from "../src/modules/audit/schema";
 import { outboxEvents } from "../src/modules/events/schema";
 import type { KeyLabel } from "../src/modules/partners/service";
 import { policies } from "../src/modules/policies/schema";
 import { simulatedInsurer, underwriteDuePolicies } from "../src/modules/policies/underwriting";
 import { walletEntries, wallets } from "../src/modules/wallet/schema";
+import { coverPeriod, day } from "../views/format";
 import { individual, PNG_BASE64, type TestPartner, testApp } from "./support/harness";
 import { fullConsumer, insureSeed, newImei, type ProductCase, productCases } from "./support/policies";
 
@@ -499,6 +501,21 @@ describe("hosted certificates and verification", () => {
     const missing = await t.app.handle(new Request("http://localhost/verify/POL-XXXX-2026-NOPE"));
     expect(missing.status).toBe(404);
     expect(await missing.text()).toContain("not genuine");
+  });
+
+  test("one cover period everywhere: a year from today is today to the day before a year from today, on the verify page as on every other", async () => {
+    const p = await t.partner();
+    const { answer } = await insure(p, productCases["vhcl-tprt-1111"]!);
+    const [stored] = await db.select().from(policies).where(eq(policies.policyNo, answer.policyNo));
+    const { firstDay, lastDay } = coverDays(stored!.coverStart, stored!.coverEnd);
+    const yearLater = new Date(`${firstDay}T00:00:00Z`);
+    yearLater.setUTCFullYear(yearLater.getUTCFullYear() + 1);
+    yearLater.setUTCDate(yearLater.getUTCDate() - 1);
+    expect(lastDay).toBe(yearLater.toISOString().slice(0, 10));
+    const html = await (await t.app.handle(new Request(`http://localhost/verify/${answer.policyNo}`))).text();
+    expect(html).toContain(`<dd>${coverPeriod(stored!.coverStart, stored!.coverEnd)}</dd>`);
+    expect(coverPeriod(stored!.coverStart, stored!.coverEnd)).toBe(`${day(firstDay)} to ${day(lastDay)}`);
+    expect(html).not.toContain("00:00:00");
   });
 
   test("certificate links need the exact token", async () => {

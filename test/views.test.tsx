@@ -203,7 +203,7 @@ const views: [string, () => JSX.Element | string][] = [
     () => (
       <VerifyPage
         policyNo={EVIL}
-        policy={{ policyNo: EVIL, valid: false, statusText: EVIL, productName: EVIL, insuredInitials: EVIL, coverStart: EVIL, coverEnd: EVIL, specimen: true }}
+        policy={{ policyNo: EVIL, valid: false, statusText: EVIL, productName: EVIL, insuredInitials: EVIL, cover: EVIL, specimen: true }}
       />
     ),
   ],

@@ -1,9 +1,9 @@
+import { formatNaira } from "../src/core/money";
+import { coverDays } from "../src/core/time";
 /** Nigerian formats for people: naira with thousands separators, local (WAT) dates and times. */
 
-const nairaFormat = new Intl.NumberFormat("en-NG", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-
-/** ₦15,000.00 from kobo. */
-export const naira = (kobo: number) => `${kobo < 0 ? "−" : ""}₦${nairaFormat.format(Math.abs(kobo) / 100)}`;
+/** ₦15,000.00 from kobo (src/core/money.ts: certificates write amounts the same way). */
+export const naira = formatNaira;
 
 const WAT_MS = 3_600_000;
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
@@ -20,6 +20,12 @@ export function day(at: Date | string | null | undefined): string {
   if (!at) return "—";
   const wat = typeof at === "string" ? new Date(`${at}T00:00:00Z`) : new Date(at.getTime() + WAT_MS);
   return `${wat.getUTCDate()} ${MONTHS[wat.getUTCMonth()]} ${wat.getUTCFullYear()}`;
+}
+
+/** "23 Nov 2026 to 22 Nov 2027": the cover period (src/core/time.ts coverDays) in words. */
+export function coverPeriod(start: Date, end: Date): string {
+  const { firstDay, lastDay } = coverDays(start, end);
+  return `${day(firstDay)} to ${day(lastDay)}`;
 }
 
 /** What a policy status letter means to a person. */

@@ -6,8 +6,8 @@ export interface VerifiedPolicy {
   statusText: string;
   productName: string;
   insuredInitials: string;
-  coverStart: string;
-  coverEnd: string;
+  /** "23 Nov 2026 to 22 Nov 2027", both days included. */
+  cover: string;
   specimen: boolean;
 }
 
@@ -29,7 +29,7 @@ export function VerifyPage(props: { policy: VerifiedPolicy | null; policyNo: str
             <dt>Insured</dt>
             <dd safe>{p.insuredInitials}</dd>
             <dt>Cover</dt>
-            <dd safe>{`${p.coverStart} to ${p.coverEnd}`}</dd>
+            <dd safe>{p.cover}</dd>
           </dl>
         </section>
       ) : (

@@ -51,3 +51,8 @@ export function toKobo(naira: number): number {
 
 /** Kobo as the naira the wire and the events show (a JSON number; exact, kobo being whole). */
 export const toNaira = (kobo: number): number => kobo / 100;
+
+const nairaFormat = new Intl.NumberFormat("en-NG", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** ₦15,000.00 from kobo: the one way pages, certificates and decline reasons write an amount. */
+export const formatNaira = (kobo: number) => `${kobo < 0 ? "−" : ""}₦${nairaFormat.format(Math.abs(kobo) / 100)}`;

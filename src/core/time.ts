@@ -2,3 +2,13 @@
 export function watTimestamp(at: Date): string {
   return new Date(at.getTime() + 3_600_000).toISOString().slice(0, 19).replace("T", " ");
 }
+
+/**
+ * The cover period as people read it, one definition for every page, certificate and registry:
+ * its first and last day, both inclusive, as Nigerian dates (YYYY-MM-DD). Cover is stored as
+ * [start, end): it starts at an instant (midnight WAT, or a departure) and ends at the instant
+ * after its last moment, so a year from 23 Nov 2026 is 23 Nov 2026 to 22 Nov 2027.
+ */
+export function coverDays(start: Date, end: Date): { firstDay: string; lastDay: string } {
+  return { firstDay: watTimestamp(start).slice(0, 10), lastDay: watTimestamp(new Date(end.getTime() - 1)).slice(0, 10) };
+}

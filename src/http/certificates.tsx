@@ -1,10 +1,10 @@
 import { Elysia } from "elysia";
+import { coverPeriod } from "../../views/format";
 import { VerifyPage } from "../../views/verify";
-import { watTimestamp } from "../core/time";
 import { certificateFor, insuredName } from "../modules/certificates/service";
 import { findConsumer } from "../modules/consumers/service";
+import { productName } from "../modules/policies/presenter";
 import { findPolicyByCertificateToken, findPolicyByNumber } from "../modules/policies/service";
-import { findProduct } from "../products";
 import type { AppDeps } from "./context";
 
 /** Initials and surname only: the public page confirms a certificate without exposing the person. */
@@ -39,7 +39,6 @@ export const certificateRoutes = (deps: AppDeps) =>
         return <VerifyPage policy={null} policyNo={policyNo} />;
       }
       const consumer = await findConsumer(deps.database.db, policy.partnerId, policy.consumerId);
-      const product = findProduct(policy.productCode);
       const now = new Date();
       const inForce = policy.status === "a" && policy.coverStart <= now && now < policy.coverEnd;
       const statusText =
@@ -59,10 +58,9 @@ export const certificateRoutes = (deps: AppDeps) =>
             policyNo,
             valid: inForce || (policy.status === "a" && now < policy.coverStart),
             statusText,
-            productName: `${product.family.name}: ${product.productType.name}`,
+            productName: productName(policy.productCode),
             insuredInitials: initials(insuredName(consumer?.profile ?? {})),
-            coverStart: watTimestamp(policy.coverStart),
-            coverEnd: watTimestamp(policy.coverEnd),
+            cover: coverPeriod(policy.coverStart, policy.coverEnd),
             specimen: policy.mode === "test",
           }}
         />

@@ -57,8 +57,3 @@ export function parseFacts<S extends z.ZodType>(schema: S, addtnlFact: unknown):
   if (addtnlFact === undefined) throw new CommandError(400, "seed.addtnlFact is required for this product", "seed.addtnlFact");
   return parseWith(schema, addtnlFact, "seed.addtnlFact");
 }
-
-/** A naira amount (integer kobo) as a certificate prints it: NGN 1,250,000.00. */
-export function printNaira(kobo: number): string {
-  return `NGN ${(kobo / 100).toLocaleString("en-NG", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-}

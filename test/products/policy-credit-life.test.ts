@@ -66,12 +66,12 @@ describe("crlt terms", () => {
 
   test("printed: the loan amount in naira, the tenure and the disbursement date; the director when given", () => {
     expect(terms(valid()).printed).toEqual([
-      ["Loan amount", "NGN 500,000.00"],
+      ["Loan amount", "₦500,000.00"],
       ["Loan tenure", "12 months"],
       ["Disbursement date", "2026-03-10"],
     ]);
     expect(terms(withFacts({ ...director, loanTenure: 1 }), { type: "sme1", consumer: company }).printed).toEqual([
-      ["Loan amount", "NGN 500,000.00"],
+      ["Loan amount", "₦500,000.00"],
       ["Loan tenure", "1 month"],
       ["Disbursement date", "2026-03-10"],
       ["Director", "Chukwuma Okafor"],

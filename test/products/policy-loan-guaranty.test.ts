@@ -65,7 +65,7 @@ describe("lrgg-stnd-1111 terms", () => {
     expect(t.liveRoute).toBe("manual");
     expect(t.facts).toEqual(valid());
     expect(t.printed).toEqual([
-      ["Loan amount", "NGN 1,000,000.00"],
+      ["Loan amount", "₦1,000,000.00"],
       ["Loan tenure", "12 months"],
       ["Disbursement date", "2026-03-10"],
     ]);
@@ -153,13 +153,13 @@ describe("lrgg-stnd-1111 automatic decisions (spec 7)", () => {
 
   test("an amount differing from the latest quote is declined", () => {
     expect(decline(withFacts({ LoanAmount: 1_200_000 }))).toBe(
-      "Loan guaranty amount differs between quote and issuance: LoanAmount is NGN 1,200,000.00 at issuance but NGN 1,000,000.00 in the latest quote.",
+      "Loan guaranty amount differs between quote and issuance: LoanAmount is ₦1,200,000.00 at issuance but ₦1,000,000.00 in the latest quote.",
     );
   });
 
   test("with no quote on file the amount cannot be matched and is declined", () => {
     expect(decline(valid(), { latestQuote: null })).toBe(
-      "Loan guaranty amount differs between quote and issuance: no lrgg-stnd-1111 quote is on file to match LoanAmount NGN 1,000,000.00; quote the loan before issuing.",
+      "Loan guaranty amount differs between quote and issuance: no lrgg-stnd-1111 quote is on file to match LoanAmount ₦1,000,000.00; quote the loan before issuing.",
     );
   });
 

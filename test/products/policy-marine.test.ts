@@ -65,7 +65,7 @@ describe("marine terms", () => {
     expect(t.facts).toEqual({ insrncDrtn: "3m", ...valid(), coverStartDate: "2026-03-10" });
     expect(t.printed).toEqual([
       ["Goods", "Agricultural produce"],
-      ["Goods value", "NGN 5,000,000.00"],
+      ["Goods value", "₦5,000,000.00"],
       ["Voyage", "Lagos → Rotterdam"],
     ]);
   });
@@ -236,7 +236,7 @@ describe("marine automatic decisions (spec 7)", () => {
 
   test("goodsValue differing from the sum of item values is declined, not refused", () => {
     const reason = mexx.decline(withFacts({ goodsValue: 4_000_000 }));
-    expect(reason).toBe("Marine goodsValue differs from the sum of item values: goodsValue is NGN 4,000,000.00 but the items add up to NGN 5,000,000.00.");
+    expect(reason).toBe("Marine goodsValue differs from the sum of item values: goodsValue is ₦4,000,000.00 but the items add up to ₦5,000,000.00.");
     expect(mrnn.decline(withFacts({ goodsValue: 5_000_000.01 }))).toContain("differs from the sum of item values");
   });
 

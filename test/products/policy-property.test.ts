@@ -42,7 +42,7 @@ describe("allr-stnd-1111 terms", () => {
   test("certificate lines: what is insured and for how much", () => {
     expect(allRisk.terms({ ...items(), description: "  Laptop, camera and two phones " }).printed).toEqual([
       ["Property insured", "Laptop, camera and two phones"],
-      ["Sum insured", "NGN 1,000,000.00"],
+      ["Sum insured", "₦1,000,000.00"],
     ]);
   });
 
@@ -59,7 +59,7 @@ describe("firb-stnd-1111 terms", () => {
     expect(t.facts).toEqual({ insrncDrtn: "1m", ...shop(), premisesAddress: ADDRESS });
     expect(t.printed).toEqual([
       ["Property insured", "Shop stock and fittings"],
-      ["Sum insured", "NGN 20,000,000.00"],
+      ["Sum insured", "₦20,000,000.00"],
       ["Premises", ADDRESS],
     ]);
   });

@@ -48,7 +48,7 @@ describe("gtrn-stnd-1111 terms", () => {
     expect(t.facts).toEqual(valid());
     expect(t.printed).toEqual([
       ["Goods", "Laptops and phones (electronics)"],
-      ["Goods value", "NGN 750,000.00"],
+      ["Goods value", "₦750,000.00"],
       ["Voyage", "Lagos → Abuja"],
       ["Departure", "2026-03-11 08:00:00 WAT"],
       ["Estimated arrival", "2026-03-12 18:00:00 WAT"],

@@ -82,7 +82,7 @@ describe("vhcl-cmpr-1111 terms", () => {
     expect(t.premiumKobo).toBe(15_000_000);
     expect(t.liveRoute).toBe("manual");
     expect(t.facts).toEqual({ insrncDrtn: "6m", ...comprehensive() });
-    expect(t.printed).toContainEqual(["Insured value", "NGN 5,000,000.00"]);
+    expect(t.printed).toContainEqual(["Insured value", "₦5,000,000.00"]);
   });
 
   test.each([

@@ -1,5 +1,5 @@
 import type { Children } from "@kitajs/html";
-import { dateTime, day, naira, POLICY_STATUS_TEXT } from "../format";
+import { coverPeriod, dateTime, naira, POLICY_STATUS_TEXT } from "../format";
 import { Badge, Input, MoreRows, Table } from "../portal/ui";
 
 export interface PolicyRow {
@@ -207,7 +207,7 @@ export function PolicyDetail(props: { policy: PolicyView; children?: Children })
         <dt>Premium</dt>
         <dd safe>{naira(p.premiumKobo)}</dd>
         <dt>Cover</dt>
-        <dd safe>{`${day(p.coverStart)} to ${day(new Date(p.coverEnd.getTime() - 1))}`}</dd>
+        <dd safe>{coverPeriod(p.coverStart, p.coverEnd)}</dd>
         <dt>Requested</dt>
         <dd safe>{dateTime(p.createdAt)}</dd>
         {p.printed.map(([label, value]) => (

@@ -1364,7 +1364,7 @@ export interface components {
                 directorName?: string;
                 /** @description Disbursement date. The day the loan was paid out. */
                 disbursementDate: string;
-                /** @description Loan amount in KOBO (₦1 = 100 kobo). Kobo, not naira: a ₦500,000 loan is 50000000. From 1,000,000,000 kobo (₦10,000,000) the borrower needs a medical test clearance. */
+                /** @description Loan amount in kobo (₦1 = 100 kobo): a ₦500,000 loan is 50000000. From 1,000,000,000 kobo (₦10,000,000) the borrower needs a medical test clearance. */
                 loanAmount: number;
                 /** @description Loan end date. Cover ends on this date; an end before the start is declined. */
                 loanEndDate: string;
@@ -1373,7 +1373,7 @@ export interface components {
                 /** @description Loan tenure (months). More than 0; a part month as a decimal, e.g. 1.5. */
                 loanTenure: number;
                 /**
-                 * @description Medical test clearance. Required for a loan of 1,000,000,000 kobo (₦10,000,000) or more; leave blank below that.
+                 * @description Medical test clearance. Required for a loan of ₦10,000,000 or more; leave blank below that.
                  * @constant
                  */
                 medicalTestClearance?: "true";
@@ -1394,7 +1394,7 @@ export interface components {
         };
         /** Keyman insurance (crlt-kymn-1111): quote seed */
         "product.crlt-kymn-1111.quote": {
-            /** @description Loan amount in KOBO (₦1 = 100 kobo). Kobo, not naira: a ₦500,000 loan is 50000000. From 1,000,000,000 kobo (₦10,000,000) the borrower needs a medical test clearance. */
+            /** @description Loan amount in kobo (₦1 = 100 kobo): a ₦500,000 loan is 50000000. From 1,000,000,000 kobo (₦10,000,000) the borrower needs a medical test clearance. */
             loanAmount: number;
         };
         /** Mortgage protection (crlt-mrtg-1111): insure seed */
@@ -1406,7 +1406,7 @@ export interface components {
                 directorName?: string;
                 /** @description Disbursement date. The day the loan was paid out. */
                 disbursementDate: string;
-                /** @description Loan amount in KOBO (₦1 = 100 kobo). Kobo, not naira: a ₦500,000 loan is 50000000. From 1,000,000,000 kobo (₦10,000,000) the borrower needs a medical test clearance. */
+                /** @description Loan amount in kobo (₦1 = 100 kobo): a ₦500,000 loan is 50000000. From 1,000,000,000 kobo (₦10,000,000) the borrower needs a medical test clearance. */
                 loanAmount: number;
                 /** @description Loan end date. Cover ends on this date; an end before the start is declined. */
                 loanEndDate: string;
@@ -1415,7 +1415,7 @@ export interface components {
                 /** @description Loan tenure (months). More than 0; a part month as a decimal, e.g. 1.5. */
                 loanTenure: number;
                 /**
-                 * @description Medical test clearance. Required for a loan of 1,000,000,000 kobo (₦10,000,000) or more; leave blank below that.
+                 * @description Medical test clearance. Required for a loan of ₦10,000,000 or more; leave blank below that.
                  * @constant
                  */
                 medicalTestClearance?: "true";
@@ -1436,7 +1436,7 @@ export interface components {
         };
         /** Mortgage protection (crlt-mrtg-1111): quote seed */
         "product.crlt-mrtg-1111.quote": {
-            /** @description Loan amount in KOBO (₦1 = 100 kobo). Kobo, not naira: a ₦500,000 loan is 50000000. From 1,000,000,000 kobo (₦10,000,000) the borrower needs a medical test clearance. */
+            /** @description Loan amount in kobo (₦1 = 100 kobo): a ₦500,000 loan is 50000000. From 1,000,000,000 kobo (₦10,000,000) the borrower needs a medical test clearance. */
             loanAmount: number;
         };
         /** Credit life, personal loan (crlt-psnl-1111): insure seed */
@@ -1448,7 +1448,7 @@ export interface components {
                 directorName?: string;
                 /** @description Disbursement date. The day the loan was paid out. */
                 disbursementDate: string;
-                /** @description Loan amount in KOBO (₦1 = 100 kobo). Kobo, not naira: a ₦500,000 loan is 50000000. From 1,000,000,000 kobo (₦10,000,000) the borrower needs a medical test clearance. */
+                /** @description Loan amount in kobo (₦1 = 100 kobo): a ₦500,000 loan is 50000000. From 1,000,000,000 kobo (₦10,000,000) the borrower needs a medical test clearance. */
                 loanAmount: number;
                 /** @description Loan end date. Cover ends on this date; an end before the start is declined. */
                 loanEndDate: string;
@@ -1457,7 +1457,7 @@ export interface components {
                 /** @description Loan tenure (months). More than 0; a part month as a decimal, e.g. 1.5. */
                 loanTenure: number;
                 /**
-                 * @description Medical test clearance. Required for a loan of 1,000,000,000 kobo (₦10,000,000) or more; leave blank below that.
+                 * @description Medical test clearance. Required for a loan of ₦10,000,000 or more; leave blank below that.
                  * @constant
                  */
                 medicalTestClearance?: "true";
@@ -1478,7 +1478,7 @@ export interface components {
         };
         /** Credit life, personal loan (crlt-psnl-1111): quote seed */
         "product.crlt-psnl-1111.quote": {
-            /** @description Loan amount in KOBO (₦1 = 100 kobo). Kobo, not naira: a ₦500,000 loan is 50000000. From 1,000,000,000 kobo (₦10,000,000) the borrower needs a medical test clearance. */
+            /** @description Loan amount in kobo (₦1 = 100 kobo): a ₦500,000 loan is 50000000. From 1,000,000,000 kobo (₦10,000,000) the borrower needs a medical test clearance. */
             loanAmount: number;
         };
         /** Credit life, SME loan (crlt-sme1-1111): insure seed */
@@ -1490,7 +1490,7 @@ export interface components {
                 directorName?: string;
                 /** @description Disbursement date. The day the loan was paid out. */
                 disbursementDate: string;
-                /** @description Loan amount in KOBO (₦1 = 100 kobo). Kobo, not naira: a ₦500,000 loan is 50000000. From 1,000,000,000 kobo (₦10,000,000) the borrower needs a medical test clearance. */
+                /** @description Loan amount in kobo (₦1 = 100 kobo): a ₦500,000 loan is 50000000. From 1,000,000,000 kobo (₦10,000,000) the borrower needs a medical test clearance. */
                 loanAmount: number;
                 /** @description Loan end date. Cover ends on this date; an end before the start is declined. */
                 loanEndDate: string;
@@ -1499,7 +1499,7 @@ export interface components {
                 /** @description Loan tenure (months). More than 0; a part month as a decimal, e.g. 1.5. */
                 loanTenure: number;
                 /**
-                 * @description Medical test clearance. Required for a loan of 1,000,000,000 kobo (₦10,000,000) or more; leave blank below that.
+                 * @description Medical test clearance. Required for a loan of ₦10,000,000 or more; leave blank below that.
                  * @constant
                  */
                 medicalTestClearance?: "true";
@@ -1520,7 +1520,7 @@ export interface components {
         };
         /** Credit life, SME loan (crlt-sme1-1111): quote seed */
         "product.crlt-sme1-1111.quote": {
-            /** @description Loan amount in KOBO (₦1 = 100 kobo). Kobo, not naira: a ₦500,000 loan is 50000000. From 1,000,000,000 kobo (₦10,000,000) the borrower needs a medical test clearance. */
+            /** @description Loan amount in kobo (₦1 = 100 kobo): a ₦500,000 loan is 50000000. From 1,000,000,000 kobo (₦10,000,000) the borrower needs a medical test clearance. */
             loanAmount: number;
         };
         /** Fire and burglary (firb-stnd-1111): insure seed */

@@ -1,10 +1,11 @@
 import { eq } from "drizzle-orm";
+import { day } from "../../../views/format";
 import type { Config } from "../../config";
 import { publicUrl } from "../../config";
-import { watTimestamp } from "../../core/time";
+import { formatNaira } from "../../core/money";
+import { coverDays, watTimestamp } from "../../core/time";
 import type { Database, Executor } from "../../db/client";
 import { findProduct } from "../../products";
-import { printNaira } from "../../products/policy-helpers";
 import { consumers } from "../consumers/schema";
 import { partners } from "../partners/schema";
 import type { PolicyRecord } from "../policies/types";
@@ -17,9 +18,6 @@ export interface CertificateDocument {
   mime: string;
   content: Uint8Array;
 }
-
-const displayDate = (at: Date) =>
-  new Date(at.getTime() + 3_600_000).toLocaleDateString("en-GB", { day: "2-digit", month: "short", year: "numeric", timeZone: "UTC" });
 
 /** The name a certificate prints for a consumer: the organisation's, or the person's full name. */
 export function insuredName(profile: Record<string, unknown>): string {
@@ -57,9 +55,10 @@ export async function renderCertificateFor(db: Executor, config: Config, policy:
     productCode: policy.productCode,
     insuredName: insuredName(consumer!.profile),
     partnerName: partner!.name,
-    coverStart: displayDate(policy.coverStart),
-    coverEnd: displayDate(policy.coverEnd),
-    premium: printNaira(policy.premiumKobo),
+    // The first and the last day of cover, as every page shows them (coverDays).
+    coverStart: day(coverDays(policy.coverStart, policy.coverEnd).firstDay),
+    coverEnd: day(coverDays(policy.coverStart, policy.coverEnd).lastDay),
+    premium: formatNaira(policy.premiumKobo),
     issuedAt: `${watTimestamp(policy.statusAt)} WAT`,
     printed: policy.printed,
     verifyUrl: verificationUrl(config, policy.policyNo!),

@@ -1,12 +1,10 @@
 import { and, eq, isNull, like } from "drizzle-orm";
+import { coverDays } from "../../core/time";
 import type { Database } from "../../db/client";
 import { findProduct } from "../../products";
 import { policies } from "../policies/schema";
 import { storedTerms } from "../policies/service";
 import type { VehicleRegistry } from "./registry";
-
-/** The last day of cover (cover ends at midnight WAT, exclusive), YYYY-MM-DD. */
-const lastDayOfCover = (coverEnd: Date) => new Date(coverEnd.getTime() + 3_600_000 - 1).toISOString().slice(0, 10);
 
 /**
  * The background job that publishes approved vehicle policies to the vehicle registry (the
@@ -35,7 +33,7 @@ export async function publishApprovedVehicles(db: Database, registry: VehicleReg
           typeOfCover: vehicle.cover,
           vehicleMake: vehicle.make,
           vehicleModel: vehicle.model,
-          expiryDate: lastDayOfCover(policy.coverEnd),
+          expiryDate: coverDays(policy.coverStart, policy.coverEnd).lastDay,
           insurer: insurerName,
         });
       await tx.update(policies).set({ registryPublishedAt: now }).where(eq(policies.id, policy.id));

@@ -5,7 +5,8 @@
  * decline reasons of spec 7. Also the two request mechanics all four of these families use.
  */
 import { badRequest, type CommandError } from "../../core/errors";
-import { ageOn, printNaira, watMidnight, watToday } from "../policy-helpers";
+import { formatNaira } from "../../core/money";
+import { ageOn, watMidnight, watToday } from "../policy-helpers";
 import { roundHalfUp } from "../shared";
 import type { InsuredConsumer } from "../types";
 
@@ -15,7 +16,7 @@ export function factError(field: string, rule: string): CommandError {
 }
 
 /** A naira figure sent as a float (goodsValue, LoanAmount) as a certificate or a decline prints it. */
-export const printNairaFigure = (naira: number): string => printNaira(roundHalfUp(naira * 100));
+export const printNairaFigure = (naira: number): string => formatNaira(roundHalfUp(naira * 100));
 
 /** A loan tenure as printed: 1 month, 12 months. */
 export const printMonths = (months: number): string => `${months} month${months === 1 ? "" : "s"}`;

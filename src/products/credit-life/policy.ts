@@ -1,8 +1,9 @@
 /** Issuing credit life cover (spec 2.5): the loan's own period is the cover; money is kobo. */
 import { z } from "zod";
 import { badRequest, notAcceptable } from "../../core/errors";
+import { formatNaira } from "../../core/money";
 import { isoDate, text } from "../../core/validation";
-import { parseFacts, printNaira, watMidnight } from "../policy-helpers";
+import { parseFacts, watMidnight } from "../policy-helpers";
 import { requireType } from "../shared";
 import type { PolicyRules } from "../types";
 import { ageBandDecline, checkDirector, type DirectorFields, factError, insuredLife, loanPeriodDecline, missingDirectorDecline, printMonths } from "./parties";
@@ -66,7 +67,7 @@ export const creditLifePolicy: PolicyRules = {
       facts,
       liveRoute: "manual",
       printed: [
-        ["Loan amount", printNaira(Math.round(facts.loanAmount))],
+        ["Loan amount", formatNaira(Math.round(facts.loanAmount))],
         ["Loan tenure", printMonths(facts.loanTenure)],
         ["Disbursement date", facts.disbursementDate],
         ...(facts.directorName ? [["Director", facts.directorName] as const] : []),

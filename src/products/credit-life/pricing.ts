@@ -20,7 +20,12 @@ export const CREDIT_COVERS = [
 export const loanAmount = z
   .int()
   .positive()
-  .max(MAX_INSURED_NAIRA * 100);
+  .max(MAX_INSURED_NAIRA * 100)
+  // The portal's form asks for naira and converts; integrators send kobo, and are told so here.
+  .meta({
+    description:
+      "Loan amount in kobo (₦1 = 100 kobo): a ₦500,000 loan is 50000000. From 1,000,000,000 kobo (₦10,000,000) the borrower needs a medical test clearance.",
+  });
 
 /** loanAmount is kobo already; round to whole kobo. No duration: the loan tenure is the cover. */
 export function creditPremiumKobo(cover: CreditCover, loanAmountKobo: number): number {

@@ -4,8 +4,9 @@
  * and naira figures sent as floats. Rules stay in each family; this is only the plumbing.
  */
 import { badRequest, type CommandError } from "../../core/errors";
+import { formatNaira } from "../../core/money";
 import { parseWith } from "../../core/validation";
-import { coverEnd, printNaira, watMidnight, watToday } from "../policy-helpers";
+import { coverEnd, watMidnight, watToday } from "../policy-helpers";
 import { type DurationCode, durationField, roundHalfUp } from "../shared";
 import type { InsuredConsumer } from "../types";
 
@@ -26,7 +27,7 @@ export function coverFromToday(now: Date, duration: DurationCode): { coverStart:
 }
 
 /** A naira figure sent as a float (vhclValueForInsrnc, sumInsured) as a certificate prints it. */
-export const printNairaFigure = (naira: number): string => printNaira(roundHalfUp(naira * 100));
+export const printNairaFigure = (naira: number): string => formatNaira(roundHalfUp(naira * 100));
 
 /** The consumer's dob.date (spec 2.3), when the profile has one. */
 export function consumerBirthDate(consumer: InsuredConsumer): string | undefined {
