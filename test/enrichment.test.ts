@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { freePort } from "../bench/servers";
 import { publishApprovedVehicles } from "../src/modules/enrichment/publication";
-import { httpVehicleRegistry, type PublishedPolicy } from "../src/modules/enrichment/registry";
+import { httpVehicleRegistry, type PublishedPolicy, type VehicleRegistry } from "../src/modules/enrichment/registry";
 import { usageCharges } from "../src/modules/enrichment/schema";
 import { currentWatMonth, usageStatement } from "../src/modules/enrichment/service";
 import { policies } from "../src/modules/policies/schema";
@@ -222,6 +222,23 @@ describe("underwriting consults the registry; approved vehicle policies are publ
     await underwrite();
     expect((await same.status()).status).toBe("a");
     expect((await unknown.status()).status).toBe("a");
+  });
+
+  test("the decision's time is when it was made, after a slow registry lookup, not when the run began", async () => {
+    const { status } = await liveVehiclePolicy({ rgstrtId: newPlate() });
+    const slow: VehicleRegistry = {
+      publish: (policy) => registry.publish(policy),
+      lookup: async (searchType, value) => {
+        await Bun.sleep(1_500);
+        return registry.lookup(searchType, value);
+      },
+    };
+    const start = new Date(Date.now() + 60_000);
+    await underwriteDuePolicies(db, simulatedInsurer, start, { batch: 1000, registry: slow });
+    const decided = await status();
+    expect(decided.status).toBe("a");
+    const [row] = await db.select().from(policies).where(eq(policies.policyNo, decided.policyNo));
+    expect(row!.statusAt.getTime() - start.getTime()).toBeGreaterThanOrEqual(1_500);
   });
 
   test("when the registry cannot answer, underwriting waits and tries again", async () => {

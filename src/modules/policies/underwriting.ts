@@ -62,6 +62,10 @@ export async function underwriteDuePolicies(
   now: Date,
   options: { batch?: number; registry?: VehicleRegistry | null } = {},
 ): Promise<number> {
+  // `now` is when the run started (the clock tests set); a registry lookup takes seconds, so a
+  // decision is recorded at the time it is made: the run's start plus the time spent since.
+  const started = performance.now();
+  const decisionTime = () => new Date(now.getTime() + Math.round(performance.now() - started));
   const due = and(eq(policies.status, "p"), lte(policies.underwriteAt, now));
   const candidates = await db
     .select()
@@ -110,7 +114,7 @@ export async function underwriteDuePolicies(
       // A test policy is pending only when a sandbox reference asked for a later decision: the sandbox gives it, never the gateway.
       const [insurer, by] = policy.mode === "test" ? [sandboxInsurer, "sandbox"] : [gateway, "insurer"];
       const decision = await insurer.underwrite(policy, { product, terms, policyContext: context, facts });
-      await decide(tx, policy, decision.approve ? { status: "a", by } : { status: "d", note: decision.reason, by }, now);
+      await decide(tx, policy, decision.approve ? { status: "a", by } : { status: "d", note: decision.reason, by }, decisionTime());
     }
     return claimed.length + postponed.size;
   });
