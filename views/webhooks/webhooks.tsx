@@ -40,16 +40,40 @@ const endpointState = (e: EndpointRow) =>
   e.enabled ? e.failingSince ? <Badge tone="wait" text="Failing" /> : <Badge tone="ok" text="Active" /> : <Badge tone="bad" text="Disabled" />;
 
 /** The event types as checkboxes: none ticked means every type. */
+/** What each event means, for the person choosing (the type is what the receiver reads in `type`). */
+const EVENT_TEXT: Record<string, string> = {
+  "policy.pending": "A policy waits for the insurer's decision",
+  "policy.approved": "A policy is approved",
+  "policy.declined": "A policy is declined",
+  "policy.lapsed": "A policy lapses (unpaid financing)",
+  "wallet.credited": "The wallet is topped up",
+  "claim.submitted": "A claim is submitted",
+  "claim.updated": "A claim moves on (in review, approved, rejected, paid)",
+  "financing.plan_created": "A premium is financed",
+  "financing.installment_recorded": "An installment is paid",
+  "financing.completed": "A financing plan is paid off",
+  "financing.lapsed": "A financing plan lapses",
+  "webhook.endpoint_disabled": "One of your endpoints is disabled after failing",
+  "webhook.test": "A test event sent from this page",
+};
+
 function EventChoices(props: { types: readonly string[]; chosen: string[] }) {
   return (
     <fieldset>
       <legend>Events</legend>
       <p class="hint">Tick none to receive every event.</p>
-      {props.types.map((type) => (
-        <label class="choice">
-          <input type="checkbox" name="events" value={type} checked={props.chosen.includes(type)} /> <code safe>{type}</code>
-        </label>
-      ))}
+      <ul class="choices">
+        {props.types.map((type) => (
+          <li>
+            <label class="choice">
+              <input type="checkbox" name="events" value={type} checked={props.chosen.includes(type)} /> <span safe>{EVENT_TEXT[type] ?? type}</span>{" "}
+              <code class="muted" safe>
+                {type}
+              </code>
+            </label>
+          </li>
+        ))}
+      </ul>
     </fieldset>
   );
 }

@@ -154,7 +154,6 @@ export const webhookCommands = [
     errors: [
       NOT_HTTP,
       PRIVATE_URL,
-      refusal(400, "seed.url host <host> does not resolve<detail>"),
       refusal(409, "seed.url is already registered as endpoint <endpointId>: update that one instead"),
       refusal(409, "at most 20 webhook endpoints per partner: delete one with webhook delete first"),
       UNKNOWN_FIELD,

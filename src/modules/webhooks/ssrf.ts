@@ -218,15 +218,17 @@ export async function vetDestination(url: URL, field: string, rules: UrlRules, s
 
 export const isRefusal = (value: unknown): value is Refusal => typeof value === "object" && value !== null && "permanent" in value;
 
-/** Registration and update: the syntax rules and the address rules, as a 400 naming `field`. */
+/**
+ * Registration and update: the syntax rules and the address rules, as a 400 naming `field`. A
+ * host that does not resolve yet (a receiver still being set up) is accepted: only an answer that
+ * is private refuses it. Every delivery resolves and vets the host again, and connects only to the
+ * address it vetted, so accepting a name now opens nothing later.
+ */
 export async function requirePublicUrl(raw: string, field: string, rules: UrlRules): Promise<URL> {
   const url = checkUrlSyntax(raw, field);
   if (isRefusal(url)) throw new CommandError(400, url.message, field);
-  const destination = await vetDestination(url, field, rules, AbortSignal.timeout(10_000)).catch(() => ({
-    message: `${field} host ${bareHost(url)} did not resolve within 10 seconds`,
-    permanent: false,
-  }));
-  if (isRefusal(destination)) throw new CommandError(400, destination.message, field);
+  const destination = await vetDestination(url, field, rules, AbortSignal.timeout(10_000)).catch(() => ({ message: "", permanent: false }));
+  if (isRefusal(destination) && destination.permanent) throw new CommandError(400, destination.message, field);
   return url;
 }
 
