@@ -3,8 +3,8 @@ import { coverPeriod } from "../../views/format";
 import { VerifyPage } from "../../views/verify";
 import { certificateFor, insuredName } from "../modules/certificates/service";
 import { findConsumer } from "../modules/consumers/service";
-import { productName } from "../modules/policies/presenter";
 import { findPolicyByCertificateToken, findPolicyByNumber } from "../modules/policies/service";
+import { productName } from "../products";
 import type { AppDeps } from "./context";
 
 /** Initials and surname only: the public page confirms a certificate without exposing the person. */

@@ -4,7 +4,7 @@
  * People read the field's label and plain language instead. The rule is the domain's, once; this
  * file only rewords it, with one table of labels and one list of phrasings for every page.
  */
-import { allProductCodes, findProduct } from "../products";
+import { allProductCodes, findProduct, productName } from "../products";
 import type { FormEntry } from "../products/types";
 
 /** Labels of the wire fields outside the product forms: consumers, claims, financing, wallet, webhooks, reviews. */
@@ -183,8 +183,7 @@ function wireNamePattern(): RegExp {
 
 function productNameOf(code: string): string {
   try {
-    const { family, productType } = findProduct(code);
-    return productType.name.startsWith(family.name) ? productType.name : `${family.name}: ${productType.name}`;
+    return productName(code);
   } catch {
     return "this product";
   }

@@ -73,3 +73,9 @@ export function allProductCodes(): string[] {
 export function wirePremium(family: ProductFamily, premiumKobo: number): number {
   return family.premiumUnit === "kobo" ? premiumKobo : Math.round(premiumKobo / 100);
 }
+
+/** A product as people name it: "Vehicle, third-party"; the family first only where the type's name leaves it out ("Credit life: Keyman insurance"). */
+export function productName(code: string): string {
+  const { family, productType } = findProduct(code);
+  return productType.name.startsWith(family.name) ? productType.name : `${family.name}: ${productType.name}`;
+}

@@ -27,6 +27,9 @@ describe("consumer pages", () => {
     const detail = await b.get(created.location!);
     expect(detail.status).toBe(200);
     expect(detail.text).toContain("Chiamaka Eze");
+    // Codes in words: gender "f" is Female.
+    expect(detail.text).toContain("<dd>Female</dd>");
+    expect(detail.text).not.toContain("<dd>f</dd>");
     const id = created.location!.split("/").at(-1)!;
     expect(id).toMatch(/^[0-9a-f]{32}$/); // the id the JSON surface uses
     const listed = await p.run("dump entt_*CSTMRS");

@@ -1,6 +1,6 @@
 import type { AuditRow } from "../../../views/admin/admin";
 import { naira, POLICY_STATUS_TEXT } from "../../../views/format";
-import { productName } from "../policies/presenter";
+import { productName } from "../../products";
 import type { AuditRecord } from "./service";
 
 /** Each audited action in words (the stored names are for queries and exports). */

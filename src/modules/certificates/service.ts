@@ -5,7 +5,7 @@ import { publicUrl } from "../../config";
 import { formatNaira } from "../../core/money";
 import { coverDays, watTimestamp } from "../../core/time";
 import type { Database, Executor } from "../../db/client";
-import { findProduct } from "../../products";
+import { findProduct, productName } from "../../products";
 import { consumers } from "../consumers/schema";
 import { partners } from "../partners/schema";
 import type { PolicyRecord } from "../policies/types";
@@ -51,7 +51,7 @@ export async function renderCertificateFor(db: Executor, config: Config, policy:
     specimen: policy.mode === "test",
     insurerName: config.INSURER_NAME,
     policyNo: policy.policyNo!,
-    productName: `${product.family.name}: ${product.productType.name}`,
+    productName: productName(policy.productCode),
     productCode: policy.productCode,
     insuredName: insuredName(consumer!.profile),
     partnerName: partner!.name,

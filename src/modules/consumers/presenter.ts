@@ -1,7 +1,7 @@
 import type { ConsumerPolicyRow, ConsumerRow } from "../../../views/consumers/consumers";
-import { findProduct } from "../../products";
+import { productName } from "../../products";
 import type { PolicyRecord } from "../policies/types";
-import { profileValues } from "./model";
+import { consumerForm, profileValues } from "./model";
 import { type ConsumerRecord, wireConsumerId } from "./service";
 
 /** How a consumer is named on every page: a business by its brand, a person by their names. */
@@ -37,19 +37,27 @@ const LABELS: Record<string, string> = {
   rc: "RC number",
 };
 
+/** A chosen code in the words of its form's option ("f" is "Female", "nidd" "National identity card"). */
+const OPTION_TEXT = new Map(
+  (["h", "o"] as const).flatMap((consumerClass) =>
+    consumerForm(consumerClass).flatMap((entry) =>
+      "options" in entry && entry.options ? entry.options.map((o) => [`${entry.path}=${o.value}`, o.label] as const) : [],
+    ),
+  ),
+);
+
 export function profileLines(profile: Record<string, unknown>): [label: string, value: string][] {
   const values = profileValues(profile);
   return Object.entries(LABELS)
     .filter(([path]) => values[path])
-    .map(([path, label]) => [label, values[path]!]);
+    .map(([path, label]) => [label, OPTION_TEXT.get(`${path}=${values[path]}`) ?? values[path]!]);
 }
 
 export function consumerPolicyRow(p: PolicyRecord): ConsumerPolicyRow {
-  const product = findProduct(p.productCode);
   return {
     reference: p.reference,
     productCode: p.productCode,
-    productName: `${product.family.name}: ${product.productType.name}`,
+    productName: productName(p.productCode),
     status: p.status,
     premiumKobo: p.premiumKobo,
     mode: p.mode,

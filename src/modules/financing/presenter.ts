@@ -2,8 +2,8 @@
 import type { FinancePolicySummary, LapseRunState, PlanRow, PlanView } from "../../../views/financing/financing";
 import type { Database } from "../../db/client";
 import { moreHref, PAGE_SIZE } from "../../portal/kit";
+import { productName } from "../../products";
 import { watToday } from "../../products/policy-helpers";
-import { productName } from "../policies/presenter";
 import type { PolicyRecord } from "../policies/types";
 import { type PlanDetail, type PlanSummary, planStatusOf } from "./model";
 import { financedKobo, type LapsedPlan, listPlans, outstandingKobo, type PaymentResult } from "./service";

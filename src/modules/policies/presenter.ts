@@ -3,18 +3,12 @@ import type { PolicyRow, PolicyView } from "../../../views/policies/policies";
 import type { Config } from "../../config";
 import { CommandError } from "../../core/errors";
 import type { Database } from "../../db/client";
-import { allProductCodes, findProduct } from "../../products";
+import { allProductCodes, findProduct, productName } from "../../products";
 import { certificateFor, certificateUrl, verificationUrl } from "../certificates/service";
 import { consumerName } from "../consumers/presenter";
 import { findConsumer, wireConsumerId } from "../consumers/service";
 import { planNoOfPolicy } from "../financing/service";
 import type { PolicyRecord } from "./types";
-
-/** A product as people name it: "Vehicle, third-party"; the family first only where the type's name leaves it out ("Credit life: Keyman insurance"). */
-export const productName = (code: string) => {
-  const { family, productType } = findProduct(code);
-  return productType.name.startsWith(family.name) ? productType.name : `${family.name}: ${productType.name}`;
-};
 
 export const productOptions = () => allProductCodes().map((code) => ({ value: code, label: productName(code) }));
 
