@@ -514,6 +514,9 @@ describe("hosted certificates and verification", () => {
     expect(lastDay).toBe(yearLater.toISOString().slice(0, 10));
     const html = await (await t.app.handle(new Request(`http://localhost/verify/${answer.policyNo}`))).text();
     expect(html).toContain(`<dd>${coverPeriod(stored!.coverStart, stored!.coverEnd)}</dd>`);
+    // The insurer and the insured vehicle, for the officer checking it.
+    expect(html).toContain("<dt>Insurer</dt><dd>Sandbox Insurance Plc</dd>");
+    expect(html).toMatch(/<dt>Insured item<\/dt><dd>[^<]+, registration [A-Z0-9]+<\/dd>/);
     expect(coverPeriod(stored!.coverStart, stored!.coverEnd)).toBe(`${day(firstDay)} to ${day(lastDay)}`);
     expect(html).not.toContain("00:00:00");
   });

@@ -203,7 +203,18 @@ const views: [string, () => JSX.Element | string][] = [
     () => (
       <VerifyPage
         policyNo={EVIL}
-        policy={{ policyNo: EVIL, valid: false, statusText: EVIL, productName: EVIL, insuredInitials: EVIL, cover: EVIL, specimen: true }}
+        policy={{
+          policyNo: EVIL,
+          state: "valid",
+          statusText: EVIL,
+          insurer: EVIL,
+          productName: EVIL,
+          insuredInitials: EVIL,
+          insuredItem: EVIL,
+          coverStart: new Date(),
+          coverEnd: new Date(),
+          specimen: true,
+        }}
       />
     ),
   ],

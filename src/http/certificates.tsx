@@ -1,19 +1,9 @@
 import { Elysia } from "elysia";
-import { coverPeriod } from "../../views/format";
 import { VerifyPage } from "../../views/verify";
-import { certificateFor, insuredName } from "../modules/certificates/service";
-import { findConsumer } from "../modules/consumers/service";
+import { certificateFor } from "../modules/certificates/service";
+import { verificationOf } from "../modules/certificates/verification";
 import { findPolicyByCertificateToken, findPolicyByNumber } from "../modules/policies/service";
-import { productName } from "../products";
 import type { AppDeps } from "./context";
-
-/** Initials and surname only: the public page confirms a certificate without exposing the person. */
-const initials = (name: string) =>
-  name
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((part, i, all) => (i === all.length - 1 ? part : `${part[0]}.`))
-    .join(" ");
 
 /** certUrl (the hosted certificate behind an unguessable token) and the public verification page. */
 export const certificateRoutes = (deps: AppDeps) =>
@@ -38,31 +28,5 @@ export const certificateRoutes = (deps: AppDeps) =>
         set.status = 404;
         return <VerifyPage policy={null} policyNo={policyNo} />;
       }
-      const consumer = await findConsumer(deps.database.db, policy.partnerId, policy.consumerId);
-      const now = new Date();
-      const inForce = policy.status === "a" && policy.coverStart <= now && now < policy.coverEnd;
-      const statusText =
-        policy.status === "l"
-          ? "lapsed"
-          : policy.status !== "a"
-            ? "not in force"
-            : inForce
-              ? "valid and in force"
-              : now < policy.coverStart
-                ? "valid, cover not started yet"
-                : "expired";
-      return (
-        <VerifyPage
-          policyNo={policyNo}
-          policy={{
-            policyNo,
-            valid: inForce || (policy.status === "a" && now < policy.coverStart),
-            statusText,
-            productName: productName(policy.productCode),
-            insuredInitials: initials(insuredName(consumer?.profile ?? {})),
-            cover: coverPeriod(policy.coverStart, policy.coverEnd),
-            specimen: policy.mode === "test",
-          }}
-        />
-      );
+      return <VerifyPage policyNo={policyNo} policy={await verificationOf(deps.database.db, deps.config, policy, new Date())} />;
     });
