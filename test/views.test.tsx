@@ -6,6 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { consumerForm } from "../src/modules/consumers/model";
 import { findProduct } from "../src/products";
 import { ApprovalQueue, AuditPage, PartnersPage } from "../views/admin/admin";
+import { ReviewDesk } from "../views/admin/review";
 import { ConsumerDetail, ConsumerForm, ConsumerList } from "../views/consumers/consumers";
 import { Landing } from "../views/landing";
 import { PolicyDetail, PolicyList } from "../views/policies/policies";
@@ -60,6 +61,7 @@ const policy = {
   hostedHref: null,
   verifyHref: null,
   statusHref: "/x",
+  pendingText: EVIL,
 };
 const policyRow = {
   reference: EVIL,
@@ -150,7 +152,9 @@ const views: [string, () => JSX.Element | string][] = [
     "approvals",
     () => (
       <ApprovalQueue
-        rows={[{ id: "1", reference: EVIL, partnerName: EVIL, consumerName: EVIL, productName: EVIL, premiumKobo: 1, createdAt: at, href: "/x" }]}
+        rows={[
+          { id: "1", reference: EVIL, partnerName: EVIL, consumerName: EVIL, productName: EVIL, premiumKobo: 1, createdAt: at, href: "/x", waiting: EVIL },
+        ]}
         csrf={EVIL}
       />
     ),
@@ -215,6 +219,28 @@ const views: [string, () => JSX.Element | string][] = [
           coverEnd: new Date(),
           specimen: true,
         }}
+      />
+    ),
+  ],
+  [
+    "review desk",
+    () => (
+      <ReviewDesk
+        policyId="1"
+        reference={EVIL}
+        partnerName={EVIL}
+        createdAt={at}
+        now={at}
+        consumerName={EVIL}
+        consumerLines={[[EVIL, EVIL]]}
+        documents={[
+          { label: EVIL, href: "/x", image: true },
+          { label: EVIL, href: "/y", image: false },
+        ]}
+        nextHref="/next"
+        csrf={EVIL}
+        values={{ statusNote: EVIL }}
+        problem={{ message: EVIL, input: "statusNote" }}
       />
     ),
   ],

@@ -15,6 +15,15 @@ export function dateTime(at: Date | null | undefined): string {
   return `${wat.getUTCDate()} ${MONTHS[wat.getUTCMonth()]} ${wat.getUTCFullYear()}, ${String(wat.getUTCHours()).padStart(2, "0")}:${String(wat.getUTCMinutes()).padStart(2, "0")}`;
 }
 
+/** How long something has waited, roughly: "12 min", "3 h", "2 days". */
+export function waitingFor(since: Date, now: Date): string {
+  const minutes = Math.max(0, Math.floor((now.getTime() - since.getTime()) / 60_000));
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h`;
+  return `${Math.floor(hours / 24)} days`;
+}
+
 /** 3 Mar 2026 (WAT), from an instant or a YYYY-MM-DD date. */
 export function day(at: Date | string | null | undefined): string {
   if (!at) return "—";

@@ -53,6 +53,45 @@ describe("the operator's pages", () => {
     expect(await status()).toMatchObject({ status: "d", statusNote: "unreadable company documents" });
   });
 
+  test("the review desk: the consumer and their documents, decisions with a reason, then the next policy in the queue", async () => {
+    const first = await pendingMarineImport();
+    const second = await pendingMarineImport();
+    const admin = await signedIn(t, operator.portal);
+    const queue = await admin.get("/admin");
+    expect(queue.text).toContain('<th scope="col">Waiting</th>');
+    const id = rowOf(queue.text, first.reference)!;
+    const secondId = rowOf(queue.text, second.reference)!;
+    const desk = await admin.get(`/admin/policies/${id}`);
+    expect(desk.text).toContain("Your review");
+    expect(desk.text).toContain("Waiting for your review.");
+    expect(desk.text).toContain("<dt>Identity document</dt><dd>National identity number (NIN)</dd>");
+    const documentHref = /<img src="(\/admin\/consumers\/[^"]+\/documents\/socialID\.image)"/.exec(desk.text)?.[1];
+    expect(documentHref).toBeDefined();
+    const document = await t.app.handle(new Request(`http://localhost${documentHref}`, { headers: { cookie: `session=${admin.cookie("session")}` } }));
+    expect(document.status).toBe(200);
+    expect(document.headers.get("content-type")).toBe("image/png");
+    expect(document.headers.get("content-disposition")).toStartWith("inline");
+    expect(desk.text).toContain('hx-confirm="Approve policy');
+    expect(desk.text).toContain('hx-confirm="Decline policy');
+    // What the partner reads meanwhile.
+    const partner = await signedIn(t, first.p.portal);
+    const list = await partner.get("/portal/policies");
+    const partnerHref = new RegExp(`href="(/portal/policies/[^"]+)"[^>]*>${first.reference}<`).exec(list.text)?.[1];
+    expect((await partner.get(partnerHref!)).text).toContain("Waiting for the insurer&#x27;s review");
+    // A decline without a reason comes back to the desk, in words; with one, the desk moves on to the next policy.
+    const refused = await admin.post(`/admin/policies/${id}/review`, { decision: "d", statusNote: "", from: "desk" }, { "hx-request": "true" });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain("Your review");
+    expect(refused.text).toContain("Give a reason: a decline needs one.");
+    const declined = await admin.post(
+      `/admin/policies/${id}/review`,
+      { decision: "d", statusNote: "cargo not as declared", from: "desk" },
+      { "hx-request": "true" },
+    );
+    expect(declined.hxRedirect).toBe(`/admin/policies/${secondId}`);
+    expect(await first.status()).toMatchObject({ status: "d", statusNote: "cargo not as declared" });
+  });
+
   test("partners: create one (credentials shown once), activate vehicle checks, suspend — its keys stop at once", async () => {
     const admin = await signedIn(t, operator.portal);
     await admin.get("/admin/partners");

@@ -71,10 +71,11 @@ function concrete(path: string): string {
     ":position": "1",
     ":planNo": w.b.planNo,
     ":change": "reactivate",
+    ":field": "socialID.image",
   };
   return path.replace(/:[A-Za-z]+/g, (param) => {
     if (param === ":id") {
-      if (path.startsWith("/portal/consumers")) return w.b.consumer.id;
+      if (path.startsWith("/portal/consumers") || path.startsWith("/admin/consumers")) return w.b.consumer.id;
       if (path.startsWith("/portal/webhooks/deliveries")) return w.b.deliveryId;
       if (path.startsWith("/portal/webhooks")) return w.b.endpoint.id;
       if (path.startsWith("/portal/team")) return w.b.staff.id;

@@ -10,6 +10,8 @@ export interface PendingRow {
   premiumKobo: number;
   createdAt: Date;
   href: string;
+  /** "12 min", "3 h": how long it has waited. */
+  waiting: string;
 }
 
 /** One row of the approvals queue, with its approve and decline actions (htmx swaps the row). */
@@ -18,7 +20,7 @@ export function PendingPolicyRow(props: { row: PendingRow; csrf: string; problem
   if (props.done)
     return (
       <tr id={`pending-${r.id}`}>
-        <td colspan="6" role="status" safe>
+        <td colspan="7" role="status" safe>
           {props.done}
         </td>
       </tr>
@@ -33,11 +35,19 @@ export function PendingPolicyRow(props: { row: PendingRow; csrf: string; problem
       <td safe>{r.partnerName}</td>
       <td safe>{r.consumerName}</td>
       <td safe>{r.productName}</td>
+      <td safe>{r.waiting}</td>
       <td class="num" safe>
         {naira(r.premiumKobo)}
       </td>
       <td>
-        <HxForm action={`/admin/policies/${r.id}/review`} target={`#pending-${r.id}`} class="review" csrf={props.csrf}>
+        <a href={r.href}>Review</a>
+        <HxForm
+          action={`/admin/policies/${r.id}/review`}
+          target={`#pending-${r.id}`}
+          class="review"
+          confirm={`Record this decision for policy ${r.reference}? The partner is told at once.`}
+          csrf={props.csrf}
+        >
           <ProblemSummary problem={props.problem} />
           <button type="submit" name="decision" value="a">
             Approve
@@ -60,10 +70,11 @@ export function ApprovalQueue(props: { rows: PendingRow[]; csrf: string }) {
     <section>
       <h1>Approvals</h1>
       <p class="muted">
-        Live policies waiting for a person: marine import, credit life, loan guaranty, comprehensive vehicles without proof of ownership. Oldest first.
+        Live policies waiting for a person: marine import, credit life, loan guaranty, comprehensive vehicles without proof of ownership. Oldest first: open one
+        to see the consumer and their documents.
       </p>
       <Table
-        columns={["Reference", "Partner", "Consumer", "Product", { label: "Premium", numeric: true }, "Decision"]}
+        columns={["Reference", "Partner", "Consumer", "Product", "Waiting", { label: "Premium", numeric: true }, "Decision"]}
         count={props.rows.length}
         empty="Nothing is waiting for approval."
       >

@@ -120,6 +120,8 @@ export interface PolicyView {
   verifyHref: string | null;
   /** Where the status block reloads itself from while pending. */
   statusHref: string;
+  /** While pending: who decides and when, in the viewer's terms. */
+  pendingText: string;
   /** The partner's "Make a claim" link (approved policies). */
   claimHref?: string;
   /** The partner's "Finance the premium" link (policies that can still be financed). */
@@ -134,7 +136,11 @@ export function PolicyStatusBlock(props: { policy: PolicyView }) {
     <div id="policy-status" class="card" aria-live="polite" {...(pending ? { "hx-get": p.statusHref, "hx-trigger": "every 3s", "hx-swap": "outerHTML" } : {})}>
       <p>
         <Badge tone={statusTone(p.status)} text={POLICY_STATUS_TEXT[p.status] ?? p.status} />{" "}
-        {pending ? <span class="muted">Being decided… this page updates itself.</span> : <span class="muted" safe>{`since ${dateTime(p.statusAt)}`}</span>}
+        {pending ? (
+          <span class="muted" safe>{`${p.pendingText} This page updates itself.`}</span>
+        ) : (
+          <span class="muted" safe>{`since ${dateTime(p.statusAt)}`}</span>
+        )}
       </p>
       {p.statusNote ? <p safe>{p.statusNote}</p> : ""}
       {p.policyNo ? (
@@ -197,7 +203,7 @@ export function PolicyDetail(props: { policy: PolicyView; children?: Children })
       {props.children}
       <dl>
         <dt>Product</dt>
-        <dd safe>{`${p.productName} (${p.productCode})`}</dd>
+        <dd safe>{p.productName}</dd>
         <dt>Insured</dt>
         <dd>
           <a href={p.consumerHref} safe>

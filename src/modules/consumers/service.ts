@@ -226,3 +226,23 @@ export async function listConsumers(
 }
 
 export const wireConsumerId = compactUuid;
+
+/** One stored document of a consumer (any partner's: the operator's reviewers read them), or null. */
+export async function consumerDocument(db: Database, consumerId: string, field: string): Promise<{ name: string; mime: string; bytes: Uint8Array } | null> {
+  const [row] = await db
+    .select({ mime: consumerDocuments.mime, content: consumerDocuments.content })
+    .from(consumerDocuments)
+    .where(and(eq(consumerDocuments.consumerId, consumerId), eq(consumerDocuments.field, field)));
+  if (!row) return null;
+  const extension = row.mime === "application/pdf" ? "pdf" : (row.mime.split("/")[1] ?? "bin");
+  return { name: `${field.replace(/\W/g, "-")}.${extension}`, mime: row.mime, bytes: row.content };
+}
+
+/** The documents a consumer has on file, with their types (no content). */
+export async function consumerDocumentList(db: Database, consumerId: string): Promise<{ field: string; mime: string }[]> {
+  return db
+    .select({ field: consumerDocuments.field, mime: consumerDocuments.mime })
+    .from(consumerDocuments)
+    .where(eq(consumerDocuments.consumerId, consumerId))
+    .orderBy(consumerDocuments.field);
+}

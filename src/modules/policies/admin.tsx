@@ -1,17 +1,20 @@
 import { Elysia } from "elysia";
 import { ApprovalQueue, PendingPolicyRow } from "../../../views/admin/admin";
+import { ReviewDesk } from "../../../views/admin/review";
 import { PolicyDetail, PolicyList, PolicyRows, PolicyStatusBlock } from "../../../views/policies/policies";
+import type { FormProblem } from "../../../views/portal/ui";
 import { CommandError } from "../../core/errors";
 import { normaliseUuid } from "../../core/ids";
 import { parseWith } from "../../core/validation";
 import type { AppDeps } from "../../http/context";
-import { moreHref, notFound, PAGE_SIZE, redirectTo } from "../../portal/kit";
+import { download, moreHref, notFound, PAGE_SIZE, redirectTo } from "../../portal/kit";
 import { formValues, page, problemOf } from "../../portal/page";
 import { portalSession } from "../../portal/session";
-import { wireConsumerId } from "../consumers/service";
+import { DOCUMENT_FIELDS } from "../consumers/model";
+import { consumerDocument, wireConsumerId } from "../consumers/service";
 import { partnerNames } from "../partners/service";
 import { policyFilters, reviewForm } from "./model";
-import { certificateDownload, pendingRow, policyRows, policyView, productOptions, reviewDone } from "./presenter";
+import { certificateDownload, pendingRow, policyRows, policyView, productOptions, reviewDeskView, reviewDone } from "./presenter";
 import { reviewPolicyById } from "./review";
 import { listPolicies, policiesByIds } from "./service";
 import type { PolicyRecord } from "./types";
@@ -24,6 +27,19 @@ export const policyAdmin = (deps: AppDeps) => {
   const policyById = async (id: string) => {
     const uuid = normaliseUuid(id);
     return uuid ? ((await policiesByIds(db, [uuid]))[0] ?? null) : null;
+  };
+
+  /** The oldest policy waiting for review other than `exceptId`: where the desk goes next. */
+  const nextInQueue = async (exceptId: string) => {
+    const pending = await listPolicies(db, {}, { status: "p", route: "manual" }, { limit: 100 });
+    const next = pending.items.reverse().find((p) => p.id !== exceptId);
+    return next ? hrefOf(next) : undefined;
+  };
+
+  const desk = async (policy: PolicyRecord, csrf: string, extra: { values?: Record<string, string | undefined>; problem?: FormProblem } = {}) => {
+    const names = await partnerNames(db, [policy.partnerId]);
+    const view = await reviewDeskView(db, policy, names.get(policy.partnerId) ?? "", await nextInQueue(policy.id));
+    return <ReviewDesk {...view} now={new Date()} csrf={csrf} values={extra.values ?? {}} problem={extra.problem} />;
   };
 
   return new Elysia({ name: "admin-policies" })
@@ -47,15 +63,20 @@ export const policyAdmin = (deps: AppDeps) => {
         const policy = await policyById(params.id);
         if (!policy) return notFound(set, "No such policy.");
         const names = await partnerNames(db, [policy.partnerId]);
+        const values = formValues(body);
+        // From the review desk: the next policy in the queue once decided, the desk again with the refusal.
+        const fromDesk = values.from === "desk";
         try {
-          const { decision, statusNote } = parseWith(reviewForm, formValues(body));
+          const { decision, statusNote } = parseWith(reviewForm, values);
           const review = { status: decision, note: statusNote, noteField: "statusNote", by: `admin:${viewer.email}` };
           const decided = await reviewPolicyById(db, viewer, policy.id, review, new Date());
+          if (fromDesk) return redirectTo(request, set, (await nextInQueue(decided.id)) ?? "/admin");
           // htmx swaps the decided row in place; a plain form goes back to the queue.
           if (!request.headers.get("hx-request")) return redirectTo(request, set, "/admin");
           return <PendingPolicyRow row={await pendingRow(db, decided, names, hrefOf(decided))} csrf={csrf} done={reviewDone(decided)} />;
         } catch (error) {
           set.status = error instanceof CommandError ? error.status : 500;
+          if (fromDesk) return desk(policy, csrf, { values, problem: problemOf(error) });
           return <PendingPolicyRow row={await pendingRow(db, policy, names, hrefOf(policy))} csrf={csrf} problem={problemOf(error)} />;
         }
       },
@@ -95,7 +116,14 @@ export const policyAdmin = (deps: AppDeps) => {
         const policy = await policyById(params.id);
         if (!policy) return page(request, { title: "Not found", active: "policies", viewer, csrf }, notFound(set, "No such policy."));
         const view = await policyView(db, deps.config, policy, hrefOf(policy), `/admin/consumers?q=${encodeURIComponent(wireConsumerId(policy.consumerId))}`);
-        return page(request, { title: `Policy ${policy.reference}`, active: "policies", viewer, csrf }, <PolicyDetail policy={view} />);
+        // A policy waiting for the operator is decided here: the desk, not a page that waits for itself.
+        const reviewing = policy.status === "p" && policy.route === "manual";
+        if (reviewing) view.pendingText = "Waiting for your review.";
+        return page(
+          request,
+          { title: `Policy ${policy.reference}`, active: reviewing ? "approvals" : "policies", viewer, csrf },
+          <PolicyDetail policy={view}>{reviewing ? await desk(policy, csrf) : ""}</PolicyDetail>,
+        );
       },
       { portal: "admin" },
     )
@@ -109,6 +137,20 @@ export const policyAdmin = (deps: AppDeps) => {
           return "";
         }
         return <PolicyStatusBlock policy={await policyView(db, deps.config, policy, hrefOf(policy), "")} />;
+      },
+      { portal: "admin" },
+    )
+    .get(
+      "/admin/consumers/:id/documents/:field",
+      async ({ params, set }) => {
+        const consumerId = normaliseUuid(params.id);
+        const file = consumerId && (DOCUMENT_FIELDS as readonly string[]).includes(params.field) ? await consumerDocument(db, consumerId, params.field) : null;
+        if (!file) {
+          set.status = 404;
+          return "no such document";
+        }
+        // Opened in the browser (images and PDFs); the type was sniffed from the bytes when stored.
+        return download(file, "inline");
       },
       { portal: "admin" },
     )

@@ -1,12 +1,14 @@
 import type { PendingRow } from "../../../views/admin/admin";
+import { waitingFor } from "../../../views/format";
 import type { PolicyRow, PolicyView } from "../../../views/policies/policies";
 import type { Config } from "../../config";
 import { CommandError } from "../../core/errors";
 import type { Database } from "../../db/client";
+import { fieldLabel } from "../../portal/words";
 import { allProductCodes, findProduct, productName } from "../../products";
 import { certificateFor, certificateUrl, verificationUrl } from "../certificates/service";
-import { consumerName } from "../consumers/presenter";
-import { findConsumer, wireConsumerId } from "../consumers/service";
+import { consumerName, profileLines } from "../consumers/presenter";
+import { consumerDocumentList, findConsumer, wireConsumerId } from "../consumers/service";
 import { planNoOfPolicy } from "../financing/service";
 import type { PolicyRecord } from "./types";
 
@@ -56,6 +58,27 @@ export async function pendingRow(db: Database, policy: PolicyRecord, partnerName
     premiumKobo: policy.premiumKobo,
     createdAt: policy.createdAt,
     href,
+    waiting: waitingFor(policy.createdAt, new Date()),
+  };
+}
+
+/** The review desk of a pending policy: the consumer as the partner registered them, their documents, and the next policy waiting. */
+export async function reviewDeskView(db: Database, policy: PolicyRecord, partnerName: string, nextHref: string | undefined) {
+  const consumer = await findConsumer(db, policy.partnerId, policy.consumerId);
+  const documents = consumer ? await consumerDocumentList(db, consumer.id) : [];
+  return {
+    policyId: policy.id,
+    reference: policy.reference,
+    partnerName,
+    createdAt: policy.createdAt,
+    consumerName: consumer ? consumerName(consumer.profile) : "—",
+    consumerLines: consumer ? profileLines(consumer.profile) : [],
+    documents: documents.map((d) => ({
+      label: fieldLabel(d.field),
+      href: `/admin/consumers/${policy.consumerId}/documents/${d.field}`,
+      image: d.mime.startsWith("image/"),
+    })),
+    nextHref,
   };
 }
 
@@ -88,8 +111,16 @@ export async function policyView(db: Database, config: Config, policy: PolicyRec
     hostedHref: hosted ? certificateUrl(config, policy) : null,
     verifyHref: policy.policyNo ? verificationUrl(config, policy.policyNo) : null,
     statusHref: `${base}/status`,
+    pendingText: PENDING_TEXT[policy.route],
   };
 }
+
+/** What a pending policy waits for, as its partner reads it. */
+const PENDING_TEXT: Record<PolicyRecord["route"], string> = {
+  manual: "Waiting for the insurer's review: an underwriter decides within one working day.",
+  insurer: "Waiting for the insurer's decision, usually within a few minutes.",
+  approve: "Being approved.",
+};
 
 /** A partner's policy page: its detail, with the claim and finance actions this policy allows. */
 export async function partnerPolicyView(db: Database, config: Config, policy: PolicyRecord, base: string): Promise<PolicyView> {

@@ -1,0 +1,100 @@
+import { dateTime, waitingFor } from "../format";
+import { type FormProblem, type FormValues, HxForm, Input, ProblemSummary } from "../portal/ui";
+
+export interface ReviewDeskProps {
+  policyId: string;
+  reference: string;
+  partnerName: string;
+  createdAt: Date;
+  now: Date;
+  consumerName: string;
+  consumerLines: [label: string, value: string][];
+  /** The consumer's documents: images are shown, PDFs open in the browser. */
+  documents: { label: string; href: string; image: boolean }[];
+  /** The next policy waiting in the queue, if any. */
+  nextHref?: string;
+  csrf: string;
+  values: FormValues;
+  problem?: FormProblem;
+}
+
+/** An underwriter's desk for one pending policy: who asks, the consumer and their documents, and the decision. */
+export function ReviewDesk(props: ReviewDeskProps) {
+  const action = `/admin/policies/${props.policyId}/review`;
+  return (
+    <section id="review" class="card" aria-labelledby="review-title">
+      <h2 id="review-title">Your review</h2>
+      <p>
+        Asked by <strong safe>{props.partnerName}</strong> on <span safe>{dateTime(props.createdAt)}</span>: waiting{" "}
+        <span safe>{waitingFor(props.createdAt, props.now)}</span>.
+      </p>
+      <h3>Consumer</h3>
+      <dl>
+        <dt>Name</dt>
+        <dd safe>{props.consumerName}</dd>
+        {props.consumerLines.map(([label, value]) => (
+          <>
+            <dt safe>{label}</dt>
+            <dd safe>{value}</dd>
+          </>
+        ))}
+      </dl>
+      <h3>Documents</h3>
+      {props.documents.length ? (
+        <ul class="documents">
+          {props.documents.map((d) => (
+            <li>
+              {d.image ? <img src={d.href} alt={d.label} loading="lazy" /> : ""}
+              <a href={d.href} target="_blank" rel="noopener" safe>
+                {`Open ${d.label}${d.image ? "" : " (PDF)"}`}
+              </a>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p class="muted">The consumer has no documents on file.</p>
+      )}
+      <h3>Decision</h3>
+      <ProblemSummary problem={props.problem} inputs={["statusNote"]} />
+      <div class="decision">
+        <HxForm
+          action={action}
+          target="#review"
+          confirm={`Approve policy ${props.reference}? The partner is told at once and the certificate is issued.`}
+          csrf={props.csrf}
+        >
+          <input type="hidden" name="decision" value="a" />
+          <input type="hidden" name="from" value="desk" />
+          <button type="submit">Approve</button>
+        </HxForm>
+        <HxForm
+          action={action}
+          target="#review"
+          confirm={`Decline policy ${props.reference}? The partner is told at once, with your reason.`}
+          csrf={props.csrf}
+        >
+          <input type="hidden" name="decision" value="d" />
+          <input type="hidden" name="from" value="desk" />
+          <Input
+            name="statusNote"
+            label="Reason for declining"
+            kind="textarea"
+            value={props.values.statusNote}
+            problem={props.problem}
+            hint="The partner and the consumer read it."
+          />
+          <button type="submit" class="danger">
+            Decline
+          </button>
+        </HxForm>
+      </div>
+      {props.nextHref ? (
+        <p>
+          <a href={props.nextHref}>Next policy in the queue →</a>
+        </p>
+      ) : (
+        <p class="muted">No other policy waits for review.</p>
+      )}
+    </section>
+  );
+}
