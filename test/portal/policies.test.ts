@@ -3,7 +3,7 @@ import { count, eq } from "drizzle-orm";
 import { simulatedInsurer, underwriteDuePolicies } from "../../src/modules/policies/underwriting";
 import { quotes as quotesTable } from "../../src/modules/quotes/schema";
 import { inWords } from "../../src/portal/words";
-import { testApp } from "../support/harness";
+import { PNG_BASE64, testApp } from "../support/harness";
 import { fullConsumer } from "../support/policies";
 import { signedIn } from "./browser";
 
@@ -43,6 +43,49 @@ describe("quote and issue in the portal", () => {
     // The JSON surface sees the same policy.
     const status = await p.run(`dump entt_${consumer}|insr_vhcl-tprt-1111-${reference}*STATUS`);
     expect(status.status).toBe("a");
+  });
+
+  test("details a product needs are fixed on the consumer's page, which comes back to the quote", async () => {
+    const p = await t.partner();
+    const { id: consumer } = await p.run("prfl entity", {
+      type: "s",
+      class: "h",
+      name: { first: "Ngozi", last: "Eze" },
+      gender: "f",
+      dob: { date: "1988-02-14" },
+      phoneNo: "+2348031112222",
+      eMail: `ngozi.${crypto.randomUUID().slice(0, 6)}@example.ng`,
+      addrss: { addrss: "4 Awolowo Road, Ikoyi, Lagos" },
+    });
+    const b = await signedIn(t, p.portal);
+    await b.get(`/portal/quote?product=vhcl-cmpr-1111&consumer=${consumer}`);
+    const refused = await b.post("/portal/quote/issue", {
+      product: "vhcl-cmpr-1111",
+      insrncDrtn: "1y",
+      vhclValueForInsrnc: "2,000,000",
+      consumer,
+      id: crypto.randomUUID(),
+      ...vehicleForm,
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain("This consumer&#x27;s details lack what Vehicle, comprehensive needs: Identity document");
+    const fix = /<a class="button" href="([^"]+)">Add the missing details on the consumer&#x27;s page<\/a>/.exec(refused.text)?.[1]?.replaceAll("&amp;", "&");
+    expect(fix).toStartWith(`/portal/consumers/${consumer}/edit?return=`);
+    const edit = await b.get(fix!);
+    const back = `/portal/quote?consumer=${consumer}&product=vhcl-cmpr-1111`;
+    expect(edit.text).toContain(`name="returnTo" value="${back}"`);
+    const png = new Blob([Buffer.from(PNG_BASE64, "base64")], { type: "image/png" });
+    const saved = await b.post("/portal/consumers", {
+      updating: consumer,
+      class: "h",
+      eMail: /name="eMail" value="([^"]+)"/.exec(edit.text)![1]!,
+      returnTo: back,
+      "socialID.type": "nidd",
+      "socialID.id": "12345678901",
+      "socialID.image": png,
+    });
+    expect(saved.status).toBe(303);
+    expect(saved.location).toBe(back);
   });
 
   test("a refusal keeps the form and names the field the rules name", async () => {

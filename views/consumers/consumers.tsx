@@ -95,7 +95,12 @@ export function ConsumerForm(props: {
   problem?: FormProblem;
   csrf: string;
   /** Updating an existing consumer: the e-mail that identifies it cannot change here. */
-  updating?: { wireId: string; email: string };
+  updating?: {
+    wireId: string;
+    email: string;
+    /** A quote to go back to once saved. */
+    returnTo?: string;
+  };
 }) {
   const inputs = props.entries.map((e) => e.path);
   return (
@@ -109,6 +114,7 @@ export function ConsumerForm(props: {
             <input type="hidden" name="class" value={props.consumerClass} />
             <input type="hidden" name="updating" value={props.updating.wireId} />
             <input type="hidden" name="eMail" value={props.updating.email} />
+            {props.updating.returnTo ? <input type="hidden" name="returnTo" value={props.updating.returnTo} /> : ""}
             <p class="muted">
               Updating <strong safe>{props.updating.email}</strong>: only the fields you fill in change; documents you upload replace the ones on file.
             </p>

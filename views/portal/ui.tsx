@@ -11,6 +11,8 @@ interface FieldProblem {
 /** What a form shows after a refusal: the first problem, and the others the same check found (all at once). */
 export interface FormProblem extends FieldProblem {
   more?: readonly FieldProblem[];
+  /** Where the fix is when it is on another page ("add the missing details on the consumer's page"). */
+  fix?: { href: string; label: string };
 }
 
 const problemsOf = (problem?: FormProblem): FieldProblem[] => (problem ? [problem, ...(problem.more ?? [])] : []);
@@ -30,6 +32,15 @@ export function ProblemSummary(props: { problem?: FormProblem; inputs?: readonly
           {p.message}
         </div>
       ))}
+      {props.problem?.fix ? (
+        <p>
+          <a class="button" href={props.problem.fix.href} safe>
+            {props.problem.fix.label}
+          </a>
+        </p>
+      ) : (
+        ""
+      )}
     </>
   );
 }

@@ -14,6 +14,9 @@ import { findConsumer, listConsumers, registerConsumer, wireConsumerId } from ".
 const classOf = (value: string | undefined): "h" | "o" => (value === "o" ? "o" : "h");
 
 /** Partner pages for consumers: list and search, register or update, detail with their policies. */
+/** Where to go once an update is saved: only back to a quote of this portal (never elsewhere). */
+const returnPath = (path: string | undefined) => (path && /^\/portal\/quote\?[\w\-=&%.]*$/.test(path) ? path : undefined);
+
 export const consumerPortal = (deps: AppDeps) => {
   const db = deps.database.db;
   const shell = (viewer: PortalViewer, csrf: string, title: string) => ({ title, active: "consumers", viewer, csrf });
@@ -53,10 +56,10 @@ export const consumerPortal = (deps: AppDeps) => {
         const seed = { type: "s", class: consumerClass, ...seedFromForm(entries, values) };
         try {
           const { id } = await registerConsumer(db, viewer.partnerId, seed, { maxDocumentBytes: deps.config.MAX_DOCUMENT_BYTES });
-          return redirectTo(request, set, `/portal/consumers/${wireConsumerId(id)}`);
+          return redirectTo(request, set, returnPath(values.returnTo) ?? `/portal/consumers/${wireConsumerId(id)}`);
         } catch (error) {
           set.status = 400;
-          const updating = values.updating ? { wireId: values.updating, email: values.eMail ?? "" } : undefined;
+          const updating = values.updating ? { wireId: values.updating, email: values.eMail ?? "", returnTo: returnPath(values.returnTo) } : undefined;
           return page(
             request,
             shell(viewer, csrf, "Register a consumer"),
@@ -87,7 +90,7 @@ export const consumerPortal = (deps: AppDeps) => {
     )
     .get(
       "/portal/consumers/:id/edit",
-      async ({ viewer, csrf, request, params, set }) => {
+      async ({ viewer, csrf, request, params, set, query }) => {
         const id = normaliseUuid(params.id);
         const consumer = id ? await findConsumer(db, viewer.partnerId, id) : null;
         const email = consumer?.profile.eMail as string | undefined;
@@ -100,7 +103,7 @@ export const consumerPortal = (deps: AppDeps) => {
             entries={consumerForm(consumer.class)}
             values={profileValues(consumer.profile)}
             csrf={csrf}
-            updating={{ wireId: wireConsumerId(consumer.id), email }}
+            updating={{ wireId: wireConsumerId(consumer.id), email, returnTo: returnPath(query.return) }}
           />,
         );
       },

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import type { FormProblem } from "../../../views/portal/ui";
 import { Premium, QuotePage } from "../../../views/quotes/quote";
 import { CommandError } from "../../core/errors";
 import type { AppDeps } from "../../http/context";
@@ -9,6 +10,21 @@ import { quoteAndIssue } from "../policies/issuance";
 import { issueSeedsFromForm } from "./model";
 import { premiumPreview, productOf, quotePageView } from "./presenter";
 
+/**
+ * A refusal whose fix is on the consumer's page (details a product needs): a link there, which
+ * comes back to this quote with its consumer and product chosen once the details are saved.
+ */
+function withFix(problem: FormProblem, values: Record<string, string | undefined>): FormProblem {
+  if (!/ lacks .*, required for /.test(problem.message) && !/^This consumer's details lack /.test(problem.message)) return problem;
+  const consumer = values.consumer ?? "";
+  if (!/^[0-9a-f]{32}$/.test(consumer)) return problem;
+  const back = `/portal/quote?${new URLSearchParams({ consumer, product: values.product ?? "" })}`;
+  return {
+    ...problem,
+    fix: { href: `/portal/consumers/${consumer}/edit?${new URLSearchParams({ return: back })}`, label: "Add the missing details on the consumer's page" },
+  };
+}
+
 /** Partner page: pick a product, see the premium as the fields change, issue the policy. */
 export const quotePortal = (deps: AppDeps) => {
   const db = deps.database.db;
@@ -18,7 +34,13 @@ export const quotePortal = (deps: AppDeps) => {
     return page(
       request,
       { title: "Quote & issue", active: "quote", viewer, csrf },
-      <QuotePage {...view} premium={premiumPreview(values)} problem={problem === undefined ? undefined : problemOf(problem)} mode={viewer.mode} csrf={csrf} />,
+      <QuotePage
+        {...view}
+        premium={premiumPreview(values)}
+        problem={problem === undefined ? undefined : withFix(problemOf(problem), values)}
+        mode={viewer.mode}
+        csrf={csrf}
+      />,
     );
   }
 
