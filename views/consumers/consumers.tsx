@@ -24,22 +24,21 @@ export interface ConsumerPolicyRow {
   createdAt: Date;
 }
 
+/** A consumer's page on the partner's portal; the operator's list leads to the consumer's policies. */
+const partnerConsumerHref = (wireId: string) => `/portal/consumers/${wireId}`;
+export const adminConsumerHref = (wireId: string) => `/admin/policies?consumer=${wireId}`;
+
 /** The rows of the consumer list (also what "Show more" and the search box swap in). */
-/** `hrefBase` null: names are not links (the operator's read-only list). */
-export function ConsumerRows(props: { rows: ConsumerRow[]; more: string | null; hrefBase?: string | null }) {
-  const base = props.hrefBase === undefined ? "/portal/consumers" : props.hrefBase;
+export function ConsumerRows(props: { rows: ConsumerRow[]; more: string | null; hrefOf?: (wireId: string) => string }) {
+  const hrefOf = props.hrefOf ?? partnerConsumerHref;
   return (
     <>
       {props.rows.map((c) => (
         <tr>
           <td>
-            {base ? (
-              <a href={`${base}/${c.wireId}`} safe>
-                {c.name || "(no name)"}
-              </a>
-            ) : (
-              <span safe>{`${c.name || "(no name)"} · ${c.wireId}`}</span>
-            )}
+            <a href={hrefOf(c.wireId)} safe>
+              {c.name || "(no name)"}
+            </a>
           </td>
           <td>{c.consumerClass === "o" ? "Organisation" : "Individual"}</td>
           <td safe>{c.email ?? "—"}</td>
@@ -203,7 +202,7 @@ export function ConsumerDetail(props: {
   );
 }
 
-/** The operator's read-only list of every partner's consumers (names are not links). */
+/** The operator's read-only list of every partner's consumers: each name leads to the consumer's policies. */
 export function AllConsumersList(props: { rows: ConsumerRow[]; more: string | null; search: string }) {
   return (
     <section>
@@ -214,7 +213,7 @@ export function AllConsumersList(props: { rows: ConsumerRow[]; more: string | nu
         <button type="submit">Search</button>
       </form>
       <Table columns={["Name", "Class", "E-mail", "Phone", "Registered"]}>
-        <ConsumerRows rows={props.rows} more={props.more} hrefBase={null} />
+        <ConsumerRows rows={props.rows} more={props.more} hrefOf={adminConsumerHref} />
       </Table>
     </section>
   );

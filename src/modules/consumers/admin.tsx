@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { AllConsumersList, ConsumerRows } from "../../../views/consumers/consumers";
+import { AllConsumersList, adminConsumerHref, ConsumerRows } from "../../../views/consumers/consumers";
 import type { AppDeps } from "../../http/context";
 import { moreHref, PAGE_SIZE } from "../../portal/kit";
 import { page } from "../../portal/page";
@@ -16,7 +16,7 @@ export const consumerAdmin = (deps: AppDeps) =>
       const list = await listConsumers(deps.database.db, { search }, { limit: PAGE_SIZE, cursor: query.cursor || undefined });
       const more = moreHref("/admin/consumers", { q: search }, list.nextCursor);
       const rows = list.items.map(consumerRow);
-      if (query.rows) return <ConsumerRows rows={rows} more={more} hrefBase={null} />;
+      if (query.rows) return <ConsumerRows rows={rows} more={more} hrefOf={adminConsumerHref} />;
       return page(request, { title: "Consumers", active: "consumers", viewer, csrf }, <AllConsumersList rows={rows} more={more} search={search} />);
     },
     { portal: "admin" },

@@ -1,5 +1,6 @@
 /** The policies' wire seeds (the insure, appr and list commands) and the portal's forms (the list's filters, the operator's review). */
 import { z } from "zod";
+import { normaliseUuid } from "../../core/ids";
 import { pageSeed } from "../../core/pagination";
 import { isoDate } from "../../core/validation";
 import { allProductCodes } from "../../products";
@@ -67,7 +68,10 @@ export function policyFilters(query: Record<string, string | undefined>): { filt
   if (query.product && allProductCodes().includes(query.product)) values.product = query.product;
   if (query.from && DATE.test(query.from)) values.from = query.from;
   if (query.to && DATE.test(query.to)) values.to = query.to;
+  const consumerId = query.consumer ? normaliseUuid(query.consumer) : undefined;
+  if (consumerId) values.consumer = query.consumer!;
   const filters: PolicyFilters = {
+    ...(consumerId ? { consumerId } : {}),
     status: values.status as PolicyFilters["status"],
     productCode: values.product,
     ...createdWithin(values.from, values.to),
