@@ -63,10 +63,22 @@ test("a partner issues a live comprehensive vehicle policy; an administrator app
   // The administrator approves it from another browser context.
   const adminContext = await browser.newContext();
   const admin = await adminContext.newPage();
+  // Decisions ask for confirmation first.
+  admin.on("dialog", (dialog) => void dialog.accept());
   await signIn(admin, operatorAdmin);
   await expect(admin.getByRole("row", { name: new RegExp(reference) })).toBeVisible();
   await expectAccessible(admin);
   await screenshot(admin, "admin-approvals");
+  // The review desk: the consumer's details and documents, the decision.
+  await admin
+    .getByRole("row", { name: new RegExp(reference) })
+    .getByRole("link", { name: "Review" })
+    .click();
+  await expect(admin.getByRole("heading", { name: "Your review" })).toBeVisible();
+  await expect(admin.getByRole("img", { name: "Scan of the identity document" })).toBeVisible();
+  await expectAccessible(admin);
+  await screenshot(admin, "admin-review-desk");
+  await admin.goto("/admin");
   await admin
     .getByRole("row", { name: new RegExp(reference) })
     .getByRole("button", { name: "Approve" })
