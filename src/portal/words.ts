@@ -4,33 +4,15 @@
  * People read the field's label and plain language instead. The rule is the domain's, once; this
  * file only rewords it, with one table of labels and one list of phrasings for every page.
  */
+
+import { consumerForm } from "../modules/consumers/model";
 import { allProductCodes, findProduct, productName } from "../products";
 import type { FormEntry } from "../products/types";
 
-/** Labels of the wire fields outside the product forms: consumers, claims, financing, wallet, webhooks, reviews. */
+/** Labels of the wire fields outside the consumer and product forms: claims, financing, wallet, webhooks, reviews. */
 const FIELD_LABELS: Record<string, string> = {
   addtnlFact: "The policy details",
   class: "Consumer type",
-  "name.first": "First name",
-  "name.middle": "Middle name",
-  "name.last": "Last name",
-  "name.brand": "Organisation name",
-  gender: "Gender",
-  "dob.date": "Date of birth",
-  "dob.proof": "Proof of date of birth",
-  phoneNo: "Phone number",
-  eMail: "E-mail",
-  "addrss.addrss": "Address",
-  mrtlStatus: "Marital status",
-  ntnlty: "Nationality",
-  stateOfOrigin: "State of origin",
-  "socialID.type": "Identity document",
-  "socialID.id": "Identity number",
-  "socialID.image": "Scan of the identity document",
-  taxId: "Tax identification number",
-  rc: "Company registration number (RC)",
-  cac02: "CAC form 2",
-  cac07: "CAC form 7",
   insrncDrtn: "Cover duration",
   id: "Reference",
   amount: "Amount",
@@ -68,7 +50,7 @@ let labels: Map<string, string> | undefined;
 /** Labels of amounts in naira: a limit on them reads as money. */
 const moneyLabels = new Set(["Amount", "Approved amount", "Down payment"]);
 
-/** Every label by wire path: the table above, then the product forms' own labels (first one wins). */
+/** Every label by wire path: the table above, then the consumer and product forms' own labels (first one wins). */
 function labelTable(): Map<string, string> {
   if (labels) return labels;
   labels = new Map(Object.entries(FIELD_LABELS));
@@ -84,6 +66,7 @@ function labelTable(): Map<string, string> {
       }
     }
   };
+  add([...consumerForm("h"), ...consumerForm("o")]);
   for (const code of allProductCodes()) {
     const { family, type } = findProduct(code);
     const forms = family.forms(type);
