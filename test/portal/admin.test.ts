@@ -94,6 +94,28 @@ describe("the operator's pages", () => {
     expect(await first.status()).toMatchObject({ status: "d", statusNote: "cargo not as declared" });
   });
 
+  test("a vehicle policy's desk loads the registry's answer after the page, judged as underwriting judges it", async () => {
+    const p = await t.partner();
+    await p.run("wallet topup", { amount: 10_000_000, reference: `fund-${crypto.randomUUID()}` });
+    const { id: consumer } = await p.run("prfl entity", fullConsumer());
+    const c = productCases["vhcl-cmpr-1111"]!;
+    await p.run(`dump ipck_${c.code}*PRMM`, c.quote);
+    const answer = await p.run(`entt_${consumer}: insure`, insureSeed(c), "live");
+    expect(answer.status).toBe("p");
+    const admin = await signedIn(t, operator.portal);
+    const id = rowOf((await admin.get("/admin")).text, answer.id)!;
+    const desk = await admin.get(`/admin/policies/${id}`);
+    expect(desk.text).toContain(`hx-get="/admin/policies/${id}/registry" hx-trigger="load"`);
+    // This test service has no registry configured: the desk says so in words, and nothing is decided.
+    const verdict = await admin.get(`/admin/policies/${id}/registry`, { "hx-request": "true" });
+    expect(verdict.status).toBe(200);
+    expect(verdict.text).toContain("The registry could not answer (Vehicle registry is not configured");
+    // Other products have no registry check.
+    const marine = await pendingMarineImport();
+    const marineId = rowOf((await admin.get("/admin")).text, marine.reference)!;
+    expect((await admin.get(`/admin/policies/${marineId}`)).text).not.toContain("/registry");
+  });
+
   test("a consumer's row leads to that consumer's policies", async () => {
     const { p, reference } = await pendingMarineImport();
     const other = await pendingMarineImport();

@@ -319,6 +319,7 @@ const cases: Record<string, () => Promise<void>> = {
   "GET /admin/policies/:id": adminOnly("GET", () => `/admin/policies/${w.b.pending.reference}`),
   "GET /admin/policies/:id/status": adminOnly("GET", () => `/admin/policies/${w.b.pending.reference}/status`),
   "GET /admin/policies/:id/certificate": adminOnly("GET", () => `/admin/policies/${w.b.policy.reference}/certificate`),
+  "GET /admin/policies/:id/registry": adminOnly("GET", () => `/admin/policies/${w.b.policy.reference}/registry`),
   // A consumer's documents are the operator's reviewers' to read, never another partner's staff.
   "GET /admin/consumers/:id/documents/:field": adminOnly("GET", () => `/admin/consumers/${w.b.consumer.id}/documents/socialID.image`),
   "POST /admin/policies/:id/review": adminOnly(

@@ -11,6 +11,8 @@ export interface ReviewDeskProps {
   consumerLines: [label: string, value: string][];
   /** The consumer's documents: images are shown, PDFs open in the browser. */
   documents: { label: string; href: string; image: boolean }[];
+  /** A vehicle policy's registry check, loaded after the page (a first lookup takes seconds). */
+  registryHref?: string;
   /** The next policy waiting in the queue, if any. */
   nextHref?: string;
   csrf: string;
@@ -54,6 +56,16 @@ export function ReviewDesk(props: ReviewDeskProps) {
       ) : (
         <p class="muted">The consumer has no documents on file.</p>
       )}
+      {props.registryHref ? (
+        <>
+          <h3>Vehicle registry</h3>
+          <div id="registry-check" hx-get={props.registryHref} hx-trigger="load" hx-swap="outerHTML">
+            <p class="muted">Checking the vehicle registry…</p>
+          </div>
+        </>
+      ) : (
+        ""
+      )}
       <h3>Decision</h3>
       <ProblemSummary problem={props.problem} inputs={["statusNote"]} />
       <div class="decision">
@@ -96,5 +108,16 @@ export function ReviewDesk(props: ReviewDeskProps) {
         <p class="muted">No other policy waits for review.</p>
       )}
     </section>
+  );
+}
+
+/** The registry's answer for the desk, judged as underwriting judges it. */
+export function RegistryVerdict(props: { tone: "ok" | "bad" | "wait"; text: string }) {
+  return (
+    <div id="registry-check">
+      <p class={props.tone === "ok" ? "success" : props.tone === "bad" ? "problem" : "notice"} safe>
+        {props.text}
+      </p>
+    </div>
   );
 }

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { ApprovalQueue, PendingPolicyRow } from "../../../views/admin/admin";
-import { ReviewDesk } from "../../../views/admin/review";
+import { RegistryVerdict, ReviewDesk } from "../../../views/admin/review";
 import { PolicyDetail, PolicyList, PolicyRows, PolicyStatusBlock } from "../../../views/policies/policies";
 import type { FormProblem } from "../../../views/portal/ui";
 import { CommandError } from "../../core/errors";
@@ -10,11 +10,13 @@ import type { AppDeps } from "../../http/context";
 import { download, moreHref, notFound, PAGE_SIZE, redirectTo } from "../../portal/kit";
 import { formValues, page, problemOf } from "../../portal/page";
 import { portalSession } from "../../portal/session";
+import { findProduct } from "../../products";
 import { DOCUMENT_FIELDS } from "../consumers/model";
 import { consumerDocument, wireConsumerId } from "../consumers/service";
+import { configuredRegistry } from "../enrichment/registry";
 import { partnerNames } from "../partners/service";
 import { policyFilters, reviewForm } from "./model";
-import { certificateDownload, pendingRow, policyRows, policyView, productOptions, reviewDeskView, reviewDone } from "./presenter";
+import { certificateDownload, pendingRow, policyRows, policyView, productOptions, registryCheckView, reviewDeskView, reviewDone } from "./presenter";
 import { reviewPolicyById } from "./review";
 import { listPolicies, policiesByIds } from "./service";
 import type { PolicyRecord } from "./types";
@@ -23,6 +25,7 @@ import type { PolicyRecord } from "./types";
 export const policyAdmin = (deps: AppDeps) => {
   const db = deps.database.db;
   const hrefOf = (p: PolicyRecord) => `/admin/policies/${p.id}`;
+  const registry = configuredRegistry(deps.config);
 
   const policyById = async (id: string) => {
     const uuid = normaliseUuid(id);
@@ -39,7 +42,17 @@ export const policyAdmin = (deps: AppDeps) => {
   const desk = async (policy: PolicyRecord, csrf: string, extra: { values?: Record<string, string | undefined>; problem?: FormProblem } = {}) => {
     const names = await partnerNames(db, [policy.partnerId]);
     const view = await reviewDeskView(db, policy, names.get(policy.partnerId) ?? "", await nextInQueue(policy.id));
-    return <ReviewDesk {...view} now={new Date()} csrf={csrf} values={extra.values ?? {}} problem={extra.problem} />;
+    const vehicle = findProduct(policy.productCode).family.policy.registeredVehicle !== undefined;
+    return (
+      <ReviewDesk
+        {...view}
+        registryHref={vehicle ? `${hrefOf(policy)}/registry` : undefined}
+        now={new Date()}
+        csrf={csrf}
+        values={extra.values ?? {}}
+        problem={extra.problem}
+      />
+    );
   };
 
   return new Elysia({ name: "admin-policies" })
@@ -137,6 +150,19 @@ export const policyAdmin = (deps: AppDeps) => {
           return "";
         }
         return <PolicyStatusBlock policy={await policyView(db, deps.config, policy, hrefOf(policy), "")} />;
+      },
+      { portal: "admin" },
+    )
+    .get(
+      "/admin/policies/:id/registry",
+      async ({ params, set }) => {
+        const policy = await policyById(params.id);
+        const verdict = policy ? await registryCheckView(db, registry, policy, new Date()) : null;
+        if (!verdict) {
+          set.status = 404;
+          return "";
+        }
+        return <RegistryVerdict {...verdict} />;
       },
       { portal: "admin" },
     )

@@ -4,12 +4,15 @@ import type { PolicyRow, PolicyView } from "../../../views/policies/policies";
 import type { Config } from "../../config";
 import { CommandError } from "../../core/errors";
 import type { Database } from "../../db/client";
-import { fieldLabel } from "../../portal/words";
+import { fieldLabel, inWords } from "../../portal/words";
 import { allProductCodes, findProduct, productName } from "../../products";
 import { certificateFor, certificateUrl, verificationUrl } from "../certificates/service";
 import { consumerName, profileLines } from "../consumers/presenter";
 import { consumerDocumentList, findConsumer, wireConsumerId } from "../consumers/service";
+import type { VehicleRegistry } from "../enrichment/registry";
+import { registryAnswer } from "../enrichment/service";
 import { planNoOfPolicy } from "../financing/service";
+import { latestQuote, policyContext, storedTerms } from "./service";
 import type { PolicyRecord } from "./types";
 
 export const productOptions = () => allProductCodes().map((code) => ({ value: code, label: productName(code) }));
@@ -80,6 +83,38 @@ export async function reviewDeskView(db: Database, policy: PolicyRecord, partner
     })),
     nextHref,
   };
+}
+
+/**
+ * What the vehicle registry shows for a pending vehicle policy, judged as underwriting would judge
+ * it: the same registry answer (cached for minutes, never billed to the partner) and the product's
+ * own rule for "vehicle details not matching national records". Null for other products.
+ */
+export async function registryCheckView(
+  db: Database,
+  registry: VehicleRegistry | null,
+  policy: PolicyRecord,
+  now: Date,
+): Promise<{ tone: "ok" | "bad" | "wait"; text: string } | null> {
+  const product = findProduct(policy.productCode);
+  const terms = storedTerms(policy);
+  const vehicle = product.family.policy.registeredVehicle?.(product.type, terms);
+  if (!vehicle) return null;
+  try {
+    const { answer } = await registryAnswer(db, registry, "registration", vehicle.registration, now);
+    if (answer.status !== "found")
+      return { tone: "wait", text: `The registry has no vehicle with plate ${vehicle.registration} (a new registration may not be listed yet).` };
+    const consumer = (await findConsumer(db, policy.partnerId, policy.consumerId))!;
+    const context = policyContext(consumer, await latestQuote(db, policy.partnerId, policy.productCode), now);
+    const mismatch = product.family.policy.declineReason(product.type, terms, context, { deviceAlreadyInsured: false, vehicleRecord: answer });
+    const listed = `${answer.details.vehicle_make ?? ""} ${answer.details.vehicle_model ?? ""}`.trim();
+    return mismatch
+      ? { tone: "bad", text: mismatch }
+      : { tone: "ok", text: `The registry lists plate ${vehicle.registration} as ${listed || "this vehicle"}: it matches the policy.` };
+  } catch (error) {
+    if (!(error instanceof CommandError)) throw error;
+    return { tone: "wait", text: `The registry could not answer (${inWords(error.message)}). Reload the page to try again.` };
+  }
 }
 
 /** What the approvals queue says once a decision is made. */
