@@ -29,6 +29,7 @@ describe("consumer pages", () => {
     expect(detail.text).toContain("Chiamaka Eze");
     // Codes in words: gender "f" is Female.
     expect(detail.text).toContain("<dd>Female</dd>");
+    expect(detail.text).toContain("<dd>14 Feb 1988</dd>");
     expect(detail.text).not.toContain("<dd>f</dd>");
     const id = created.location!.split("/").at(-1)!;
     expect(id).toMatch(/^[0-9a-f]{32}$/); // the id the JSON surface uses

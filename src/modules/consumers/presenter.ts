@@ -1,4 +1,5 @@
 import type { ConsumerPolicyRow, ConsumerRow } from "../../../views/consumers/consumers";
+import { day } from "../../../views/format";
 import { productName } from "../../products";
 import type { PolicyRecord } from "../policies/types";
 import { consumerForm, profileValues } from "./model";
@@ -50,7 +51,7 @@ export function profileLines(profile: Record<string, unknown>): [label: string, 
   const values = profileValues(profile);
   return Object.entries(LABELS)
     .filter(([path]) => values[path])
-    .map(([path, label]) => [label, OPTION_TEXT.get(`${path}=${values[path]}`) ?? values[path]!]);
+    .map(([path, label]) => [label, path === "dob.date" ? day(values[path]!) : (OPTION_TEXT.get(`${path}=${values[path]}`) ?? values[path]!)]);
 }
 
 export function consumerPolicyRow(p: PolicyRecord): ConsumerPolicyRow {
