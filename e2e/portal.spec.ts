@@ -78,6 +78,7 @@ test("a partner issues a live comprehensive vehicle policy; an administrator app
   await expect(admin.getByRole("img", { name: "Scan of the identity document" })).toBeVisible();
   // The registry's answer arrives after the page (a first lookup takes seconds).
   await expect(admin.locator("#registry-check")).not.toContainText("Checking the vehicle registry", { timeout: 30_000 });
+  await expect(admin.locator("#registry-check")).toContainText("VIN");
   await expectAccessible(admin);
   await screenshot(admin, "admin-review-desk");
   await admin.goto("/admin");

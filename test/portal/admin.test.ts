@@ -94,7 +94,7 @@ describe("the operator's pages", () => {
     expect(await first.status()).toMatchObject({ status: "d", statusNote: "cargo not as declared" });
   });
 
-  test("a vehicle policy's desk loads the registry's answer after the page, judged as underwriting judges it", async () => {
+  test("a vehicle policy's desk loads the registry's answer and the VIN's after the page, judged as underwriting judges them", async () => {
     const p = await t.partner();
     await p.run("wallet topup", { amount: 10_000_000, reference: `fund-${crypto.randomUUID()}` });
     const { id: consumer } = await p.run("prfl entity", fullConsumer());
@@ -110,6 +110,8 @@ describe("the operator's pages", () => {
     const verdict = await admin.get(`/admin/policies/${id}/registry`, { "hx-request": "true" });
     expect(verdict.status).toBe(200);
     expect(verdict.text).toContain("The registry could not answer (Vehicle registry is not configured");
+    // The fixture's chassis number fails the VIN check digit: the desk says why it cannot be decoded.
+    expect(verdict.text).toContain("The chassis number 2T1BURHE0JC074316 cannot be decoded as a VIN: it has an invalid check digit");
     // Other products have no registry check.
     const marine = await pendingMarineImport();
     const marineId = rowOf((await admin.get("/admin")).text, marine.reference)!;

@@ -58,9 +58,9 @@ export function ReviewDesk(props: ReviewDeskProps) {
       )}
       {props.registryHref ? (
         <>
-          <h3>Vehicle registry</h3>
+          <h3>Vehicle checks</h3>
           <div id="registry-check" hx-get={props.registryHref} hx-trigger="load" hx-swap="outerHTML">
-            <p class="muted">Checking the vehicle registry…</p>
+            <p class="muted">Checking the vehicle registry and the VIN…</p>
           </div>
         </>
       ) : (
@@ -111,13 +111,17 @@ export function ReviewDesk(props: ReviewDeskProps) {
   );
 }
 
-/** The registry's answer for the desk, judged as underwriting judges it. */
-export function RegistryVerdict(props: { tone: "ok" | "bad" | "wait"; text: string }) {
+const TONE_CLASS = { ok: "success", bad: "problem", wait: "notice" } as const;
+
+/** A vehicle's checks for the desk: the registry's answer and the VIN, each judged against the policy. */
+export function VehicleChecks(props: { verdicts: { tone: "ok" | "bad" | "wait"; text: string }[] }) {
   return (
     <div id="registry-check">
-      <p class={props.tone === "ok" ? "success" : props.tone === "bad" ? "problem" : "notice"} safe>
-        {props.text}
-      </p>
+      {props.verdicts.map((v) => (
+        <p class={TONE_CLASS[v.tone]} safe>
+          {v.text}
+        </p>
+      ))}
     </div>
   );
 }

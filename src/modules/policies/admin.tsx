@@ -1,6 +1,7 @@
+import { resolve } from "node:path";
 import { Elysia } from "elysia";
 import { ApprovalQueue, PendingPolicyRow } from "../../../views/admin/admin";
-import { RegistryVerdict, ReviewDesk } from "../../../views/admin/review";
+import { ReviewDesk, VehicleChecks } from "../../../views/admin/review";
 import { PolicyDetail, PolicyList, PolicyRows, PolicyStatusBlock } from "../../../views/policies/policies";
 import type { FormProblem } from "../../../views/portal/ui";
 import { CommandError } from "../../core/errors";
@@ -14,9 +15,10 @@ import { findProduct } from "../../products";
 import { DOCUMENT_FIELDS } from "../consumers/model";
 import { consumerDocument, wireConsumerId } from "../consumers/service";
 import { configuredRegistry } from "../enrichment/registry";
+import { vinDecoderAt } from "../enrichment/vin";
 import { partnerNames } from "../partners/service";
 import { policyFilters, reviewForm } from "./model";
-import { certificateDownload, pendingRow, policyRows, policyView, productOptions, registryCheckView, reviewDeskView, reviewDone } from "./presenter";
+import { certificateDownload, pendingRow, policyRows, policyView, productOptions, reviewDeskView, reviewDone, vehicleChecksView } from "./presenter";
 import { reviewPolicyById } from "./review";
 import { listPolicies, policiesByIds } from "./service";
 import type { PolicyRecord } from "./types";
@@ -157,12 +159,12 @@ export const policyAdmin = (deps: AppDeps) => {
       "/admin/policies/:id/registry",
       async ({ params, set }) => {
         const policy = await policyById(params.id);
-        const verdict = policy ? await registryCheckView(db, registry, policy, new Date()) : null;
-        if (!verdict) {
+        const verdicts = policy ? await vehicleChecksView(db, registry, vinDecoderAt(resolve(deps.config.VIN_DATABASE)), policy, new Date()) : null;
+        if (!verdicts) {
           set.status = 404;
           return "";
         }
-        return <RegistryVerdict {...verdict} />;
+        return <VehicleChecks verdicts={verdicts} />;
       },
       { portal: "admin" },
     )

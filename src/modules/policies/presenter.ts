@@ -11,6 +11,7 @@ import { consumerName, profileLines } from "../consumers/presenter";
 import { consumerDocumentList, findConsumer, wireConsumerId } from "../consumers/service";
 import type { VehicleRegistry } from "../enrichment/registry";
 import { registryAnswer } from "../enrichment/service";
+import { type VinDecoder, validVin } from "../enrichment/vin";
 import { planNoOfPolicy } from "../financing/service";
 import { latestQuote, policyContext, storedTerms } from "./service";
 import type { PolicyRecord } from "./types";
@@ -85,35 +86,62 @@ export async function reviewDeskView(db: Database, policy: PolicyRecord, partner
   };
 }
 
+type Verdict = { tone: "ok" | "bad" | "wait"; text: string };
+
 /**
- * What the vehicle registry shows for a pending vehicle policy, judged as underwriting would judge
- * it: the same registry answer (cached for minutes, never billed to the partner) and the product's
- * own rule for "vehicle details not matching national records". Null for other products.
+ * The checks of a pending vehicle policy, for the review desk: what the vehicle registry shows,
+ * judged as underwriting would judge it (the same cached answer, never billed to the partner, and
+ * the product's own "vehicle details not matching national records" rule), and what the chassis
+ * number decodes to as a VIN. Null for other products.
  */
-export async function registryCheckView(
+export async function vehicleChecksView(
   db: Database,
   registry: VehicleRegistry | null,
+  vins: VinDecoder,
   policy: PolicyRecord,
   now: Date,
-): Promise<{ tone: "ok" | "bad" | "wait"; text: string } | null> {
+): Promise<Verdict[] | null> {
   const product = findProduct(policy.productCode);
   const terms = storedTerms(policy);
   const vehicle = product.family.policy.registeredVehicle?.(product.type, terms);
   if (!vehicle) return null;
-  try {
-    const { answer } = await registryAnswer(db, registry, "registration", vehicle.registration, now);
-    if (answer.status !== "found")
-      return { tone: "wait", text: `The registry has no vehicle with plate ${vehicle.registration} (a new registration may not be listed yet).` };
-    const consumer = (await findConsumer(db, policy.partnerId, policy.consumerId))!;
-    const context = policyContext(consumer, await latestQuote(db, policy.partnerId, policy.productCode), now);
-    const mismatch = product.family.policy.declineReason(product.type, terms, context, { deviceAlreadyInsured: false, vehicleRecord: answer });
-    const listed = `${answer.details.vehicle_make ?? ""} ${answer.details.vehicle_model ?? ""}`.trim();
-    return mismatch
-      ? { tone: "bad", text: mismatch }
-      : { tone: "ok", text: `The registry lists plate ${vehicle.registration} as ${listed || "this vehicle"}: it matches the policy.` };
-  } catch (error) {
-    if (!(error instanceof CommandError)) throw error;
-    return { tone: "wait", text: `The registry could not answer (${inWords(error.message)}). Reload the page to try again.` };
+  return [await registryVerdict(), await vinVerdict()];
+
+  async function registryVerdict(): Promise<Verdict> {
+    try {
+      const { answer } = await registryAnswer(db, registry, "registration", vehicle!.registration, now);
+      if (answer.status !== "found")
+        return { tone: "wait", text: `The registry has no vehicle with plate ${vehicle!.registration} (a new registration may not be listed yet).` };
+      const consumer = (await findConsumer(db, policy.partnerId, policy.consumerId))!;
+      const context = policyContext(consumer, await latestQuote(db, policy.partnerId, policy.productCode), now);
+      const mismatch = product.family.policy.declineReason(product.type, terms, context, { deviceAlreadyInsured: false, vehicleRecord: answer });
+      const listed = `${answer.details.vehicle_make ?? ""} ${answer.details.vehicle_model ?? ""}`.trim();
+      return mismatch
+        ? { tone: "bad", text: mismatch }
+        : { tone: "ok", text: `The registry lists plate ${vehicle!.registration} as ${listed || "this vehicle"}: it matches the policy.` };
+    } catch (error) {
+      if (!(error instanceof CommandError)) throw error;
+      return { tone: "wait", text: `The registry could not answer (${inWords(error.message)}). Reload the page to try again.` };
+    }
+  }
+
+  async function vinVerdict(): Promise<Verdict> {
+    let vin: string;
+    try {
+      vin = validVin(vehicle!.chassis, "chassis");
+    } catch (error) {
+      if (!(error instanceof CommandError)) throw error;
+      // Older vehicles carry chassis numbers that are no VIN; a VIN with a wrong check digit is worth a look.
+      const why = error.message.replace(/^chassis /, "it ");
+      return { tone: "wait", text: `The chassis number ${vehicle!.chassis} cannot be decoded as a VIN: ${why}.` };
+    }
+    const decoded = await vins.decode(vin);
+    if (!decoded.make) return { tone: "wait", text: `The VIN ${vin} is valid but the catalogue does not know it.` };
+    const described = [decoded.make, decoded.model, decoded.year].filter(Boolean).join(" ");
+    const sameMake = decoded.make.toLowerCase().split(/\W+/)[0] === vehicle!.make.toLowerCase().split(/\W+/)[0];
+    return sameMake
+      ? { tone: "ok", text: `The VIN decodes to ${described}: the make matches the policy.` }
+      : { tone: "bad", text: `The VIN decodes to ${described}, not ${vehicle!.make} as the policy states.` };
   }
 }
 
