@@ -11,7 +11,9 @@ export const htmxConfig = {
   responseHandling: [
     { code: "204", swap: false },
     { code: "[23]..", swap: true },
-    { code: "[45]..", swap: true, error: true },
+    // A refusal (4xx) is an answer the page shows, not a failure: htmx logs nothing for it.
+    { code: "4..", swap: true },
+    { code: "5..", swap: true, error: true },
   ],
 };
 
