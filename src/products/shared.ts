@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { badRequest } from "../core/errors";
 import { getOrMake } from "../core/maps";
+import { formatNaira } from "../core/money";
 import type { ConsumerClass, PolicyRules, PremiumUnit, ProductFamily, ProductForms, ProductSchemas, ProductType, Quote } from "./types";
 
 /** Every insrncDrtn code the service knows (spec 8, "Durations allowed"). */
@@ -34,6 +35,9 @@ export const durationField = <const D extends readonly [DurationCode, ...Duratio
 export function roundHalfUp(value: number): number {
   return Math.round(Number(value.toPrecision(15)));
 }
+
+/** A naira figure (possibly with kobo fractions) as pages and reasons print money: ₦1,500,000.00. */
+export const printNairaFigure = (naira: number): string => formatNaira(roundHalfUp(naira * 100));
 
 /** `percent` % of `amount`, unrounded (callers round once, at the end). */
 export function percentOf(amount: number, percent: number): number {

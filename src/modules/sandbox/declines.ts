@@ -6,7 +6,8 @@
  * makes it decline.
  */
 import type { Product } from "../../products";
-import { BORROWER_AGE, printNairaFigure } from "../../products/credit-life/parties";
+import { BORROWER_AGE } from "../../products/credit-life/parties";
+import { printNairaFigure } from "../../products/shared";
 import type { PolicyContext, PolicyTerms } from "../../products/types";
 
 type Facts = Record<string, unknown>;

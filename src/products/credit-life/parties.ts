@@ -5,18 +5,13 @@
  * decline reasons of spec 7. Also the two request mechanics all four of these families use.
  */
 import { badRequest, type CommandError } from "../../core/errors";
-import { formatNaira } from "../../core/money";
 import { ageOn, watMidnight, watToday } from "../policy-helpers";
-import { roundHalfUp } from "../shared";
 import type { InsuredConsumer } from "../types";
 
 /** A 400 naming `seed.addtnlFact.<field>`, for rules that span fields or need the consumer or the clock. */
 export function factError(field: string, rule: string): CommandError {
   return badRequest(`seed.addtnlFact.${field} ${rule}`, `seed.addtnlFact.${field}`);
 }
-
-/** A naira figure sent as a float (goodsValue, LoanAmount) as a certificate or a decline prints it. */
-export const printNairaFigure = (naira: number): string => formatNaira(roundHalfUp(naira * 100));
 
 /** A loan tenure as printed: 1 month, 12 months. */
 export const printMonths = (months: number): string => `${months} month${months === 1 ? "" : "s"}`;

@@ -2,18 +2,9 @@
 import { z } from "zod";
 import { badRequest } from "../../core/errors";
 import { isoDate, text } from "../../core/validation";
-import {
-  ageBandDecline,
-  checkDirector,
-  type DirectorFields,
-  factError,
-  insuredLife,
-  loanPeriodDecline,
-  printMonths,
-  printNairaFigure,
-} from "../credit-life/parties";
+import { ageBandDecline, checkDirector, type DirectorFields, factError, insuredLife, loanPeriodDecline, printMonths } from "../credit-life/parties";
 import { parseFacts, watMidnight } from "../policy-helpers";
-import { requireType } from "../shared";
+import { printNairaFigure, requireType } from "../shared";
 import type { PolicyRules, QuoteOnFile } from "../types";
 import { GUARANTY_TYPES, guarantyLoan, guarantyPremiumKobo } from "./pricing";
 

@@ -2,9 +2,9 @@
 import { z } from "zod";
 import { MAX_INSURED_NAIRA, nairaAmount } from "../../core/money";
 import { isoDate, parseWith, text } from "../../core/validation";
-import { checkDirector, type DirectorFields, factError, missingDirectorDecline, printNairaFigure } from "../credit-life/parties";
+import { checkDirector, type DirectorFields, factError, missingDirectorDecline } from "../credit-life/parties";
 import { coverEnd, parseFacts, watMidnight, watToday } from "../policy-helpers";
-import { durationField, MONTHLY_DURATIONS, requireType, roundHalfUp } from "../shared";
+import { durationField, MONTHLY_DURATIONS, printNairaFigure, requireType, roundHalfUp } from "../shared";
 import type { CertificateForm, LiveRoute, PolicyRules } from "../types";
 import { checkProformaDate, goodsDescription, invoiceReference, routeOf, voyage } from "./cargo";
 import { cargoPremiumKobo, type MarineCover } from "./pricing";

@@ -6,9 +6,9 @@
 import { z } from "zod";
 import { text } from "../../core/validation";
 import { parseFacts } from "../policy-helpers";
-import { MONTHLY_DURATIONS, type MonthlyDuration, requireType } from "../shared";
+import { MONTHLY_DURATIONS, type MonthlyDuration, printNairaFigure, requireType } from "../shared";
 import type { PolicyRules } from "../types";
-import { consumerAddress, coverFromToday, factError, policyDuration, printNairaFigure } from "../vehicle/issuance";
+import { consumerAddress, coverFromToday, factError, policyDuration } from "../vehicle/issuance";
 import { type PropertyCover, propertyPremiumKobo, sumInsured } from "./pricing";
 
 /** How the covers differ once the request is valid. */

@@ -3,10 +3,10 @@ import { z } from "zod";
 import { badRequest } from "../../core/errors";
 import { watTimestamp } from "../../core/time";
 import { isoDate, isoDateTime } from "../../core/validation";
-import { factError, printNairaFigure } from "../credit-life/parties";
+import { factError } from "../credit-life/parties";
 import { checkProformaDate, goodsDescription, invoiceReference, placesOf, routeOf, type VoyageStop, voyage } from "../marine/cargo";
 import { parseFacts, watDateTime } from "../policy-helpers";
-import { requireType } from "../shared";
+import { printNairaFigure, requireType } from "../shared";
 import type { PolicyRules } from "../types";
 import { insurableGoodsValue, TRANSIT_TYPES, transitPremiumKobo } from "./pricing";
 

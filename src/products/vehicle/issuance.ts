@@ -4,10 +4,9 @@
  * and naira figures sent as floats. Rules stay in each family; this is only the plumbing.
  */
 import { badRequest, type CommandError } from "../../core/errors";
-import { formatNaira } from "../../core/money";
 import { parseWith } from "../../core/validation";
 import { coverEnd, watMidnight, watToday } from "../policy-helpers";
-import { type DurationCode, durationField, roundHalfUp } from "../shared";
+import { type DurationCode, durationField } from "../shared";
 import type { InsuredConsumer } from "../types";
 
 /** A 400 naming `seed.addtnlFact.<field>`, for rules checked after the schema (cross-field, clock, consumer). */
@@ -25,9 +24,6 @@ export function coverFromToday(now: Date, duration: DurationCode): { coverStart:
   const coverStart = watMidnight(watToday(now));
   return { coverStart, coverEnd: coverEnd(coverStart, duration) };
 }
-
-/** A naira figure sent as a float (vhclValueForInsrnc, sumInsured) as a certificate prints it. */
-export const printNairaFigure = (naira: number): string => formatNaira(roundHalfUp(naira * 100));
 
 /** The consumer's dob.date (spec 2.3), when the profile has one. */
 export function consumerBirthDate(consumer: InsuredConsumer): string | undefined {

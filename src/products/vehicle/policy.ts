@@ -3,9 +3,9 @@ import { z } from "zod";
 import { type DecodedDocument, decodeDocument } from "../../core/documents";
 import { text } from "../../core/validation";
 import { parseFacts, watToday } from "../policy-helpers";
-import { requireType } from "../shared";
+import { printNairaFigure, requireType } from "../shared";
 import type { LiveRoute, PolicyRules, PolicyTerms } from "../types";
-import { coverFromToday, factError, policyDuration, printNairaFigure } from "./issuance";
+import { coverFromToday, factError, policyDuration } from "./issuance";
 import { comprehensivePremiumKobo, insuredVehicleValue, thirdPartyPremiumKobo, VEHICLE_DURATIONS, VEHICLE_TYPES, type VehicleDuration } from "./pricing";
 
 /** Chosen: the oldest vehicle insured; the newest is next year's model, already on sale. */
