@@ -5,8 +5,10 @@
  * file only rewords it, with one table of labels and one list of phrasings for every page.
  */
 
+import { formatNaira } from "../core/money";
 import { consumerForm } from "../modules/consumers/model";
 import { allProductCodes, findProduct, productName } from "../products";
+import { printNairaFigure } from "../products/shared";
 import type { FormEntry } from "../products/types";
 
 /** Labels of the wire fields outside the consumer and product forms: claims, financing, wallet, webhooks, reviews. */
@@ -94,9 +96,6 @@ const humanise = (name: string) => {
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
 
-const nairaFormat = new Intl.NumberFormat("en-NG", { maximumFractionDigits: 2 });
-const naira = (amount: number) => `${amount < 0 ? "−" : ""}₦${nairaFormat.format(Math.abs(amount))}`;
-
 /** Whole sentences of the JSON surface with a better one for people, tried in order before the word-by-word rewording. */
 const SENTENCES: [RegExp, (...groups: string[]) => string][] = [
   [
@@ -137,8 +136,8 @@ const PHRASES: [RegExp, string | ((...groups: string[]) => string)][] = [
   [/ \(kobo\)/g, ""],
   [/a JSON boolean \(true or false\)/g, "yes or no"],
   [/a JSON (number|integer|object|array)/g, (kind) => (kind === "integer" ? "a whole number" : `a ${kind}`)],
-  [/(\d[\d,]*) kobo/g, (kobo) => naira(Number(kobo!.replaceAll(",", "")) / 100)],
-  [/(\d[\d,]*(?:\.\d+)?) naira/g, (amount) => naira(Number(amount!.replaceAll(",", "")))],
+  [/(\d[\d,]*) kobo/g, (kobo) => formatNaira(Number(kobo!.replaceAll(",", "")))],
+  [/(\d[\d,]*(?:\.\d+)?) naira/g, (amount) => printNairaFigure(Number(amount!.replaceAll(",", "")))],
   [/medicalTestClearance "true"/g, "a medical test clearance"],
   [/\bseed\.((?:[A-Za-z_]\w*)(?:\.[A-Za-z_]\w*|\[\d+\])*)/g, (path) => fieldLabel(path!)],
   [
@@ -199,7 +198,7 @@ function reword(message: string): string {
     /^(.+?) must be (at most|at least|more than|less than) (-?[\d.]+)(?:; received (-?[\d.]+))?/,
     (all, label: string, bound, limit, received) =>
       moneyLabels.has(label)
-        ? `${label} must be ${bound} ${naira(Number(limit))}${received === undefined ? "" : `; received ${naira(Number(received))}`}`
+        ? `${label} must be ${bound} ${printNairaFigure(Number(limit))}${received === undefined ? "" : `; received ${printNairaFigure(Number(received))}`}`
         : all,
   );
   return text.charAt(0).toUpperCase() + text.slice(1);

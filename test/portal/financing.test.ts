@@ -154,7 +154,7 @@ describe("partner financing pages", () => {
     const over = await b.post(path, { amount: "8,000.01", reference: "rcpt-2" });
     expect(over.status).toBe(409);
     expect(over.text).toContain('id="f-amount-error"');
-    expect(over.text).toContain("is more than the ₦8,000 outstanding");
+    expect(over.text).toContain("is more than the ₦8,000.00 outstanding");
     expect(over.text).toContain('value="rcpt-2"');
 
     const future = await b.post(path, { amount: "100", reference: "rcpt-3", paidAt: watDate(3) });

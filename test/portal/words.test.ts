@@ -52,7 +52,7 @@ describe("the portal's words for a refusal", () => {
       "This consumer's details lack what Vehicle, comprehensive needs: Identity document, Identity number, Scan of the identity document. Add them on the consumer's page (register the same e-mail again), then come back.",
     );
     expect(inWords("insufficient wallet balance: the premium is 1500 naira and the balance is 200.5 naira; top up with wallet topup")).toBe(
-      "Insufficient wallet balance: the premium is ₦1,500 and the balance is ₦200.5: top up the wallet first",
+      "Insufficient wallet balance: the premium is ₦1,500.00 and the balance is ₦200.50: top up the wallet first",
     );
     expect(fieldLabel("seed.addtnlFact.goodsValue")).toBe("Declared value of the goods");
     expect(fieldLabel("seed.documents[2]")).toBe("Documents (number 3)");
