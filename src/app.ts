@@ -1,4 +1,3 @@
-import { escapeHtml } from "@kitajs/html";
 import { Elysia } from "elysia";
 import { CommandError } from "./core/errors";
 import { failure } from "./core/feedback";
@@ -44,8 +43,7 @@ export function createApp(deps: AppDeps) {
       if (refusal) {
         set.status = refusal.status;
         if (!isPortalPath(path)) return { error: refusal.message };
-        set.headers["content-type"] = "text/html; charset=utf-8";
-        return `<!doctype html><title>Not accepted</title><p class="problem">${escapeHtml(inWords(refusal.message))}</p>`;
+        return errorPage(set, { title: "Not accepted", message: inWords(refusal.message) });
       }
       // The database could not be reached (a dropped connection, a restart): nothing of ours is
       // broken and a retry in a moment succeeds, so 503, never 500.
