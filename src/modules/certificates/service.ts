@@ -47,6 +47,7 @@ export async function renderCertificateFor(db: Executor, config: Config, policy:
   const { type } = product.family.policy.certificate(product.type);
   const [consumer] = await db.select({ profile: consumers.profile }).from(consumers).where(eq(consumers.id, policy.consumerId));
   const [partner] = await db.select({ name: partners.name }).from(partners).where(eq(partners.id, policy.partnerId));
+  const cover = coverDays(policy.coverStart, policy.coverEnd);
   const model: CertificateModel = {
     specimen: policy.mode === "test",
     insurerName: config.INSURER_NAME,
@@ -56,8 +57,8 @@ export async function renderCertificateFor(db: Executor, config: Config, policy:
     insuredName: insuredName(consumer!.profile),
     partnerName: partner!.name,
     // The first and the last day of cover, as every page shows them (coverDays).
-    coverStart: day(coverDays(policy.coverStart, policy.coverEnd).firstDay),
-    coverEnd: day(coverDays(policy.coverStart, policy.coverEnd).lastDay),
+    coverStart: day(cover.firstDay),
+    coverEnd: day(cover.lastDay),
     premium: formatNaira(policy.premiumKobo),
     issuedAt: `${watTimestamp(policy.statusAt)} WAT`,
     printed: policy.printed,

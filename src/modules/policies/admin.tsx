@@ -11,7 +11,6 @@ import type { AppDeps } from "../../http/context";
 import { download, moreHref, notFound, PAGE_SIZE, redirectTo } from "../../portal/kit";
 import { formValues, page, problemOf } from "../../portal/page";
 import { portalSession } from "../../portal/session";
-import { findProduct } from "../../products";
 import { DOCUMENT_FIELDS } from "../consumers/model";
 import { consumerDocument, wireConsumerId } from "../consumers/service";
 import { configuredRegistry } from "../enrichment/registry";
@@ -43,18 +42,8 @@ export const policyAdmin = (deps: AppDeps) => {
 
   const desk = async (policy: PolicyRecord, csrf: string, extra: { values?: Record<string, string | undefined>; problem?: FormProblem } = {}) => {
     const names = await partnerNames(db, [policy.partnerId]);
-    const view = await reviewDeskView(db, policy, names.get(policy.partnerId) ?? "", await nextInQueue(policy.id));
-    const vehicle = findProduct(policy.productCode).family.policy.registeredVehicle !== undefined;
-    return (
-      <ReviewDesk
-        {...view}
-        registryHref={vehicle ? `${hrefOf(policy)}/registry` : undefined}
-        now={new Date()}
-        csrf={csrf}
-        values={extra.values ?? {}}
-        problem={extra.problem}
-      />
-    );
+    const view = await reviewDeskView(db, policy, hrefOf(policy), names.get(policy.partnerId) ?? "", await nextInQueue(policy.id));
+    return <ReviewDesk {...view} now={new Date()} csrf={csrf} values={extra.values ?? {}} problem={extra.problem} />;
   };
 
   return new Elysia({ name: "admin-policies" })

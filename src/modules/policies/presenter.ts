@@ -66,8 +66,8 @@ export async function pendingRow(db: Database, policy: PolicyRecord, partnerName
   };
 }
 
-/** The review desk of a pending policy: the consumer as the partner registered them, their documents, and the next policy waiting. */
-export async function reviewDeskView(db: Database, policy: PolicyRecord, partnerName: string, nextHref: string | undefined) {
+/** The review desk of a pending policy: the consumer as the partner registered them, their documents, a vehicle's checks, and the next policy waiting. */
+export async function reviewDeskView(db: Database, policy: PolicyRecord, base: string, partnerName: string, nextHref: string | undefined) {
   const consumer = await findConsumer(db, policy.partnerId, policy.consumerId);
   const documents = consumer ? await consumerDocumentList(db, consumer.id) : [];
   return {
@@ -82,6 +82,8 @@ export async function reviewDeskView(db: Database, policy: PolicyRecord, partner
       href: `/admin/consumers/${policy.consumerId}/documents/${d.field}`,
       image: d.mime.startsWith("image/"),
     })),
+    // Products that insure a registered vehicle have registry and VIN checks (vehicleChecksView).
+    registryHref: findProduct(policy.productCode).family.policy.registeredVehicle ? `${base}/registry` : undefined,
     nextHref,
   };
 }
