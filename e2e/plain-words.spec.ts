@@ -117,6 +117,7 @@ for (const { name, width } of widths)
     await expect(page.locator(".verdict")).toHaveText("Specimen");
     await expect(page.locator("dl")).toContainText("Insurer");
     await expect(page.locator("dl")).toContainText("Phone screen protection");
+    await expect(page.locator("dl")).toContainText("Tecno Camon 20, IMEI 356938035643817");
     await expect(page.locator("dl")).toContainText(/\d{1,2} [A-Z][a-z]{2} \d{4} to \d{1,2} [A-Z][a-z]{2} \d{4}/);
     await expect(page.locator("main")).not.toContainText("00:00:00");
     expect(await pageWidth(page)).toBeLessThanOrEqual(width);

@@ -30,7 +30,12 @@ function insuredItem(policy: PolicyRecord): string | undefined {
   const product = findProduct(policy.productCode);
   const vehicle = product.family.policy.registeredVehicle?.(product.type, storedTerms(policy));
   if (vehicle) return `${vehicle.make} ${vehicle.model}, registration ${vehicle.registration}`;
-  if (policy.deviceId) return `Device ${policy.deviceId}`;
+  if (policy.deviceId) {
+    // Stored as "imei:<digits>" or "serial:<number>" (products/device/policy.ts); the certificate's "Device" line names it.
+    const [kind, identifier] = policy.deviceId.split(/:(.*)/);
+    const device = policy.printed.find(([label]) => label === "Device")?.[1] ?? "Device";
+    return `${device}, ${kind === "imei" ? "IMEI" : "serial number"} ${identifier}`;
+  }
   return undefined;
 }
 
