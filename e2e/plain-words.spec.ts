@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
-import { type Account, accounts } from "./server";
-import { expect, expectAccessible, screenshot, signIn, test } from "./support";
+import { accounts } from "./server";
+import { command, expect, expectAccessible, screenshot, signIn, test } from "./support";
 
 /**
  * The portal speaks to people (issue 15), in a browser: refusals in words beside each field, all at
@@ -17,14 +17,6 @@ const widths = [
   { name: "desktop", width: 1280 },
   { name: "phone", width: 390 },
 ];
-
-/** A command on the JSON surface with one of the account's keys. */
-async function command(page: Page, account: Account, label: "test" | "live" | "legacy", cmmnd: string, seed?: unknown) {
-  const response = await page.request.post("/", {
-    data: { userInfo: { id: account.partnerId, athrzt: account.keys[label] }, cmmnd: seed === undefined ? { cmmnd } : { cmmnd, seed } },
-  });
-  return response.json();
-}
 
 const pageWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
 

@@ -1,14 +1,5 @@
 import { accounts } from "./server";
-import { expect, expectAccessible, PNG, screenshot, signIn, test, visit } from "./support";
-
-const vehicle = {
-  Make: "Toyota",
-  Model: "Camry",
-  "Year of manufacture": "2019",
-  "Chassis number / VIN": "4T1B11HK5KU123456",
-  "Engine number": "A25A1234567",
-  "Registration plate": "LND123AB",
-};
+import { expect, expectAccessible, PNG, screenshot, signIn, test, VEHICLE_FORM, visit } from "./support";
 
 test.describe.configure({ mode: "serial" });
 
@@ -51,7 +42,7 @@ test("a partner issues a live comprehensive vehicle policy; an administrator app
   await partner.getByLabel("Insured value of the vehicle (₦)", { exact: true }).first().fill("4,000,000");
   await partner.getByLabel("Cover duration", { exact: true }).selectOption("1y");
   await expect(partner.locator("#premium")).toContainText("₦200,000.00");
-  for (const [label, value] of Object.entries(vehicle)) await partner.getByLabel(label, { exact: true }).fill(value);
+  for (const [label, value] of Object.entries(VEHICLE_FORM)) await partner.getByLabel(label, { exact: true }).fill(value);
   await expectAccessible(partner);
   await screenshot(partner, "quote-and-issue");
   await partner.getByRole("button", { name: "Issue policy" }).click();

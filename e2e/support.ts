@@ -75,3 +75,21 @@ export async function visit(page: Page, path: string, name: string) {
   await expectAccessible(page);
   await screenshot(page, name);
 }
+
+/** A command on the JSON surface with one of the account's keys, as a partner's system sends it. */
+export async function command(page: Page, account: Account, label: "test" | "live" | "legacy", cmmnd: string, seed?: unknown) {
+  const response = await page.request.post("/", {
+    data: { userInfo: { id: account.partnerId, athrzt: account.keys[label] }, cmmnd: seed === undefined ? { cmmnd } : { cmmnd, seed } },
+  });
+  return response.json();
+}
+
+/** The vehicle inputs of the quote form, by label. */
+export const VEHICLE_FORM = {
+  Make: "Toyota",
+  Model: "Camry",
+  "Year of manufacture": "2019",
+  "Chassis number / VIN": "4T1B11HK5KU123456",
+  "Engine number": "A25A1234567",
+  "Registration plate": "LND123AB",
+};

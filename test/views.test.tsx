@@ -112,6 +112,17 @@ const views: [string, () => JSX.Element | string][] = [
     () => <ConsumerDetail consumer={{ ...consumerRow, profile: {} }} lines={[[EVIL, EVIL]]} policies={[{ ...policyRow, productCode: "x" }]} />,
   ],
   [
+    "consumer detail, operator",
+    () => (
+      <ConsumerDetail
+        consumer={{ ...consumerRow, profile: {} }}
+        lines={[[EVIL, EVIL]]}
+        policies={[{ ...policyRow, productCode: "x" }]}
+        operator={{ partnerName: EVIL, documents: [{ label: EVIL, href: "/x" }] }}
+      />
+    ),
+  ],
+  [
     "policy list",
     () => (
       <PolicyList

@@ -118,17 +118,24 @@ describe("the operator's pages", () => {
     expect((await admin.get(`/admin/policies/${marineId}`)).text).not.toContain("/registry");
   });
 
-  test("a consumer's row leads to that consumer's policies", async () => {
+  test("a consumer's row leads to the consumer's page: details in words, the partner, the documents and only their policies", async () => {
     const { p, reference } = await pendingMarineImport();
     const other = await pendingMarineImport();
     const admin = await signedIn(t, operator.portal);
     const { list } = await p.run("dump entt_*CSTMRS");
     const consumers = await admin.get(`/admin/consumers?q=${encodeURIComponent(list[0].eMail)}`);
-    const href = /href="(\/admin\/policies\?consumer=[0-9a-f]{32})"/.exec(consumers.text)?.[1];
-    expect(href).toBe(`/admin/policies?consumer=${list[0].id}`);
-    const policies = await admin.get(href!);
-    expect(policies.text).toContain(reference);
-    expect(policies.text).not.toContain(other.reference);
+    const href = /href="(\/admin\/consumers\/[0-9a-f]{32})"/.exec(consumers.text)?.[1];
+    expect(href).toBe(`/admin/consumers/${list[0].id}`);
+    const page = await admin.get(href!);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(reference);
+    expect(page.text).not.toContain(other.reference);
+    expect(page.text).toContain("<dt>Partner</dt>");
+    // Read-only for the operator: no partner actions.
+    expect(page.text).not.toContain("Quote &amp; issue");
+    // Each policy leads to the operator's own policy page.
+    expect(page.text).toMatch(/href="\/admin\/policies\/[0-9a-f-]{36}"/);
+    expect((await admin.get("/admin/consumers/0123456789abcdef0123456789abcdef")).status).toBe(404);
   });
 
   test("partners: create one (credentials shown once), activate vehicle checks, suspend — its keys stop at once", async () => {

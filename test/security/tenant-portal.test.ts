@@ -328,6 +328,7 @@ const cases: Record<string, () => Promise<void>> = {
     () => ({ decision: "d", statusNote: "declined by A" }),
   ),
   "GET /admin/consumers": adminOnly("GET", () => `/admin/consumers?q=${encodeURIComponent(w.b.consumer.email)}`),
+  "GET /admin/consumers/:id": adminOnly("GET", () => `/admin/consumers/${w.b.consumer.id}`),
   "GET /admin/claims": adminOnly("GET", () => "/admin/claims"),
   "GET /admin/claims/:claimNo": adminOnly("GET", () => `/admin/claims/${w.b.claimNo}`),
   "POST /admin/claims/:claimNo/review": adminOnly(

@@ -25,7 +25,9 @@ export function ReviewDesk(props: ReviewDeskProps) {
   const action = `/admin/policies/${props.policyId}/review`;
   return (
     <section id="review" class="card" aria-labelledby="review-title">
-      <h2 id="review-title">Your review</h2>
+      <h2 id="review-title" tabindex="-1" data-focus>
+        Your review
+      </h2>
       <p>
         Asked by <strong safe>{props.partnerName}</strong> on <span safe>{dateTime(props.createdAt)}</span>: waiting{" "}
         <span safe>{waitingFor(props.createdAt, props.now)}</span>.
@@ -67,6 +69,17 @@ export function ReviewDesk(props: ReviewDeskProps) {
         ""
       )}
       <h3>Decision</h3>
+      <p class="muted">
+        Keyboard: <kbd>A</kbd> approves (after you confirm), <kbd>D</kbd> goes to the reason for declining
+        {props.nextHref ? (
+          <>
+            , <kbd>N</kbd> opens the next policy
+          </>
+        ) : (
+          ""
+        )}
+        . After a decision the next policy in the queue opens.
+      </p>
       <ProblemSummary problem={props.problem} inputs={["statusNote"]} />
       <div class="decision">
         <HxForm
@@ -77,7 +90,9 @@ export function ReviewDesk(props: ReviewDeskProps) {
         >
           <input type="hidden" name="decision" value="a" />
           <input type="hidden" name="from" value="desk" />
-          <button type="submit">Approve</button>
+          <button type="submit" data-key="a" aria-keyshortcuts="A">
+            Approve
+          </button>
         </HxForm>
         <HxForm
           action={action}
@@ -94,6 +109,7 @@ export function ReviewDesk(props: ReviewDeskProps) {
             value={props.values.statusNote}
             problem={props.problem}
             hint="The partner and the consumer read it."
+            shortcut="d"
           />
           <button type="submit" class="danger">
             Decline
@@ -102,7 +118,9 @@ export function ReviewDesk(props: ReviewDeskProps) {
       </div>
       {props.nextHref ? (
         <p>
-          <a href={props.nextHref}>Next policy in the queue →</a>
+          <a href={props.nextHref} data-key="n" aria-keyshortcuts="N">
+            Next policy in the queue →
+          </a>
         </p>
       ) : (
         <p class="muted">No other policy waits for review.</p>

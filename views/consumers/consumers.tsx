@@ -16,6 +16,7 @@ export interface ConsumerRow {
 
 export interface ConsumerPolicyRow {
   reference: string;
+  href: string;
   productCode: string;
   productName: string;
   status: string;
@@ -24,9 +25,9 @@ export interface ConsumerPolicyRow {
   createdAt: Date;
 }
 
-/** A consumer's page on the partner's portal; the operator's list leads to the consumer's policies. */
+/** A consumer's page: on the partner's portal, and the operator's (read-only, with the documents). */
 const partnerConsumerHref = (wireId: string) => `/portal/consumers/${wireId}`;
-export const adminConsumerHref = (wireId: string) => `/admin/policies?consumer=${wireId}`;
+export const adminConsumerHref = (wireId: string) => `/admin/consumers/${wireId}`;
 
 /** The rows of the consumer list (also what "Show more" and the search box swap in). */
 export function ConsumerRows(props: { rows: ConsumerRow[]; more: string | null; hrefOf?: (wireId: string) => string }) {
@@ -150,24 +151,39 @@ export function ConsumerDetail(props: {
   consumer: ConsumerRow & { profile: Record<string, unknown> };
   lines: [string, string][];
   policies: ConsumerPolicyRow[];
+  /** The operator's view: whose consumer it is and the documents to open; no partner actions. */
+  operator?: { partnerName: string; documents: { label: string; href: string }[] };
 }) {
   const c = props.consumer;
+  const operator = props.operator;
   return (
     <section>
       <div class="title-row">
         <h1 safe>{c.name || "(no name)"}</h1>
-        <span>
-          <a class="button" href={`/portal/quote?consumer=${c.wireId}`}>
-            Quote &amp; issue for this consumer
-          </a>{" "}
-          {c.email ? <a href={`/portal/consumers/${c.wireId}/edit`}>Update</a> : ""}
-        </span>
+        {operator ? (
+          ""
+        ) : (
+          <span>
+            <a class="button" href={`/portal/quote?consumer=${c.wireId}`}>
+              Quote &amp; issue for this consumer
+            </a>{" "}
+            {c.email ? <a href={`/portal/consumers/${c.wireId}/edit`}>Update</a> : ""}
+          </span>
+        )}
       </div>
       <dl>
         <dt>Consumer id</dt>
         <dd>
           <code safe>{c.wireId}</code>
         </dd>
+        {operator ? (
+          <>
+            <dt>Partner</dt>
+            <dd safe>{operator.partnerName}</dd>
+          </>
+        ) : (
+          ""
+        )}
         {props.lines.map(([label, value]) => (
           <>
             <dt safe>{label}</dt>
@@ -175,7 +191,21 @@ export function ConsumerDetail(props: {
           </>
         ))}
         <dt>Documents on file</dt>
-        <dd safe>{documentsText(c.documents)}</dd>
+        {operator?.documents.length ? (
+          <dd>
+            <ul class="plain">
+              {operator.documents.map((d) => (
+                <li>
+                  <a href={d.href} target="_blank" rel="noopener" safe>
+                    {d.label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </dd>
+        ) : (
+          <dd safe>{documentsText(c.documents)}</dd>
+        )}
         <dt>Registered</dt>
         <dd safe>{dateTime(c.createdAt)}</dd>
       </dl>
@@ -184,7 +214,7 @@ export function ConsumerDetail(props: {
         {props.policies.map((p) => (
           <tr>
             <td>
-              <a href={`/portal/policies/${encodeURIComponent(p.reference)}`} safe>
+              <a href={p.href} safe>
                 {p.reference}
               </a>
             </td>
@@ -202,7 +232,7 @@ export function ConsumerDetail(props: {
   );
 }
 
-/** The operator's read-only list of every partner's consumers: each name leads to the consumer's policies. */
+/** The operator's read-only list of every partner's consumers: each name leads to the consumer's page. */
 export function AllConsumersList(props: { rows: ConsumerRow[]; more: string | null; search: string }) {
   return (
     <section>

@@ -62,6 +62,8 @@ export function Input(props: {
   autocomplete?: string;
   /** Changing this input re-draws its form (it decides which other inputs are shown). */
   redraws?: boolean;
+  /** A key that focuses this input when the page offers keyboard shortcuts (public/portal.js). */
+  shortcut?: string;
 }) {
   const { name, kind = "text", value = "" } = props;
   const error = errorFor(name, props.problem);
@@ -73,6 +75,8 @@ export function Input(props: {
     "aria-invalid": error ? "true" : undefined,
     required: props.required,
     class: props.redraws ? "redraws" : undefined,
+    "data-key": props.shortcut,
+    "aria-keyshortcuts": props.shortcut?.toUpperCase(),
   };
   let control: JSX.Element;
   switch (kind) {

@@ -2118,7 +2118,7 @@ export interface components {
              */
             insrncDrtn: "1m" | "3m" | "6m" | "1y";
         };
-        /** Phone screen protection, basic (device up to 200000 naira) (phnn-flx1-1111): insure seed */
+        /** Phone screen protection, basic (phones worth up to ₦200,000) (phnn-flx1-1111): insure seed */
         "product.phnn-flx1-1111.insure": {
             addtnlFact: {
                 /** @description Make. e.g. Samsung */
@@ -2147,7 +2147,7 @@ export interface components {
             /** @constant */
             type: "flx1";
         };
-        /** Phone screen protection, basic (device up to 200000 naira) (phnn-flx1-1111): quote seed */
+        /** Phone screen protection, basic (phones worth up to ₦200,000) (phnn-flx1-1111): quote seed */
         "product.phnn-flx1-1111.quote": {
             /**
              * @description Cover duration
@@ -2155,7 +2155,7 @@ export interface components {
              */
             insrncDrtn: "6m" | "1y";
         };
-        /** Phone screen protection, standard (device 200001-500000 naira) (phnn-flx2-1111): insure seed */
+        /** Phone screen protection, standard (phones worth ₦200,001 to ₦500,000) (phnn-flx2-1111): insure seed */
         "product.phnn-flx2-1111.insure": {
             addtnlFact: {
                 /** @description Make. e.g. Samsung */
@@ -2184,7 +2184,7 @@ export interface components {
             /** @constant */
             type: "flx2";
         };
-        /** Phone screen protection, standard (device 200001-500000 naira) (phnn-flx2-1111): quote seed */
+        /** Phone screen protection, standard (phones worth ₦200,001 to ₦500,000) (phnn-flx2-1111): quote seed */
         "product.phnn-flx2-1111.quote": {
             /**
              * @description Cover duration
@@ -2192,7 +2192,7 @@ export interface components {
              */
             insrncDrtn: "6m" | "1y";
         };
-        /** Phone screen protection, premium (device 500001-1500000 naira) (phnn-flx3-1111): insure seed */
+        /** Phone screen protection, premium (phones worth ₦500,001 to ₦1,500,000) (phnn-flx3-1111): insure seed */
         "product.phnn-flx3-1111.insure": {
             addtnlFact: {
                 /** @description Make. e.g. Samsung */
@@ -2221,7 +2221,7 @@ export interface components {
             /** @constant */
             type: "flx3";
         };
-        /** Phone screen protection, premium (device 500001-1500000 naira) (phnn-flx3-1111): quote seed */
+        /** Phone screen protection, premium (phones worth ₦500,001 to ₦1,500,000) (phnn-flx3-1111): quote seed */
         "product.phnn-flx3-1111.quote": {
             /**
              * @description Cover duration

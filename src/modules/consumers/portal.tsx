@@ -82,7 +82,7 @@ export const consumerPortal = (deps: AppDeps) => {
           <ConsumerDetail
             consumer={{ ...consumerRow(consumer), profile: consumer.profile }}
             lines={profileLines(consumer.profile)}
-            policies={policies.items.map(consumerPolicyRow)}
+            policies={policies.items.map((p) => consumerPolicyRow(p, `/portal/policies/${encodeURIComponent(p.reference)}`))}
           />,
         );
       },

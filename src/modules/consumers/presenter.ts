@@ -54,9 +54,11 @@ export function profileLines(profile: Record<string, unknown>): [label: string, 
     .map(([path, label]) => [label, path === "dob.date" ? day(values[path]!) : (OPTION_TEXT.get(`${path}=${values[path]}`) ?? values[path]!)]);
 }
 
-export function consumerPolicyRow(p: PolicyRecord): ConsumerPolicyRow {
+/** A row of a consumer's policies, linking to `href` (the partner's or the operator's policy page). */
+export function consumerPolicyRow(p: PolicyRecord, href: string): ConsumerPolicyRow {
   return {
     reference: p.reference,
+    href,
     productCode: p.productCode,
     productName: productName(p.productCode),
     status: p.status,

@@ -160,6 +160,12 @@ const consumerCache = new SharedCache<ConsumerRecord>("consumer_changed");
 
 /** A consumer of this partner, by id in either form; null when it is not theirs (scoping, rule 3). */
 export async function findConsumer(db: Executor, partnerId: string, consumerId: string): Promise<ConsumerRecord | null> {
+  const record = await consumerById(db, consumerId);
+  return record?.partnerId === partnerId ? record : null;
+}
+
+/** Any partner's consumer by id (the operator's pages; partners go through findConsumer). */
+export async function consumerById(db: Executor, consumerId: string): Promise<ConsumerRecord | null> {
   const record = await consumerCache.through(
     consumerId,
     async () => {
@@ -168,7 +174,7 @@ export async function findConsumer(db: Executor, partnerId: string, consumerId: 
     },
     (consumer) => consumer.id,
   );
-  return record?.partnerId === partnerId ? record : null;
+  return record ?? null;
 }
 
 function deepFreeze<T>(value: T): T {

@@ -1,0 +1,160 @@
+import type { Page } from "@playwright/test";
+import { accounts } from "./server";
+import { command, expect, expectAccessible, PNG, screenshot, signIn, test, VEHICLE_FORM } from "./support";
+
+/**
+ * The people's flows of issue 15 that the other specs leave out: an underwriter works the review
+ * queue from the keyboard; the operator opens a consumer's page; a partner's refused quote links to
+ * the fix and comes back to the quote.
+ */
+
+test.describe.configure({ mode: "serial" });
+
+// The refused quote answers 400 on purpose, which Chromium logs as a failed load.
+test.use({ allowedBrowserErrors: [/Failed to load resource: the server responded with a status of 400/] });
+
+const watDate = () => new Date(Date.now() + 3_600_000).toISOString().slice(0, 10);
+
+/** A live marine import policy of a fully documented consumer: the insurer's underwriters review it by hand. */
+async function pendingMarinePolicy(page: Page) {
+  const { demoPartner } = accounts();
+  await command(page, demoPartner, "live", "wallet topup", { amount: 1_000_000, reference: `desk-${crypto.randomUUID()}` });
+  const email = `bola.${crypto.randomUUID().slice(0, 8)}@example.ng`;
+  const consumer = await command(page, demoPartner, "live", "prfl entity", {
+    type: "s",
+    class: "h",
+    name: { first: "Bola", last: "Ige" },
+    gender: "m",
+    dob: { date: "1979-03-02" },
+    addrss: { addrss: "9 Broad Street, Lagos" },
+    phoneNo: "+2348091234567",
+    eMail: email,
+    socialID: { type: "nidd", id: "12345678901", image: PNG.toString("base64") },
+    taxId: "TIN-0012345",
+  });
+  await command(page, demoPartner, "live", "dump ipck_mrnn-stnd-1111*PRMM", { goodsValue: 5_000_000, insrncDrtn: "3m" });
+  const policy = await command(page, demoPartner, "live", `entt_${consumer.id}: insure`, {
+    ctgry: "mrnn",
+    type: "stnd",
+    pckg: "1111",
+    id: crypto.randomUUID(),
+    insrncDrtn: "3m",
+    addtnlFact: {
+      items: [{ description: "Cashew nuts", quantity: 100, value: 5_000_000 }],
+      goodsValue: 5_000_000,
+      goodsDscrptn: "Agricultural produce",
+      voyage: [{ origin: "Lagos" }, { destination: "Rotterdam" }],
+      proformaInvoice: "PI-2026-0042",
+      proformaDate: watDate(),
+    },
+  });
+  expect(policy.status).toBe("p");
+  const status = async () => (await command(page, demoPartner, "live", `dump entt_${consumer.id}|insr_mrnn-stnd-1111-${policy.id}*STATUS`)).status;
+  return { reference: policy.id as string, consumerId: consumer.id as string, email, status };
+}
+
+const deskOf = (page: Page) => page.getByRole("heading", { name: "Your review" });
+
+test("an underwriter works the queue from the keyboard: A approves after confirming, the next policy opens; D goes to the reason; N skips", async ({
+  page,
+}) => {
+  const first = await pendingMarinePolicy(page);
+  const second = await pendingMarinePolicy(page);
+  const asked: string[] = [];
+  page.on("dialog", (dialog) => {
+    asked.push(dialog.message());
+    void dialog.accept();
+  });
+  await signIn(page, accounts().operatorAdmin);
+  await page
+    .getByRole("row", { name: new RegExp(first.reference) })
+    .getByRole("link", { name: "Review" })
+    .click();
+  // The keyboard starts at the review.
+  await expect(deskOf(page)).toBeFocused();
+  await expect(page.locator("#review")).toContainText("Keyboard:");
+  const firstDesk = page.url();
+
+  // N: the next policy, without deciding this one.
+  await page.keyboard.press("n");
+  await expect(page).not.toHaveURL(firstDesk);
+  await expect(deskOf(page)).toBeFocused();
+  await page.goto(firstDesk);
+
+  // A: asks first, then approves and opens the next policy in the queue.
+  await page.keyboard.press("a");
+  await expect(page).not.toHaveURL(firstDesk);
+  await expect(deskOf(page)).toBeVisible();
+  expect(asked.at(-1)).toContain(`Approve policy ${first.reference}?`);
+  await expect.poll(first.status).toBe("a");
+
+  // D: to the reason; typing there is not a shortcut.
+  await page.goto("/admin");
+  await page
+    .getByRole("row", { name: new RegExp(second.reference) })
+    .getByRole("link", { name: "Review" })
+    .click();
+  await page.keyboard.press("d");
+  const reason = page.getByLabel("Reason for declining", { exact: true });
+  await expect(reason).toBeFocused();
+  await reason.pressSequentially("and the invoice does not match");
+  await expect(reason).toHaveValue("and the invoice does not match");
+  await expectAccessible(page);
+  await page.getByRole("button", { name: "Decline" }).click();
+  await expect.poll(second.status).toBe("d");
+  expect(asked.at(-1)).toContain(`Decline policy ${second.reference}?`);
+});
+
+for (const { name, width } of [
+  { name: "desktop", width: 1280 },
+  { name: "phone", width: 390 },
+])
+  test(`the operator opens a consumer's page: their details in words, the partner, the documents and their policies (${name})`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 900 });
+    const pending = await pendingMarinePolicy(page);
+    await signIn(page, accounts().operatorAdmin);
+    await page.goto(`/admin/consumers?q=${encodeURIComponent(pending.email)}`);
+    await page.getByRole("link", { name: "Bola Ige" }).click();
+    await expect(page.getByRole("heading", { name: "Bola Ige" })).toBeVisible();
+    const details = page.locator("main dl");
+    await expect(details).toContainText(accounts().demoPartner.name);
+    await expect(details).toContainText("National identity number (NIN)");
+    await expect(page.getByRole("link", { name: "Scan of the identity document" })).toHaveAttribute("href", /\/documents\/socialID\.image$/);
+    await expect(page.getByRole("link", { name: "Quote & issue for this consumer" })).toHaveCount(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    await expectAccessible(page);
+    await screenshot(page, `admin-consumer-${name}`);
+    await page.getByRole("link", { name: pending.reference }).click();
+    await expect(page.getByRole("heading", { name: "Your review" })).toBeVisible();
+  });
+
+test("a refused quote links to the missing details; once saved there, the partner is back on the quote", async ({ page }) => {
+  const { demoPartner } = accounts();
+  const consumer = await command(page, demoPartner, "test", "prfl entity", {
+    type: "s",
+    class: "h",
+    name: { first: "Ngozi", last: "Eze" },
+    gender: "f",
+    dob: { date: "1988-02-14" },
+    phoneNo: "+2348031112222",
+    eMail: `ngozi.${crypto.randomUUID().slice(0, 8)}@example.ng`,
+    addrss: { addrss: "4 Awolowo Road, Ikoyi, Lagos" },
+  });
+  await signIn(page, demoPartner);
+  await page.goto(`/portal/quote?consumer=${consumer.id}`);
+  await page.getByLabel("Product", { exact: true }).selectOption("vhcl-cmpr-1111");
+  await page.getByLabel("Insured value of the vehicle (₦)", { exact: true }).first().fill("₦2,000,000");
+  await page.getByLabel("Cover duration", { exact: true }).selectOption("1y");
+  for (const [label, value] of Object.entries(VEHICLE_FORM)) await page.getByLabel(label, { exact: true }).fill(value);
+  await page.getByRole("button", { name: "Issue policy" }).click();
+  await expect(page.locator("main")).toContainText("This consumer's details lack what Vehicle, comprehensive needs: Identity document");
+  await expect(page.locator("main")).not.toContainText(/socialID|seed\.|prfl entity/);
+  await page.getByRole("link", { name: "Add the missing details on the consumer's page" }).click();
+  await expect(page.getByRole("heading", { name: "Update consumer" })).toBeVisible();
+  await page.getByLabel("Identity document", { exact: true }).selectOption("nidd");
+  await page.getByLabel("Identity number", { exact: true }).fill("12345678901");
+  await page.getByLabel("Scan of the identity document", { exact: true }).setInputFiles({ name: "nin.png", mimeType: "image/png", buffer: PNG });
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page).toHaveURL(/\/portal\/quote\?consumer=[0-9a-f]{32}&product=vhcl-cmpr-1111$/);
+  await expect(page.getByLabel("Product", { exact: true })).toHaveValue("vhcl-cmpr-1111");
+});
