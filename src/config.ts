@@ -67,6 +67,8 @@ const configSchema = z.object({
   FINANCING_GRACE_DAYS: intFrom(7),
   /** How often the background loop runs payment runLapse. */
   LAPSE_INTERVAL_MS: intFrom(3_600_000),
+  /** How often the background loop marks policies whose cover ended as expired (a minute: transit cover ends on arrival). */
+  EXPIRY_INTERVAL_MS: intFrom(60_000),
   /** Signs portal session cookies; unset: a random secret made once and kept in the database. */
   SESSION_SECRET: z.string().min(32).optional(),
   /** How long a portal sign-in lasts. */

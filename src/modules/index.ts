@@ -7,6 +7,7 @@ import { consumersModule } from "./consumers";
 import { enrichmentModule } from "./enrichment";
 import { eventsModule } from "./events";
 import { financingModule } from "./financing";
+import { lifecycleModule } from "./lifecycle";
 import type { ModuleManifest } from "./manifest";
 import { partnersModule } from "./partners";
 import { policiesModule } from "./policies";
@@ -28,6 +29,7 @@ export const modules: readonly ModuleManifest[] = [
   enrichmentModule,
   claimsModule,
   financingModule,
+  lifecycleModule,
   webhooksModule,
   apiLogModule,
   auditModule,

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { badRequest } from "../core/errors";
 import { getOrMake } from "../core/maps";
 import { formatNaira } from "../core/money";
+import type { CancellationRule } from "./cancellation";
 import type { ConsumerClass, PolicyRules, PremiumUnit, ProductFamily, ProductForms, ProductSchemas, ProductType, Quote } from "./types";
 
 /** Every insrncDrtn code the service knows (spec 8, "Durations allowed"). */
@@ -84,13 +85,14 @@ interface FamilyRules<T extends ProductType> {
   quote(type: T, seed: unknown): Quote;
   consumerRequirements(type: T, consumerClass: ConsumerClass): readonly string[];
   policy: PolicyRules;
+  cancellation: CancellationRule;
   forms(type: string): ProductForms;
   schemas(type: T): ProductSchemas;
 }
 
 /** A ProductFamily whose quote, requirements and schemas first refuse a type it does not sell (requireType). */
 export function productFamily<T extends ProductType>(rules: FamilyRules<T>): ProductFamily {
-  const { ctgry, name, types, premiumUnit = "naira", policy, forms } = rules;
+  const { ctgry, name, types, premiumUnit = "naira", policy, cancellation, forms } = rules;
   const typeOf = (type: string) => requireType(types, ctgry, type);
   return {
     ctgry,
@@ -100,6 +102,7 @@ export function productFamily<T extends ProductType>(rules: FamilyRules<T>): Pro
     quote: (type, seed) => rules.quote(typeOf(type), seed),
     consumerRequirements: (type, consumerClass) => rules.consumerRequirements(typeOf(type), consumerClass),
     policy,
+    cancellation,
     forms,
     schemas: (type) => rules.schemas(typeOf(type)),
   };

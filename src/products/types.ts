@@ -1,3 +1,4 @@
+import type { CancellationRule } from "./cancellation";
 /**
  * The contract every product family module fulfils. Adding a product touches one folder:
  * src/products/<family>/ exports a ProductFamily and src/products/index.ts lists it.
@@ -46,6 +47,8 @@ export interface ProductFamily {
   consumerRequirements(type: string, consumerClass: ConsumerClass): readonly string[];
   /** Issuance rules of the family (spec 2.5, 3, 7). */
   policy: PolicyRules;
+  /** What a cancelled policy's premium gives back (src/products/cancellation.ts, docs/lifecycle.md). */
+  cancellation: CancellationRule;
   /** The portal's forms for quoting and issuing `type` (the same fields as the wire seeds). */
   forms(type: string): ProductForms;
   /** The zod schemas `quote` and `policy.terms` validate `type`'s seeds with: the command reference shows them (src/reference). */

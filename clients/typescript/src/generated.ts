@@ -48,11 +48,11 @@ export interface components {
             id: string;
             policyNo?: string;
             /**
-             * @description p pending, a approved, d declined, l lapsed (a financed policy whose plan lapsed)
+             * @description p pending, a approved, d declined, l lapsed (a financed policy whose plan lapsed), c cancelled, e expired (docs/lifecycle.md)
              * @enum {string}
              */
-            status: "p" | "a" | "d" | "l";
-            /** @description Why: present when declined or lapsed */
+            status: "p" | "a" | "d" | "l" | "c" | "e";
+            /** @description Why: present when declined, lapsed or cancelled */
             statusNote?: string;
             /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
             tmstmp: string;
@@ -388,6 +388,69 @@ export interface components {
             note?: string;
         };
         /**
+         * cncl entt_<consumer_id>|insr_<product_code>-<tx_id>
+         * @description Cancel an approved policy from a date (today or later within the cover): status c, the product's refund to the wallet, a financing plan closed, the policy.cancelled event (docs/lifecycle.md). A repeat with the same seed.id returns the first answer.
+         */
+        "cncl-entt-consumer-id-insr-product-code-tx-id.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed: components["schemas"]["cncl-entt-consumer-id-insr-product-code-tx-id.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** cncl entt_<consumer_id>|insr_<product_code>-<tx_id>: answer */
+        "cncl-entt-consumer-id-insr-product-code-tx-id.response": {
+            cancellation: {
+                /** @description The first day without cover (Nigerian date) */
+                effectiveDate: string;
+                /** @description The short-period fee kept */
+                fee: number;
+                /** @description Your reference for the cancellation */
+                id: string;
+                note?: string;
+                /**
+                 * @description Why: insured_request, item_sold, duplicate, trip_cancelled, loan_repaid, misrepresentation, other (misrepresentation: the operator only)
+                 * @enum {string}
+                 */
+                reason: "insured_request" | "item_sold" | "duplicate" | "trip_cancelled" | "loan_repaid" | "misrepresentation" | "other";
+                /** @description Given back to the wallet (live policies; a test policy moves no money) */
+                refund: number;
+                /**
+                 * @description Which part of the product's refund rule decided (docs/lifecycle.md)
+                 * @enum {string}
+                 */
+                refundBasis: "claim-paid" | "cooling-off" | "not-started" | "pro-rata" | "risk-run" | "outstanding-loan";
+                /** @description The rule as it applied, in words */
+                refundExplanation: string;
+            };
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            /** @description The transaction reference as stored (a UUID hyphenated and lower-case): the <tx_id> of later commands */
+            id: string;
+            /**
+             * @description p pending, a approved, d declined, l lapsed (a financed policy whose plan lapsed), c cancelled, e expired (docs/lifecycle.md)
+             * @enum {string}
+             */
+            status: "p" | "a" | "d" | "l" | "c" | "e";
+            /** @description Why: present when declined, lapsed or cancelled */
+            statusNote?: string;
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            tmstmp: string;
+        };
+        /** cncl entt_<consumer_id>|insr_<product_code>-<tx_id>: seed */
+        "cncl-entt-consumer-id-insr-product-code-tx-id.seed": {
+            /** @description The first day without cover (Nigerian date): today (the default) or a later day within the cover */
+            effectiveDate?: string;
+            /** @description Your reference for this cancellation: a repeat with it returns the first answer */
+            id: string;
+            /** @description A few words for the record; required with reason "other" */
+            note?: string;
+            /**
+             * @description Why: insured_request, item_sold, duplicate, trip_cancelled, loan_repaid, misrepresentation, other (misrepresentation: the operator only)
+             * @enum {string}
+             */
+            reason: "insured_request" | "item_sold" | "duplicate" | "trip_cancelled" | "loan_repaid" | "misrepresentation" | "other";
+        };
+        /**
          * dump entt_*ADMIN
          * @description List every partner's transactions (administrator only).
          */
@@ -419,11 +482,11 @@ export interface components {
                 prmm: number;
                 productCode: string;
                 /**
-                 * @description p pending, a approved, d declined, l lapsed (a financed policy whose plan lapsed)
+                 * @description p pending, a approved, d declined, l lapsed (a financed policy whose plan lapsed), c cancelled, e expired (docs/lifecycle.md)
                  * @enum {string}
                  */
-                status: "p" | "a" | "d" | "l";
-                /** @description Why: present when declined or lapsed */
+                status: "p" | "a" | "d" | "l" | "c" | "e";
+                /** @description Why: present when declined, lapsed or cancelled */
                 statusNote?: string;
                 /** @description When its status last changed */
                 statusTmstmp: string;
@@ -441,8 +504,48 @@ export interface components {
             limit?: number;
             productCode?: string;
             /** @enum {string} */
-            status?: "p" | "a" | "d" | "l";
+            status?: "p" | "a" | "d" | "l" | "c" | "e";
             to?: string;
+        };
+        /**
+         * dump entt_<consumer_id>|insr_<product_code>-<tx_id>*REFUND
+         * @description What cancelling an approved policy from a date would give back now (changes nothing): the figures cncl would store.
+         */
+        "dump-entt-consumer-id-insr-product-code-tx-id-refund.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed?: components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-refund.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** dump entt_<consumer_id>|insr_<product_code>-<tx_id>*REFUND: answer */
+        "dump-entt-consumer-id-insr-product-code-tx-id-refund.response": {
+            /** @description The first day without cover (Nigerian date) */
+            effectiveDate: string;
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            /** @description The short-period fee kept */
+            fee: number;
+            /** @description The transaction reference as stored (a UUID hyphenated and lower-case): the <tx_id> of later commands */
+            id: string;
+            /** @description Given back to the wallet (live policies; a test policy moves no money) */
+            refund: number;
+            /**
+             * @description Which part of the product's refund rule decided (docs/lifecycle.md)
+             * @enum {string}
+             */
+            refundBasis: "claim-paid" | "cooling-off" | "not-started" | "pro-rata" | "risk-run" | "outstanding-loan";
+            /** @description The rule as it applied, in words */
+            refundExplanation: string;
+            /**
+             * @description p pending, a approved, d declined, l lapsed (a financed policy whose plan lapsed), c cancelled, e expired (docs/lifecycle.md)
+             * @enum {string}
+             */
+            status: "p" | "a" | "d" | "l" | "c" | "e";
+        };
+        /** dump entt_<consumer_id>|insr_<product_code>-<tx_id>*REFUND: seed */
+        "dump-entt-consumer-id-insr-product-code-tx-id-refund.seed": {
+            /** @description The first day without cover: today (the default) or a later day within the cover */
+            effectiveDate?: string;
         };
         /**
          * dump entt_<consumer_id>|insr_<product_code>-<tx_id>*STATUS
@@ -474,11 +577,11 @@ export interface components {
             /** @description Once approved: the policy number (TST-… in test mode) */
             policyNo?: string;
             /**
-             * @description p pending, a approved, d declined, l lapsed (a financed policy whose plan lapsed)
+             * @description p pending, a approved, d declined, l lapsed (a financed policy whose plan lapsed), c cancelled, e expired (docs/lifecycle.md)
              * @enum {string}
              */
-            status: "p" | "a" | "d" | "l";
-            /** @description Why: present when declined or lapsed */
+            status: "p" | "a" | "d" | "l" | "c" | "e";
+            /** @description Why: present when declined, lapsed or cancelled */
             statusNote?: string;
             /** @description When the status last changed */
             tmstmp: string;
@@ -655,11 +758,11 @@ export interface components {
                 prmm: number;
                 productCode: string;
                 /**
-                 * @description p pending, a approved, d declined, l lapsed (a financed policy whose plan lapsed)
+                 * @description p pending, a approved, d declined, l lapsed (a financed policy whose plan lapsed), c cancelled, e expired (docs/lifecycle.md)
                  * @enum {string}
                  */
-                status: "p" | "a" | "d" | "l";
-                /** @description Why: present when declined or lapsed */
+                status: "p" | "a" | "d" | "l" | "c" | "e";
+                /** @description Why: present when declined, lapsed or cancelled */
                 statusNote?: string;
                 /** @description When its status last changed */
                 statusTmstmp: string;
@@ -677,7 +780,7 @@ export interface components {
             limit?: number;
             productCode?: string;
             /** @enum {string} */
-            status?: "p" | "a" | "d" | "l";
+            status?: "p" | "a" | "d" | "l" | "c" | "e";
             to?: string;
         };
         /**
@@ -1022,11 +1125,11 @@ export interface components {
             /** @description Once approved: the policy number (TST-… in test mode) */
             policyNo?: string;
             /**
-             * @description p pending, a approved, d declined, l lapsed (a financed policy whose plan lapsed)
+             * @description p pending, a approved, d declined, l lapsed (a financed policy whose plan lapsed), c cancelled, e expired (docs/lifecycle.md)
              * @enum {string}
              */
-            status: "p" | "a" | "d" | "l";
-            /** @description Why: present when declined or lapsed */
+            status: "p" | "a" | "d" | "l" | "c" | "e";
+            /** @description Why: present when declined, lapsed or cancelled */
             statusNote?: string;
         };
         /** entt_<consumer_id>: insure: seed */
@@ -1101,7 +1204,7 @@ export interface components {
                 number: number;
             }[];
             /** @enum {string} */
-            status: "active" | "completed" | "lapsed";
+            status: "active" | "completed" | "lapsed" | "cancelled";
             /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
             tmstmp: string;
         };
@@ -1248,7 +1351,7 @@ export interface components {
                 paidTmstmp?: string;
             }[];
             /** @enum {string} */
-            status: "active" | "completed" | "lapsed";
+            status: "active" | "completed" | "lapsed" | "cancelled";
             statusNote?: string;
             /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
             tmstmp: string;
@@ -2835,7 +2938,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["prfl-entity.request"] | components["schemas"]["dump-entt-cstmrs.request"] | components["schemas"]["dump-entt-cstmrs-admin.request"] | components["schemas"]["dump-ipck-product-code-prmm.request"] | components["schemas"]["dump-hlth-hsptls.request"] | components["schemas"]["set-env-live.request"] | components["schemas"]["set-env-test.request"] | components["schemas"]["entt-consumer-id-insure.request"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-status.request"] | components["schemas"]["appr-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["dump-entt.request"] | components["schemas"]["dump-entt-admin.request"] | components["schemas"]["wallet-topup.request"] | components["schemas"]["enrch-niid-vehicle.request"] | components["schemas"]["enrch-vin-vehicle.request"] | components["schemas"]["claim-submit.request"] | components["schemas"]["claim-status.request"] | components["schemas"]["claim-list.request"] | components["schemas"]["claim-withdraw.request"] | components["schemas"]["claim-review.request"] | components["schemas"]["payment-financeloan.request"] | components["schemas"]["payment-recordinstallment.request"] | components["schemas"]["payment-runlapse.request"] | components["schemas"]["payment-status.request"] | components["schemas"]["webhook-register.request"] | components["schemas"]["webhook-update.request"] | components["schemas"]["webhook-delete.request"] | components["schemas"]["webhook-list.request"] | components["schemas"]["webhook-deliveries.request"] | components["schemas"]["webhook-replay.request"] | components["schemas"]["webhook-test.request"] | components["schemas"]["webhook-secret.request"];
+                "application/json": components["schemas"]["prfl-entity.request"] | components["schemas"]["dump-entt-cstmrs.request"] | components["schemas"]["dump-entt-cstmrs-admin.request"] | components["schemas"]["dump-ipck-product-code-prmm.request"] | components["schemas"]["dump-hlth-hsptls.request"] | components["schemas"]["set-env-live.request"] | components["schemas"]["set-env-test.request"] | components["schemas"]["entt-consumer-id-insure.request"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-status.request"] | components["schemas"]["appr-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["dump-entt.request"] | components["schemas"]["dump-entt-admin.request"] | components["schemas"]["wallet-topup.request"] | components["schemas"]["enrch-niid-vehicle.request"] | components["schemas"]["enrch-vin-vehicle.request"] | components["schemas"]["claim-submit.request"] | components["schemas"]["claim-status.request"] | components["schemas"]["claim-list.request"] | components["schemas"]["claim-withdraw.request"] | components["schemas"]["claim-review.request"] | components["schemas"]["payment-financeloan.request"] | components["schemas"]["payment-recordinstallment.request"] | components["schemas"]["payment-runlapse.request"] | components["schemas"]["payment-status.request"] | components["schemas"]["cncl-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-refund.request"] | components["schemas"]["webhook-register.request"] | components["schemas"]["webhook-update.request"] | components["schemas"]["webhook-delete.request"] | components["schemas"]["webhook-list.request"] | components["schemas"]["webhook-deliveries.request"] | components["schemas"]["webhook-replay.request"] | components["schemas"]["webhook-test.request"] | components["schemas"]["webhook-secret.request"];
             };
         };
         responses: {
@@ -2845,7 +2948,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["prfl-entity.response"] | components["schemas"]["dump-entt-cstmrs.response"] | components["schemas"]["dump-entt-cstmrs-admin.response"] | components["schemas"]["dump-ipck-product-code-prmm.response"] | components["schemas"]["dump-hlth-hsptls.response"] | components["schemas"]["set-env-live.response"] | components["schemas"]["set-env-test.response"] | components["schemas"]["entt-consumer-id-insure.response"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-status.response"] | components["schemas"]["appr-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["dump-entt.response"] | components["schemas"]["dump-entt-admin.response"] | components["schemas"]["wallet-topup.response"] | components["schemas"]["enrch-niid-vehicle.response"] | components["schemas"]["enrch-vin-vehicle.response"] | components["schemas"]["claim-submit.response"] | components["schemas"]["claim-status.response"] | components["schemas"]["claim-list.response"] | components["schemas"]["claim-withdraw.response"] | components["schemas"]["claim-review.response"] | components["schemas"]["payment-financeloan.response"] | components["schemas"]["payment-recordinstallment.response"] | components["schemas"]["payment-runlapse.response"] | components["schemas"]["payment-status.response"] | components["schemas"]["webhook-register.response"] | components["schemas"]["webhook-update.response"] | components["schemas"]["webhook-delete.response"] | components["schemas"]["webhook-list.response"] | components["schemas"]["webhook-deliveries.response"] | components["schemas"]["webhook-replay.response"] | components["schemas"]["webhook-test.response"] | components["schemas"]["webhook-secret.response"] | components["schemas"]["Refusal"] | components["schemas"]["AtCapacity"];
+                    "application/json": components["schemas"]["prfl-entity.response"] | components["schemas"]["dump-entt-cstmrs.response"] | components["schemas"]["dump-entt-cstmrs-admin.response"] | components["schemas"]["dump-ipck-product-code-prmm.response"] | components["schemas"]["dump-hlth-hsptls.response"] | components["schemas"]["set-env-live.response"] | components["schemas"]["set-env-test.response"] | components["schemas"]["entt-consumer-id-insure.response"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-status.response"] | components["schemas"]["appr-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["dump-entt.response"] | components["schemas"]["dump-entt-admin.response"] | components["schemas"]["wallet-topup.response"] | components["schemas"]["enrch-niid-vehicle.response"] | components["schemas"]["enrch-vin-vehicle.response"] | components["schemas"]["claim-submit.response"] | components["schemas"]["claim-status.response"] | components["schemas"]["claim-list.response"] | components["schemas"]["claim-withdraw.response"] | components["schemas"]["claim-review.response"] | components["schemas"]["payment-financeloan.response"] | components["schemas"]["payment-recordinstallment.response"] | components["schemas"]["payment-runlapse.response"] | components["schemas"]["payment-status.response"] | components["schemas"]["cncl-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-refund.response"] | components["schemas"]["webhook-register.response"] | components["schemas"]["webhook-update.response"] | components["schemas"]["webhook-delete.response"] | components["schemas"]["webhook-list.response"] | components["schemas"]["webhook-deliveries.response"] | components["schemas"]["webhook-replay.response"] | components["schemas"]["webhook-test.response"] | components["schemas"]["webhook-secret.response"] | components["schemas"]["Refusal"] | components["schemas"]["AtCapacity"];
                 };
             };
         };

@@ -105,24 +105,28 @@ function claimEvent(claim: ClaimRecord, type: "claim.submitted" | "claim.updated
 /** A sandbox key must not change a real claim, nor a live key a sandbox one (spec 5.5). */
 const checkMode = (policy: { reference: string; mode: Mode }, mode: Mode) => requirePolicyMode(policy, mode, "its claims are handled");
 
-const NOT_ACTIVE: Record<Exclude<PolicyRecord["status"], "a">, string> = {
+const NOT_CLAIMABLE: Partial<Record<PolicyRecord["status"], string>> = {
   p: "is pending (status p)",
   d: "was declined (status d)",
   l: "has lapsed (status l)",
 };
 
-/** Spec: claims only on an active policy of the partner, for an incident within its cover, up to its sum insured. */
+/**
+ * Spec: claims only on an active policy of the partner, for an incident within its cover, up to its sum insured.
+ * A cancelled or expired policy still answers for incidents while it covered (docs/lifecycle.md).
+ */
 function checkClaimable(policy: PolicyRecord, request: ClaimRequest): void {
-  if (policy.status !== "a")
-    throw new CommandError(409, `policy ${policy.reference} ${NOT_ACTIVE[policy.status]}: claims can be submitted only on an active policy (status a)`);
+  const refused = NOT_CLAIMABLE[policy.status];
+  if (refused) throw new CommandError(409, `policy ${policy.reference} ${refused}: claims can be submitted only on an active policy (status a)`);
   const firstDay = watToday(policy.coverStart);
-  // The last day the cover reaches: a cover ending at midnight does not cover the day that starts then.
-  const lastDay = watToday(new Date(policy.coverEnd.getTime() - 1));
+  // The last day the cover reaches: a cover ending at midnight does not cover the day that starts then; a cancellation ends it early.
+  const end = policy.cancelledFrom && policy.cancelledFrom < policy.coverEnd ? policy.cancelledFrom : policy.coverEnd;
+  const lastDay = watToday(new Date(end.getTime() - 1));
   if (request.incidentDate < firstDay || request.incidentDate > lastDay)
     throw new CommandError(
       400,
       `seed.incidentDate must be within the cover of policy ${policy.reference}, ${firstDay} to ${lastDay}; received ${request.incidentDate}, ` +
-        `${request.incidentDate < firstDay ? "before the cover started" : "after the cover ended"}`,
+        `${request.incidentDate < firstDay ? "before the cover started" : policy.status === "c" ? "after the policy was cancelled" : "after the cover ended"}`,
       "seed.incidentDate",
     );
   const ceiling = claimCeiling(policy);

@@ -1,4 +1,4 @@
-import { and, eq, isNull, like } from "drizzle-orm";
+import { and, eq, inArray, isNull, like } from "drizzle-orm";
 import { coverDays } from "../../core/time";
 import type { Database } from "../../db/client";
 import { findProduct } from "../../products";
@@ -8,7 +8,8 @@ import type { VehicleRegistry } from "./registry";
 
 /**
  * The background job that publishes approved vehicle policies to the vehicle registry (the
- * sandbox registry takes them), so a registry check of our own plate or policy number finds them.
+ * sandbox registry takes them), so a registry check of our own plate or policy number finds them,
+ * and publishes a cancelled one again with its shortened cover.
  * Claimed with SKIP LOCKED: several instances publish each policy once (a repeat is harmless:
  * the registry keys publications by policy number).
  */
@@ -18,7 +19,7 @@ export async function publishApprovedVehicles(db: Database, registry: VehicleReg
       .select()
       .from(policies)
       // The same condition as the partial index policies_unpublished_vehicles_idx.
-      .where(and(eq(policies.status, "a"), isNull(policies.registryPublishedAt), like(policies.productCode, "vhcl-%")))
+      .where(and(inArray(policies.status, ["a", "c"]), isNull(policies.registryPublishedAt), like(policies.productCode, "vhcl-%")))
       .orderBy(policies.statusAt)
       .limit(batch)
       .for("update", { skipLocked: true });
@@ -33,7 +34,8 @@ export async function publishApprovedVehicles(db: Database, registry: VehicleReg
           typeOfCover: vehicle.cover,
           vehicleMake: vehicle.make,
           vehicleModel: vehicle.model,
-          expiryDate: coverDays(policy.coverStart, policy.coverEnd).lastDay,
+          // A cancelled policy's record ends where its cover now ends (the registry keys records by policy number).
+          expiryDate: coverDays(policy.coverStart, policy.cancelledFrom ?? policy.coverEnd).lastDay,
           insurer: insurerName,
         });
       await tx.update(policies).set({ registryPublishedAt: now }).where(eq(policies.id, policy.id));

@@ -3,7 +3,7 @@ import { bigint, date, index, integer, pgTable, primaryKey, text, timestamp, uni
 import { partnerOwned } from "../partners/schema";
 import { policies } from "../policies/schema";
 
-export const PLAN_STATUSES = ["active", "completed", "lapsed"] as const;
+export const PLAN_STATUSES = ["active", "completed", "lapsed", "cancelled"] as const;
 export type PlanStatus = (typeof PLAN_STATUSES)[number];
 export const FREQUENCIES = ["weekly", "biweekly", "monthly"] as const;
 export type Frequency = (typeof FREQUENCIES)[number];

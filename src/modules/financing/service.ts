@@ -52,6 +52,8 @@ const selectPlan = (db: Executor) =>
 
 const planNotFound = (planNo: string) => new CommandError(404, `seed.planNo: no financing plan ${planNo} for this partner`, "seed.planNo");
 
+const NOT_FINANCEABLE = { d: "was declined", l: "has lapsed", c: "was cancelled", e: "has expired" } as const;
+
 /** Plans follow their policy's mode: a test key must not keep a live plan alive, nor a live key pay a sandbox one. */
 const FINANCED_IN_ITS_MODE = "its premium is financed and paid";
 
@@ -87,12 +89,8 @@ export async function financePremium(db: Database, partnerId: string, mode: Mode
       if (!policy) throw new CommandError(404, `seed.policy: no policy ${reference} of this partner`, "seed.policy");
       policyId = policy.id;
       requirePolicyMode(policy, mode, FINANCED_IN_ITS_MODE);
-      if (policy.status === "d" || policy.status === "l")
-        throw new CommandError(
-          409,
-          `policy ${reference} ${policy.status === "d" ? "was declined" : "has lapsed"}: only approved or pending policies can be financed`,
-          "seed.policy",
-        );
+      if (policy.status !== "a" && policy.status !== "p")
+        throw new CommandError(409, `policy ${reference} ${NOT_FINANCEABLE[policy.status]}: only approved or pending policies can be financed`, "seed.policy");
       if (policy.premiumKobo <= 0) throw new CommandError(409, `policy ${reference} has no premium to finance`, "seed.policy");
       if (request.downPaymentKobo >= policy.premiumKobo)
         throw new CommandError(
@@ -262,8 +260,12 @@ export async function recordInstallment(
 
       if (plan.status === "completed")
         throw new CommandError(409, `plan ${plan.planNo} is completed: every installment is paid and nothing is outstanding`, "seed.planNo");
-      if (plan.status === "lapsed")
-        throw new CommandError(409, `plan ${plan.planNo} has lapsed and takes no more payments (${plan.statusNote})`, "seed.planNo");
+      if (plan.status === "lapsed" || plan.status === "cancelled")
+        throw new CommandError(
+          409,
+          `plan ${plan.planNo} ${plan.status === "lapsed" ? "has lapsed" : "was cancelled"} and takes no more payments (${plan.statusNote})`,
+          "seed.planNo",
+        );
       if (policyStatus === "d")
         throw new CommandError(409, `policy ${policyReference} of plan ${plan.planNo} was declined: the plan takes no more payments`, "seed.planNo");
       const createdOn = watToday(plan.createdAt);
@@ -449,6 +451,44 @@ export async function runLapse(db: Database, asOf: string, now: Date, by: { mode
       now,
     );
   return lapsed;
+}
+
+/**
+ * Close the active plan of a policy being cancelled, in the cancelling transaction: nothing more
+ * is owed on its schedule. The consumer's account is settled against what the cover cost in the
+ * end (`coverCostKobo`: the premium less the refund): what they paid beyond it is due back to
+ * them, what they paid short of it is still owed; the `financing.cancelled` event says both.
+ */
+export async function cancelPlanOfPolicy(tx: Executor, policyId: string, coverCostKobo: number, statusNote: string, now: Date): Promise<void> {
+  const [closed] = await tx
+    .update(financingPlans)
+    .set({ status: "cancelled", statusNote, closedAt: now })
+    .where(and(eq(financingPlans.policyId, policyId), eq(financingPlans.status, "active")))
+    .returning();
+  if (!closed) return;
+  const [{ reference, mode } = { reference: "", mode: "test" }] = await tx
+    .select({ reference: policies.reference, mode: policies.mode })
+    .from(policies)
+    .where(eq(policies.id, policyId));
+  const consumerPaid = closed.downPaymentKobo + closed.paidKobo;
+  await recordEvent(
+    tx,
+    {
+      partnerId: closed.partnerId,
+      type: "financing.cancelled",
+      payload: {
+        planNo: closed.planNo,
+        policy: reference,
+        statusNote,
+        consumerPaid: naira(consumerPaid),
+        coverCost: naira(coverCostKobo),
+        dueToConsumer: naira(Math.max(0, consumerPaid - coverCostKobo)),
+        stillOwed: naira(Math.max(0, coverCostKobo - consumerPaid)),
+        mode,
+      },
+    },
+    now,
+  );
 }
 
 /** One plan with its schedule and payments; `scope.partnerId` undefined finds any partner's (admin, portal). */

@@ -14,16 +14,19 @@ import { POLICY_STATUSES } from "./schema";
 import { findPolicy, listPolicies, type PolicyAddress, policyHeading } from "./service";
 import type { PolicyRecord } from "./types";
 
-const POLICY_ADDRESS = String.raw`entt_(?<consumerParam>[^|\s]+)\|insr_(?<productCode>[a-z0-9]+-[a-z0-9]+-[0-9]+)-(?<reference>[^*\s]+)`;
+/** The policy address of the status, appr and lifecycle commands: entt_<consumer_id>|insr_<product_code>-<tx_id>. */
+export const POLICY_ADDRESS = String.raw`entt_(?<consumerParam>[^|\s]+)\|insr_(?<productCode>[a-z0-9]+-[a-z0-9]+-[0-9]+)-(?<reference>[^*\s]+)`;
 
-const addressOf = (params: Record<string, string>): PolicyAddress => ({
+export const addressOf = (params: Record<string, string>): PolicyAddress => ({
   consumerParam: params.consumerParam!,
   productCode: params.productCode!,
   reference: params.reference!,
 });
 
-const policyStatus = z.enum(POLICY_STATUSES).meta({ description: "p pending, a approved, d declined, l lapsed (a financed policy whose plan lapsed)" });
-const statusNote = z.string().optional().meta({ description: "Why: present when declined or lapsed" });
+export const policyStatus = z
+  .enum(POLICY_STATUSES)
+  .meta({ description: "p pending, a approved, d declined, l lapsed (a financed policy whose plan lapsed), c cancelled, e expired (docs/lifecycle.md)" });
+export const statusNote = z.string().optional().meta({ description: "Why: present when declined, lapsed or cancelled" });
 
 /** Spec 2.6: the policy number once approved, and the certificate in the product's form. */
 const certificateShape = z.object({
@@ -36,7 +39,7 @@ const certificateShape = z.object({
   crtfctType: z.enum(["pdf", "docx", "jpg"]).optional().meta({ description: "The certificate's format, with crtfct or certUrl" }),
 });
 
-const storedReference = z
+export const storedReference = z
   .string()
   .meta({ description: "The transaction reference as stored (a UUID hyphenated and lower-case): the <tx_id> of later commands" });
 
@@ -143,7 +146,7 @@ const REFERENCE_TAKEN = refusal(
 );
 const REFERENCE_INVALID = refusal(400, "seed.id is invalid: use a UUID (hyphenated, or 32 hexadecimal characters) or at most 32 letters and digits");
 const CONSUMER_UNKNOWN = refusal(409, "consumer not found: <consumer_id> was not returned by prfl entity under these credentials", "spec 4.3 rule 1");
-const POLICY_UNKNOWN = refusal(404, "no policy <tx_id> of product <product_code> for consumer <consumer_id>", "also another partner's policy");
+export const POLICY_UNKNOWN = refusal(404, "no policy <tx_id> of product <product_code> for consumer <consumer_id>", "also another partner's policy");
 const OTHER_MODE = refusal(
   403,
   "policy <tx_id> was issued in <mode> mode: it is approved or declined with a <mode> key, and this key runs in <mode> mode",

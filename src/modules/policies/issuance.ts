@@ -172,6 +172,7 @@ async function newPolicy(db: Executor, issuer: Issuer, product: Product, fields:
     registryPublishedAt: null,
     createdAt: now,
     statusAt: now,
+    cancelledFrom: null,
   };
 }
 

@@ -83,7 +83,7 @@ async function reviewWhere(
     if (policy.status !== "p")
       throw new CommandError(
         409,
-        `policy ${policy.reference} is ${{ a: "already approved", d: "already declined", l: "lapsed" }[policy.status as "a" | "d" | "l"]}: only pending policies can be reviewed`,
+        `policy ${policy.reference} is ${{ a: "already approved", d: "already declined", l: "lapsed", c: "cancelled", e: "expired" }[policy.status as "a" | "d" | "l" | "c" | "e"]}: only pending policies can be reviewed`,
       );
     const decided = await decide(tx, policy, review, now);
     await recordAudit(

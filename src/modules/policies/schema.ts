@@ -3,7 +3,8 @@ import { bigint, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } fro
 import { consumers } from "../consumers/schema";
 import { partnerOwned } from "../partners/schema";
 
-export const POLICY_STATUSES = ["p", "a", "d", "l"] as const;
+/** p pending, a approved (active), d declined (spec 3); l lapsed, c cancelled, e expired (docs/lifecycle.md). */
+export const POLICY_STATUSES = ["p", "a", "d", "l", "c", "e"] as const;
 export type PolicyStatus = (typeof POLICY_STATUSES)[number];
 
 export const policies = pgTable(
@@ -36,6 +37,8 @@ export const policies = pgTable(
     /** When the insurer gateway may underwrite it (pending insurer-route policies only). */
     underwriteAt: timestamp("underwrite_at", { withTimezone: true }),
     decidedBy: text("decided_by"),
+    /** A cancelled policy's end of cover: the instant its cancellation took effect (docs/lifecycle.md). */
+    cancelledFrom: timestamp("cancelled_from", { withTimezone: true }),
     /** When an approved vehicle policy was published to the vehicle registry (spec 4.4 sandbox). */
     registryPublishedAt: timestamp("registry_published_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
@@ -50,10 +53,13 @@ export const policies = pgTable(
     index("policies_created_idx").on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("policies_underwrite_idx").on(t.underwriteAt).where(sql`${t.status} = 'p' and ${t.underwriteAt} is not null`),
     index("policies_pending_idx").on(t.createdAt).where(sql`${t.status} = 'p'`),
-    // Approved vehicle policies not yet in the registry (the publication job's queue; vehicle codes start "vhcl-").
+    // Approved or cancelled vehicle policies whose cover the registry does not know yet (the publication job's queue;
+    // vehicle codes start "vhcl-"): a cancellation publishes the shortened cover again.
     index("policies_unpublished_vehicles_idx")
       .on(t.statusAt)
-      .where(sql`${t.status} = 'a' and ${t.registryPublishedAt} is null and ${t.productCode} like 'vhcl-%'`),
+      .where(sql`${t.status} in ('a', 'c') and ${t.registryPublishedAt} is null and ${t.productCode} like 'vhcl-%'`),
+    // Active policies by the end of their cover: the expiry job's queue.
+    index("policies_active_cover_end_idx").on(t.coverEnd).where(sql`${t.status} = 'a'`),
     index("policies_device_idx").on(t.deviceId).where(sql`${t.deviceId} is not null`),
   ],
 );

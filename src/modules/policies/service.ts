@@ -81,9 +81,18 @@ export const policyHeading = (policy: PolicyRecord) => ({
   ...(policy.policyNo ? { policyNo: policy.policyNo } : {}),
 });
 
-/** The event a status change emits (design: policy.approved, policy.declined, policy.lapsed). */
+const STATUS_EVENT: Readonly<Record<PolicyStatus, string>> = {
+  p: "policy.pending",
+  a: "policy.approved",
+  d: "policy.declined",
+  l: "policy.lapsed",
+  c: "policy.cancelled",
+  e: "policy.expired",
+};
+
+/** The event a status change emits (docs/webhooks.md, docs/lifecycle.md). */
 export function statusEvent(policy: PolicyRecord) {
-  const type = { p: "policy.pending", a: "policy.approved", d: "policy.declined", l: "policy.lapsed" }[policy.status];
+  const type = STATUS_EVENT[policy.status];
   return {
     partnerId: policy.partnerId,
     type,
@@ -219,7 +228,7 @@ export async function policySummary(db: Database, partnerId: string, mode: Mode,
     .from(policies)
     .where(and(eq(policies.partnerId, partnerId), eq(policies.mode, mode)))
     .groupBy(policies.status);
-  const byStatus: Record<PolicyStatus, number> = { p: 0, a: 0, d: 0, l: 0 };
+  const byStatus: Record<PolicyStatus, number> = { p: 0, a: 0, d: 0, l: 0, c: 0, e: 0 };
   for (const row of rows) byStatus[row.status] = row.count;
   return { byStatus, premiumKobo: rows.reduce((total, row) => total + Number(row.premium), 0) };
 }

@@ -37,6 +37,8 @@ export const creditLife: ProductFamily = productFamily({
   quote: quotePremium,
   consumerRequirements: (_type, consumerClass) => borrowerRequirements(consumerClass),
   policy: creditLifePolicy,
+  // The cover follows the loan: what is refunded follows what is still owed.
+  cancellation: { kind: "outstanding-loan" },
   forms: creditLifeForms,
   schemas: () => ({ quote: creditSeed, addtnlFact: creditFacts }),
 });

@@ -22,6 +22,7 @@ function deviceFamily(ctgry: string, name: string, tiers: readonly DeviceTier[],
     // Spec 2.3: name, phone and e-mail only; dob and address are not required.
     consumerRequirements: (_tier, consumerClass) => [nameField(consumerClass), "phoneNo", "eMail"],
     policy: devicePolicy(ctgry, tiers, identifier, facts),
+    cancellation: { kind: "pro-rata", feePercent: 10 },
     forms: deviceForms(identifier),
     schemas: () => ({ quote: deviceSeed, insrncDrtn: durationField(DEVICE_DURATIONS), addtnlFact: facts }),
   });

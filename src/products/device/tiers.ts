@@ -18,8 +18,18 @@ const PHONE_COVER = "Accidental screen damage (drop, impact, pressure), in Niger
 /** Spec 2.4: flx1 and flx2 figures; flx3 is not shown and keeps the same 6m = half-year pattern. */
 export const PHONE_TIERS = [
   { code: "flx1", name: "Phone screen protection, basic (phones worth up to ₦200,000)", premiumNaira: { "6m": 3600, "1y": 7200 }, covers: PHONE_COVER },
-  { code: "flx2", name: "Phone screen protection, standard (phones worth ₦200,001 to ₦500,000)", premiumNaira: { "6m": 10800, "1y": 21600 }, covers: PHONE_COVER },
-  { code: "flx3", name: "Phone screen protection, premium (phones worth ₦500,001 to ₦1,500,000)", premiumNaira: { "6m": 32400, "1y": 64800 }, covers: PHONE_COVER },
+  {
+    code: "flx2",
+    name: "Phone screen protection, standard (phones worth ₦200,001 to ₦500,000)",
+    premiumNaira: { "6m": 10800, "1y": 21600 },
+    covers: PHONE_COVER,
+  },
+  {
+    code: "flx3",
+    name: "Phone screen protection, premium (phones worth ₦500,001 to ₦1,500,000)",
+    premiumNaira: { "6m": 32400, "1y": 64800 },
+    covers: PHONE_COVER,
+  },
 ] as const satisfies readonly DeviceTier[];
 
 /** Spec 2.4: annual figures; the 6m premium is not shown and is set at 55% of annual. */

@@ -43,6 +43,7 @@ export const health: ProductFamily = productFamily({
   // Not in spec 2.3: an insurer enrols a person, so ask what travel asks (who, age, sex, where).
   consumerRequirements: (_insurer, consumerClass) => personRequirements(consumerClass),
   policy: healthPolicy,
+  cancellation: { kind: "pro-rata", feePercent: 10 },
   forms: healthForms,
   schemas: () => ({ quote: healthSeed, insrncDrtn: durationField(MONTHLY_DURATIONS), addtnlFact: healthFacts }),
 });

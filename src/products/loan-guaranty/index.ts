@@ -23,6 +23,8 @@ export const loanGuaranty: ProductFamily = productFamily({
   quote: quotePremium,
   consumerRequirements: (_type, consumerClass) => borrowerRequirements(consumerClass),
   policy: loanGuarantyPolicy,
+  // The guarantee follows the loan: what is refunded follows what is still owed.
+  cancellation: { kind: "outstanding-loan" },
   forms: loanGuarantyForms,
   schemas: () => ({ quote: guarantySeed, addtnlFact: guarantyFacts }),
 });

@@ -27,6 +27,8 @@ function marineFamily(ctgry: string, name: string, covers: readonly MarineCover[
     },
     consumerRequirements: (_cover, consumerClass) => MARINE_CONSUMER[consumerClass],
     policy: cargoPolicy(ctgry, covers, issuance),
+    // One voyage: once it has started the risk has run.
+    cancellation: { kind: "until-risk-starts", feePercent: 10, start: "the voyage started" },
     forms: marineForms(ctgry, covers),
     schemas: () => ({ quote: marineSeed, insrncDrtn: durationField(MONTHLY_DURATIONS), addtnlFact: marineFacts }),
   });

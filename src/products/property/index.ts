@@ -21,6 +21,7 @@ function propertyFamily(ctgry: string, name: string, covers: readonly PropertyCo
     // Not in spec 2.3: who is insured and where the property is.
     consumerRequirements: (_cover, consumerClass) => [nameField(consumerClass), "phoneNo", "eMail", "addrss.addrss"],
     policy: propertyPolicy(ctgry, covers, issuance),
+    cancellation: { kind: "pro-rata", feePercent: 10 },
     forms: propertyForms(ctgry, covers, issuance),
     schemas: () => ({ quote: propertySeed, insrncDrtn: durationField(MONTHLY_DURATIONS), addtnlFact: issuance.premises ? premisesFacts : propertyFacts }),
   });

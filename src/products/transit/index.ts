@@ -26,6 +26,8 @@ export const transit: ProductFamily = productFamily({
     return ["class", ...names, "phoneNo", "eMail"];
   },
   policy: transitPolicy,
+  // One trip: once the goods are dispatched the risk has run.
+  cancellation: { kind: "until-risk-starts", feePercent: 10, start: "the goods were dispatched" },
   forms: transitForms,
   schemas: () => ({ quote: transitSeed, addtnlFact: transitFacts }),
 });

@@ -66,6 +66,8 @@ export const travel: ProductFamily = productFamily({
   quote: quotePremium,
   consumerRequirements: (_type, consumerClass) => personRequirements(consumerClass),
   policy: travelPolicy,
+  // One trip: once the traveller has departed the risk has run.
+  cancellation: { kind: "until-risk-starts", feePercent: 10, start: "the traveller departed" },
   forms: travelForms,
   schemas: () => ({
     quote: travelSeed.extend({ insrncDrtn: durationRule, destination: destinationRule, travelerAge: travelerAgeRule.optional() }),

@@ -36,6 +36,7 @@ export const vehicle: ProductFamily = productFamily({
   quote: quotePremium,
   consumerRequirements,
   policy: vehiclePolicy,
+  cancellation: { kind: "pro-rata", feePercent: 10 },
   forms: vehicleForms,
   schemas({ code }) {
     const comprehensive = code === "cmpr";

@@ -1,0 +1,173 @@
+import { z } from "zod";
+import { wireTimestamp } from "../../core/answers";
+import { type CommandContext, command, refusal } from "../../core/registry";
+import { watTimestamp } from "../../core/time";
+import { REFUND_BASES } from "../../products/cancellation";
+import { keyActor } from "../audit/service";
+import { addressOf, POLICY_ADDRESS, POLICY_UNKNOWN, policyStatus, statusNote, storedReference } from "../policies/commands";
+import { normaliseReference } from "../policies/reference";
+import { type CancelSeed, cancelSeed, refundQuoteSeed } from "./model";
+import {
+  type CancellationOutcome,
+  type CancellationRequest,
+  type Canceller,
+  cancelPolicy,
+  quoteCancellation,
+  storedCancellation,
+  wireCancellation,
+} from "./service";
+
+const naira = z.number().meta({ description: "Naira (kobo as two decimals)" });
+const refundFields = {
+  effectiveDate: z.string().meta({ description: "The first day without cover (Nigerian date)" }),
+  refund: naira.meta({ description: "Given back to the wallet (live policies; a test policy moves no money)" }),
+  fee: naira.meta({ description: "The short-period fee kept" }),
+  refundBasis: z.enum(REFUND_BASES).meta({ description: "Which part of the product's refund rule decided (docs/lifecycle.md)" }),
+  refundExplanation: z.string().meta({ description: "The rule as it applied, in words" }),
+};
+
+const cancellationShape = z.object({
+  id: z.string().meta({ description: "Your reference for the cancellation" }),
+  reason: cancelSeed.shape.reason,
+  note: z.string().optional(),
+  ...refundFields,
+});
+
+const NOT_ACTIVE = refusal(409, "policy <tx_id> <is pending|was declined|has lapsed|has expired>: only an approved policy can be cancelled");
+const ALREADY_CANCELLED = refusal(409, "policy <tx_id> is already cancelled (<statusNote>)", "another cancellation of a cancelled policy");
+const CLAIM_PENDING = refusal(
+  409,
+  "policy <tx_id> has claim <claimNo> still being decided (<status>): it can be cancelled once the claim is decided or withdrawn",
+);
+const DATE_PAST = refusal(400, "seed.effectiveDate must be today (<today>) or later: a cancellation never reaches back; received <date>");
+const DATE_AFTER_COVER = refusal(400, "seed.effectiveDate must be within the cover of policy <tx_id>, which ends on <date>; received <date>");
+const REFERENCE_REUSED = refusal(
+  409,
+  "seed.id <reference> was already used to cancel policy <tx_id>, with another <fields>: a repeat must send the same cancellation",
+);
+const NOTE_REQUIRED = refusal(400, 'seed.note is required with reason "other": say why in seed.note');
+const OPERATOR_REASON = refusal(403, "seed.reason misrepresentation is the insurer's finding: only the operator cancels for it");
+
+const vehicleAddress = "entt_{{consumer.id}}|insr_vhcl-tprt-1111-{{policy.id}}";
+const coolingOff = {
+  refund: 15000,
+  fee: 0,
+  refundBasis: "cooling-off",
+  refundExplanation: "All of the premium: cancelled within 14 days of issue, with no claim made",
+};
+
+const answerOf = ({ policy, cancellation }: CancellationOutcome) => ({
+  id: policy.reference,
+  status: policy.status,
+  ...(policy.statusNote ? { statusNote: policy.statusNote } : {}),
+  cancellation: wireCancellation(cancellation),
+  tmstmp: watTimestamp(policy.statusAt),
+});
+
+const partnerCanceller = (ctx: CommandContext): Canceller => ({
+  kind: "partner",
+  partnerId: ctx.principal.partnerId,
+  mode: ctx.principal.mode,
+  actor: keyActor(ctx.principal),
+});
+
+const requestOf = (seed: CancelSeed): CancellationRequest => ({
+  reference: normaliseReference(seed.id),
+  reason: seed.reason,
+  effectiveDate: seed.effectiveDate,
+  note: seed.note,
+});
+
+export const lifecycleCommands = [
+  command({
+    grammar: "cncl entt_<consumer_id>|insr_<product_code>-<tx_id>",
+    pattern: new RegExp(`^cncl ${POLICY_ADDRESS}$`),
+    who: "partner",
+    seed: cancelSeed,
+    summary:
+      "Cancel an approved policy from a date (today or later within the cover): status c, the product's refund to the wallet, " +
+      "a financing plan closed, the policy.cancelled event (docs/lifecycle.md). A repeat with the same seed.id returns the first answer.",
+    answer: z.object({ id: storedReference, status: policyStatus, statusNote, cancellation: cancellationShape, tmstmp: wireTimestamp }),
+    errors: [POLICY_UNKNOWN, NOT_ACTIVE, ALREADY_CANCELLED, CLAIM_PENDING, DATE_PAST, DATE_AFTER_COVER, REFERENCE_REUSED, NOTE_REQUIRED, OPERATOR_REASON],
+    examples: [
+      {
+        name: "cancel",
+        title: "Cancel the vehicle policy today, at the insured's request: within 14 days and with no claim, all of the premium comes back",
+        cmmnd: `cncl ${vehicleAddress}`,
+        seed: { id: "8a3c2f10-5b7d-4e21-9c4a-0d6e8f1a2b3c", reason: "insured_request" },
+        answer: {
+          id: "{{policy.id}}",
+          status: "c",
+          statusNote: "Cancelled from {{today}}: the insured asked to cancel",
+          cancellation: { id: "8a3c2f10-5b7d-4e21-9c4a-0d6e8f1a2b3c", reason: "insured_request", effectiveDate: "{{today}}", ...coolingOff },
+          tmstmp: "{{timestamp}}",
+        },
+      },
+      {
+        name: "cancel-later",
+        title: "Cancel it from a later day within the cover, saying why",
+        cmmnd: `cncl ${vehicleAddress}`,
+        seed: { id: "CNCL2026000042", reason: "item_sold", effectiveDate: "{{today+30}}", note: "Car sold to a dealer" },
+        answer: {
+          id: "{{policy.id}}",
+          status: "c",
+          statusNote: "Cancelled from {{today+30}}: the insured vehicle, device, goods or property was sold or replaced (Car sold to a dealer)",
+          cancellation: { id: "CNCL2026000042", reason: "item_sold", note: "Car sold to a dealer", effectiveDate: "{{today+30}}", ...coolingOff },
+          tmstmp: "{{timestamp}}",
+        },
+      },
+      {
+        name: "cancel-again",
+        title: "A second cancellation of the cancelled policy (another seed.id)",
+        cmmnd: `cncl ${vehicleAddress}`,
+        seed: { id: "9b4d3e21-6c8e-4f32-8d5b-1e7f9a2b3c4d", reason: "duplicate" },
+        after: ["cancel"],
+        refusal: ALREADY_CANCELLED,
+      },
+      {
+        name: "cancel-past",
+        title: "A cancellation that reaches back",
+        cmmnd: `cncl ${vehicleAddress}`,
+        seed: { id: "CNCL2026000043", reason: "insured_request", effectiveDate: "{{today-1}}" },
+        refusal: DATE_PAST,
+      },
+    ],
+    async handler(ctx, params, seed) {
+      return answerOf(await cancelPolicy(ctx.db, partnerCanceller(ctx), { address: addressOf(params) }, requestOf(seed), ctx.now()));
+    },
+    async recover(ctx, params, seed) {
+      const stored = await storedCancellation(ctx.db, partnerCanceller(ctx), { address: addressOf(params) }, requestOf(seed));
+      return stored && answerOf(stored);
+    },
+  }),
+  command({
+    grammar: "dump entt_<consumer_id>|insr_<product_code>-<tx_id>*REFUND",
+    pattern: new RegExp(`^dump ${POLICY_ADDRESS}\\*REFUND$`),
+    who: "partner",
+    seed: refundQuoteSeed,
+    summary: "What cancelling an approved policy from a date would give back now (changes nothing): the figures cncl would store.",
+    answer: z.object({ id: storedReference, status: policyStatus, ...refundFields }),
+    errors: [POLICY_UNKNOWN, NOT_ACTIVE, CLAIM_PENDING, DATE_PAST, DATE_AFTER_COVER],
+    examples: [
+      {
+        name: "refund-quote",
+        title: "The refund of the vehicle policy if cancelled in 30 days",
+        cmmnd: `dump ${vehicleAddress}*REFUND`,
+        seed: { effectiveDate: "{{today+30}}" },
+        answer: { id: "{{policy.id}}", status: "a", effectiveDate: "{{today+30}}", ...coolingOff },
+      },
+    ],
+    async handler(ctx, params, seed) {
+      const { policy, terms } = await quoteCancellation(ctx.db, partnerCanceller(ctx), { address: addressOf(params) }, seed.effectiveDate, ctx.now());
+      return {
+        id: policy.reference,
+        status: policy.status,
+        effectiveDate: terms.effectiveDate,
+        refund: terms.refund.refundKobo / 100,
+        fee: terms.refund.feeKobo / 100,
+        refundBasis: terms.refund.basis,
+        refundExplanation: terms.refund.explanation,
+      };
+    },
+  }),
+];

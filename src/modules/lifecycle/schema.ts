@@ -1,0 +1,38 @@
+import { bigint, date, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { REFUND_BASES } from "../../products/cancellation";
+import { partnerOwned } from "../partners/schema";
+import { policies } from "../policies/schema";
+
+export const CANCELLATION_REASONS = ["insured_request", "item_sold", "duplicate", "trip_cancelled", "loan_repaid", "misrepresentation", "other"] as const;
+export type CancellationReason = (typeof CANCELLATION_REASONS)[number];
+
+/**
+ * A policy's cancellation, as an object with its effective time and its money (docs/lifecycle.md):
+ * one per policy, and one per partner reference, so a repeat finds the first.
+ */
+export const policyCancellations = pgTable(
+  "policy_cancellations",
+  {
+    ...partnerOwned(),
+    policyId: uuid("policy_id")
+      .notNull()
+      .references(() => policies.id),
+    /** The partner's reference for the cancellation (seed.id): a repeat with it returns the first answer. */
+    reference: text("reference").notNull(),
+    reason: text("reason", { enum: CANCELLATION_REASONS }).notNull(),
+    note: text("note"),
+    /** The first day without cover (WAT). */
+    effectiveDate: date("effective_date", { mode: "string" }).notNull(),
+    /** The instant the cover stopped: now when effective today, else midnight WAT starting the effective date. */
+    effectiveAt: timestamp("effective_at", { withTimezone: true }).notNull(),
+    refundKobo: bigint("refund_kobo", { mode: "number" }).notNull(),
+    feeKobo: bigint("fee_kobo", { mode: "number" }).notNull(),
+    /** Which part of the family's rule decided, and the rule in words. */
+    basis: text("basis", { enum: REFUND_BASES }).notNull(),
+    explanation: text("explanation").notNull(),
+    /** Who cancelled: "partner" or "admin:<e-mail or partner id>". */
+    by: text("by").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [uniqueIndex("policy_cancellations_policy_idx").on(t.policyId), uniqueIndex("policy_cancellations_reference_idx").on(t.partnerId, t.reference)],
+);

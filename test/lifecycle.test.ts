@@ -1,0 +1,373 @@
+/**
+ * After issuance (issue 16, docs/lifecycle.md): cancellation through `cncl` and the domain, with
+ * each family's refund in the wallet to the kobo, claims and financing around it, races, the
+ * registry's record, and expiry at the end of cover.
+ */
+import { describe, expect, test } from "bun:test";
+import { and, eq, sql } from "drizzle-orm";
+import fc from "fast-check";
+import { submitClaim } from "../src/modules/claims/service";
+import { publishApprovedVehicles } from "../src/modules/enrichment/publication";
+import type { PublishedPolicy } from "../src/modules/enrichment/registry";
+import { outboxEvents } from "../src/modules/events/schema";
+import { financingPlans } from "../src/modules/financing/schema";
+import { cancelPolicy, expireEndedPolicies } from "../src/modules/lifecycle/service";
+import type { KeyLabel } from "../src/modules/partners/service";
+import { policies } from "../src/modules/policies/schema";
+import { walletEntries, wallets } from "../src/modules/wallet/schema";
+import { findProduct } from "../src/products";
+import { cancellationRefund } from "../src/products/cancellation";
+import { expectError, type TestPartner, testApp } from "./support/harness";
+import { fullConsumer, insureSeed, productCases, watDate } from "./support/policies";
+
+const t = await testApp();
+const db = t.database.db;
+const operator = await t.partner({ admin: true });
+const DAY = 86_400_000;
+
+/** A policy of `p`, approved (live ones by the operator's `appr`), with the commands that address it. */
+async function approved(p: TestPartner, code = "vhcl-tprt-1111", label: KeyLabel = "test") {
+  const c = productCases[code]!;
+  const consumer = (await p.run("prfl entity", fullConsumer(), label)).id as string;
+  if (c.quote) expect((await p.run(`dump ipck_${c.code}*PRMM`, c.quote, label)).exctnFdbck.id).toBe(75);
+  const answer = await p.run(`entt_${consumer}: insure`, insureSeed(c), label);
+  expect(answer.exctnFdbck.id).toBe(75);
+  const address = `entt_${consumer}|insr_${c.code}-${answer.id}`;
+  if (answer.status === "p") expect((await operator.run(`appr ${address}`, undefined, label)).status).toBe("a");
+  const [row] = await db
+    .select()
+    .from(policies)
+    .where(and(eq(policies.partnerId, p.partnerId), eq(policies.reference, answer.id)));
+  return {
+    row: row!,
+    reference: answer.id as string,
+    address,
+    cancel: (seed: Record<string, unknown> = {}) => p.run(`cncl ${address}`, { id: crypto.randomUUID(), reason: "insured_request", ...seed }, label),
+    status: () => p.run(`dump ${address}*STATUS`, undefined, label),
+  };
+}
+
+async function livePartner() {
+  const p = await t.partner();
+  expect((await p.run("wallet topup", { amount: 100_000_000, reference: `fund-${crypto.randomUUID()}` }, "live")).exctnFdbck.id).toBe(75);
+  return p;
+}
+
+const partnerCanceller = (p: TestPartner, mode: "test" | "live" = "live") => ({
+  kind: "partner" as const,
+  partnerId: p.partnerId,
+  mode,
+  actor: { label: mode, partnerId: p.partnerId },
+});
+
+async function ledgerAgrees(partnerId: string) {
+  const [{ total }] = (await db
+    .select({ total: sql<string>`coalesce(sum(${walletEntries.amountKobo}), 0)` })
+    .from(walletEntries)
+    .where(eq(walletEntries.partnerId, partnerId))) as [{ total: string }];
+  const [wallet] = await db.select().from(wallets).where(eq(wallets.partnerId, partnerId));
+  expect(Number(total)).toBe(wallet?.balanceKobo ?? 0);
+  return wallet?.balanceKobo ?? 0;
+}
+
+const eventsOf = (partnerId: string, type: string) =>
+  db
+    .select()
+    .from(outboxEvents)
+    .where(and(eq(outboxEvents.partnerId, partnerId), eq(outboxEvents.type, type)));
+
+function refused(answer: any, status: number, ...fragments: string[]) {
+  const feedback = expectError(answer);
+  expect(feedback.id).toBe(55);
+  expect(feedback.id_v4).toBe(status);
+  for (const fragment of fragments) expect(feedback.elbrtn).toContain(fragment);
+}
+
+describe("cncl", () => {
+  test("cancels an approved policy: status c with the note, the refund in the answer, STATUS and the list say so, the event is written", async () => {
+    const p = await t.partner();
+    const policy = await approved(p);
+    const id = crypto.randomUUID();
+    const answer = await policy.cancel({ id, reason: "item_sold", note: "Car sold" });
+    expect(answer).toMatchObject({
+      exctnFdbck: { id: 75, id_v4: 200 },
+      id: policy.reference,
+      status: "c",
+      statusNote: `Cancelled from ${watDate()}: the insured vehicle, device, goods or property was sold or replaced (Car sold)`,
+      cancellation: { id, reason: "item_sold", note: "Car sold", effectiveDate: watDate(), refund: 15000, fee: 0, refundBasis: "cooling-off" },
+    });
+    expect(await policy.status()).toMatchObject({ status: "c", statusNote: answer.statusNote });
+    expect((await p.run("dump entt_*", { status: "c" })).list.map((l: any) => l.id)).toEqual([policy.reference]);
+    const [event] = await eventsOf(p.partnerId, "policy.cancelled");
+    expect(event!.payload).toMatchObject({ id: policy.reference, status: "c", mode: "test", cancellation: { refund: 15000, effectiveDate: watDate() } });
+  });
+
+  test("a repeat with the same seed.id answers the first cancellation; another request under it is a conflict; a second cancellation is a 409", async () => {
+    const p = await t.partner();
+    const policy = await approved(p);
+    const seed = { id: crypto.randomUUID(), reason: "duplicate" };
+    const first = await policy.cancel(seed);
+    expect(await policy.cancel(seed)).toEqual(first);
+    refused(
+      await policy.cancel({ ...seed, reason: "insured_request" }),
+      409,
+      `seed.id ${seed.id} was already used to cancel policy ${policy.reference}, with another reason`,
+    );
+    refused(await policy.cancel(), 409, `policy ${policy.reference} is already cancelled (Cancelled from ${watDate()}`);
+    expect(await eventsOf(p.partnerId, "policy.cancelled")).toHaveLength(1);
+  });
+
+  test("refuses, changing nothing: a past or after-cover date, reason other without a note, the insurer's reason, another partner's policy, a pending one", async () => {
+    const p = await t.partner();
+    const policy = await approved(p);
+    refused(await policy.cancel({ effectiveDate: watDate(-1) }), 400, `seed.effectiveDate must be today (${watDate()}) or later`);
+    refused(await policy.cancel({ effectiveDate: watDate(400) }), 400, "seed.effectiveDate must be within the cover of policy");
+    refused(await policy.cancel({ reason: "other" }), 400, 'seed.note is required with reason "other"');
+    refused(await policy.cancel({ reason: "misrepresentation" }), 403, "only the operator cancels for it");
+    refused(await policy.cancel({ reason: "sold" }), 400, "seed.reason");
+    const stranger = await t.partner();
+    refused(await stranger.run(`cncl ${policy.address}`, { id: crypto.randomUUID(), reason: "insured_request" }), 404, "no policy");
+    expect((await policy.status()).status).toBe("a");
+    const live = await livePartner();
+    const c = productCases["mrnn-stnd-1111"]!;
+    const consumer = (await live.run("prfl entity", fullConsumer(), "live")).id;
+    await live.run(`dump ipck_${c.code}*PRMM`, c.quote, "live");
+    const pending = await live.run(`entt_${consumer}: insure`, insureSeed(c), "live");
+    refused(
+      await live.run(`cncl entt_${consumer}|insr_${c.code}-${pending.id}`, { id: crypto.randomUUID(), reason: "insured_request" }, "live"),
+      409,
+      "is pending: only an approved policy can be cancelled",
+    );
+    // The test key on a live policy: the mode rule.
+    refused(await live.run(`cncl entt_${consumer}|insr_${c.code}-${pending.id}`, { id: crypto.randomUUID(), reason: "insured_request" }), 403, "live mode");
+  });
+
+  test("the refund quote tells what cancelling would give back and changes nothing", async () => {
+    const p = await t.partner();
+    const policy = await approved(p);
+    const quote = await p.run(`dump ${policy.address}*REFUND`, { effectiveDate: watDate(10) });
+    expect(quote).toMatchObject({ status: "a", effectiveDate: watDate(10), refund: 15000, fee: 0, refundBasis: "cooling-off" });
+    expect((await policy.status()).status).toBe("a");
+  });
+});
+
+/** One product per family, and the rule its refund follows. */
+const FAMILIES = [
+  "vhcl-tprt-1111",
+  "phnn-flx1-1111",
+  "ltix-stnd-1111",
+  "gtrn-stnd-1111",
+  "mexx-stnd-1111",
+  "crlt-psnl-1111",
+  "lrgg-stnd-1111",
+  "hlth-axam-1111",
+  "allr-stnd-1111",
+];
+
+describe("each family's refund, in the wallet to the kobo", () => {
+  for (const code of FAMILIES)
+    test(`${code}: cancelled past the cooling-off where the cover lasts, the family's rule is credited and the ledger sums to the balance`, async () => {
+      const p = await livePartner();
+      const policy = await approved(p, code, "live");
+      const before = await ledgerAgrees(p.partnerId);
+      const watDay = (at: number) => new Date(at + 3_600_000).toISOString().slice(0, 10);
+      const lastDay = watDay(policy.row.coverEnd.getTime() - 1);
+      // 20 days after issue, from 10 days later, where the cover lasts that long; else an hour after issue, from today.
+      const late = watDay(policy.row.createdAt.getTime() + 20 * DAY) <= lastDay;
+      const now = new Date(policy.row.createdAt.getTime() + (late ? 20 * DAY : 3_600_000));
+      const date = late && watDay(now.getTime() + 10 * DAY) <= lastDay ? watDay(now.getTime() + 10 * DAY) : undefined;
+      const outcome = await cancelPolicy(
+        db,
+        partnerCanceller(p),
+        { policyId: policy.row.id },
+        { reference: crypto.randomUUID(), reason: "insured_request", effectiveDate: date },
+        now,
+      );
+      const effectiveAt = outcome.cancellation.effectiveAt;
+      const expected = cancellationRefund(findProduct(code).family.cancellation, {
+        premiumKobo: policy.row.premiumKobo,
+        issuedAt: policy.row.createdAt,
+        coverStart: policy.row.coverStart,
+        coverEnd: policy.row.coverEnd,
+        requestedAt: now,
+        effectiveAt,
+        claimsMade: 0,
+        claimPaid: false,
+      });
+      expect(outcome.cancellation).toMatchObject({ refundKobo: expected.refundKobo, feeKobo: expected.feeKobo, basis: expected.basis });
+      expect(outcome.cancellation.refundKobo).toBeLessThanOrEqual(policy.row.premiumKobo);
+      expect(await ledgerAgrees(p.partnerId)).toBe(before + expected.refundKobo);
+    });
+});
+
+describe("claims around a cancellation", () => {
+  test("a claim still being decided blocks it; a paid claim leaves nothing to refund", async () => {
+    const p = await livePartner();
+    const policy = await approved(p, "phnn-flx1-1111", "live");
+    const claim = await p.run("claim submit", { policy: policy.reference, incidentDate: watDate(), description: "Cracked screen", amount: 20_000 }, "live");
+    refused(await policy.cancel(), 409, `has claim ${claim.claimNo} still being decided (submitted)`);
+    for (const status of ["in_review", "approved", "paid"])
+      expect(
+        (await operator.run("claim review", { claimNo: claim.claimNo, status, ...(status === "approved" ? { approvedAmount: 20_000 } : {}) }, "live"))
+          .exctnFdbck.id,
+      ).toBe(75);
+    const cancelled = await policy.cancel();
+    expect(cancelled.cancellation).toMatchObject({ refund: 0, refundBasis: "claim-paid" });
+  });
+
+  test("a claim for an incident before the cancellation took effect is still accepted; one after it is refused", async () => {
+    const p = await t.partner();
+    const policy = await approved(p, "phnn-flx1-1111");
+    expect((await policy.cancel({ effectiveDate: watDate(5) })).status).toBe("c");
+    const claim = await p.run("claim submit", { policy: policy.reference, incidentDate: watDate(), description: "Cracked screen", amount: 20_000 });
+    expect(claim.exctnFdbck.id).toBe(75);
+    const later = new Date(Date.now() + 7 * DAY);
+    const request = { policy: policy.reference, incidentDate: watDate(6), description: "Dropped again", amountKobo: 1_000_000, documents: [] };
+    await expect(submitClaim(db, { partnerId: p.partnerId, mode: "test", request, now: later })).rejects.toThrow("after the policy was cancelled");
+  });
+
+  test("a claim and a cancellation at once: never a cancellation that ignored a pending claim", async () => {
+    for (let round = 0; round < 4; round++) {
+      const p = await t.partner();
+      const policy = await approved(p, "phnn-flx1-1111");
+      const [claim, cancel] = await Promise.all([
+        p.run("claim submit", { policy: policy.reference, incidentDate: watDate(), description: "Cracked screen", amount: 20_000 }),
+        policy.cancel(),
+      ]);
+      if (cancel.exctnFdbck.id === 75) {
+        // The cancellation came first: the claim (incident today, while covered) may follow it.
+        expect(cancel.cancellation.refundBasis).toBe("cooling-off");
+      } else refused(cancel, 409, `has claim ${claim.claimNo} still being decided`);
+      expect(claim.exctnFdbck.id).toBe(75);
+    }
+  });
+
+  test("two cancellations at once with different references: one wins, the other is a 409; one event, one refund", async () => {
+    const p = await livePartner();
+    const policy = await approved(p, "allr-stnd-1111", "live");
+    const answers = await Promise.all([policy.cancel(), policy.cancel(), policy.cancel()]);
+    expect(answers.filter((a) => a.exctnFdbck.id === 75)).toHaveLength(1);
+    for (const loser of answers.filter((a) => a.exctnFdbck.id !== 75)) refused(loser, 409, "already cancelled");
+    expect(await eventsOf(p.partnerId, "policy.cancelled")).toHaveLength(1);
+    const refunds = await db
+      .select()
+      .from(walletEntries)
+      .where(and(eq(walletEntries.partnerId, p.partnerId), eq(walletEntries.kind, "refund")));
+    expect(refunds).toHaveLength(1);
+    await ledgerAgrees(p.partnerId);
+  });
+});
+
+describe("a financed policy", () => {
+  test("cancelling closes the plan and settles it: what the consumer paid against what the cover cost", async () => {
+    const p = await livePartner();
+    const policy = await approved(p, "vhcl-tprt-1111", "live");
+    const plan = await p.run(
+      "payment financeLoan",
+      { policy: policy.reference, downPayment: 3000, installments: 4, frequency: "weekly", firstDueDate: watDate() },
+      "live",
+    );
+    expect(plan.exctnFdbck.id).toBe(75);
+    await p.run("payment recordInstallment", { planNo: plan.planNo, amount: 3000, reference: `pay-${crypto.randomUUID()}` }, "live");
+    const answer = await policy.cancel();
+    expect(answer.cancellation.refund).toBe(15000);
+    const [closed] = await db.select().from(financingPlans).where(eq(financingPlans.planNo, plan.planNo));
+    expect(closed).toMatchObject({ status: "cancelled", statusNote: answer.statusNote });
+    const [settled] = await eventsOf(p.partnerId, "financing.cancelled");
+    // Paid ₦6,000; the cover cost nothing in the end (cooling-off): all of it is due back to the consumer.
+    expect(settled!.payload).toMatchObject({ planNo: plan.planNo, consumerPaid: 6000, coverCost: 0, dueToConsumer: 6000, stillOwed: 0 });
+    refused(await p.run("payment recordInstallment", { planNo: plan.planNo, amount: 3000, reference: `pay-${crypto.randomUUID()}` }, "live"), 409);
+    await ledgerAgrees(p.partnerId);
+  });
+});
+
+describe("the operator", () => {
+  test("cancels any partner's policy, for misrepresentation too, audited", async () => {
+    const p = await livePartner();
+    const policy = await approved(p, "hlth-axam-1111", "live");
+    const outcome = await cancelPolicy(
+      db,
+      { kind: "operator", by: "admin:ops@insurer.ng", actor: { label: "portal", partnerId: operator.partnerId } },
+      { policyId: policy.row.id },
+      { reference: crypto.randomUUID(), reason: "misrepresentation", note: "Pre-existing condition not declared" },
+      new Date(),
+    );
+    expect(outcome.policy.status).toBe("c");
+    expect(outcome.cancellation.by).toBe("admin:ops@insurer.ng");
+    await ledgerAgrees(p.partnerId);
+  });
+});
+
+describe("the vehicle registry", () => {
+  test("a cancelled vehicle policy is published again, its record ending the day before the cancellation took effect", async () => {
+    const p = await t.partner();
+    const published: PublishedPolicy[] = [];
+    const registry = {
+      lookup: async () => ({ status: "not_found" as const, details: {} }),
+      publish: async (record: PublishedPolicy) => void published.push(record),
+    };
+    const policy = await approved(p);
+    while ((await publishApprovedVehicles(db, registry as never, "Test Insurer", new Date())) > 0);
+    const first = published.find((r) => r.policyNumber === policy.row.policyNo);
+    expect(first?.expiryDate).toBe(new Date(policy.row.coverEnd.getTime() - 1 + 3_600_000).toISOString().slice(0, 10));
+    await policy.cancel({ effectiveDate: watDate(10) });
+    while ((await publishApprovedVehicles(db, registry as never, "Test Insurer", new Date())) > 0);
+    expect(published.filter((r) => r.policyNumber === policy.row.policyNo).at(-1)?.expiryDate).toBe(watDate(9));
+  });
+});
+
+describe("expiry", () => {
+  test("at the end of cover the run marks the policy e with policy.expired, dated when the cover ended; claims for incidents within the cover are still accepted", async () => {
+    const p = await t.partner();
+    const policy = await approved(p, "gtrn-stnd-1111");
+    const afterEnd = new Date(policy.row.coverEnd.getTime() + 1000);
+    expect(await expireEndedPolicies(db, new Date(policy.row.coverEnd.getTime() - 1000))).toBeGreaterThanOrEqual(0);
+    expect((await policy.status()).status).toBe("a");
+    expect(await expireEndedPolicies(db, afterEnd)).toBeGreaterThanOrEqual(1);
+    const status = await policy.status();
+    expect(status.status).toBe("e");
+    const [event] = await eventsOf(p.partnerId, "policy.expired");
+    expect(event!.payload).toMatchObject({ id: policy.reference, status: "e" });
+    const [row] = await db.select().from(policies).where(eq(policies.id, policy.row.id));
+    expect(row!.statusAt.getTime()).toBe(policy.row.coverEnd.getTime());
+    refused(await policy.cancel(), 409, "has expired: only an approved policy can be cancelled");
+    const request = { policy: policy.reference, incidentDate: watDate(1), description: "Goods damaged in transit", amountKobo: 10_000_000, documents: [] };
+    const { claim } = await submitClaim(db, { partnerId: p.partnerId, mode: "test", request, now: afterEnd });
+    expect(claim.status).toBe("submitted");
+  });
+});
+
+describe("the ledger, over random cancellations", () => {
+  test("refunds never exceed what was paid, and the ledger always sums to the balance", async () => {
+    const p = await livePartner();
+    const issued = await Promise.all(
+      ["vhcl-tprt-1111", "phnn-flx1-1111", "allr-stnd-1111", "crlt-psnl-1111", "ltix-stnd-1111"].map((code) => approved(p, code, "live")),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: issued.length - 1 }), fc.integer({ min: 0, max: 200 }), async (index, days) => {
+        const policy = issued[index]!;
+        const now = new Date(policy.row.createdAt.getTime() + days * DAY);
+        try {
+          const { cancellation } = await cancelPolicy(
+            db,
+            partnerCanceller(p),
+            { policyId: policy.row.id },
+            { reference: crypto.randomUUID(), reason: "insured_request" },
+            now,
+          );
+          expect(cancellation.refundKobo + cancellation.feeKobo).toBeLessThanOrEqual(policy.row.premiumKobo);
+        } catch (error) {
+          // Already cancelled, or a date past its cover: refused, nothing written.
+          expect(String(error)).toMatch(/already cancelled|within the cover/);
+        }
+        await ledgerAgrees(p.partnerId);
+      }),
+      { numRuns: 12 },
+    );
+    const refunds = await db
+      .select()
+      .from(walletEntries)
+      .where(and(eq(walletEntries.partnerId, p.partnerId), eq(walletEntries.kind, "refund")));
+    for (const refund of refunds) expect(refund.amountKobo).toBeLessThanOrEqual(issued.find((i) => i.row.id === refund.policyId)!.row.premiumKobo);
+  });
+});
