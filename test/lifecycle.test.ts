@@ -6,6 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { and, eq, sql } from "drizzle-orm";
 import fc from "fast-check";
+import { renderCertificateFor } from "../src/modules/certificates/service";
 import { submitClaim } from "../src/modules/claims/service";
 import { publishApprovedVehicles } from "../src/modules/enrichment/publication";
 import type { PublishedPolicy } from "../src/modules/enrichment/registry";
@@ -17,6 +18,7 @@ import { policies } from "../src/modules/policies/schema";
 import { walletEntries, wallets } from "../src/modules/wallet/schema";
 import { findProduct } from "../src/products";
 import { cancellationRefund } from "../src/products/cancellation";
+import { pdfText } from "./certificates/parse";
 import { expectError, type TestPartner, testApp } from "./support/harness";
 import { fullConsumer, insureSeed, productCases, watDate } from "./support/policies";
 
@@ -295,6 +297,30 @@ describe("the operator", () => {
     expect(outcome.policy.status).toBe("c");
     expect(outcome.cancellation.by).toBe("admin:ops@insurer.ng");
     await ledgerAgrees(p.partnerId);
+  });
+});
+
+describe("what others read of a cancelled policy", () => {
+  test("the verify page says valid until the cancellation, then cancelled; the certificate says CANCELLED with the shortened cover", async () => {
+    const p = await livePartner();
+    const policy = await approved(p, "vhcl-tprt-1111", "live");
+    const verify = async () => (await t.app.handle(new Request(`http://localhost/verify/${policy.row.policyNo}`))).text();
+    await policy.cancel({ effectiveDate: watDate(5) });
+    expect(await verify()).toContain("valid until it is cancelled from");
+    const now = await cancelPolicy(
+      db,
+      partnerCanceller(p),
+      { policyId: (await approved(p, "vhcl-tprt-1111", "live")).row.id },
+      { reference: crypto.randomUUID(), reason: "duplicate" },
+      new Date(),
+    );
+    const page = await (await t.app.handle(new Request(`http://localhost/verify/${now.policy.policyNo}`))).text();
+    expect(page).toContain(">Cancelled<");
+    expect(page).toContain("it gives no cover");
+    const document = await renderCertificateFor(db, t.config, now.policy);
+    const { text } = await pdfText(document.content);
+    expect(text).toContain("CANCELLED from");
+    expect(text).toContain("no cover after");
   });
 });
 

@@ -38,4 +38,4 @@ export function coverPeriod(start: Date, end: Date): string {
 }
 
 /** What a policy status letter means to a person. */
-export const POLICY_STATUS_TEXT: Record<string, string> = { p: "Pending", a: "Approved", d: "Declined", l: "Lapsed" };
+export const POLICY_STATUS_TEXT: Record<string, string> = { p: "Pending", a: "Approved", d: "Declined", l: "Lapsed", c: "Cancelled", e: "Expired" };

@@ -3,8 +3,8 @@ import { Layout } from "./layout";
 
 export interface VerifiedPolicy {
   policyNo: string;
-  /** valid: cover now or later; expired: it has ended; no-cover: pending, declined or lapsed. */
-  state: "valid" | "expired" | "no-cover";
+  /** valid: cover now or later; expired: it has ended; cancelled: it was cancelled; no-cover: pending, declined or lapsed. */
+  state: "valid" | "expired" | "cancelled" | "no-cover";
   statusText: string;
   insurer: string;
   productName: string;
@@ -16,8 +16,8 @@ export interface VerifiedPolicy {
   specimen: boolean;
 }
 
-const STATE_TITLE = { valid: "Valid", expired: "Expired", "no-cover": "No cover" } as const;
-const STATE_CLASS = { valid: "verdict ok", expired: "verdict bad", "no-cover": "verdict bad" } as const;
+const STATE_TITLE = { valid: "Valid", expired: "Expired", cancelled: "Cancelled", "no-cover": "No cover" } as const;
+const STATE_CLASS = { valid: "verdict ok", expired: "verdict bad", cancelled: "verdict bad", "no-cover": "verdict bad" } as const;
 
 /** GET /verify/<policyNo>: anyone holding a certificate (a traffic officer, a shop clerk) can check it is genuine and in force. */
 export function VerifyPage(props: { policy: VerifiedPolicy | null; policyNo: string }) {

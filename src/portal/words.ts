@@ -46,6 +46,8 @@ const FIELD_LABELS: Record<string, string> = {
   email: "E-mail",
   password: "Password",
   name: "Name",
+  effectiveDate: "First day without cover",
+  reason: "Reason",
 };
 
 let labels: Map<string, string> | undefined;
@@ -111,7 +113,12 @@ const SENTENCES: [RegExp, (...groups: string[]) => string][] = [
   [/^(.*) must be a JSON integer, not a string.*$/, (field) => `${field} must be a whole number`],
   [/^(.*) is (?:blank|null): omit optional fields entirely.*$/, (field) => `${field} is empty: fill it in or leave it out`],
   [/^seed has unknown fields?: (.*)$/, (fields) => `The form sent something this page does not know (${fields}): reload the page and try again`],
+  [/^seed\.note is required with reason "other".*$/, () => "Say why in the note: another reason needs one."],
   [/^consumer not found: .*$/, () => "This consumer was not found among your consumers"],
+  [
+    /^policy (\S+) was issued in (test|live) mode: .* this key runs in (?:test|live) mode$/,
+    (reference, mode) => `Policy ${reference} is a ${mode} policy: switch the account to ${mode} mode on the Keys page to act on it`,
+  ],
 ];
 
 /** Phrases inside a sentence: integrators' tools and codes become what a person does or reads. */

@@ -15,7 +15,7 @@ export type CancellationRule =
   | { kind: "outstanding-loan" };
 
 /** Days after issuance within which a cancellation without a claim gets all of the premium back. */
-export const COOLING_OFF_DAYS = 14;
+const COOLING_OFF_DAYS = 14;
 const DAY_MS = 86_400_000;
 
 export interface CancellationCase {

@@ -106,6 +106,16 @@ const routes: Record<string, () => { path: string; fields: Record<string, string
     fields: { decision: "d", statusNote: "forged decline" },
     as: "admin",
   }),
+  "POST /admin/policies/:id/cancel": () => ({
+    path: `/admin/policies/${pendingPolicyId}/cancel`,
+    fields: { reason: "misrepresentation", note: "forged cancellation" },
+    as: "admin",
+  }),
+  "POST /portal/policies/:reference/cancel": () => ({
+    path: `/portal/policies/${w.b.policy.reference}/cancel`,
+    fields: { reason: "insured_request" },
+    as: "owner",
+  }),
   "POST /admin/claims/:claimNo/review": () => ({ path: `/admin/claims/${w.b.claimNo}/review`, fields: { status: "rejected", note: "forged" }, as: "admin" }),
   "POST /admin/financing/lapse": () => ({ path: "/admin/financing/lapse", fields: { asOf: watDate(400) }, as: "admin" }),
   "POST /admin/partners": () => ({ path: "/admin/partners", fields: { name: "Forged Partner" }, as: "admin" }),

@@ -84,6 +84,14 @@ const cases: Record<string, (label: KeyLabel) => Promise<void>> = {
     refused(await attack(label, `dump entt_${consumerId}|insr_${productCode}-${reference}*STATUS`), 404);
     refused(await attack(label, `dump entt_${w.b.pending.consumerId}|insr_${w.b.pending.productCode}-${w.b.pending.reference}*STATUS`), 404);
   },
+  "cncl entt_<consumer_id>|insr_<product_code>-<tx_id>": async (label) => {
+    const { consumerId, productCode, reference } = w.b.policy;
+    refused(await attack(label, `cncl entt_${consumerId}|insr_${productCode}-${reference}`, { id: crypto.randomUUID(), reason: "insured_request" }), 404);
+  },
+  "dump entt_<consumer_id>|insr_<product_code>-<tx_id>*REFUND": async (label) => {
+    const { consumerId, productCode, reference } = w.b.policy;
+    refused(await attack(label, `dump entt_${consumerId}|insr_${productCode}-${reference}*REFUND`), 404);
+  },
   "appr entt_<consumer_id>|insr_<product_code>-<tx_id>": async (label) => {
     const { consumerId, productCode, reference } = w.b.pending;
     refused(await attack(label, `appr entt_${consumerId}|insr_${productCode}-${reference}`), 403);

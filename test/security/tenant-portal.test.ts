@@ -204,6 +204,11 @@ const cases: Record<string, () => Promise<void>> = {
     expectStatus(await visit(owner, "GET", `/portal/policies/${w.b.pending.reference}/status`, {}, { "hx-request": "true" }), 404),
   "GET /portal/policies/:reference/certificate": async () =>
     expectStatus(await visit(owner, "GET", `/portal/policies/${w.b.policy.reference}/certificate`), 404),
+  "GET /portal/policies/:reference/cancel": async () => expectStatus(await visit(owner, "GET", `/portal/policies/${w.b.policy.reference}/cancel`), 404),
+  "GET /portal/policies/:reference/cancel/refund": async () =>
+    expectStatus(await visit(owner, "GET", `/portal/policies/${w.b.policy.reference}/cancel/refund`, {}, { "hx-request": "true" }), 404),
+  "POST /portal/policies/:reference/cancel": async () =>
+    expectStatus(await visit(owner, "POST", `/portal/policies/${w.b.policy.reference}/cancel`, { reason: "duplicate" }), 404),
   "GET /portal/quote": async () => expectStatus(await visit(owner, "GET", `/portal/quote?product=vhcl-tprt-1111&consumer=${w.b.consumer.id}`), 200),
   "POST /portal/quote/form": async () =>
     expectStatus(await visit(owner, "POST", "/portal/quote/form", { product: "vhcl-tprt-1111", consumer: w.b.consumer.id }), 200),
@@ -319,6 +324,13 @@ const cases: Record<string, () => Promise<void>> = {
   "GET /admin/policies/:id": adminOnly("GET", () => `/admin/policies/${w.b.pending.reference}`),
   "GET /admin/policies/:id/status": adminOnly("GET", () => `/admin/policies/${w.b.pending.reference}/status`),
   "GET /admin/policies/:id/certificate": adminOnly("GET", () => `/admin/policies/${w.b.policy.reference}/certificate`),
+  "GET /admin/policies/:id/cancel": adminOnly("GET", () => `/admin/policies/${w.b.policy.reference}/cancel`),
+  "GET /admin/policies/:id/cancel/refund": adminOnly("GET", () => `/admin/policies/${w.b.policy.reference}/cancel/refund`),
+  "POST /admin/policies/:id/cancel": adminOnly(
+    "POST",
+    () => `/admin/policies/${w.b.policy.reference}/cancel`,
+    () => ({ reason: "misrepresentation", note: "cancelled by A" }),
+  ),
   "GET /admin/policies/:id/registry": adminOnly("GET", () => `/admin/policies/${w.b.policy.reference}/registry`),
   // A consumer's documents are the operator's reviewers' to read, never another partner's staff.
   "GET /admin/consumers/:id/documents/:field": adminOnly("GET", () => `/admin/consumers/${w.b.consumer.id}/documents/socialID.image`),

@@ -16,7 +16,7 @@ export interface PolicyRow {
   href: string;
 }
 
-const statusTone = (status: string) => (status === "a" ? "ok" : status === "p" ? "wait" : "bad");
+const statusTone = (status: string) => (status === "a" ? "ok" : status === "p" ? "wait" : status === "e" ? "info" : "bad");
 
 export function PolicyRows(props: { rows: PolicyRow[]; more: string | null; withPartner?: boolean }) {
   return (
@@ -126,6 +126,10 @@ export interface PolicyView {
   claimHref?: string;
   /** The partner's "Finance the premium" link (policies that can still be financed). */
   financeHref?: string;
+  /** "Cancel the policy" (approved policies, both surfaces). */
+  cancelHref?: string;
+  /** A cancelled policy: what came back and by which rule. */
+  cancellationText?: string;
 }
 
 /** The part of a policy that changes: reloads itself every few seconds while the policy is pending. */
@@ -143,6 +147,7 @@ export function PolicyStatusBlock(props: { policy: PolicyView }) {
         )}
       </p>
       {p.statusNote ? <p safe>{p.statusNote}</p> : ""}
+      {p.cancellationText ? <p safe>{p.cancellationText}</p> : ""}
       {p.policyNo ? (
         <p>
           Policy number <strong safe>{p.policyNo}</strong>
@@ -180,7 +185,7 @@ export function PolicyDetail(props: { policy: PolicyView; children?: Children })
       </h1>
       {p.mode === "test" ? <p class="notice">Test mode: a specimen, no cover, nothing billed.</p> : ""}
       <PolicyStatusBlock policy={p} />
-      {p.claimHref || p.financeHref ? (
+      {p.claimHref || p.financeHref || p.cancelHref ? (
         <p>
           {p.claimHref ? (
             <a class="button" href={p.claimHref}>
@@ -192,6 +197,13 @@ export function PolicyDetail(props: { policy: PolicyView; children?: Children })
           {p.financeHref ? (
             <a class="button secondary" href={p.financeHref}>
               Finance the premium
+            </a>
+          ) : (
+            ""
+          )}{" "}
+          {p.cancelHref ? (
+            <a class="button secondary" href={p.cancelHref}>
+              Cancel the policy
             </a>
           ) : (
             ""

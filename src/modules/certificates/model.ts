@@ -14,6 +14,8 @@ export interface CertificateModel {
   issuedAt: string; // display text, Nigerian local time
   printed: readonly (readonly [label: string, value: string])[]; // product lines, e.g. ["Proforma invoice", "PI-2026-0042"]
   verifyUrl: string; // e.g. https://host/verify/POL-... — printed as text AND as a QR code
+  /** A policy no longer in force says so on the certificate, e.g. "CANCELLED from 1 Dec 2026". */
+  status?: string;
 }
 
 export type CertificateType = "pdf" | "docx" | "jpg";

@@ -30,6 +30,8 @@ export const verificationUrl = (config: Config, policyNo: string) => `${publicUr
 
 /** The certificate of an approved policy: rendered on first need, then served from the database. */
 export async function certificateFor(db: Database, config: Config, policy: PolicyRecord): Promise<CertificateDocument> {
+  // A cancelled policy's certificate says so, with the cover as it now ends: drawn afresh, never the stored one.
+  if (policy.status === "c") return renderCertificateFor(db, config, policy);
   const [stored] = await db.select().from(certificates).where(eq(certificates.policyId, policy.id));
   if (stored) return { type: stored.type, mime: CERTIFICATE_MIME[stored.type], content: stored.content };
   const document = await renderCertificateFor(db, config, policy);
@@ -47,7 +49,8 @@ export async function renderCertificateFor(db: Executor, config: Config, policy:
   const { type } = product.family.policy.certificate(product.type);
   const [consumer] = await db.select({ profile: consumers.profile }).from(consumers).where(eq(consumers.id, policy.consumerId));
   const [partner] = await db.select({ name: partners.name }).from(partners).where(eq(partners.id, policy.partnerId));
-  const cover = coverDays(policy.coverStart, policy.coverEnd);
+  const cancelled = policy.status === "c" && policy.cancelledFrom;
+  const cover = coverDays(policy.coverStart, cancelled || policy.coverEnd);
   const model: CertificateModel = {
     specimen: policy.mode === "test",
     insurerName: config.INSURER_NAME,
@@ -60,9 +63,11 @@ export async function renderCertificateFor(db: Executor, config: Config, policy:
     coverStart: day(cover.firstDay),
     coverEnd: day(cover.lastDay),
     premium: formatNaira(policy.premiumKobo),
-    issuedAt: `${watTimestamp(policy.statusAt)} WAT`,
+    // When it was issued: the decision, or (cancelled, the status time being the cancellation's) the request.
+    issuedAt: `${watTimestamp(cancelled ? policy.createdAt : policy.statusAt)} WAT`,
     printed: policy.printed,
     verifyUrl: verificationUrl(config, policy.policyNo!),
+    ...(cancelled ? { status: `CANCELLED from ${day(policy.cancelledFrom)}: no cover after ${day(cover.lastDay)}` } : {}),
   };
   return { type, mime: CERTIFICATE_MIME[type], content: await renderCertificate(model, type) };
 }

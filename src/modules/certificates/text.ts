@@ -71,6 +71,7 @@ export interface CleanModel {
   issuedAt: string;
   printed: (readonly [label: string, value: string])[];
   verifyUrl: string;
+  status: string;
 }
 
 /** The model with every string cleaned and the printed list capped (the overflow is said, not hidden). */
@@ -97,6 +98,7 @@ export function cleanModel(model: CertificateModel): CleanModel {
     printed,
     // Spaces never belong in a URL; dropping them keeps the QR code and the printed text identical.
     verifyUrl: cleanText(model.verifyUrl, LIMITS.url).replace(/ /g, ""),
+    status: cleanText(model.status ?? ""),
   };
 }
 
@@ -109,6 +111,7 @@ export const EMPTY = "—";
 export function certificateRows(m: CleanModel): { label: string; value: string; strong?: boolean }[] {
   const period = m.coverStart || m.coverEnd ? `${m.coverStart || EMPTY} to ${m.coverEnd || EMPTY}` : "";
   return [
+    ...(m.status ? [{ label: "Status", value: m.status, strong: true }] : []),
     { label: "Policy number", value: m.policyNo, strong: true },
     { label: "Insured", value: m.insuredName },
     { label: "Product", value: m.productName },

@@ -1,3 +1,4 @@
+import { day } from "../../../views/format";
 import type { VerifiedPolicy } from "../../../views/verify";
 import type { Config } from "../../config";
 import type { Database } from "../../db/client";
@@ -20,6 +21,13 @@ function stateOf(policy: PolicyRecord, now: Date): Pick<VerifiedPolicy, "state" 
   if (policy.status === "p") return { state: "no-cover", statusText: "awaiting the insurer's decision: it gives no cover yet" };
   if (policy.status === "d") return { state: "no-cover", statusText: "declined: it gives no cover" };
   if (policy.status === "l") return { state: "no-cover", statusText: "lapsed: it gives no cover" };
+  if (policy.status === "c") {
+    const from = day(policy.cancelledFrom);
+    return policy.cancelledFrom && now < policy.cancelledFrom
+      ? { state: "valid", statusText: `valid until it is cancelled from ${from}` }
+      : { state: "cancelled", statusText: `cancelled from ${from}: it gives no cover` };
+  }
+  if (policy.status === "e") return { state: "expired", statusText: "expired: its cover has ended" };
   if (now < policy.coverStart) return { state: "valid", statusText: "valid; cover has not started yet" };
   if (now >= policy.coverEnd) return { state: "expired", statusText: "expired: its cover has ended" };
   return { state: "valid", statusText: "valid and in force" };
@@ -50,7 +58,8 @@ export async function verificationOf(db: Database, config: Config, policy: Polic
     insuredInitials: initials(insuredName(consumer?.profile ?? {})),
     insuredItem: insuredItem(policy),
     coverStart: policy.coverStart,
-    coverEnd: policy.coverEnd,
+    // A cancelled policy's cover ends where the cancellation took effect.
+    coverEnd: policy.cancelledFrom ?? policy.coverEnd,
     specimen: policy.mode === "test",
   };
 }

@@ -4,8 +4,8 @@ import { type CommandContext, command, refusal } from "../../core/registry";
 import { watTimestamp } from "../../core/time";
 import { REFUND_BASES } from "../../products/cancellation";
 import { keyActor } from "../audit/service";
-import { addressOf, POLICY_ADDRESS, POLICY_UNKNOWN, policyStatus, statusNote, storedReference } from "../policies/commands";
 import { normaliseReference } from "../policies/reference";
+import { addressOf, POLICY_ADDRESS, POLICY_UNKNOWN, policyStatus, statusNote, storedReference } from "../policies/wire";
 import { type CancelSeed, cancelSeed, refundQuoteSeed } from "./model";
 import {
   type CancellationOutcome,

@@ -28,10 +28,3 @@ export type CancelSeed = z.output<typeof cancelSeed>;
 export const refundQuoteSeed = z.strictObject({
   effectiveDate: isoDate.optional().meta({ description: "The first day without cover: today (the default) or a later day within the cover" }),
 });
-
-/** The portal's cancellation form: blanks are absent, so the rules speak for them. */
-export const cancelForm = z.object({
-  reason: z.string().optional(),
-  effectiveDate: z.string().optional(),
-  note: z.string().optional(),
-});

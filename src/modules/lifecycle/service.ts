@@ -7,7 +7,7 @@
 import { and, asc, eq, lte, type SQL } from "drizzle-orm";
 import { CommandError } from "../../core/errors";
 import { newId } from "../../core/ids";
-import { formatNaira, toNaira as naira } from "../../core/money";
+import { toNaira as naira } from "../../core/money";
 import type { Database, Executor } from "../../db/client";
 import { isUniqueViolation } from "../../db/errors";
 import { findProduct } from "../../products";
@@ -151,7 +151,7 @@ export async function quoteCancellation(
 const CANCELLED_IN_ITS_MODE = "it is cancelled";
 
 /** The words a cancelled policy's statusNote keeps. */
-export const cancellationNote = (date: string, reason: CancellationReason, note?: string | null) =>
+const cancellationNote = (date: string, reason: CancellationReason, note?: string | null) =>
   `Cancelled from ${date}: ${CANCELLATION_REASON_TEXT[reason].text.toLowerCase()}${note ? ` (${note})` : ""}`;
 
 function checkReason(canceller: Canceller, request: CancellationRequest, noteField: string): void {
@@ -300,9 +300,6 @@ export const wireCancellation = (c: CancellationRecord) => ({
   refundBasis: c.basis,
   refundExplanation: c.explanation,
 });
-
-/** A refund in words for the portal: "₦12,000.00 (… explanation)". */
-export const refundInWords = (refund: Pick<Refund, "refundKobo" | "explanation">) => `${formatNaira(refund.refundKobo)}: ${refund.explanation}`;
 
 /** The cancellation of a policy, if it has one. */
 export async function cancellationOf(db: Executor, policyId: string): Promise<CancellationRecord | null> {

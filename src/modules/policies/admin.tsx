@@ -19,7 +19,7 @@ import { partnerNames } from "../partners/service";
 import { policyFilters, reviewForm } from "./model";
 import { certificateDownload, pendingRow, policyRows, policyView, productOptions, reviewDeskView, reviewDone, vehicleChecksView } from "./presenter";
 import { reviewPolicyById } from "./review";
-import { listPolicies, policiesByIds } from "./service";
+import { hasCertificate, listPolicies, policiesByIds } from "./service";
 import type { PolicyRecord } from "./types";
 
 /** The operator's pages for policies: the approvals queue, every partner's transactions, any policy's detail. */
@@ -175,7 +175,7 @@ export const policyAdmin = (deps: AppDeps) => {
       "/admin/policies/:id/certificate",
       async ({ params, set }) => {
         const policy = await policyById(params.id);
-        if (policy?.status !== "a") {
+        if (!policy || !hasCertificate(policy)) {
           set.status = 404;
           return "no certificate";
         }

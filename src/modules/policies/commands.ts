@@ -10,23 +10,9 @@ import { type CertificateDocument, certificateFor, certificateUrl, renderCertifi
 import { issuedPolicy, issuePolicy } from "./issuance";
 import { createdWithin, listSeed, reviewSeed } from "./model";
 import { reviewPolicy } from "./review";
-import { POLICY_STATUSES } from "./schema";
-import { findPolicy, listPolicies, type PolicyAddress, policyHeading } from "./service";
+import { findPolicy, listPolicies, policyHeading } from "./service";
 import type { PolicyRecord } from "./types";
-
-/** The policy address of the status, appr and lifecycle commands: entt_<consumer_id>|insr_<product_code>-<tx_id>. */
-export const POLICY_ADDRESS = String.raw`entt_(?<consumerParam>[^|\s]+)\|insr_(?<productCode>[a-z0-9]+-[a-z0-9]+-[0-9]+)-(?<reference>[^*\s]+)`;
-
-export const addressOf = (params: Record<string, string>): PolicyAddress => ({
-  consumerParam: params.consumerParam!,
-  productCode: params.productCode!,
-  reference: params.reference!,
-});
-
-export const policyStatus = z
-  .enum(POLICY_STATUSES)
-  .meta({ description: "p pending, a approved, d declined, l lapsed (a financed policy whose plan lapsed), c cancelled, e expired (docs/lifecycle.md)" });
-export const statusNote = z.string().optional().meta({ description: "Why: present when declined, lapsed or cancelled" });
+import { addressOf, POLICY_ADDRESS, POLICY_UNKNOWN, policyStatus, statusNote, storedReference } from "./wire";
 
 /** Spec 2.6: the policy number once approved, and the certificate in the product's form. */
 const certificateShape = z.object({
@@ -38,10 +24,6 @@ const certificateShape = z.object({
   }),
   crtfctType: z.enum(["pdf", "docx", "jpg"]).optional().meta({ description: "The certificate's format, with crtfct or certUrl" }),
 });
-
-export const storedReference = z
-  .string()
-  .meta({ description: "The transaction reference as stored (a UUID hyphenated and lower-case): the <tx_id> of later commands" });
 
 const listedPolicy = z.object({
   id: storedReference,
@@ -146,7 +128,6 @@ const REFERENCE_TAKEN = refusal(
 );
 const REFERENCE_INVALID = refusal(400, "seed.id is invalid: use a UUID (hyphenated, or 32 hexadecimal characters) or at most 32 letters and digits");
 const CONSUMER_UNKNOWN = refusal(409, "consumer not found: <consumer_id> was not returned by prfl entity under these credentials", "spec 4.3 rule 1");
-export const POLICY_UNKNOWN = refusal(404, "no policy <tx_id> of product <product_code> for consumer <consumer_id>", "also another partner's policy");
 const OTHER_MODE = refusal(
   403,
   "policy <tx_id> was issued in <mode> mode: it is approved or declined with a <mode> key, and this key runs in <mode> mode",

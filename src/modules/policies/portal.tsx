@@ -6,7 +6,7 @@ import { page } from "../../portal/page";
 import { portalSession } from "../../portal/session";
 import { policyFilters } from "./model";
 import { certificateDownload, partnerPolicyView, policyRows, policyView, productOptions } from "./presenter";
-import { findPolicyByReference, listPolicies } from "./service";
+import { findPolicyByReference, hasCertificate, listPolicies } from "./service";
 import type { PolicyRecord } from "./types";
 
 const NOT_YOURS = "No policy with this reference on your account.";
@@ -57,7 +57,7 @@ export const policyPortal = (deps: AppDeps) => {
       "/portal/policies/:reference/certificate",
       async ({ viewer, params, set }) => {
         const policy = await policyOf(viewer.partnerId, params.reference);
-        if (policy?.status !== "a") return notFound(set, NOT_YOURS);
+        if (!policy || !hasCertificate(policy)) return notFound(set, NOT_YOURS);
         return certificateDownload(db, deps.config, policy, set);
       },
       { portal: "partner" },

@@ -13,7 +13,9 @@ import type { VehicleRegistry } from "../enrichment/registry";
 import { registryAnswer } from "../enrichment/service";
 import { type VinDecoder, validVin } from "../enrichment/vin";
 import { planNoOfPolicy } from "../financing/service";
-import { latestQuote, policyContext, storedTerms } from "./service";
+import { cancellationSummary } from "../lifecycle/presenter";
+import { cancellationOf } from "../lifecycle/service";
+import { hasCertificate, latestQuote, policyContext, storedTerms } from "./service";
 import type { PolicyRecord } from "./types";
 
 export const productOptions = () => allProductCodes().map((code) => ({ value: code, label: productName(code) }));
@@ -154,6 +156,7 @@ export const reviewDone = (decided: PolicyRecord) =>
 /** Everything a policy page shows, with links for this viewer (`base` is the page's own path). */
 export async function policyView(db: Database, config: Config, policy: PolicyRecord, base: string, consumerHref: string): Promise<PolicyView> {
   const consumer = await findConsumer(db, policy.partnerId, policy.consumerId);
+  const cancellation = policy.status === "c" ? await cancellationOf(db, policy.id) : null;
   const product = findProduct(policy.productCode);
   const hosted = policy.status === "a" && (policy.mode === "test" || product.family.policy.certificate(product.type).delivery === "hosted");
   return {
@@ -172,11 +175,13 @@ export async function policyView(db: Database, config: Config, policy: PolicyRec
     createdAt: policy.createdAt,
     statusAt: policy.statusAt,
     printed: policy.printed,
-    certificateHref: policy.status === "a" ? `${base}/certificate` : null,
+    certificateHref: hasCertificate(policy) ? `${base}/certificate` : null,
     hostedHref: hosted ? certificateUrl(config, policy) : null,
     verifyHref: policy.policyNo ? verificationUrl(config, policy.policyNo) : null,
     statusHref: `${base}/status`,
     pendingText: PENDING_TEXT[policy.route],
+    cancelHref: policy.status === "a" ? `${base}/cancel` : undefined,
+    cancellationText: cancellation ? cancellationSummary(policy, cancellation) : undefined,
   };
 }
 
@@ -200,7 +205,7 @@ export async function partnerPolicyView(db: Database, config: Config, policy: Po
 
 /** The certificate of an approved policy as a download. */
 export async function certificateDownload(db: Database, config: Config, policy: PolicyRecord, set: { headers: Record<string, unknown>; status?: unknown }) {
-  if (policy.status !== "a") throw new CommandError(404, "this policy has no certificate: it is not approved");
+  if (!hasCertificate(policy)) throw new CommandError(404, "this policy has no certificate: it was never approved");
   const document = await certificateFor(db, config, policy);
   set.headers["content-type"] = document.mime;
   set.headers["content-disposition"] = `attachment; filename="${policy.policyNo}.${document.type}"`;

@@ -71,6 +71,9 @@ export const storedTerms = (p: PolicyRecord): PolicyTerms => ({
   printed: p.printed,
 });
 
+/** A policy that was approved has a certificate, also once cancelled (it says so) or expired. */
+export const hasCertificate = (policy: Pick<PolicyRecord, "status">) => policy.status === "a" || policy.status === "c" || policy.status === "e";
+
 /** Which policy, for which consumer and product, and where it stands: how list answers and events open a policy. */
 export const policyHeading = (policy: PolicyRecord) => ({
   id: policy.reference,

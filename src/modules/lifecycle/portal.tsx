@@ -1,0 +1,114 @@
+import { Elysia } from "elysia";
+import { CancelForm, RefundPreviewBlock } from "../../../views/lifecycle/cancel";
+import { CommandError } from "../../core/errors";
+import { newId, normaliseUuid } from "../../core/ids";
+import { isoDate } from "../../core/validation";
+import type { Database } from "../../db/client";
+import type { AppDeps } from "../../http/context";
+import { notFound, redirectTo } from "../../portal/kit";
+import { formValues, page, problemOf, typedValue } from "../../portal/page";
+import { type PortalViewer, portalSession } from "../../portal/session";
+import { findPolicyByReference, policiesByIds } from "../policies/service";
+import type { PolicyRecord } from "../policies/types";
+import { cancelFormView, refundPreview } from "./presenter";
+import { CANCELLATION_REASONS, type CancellationReason } from "./schema";
+import { type Canceller, cancelPolicy } from "./service";
+
+/** One surface's way to its policies: the partner's by reference, the operator's by id. */
+interface Surface {
+  name: string;
+  /** The policy page's route, with its one parameter (the same name as the policy pages' own). */
+  route: "/portal/policies/:reference" | "/admin/policies/:id";
+  access: "partner" | "admin";
+  active: string;
+  find(db: Database, viewer: PortalViewer, key: string): Promise<PolicyRecord | null>;
+  base(policy: PolicyRecord): string;
+  canceller(viewer: PortalViewer): Canceller;
+}
+
+const SURFACES: readonly Surface[] = [
+  {
+    name: "portal-cancellation",
+    route: "/portal/policies/:reference",
+    access: "partner",
+    active: "policies",
+    find: (db, viewer, key) => findPolicyByReference(db, viewer.partnerId, decodeURIComponent(key)),
+    base: (p) => `/portal/policies/${encodeURIComponent(p.reference)}`,
+    canceller: (viewer) => ({ kind: "partner", partnerId: viewer.partnerId, mode: viewer.mode, actor: viewer }),
+  },
+  {
+    name: "admin-cancellation",
+    route: "/admin/policies/:id",
+    access: "admin",
+    active: "policies",
+    find: async (db, _viewer, key) => {
+      const id = normaliseUuid(key);
+      return id ? ((await policiesByIds(db, [id]))[0] ?? null) : null;
+    },
+    base: (p) => `/admin/policies/${p.id}`,
+    canceller: (viewer) => ({ kind: "operator", by: `admin:${viewer.email}`, actor: viewer }),
+  },
+];
+
+/** The route's one parameter, whichever its name. */
+const keyOf = (params: Record<string, string>) => Object.values(params)[0] ?? "";
+
+const NO_POLICY = "No policy with this reference here.";
+const asReason = (value: string | undefined) => ((CANCELLATION_REASONS as readonly string[]).includes(value ?? "") ? (value as CancellationReason) : undefined);
+
+/** The cancellation pages of one surface: the form with its refund preview, the preview alone, and the cancellation itself. */
+function cancellationPages(deps: AppDeps, surface: Surface) {
+  const db = deps.database.db;
+  const shell = (viewer: PortalViewer, csrf: string, title: string) => ({ title, active: surface.active, viewer, csrf });
+  return new Elysia({ name: surface.name })
+    .use(portalSession(deps))
+    .get(
+      `${surface.route}/cancel`,
+      async ({ viewer, csrf, request, params, set }) => {
+        const policy = await surface.find(db, viewer, keyOf(params));
+        if (!policy) return page(request, shell(viewer, csrf, "Not found"), notFound(set, NO_POLICY));
+        const form = await cancelFormView(db, surface.canceller(viewer), policy, surface.base(policy), { csrf, values: {} }, new Date());
+        return page(request, shell(viewer, csrf, `Cancel policy ${policy.reference}`), <CancelForm {...form} />);
+      },
+      { portal: surface.access },
+    )
+    .get(
+      `${surface.route}/cancel/refund`,
+      async ({ viewer, params, query, set }) => {
+        const policy = await surface.find(db, viewer, keyOf(params));
+        if (!policy) return notFound(set, NO_POLICY);
+        const date = typeof query.effectiveDate === "string" ? typedValue(query.effectiveDate) : undefined;
+        return <RefundPreviewBlock {...(await refundPreview(db, surface.canceller(viewer), policy, date, new Date()))} />;
+      },
+      { portal: surface.access },
+    )
+    .post(
+      `${surface.route}/cancel`,
+      async ({ viewer, csrf, request, params, body, set }) => {
+        const policy = await surface.find(db, viewer, keyOf(params));
+        if (!policy) return page(request, shell(viewer, csrf, "Not found"), notFound(set, NO_POLICY));
+        const values = formValues(body);
+        const canceller = surface.canceller(viewer);
+        const now = new Date();
+        try {
+          const reason = asReason(values.reason);
+          if (!reason) throw new CommandError(400, "seed.reason is required: choose why the policy is cancelled", "seed.reason");
+          const effectiveDate = typedValue(values.effectiveDate);
+          if (effectiveDate && !isoDate.safeParse(effectiveDate).success)
+            throw new CommandError(400, "seed.effectiveDate must be a date in the form YYYY-MM-DD", "seed.effectiveDate");
+          // The portal's own reference: each submission is one cancellation, and a second one of the policy is refused.
+          const cancellation = { reference: newId(), reason, effectiveDate, note: typedValue(values.note) };
+          await cancelPolicy(db, canceller, { policyId: policy.id }, cancellation, now, "seed.note");
+          return redirectTo(request, set, surface.base(policy));
+        } catch (error) {
+          set.status = error instanceof CommandError ? error.status : 500;
+          const form = await cancelFormView(db, canceller, policy, surface.base(policy), { csrf, values, problem: problemOf(error) }, now);
+          return page(request, shell(viewer, csrf, `Cancel policy ${policy.reference}`), <CancelForm {...form} />);
+        }
+      },
+      { portal: surface.access },
+    );
+}
+
+export const lifecyclePortal = (deps: AppDeps) =>
+  new Elysia({ name: "lifecycle-pages" }).use(cancellationPages(deps, SURFACES[0]!)).use(cancellationPages(deps, SURFACES[1]!));

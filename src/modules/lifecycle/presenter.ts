@@ -1,0 +1,91 @@
+import { day } from "../../../views/format";
+import type { CancelFormProps, RefundPreview } from "../../../views/lifecycle/cancel";
+import type { FormProblem } from "../../../views/portal/ui";
+import { CommandError } from "../../core/errors";
+import { formatNaira } from "../../core/money";
+import type { Database } from "../../db/client";
+import { inWords } from "../../portal/words";
+import { productName } from "../../products";
+import { watToday } from "../../products/policy-helpers";
+import type { PolicyRecord } from "../policies/types";
+import { CANCELLATION_REASON_TEXT } from "./model";
+import { type CancellationRecord, type CancellationTerms, type Canceller, quoteCancellation } from "./service";
+
+/** Whose wallet the refund goes to, in the viewer's words. */
+const walletOf = (canceller: Canceller) => (canceller.kind === "partner" ? "your wallet" : "the partner's wallet");
+
+/** A refund as the form and the policy page say it. */
+function refundText(policy: PolicyRecord, refundKobo: number, canceller: Canceller): string {
+  if (policy.mode === "test") return `${formatNaira(refundKobo)} (a test policy: no money moves)`;
+  return refundKobo > 0 ? `${formatNaira(refundKobo)} back to ${walletOf(canceller)}` : "Nothing comes back";
+}
+
+function previewOf(policy: PolicyRecord, terms: CancellationTerms, canceller: Canceller, now: Date): RefundPreview {
+  const today = watToday(now);
+  return {
+    refund: refundText(policy, terms.refund.refundKobo, canceller),
+    explanation: terms.refund.explanation,
+    coverEnds:
+      terms.effectiveDate === today ? "The cover stops as soon as you confirm." : `The last day of cover is ${day(new Date(terms.effectiveAt.getTime() - 1))}.`,
+  };
+}
+
+/** The refund for a chosen day, or the reason that day cannot be chosen, in people's words. */
+export async function refundPreview(
+  db: Database,
+  canceller: Canceller,
+  policy: PolicyRecord,
+  effectiveDate: string | undefined,
+  now: Date,
+): Promise<{ preview?: RefundPreview; problem?: string }> {
+  try {
+    const { terms } = await quoteCancellation(db, canceller, { policyId: policy.id }, effectiveDate, now);
+    return { preview: previewOf(policy, terms, canceller, now) };
+  } catch (error) {
+    if (!(error instanceof CommandError)) throw error;
+    return { problem: inWords(error.message) };
+  }
+}
+
+const REASON_OPTIONS = (canceller: Canceller) =>
+  Object.entries(CANCELLATION_REASON_TEXT)
+    .filter(([, reason]) => canceller.kind === "operator" || !reason.operatorOnly)
+    .map(([value, reason]) => ({ value, label: reason.text }));
+
+/** The cancellation form of `policy` at `base` (its page), with the refund for the chosen (or today's) day. */
+export async function cancelFormView(
+  db: Database,
+  canceller: Canceller,
+  policy: PolicyRecord,
+  base: string,
+  form: { csrf: string; values: Record<string, string | undefined>; problem?: FormProblem },
+  now: Date,
+): Promise<CancelFormProps> {
+  const effectiveDate = form.values.effectiveDate?.trim() || undefined;
+  const { preview } = await refundPreview(db, canceller, policy, effectiveDate, now);
+  return {
+    reference: policy.reference,
+    productName: productName(policy.productCode),
+    backHref: base,
+    action: `${base}/cancel`,
+    previewHref: `${base}/cancel/refund`,
+    reasons: REASON_OPTIONS(canceller),
+    today: watToday(now),
+    lastDay: watToday(new Date(policy.coverEnd.getTime() - 1)),
+    csrf: form.csrf,
+    values: form.values,
+    problem: form.problem,
+    preview,
+  };
+}
+
+/** What a policy page says of a cancellation: what came back and by which rule. */
+export function cancellationSummary(policy: PolicyRecord, cancellation: CancellationRecord): string {
+  const refund =
+    policy.mode === "test"
+      ? `${formatNaira(cancellation.refundKobo)} would have come back (a test policy: no money moved)`
+      : cancellation.refundKobo > 0
+        ? `${formatNaira(cancellation.refundKobo)} went back to the wallet`
+        : "Nothing came back";
+  return `${refund}. ${cancellation.explanation}.`;
+}
