@@ -46,6 +46,8 @@ const EVENT_TEXT: Record<string, string> = {
   "policy.approved": "A policy is approved",
   "policy.declined": "A policy is declined",
   "policy.lapsed": "A policy lapses (unpaid financing)",
+  "policy.cancelled": "A policy is cancelled (with the refund)",
+  "policy.expired": "A policy's cover ends",
   "wallet.credited": "The wallet is topped up",
   "claim.submitted": "A claim is submitted",
   "claim.updated": "A claim moves on (in review, approved, rejected, paid)",
@@ -53,6 +55,7 @@ const EVENT_TEXT: Record<string, string> = {
   "financing.installment_recorded": "An installment is paid",
   "financing.completed": "A financing plan is paid off",
   "financing.lapsed": "A financing plan lapses",
+  "financing.cancelled": "A financing plan closes with its cancelled policy",
   "webhook.endpoint_disabled": "One of your endpoints is disabled after failing",
   "webhook.test": "A test event sent from this page",
 };

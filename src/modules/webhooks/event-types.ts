@@ -7,6 +7,8 @@ export const WEBHOOK_EVENT_TYPES = [
   "policy.approved",
   "policy.declined",
   "policy.lapsed",
+  "policy.cancelled",
+  "policy.expired",
   "wallet.credited",
   "claim.submitted",
   "claim.updated",
@@ -14,6 +16,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "financing.installment_recorded",
   "financing.completed",
   "financing.lapsed",
+  "financing.cancelled",
   "webhook.endpoint_disabled",
   "webhook.test",
 ] as const;
