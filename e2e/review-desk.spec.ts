@@ -158,3 +158,52 @@ test("a refused quote links to the missing details; once saved there, the partne
   await expect(page).toHaveURL(/\/portal\/quote\?consumer=[0-9a-f]{32}&product=vhcl-cmpr-1111$/);
   await expect(page.getByLabel("Product", { exact: true })).toHaveValue("vhcl-cmpr-1111");
 });
+
+test("a partner cancels a policy: the refund is shown before confirming, the policy page says cancelled and what came back", async ({ page }) => {
+  const { demoPartner } = accounts();
+  // The portal acts in the account's mode: test, like the policy (another spec may have left it live).
+  await command(page, demoPartner, "legacy", "set env_test");
+  const consumer = await command(page, demoPartner, "test", "prfl entity", {
+    class: "h",
+    name: { first: "Kemi", last: "Bello" },
+    phoneNo: "+2348071112233",
+    eMail: `kemi.${crypto.randomUUID().slice(0, 8)}@example.ng`,
+  });
+  const policy = await command(page, demoPartner, "test", `entt_${consumer.id}: insure`, {
+    ctgry: "phnn",
+    type: "flx1",
+    pckg: "1111",
+    id: crypto.randomUUID(),
+    insrncDrtn: "1y",
+    addtnlFact: { brand: "Tecno", model: "Spark 20", uIdnt: "356938035643809" },
+  });
+  expect(policy.status).toBe("a");
+  let asked = "";
+  page.on("dialog", (dialog) => {
+    asked = dialog.message();
+    void dialog.accept();
+  });
+  await signIn(page, demoPartner);
+  await page.goto(`/portal/policies/${policy.id}`);
+  await page.getByRole("link", { name: "Cancel the policy" }).click();
+  await expect(page.getByRole("heading", { name: `Cancel policy ${policy.id}` })).toBeVisible();
+  const preview = page.locator("#refund-preview");
+  await expect(preview).toContainText("₦7,200.00 (a test policy: no money moves)");
+  await expect(preview).toContainText("The cover stops as soon as you confirm.");
+  // Another day: the preview follows.
+  const later = new Date(Date.now() + 3_600_000 + 20 * 86_400_000).toISOString().slice(0, 10);
+  await page.getByLabel("First day without cover", { exact: true }).fill(later);
+  await page.getByLabel("First day without cover", { exact: true }).dispatchEvent("change");
+  await expect(preview).toContainText("The last day of cover is");
+  await page.getByLabel("Reason", { exact: true }).selectOption("item_sold");
+  await page.getByLabel("Note", { exact: true }).fill("Phone sold");
+  await expectAccessible(page);
+  await screenshot(page, "cancel-policy");
+  await page.getByRole("button", { name: "Cancel the policy" }).click();
+  await expect(page).toHaveURL(new RegExp(`/portal/policies/${policy.id}$`));
+  expect(asked).toContain(`Cancel policy ${policy.id}?`);
+  await expect(page.locator("#policy-status")).toContainText("Cancelled");
+  await expect(page.locator("#policy-status")).toContainText("sold or replaced (Phone sold)");
+  await expect(page.locator("#policy-status")).toContainText("₦7,200.00 would have come back");
+  await expect(page.getByRole("link", { name: "Cancel the policy" })).toHaveCount(0);
+});
