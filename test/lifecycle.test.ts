@@ -12,7 +12,7 @@ import { publishApprovedVehicles } from "../src/modules/enrichment/publication";
 import type { PublishedPolicy } from "../src/modules/enrichment/registry";
 import { outboxEvents } from "../src/modules/events/schema";
 import { financingPlans } from "../src/modules/financing/schema";
-import { cancelPolicy, expireEndedPolicies } from "../src/modules/lifecycle/service";
+import { cancelPolicy, expireEndedPolicies, remindExpiringPolicies } from "../src/modules/lifecycle/service";
 import type { KeyLabel } from "../src/modules/partners/service";
 import { policies } from "../src/modules/policies/schema";
 import { walletEntries, wallets } from "../src/modules/wallet/schema";
@@ -339,6 +339,30 @@ describe("the vehicle registry", () => {
     await policy.cancel({ effectiveDate: watDate(10) });
     while ((await publishApprovedVehicles(db, registry as never, "Test Insurer", new Date())) > 0);
     expect(published.filter((r) => r.policyNumber === policy.row.policyNo).at(-1)?.expiryDate).toBe(watDate(9));
+  });
+});
+
+describe("reminders before the end of cover", () => {
+  test("30, 7 and 1 days before, one policy.expiring each, never twice; a trip's cover is not reminded", async () => {
+    const p = await t.partner();
+    const vehicle = await approved(p);
+    const trip = await approved(p, "ltix-stnd-1111");
+    const before = (days: number) => new Date(vehicle.row.coverEnd.getTime() - days * DAY);
+    const reminders = async () => (await eventsOf(p.partnerId, "policy.expiring")).map((e) => e.payload as { daysLeft: number; id: string });
+    await remindExpiringPolicies(db, before(40));
+    expect(await reminders()).toEqual([]);
+    await remindExpiringPolicies(db, before(20));
+    await remindExpiringPolicies(db, before(19));
+    expect(await reminders()).toMatchObject([{ id: vehicle.reference, daysLeft: 30 }]);
+    await remindExpiringPolicies(db, before(5));
+    await remindExpiringPolicies(db, before(0.5));
+    await remindExpiringPolicies(db, before(0.25));
+    expect((await reminders()).map((r) => r.daysLeft)).toEqual([30, 7, 1]);
+    const [last] = (await eventsOf(p.partnerId, "policy.expiring")).slice(-1);
+    expect(last!.payload).toMatchObject({ lastDay: new Date(vehicle.row.coverEnd.getTime() - 1 + 3_600_000).toISOString().slice(0, 10), status: "a" });
+    // A trip's cover is one trip: no renewal, no reminder.
+    await remindExpiringPolicies(db, new Date(trip.row.coverEnd.getTime() - 2 * DAY));
+    expect((await reminders()).filter((r) => r.id === trip.reference)).toEqual([]);
   });
 });
 

@@ -96,6 +96,7 @@ const views: [string, () => JSX.Element | string][] = [
       <Dashboard
         mode="live"
         byStatus={{}}
+        expiringSoon={0}
         premiumThisMonthKobo={0}
         walletKobo={0}
         recent={[{ reference: EVIL, productName: EVIL, consumerName: EVIL, status: "a", premiumKobo: 1, at }]}

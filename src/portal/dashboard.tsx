@@ -21,7 +21,7 @@ export const dashboardRoutes = (deps: AppDeps) => {
     async ({ viewer, csrf, request }) => {
       const now = new Date();
       const [summary, balance, recent] = await Promise.all([
-        policySummary(db, viewer.partnerId, viewer.mode, monthStart(now)),
+        policySummary(db, viewer.partnerId, viewer.mode, monthStart(now), now),
         walletBalance(db, viewer.partnerId),
         listPolicies(db, { partnerId: viewer.partnerId }, {}, { limit: 8 }),
       ]);
@@ -29,7 +29,14 @@ export const dashboardRoutes = (deps: AppDeps) => {
       return page(
         request,
         { title: "Dashboard", active: "dashboard", viewer, csrf },
-        <Dashboard mode={viewer.mode} byStatus={summary.byStatus} premiumThisMonthKobo={summary.premiumKobo} walletKobo={balance} recent={rows} />,
+        <Dashboard
+          mode={viewer.mode}
+          byStatus={summary.byStatus}
+          expiringSoon={summary.expiringSoon}
+          premiumThisMonthKobo={summary.premiumKobo}
+          walletKobo={balance}
+          recent={rows}
+        />,
       );
     },
     { portal: "partner" },

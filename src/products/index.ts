@@ -69,6 +69,9 @@ export function allProductCodes(): string[] {
   return productFamilies.flatMap((family) => family.types.map((type) => `${family.ctgry}-${type.code}-${PACKAGE}`));
 }
 
+/** Products whose cover runs with time (their refunds are pro-rata): the ones that come up for renewal, and are reminded of it. */
+export const renewableProductCodes = (): string[] => allProductCodes().filter((code) => findProduct(code).family.cancellation.kind === "pro-rata");
+
 /** The `prmm` of a quote response: whole naira, except kobo for credit life (spec 2.4). */
 export function wirePremium(family: ProductFamily, premiumKobo: number): number {
   return family.premiumUnit === "kobo" ? premiumKobo : Math.round(premiumKobo / 100);

@@ -105,3 +105,22 @@ describe("cancelling a policy in the portal", () => {
     expect(audit.status).toBe(200);
   });
 });
+
+describe("expiring soon", () => {
+  test("the dashboard counts policies whose cover ends within 30 days and the list shows them", async () => {
+    const { p, reference } = await approvedTestPolicy("gtrn-stnd-1111");
+    const c = productCases["vhcl-tprt-1111"]!;
+    const consumer = (await p.run("prfl entity", fullConsumer())).id;
+    await p.run(`dump ipck_${c.code}*PRMM`, c.quote);
+    const yearLong = await p.run(`entt_${consumer}: insure`, insureSeed(c));
+    const b = await signedIn(t, p.portal);
+    const dashboard = await b.get("/portal");
+    expect(dashboard.text).toMatch(
+      /<a class="tile" href="\/portal\/policies\?expiring=30"><span class="tile-value">1<\/span><span class="tile-label">Expiring within 30 days/,
+    );
+    const list = await b.get("/portal/policies?expiring=30");
+    expect(list.text).toContain(reference);
+    expect(list.text).not.toContain(yearLong.id);
+    expect(list.text).toContain('<option value="30" selected>Within 30 days</option>');
+  });
+});

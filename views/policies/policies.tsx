@@ -48,6 +48,7 @@ export function PolicyRows(props: { rows: PolicyRow[]; more: string | null; with
 
 export interface PolicyFilterValues {
   status?: string;
+  expiring?: string;
   product?: string;
   from?: string;
   to?: string;
@@ -77,6 +78,17 @@ export function PolicyList(props: {
           options={Object.entries(POLICY_STATUS_TEXT).map(([value, label]) => ({ value, label }))}
         />
         <Input name="product" label="Product" kind="select" emptyChoice="Any" value={props.filters.product} options={props.products} />
+        <Input
+          name="expiring"
+          label="Cover ends"
+          kind="select"
+          emptyChoice="Any time"
+          value={props.filters.expiring}
+          options={[
+            { value: "30", label: "Within 30 days" },
+            { value: "7", label: "Within 7 days" },
+          ]}
+        />
         <Input name="from" label="Issued from" kind="date" value={props.filters.from} />
         <Input name="to" label="to" kind="date" value={props.filters.to} />
         <button type="submit">Filter</button>

@@ -13,6 +13,8 @@ export interface RecentPolicy {
 export function Dashboard(props: {
   mode: "test" | "live";
   byStatus: Record<string, number>;
+  /** Approved policies whose cover ends within 30 days. */
+  expiringSoon: number;
   premiumThisMonthKobo: number;
   walletKobo: number;
   recent: RecentPolicy[];
@@ -34,6 +36,12 @@ export function Dashboard(props: {
             </span>
           </a>
         ))}
+        <a class="tile" href="/portal/policies?expiring=30">
+          <span class="tile-value" safe>
+            {String(props.expiringSoon)}
+          </span>
+          <span class="tile-label">Expiring within 30 days</span>
+        </a>
         <div class="tile">
           <span class="tile-value" safe>
             {naira(props.premiumThisMonthKobo)}

@@ -4,13 +4,13 @@
  * policy row is locked first, so a claim, a plan payment or a second cancellation waits for it
  * and then sees the outcome.
  */
-import { and, asc, eq, lte, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import { CommandError } from "../../core/errors";
 import { newId } from "../../core/ids";
 import { toNaira as naira } from "../../core/money";
 import type { Database, Executor } from "../../db/client";
 import { isUniqueViolation } from "../../db/errors";
-import { findProduct } from "../../products";
+import { findProduct, renewableProductCodes } from "../../products";
 import { cancellationRefund, type Refund } from "../../products/cancellation";
 import { watMidnight, watToday } from "../../products/policy-helpers";
 import { type AuditActor, recordAudit } from "../audit/service";
@@ -305,6 +305,60 @@ export const wireCancellation = (c: CancellationRecord) => ({
 export async function cancellationOf(db: Executor, policyId: string): Promise<CancellationRecord | null> {
   const [row] = await db.select().from(policyCancellations).where(eq(policyCancellations.policyId, policyId));
   return row ?? null;
+}
+
+/** Days before the end of cover when a renewable policy's partner is reminded (`policy.expiring`). */
+export const REMINDER_DAYS = [30, 7, 1] as const;
+const DAY_MS = 86_400_000;
+
+/**
+ * The reminder run: each approved renewable policy whose cover ends within 30, 7 or 1 days gets
+ * one `policy.expiring` event for the nearest of those it has reached and was not yet reminded of
+ * (a policy issued 5 days before its end gets the 7-day one only). Batches with SKIP LOCKED.
+ */
+export async function remindExpiringPolicies(db: Database, now: Date, batch = 200): Promise<number> {
+  const [widest, middle, last] = REMINDER_DAYS.map((days) => new Date(now.getTime() + days * DAY_MS));
+  // The reminder each policy is due, by how near its end is.
+  const due = sql<number>`case when ${policies.coverEnd} <= ${last!} then 1 when ${policies.coverEnd} <= ${middle!} then 7 else 30 end`;
+  let reminded = 0;
+  for (;;) {
+    const count = await db.transaction(async (tx) => {
+      const rows = await tx
+        .select({ policy: policies, due })
+        .from(policies)
+        .where(
+          and(
+            eq(policies.status, "a"),
+            gt(policies.coverEnd, now),
+            lte(policies.coverEnd, widest!),
+            inArray(policies.productCode, renewableProductCodes()),
+            or(isNull(policies.remindedDays), sql`${policies.remindedDays} > ${due}`),
+          ),
+        )
+        .orderBy(asc(policies.coverEnd))
+        .limit(batch)
+        .for("update", { of: policies, skipLocked: true });
+      for (const { policy, due: days } of rows) {
+        await tx
+          .update(policies)
+          .set({ remindedDays: Number(days) })
+          .where(eq(policies.id, policy.id));
+        const event = statusEvent(policy);
+        await recordEvent(
+          tx,
+          {
+            ...event,
+            type: "policy.expiring",
+            payload: { ...event.payload, daysLeft: Number(days), lastDay: watToday(new Date(policy.coverEnd.getTime() - 1)) },
+          },
+          now,
+        );
+      }
+      return rows.length;
+    });
+    reminded += count;
+    if (count < batch) return reminded;
+  }
 }
 
 /**

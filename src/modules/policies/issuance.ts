@@ -173,6 +173,7 @@ async function newPolicy(db: Executor, issuer: Issuer, product: Product, fields:
     createdAt: now,
     statusAt: now,
     cancelledFrom: null,
+    remindedDays: null,
   };
 }
 

@@ -60,14 +60,17 @@ export const createdWithin = (from: string | undefined, to: string | undefined):
 });
 
 const DATE = /^\d{4}-\d\d-\d\d$/;
+/** The "expiring soon" choices of the list, in days. */
+const EXPIRING_WITHIN = ["30", "7"];
 
 /** The portal list's filters from a query string; anything malformed is dropped rather than refused (it is a filter). */
-export function policyFilters(query: Record<string, string | undefined>): { filters: PolicyFilters; values: Record<string, string> } {
+export function policyFilters(query: Record<string, string | undefined>, now = new Date()): { filters: PolicyFilters; values: Record<string, string> } {
   const values: Record<string, string> = {};
   if (query.status && (POLICY_STATUSES as readonly string[]).includes(query.status)) values.status = query.status;
   if (query.product && allProductCodes().includes(query.product)) values.product = query.product;
   if (query.from && DATE.test(query.from)) values.from = query.from;
   if (query.to && DATE.test(query.to)) values.to = query.to;
+  if (query.expiring && EXPIRING_WITHIN.includes(query.expiring)) values.expiring = query.expiring;
   const consumerId = query.consumer ? normaliseUuid(query.consumer) : undefined;
   if (consumerId) values.consumer = query.consumer!;
   const filters: PolicyFilters = {
@@ -75,6 +78,7 @@ export function policyFilters(query: Record<string, string | undefined>): { filt
     status: values.status as PolicyFilters["status"],
     productCode: values.product,
     ...createdWithin(values.from, values.to),
+    ...(values.expiring ? { coverEndsBy: { now, by: new Date(now.getTime() + Number(values.expiring) * 86_400_000) } } : {}),
   };
   return { filters, values };
 }

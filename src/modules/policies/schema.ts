@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { consumers } from "../consumers/schema";
 import { partnerOwned } from "../partners/schema";
 
@@ -37,6 +37,8 @@ export const policies = pgTable(
     /** When the insurer gateway may underwrite it (pending insurer-route policies only). */
     underwriteAt: timestamp("underwrite_at", { withTimezone: true }),
     decidedBy: text("decided_by"),
+    /** The last expiry reminder sent, in days before the end of cover (30, 7, 1; docs/lifecycle.md). */
+    remindedDays: integer("reminded_days"),
     /** A cancelled policy's end of cover: the instant its cancellation took effect (docs/lifecycle.md). */
     cancelledFrom: timestamp("cancelled_from", { withTimezone: true }),
     /** When an approved vehicle policy was published to the vehicle registry (spec 4.4 sandbox). */

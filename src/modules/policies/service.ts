@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, desc, eq, gte, inArray, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, gt, gte, inArray, lt, lte, or, type SQL, sql } from "drizzle-orm";
 import { CommandError } from "../../core/errors";
 import { normaliseUuid } from "../../core/ids";
 import { decodeCursor, encodeCursor, type Page } from "../../core/pagination";
@@ -178,6 +178,8 @@ export interface PolicyFilters {
   /** Created on or after / before this instant. */
   from?: Date;
   to?: Date;
+  /** Approved and in force, with cover ending at or before this instant: the "expiring soon" list. */
+  coverEndsBy?: { now: Date; by: Date };
 }
 
 /** Newest first, keyset-paginated; `partnerId` undefined lists every partner's (admin). */
@@ -195,6 +197,8 @@ export async function listPolicies(
   if (filters.productCode) conditions.push(eq(policies.productCode, filters.productCode));
   if (filters.from) conditions.push(gte(policies.createdAt, filters.from));
   if (filters.to) conditions.push(lt(policies.createdAt, filters.to));
+  if (filters.coverEndsBy)
+    conditions.push(eq(policies.status, "a"), gt(policies.coverEnd, filters.coverEndsBy.now), lte(policies.coverEnd, filters.coverEndsBy.by));
   if (page.cursor) {
     const { at, id } = decodeCursor(page.cursor);
     conditions.push(or(lt(policies.createdAt, at), and(eq(policies.createdAt, at), lt(policies.id, id)))!);
@@ -216,22 +220,29 @@ export async function policiesByIds(db: Executor, ids: string[]): Promise<Policy
 
 export interface PolicySummary {
   byStatus: Record<PolicyStatus, number>;
+  /** Approved policies whose cover ends within 30 days. */
+  expiringSoon: number;
   /** Premium of the policies issued since `since` that were not declined, kobo. */
   premiumKobo: number;
 }
 
-/** A partner's policies in one mode: how many in each status, and the premium written since `since`. */
-export async function policySummary(db: Database, partnerId: string, mode: Mode, since: Date): Promise<PolicySummary> {
+/** A partner's policies in one mode: how many in each status, how many end within 30 days, and the premium written since `since`. */
+export async function policySummary(db: Database, partnerId: string, mode: Mode, since: Date, now = new Date()): Promise<PolicySummary> {
   const rows = await db
     .select({
       status: policies.status,
       count: sql<number>`count(*)::int`,
       premium: sql<number>`coalesce(sum(${policies.premiumKobo}) filter (where ${gte(policies.createdAt, since)} and ${policies.status} <> 'd'), 0)::bigint`,
+      expiring: sql<number>`(count(*) filter (where ${policies.status} = 'a' and ${gt(policies.coverEnd, now)} and ${lte(policies.coverEnd, new Date(now.getTime() + 30 * 86_400_000))}))::int`,
     })
     .from(policies)
     .where(and(eq(policies.partnerId, partnerId), eq(policies.mode, mode)))
     .groupBy(policies.status);
   const byStatus: Record<PolicyStatus, number> = { p: 0, a: 0, d: 0, l: 0, c: 0, e: 0 };
   for (const row of rows) byStatus[row.status] = row.count;
-  return { byStatus, premiumKobo: rows.reduce((total, row) => total + Number(row.premium), 0) };
+  return {
+    byStatus,
+    expiringSoon: rows.reduce((total, row) => total + Number(row.expiring), 0),
+    premiumKobo: rows.reduce((total, row) => total + Number(row.premium), 0),
+  };
 }

@@ -8,6 +8,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "policy.declined",
   "policy.lapsed",
   "policy.cancelled",
+  "policy.expiring",
   "policy.expired",
   "wallet.credited",
   "claim.submitted",
