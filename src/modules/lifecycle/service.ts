@@ -308,7 +308,7 @@ export async function cancellationOf(db: Executor, policyId: string): Promise<Ca
 }
 
 /** Days before the end of cover when a renewable policy's partner is reminded (`policy.expiring`). */
-export const REMINDER_DAYS = [30, 7, 1] as const;
+const REMINDER_DAYS = [30, 7, 1] as const;
 const DAY_MS = 86_400_000;
 
 /**
