@@ -12,7 +12,7 @@ import { publishApprovedVehicles } from "../src/modules/enrichment/publication";
 import type { PublishedPolicy } from "../src/modules/enrichment/registry";
 import { outboxEvents } from "../src/modules/events/schema";
 import { financingPlans } from "../src/modules/financing/schema";
-import { cancelPolicy, expireEndedPolicies, remindExpiringPolicies } from "../src/modules/lifecycle/service";
+import { cancelPolicy, expireEndedPolicies, reinstatePolicy, remindExpiringPolicies } from "../src/modules/lifecycle/service";
 import type { KeyLabel } from "../src/modules/partners/service";
 import { policies } from "../src/modules/policies/schema";
 import { walletEntries, wallets } from "../src/modules/wallet/schema";
@@ -339,6 +339,63 @@ describe("the vehicle registry", () => {
     await policy.cancel({ effectiveDate: watDate(10) });
     while ((await publishApprovedVehicles(db, registry as never, "Test Insurer", new Date())) > 0);
     expect(published.filter((r) => r.policyNumber === policy.row.policyNo).at(-1)?.expiryDate).toBe(watDate(9));
+  });
+});
+
+describe("reinstatement", () => {
+  test("within 30 days: the refund is paid back, the policy is in force to its original end, the cancelled days are a gap no claim reaches", async () => {
+    const p = await livePartner();
+    const policy = await approved(p, "phnn-flx1-1111", "live");
+    const issuedAt = policy.row.createdAt;
+    const cancelledAt = new Date(issuedAt.getTime() + 40 * DAY);
+    const { cancellation } = await cancelPolicy(
+      db,
+      partnerCanceller(p),
+      { policyId: policy.row.id },
+      { reference: crypto.randomUUID(), reason: "insured_request" },
+      cancelledAt,
+    );
+    expect(cancellation.refundKobo).toBeGreaterThan(0);
+    const balance = await ledgerAgrees(p.partnerId);
+    const reinstatedAt = new Date(cancelledAt.getTime() + 10 * DAY);
+    const reference = crypto.randomUUID();
+    const outcome = await reinstatePolicy(db, partnerCanceller(p), { policyId: policy.row.id }, reference, reinstatedAt);
+    expect(outcome.policy).toMatchObject({ status: "a", cancelledFrom: null });
+    expect(outcome.policy.coverEnd.getTime()).toBe(policy.row.coverEnd.getTime());
+    expect(outcome.reinstatement.owedKobo).toBe(cancellation.refundKobo);
+    expect(await ledgerAgrees(p.partnerId)).toBe(balance - cancellation.refundKobo);
+    // A repeat with the reference is the first answer; nothing is paid twice.
+    expect((await reinstatePolicy(db, partnerCanceller(p), { policyId: policy.row.id }, reference, reinstatedAt)).repeated).toBe(true);
+    expect(await ledgerAgrees(p.partnerId)).toBe(balance - cancellation.refundKobo);
+    const [event] = await eventsOf(p.partnerId, "policy.reinstated");
+    expect(event!.payload).toMatchObject({ status: "a", reinstatement: { id: reference, paid: cancellation.refundKobo / 100 } });
+    const claim = (incidentDate: string, now: Date) =>
+      submitClaim(db, {
+        partnerId: p.partnerId,
+        mode: "live",
+        request: { policy: policy.reference, incidentDate, description: "Cracked", amountKobo: 500_000, documents: [] },
+        now,
+      });
+    const watDay = (at: Date) => new Date(at.getTime() + 3_600_000).toISOString().slice(0, 10);
+    await expect(claim(watDay(new Date(cancelledAt.getTime() + 5 * DAY)), reinstatedAt)).rejects.toThrow("falls in a gap in the cover");
+    expect((await claim(watDay(new Date(cancelledAt.getTime() - 5 * DAY)), reinstatedAt)).claim.status).toBe("submitted");
+    // In force again: cancelled again as any policy, once the claim made meanwhile is decided.
+    refused(await policy.cancel(), 409, "still being decided");
+  });
+
+  test("refused after the window, on a policy never cancelled, and by another partner", async () => {
+    const p = await t.partner();
+    const policy = await approved(p);
+    refused(await p.run(`rinst ${policy.address}`, { id: crypto.randomUUID() }), 409, "is not cancelled: only a cancelled policy can be reinstated");
+    await policy.cancel();
+    refused(await (await t.partner()).run(`rinst ${policy.address}`, { id: crypto.randomUUID() }), 404, "no policy");
+    const late = new Date(Date.now() + 31 * DAY);
+    await expect(reinstatePolicy(db, partnerCanceller(p, "test"), { policyId: policy.row.id }, crypto.randomUUID(), late)).rejects.toThrow(
+      "it could be reinstated for 30 days",
+    );
+    const answer = await p.run(`rinst ${policy.address}`, { id: "RINST1" });
+    expect(answer).toMatchObject({ status: "a", reinstatement: { id: "RINST1", paid: 0 } });
+    expect((await policy.status()).status).toBe("a");
   });
 });
 

@@ -76,6 +76,25 @@ describe("cancelling a policy in the portal", () => {
     expect(again.text).toContain("is already cancelled");
   });
 
+  test("a cancelled policy is reinstated from its page: what is paid back and the gap are shown first", async () => {
+    const { p, reference, status } = await approvedTestPolicy();
+    const b = await signedIn(t, p.portal);
+    await b.get(`/portal/policies/${reference}/cancel`);
+    expect((await b.post(`/portal/policies/${reference}/cancel`, { effectiveDate: watDate(2), reason: "insured_request" })).status).toBe(303);
+    const detail = await b.get(`/portal/policies/${reference}`);
+    expect(detail.text).toContain(`href="/portal/policies/${reference}/reinstate"`);
+    const confirm = await b.get(`/portal/policies/${reference}/reinstate`);
+    expect(confirm.text).toContain("Nothing (a test policy: no money moves)");
+    expect(confirm.text).toContain("None: the cancellation had not taken effect yet.");
+    expect(confirm.text).toContain("hx-confirm=");
+    const done = await b.post(`/portal/policies/${reference}/reinstate`, {});
+    expect(done.status).toBe(303);
+    expect((await status()).status).toBe("a");
+    const again = await b.post(`/portal/policies/${reference}/reinstate`, {});
+    expect(again.status).toBe(409);
+    expect(again.text).toContain("is not cancelled");
+  });
+
   test("another partner cannot open or post the form: 404", async () => {
     const { reference, status } = await approvedTestPolicy();
     const stranger = await t.partner();

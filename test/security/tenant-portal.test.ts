@@ -209,6 +209,9 @@ const cases: Record<string, () => Promise<void>> = {
     expectStatus(await visit(owner, "GET", `/portal/policies/${w.b.policy.reference}/cancel/refund`, {}, { "hx-request": "true" }), 404),
   "POST /portal/policies/:reference/cancel": async () =>
     expectStatus(await visit(owner, "POST", `/portal/policies/${w.b.policy.reference}/cancel`, { reason: "duplicate" }), 404),
+  "GET /portal/policies/:reference/reinstate": async () => expectStatus(await visit(owner, "GET", `/portal/policies/${w.b.policy.reference}/reinstate`), 404),
+  "POST /portal/policies/:reference/reinstate": async () =>
+    expectStatus(await visit(owner, "POST", `/portal/policies/${w.b.policy.reference}/reinstate`, {}), 404),
   "GET /portal/quote": async () => expectStatus(await visit(owner, "GET", `/portal/quote?product=vhcl-tprt-1111&consumer=${w.b.consumer.id}`), 200),
   "POST /portal/quote/form": async () =>
     expectStatus(await visit(owner, "POST", "/portal/quote/form", { product: "vhcl-tprt-1111", consumer: w.b.consumer.id }), 200),
@@ -330,6 +333,12 @@ const cases: Record<string, () => Promise<void>> = {
     "POST",
     () => `/admin/policies/${w.b.policy.reference}/cancel`,
     () => ({ reason: "misrepresentation", note: "cancelled by A" }),
+  ),
+  "GET /admin/policies/:id/reinstate": adminOnly("GET", () => `/admin/policies/${w.b.policy.reference}/reinstate`),
+  "POST /admin/policies/:id/reinstate": adminOnly(
+    "POST",
+    () => `/admin/policies/${w.b.policy.reference}/reinstate`,
+    () => ({}),
   ),
   "GET /admin/policies/:id/registry": adminOnly("GET", () => `/admin/policies/${w.b.policy.reference}/registry`),
   // A consumer's documents are the operator's reviewers' to read, never another partner's staff.

@@ -142,6 +142,8 @@ export interface PolicyView {
   cancelHref?: string;
   /** A cancelled policy: what came back and by which rule. */
   cancellationText?: string;
+  /** "Reinstate the policy" (cancelled policies within the window). */
+  reinstateHref?: string;
 }
 
 /** The part of a policy that changes: reloads itself every few seconds while the policy is pending. */
@@ -197,7 +199,7 @@ export function PolicyDetail(props: { policy: PolicyView; children?: Children })
       </h1>
       {p.mode === "test" ? <p class="notice">Test mode: a specimen, no cover, nothing billed.</p> : ""}
       <PolicyStatusBlock policy={p} />
-      {p.claimHref || p.financeHref || p.cancelHref ? (
+      {p.claimHref || p.financeHref || p.cancelHref || p.reinstateHref ? (
         <p>
           {p.claimHref ? (
             <a class="button" href={p.claimHref}>
@@ -216,6 +218,13 @@ export function PolicyDetail(props: { policy: PolicyView; children?: Children })
           {p.cancelHref ? (
             <a class="button secondary" href={p.cancelHref}>
               Cancel the policy
+            </a>
+          ) : (
+            ""
+          )}{" "}
+          {p.reinstateHref ? (
+            <a class="button secondary" href={p.reinstateHref}>
+              Reinstate the policy
             </a>
           ) : (
             ""

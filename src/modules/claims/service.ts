@@ -129,6 +129,15 @@ function checkClaimable(policy: PolicyRecord, request: ClaimRequest): void {
         `${request.incidentDate < firstDay ? "before the cover started" : policy.status === "c" ? "after the policy was cancelled" : "after the cover ended"}`,
       "seed.incidentDate",
     );
+  // A reinstated policy did not cover the time it was cancelled (a day begun in the gap counts as the gap's).
+  const gap = policy.coverGaps.find((g) => watToday(new Date(g.from)) <= request.incidentDate && request.incidentDate <= watToday(new Date(g.to)));
+  if (gap)
+    throw new CommandError(
+      400,
+      `seed.incidentDate ${request.incidentDate} falls in a gap in the cover of policy ${policy.reference}: it was cancelled from ${watToday(new Date(gap.from))} ` +
+        `until it was reinstated on ${watToday(new Date(gap.to))}`,
+      "seed.incidentDate",
+    );
   const ceiling = claimCeiling(policy);
   if (request.amountKobo > ceiling.kobo)
     throw new CommandError(

@@ -6,15 +6,19 @@ import { REFUND_BASES } from "../../products/cancellation";
 import { keyActor } from "../audit/service";
 import { normaliseReference } from "../policies/reference";
 import { addressOf, POLICY_ADDRESS, POLICY_UNKNOWN, policyStatus, statusNote, storedReference } from "../policies/wire";
-import { type CancelSeed, cancelSeed, refundQuoteSeed } from "./model";
+import { type CancelSeed, cancelSeed, refundQuoteSeed, reinstateSeed } from "./model";
 import {
   type CancellationOutcome,
   type CancellationRequest,
   type Canceller,
   cancelPolicy,
   quoteCancellation,
+  type ReinstatementOutcome,
+  reinstatePolicy,
   storedCancellation,
+  storedReinstatement,
   wireCancellation,
+  wireReinstatement,
 } from "./service";
 
 const naira = z.number().meta({ description: "Naira (kobo as two decimals)" });
@@ -78,6 +82,25 @@ const requestOf = (seed: CancelSeed): CancellationRequest => ({
   note: seed.note,
 });
 
+const reinstatementShape = z.object({
+  id: z.string().meta({ description: "Your reference for the reinstatement" }),
+  paid: naira.meta({ description: "Paid back from the wallet: the cancellation's refund (live policies)" }),
+  gap: z
+    .object({ from: wireTimestamp, to: wireTimestamp })
+    .optional()
+    .meta({ description: "The time without cover, when the cancellation had taken effect: claims for incidents in it are refused" }),
+});
+const NOT_CANCELLED = refusal(409, "policy <tx_id> is not cancelled: only a cancelled policy can be reinstated");
+const WINDOW_CLOSED = refusal(409, "policy <tx_id> was cancelled from <date>: it could be reinstated for 30 days, until <date>");
+
+const reinstatedAnswer = ({ policy, reinstatement }: ReinstatementOutcome) => ({
+  id: policy.reference,
+  status: policy.status,
+  ...(policy.statusNote ? { statusNote: policy.statusNote } : {}),
+  reinstatement: wireReinstatement(reinstatement),
+  tmstmp: watTimestamp(policy.statusAt),
+});
+
 export const lifecycleCommands = [
   command({
     grammar: "cncl entt_<consumer_id>|insr_<product_code>-<tx_id>",
@@ -138,6 +161,53 @@ export const lifecycleCommands = [
     async recover(ctx, params, seed) {
       const stored = await storedCancellation(ctx.db, partnerCanceller(ctx), { address: addressOf(params) }, requestOf(seed));
       return stored && answerOf(stored);
+    },
+  }),
+  command({
+    grammar: "rinst entt_<consumer_id>|insr_<product_code>-<tx_id>",
+    pattern: new RegExp(`^rinst ${POLICY_ADDRESS}$`),
+    who: "partner",
+    seed: reinstateSeed,
+    summary:
+      "Put a cancelled policy back in force within 30 days of the cancellation taking effect: the refund is paid back from the wallet, " +
+      "the cover runs to its original end, and the time it was cancelled stays a gap in cover (docs/lifecycle.md).",
+    answer: z.object({ id: storedReference, status: policyStatus, statusNote, reinstatement: reinstatementShape, tmstmp: wireTimestamp }),
+    errors: [
+      POLICY_UNKNOWN,
+      NOT_CANCELLED,
+      WINDOW_CLOSED,
+      refusal(402, "insufficient wallet balance: the premium is <amount> naira and the balance is <balance> naira; top up with wallet topup", "live policies"),
+    ],
+    examples: [
+      {
+        name: "reinstate",
+        title: "Undo the cancellation of the vehicle policy before it takes effect: no gap in cover",
+        cmmnd: `rinst ${vehicleAddress}`,
+        seed: { id: "RINST2026000007" },
+        after: ["cancel-later"],
+        answer: {
+          id: "{{policy.id}}",
+          status: "a",
+          statusNote: "Reinstated on {{today}}, before the cancellation took effect",
+          reinstatement: { id: "RINST2026000007", paid: 0 },
+          tmstmp: "{{timestamp}}",
+        },
+      },
+      {
+        name: "reinstate-active",
+        title: "A policy that was never cancelled",
+        cmmnd: `rinst ${vehicleAddress}`,
+        seed: { id: "RINST2026000008" },
+        after: ["policy"],
+        refusal: NOT_CANCELLED,
+      },
+    ],
+    async handler(ctx, params, seed) {
+      return reinstatedAnswer(await reinstatePolicy(ctx.db, partnerCanceller(ctx), { address: addressOf(params) }, normaliseReference(seed.id), ctx.now()));
+    },
+    async recover(ctx, params, seed) {
+      const stored = await storedReinstatement(ctx.db, partnerCanceller(ctx), { address: addressOf(params) }, normaliseReference(seed.id));
+      return stored && reinstatedAnswer(stored);
     },
   }),
   command({

@@ -28,3 +28,8 @@ export type CancelSeed = z.output<typeof cancelSeed>;
 export const refundQuoteSeed = z.strictObject({
   effectiveDate: isoDate.optional().meta({ description: "The first day without cover: today (the default) or a later day within the cover" }),
 });
+
+/** `rinst entt_…`: put a cancelled policy back in force. */
+export const reinstateSeed = z.strictObject({
+  id: transactionReference.meta({ description: "Your reference for this reinstatement: a repeat with it returns the first answer" }),
+});

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { CancelForm, RefundPreviewBlock } from "../../../views/lifecycle/cancel";
+import { ReinstateView } from "../../../views/lifecycle/reinstate";
 import { CommandError } from "../../core/errors";
 import { newId, normaliseUuid } from "../../core/ids";
 import { isoDate } from "../../core/validation";
@@ -8,11 +9,12 @@ import type { AppDeps } from "../../http/context";
 import { notFound, redirectTo } from "../../portal/kit";
 import { formValues, page, problemOf, typedValue } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
+import { inWords } from "../../portal/words";
 import { findPolicyByReference, policiesByIds } from "../policies/service";
 import type { PolicyRecord } from "../policies/types";
-import { cancelFormView, refundPreview } from "./presenter";
+import { cancelFormView, refundPreview, reinstateView } from "./presenter";
 import { CANCELLATION_REASONS, type CancellationReason } from "./schema";
-import { type Canceller, cancelPolicy } from "./service";
+import { type Canceller, cancelPolicy, reinstatePolicy } from "./service";
 
 /** One surface's way to its policies: the partner's by reference, the operator's by id. */
 interface Surface {
@@ -56,7 +58,7 @@ const keyOf = (params: Record<string, string>) => Object.values(params)[0] ?? ""
 const NO_POLICY = "No policy with this reference here.";
 const asReason = (value: string | undefined) => ((CANCELLATION_REASONS as readonly string[]).includes(value ?? "") ? (value as CancellationReason) : undefined);
 
-/** The cancellation pages of one surface: the form with its refund preview, the preview alone, and the cancellation itself. */
+/** The lifecycle pages of one surface: cancellation (the form with its refund preview, the preview alone, the cancellation itself) and reinstatement. */
 function cancellationPages(deps: AppDeps, surface: Surface) {
   const db = deps.database.db;
   const shell = (viewer: PortalViewer, csrf: string, title: string) => ({ title, active: surface.active, viewer, csrf });
@@ -79,6 +81,35 @@ function cancellationPages(deps: AppDeps, surface: Surface) {
         if (!policy) return notFound(set, NO_POLICY);
         const date = typeof query.effectiveDate === "string" ? typedValue(query.effectiveDate) : undefined;
         return <RefundPreviewBlock {...(await refundPreview(db, surface.canceller(viewer), policy, date, new Date()))} />;
+      },
+      { portal: surface.access },
+    )
+    .get(
+      `${surface.route}/reinstate`,
+      async ({ viewer, csrf, request, params, set }) => {
+        const policy = await surface.find(db, viewer, keyOf(params));
+        if (!policy) return page(request, shell(viewer, csrf, "Not found"), notFound(set, NO_POLICY));
+        const view = await reinstateView(db, surface.canceller(viewer), policy, surface.base(policy), csrf, new Date());
+        return page(request, shell(viewer, csrf, `Reinstate policy ${policy.reference}`), <ReinstateView {...view} />);
+      },
+      { portal: surface.access },
+    )
+    .post(
+      `${surface.route}/reinstate`,
+      async ({ viewer, csrf, request, params, set }) => {
+        const policy = await surface.find(db, viewer, keyOf(params));
+        if (!policy) return page(request, shell(viewer, csrf, "Not found"), notFound(set, NO_POLICY));
+        const canceller = surface.canceller(viewer);
+        try {
+          // The portal's own reference: each confirmation is one reinstatement; a second is refused.
+          await reinstatePolicy(db, canceller, { policyId: policy.id }, newId(), new Date());
+          return redirectTo(request, set, surface.base(policy));
+        } catch (error) {
+          if (!(error instanceof CommandError)) throw error;
+          set.status = error.status;
+          const view = await reinstateView(db, canceller, policy, surface.base(policy), csrf, new Date(), inWords(error.message));
+          return page(request, shell(viewer, csrf, `Reinstate policy ${policy.reference}`), <ReinstateView {...view} />);
+        }
       },
       { portal: surface.access },
     )

@@ -1,5 +1,6 @@
 import { day } from "../../../views/format";
 import type { CancelFormProps, RefundPreview } from "../../../views/lifecycle/cancel";
+import type { ReinstateViewProps } from "../../../views/lifecycle/reinstate";
 import type { FormProblem } from "../../../views/portal/ui";
 import { CommandError } from "../../core/errors";
 import { formatNaira } from "../../core/money";
@@ -9,7 +10,7 @@ import { productName } from "../../products";
 import { watToday } from "../../products/policy-helpers";
 import type { PolicyRecord } from "../policies/types";
 import { CANCELLATION_REASON_TEXT } from "./model";
-import { type CancellationRecord, type CancellationTerms, type Canceller, quoteCancellation } from "./service";
+import { assessReinstatement, type CancellationRecord, type CancellationTerms, type Canceller, quoteCancellation } from "./service";
 
 /** Whose wallet the refund goes to, in the viewer's words. */
 const walletOf = (canceller: Canceller) => (canceller.kind === "partner" ? "your wallet" : "the partner's wallet");
@@ -88,4 +89,31 @@ export function cancellationSummary(policy: PolicyRecord, cancellation: Cancella
         ? `${formatNaira(cancellation.refundKobo)} went back to the wallet`
         : "Nothing came back";
   return `${refund}. ${cancellation.explanation}.`;
+}
+
+/** The reinstatement page of `policy`: what it costs and the gap it leaves, or why it cannot be. */
+export async function reinstateView(
+  db: Database,
+  canceller: Canceller,
+  policy: PolicyRecord,
+  base: string,
+  csrf: string,
+  now: Date,
+  problem?: string,
+): Promise<ReinstateViewProps> {
+  const shell = { reference: policy.reference, productName: productName(policy.productCode), backHref: base, action: `${base}/reinstate`, csrf };
+  try {
+    const { owedKobo, gap } = await assessReinstatement(db, policy, now);
+    return {
+      ...shell,
+      owed: policy.mode === "test" ? "Nothing (a test policy: no money moves)" : `${formatNaira(owedKobo)} from ${walletOf(canceller)}`,
+      gap: gap
+        ? `No cover from ${day(gap.from)} to ${day(gap.to)}: claims for incidents then are refused.`
+        : "None: the cancellation had not taken effect yet.",
+      problem,
+    };
+  } catch (error) {
+    if (!(error instanceof CommandError)) throw error;
+    return { ...shell, owed: "", gap: "", problem: problem ?? inWords(error.message) };
+  }
 }

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { bigint, date, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { REFUND_BASES } from "../../products/cancellation";
 import { partnerOwned } from "../partners/schema";
@@ -33,6 +34,38 @@ export const policyCancellations = pgTable(
     /** Who cancelled: "partner" or "admin:<e-mail or partner id>". */
     by: text("by").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    /** When the policy was reinstated (the cancellation undone): a policy has one cancellation in force at a time. */
+    reinstatedAt: timestamp("reinstated_at", { withTimezone: true }),
   },
-  (t) => [uniqueIndex("policy_cancellations_policy_idx").on(t.policyId), uniqueIndex("policy_cancellations_reference_idx").on(t.partnerId, t.reference)],
+  (t) => [
+    uniqueIndex("policy_cancellations_policy_idx").on(t.policyId).where(sql`${t.reinstatedAt} is null`),
+    uniqueIndex("policy_cancellations_reference_idx").on(t.partnerId, t.reference),
+  ],
+);
+
+/** A cancelled policy put back in force (docs/lifecycle.md): what was paid back and the gap in cover it leaves. */
+export const policyReinstatements = pgTable(
+  "policy_reinstatements",
+  {
+    ...partnerOwned(),
+    policyId: uuid("policy_id")
+      .notNull()
+      .references(() => policies.id),
+    cancellationId: uuid("cancellation_id")
+      .notNull()
+      .references(() => policyCancellations.id),
+    /** The partner's reference (seed.id): a repeat with it returns the first answer. */
+    reference: text("reference").notNull(),
+    /** What was paid back to reinstate: the cancellation's refund (live policies). */
+    owedKobo: bigint("owed_kobo", { mode: "number" }).notNull(),
+    /** The gap in cover, when the cancellation had taken effect: no claim for an incident in it. */
+    gapFrom: timestamp("gap_from", { withTimezone: true }),
+    gapTo: timestamp("gap_to", { withTimezone: true }),
+    by: text("by").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex("policy_reinstatements_reference_idx").on(t.partnerId, t.reference),
+    uniqueIndex("policy_reinstatements_cancellation_idx").on(t.cancellationId),
+  ],
 );

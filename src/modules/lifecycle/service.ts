@@ -8,6 +8,7 @@ import { and, asc, eq, gt, inArray, isNull, lte, or, type SQL, sql } from "drizz
 import { CommandError } from "../../core/errors";
 import { newId } from "../../core/ids";
 import { toNaira as naira } from "../../core/money";
+import { watTimestamp } from "../../core/time";
 import type { Database, Executor } from "../../db/client";
 import { isUniqueViolation } from "../../db/errors";
 import { findProduct, renewableProductCodes } from "../../products";
@@ -20,9 +21,9 @@ import { cancelPlanOfPolicy } from "../financing/service";
 import { policies } from "../policies/schema";
 import { addressConditions, notFoundAt, type PolicyAddress, requirePolicyMode, statusEvent } from "../policies/service";
 import type { Mode, PolicyRecord } from "../policies/types";
-import { refundPremium } from "../wallet/service";
+import { debitPremium, refundPremium } from "../wallet/service";
 import { CANCELLATION_REASON_TEXT } from "./model";
-import { type CancellationReason, policyCancellations } from "./schema";
+import { type CancellationReason, policyCancellations, policyReinstatements } from "./schema";
 
 export type CancellationRecord = typeof policyCancellations.$inferSelect;
 
@@ -55,6 +56,7 @@ export interface CancellationTerms {
   refund: Refund;
 }
 
+const DAY_MS = 86_400_000;
 const PENDING_CLAIMS = new Set(["submitted", "in_review"]);
 const CLAIMS_THAT_COUNT = (status: string) => status !== "withdrawn";
 
@@ -301,15 +303,162 @@ export const wireCancellation = (c: CancellationRecord) => ({
   refundExplanation: c.explanation,
 });
 
-/** The cancellation of a policy, if it has one. */
+/** The cancellation in force of a policy (not undone by a reinstatement), if it has one. */
 export async function cancellationOf(db: Executor, policyId: string): Promise<CancellationRecord | null> {
-  const [row] = await db.select().from(policyCancellations).where(eq(policyCancellations.policyId, policyId));
+  const [row] = await db
+    .select()
+    .from(policyCancellations)
+    .where(and(eq(policyCancellations.policyId, policyId), isNull(policyCancellations.reinstatedAt)));
   return row ?? null;
 }
 
+export type ReinstatementRecord = typeof policyReinstatements.$inferSelect;
+
+export interface ReinstatementOutcome {
+  policy: PolicyRecord;
+  reinstatement: ReinstatementRecord;
+  repeated: boolean;
+}
+
+/** How long after a cancellation took effect the policy may be put back in force. */
+const REINSTATEMENT_WINDOW_DAYS = 30;
+
+/** Whether a cancelled policy is still within its reinstatement window (the page offers it only then). */
+export const reinstatable = (policy: PolicyRecord, cancellation: CancellationRecord, now: Date) =>
+  now.getTime() <= cancellation.effectiveAt.getTime() + REINSTATEMENT_WINDOW_DAYS * DAY_MS && now < policy.coverEnd;
+
+/** What reinstating `policy` would cost and leave, or why it cannot be: for the portal's confirmation and the command alike. */
+export async function assessReinstatement(
+  db: Executor,
+  policy: PolicyRecord,
+  now: Date,
+): Promise<{ cancellation: CancellationRecord; owedKobo: number; gap: { from: Date; to: Date } | null }> {
+  const cancellation = policy.status === "c" ? await cancellationOf(db, policy.id) : null;
+  if (!cancellation) throw new CommandError(409, `policy ${policy.reference} is not cancelled: only a cancelled policy can be reinstated`);
+  const closes = new Date(cancellation.effectiveAt.getTime() + REINSTATEMENT_WINDOW_DAYS * DAY_MS);
+  if (now > closes)
+    throw new CommandError(
+      409,
+      `policy ${policy.reference} was cancelled from ${cancellation.effectiveDate}: it could be reinstated for ${REINSTATEMENT_WINDOW_DAYS} days, until ${watToday(closes)}`,
+    );
+  if (now >= policy.coverEnd)
+    throw new CommandError(
+      409,
+      `policy ${policy.reference}'s cover would have ended on ${watToday(new Date(policy.coverEnd.getTime() - 1))}: nothing is left to reinstate`,
+    );
+  return {
+    cancellation,
+    // What came back goes back (a test policy moves no money).
+    owedKobo: policy.mode === "live" ? cancellation.refundKobo : 0,
+    gap: now > cancellation.effectiveAt ? { from: cancellation.effectiveAt, to: now } : null,
+  };
+}
+
+/** The reinstatement stored under the partner's reference (a repeat, or an answer lost); another policy under it is a conflict. */
+export async function storedReinstatement(db: Executor, canceller: Canceller, locator: PolicyLocator, reference: string): Promise<ReinstatementOutcome | null> {
+  if (canceller.kind !== "partner") return null;
+  const [prior] = await db
+    .select({ reinstatement: policyReinstatements, policy: policies })
+    .from(policyReinstatements)
+    .innerJoin(policies, eq(policies.id, policyReinstatements.policyId))
+    .where(and(eq(policyReinstatements.partnerId, canceller.partnerId), eq(policyReinstatements.reference, reference)));
+  if (!prior) return null;
+  const [samePolicy] = await db
+    .select({ id: policies.id })
+    .from(policies)
+    .where(and(whereOf(canceller, locator).where, eq(policies.id, prior.policy.id)));
+  if (!samePolicy)
+    throw new CommandError(
+      409,
+      `seed.id ${reference} was already used to reinstate policy ${prior.policy.reference}: a repeat must name the same policy`,
+      "seed.id",
+    );
+  return { ...prior, repeated: true };
+}
+
+/**
+ * Put a cancelled policy back in force within the window (`rinst`, the portal, the operator): the
+ * refund the cancellation gave is paid back from the wallet (live policies), the cover runs to its
+ * original end, and the time it was cancelled stays a gap in cover (claims for incidents in it
+ * are refused). One transaction with its ledger line, `policy.reinstated` and an audit row.
+ */
+export async function reinstatePolicy(db: Database, canceller: Canceller, locator: PolicyLocator, reference: string, now: Date): Promise<ReinstatementOutcome> {
+  const { where, notFound } = whereOf(canceller, locator);
+  const repeat = () => storedReinstatement(db, canceller, locator, reference);
+  const earlier = await repeat();
+  if (earlier) return earlier;
+  try {
+    return await db.transaction(async (tx) => {
+      const [policy] = await tx.select().from(policies).where(where).for("update");
+      if (!policy) throw notFound();
+      if (canceller.kind === "partner") requirePolicyMode(policy, canceller.mode, "it is reinstated");
+      const { cancellation, owedKobo, gap } = await assessReinstatement(tx, policy, now);
+      if (owedKobo > 0) await debitPremium(tx, policy.partnerId, policy.id, owedKobo, now);
+      const [reinstatement] = await tx
+        .insert(policyReinstatements)
+        .values({
+          id: newId(),
+          partnerId: policy.partnerId,
+          policyId: policy.id,
+          cancellationId: cancellation.id,
+          reference,
+          owedKobo,
+          gapFrom: gap?.from ?? null,
+          gapTo: gap?.to ?? null,
+          by: canceller.kind === "partner" ? "partner" : canceller.by,
+          createdAt: now,
+        })
+        .returning();
+      await tx.update(policyCancellations).set({ reinstatedAt: now }).where(eq(policyCancellations.id, cancellation.id));
+      const [reinstated] = await tx
+        .update(policies)
+        .set({
+          status: "a",
+          statusNote: gap
+            ? `Reinstated on ${watToday(now)}: no cover from ${watToday(gap.from)} to ${watToday(gap.to)}`
+            : `Reinstated on ${watToday(now)}, before the cancellation took effect`,
+          statusAt: now,
+          cancelledFrom: null,
+          coverGaps: gap ? [...policy.coverGaps, { from: gap.from.toISOString(), to: gap.to.toISOString() }] : policy.coverGaps,
+          // The registry's record runs to the original end again.
+          registryPublishedAt: null,
+        })
+        .where(eq(policies.id, policy.id))
+        .returning();
+      const event = statusEvent(reinstated!);
+      await recordEvent(tx, { ...event, type: "policy.reinstated", payload: { ...event.payload, reinstatement: wireReinstatement(reinstatement!) } }, now);
+      await recordAudit(
+        tx,
+        canceller.actor,
+        {
+          action: "policy.reinstate",
+          subject: policy.reference,
+          partnerId: policy.partnerId,
+          details: { owedKobo, gapFrom: gap?.from ?? null, gapTo: gap?.to ?? null },
+        },
+        now,
+      );
+      return { policy: reinstated!, reinstatement: reinstatement!, repeated: false };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, "policy_reinstatements_reference_idx")) {
+      const first = await repeat();
+      if (first) return first;
+    }
+    if (isUniqueViolation(error, "policy_reinstatements_cancellation_idx")) throw new CommandError(409, "the policy is already reinstated");
+    throw error;
+  }
+}
+
+/** A reinstatement as answers and events show it. */
+export const wireReinstatement = (r: ReinstatementRecord) => ({
+  id: r.reference,
+  paid: naira(r.owedKobo),
+  ...(r.gapFrom && r.gapTo ? { gap: { from: watTimestamp(r.gapFrom), to: watTimestamp(r.gapTo) } } : {}),
+});
+
 /** Days before the end of cover when a renewable policy's partner is reminded (`policy.expiring`). */
 const REMINDER_DAYS = [30, 7, 1] as const;
-const DAY_MS = 86_400_000;
 
 /**
  * The reminder run: each approved renewable policy whose cover ends within 30, 7 or 1 days gets

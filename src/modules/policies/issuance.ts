@@ -174,6 +174,7 @@ async function newPolicy(db: Executor, issuer: Issuer, product: Product, fields:
     statusAt: now,
     cancelledFrom: null,
     remindedDays: null,
+    coverGaps: [],
   };
 }
 

@@ -14,7 +14,7 @@ import { registryAnswer } from "../enrichment/service";
 import { type VinDecoder, validVin } from "../enrichment/vin";
 import { planNoOfPolicy } from "../financing/service";
 import { cancellationSummary } from "../lifecycle/presenter";
-import { cancellationOf } from "../lifecycle/service";
+import { cancellationOf, reinstatable } from "../lifecycle/service";
 import { hasCertificate, latestQuote, policyContext, storedTerms } from "./service";
 import type { PolicyRecord } from "./types";
 
@@ -182,6 +182,7 @@ export async function policyView(db: Database, config: Config, policy: PolicyRec
     pendingText: PENDING_TEXT[policy.route],
     cancelHref: policy.status === "a" ? `${base}/cancel` : undefined,
     cancellationText: cancellation ? cancellationSummary(policy, cancellation) : undefined,
+    reinstateHref: cancellation && reinstatable(policy, cancellation, new Date()) ? `${base}/reinstate` : undefined,
   };
 }
 

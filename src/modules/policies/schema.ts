@@ -39,6 +39,8 @@ export const policies = pgTable(
     decidedBy: text("decided_by"),
     /** The last expiry reminder sent, in days before the end of cover (30, 7, 1; docs/lifecycle.md). */
     remindedDays: integer("reminded_days"),
+    /** Gaps in cover left by a cancellation later undone (reinstatement): no claim for an incident in one. ISO instants. */
+    coverGaps: jsonb("cover_gaps").$type<{ from: string; to: string }[]>().notNull().default([]),
     /** A cancelled policy's end of cover: the instant its cancellation took effect (docs/lifecycle.md). */
     cancelledFrom: timestamp("cancelled_from", { withTimezone: true }),
     /** When an approved vehicle policy was published to the vehicle registry (spec 4.4 sandbox). */

@@ -8,6 +8,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "policy.declined",
   "policy.lapsed",
   "policy.cancelled",
+  "policy.reinstated",
   "policy.expiring",
   "policy.expired",
   "wallet.credited",
