@@ -143,3 +143,32 @@ describe("expiring soon", () => {
     expect(list.text).toContain('<option value="30" selected>Within 30 days</option>');
   });
 });
+
+describe("renewing from the portal", () => {
+  test("a policy in its last 60 days offers Renew; the page shows the new premium and cover; confirming opens the new policy, linked both ways", async () => {
+    const { p, reference, row } = await approvedTestPolicy("gtrn-stnd-1111");
+    const b = await signedIn(t, p.portal);
+    // A trip is not renewed: no link, and the page says why.
+    expect((await b.get(`/portal/policies/${reference}`)).text).not.toContain("/renew");
+    expect((await b.get(`/portal/policies/${reference}/renew`)).text).toContain("it is not renewed");
+    const device = await approvedTestPolicy("phnn-flx1-1111");
+    await t.database.db
+      .update(policies)
+      .set({ coverEnd: new Date(Date.now() + 10 * 86_400_000) })
+      .where(eq(policies.id, device.row.id));
+    const d = await signedIn(t, device.p.portal);
+    const detail = await d.get(`/portal/policies/${device.reference}`);
+    expect(detail.text).toContain(`href="/portal/policies/${device.reference}/renew"`);
+    const confirm = await d.get(`/portal/policies/${device.reference}/renew`);
+    expect(confirm.text).toContain("₦7,200.00 (test mode: nothing is paid)");
+    expect(confirm.text).toContain("At once (test mode: a specimen)");
+    const done = await d.post(`/portal/policies/${device.reference}/renew`, {});
+    expect(done.status).toBe(303);
+    const renewal = await d.get(done.location!);
+    expect(renewal.text).toContain(`Renews policy <a href="/portal/policies/${device.reference}">`);
+    const old = await d.get(`/portal/policies/${device.reference}`);
+    expect(old.text).toContain("continues the cover");
+    expect(old.text).not.toContain('/renew"');
+    expect(row.reference).toBe(reference);
+  });
+});

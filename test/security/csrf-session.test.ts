@@ -118,6 +118,8 @@ const routes: Record<string, () => { path: string; fields: Record<string, string
   }),
   "POST /admin/policies/:id/reinstate": () => ({ path: `/admin/policies/${pendingPolicyId}/reinstate`, fields: {}, as: "admin" }),
   "POST /portal/policies/:reference/reinstate": () => ({ path: `/portal/policies/${w.b.policy.reference}/reinstate`, fields: {}, as: "owner" }),
+  "POST /admin/policies/:id/renew": () => ({ path: `/admin/policies/${pendingPolicyId}/renew`, fields: {}, as: "admin" }),
+  "POST /portal/policies/:reference/renew": () => ({ path: `/portal/policies/${w.b.policy.reference}/renew`, fields: {}, as: "owner" }),
   "POST /admin/claims/:claimNo/review": () => ({ path: `/admin/claims/${w.b.claimNo}/review`, fields: { status: "rejected", note: "forged" }, as: "admin" }),
   "POST /admin/financing/lapse": () => ({ path: "/admin/financing/lapse", fields: { asOf: watDate(400) }, as: "admin" }),
   "POST /admin/partners": () => ({ path: "/admin/partners", fields: { name: "Forged Partner" }, as: "admin" }),

@@ -212,6 +212,8 @@ const cases: Record<string, () => Promise<void>> = {
   "GET /portal/policies/:reference/reinstate": async () => expectStatus(await visit(owner, "GET", `/portal/policies/${w.b.policy.reference}/reinstate`), 404),
   "POST /portal/policies/:reference/reinstate": async () =>
     expectStatus(await visit(owner, "POST", `/portal/policies/${w.b.policy.reference}/reinstate`, {}), 404),
+  "GET /portal/policies/:reference/renew": async () => expectStatus(await visit(owner, "GET", `/portal/policies/${w.b.policy.reference}/renew`), 404),
+  "POST /portal/policies/:reference/renew": async () => expectStatus(await visit(owner, "POST", `/portal/policies/${w.b.policy.reference}/renew`, {}), 404),
   "GET /portal/quote": async () => expectStatus(await visit(owner, "GET", `/portal/quote?product=vhcl-tprt-1111&consumer=${w.b.consumer.id}`), 200),
   "POST /portal/quote/form": async () =>
     expectStatus(await visit(owner, "POST", "/portal/quote/form", { product: "vhcl-tprt-1111", consumer: w.b.consumer.id }), 200),
@@ -338,6 +340,12 @@ const cases: Record<string, () => Promise<void>> = {
   "POST /admin/policies/:id/reinstate": adminOnly(
     "POST",
     () => `/admin/policies/${w.b.policy.reference}/reinstate`,
+    () => ({}),
+  ),
+  "GET /admin/policies/:id/renew": adminOnly("GET", () => `/admin/policies/${w.b.policy.reference}/renew`),
+  "POST /admin/policies/:id/renew": adminOnly(
+    "POST",
+    () => `/admin/policies/${w.b.policy.reference}/renew`,
     () => ({}),
   ),
   "GET /admin/policies/:id/registry": adminOnly("GET", () => `/admin/policies/${w.b.policy.reference}/registry`),

@@ -144,6 +144,11 @@ export interface PolicyView {
   cancellationText?: string;
   /** "Reinstate the policy" (cancelled policies within the window). */
   reinstateHref?: string;
+  /** "Renew the policy" (renewable policies in their last 60 days, not renewed yet). */
+  renewHref?: string;
+  /** The policy that continues this one's cover, and the one this one continues. */
+  renewal?: { reference: string; href: string };
+  renews?: { reference: string; href: string };
 }
 
 /** The part of a policy that changes: reloads itself every few seconds while the policy is pending. */
@@ -199,7 +204,7 @@ export function PolicyDetail(props: { policy: PolicyView; children?: Children })
       </h1>
       {p.mode === "test" ? <p class="notice">Test mode: a specimen, no cover, nothing billed.</p> : ""}
       <PolicyStatusBlock policy={p} />
-      {p.claimHref || p.financeHref || p.cancelHref || p.reinstateHref ? (
+      {p.claimHref || p.financeHref || p.cancelHref || p.reinstateHref || p.renewHref ? (
         <p>
           {p.claimHref ? (
             <a class="button" href={p.claimHref}>
@@ -228,12 +233,41 @@ export function PolicyDetail(props: { policy: PolicyView; children?: Children })
             </a>
           ) : (
             ""
+          )}{" "}
+          {p.renewHref ? (
+            <a class="button secondary" href={p.renewHref}>
+              Renew the policy
+            </a>
+          ) : (
+            ""
           )}
         </p>
       ) : (
         ""
       )}
       {props.children}
+      {p.renewal ? (
+        <p class="notice">
+          Renewed: policy{" "}
+          <a href={p.renewal.href} safe>
+            {p.renewal.reference}
+          </a>{" "}
+          continues the cover.
+        </p>
+      ) : (
+        ""
+      )}
+      {p.renews ? (
+        <p class="muted">
+          Renews policy{" "}
+          <a href={p.renews.href} safe>
+            {p.renews.reference}
+          </a>
+          .
+        </p>
+      ) : (
+        ""
+      )}
       <dl>
         <dt>Product</dt>
         <dd safe>{p.productName}</dd>

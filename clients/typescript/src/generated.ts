@@ -2480,6 +2480,44 @@ export interface components {
             id: string;
         };
         /**
+         * rnew entt_<consumer_id>|insr_<product_code>-<tx_id>
+         * @description Renew an approved policy in its last 60 days (vehicle, device, health, property): a new policy under seed.id, linked to it, its cover continuing from the day after, priced by today's rules and decided and paid as insure; STATUS of the new reference follows it (docs/lifecycle.md).
+         */
+        "rnew-entt-consumer-id-insr-product-code-tx-id.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed: components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** rnew entt_<consumer_id>|insr_<product_code>-<tx_id>: answer */
+        "rnew-entt-consumer-id-insr-product-code-tx-id.response": {
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            coverEnd: string;
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            coverStart: string;
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            /** @description The new policy's transaction reference */
+            id: string;
+            policyNo?: string;
+            /** @description The new premium (whole naira) */
+            prmm: number;
+            /** @description The policy it renews */
+            renews: string;
+            /**
+             * @description p pending, a approved, d declined, l lapsed (a financed policy whose plan lapsed), c cancelled, e expired (docs/lifecycle.md)
+             * @enum {string}
+             */
+            status: "p" | "a" | "d" | "l" | "c" | "e";
+            /** @description Why: present when declined, lapsed or cancelled */
+            statusNote?: string;
+        };
+        /** rnew entt_<consumer_id>|insr_<product_code>-<tx_id>: seed */
+        "rnew-entt-consumer-id-insr-product-code-tx-id.seed": {
+            /** @description The transaction reference of the new policy (as insure's seed.id): a repeat with it returns the first answer */
+            id: string;
+        };
+        /**
          * set env_live
          * @description Switch the account to live mode (legacy keys follow it; test and live keys stay pinned).
          */
@@ -2651,7 +2689,7 @@ export interface components {
                  */
                 eventId: string;
                 /** @enum {string} */
-                eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.expiring" | "policy.expired" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
+                eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.expiring" | "policy.expired" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
                 lastError?: string;
                 /** @description HTTP status of the last attempt */
                 lastStatus?: number;
@@ -2675,7 +2713,7 @@ export interface components {
             cursor?: string;
             endpointId?: string;
             /** @enum {string} */
-            eventType?: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.expiring" | "policy.expired" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
+            eventType?: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.expiring" | "policy.expired" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
             /** @default 20 */
             limit?: number;
             /** @enum {string} */
@@ -2702,7 +2740,7 @@ export interface components {
                 /** Format: uuid */
                 endpointId: string;
                 /** @description The event types delivered; empty: every type */
-                events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.expiring" | "policy.expired" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
+                events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.expiring" | "policy.expired" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
                 /** @description Deliveries have failed since then (the endpoint is disabled after five days of it) */
                 failingSince?: string;
                 /** @description After a rotation: the previous secret also signs until then */
@@ -2741,7 +2779,7 @@ export interface components {
             /** Format: uuid */
             endpointId: string;
             /** @description The event types delivered; empty: every type */
-            events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.expiring" | "policy.expired" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
+            events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.expiring" | "policy.expired" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
             exctnFdbck: components["schemas"]["SuccessFeedback"];
             /** @description Deliveries have failed since then (the endpoint is disabled after five days of it) */
             failingSince?: string;
@@ -2758,7 +2796,7 @@ export interface components {
         /** webhook register: seed */
         "webhook-register.seed": {
             description?: string;
-            events?: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.expiring" | "policy.expired" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
+            events?: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.expiring" | "policy.expired" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
             url: string;
         };
         /**
@@ -2806,7 +2844,7 @@ export interface components {
              */
             eventId: string;
             /** @enum {string} */
-            eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.expiring" | "policy.expired" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
+            eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.expiring" | "policy.expired" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
             exctnFdbck: components["schemas"]["SuccessFeedback"];
             lastError?: string;
             /** @description HTTP status of the last attempt */
@@ -2900,7 +2938,7 @@ export interface components {
              */
             eventId: string;
             /** @enum {string} */
-            eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.expiring" | "policy.expired" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
+            eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.expiring" | "policy.expired" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
             exctnFdbck: components["schemas"]["SuccessFeedback"];
             lastError?: string;
             /** @description HTTP status of the last attempt */
@@ -2940,7 +2978,7 @@ export interface components {
             /** Format: uuid */
             endpointId: string;
             /** @description The event types delivered; empty: every type */
-            events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.expiring" | "policy.expired" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
+            events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.expiring" | "policy.expired" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
             exctnFdbck: components["schemas"]["SuccessFeedback"];
             /** @description Deliveries have failed since then (the endpoint is disabled after five days of it) */
             failingSince?: string;
@@ -2959,7 +2997,7 @@ export interface components {
             description?: string;
             enabled?: boolean;
             endpointId: string;
-            events?: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.expiring" | "policy.expired" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
+            events?: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.expiring" | "policy.expired" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
             /** @constant */
             rotateSecret?: true;
             url?: string;
@@ -2982,7 +3020,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["prfl-entity.request"] | components["schemas"]["dump-entt-cstmrs.request"] | components["schemas"]["dump-entt-cstmrs-admin.request"] | components["schemas"]["dump-ipck-product-code-prmm.request"] | components["schemas"]["dump-hlth-hsptls.request"] | components["schemas"]["set-env-live.request"] | components["schemas"]["set-env-test.request"] | components["schemas"]["entt-consumer-id-insure.request"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-status.request"] | components["schemas"]["appr-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["dump-entt.request"] | components["schemas"]["dump-entt-admin.request"] | components["schemas"]["wallet-topup.request"] | components["schemas"]["enrch-niid-vehicle.request"] | components["schemas"]["enrch-vin-vehicle.request"] | components["schemas"]["claim-submit.request"] | components["schemas"]["claim-status.request"] | components["schemas"]["claim-list.request"] | components["schemas"]["claim-withdraw.request"] | components["schemas"]["claim-review.request"] | components["schemas"]["payment-financeloan.request"] | components["schemas"]["payment-recordinstallment.request"] | components["schemas"]["payment-runlapse.request"] | components["schemas"]["payment-status.request"] | components["schemas"]["cncl-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["rinst-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-refund.request"] | components["schemas"]["webhook-register.request"] | components["schemas"]["webhook-update.request"] | components["schemas"]["webhook-delete.request"] | components["schemas"]["webhook-list.request"] | components["schemas"]["webhook-deliveries.request"] | components["schemas"]["webhook-replay.request"] | components["schemas"]["webhook-test.request"] | components["schemas"]["webhook-secret.request"];
+                "application/json": components["schemas"]["prfl-entity.request"] | components["schemas"]["dump-entt-cstmrs.request"] | components["schemas"]["dump-entt-cstmrs-admin.request"] | components["schemas"]["dump-ipck-product-code-prmm.request"] | components["schemas"]["dump-hlth-hsptls.request"] | components["schemas"]["set-env-live.request"] | components["schemas"]["set-env-test.request"] | components["schemas"]["entt-consumer-id-insure.request"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-status.request"] | components["schemas"]["appr-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["dump-entt.request"] | components["schemas"]["dump-entt-admin.request"] | components["schemas"]["wallet-topup.request"] | components["schemas"]["enrch-niid-vehicle.request"] | components["schemas"]["enrch-vin-vehicle.request"] | components["schemas"]["claim-submit.request"] | components["schemas"]["claim-status.request"] | components["schemas"]["claim-list.request"] | components["schemas"]["claim-withdraw.request"] | components["schemas"]["claim-review.request"] | components["schemas"]["payment-financeloan.request"] | components["schemas"]["payment-recordinstallment.request"] | components["schemas"]["payment-runlapse.request"] | components["schemas"]["payment-status.request"] | components["schemas"]["cncl-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["rinst-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-refund.request"] | components["schemas"]["webhook-register.request"] | components["schemas"]["webhook-update.request"] | components["schemas"]["webhook-delete.request"] | components["schemas"]["webhook-list.request"] | components["schemas"]["webhook-deliveries.request"] | components["schemas"]["webhook-replay.request"] | components["schemas"]["webhook-test.request"] | components["schemas"]["webhook-secret.request"];
             };
         };
         responses: {
@@ -2992,7 +3030,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["prfl-entity.response"] | components["schemas"]["dump-entt-cstmrs.response"] | components["schemas"]["dump-entt-cstmrs-admin.response"] | components["schemas"]["dump-ipck-product-code-prmm.response"] | components["schemas"]["dump-hlth-hsptls.response"] | components["schemas"]["set-env-live.response"] | components["schemas"]["set-env-test.response"] | components["schemas"]["entt-consumer-id-insure.response"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-status.response"] | components["schemas"]["appr-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["dump-entt.response"] | components["schemas"]["dump-entt-admin.response"] | components["schemas"]["wallet-topup.response"] | components["schemas"]["enrch-niid-vehicle.response"] | components["schemas"]["enrch-vin-vehicle.response"] | components["schemas"]["claim-submit.response"] | components["schemas"]["claim-status.response"] | components["schemas"]["claim-list.response"] | components["schemas"]["claim-withdraw.response"] | components["schemas"]["claim-review.response"] | components["schemas"]["payment-financeloan.response"] | components["schemas"]["payment-recordinstallment.response"] | components["schemas"]["payment-runlapse.response"] | components["schemas"]["payment-status.response"] | components["schemas"]["cncl-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["rinst-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-refund.response"] | components["schemas"]["webhook-register.response"] | components["schemas"]["webhook-update.response"] | components["schemas"]["webhook-delete.response"] | components["schemas"]["webhook-list.response"] | components["schemas"]["webhook-deliveries.response"] | components["schemas"]["webhook-replay.response"] | components["schemas"]["webhook-test.response"] | components["schemas"]["webhook-secret.response"] | components["schemas"]["Refusal"] | components["schemas"]["AtCapacity"];
+                    "application/json": components["schemas"]["prfl-entity.response"] | components["schemas"]["dump-entt-cstmrs.response"] | components["schemas"]["dump-entt-cstmrs-admin.response"] | components["schemas"]["dump-ipck-product-code-prmm.response"] | components["schemas"]["dump-hlth-hsptls.response"] | components["schemas"]["set-env-live.response"] | components["schemas"]["set-env-test.response"] | components["schemas"]["entt-consumer-id-insure.response"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-status.response"] | components["schemas"]["appr-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["dump-entt.response"] | components["schemas"]["dump-entt-admin.response"] | components["schemas"]["wallet-topup.response"] | components["schemas"]["enrch-niid-vehicle.response"] | components["schemas"]["enrch-vin-vehicle.response"] | components["schemas"]["claim-submit.response"] | components["schemas"]["claim-status.response"] | components["schemas"]["claim-list.response"] | components["schemas"]["claim-withdraw.response"] | components["schemas"]["claim-review.response"] | components["schemas"]["payment-financeloan.response"] | components["schemas"]["payment-recordinstallment.response"] | components["schemas"]["payment-runlapse.response"] | components["schemas"]["payment-status.response"] | components["schemas"]["cncl-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["rinst-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-refund.response"] | components["schemas"]["webhook-register.response"] | components["schemas"]["webhook-update.response"] | components["schemas"]["webhook-delete.response"] | components["schemas"]["webhook-list.response"] | components["schemas"]["webhook-deliveries.response"] | components["schemas"]["webhook-replay.response"] | components["schemas"]["webhook-test.response"] | components["schemas"]["webhook-secret.response"] | components["schemas"]["Refusal"] | components["schemas"]["AtCapacity"];
                 };
             };
         };

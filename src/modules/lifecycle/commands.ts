@@ -2,11 +2,12 @@ import { z } from "zod";
 import { wireTimestamp } from "../../core/answers";
 import { type CommandContext, command, refusal } from "../../core/registry";
 import { watTimestamp } from "../../core/time";
+import { findProduct, wirePremium } from "../../products";
 import { REFUND_BASES } from "../../products/cancellation";
 import { keyActor } from "../audit/service";
 import { normaliseReference } from "../policies/reference";
 import { addressOf, POLICY_ADDRESS, POLICY_UNKNOWN, policyStatus, statusNote, storedReference } from "../policies/wire";
-import { type CancelSeed, cancelSeed, refundQuoteSeed, reinstateSeed } from "./model";
+import { type CancelSeed, cancelSeed, refundQuoteSeed, reinstateSeed, renewSeed } from "./model";
 import {
   type CancellationOutcome,
   type CancellationRequest,
@@ -14,9 +15,12 @@ import {
   cancelPolicy,
   quoteCancellation,
   type ReinstatementOutcome,
+  type RenewalOutcome,
   reinstatePolicy,
+  renewPolicy,
   storedCancellation,
   storedReinstatement,
+  storedRenewal,
   wireCancellation,
   wireReinstatement,
 } from "./service";
@@ -99,6 +103,17 @@ const reinstatedAnswer = ({ policy, reinstatement }: ReinstatementOutcome) => ({
   ...(policy.statusNote ? { statusNote: policy.statusNote } : {}),
   reinstatement: wireReinstatement(reinstatement),
   tmstmp: watTimestamp(policy.statusAt),
+});
+
+const renewedAnswer = ({ renewed, renewal }: RenewalOutcome) => ({
+  id: renewal.reference,
+  renews: renewed.reference,
+  status: renewal.status,
+  ...(renewal.statusNote ? { statusNote: renewal.statusNote } : {}),
+  ...(renewal.policyNo ? { policyNo: renewal.policyNo } : {}),
+  prmm: wirePremium(findProduct(renewal.productCode).family, renewal.premiumKobo),
+  coverStart: watTimestamp(renewal.coverStart),
+  coverEnd: watTimestamp(renewal.coverEnd),
 });
 
 export const lifecycleCommands = [
@@ -208,6 +223,66 @@ export const lifecycleCommands = [
     async recover(ctx, params, seed) {
       const stored = await storedReinstatement(ctx.db, partnerCanceller(ctx), { address: addressOf(params) }, normaliseReference(seed.id));
       return stored && reinstatedAnswer(stored);
+    },
+  }),
+  command({
+    grammar: "rnew entt_<consumer_id>|insr_<product_code>-<tx_id>",
+    pattern: new RegExp(`^rnew ${POLICY_ADDRESS}$`),
+    who: "partner",
+    seed: renewSeed,
+    summary:
+      "Renew an approved policy in its last 60 days (vehicle, device, health, property): a new policy under seed.id, linked to it, its cover " +
+      "continuing from the day after, priced by today's rules and decided and paid as insure; STATUS of the new reference follows it (docs/lifecycle.md).",
+    answer: z.object({
+      id: storedReference.meta({ description: "The new policy's transaction reference" }),
+      renews: storedReference.meta({ description: "The policy it renews" }),
+      status: policyStatus,
+      statusNote,
+      policyNo: z.string().optional(),
+      prmm: z.number().meta({ description: "The new premium (whole naira)" }),
+      coverStart: wireTimestamp,
+      coverEnd: wireTimestamp,
+    }),
+    errors: [
+      POLICY_UNKNOWN,
+      refusal(409, "policy <tx_id> can be renewed from <date>, 60 days before its cover ends on <date>"),
+      refusal(409, "policy <tx_id> covers one trip or loan: it is not renewed; issue a new policy instead"),
+      refusal(409, "policy <tx_id> is already renewed"),
+      refusal(402, "insufficient wallet balance: the premium is <premium> naira and the balance is <balance> naira; top up with wallet topup", "live policies"),
+    ],
+    examples: [
+      {
+        name: "renew",
+        title: "Renew the month of all risk cover (in its last 60 days from the start): the new policy continues from the day after",
+        cmmnd: "rnew entt_{{consumer.id}}|insr_allr-stnd-1111-{{policy-all-risks.id}}",
+        seed: { id: "RNEW2026000001" },
+        answer: {
+          id: "RNEW2026000001",
+          renews: "{{policy-all-risks.id}}",
+          status: "a",
+          policyNo: "{{policyNo}}",
+          prmm: 5000,
+          coverStart: "{{timestamp}}",
+          coverEnd: "{{timestamp}}",
+        },
+      },
+      {
+        name: "renew-early",
+        title: "Renewing the year-long vehicle policy on its first day: too early",
+        cmmnd: `rnew ${vehicleAddress}`,
+        seed: { id: "4d2e8f60-1a3b-4c5d-8e9f-0a1b2c3d4e5f" },
+        after: ["policy"],
+        refusal: refusal(409, "policy <tx_id> can be renewed from <date>, 60 days before its cover ends on <date>"),
+      },
+    ],
+    async handler(ctx, params, seed) {
+      return renewedAnswer(
+        await renewPolicy(ctx.db, partnerCanceller(ctx), { address: addressOf(params) }, normaliseReference(seed.id), ctx.now(), ctx.config.INSURER_DELAY_MS),
+      );
+    },
+    async recover(ctx, params, seed) {
+      const stored = await storedRenewal(ctx.db, partnerCanceller(ctx), { address: addressOf(params) }, normaliseReference(seed.id));
+      return stored && renewedAnswer(stored);
     },
   }),
   command({

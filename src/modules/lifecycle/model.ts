@@ -33,3 +33,10 @@ export const refundQuoteSeed = z.strictObject({
 export const reinstateSeed = z.strictObject({
   id: transactionReference.meta({ description: "Your reference for this reinstatement: a repeat with it returns the first answer" }),
 });
+
+/** `rnew entt_…`: renew a policy nearing its end into a new one. */
+export const renewSeed = z.strictObject({
+  id: transactionReference.meta({
+    description: "The transaction reference of the new policy (as insure's seed.id): a repeat with it returns the first answer",
+  }),
+});

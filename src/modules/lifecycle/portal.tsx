@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { CancelForm, RefundPreviewBlock } from "../../../views/lifecycle/cancel";
 import { ReinstateView } from "../../../views/lifecycle/reinstate";
+import { RenewView } from "../../../views/lifecycle/renew";
 import { CommandError } from "../../core/errors";
 import { newId, normaliseUuid } from "../../core/ids";
 import { isoDate } from "../../core/validation";
@@ -12,9 +13,9 @@ import { type PortalViewer, portalSession } from "../../portal/session";
 import { inWords } from "../../portal/words";
 import { findPolicyByReference, policiesByIds } from "../policies/service";
 import type { PolicyRecord } from "../policies/types";
-import { cancelFormView, refundPreview, reinstateView } from "./presenter";
+import { cancelFormView, refundPreview, reinstateView, renewView } from "./presenter";
 import { CANCELLATION_REASONS, type CancellationReason } from "./schema";
-import { type Canceller, cancelPolicy, reinstatePolicy } from "./service";
+import { type Canceller, cancelPolicy, reinstatePolicy, renewPolicy } from "./service";
 
 /** One surface's way to its policies: the partner's by reference, the operator's by id. */
 interface Surface {
@@ -109,6 +110,35 @@ function cancellationPages(deps: AppDeps, surface: Surface) {
           set.status = error.status;
           const view = await reinstateView(db, canceller, policy, surface.base(policy), csrf, new Date(), inWords(error.message));
           return page(request, shell(viewer, csrf, `Reinstate policy ${policy.reference}`), <ReinstateView {...view} />);
+        }
+      },
+      { portal: surface.access },
+    )
+    .get(
+      `${surface.route}/renew`,
+      async ({ viewer, csrf, request, params, set }) => {
+        const policy = await surface.find(db, viewer, keyOf(params));
+        if (!policy) return page(request, shell(viewer, csrf, "Not found"), notFound(set, NO_POLICY));
+        const view = await renewView(db, surface.canceller(viewer), policy, surface.base(policy), csrf, new Date(), deps.config.INSURER_DELAY_MS);
+        return page(request, shell(viewer, csrf, `Renew policy ${policy.reference}`), <RenewView {...view} />);
+      },
+      { portal: surface.access },
+    )
+    .post(
+      `${surface.route}/renew`,
+      async ({ viewer, csrf, request, params, set }) => {
+        const policy = await surface.find(db, viewer, keyOf(params));
+        if (!policy) return page(request, shell(viewer, csrf, "Not found"), notFound(set, NO_POLICY));
+        const canceller = surface.canceller(viewer);
+        try {
+          // The portal's own reference for the new policy.
+          const { renewal } = await renewPolicy(db, canceller, { policyId: policy.id }, newId(), new Date(), deps.config.INSURER_DELAY_MS);
+          return redirectTo(request, set, surface.base(renewal));
+        } catch (error) {
+          if (!(error instanceof CommandError)) throw error;
+          set.status = error.status;
+          const view = await renewView(db, canceller, policy, surface.base(policy), csrf, new Date(), deps.config.INSURER_DELAY_MS, inWords(error.message));
+          return page(request, shell(viewer, csrf, `Renew policy ${policy.reference}`), <RenewView {...view} />);
         }
       },
       { portal: surface.access },

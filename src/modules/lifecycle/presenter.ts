@@ -1,6 +1,7 @@
-import { day } from "../../../views/format";
+import { coverPeriod, day } from "../../../views/format";
 import type { CancelFormProps, RefundPreview } from "../../../views/lifecycle/cancel";
 import type { ReinstateViewProps } from "../../../views/lifecycle/reinstate";
+import type { RenewViewProps } from "../../../views/lifecycle/renew";
 import type { FormProblem } from "../../../views/portal/ui";
 import { CommandError } from "../../core/errors";
 import { formatNaira } from "../../core/money";
@@ -10,7 +11,7 @@ import { productName } from "../../products";
 import { watToday } from "../../products/policy-helpers";
 import type { PolicyRecord } from "../policies/types";
 import { CANCELLATION_REASON_TEXT } from "./model";
-import { assessReinstatement, type CancellationRecord, type CancellationTerms, type Canceller, quoteCancellation } from "./service";
+import { assessReinstatement, type CancellationRecord, type CancellationTerms, type Canceller, quoteCancellation, quoteRenewal } from "./service";
 
 /** Whose wallet the refund goes to, in the viewer's words. */
 const walletOf = (canceller: Canceller) => (canceller.kind === "partner" ? "your wallet" : "the partner's wallet");
@@ -115,5 +116,42 @@ export async function reinstateView(
   } catch (error) {
     if (!(error instanceof CommandError)) throw error;
     return { ...shell, owed: "", gap: "", problem: problem ?? inWords(error.message) };
+  }
+}
+
+const DECISION_TEXT = {
+  test: "At once (test mode: a specimen)",
+  approve: "At once",
+  insurer: "By the insurer, usually within minutes",
+  manual: "By the insurer's underwriter, within one working day",
+} as const;
+
+/** The renewal page of `policy`: the new premium, cover and decision, or why it cannot be renewed. */
+export async function renewView(
+  db: Database,
+  canceller: Canceller,
+  policy: PolicyRecord,
+  base: string,
+  csrf: string,
+  now: Date,
+  insurerDelayMs: number,
+  problem?: string,
+): Promise<RenewViewProps> {
+  const shell = { reference: policy.reference, productName: productName(policy.productCode), backHref: base, action: `${base}/renew`, csrf };
+  try {
+    const { renewal } = await quoteRenewal(db, canceller, { policyId: policy.id }, now, insurerDelayMs);
+    return {
+      ...shell,
+      premium:
+        policy.mode === "test"
+          ? `${formatNaira(renewal.premiumKobo)} (test mode: nothing is paid)`
+          : `${formatNaira(renewal.premiumKobo)} from ${walletOf(canceller)}`,
+      cover: coverPeriod(renewal.coverStart, renewal.coverEnd),
+      decision: policy.mode === "test" ? DECISION_TEXT.test : DECISION_TEXT[renewal.route],
+      problem,
+    };
+  } catch (error) {
+    if (!(error instanceof CommandError)) throw error;
+    return { ...shell, premium: "", cover: "", decision: "", problem: problem ?? inWords(error.message) };
   }
 }

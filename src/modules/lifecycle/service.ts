@@ -18,8 +18,9 @@ import { type AuditActor, recordAudit } from "../audit/service";
 import { claims } from "../claims/schema";
 import { recordEvent } from "../events/service";
 import { cancelPlanOfPolicy } from "../financing/service";
+import { issueRenewal, renewalOf } from "../policies/issuance";
 import { policies } from "../policies/schema";
-import { addressConditions, notFoundAt, type PolicyAddress, requirePolicyMode, statusEvent } from "../policies/service";
+import { addressConditions, findPolicyByReference, notFoundAt, type PolicyAddress, requirePolicyMode, statusEvent } from "../policies/service";
 import type { Mode, PolicyRecord } from "../policies/types";
 import { debitPremium, refundPremium } from "../wallet/service";
 import { CANCELLATION_REASON_TEXT } from "./model";
@@ -536,3 +537,109 @@ export async function expireEndedPolicies(db: Database, now: Date, batch = 200):
     if (count < batch) return expired;
   }
 }
+
+/** How long before the end of cover a policy may be renewed. */
+const RENEWAL_WINDOW_DAYS = 60;
+
+/** Why `policy` cannot be renewed now, or null. */
+function renewalRefusal(policy: PolicyRecord, now: Date): CommandError | null {
+  if (!renewableProductCodes().includes(policy.productCode))
+    return new CommandError(409, `policy ${policy.reference} covers one trip or loan: it is not renewed; issue a new policy instead`);
+  if (policy.status !== "a")
+    return new CommandError(409, `policy ${policy.reference} is not in force (status ${policy.status}): only an approved policy is renewed`);
+  const opens = new Date(policy.coverEnd.getTime() - RENEWAL_WINDOW_DAYS * DAY_MS);
+  if (now < opens)
+    return new CommandError(
+      409,
+      `policy ${policy.reference} can be renewed from ${watToday(opens)}, ${RENEWAL_WINDOW_DAYS} days before its cover ends on ${watToday(new Date(policy.coverEnd.getTime() - 1))}`,
+    );
+  return null;
+}
+
+export interface RenewalOutcome {
+  renewed: PolicyRecord;
+  renewal: PolicyRecord;
+  repeated: boolean;
+}
+
+/** The renewal stored under `reference`, when it renews this policy (a repeat, or a lost answer); another policy under it is a conflict. */
+export async function storedRenewal(db: Executor, canceller: Canceller, locator: PolicyLocator, reference: string): Promise<RenewalOutcome | null> {
+  if (canceller.kind !== "partner") return null;
+  const renewal = await findPolicyByReference(db, canceller.partnerId, reference);
+  if (!renewal) return null;
+  const [renewed] = renewal.renewsPolicyId
+    ? await db
+        .select()
+        .from(policies)
+        .where(and(whereOf(canceller, locator).where, eq(policies.id, renewal.renewsPolicyId)))
+    : [];
+  if (!renewed) throw new CommandError(409, `seed.id is already in use: ${reference} identifies an earlier policy of this partner`, "seed.id");
+  return { renewed, renewal, repeated: true };
+}
+
+/** What renewing would issue now (premium, cover, decision route), or why it cannot be; nothing is stored. */
+export async function quoteRenewal(db: Database, canceller: Canceller, locator: PolicyLocator, now: Date, insurerDelayMs: number) {
+  const { where, notFound } = whereOf(canceller, locator);
+  const [policy] = await db.select().from(policies).where(where);
+  if (!policy) throw notFound();
+  if (canceller.kind === "partner") requirePolicyMode(policy, canceller.mode, "it is renewed");
+  const refusal = renewalRefusal(policy, now);
+  if (refusal) throw refusal;
+  const issuer = { partnerId: policy.partnerId, mode: policy.mode, now, insurerDelayMs };
+  return { policy, renewal: await renewalOf(db, issuer, policy, newId()) };
+}
+
+/**
+ * Renew an approved policy nearing its end (`rnew`, the portal): a new policy under the partner's
+ * reference, linked to the one it renews, its cover continuing from the day after, priced by
+ * today's rules and decided and paid as any new policy (issueRenewal), with `policy.renewed` on
+ * the renewed one. The renewed policy is locked first: a cancellation or a second renewal at the
+ * same moment waits and then sees this one.
+ */
+export async function renewPolicy(
+  db: Database,
+  canceller: Canceller,
+  locator: PolicyLocator,
+  reference: string,
+  now: Date,
+  insurerDelayMs: number,
+): Promise<RenewalOutcome> {
+  const { where, notFound } = whereOf(canceller, locator);
+  const earlier = await storedRenewal(db, canceller, locator, reference);
+  if (earlier) return earlier;
+  return db.transaction(async (tx) => {
+    const [policy] = await tx.select().from(policies).where(where).for("update");
+    if (!policy) throw notFound();
+    if (canceller.kind === "partner") requirePolicyMode(policy, canceller.mode, "it is renewed");
+    const refusal = renewalRefusal(policy, now);
+    if (refusal) throw refusal;
+    const renewal = await issueRenewal(tx, { partnerId: policy.partnerId, mode: policy.mode, now, insurerDelayMs, actor: canceller.actor }, policy, reference);
+    const event = statusEvent(policy);
+    await recordEvent(
+      tx,
+      {
+        ...event,
+        type: "policy.renewed",
+        payload: {
+          ...event.payload,
+          renewal: { id: renewal.reference, status: renewal.status, coverStart: watTimestamp(renewal.coverStart), premium: naira(renewal.premiumKobo) },
+        },
+      },
+      now,
+    );
+    return { renewed: policy, renewal, repeated: false };
+  });
+}
+
+/** The policies a policy's page links to: the renewal continuing it (not a declined one) and the one it renews. */
+export async function renewalLinks(db: Executor, policy: PolicyRecord): Promise<{ renewal?: PolicyRecord; renews?: PolicyRecord }> {
+  const [renewal] = await db
+    .select()
+    .from(policies)
+    .where(and(eq(policies.renewsPolicyId, policy.id), sql`${policies.status} <> 'd'`));
+  const [renews] = policy.renewsPolicyId ? await db.select().from(policies).where(eq(policies.id, policy.renewsPolicyId)) : [];
+  return { renewal, renews };
+}
+
+/** Whether a policy's page offers "Renew": in force, of a renewable product, in its last 60 days. */
+export const renewable = (policy: PolicyRecord, now: Date) => renewalRefusal(policy, now) === null;

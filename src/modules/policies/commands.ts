@@ -260,6 +260,20 @@ export const policyCommands = [
         answer: { id: "c0a80121-7ac0-4e1c-9f3b-2d5e8f6a1b22", status: "a", policyNo: "{{policyNo}}", crtfct: "{{base64}}", crtfctType: "docx" },
       },
       {
+        name: "policy-all-risks",
+        title: "All risk cover for a month (test mode): a laptop, camera and phones",
+        cmmnd: "entt_{{consumer.id}}: insure",
+        seed: {
+          ctgry: "allr",
+          type: "stnd",
+          pckg: "1111",
+          id: "e5f6a7b8-9c0d-4e1f-8a2b-3c4d5e6f7a8b",
+          insrncDrtn: "1m",
+          addtnlFact: { sumInsured: 1000000, description: "Laptop, camera and two phones" },
+        },
+        answer: { id: "e5f6a7b8-9c0d-4e1f-8a2b-3c4d5e6f7a8b", ...approvedInTestMode },
+      },
+      {
         name: "policy-again",
         title: "The same transaction reference twice",
         cmmnd: "entt_{{consumer.id}}: insure",

@@ -114,8 +114,42 @@ export function quoteAndIssue(db: Database, input: QuoteAndIssueInput): Promise<
   });
 }
 
+/**
+ * The renewal of `renewed` (docs/lifecycle.md), in the caller's transaction: a new policy under
+ * `reference` for the same consumer, product, duration and facts, priced by today's rules, its
+ * cover continuing from the day `renewed`'s ends, decided and paid as any new policy. A vehicle's
+ * proof of ownership is not carried over: comprehensive cover without it goes to review (spec 3).
+ */
+export async function issueRenewal(tx: Executor, issuer: Omit<Issuer, "consumerParam">, renewed: PolicyRecord, reference: string): Promise<PolicyRecord> {
+  const renewal = await renewalOf(tx, issuer, renewed, reference);
+  try {
+    await storePolicy(tx, issuer.actor, renewal, null);
+  } catch (error) {
+    if (isUniqueViolation(error, "policies_renews_idx")) throw new CommandError(409, `policy ${renewed.reference} is already renewed`);
+    throw error;
+  }
+  return renewal;
+}
+
+/** The renewal `issueRenewal` would store, priced and decided; nothing is stored (the portal shows it before confirming). */
+export async function renewalOf(db: Executor, issuer: Omit<Issuer, "consumerParam">, renewed: PolicyRecord, reference: string): Promise<PolicyRecord> {
+  const { insrncDrtn: _duration, proofOfOwnrsh: _proof, ...addtnlFact } = renewed.facts;
+  const fields = {
+    id: reference,
+    ...(renewed.duration ? { insrncDrtn: renewed.duration } : {}),
+    addtnlFact: { ...addtnlFact, ...(renewed.webhookUrl ? { webHook: renewed.webhookUrl } : {}) },
+  };
+  const policy = await newPolicy(db, { ...issuer, consumerParam: renewed.consumerId, coverFrom: renewed.coverEnd }, findProduct(renewed.productCode), fields);
+  return { ...policy, renewsPolicyId: renewed.id };
+}
+
 /** The policy a request asks for, priced and decided as far as it can be now; nothing is stored. */
-async function newPolicy(db: Executor, issuer: Issuer, product: Product, fields: z.output<typeof policyFieldsSeed>): Promise<PolicyRecord> {
+async function newPolicy(
+  db: Executor,
+  issuer: Issuer & { coverFrom?: Date },
+  product: Product,
+  fields: z.output<typeof policyFieldsSeed>,
+): Promise<PolicyRecord> {
   const { partnerId, mode, now } = issuer;
   const reference = normaliseReference(fields.id);
   const { webHook, ...addtnlFact } = fields.addtnlFact ?? {};
@@ -132,7 +166,8 @@ async function newPolicy(db: Executor, issuer: Issuer, product: Product, fields:
       400,
       `consumer ${issuer.consumerParam} lacks ${missing.join(", ")}, required for ${product.code}: add them with prfl entity (same eMail)`,
     );
-  const context = policyContext(consumer, quote, now);
+  // A renewal's cover starts where the renewed one ends: the rules see that day as "today".
+  const context = policyContext(consumer, quote, issuer.coverFrom ?? now);
   const terms = rules.terms(product.type, { insrncDrtn: fields.insrncDrtn, addtnlFact: fields.addtnlFact === undefined ? undefined : addtnlFact }, context);
 
   // Test mode approves at once (spec 3) unless the reference is one of the sandbox's magic values
@@ -175,6 +210,7 @@ async function newPolicy(db: Executor, issuer: Issuer, product: Product, fields:
     cancelledFrom: null,
     remindedDays: null,
     coverGaps: [],
+    renewsPolicyId: null,
   };
 }
 

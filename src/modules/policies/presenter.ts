@@ -14,7 +14,7 @@ import { registryAnswer } from "../enrichment/service";
 import { type VinDecoder, validVin } from "../enrichment/vin";
 import { planNoOfPolicy } from "../financing/service";
 import { cancellationSummary } from "../lifecycle/presenter";
-import { cancellationOf, reinstatable } from "../lifecycle/service";
+import { cancellationOf, reinstatable, renewable, renewalLinks } from "../lifecycle/service";
 import { hasCertificate, latestQuote, policyContext, storedTerms } from "./service";
 import type { PolicyRecord } from "./types";
 
@@ -156,7 +156,7 @@ export const reviewDone = (decided: PolicyRecord) =>
 /** Everything a policy page shows, with links for this viewer (`base` is the page's own path). */
 export async function policyView(db: Database, config: Config, policy: PolicyRecord, base: string, consumerHref: string): Promise<PolicyView> {
   const consumer = await findConsumer(db, policy.partnerId, policy.consumerId);
-  const cancellation = policy.status === "c" ? await cancellationOf(db, policy.id) : null;
+  const [cancellation, links] = await Promise.all([policy.status === "c" ? cancellationOf(db, policy.id) : null, renewalLinks(db, policy)]);
   const product = findProduct(policy.productCode);
   const hosted = policy.status === "a" && (policy.mode === "test" || product.family.policy.certificate(product.type).delivery === "hosted");
   return {
@@ -183,8 +183,15 @@ export async function policyView(db: Database, config: Config, policy: PolicyRec
     cancelHref: policy.status === "a" ? `${base}/cancel` : undefined,
     cancellationText: cancellation ? cancellationSummary(policy, cancellation) : undefined,
     reinstateHref: cancellation && reinstatable(policy, cancellation, new Date()) ? `${base}/reinstate` : undefined,
+    renewHref: !links.renewal && renewable(policy, new Date()) ? `${base}/renew` : undefined,
+    renewal: links.renewal && { reference: links.renewal.reference, href: siblingHref(base, links.renewal) },
+    renews: links.renews && { reference: links.renews.reference, href: siblingHref(base, links.renews) },
   };
 }
+
+/** Another policy's page on the same surface as `base` (the operator's pages go by id, the partner's by reference). */
+const siblingHref = (base: string, other: PolicyRecord) =>
+  base.startsWith("/admin/") ? `/admin/policies/${other.id}` : `/portal/policies/${encodeURIComponent(other.reference)}`;
 
 /** What a pending policy waits for, as its partner reads it. */
 const PENDING_TEXT: Record<PolicyRecord["route"], string> = {

@@ -39,6 +39,8 @@ export const policies = pgTable(
     decidedBy: text("decided_by"),
     /** The last expiry reminder sent, in days before the end of cover (30, 7, 1; docs/lifecycle.md). */
     remindedDays: integer("reminded_days"),
+    /** The policy this one renews (its cover continues from that one's end; docs/lifecycle.md). */
+    renewsPolicyId: uuid("renews_policy_id"),
     /** Gaps in cover left by a cancellation later undone (reinstatement): no claim for an incident in one. ISO instants. */
     coverGaps: jsonb("cover_gaps").$type<{ from: string; to: string }[]>().notNull().default([]),
     /** A cancelled policy's end of cover: the instant its cancellation took effect (docs/lifecycle.md). */
@@ -65,5 +67,7 @@ export const policies = pgTable(
     // Active policies by the end of their cover: the expiry job's queue.
     index("policies_active_cover_end_idx").on(t.coverEnd).where(sql`${t.status} = 'a'`),
     index("policies_device_idx").on(t.deviceId).where(sql`${t.deviceId} is not null`),
+    // One renewal of a policy at a time: a declined renewal leaves room for another.
+    uniqueIndex("policies_renews_idx").on(t.renewsPolicyId).where(sql`${t.renewsPolicyId} is not null and ${t.status} <> 'd'`),
   ],
 );

@@ -104,6 +104,8 @@ export async function underwriteDuePolicies(
               eq(policies.status, "a"),
               gte(policies.coverEnd, now),
               ne(policies.id, policy.id),
+              // A renewal continues its own device's cover.
+              ...(policy.renewsPolicyId ? [ne(policies.id, policy.renewsPolicyId)] : []),
             ),
           )
           .limit(1);

@@ -1,0 +1,2 @@
+ALTER TABLE "policies" ADD COLUMN "renews_policy_id" uuid;--> statement-breakpoint
+CREATE UNIQUE INDEX "policies_renews_idx" ON "policies" USING btree ("renews_policy_id") WHERE "policies"."renews_policy_id" is not null and "policies"."status" <> 'd';
