@@ -193,7 +193,7 @@ describe("bad input the body cannot carry is refused at the envelope, for every 
     const huge = `${"9".repeat(1_000_000)}x`;
     for (const [command, seed, start] of [
       ["dump entt_*CSTMRS", { limit: huge }, "seed.limit must be a JSON number, not a string"],
-      ["dump entt_*", { status: huge }, 'seed.status must be one of "p", "a", "d", "l"; received "999'],
+      ["dump entt_*", { status: huge }, 'seed.status must be one of "p", "a", "d", "l", "c", "e"; received "999'],
       [`dump ipck_${huge}*PRMM`, {}, 'product specified not supported: "999'],
     ] as const) {
       const { elbrtn } = (await p.run(command, seed)).exctnFdbck;

@@ -48,6 +48,7 @@ const EVENT_TEXT: Record<string, string> = {
   "policy.lapsed": "A policy lapses (unpaid financing)",
   "policy.cancelled": "A policy is cancelled (with the refund)",
   "policy.reinstated": "A cancelled policy is back in force",
+  "policy.renewed": "A policy is renewed into a new one",
   "policy.expiring": "A policy's cover ends in 30, 7 or 1 days",
   "policy.expired": "A policy's cover ends",
   "wallet.credited": "The wallet is topped up",

@@ -1,6 +1,7 @@
 import type { AuditRow } from "../../../views/admin/admin";
-import { naira, POLICY_STATUS_TEXT } from "../../../views/format";
+import { dateTime, naira, POLICY_STATUS_TEXT } from "../../../views/format";
 import { productName } from "../../products";
+import { CANCELLATION_REASON_TEXT } from "../lifecycle/model";
 import type { AuditRecord } from "./service";
 
 /** Each audited action in words (the stored names are for queries and exports). */
@@ -20,6 +21,8 @@ const ACTION_TEXT: Record<string, string> = {
   "partner.reinstate": "Partner reinstated",
   "partner.suspend": "Partner suspended",
   "policy.approve": "Policy approved",
+  "policy.cancel": "Policy cancelled",
+  "policy.reinstate": "Policy reinstated",
   "policy.decline": "Policy declined",
   "policy.issue": "Policy issued",
   "user.deactivate": "Staff member deactivated",
@@ -47,6 +50,13 @@ const DETAIL_LABEL: Record<string, string> = {
   count: "Plans lapsed",
   decoded: "Decoded",
   documents: "Documents",
+  effectiveDate: "Effective from",
+  feeKobo: "Fee kept",
+  gapFrom: "No cover from",
+  gapTo: "No cover until",
+  owedKobo: "Paid back",
+  reason: "Reason",
+  refundKobo: "Refund",
   enabled: "Enabled",
   eventType: "Event",
   events: "Events",
@@ -79,6 +89,9 @@ function detailText(action: string, key: string, value: unknown): string {
   if (key === "productCode" && typeof value === "string") return productName(value);
   if (key === "status" && action.startsWith("policy.")) return POLICY_STATUS_TEXT[String(value)] ?? String(value);
   if (key === "status" && typeof value === "string") return value.replaceAll("_", " ");
+  if (key === "reason" && typeof value === "string" && value in CANCELLATION_REASON_TEXT)
+    return CANCELLATION_REASON_TEXT[value as keyof typeof CANCELLATION_REASON_TEXT].text;
+  if ((key === "gapFrom" || key === "gapTo") && typeof value === "string") return dateTime(new Date(value));
   return typeof value === "object" ? JSON.stringify(value) : String(value);
 }
 

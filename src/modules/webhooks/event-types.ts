@@ -9,6 +9,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "policy.lapsed",
   "policy.cancelled",
   "policy.reinstated",
+  "policy.renewed",
   "policy.expiring",
   "policy.expired",
   "wallet.credited",
