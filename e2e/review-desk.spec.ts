@@ -207,3 +207,77 @@ test("a partner cancels a policy: the refund is shown before confirming, the pol
   await expect(page.locator("#policy-status")).toContainText("₦7,200.00 would have come back");
   await expect(page.getByRole("link", { name: "Cancel the policy" })).toHaveCount(0);
 });
+
+test("renewing from the expiring list: the new premium and cover before confirming, then the new policy linked to the old", async ({ page }) => {
+  const { demoPartner } = accounts();
+  await command(page, demoPartner, "legacy", "set env_test");
+  const consumer = await command(page, demoPartner, "test", "prfl entity", {
+    class: "h",
+    name: { first: "Chidi", last: "Nwosu" },
+    phoneNo: "+2348061112233",
+    eMail: `chidi.${crypto.randomUUID().slice(0, 8)}@example.ng`,
+    addrss: { addrss: "3 Marina Road, Lagos" },
+  });
+  const policy = await command(page, demoPartner, "test", `entt_${consumer.id}: insure`, {
+    ctgry: "allr",
+    type: "stnd",
+    pckg: "1111",
+    id: crypto.randomUUID(),
+    insrncDrtn: "1m",
+    addtnlFact: { sumInsured: 1000000, description: "Laptop and camera" },
+  });
+  expect(policy.status).toBe("a");
+  page.on("dialog", (dialog) => void dialog.accept());
+  await signIn(page, demoPartner);
+  await page.getByRole("link", { name: "Expiring within 30 days" }).click();
+  await expect(page).toHaveURL(/\/portal\/policies\?expiring=30$/);
+  await page.getByRole("link", { name: policy.id }).click();
+  await page.getByRole("link", { name: "Renew the policy" }).click();
+  await expect(page.getByRole("heading", { name: `Renew policy ${policy.id}` })).toBeVisible();
+  await expect(page.locator("main dl")).toContainText("₦5,000.00 (test mode: nothing is paid)");
+  await expectAccessible(page);
+  await screenshot(page, "renew-policy");
+  await page.getByRole("button", { name: "Renew the policy" }).click();
+  await expect(page.locator("main")).toContainText(`Renews policy ${policy.id}`);
+  await expect(page.locator("#policy-status")).toContainText("Approved");
+  await page.getByRole("link", { name: policy.id }).click();
+  await expect(page.locator("main")).toContainText("continues the cover");
+});
+
+test("the operator reinstates a cancelled policy: what is paid back and the gap are shown first", async ({ browser }) => {
+  const { demoPartner, operatorAdmin } = accounts();
+  const partner = await (await browser.newContext()).newPage();
+  await command(partner, demoPartner, "legacy", "set env_test");
+  const consumer = await command(partner, demoPartner, "test", "prfl entity", {
+    class: "h",
+    name: { first: "Ifeoma", last: "Eze" },
+    phoneNo: "+2348061114455",
+    eMail: `ifeoma.${crypto.randomUUID().slice(0, 8)}@example.ng`,
+  });
+  const policy = await command(partner, demoPartner, "test", `entt_${consumer.id}: insure`, {
+    ctgry: "phnn",
+    type: "flx1",
+    pckg: "1111",
+    id: crypto.randomUUID(),
+    insrncDrtn: "1y",
+    addtnlFact: { brand: "Infinix", model: "Hot 40", uIdnt: "356938035643825" },
+  });
+  const cancelled = await command(partner, demoPartner, "test", `cncl entt_${consumer.id}|insr_phnn-flx1-1111-${policy.id}`, {
+    id: crypto.randomUUID(),
+    reason: "duplicate",
+  });
+  expect(cancelled.status).toBe("c");
+  const admin = await (await browser.newContext()).newPage();
+  admin.on("dialog", (dialog) => void dialog.accept());
+  await signIn(admin, operatorAdmin);
+  await admin.goto("/admin/policies?status=c");
+  await admin.getByRole("link", { name: policy.id }).click();
+  await expect(admin.locator("#policy-status")).toContainText("Cancelled");
+  await admin.getByRole("link", { name: "Reinstate the policy" }).click();
+  await expect(admin.locator("main dl")).toContainText("Nothing (a test policy: no money moves)");
+  await expect(admin.locator("main dl")).toContainText(/No cover from .* claims for incidents then are refused/);
+  await expectAccessible(admin);
+  await admin.getByRole("button", { name: "Reinstate the policy" }).click();
+  await expect(admin.locator("#policy-status")).toContainText("Approved");
+  await expect(admin.locator("#policy-status")).toContainText("Reinstated on");
+});
