@@ -130,6 +130,8 @@ for (const { name, width } of [
 
 test("a refused quote links to the missing details; once saved there, the partner is back on the quote", async ({ page }) => {
   const { demoPartner } = accounts();
+  // The portal works in the account's mode: test, like the consumer (another spec may have left it live).
+  await command(page, demoPartner, "legacy", "set env_test");
   const consumer = await command(page, demoPartner, "test", "prfl entity", {
     type: "s",
     class: "h",

@@ -45,6 +45,7 @@ const extensions: [grammar: string, who: "partner" | "admin"][] = [
   ["cncl entt_<consumer_id>|insr_<product_code>-<tx_id>", "partner"],
   ["rinst entt_<consumer_id>|insr_<product_code>-<tx_id>", "partner"],
   ["rnew entt_<consumer_id>|insr_<product_code>-<tx_id>", "partner"],
+  ["rnew entt_<consumer_id>|insr_<product_code>-<tx_id>*AUTO", "partner"],
   ["dump entt_<consumer_id>|insr_<product_code>-<tx_id>*REFUND", "partner"],
   ["webhook deliveries", "partner"],
   ["webhook replay", "partner"],

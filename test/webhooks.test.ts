@@ -226,6 +226,7 @@ describe("webhook register, list, update, delete", () => {
       "policy.cancelled",
       "policy.reinstated",
       "policy.renewed",
+      "policy.renewal_failed",
       "policy.expiring",
       "policy.expired",
       "wallet.credited",

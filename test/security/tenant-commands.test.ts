@@ -92,6 +92,10 @@ const cases: Record<string, (label: KeyLabel) => Promise<void>> = {
     const { consumerId, productCode, reference } = w.b.policy;
     refused(await attack(label, `rinst entt_${consumerId}|insr_${productCode}-${reference}`, { id: crypto.randomUUID() }), 404);
   },
+  "rnew entt_<consumer_id>|insr_<product_code>-<tx_id>*AUTO": async (label) => {
+    const { consumerId, productCode, reference } = w.b.policy;
+    refused(await attack(label, `rnew entt_${consumerId}|insr_${productCode}-${reference}*AUTO`, { enabled: true }), 404);
+  },
   "rnew entt_<consumer_id>|insr_<product_code>-<tx_id>": async (label) => {
     const { consumerId, productCode, reference } = w.b.policy;
     refused(await attack(label, `rnew entt_${consumerId}|insr_${productCode}-${reference}`, { id: crypto.randomUUID() }), 404);

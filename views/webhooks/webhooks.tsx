@@ -49,6 +49,7 @@ const EVENT_TEXT: Record<string, string> = {
   "policy.cancelled": "A policy is cancelled (with the refund)",
   "policy.reinstated": "A cancelled policy is back in force",
   "policy.renewed": "A policy is renewed into a new one",
+  "policy.renewal_failed": "An automatic renewal could not be made",
   "policy.expiring": "A policy's cover ends in 30, 7 or 1 days",
   "policy.expired": "A policy's cover ends",
   "wallet.credited": "The wallet is topped up",

@@ -21,6 +21,7 @@ const ACTION_TEXT: Record<string, string> = {
   "partner.reinstate": "Partner reinstated",
   "partner.suspend": "Partner suspended",
   "policy.approve": "Policy approved",
+  "policy.auto_renew": "Automatic renewal set",
   "policy.cancel": "Policy cancelled",
   "policy.reinstate": "Policy reinstated",
   "policy.decline": "Policy declined",

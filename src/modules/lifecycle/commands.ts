@@ -7,7 +7,7 @@ import { REFUND_BASES } from "../../products/cancellation";
 import { keyActor } from "../audit/service";
 import { normaliseReference } from "../policies/reference";
 import { addressOf, POLICY_ADDRESS, POLICY_UNKNOWN, policyStatus, statusNote, storedReference } from "../policies/wire";
-import { type CancelSeed, cancelSeed, refundQuoteSeed, reinstateSeed, renewSeed } from "./model";
+import { autoRenewSeed, type CancelSeed, cancelSeed, refundQuoteSeed, reinstateSeed, renewSeed } from "./model";
 import {
   type CancellationOutcome,
   type CancellationRequest,
@@ -18,6 +18,7 @@ import {
   type RenewalOutcome,
   reinstatePolicy,
   renewPolicy,
+  setAutoRenew,
   storedCancellation,
   storedReinstatement,
   storedRenewal,
@@ -283,6 +284,30 @@ export const lifecycleCommands = [
     async recover(ctx, params, seed) {
       const stored = await storedRenewal(ctx.db, partnerCanceller(ctx), { address: addressOf(params) }, normaliseReference(seed.id));
       return stored && renewedAnswer(stored);
+    },
+  }),
+  command({
+    grammar: "rnew entt_<consumer_id>|insr_<product_code>-<tx_id>*AUTO",
+    pattern: new RegExp(`^rnew ${POLICY_ADDRESS}\\*AUTO$`),
+    who: "partner",
+    seed: autoRenewSeed,
+    summary:
+      "Opt a policy in to (or out of) automatic renewal: a week before its cover ends it is renewed as rnew would, paid from the wallet; " +
+      "policy.renewal_failed says when it cannot be (docs/lifecycle.md).",
+    answer: z.object({ id: storedReference, autoRenew: z.boolean() }),
+    errors: [POLICY_UNKNOWN, refusal(409, "policy <tx_id> covers one trip or loan: it is not renewed; issue a new policy instead")],
+    examples: [
+      {
+        name: "auto-renew",
+        title: "Renew the vehicle policy automatically when its year ends",
+        cmmnd: `rnew ${vehicleAddress}*AUTO`,
+        seed: { enabled: true },
+        answer: { id: "{{policy.id}}", autoRenew: true },
+      },
+    ],
+    async handler(ctx, params, seed) {
+      const policy = await setAutoRenew(ctx.db, partnerCanceller(ctx), { address: addressOf(params) }, seed.enabled, ctx.now());
+      return { id: policy.reference, autoRenew: policy.autoRenew };
     },
   }),
   command({

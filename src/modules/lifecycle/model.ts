@@ -40,3 +40,8 @@ export const renewSeed = z.strictObject({
     description: "The transaction reference of the new policy (as insure's seed.id): a repeat with it returns the first answer",
   }),
 });
+
+/** `rnew entt_…*AUTO`: opt in to, or out of, automatic renewal. */
+export const autoRenewSeed = z.strictObject({
+  enabled: z.boolean().meta({ description: "true: renewed automatically from the wallet a week before the end of cover; false: not" }),
+});

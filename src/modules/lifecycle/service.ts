@@ -643,3 +643,78 @@ export async function renewalLinks(db: Executor, policy: PolicyRecord): Promise<
 
 /** Whether a policy's page offers "Renew": in force, of a renewable product, in its last 60 days. */
 export const renewable = (policy: PolicyRecord, now: Date) => renewalRefusal(policy, now) === null;
+
+/** How long before the end of cover an opted-in policy is renewed automatically (time to top up if it cannot be). */
+const AUTO_RENEW_DAYS = 7;
+
+/** Opt a policy in to (or out of) automatic renewal: only approved policies whose cover runs with time. */
+export async function setAutoRenew(db: Database, canceller: Canceller, locator: PolicyLocator, enabled: boolean, now: Date): Promise<PolicyRecord> {
+  const { where, notFound } = whereOf(canceller, locator);
+  return db.transaction(async (tx) => {
+    const [policy] = await tx.select().from(policies).where(where).for("update");
+    if (!policy) throw notFound();
+    if (canceller.kind === "partner") requirePolicyMode(policy, canceller.mode, "its renewal is set");
+    if (enabled && !renewableProductCodes().includes(policy.productCode))
+      throw new CommandError(409, `policy ${policy.reference} covers one trip or loan: it is not renewed; issue a new policy instead`);
+    if (enabled && policy.status !== "a")
+      throw new CommandError(409, `policy ${policy.reference} is not in force (status ${policy.status}): only an approved policy is renewed`);
+    const [updated] = await tx.update(policies).set({ autoRenew: enabled, autoRenewFailedAt: null }).where(eq(policies.id, policy.id)).returning();
+    await recordAudit(tx, canceller.actor, { action: "policy.auto_renew", subject: policy.reference, partnerId: policy.partnerId, details: { enabled } }, now);
+    return updated!;
+  });
+}
+
+/** The automatic renewal's own reference for a policy: the same every time, so a retry finds what an earlier run stored. */
+const autoRenewalReference = (policy: PolicyRecord) => `AUTO${policy.id.replaceAll("-", "").slice(0, 28)}`;
+
+/**
+ * The automatic renewal run: opted-in policies in their last week are renewed from the wallet
+ * (renewPolicy, as the partner would). One that cannot be (the wallet is short, the consumer's
+ * details no longer meet the product, the renewal was declined) gets `policy.renewal_failed` with
+ * the reason, and is tried again a day later while its cover lasts.
+ */
+export async function renewOptedInPolicies(db: Database, now: Date, insurerDelayMs: number, batch = 50): Promise<{ renewed: number; failed: number }> {
+  const due = await db
+    .select()
+    .from(policies)
+    .where(
+      and(
+        eq(policies.autoRenew, true),
+        eq(policies.status, "a"),
+        gt(policies.coverEnd, now),
+        lte(policies.coverEnd, new Date(now.getTime() + AUTO_RENEW_DAYS * DAY_MS)),
+        or(isNull(policies.autoRenewFailedAt), lte(policies.autoRenewFailedAt, new Date(now.getTime() - DAY_MS))),
+        // Renewed already (by hand or by an earlier run): nothing to do.
+        sql`not exists (select 1 from policies r where r.renews_policy_id = ${policies.id} and r.status <> 'd')`,
+      ),
+    )
+    .orderBy(asc(policies.coverEnd))
+    .limit(batch);
+  let renewed = 0;
+  let failed = 0;
+  for (const policy of due) {
+    const canceller: Canceller = {
+      kind: "partner",
+      partnerId: policy.partnerId,
+      mode: policy.mode,
+      actor: { label: "automatic renewal", partnerId: policy.partnerId },
+    };
+    let reason: string | null = null;
+    try {
+      const outcome = await renewPolicy(db, canceller, { policyId: policy.id }, autoRenewalReference(policy), now, insurerDelayMs);
+      if (outcome.renewal.status === "d") reason = `the renewal ${outcome.renewal.reference} was declined: ${outcome.renewal.statusNote}`;
+      else if (!outcome.repeated) renewed += 1;
+    } catch (error) {
+      if (!(error instanceof CommandError)) throw error;
+      reason = error.message;
+    }
+    if (reason === null) continue;
+    failed += 1;
+    await db.transaction(async (tx) => {
+      await tx.update(policies).set({ autoRenewFailedAt: now }).where(eq(policies.id, policy.id));
+      const event = statusEvent(policy);
+      await recordEvent(tx, { ...event, type: "policy.renewal_failed", payload: { ...event.payload, reason } }, now);
+    });
+  }
+  return { renewed, failed };
+}

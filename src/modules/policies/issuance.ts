@@ -140,7 +140,8 @@ export async function renewalOf(db: Executor, issuer: Omit<Issuer, "consumerPara
     addtnlFact: { ...addtnlFact, ...(renewed.webhookUrl ? { webHook: renewed.webhookUrl } : {}) },
   };
   const policy = await newPolicy(db, { ...issuer, consumerParam: renewed.consumerId, coverFrom: renewed.coverEnd }, findProduct(renewed.productCode), fields);
-  return { ...policy, renewsPolicyId: renewed.id };
+  // An opted-in policy's renewal stays opted in.
+  return { ...policy, renewsPolicyId: renewed.id, autoRenew: renewed.autoRenew };
 }
 
 /** The policy a request asks for, priced and decided as far as it can be now; nothing is stored. */
@@ -211,6 +212,8 @@ async function newPolicy(
     remindedDays: null,
     coverGaps: [],
     renewsPolicyId: null,
+    autoRenew: false,
+    autoRenewFailedAt: null,
   };
 }
 

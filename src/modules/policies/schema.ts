@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { consumers } from "../consumers/schema";
 import { partnerOwned } from "../partners/schema";
 
@@ -39,6 +39,10 @@ export const policies = pgTable(
     decidedBy: text("decided_by"),
     /** The last expiry reminder sent, in days before the end of cover (30, 7, 1; docs/lifecycle.md). */
     remindedDays: integer("reminded_days"),
+    /** Opted in to automatic renewal from the wallet a week before the end of cover (docs/lifecycle.md). */
+    autoRenew: boolean("auto_renew").notNull().default(false),
+    /** When an automatic renewal was last tried and could not be made (tried again a day later). */
+    autoRenewFailedAt: timestamp("auto_renew_failed_at", { withTimezone: true }),
     /** The policy this one renews (its cover continues from that one's end; docs/lifecycle.md). */
     renewsPolicyId: uuid("renews_policy_id"),
     /** Gaps in cover left by a cancellation later undone (reinstatement): no claim for an incident in one. ISO instants. */

@@ -10,6 +10,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "policy.cancelled",
   "policy.reinstated",
   "policy.renewed",
+  "policy.renewal_failed",
   "policy.expiring",
   "policy.expired",
   "wallet.credited",
