@@ -12,7 +12,14 @@ import type { PublishedPolicy } from "../src/modules/enrichment/registry";
 import { outboxEvents } from "../src/modules/events/schema";
 import { financingPlans } from "../src/modules/financing/schema";
 import { policyCancellations } from "../src/modules/lifecycle/schema";
-import { cancelPolicy, expireEndedPolicies, reinstatePolicy, remindExpiringPolicies, renewPolicy } from "../src/modules/lifecycle/service";
+import {
+  cancelPolicy,
+  expireEndedPolicies,
+  reinstatePolicy,
+  remindExpiringPolicies,
+  renewOptedInPolicies,
+  renewPolicy,
+} from "../src/modules/lifecycle/service";
 import type { KeyLabel } from "../src/modules/partners/service";
 import { policies } from "../src/modules/policies/schema";
 import type { PolicyRecord } from "../src/modules/policies/types";
@@ -477,6 +484,44 @@ describe("renewal", () => {
       expect(cancelled.status).toBe("fulfilled");
     } else expect(renewed.value.renewal.renewsPolicyId).toBe(row.id);
     await ledgerAgrees(p.partnerId);
+  });
+});
+
+describe("automatic renewal", () => {
+  test("an opted-in policy in its last week is renewed from the wallet; one that cannot be paid gets policy.renewal_failed once a day", async () => {
+    const p = await livePartner();
+    const paid = await approved(p, "phnn-flx1-1111", "live");
+    // A partner whose wallet held exactly the first premium: its renewal cannot be paid.
+    const broke = await t.partner();
+    const c = productCases["allr-stnd-1111"]!;
+    const { prmm } = await broke.run(`dump ipck_${c.code}*PRMM`, c.quote, "live");
+    await broke.run("wallet topup", { amount: prmm, reference: `fund-${crypto.randomUUID()}` }, "live");
+    const unpaid = await approved(broke, c.code, "live");
+    expect(await p.run(`rnew ${paid.address}*AUTO`, { enabled: true }, "live")).toMatchObject({ id: paid.reference, autoRenew: true });
+    expect((await broke.run(`rnew ${unpaid.address}*AUTO`, { enabled: true }, "live")).autoRenew).toBe(true);
+    await endingIn(paid.row, 5);
+    await endingIn(unpaid.row, 3);
+    const before = await ledgerAgrees(p.partnerId);
+    await renewOptedInPolicies(db, new Date(), 0);
+    const failures = await eventsOf(broke.partnerId, "policy.renewal_failed");
+    expect(failures.map((e) => (e.payload as { id: string }).id)).toEqual([unpaid.reference]);
+    expect((failures[0]!.payload as { reason: string }).reason).toContain("insufficient wallet balance");
+    const renewals = await db.select().from(policies).where(eq(policies.renewsPolicyId, paid.row.id));
+    expect(renewals).toHaveLength(1);
+    expect(renewals[0]).toMatchObject({ autoRenew: true, reference: `AUTO${paid.row.id.replaceAll("-", "").slice(0, 28)}` });
+    expect(await ledgerAgrees(p.partnerId)).toBe(before - renewals[0]!.premiumKobo);
+    // Again at once: nothing new (renewed, or failed less than a day ago).
+    await renewOptedInPolicies(db, new Date(), 0);
+    expect(await eventsOf(broke.partnerId, "policy.renewal_failed")).toHaveLength(1);
+    expect(await db.select().from(policies).where(eq(policies.renewsPolicyId, paid.row.id))).toHaveLength(1);
+    await ledgerAgrees(broke.partnerId);
+  });
+
+  test("only policies that renew can be opted in", async () => {
+    const p = await t.partner();
+    const trip = await approved(p, "ltix-stnd-1111");
+    refused(await p.run(`rnew ${trip.address}*AUTO`, { enabled: true }), 409, "covers one trip or loan");
+    expect((await p.run(`rnew ${trip.address}*AUTO`, { enabled: false })).autoRenew).toBe(false);
   });
 });
 
