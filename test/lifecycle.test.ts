@@ -104,11 +104,13 @@ async function ledgerAgrees(partnerId: string) {
   return wallet?.balanceKobo ?? 0;
 }
 
+/** A partner's events of one type, oldest first (UUID v7 ids keep the order within one instant). */
 const eventsOf = (partnerId: string, type: string) =>
   db
     .select()
     .from(outboxEvents)
-    .where(and(eq(outboxEvents.partnerId, partnerId), eq(outboxEvents.type, type)));
+    .where(and(eq(outboxEvents.partnerId, partnerId), eq(outboxEvents.type, type)))
+    .orderBy(outboxEvents.createdAt, outboxEvents.id);
 
 function refused(answer: any, status: number, ...fragments: string[]) {
   const feedback = expectError(answer);

@@ -469,7 +469,8 @@ const REMINDER_DAYS = [30, 7, 1] as const;
 export async function remindExpiringPolicies(db: Database, now: Date, batch = 200): Promise<number> {
   const [widest, middle, last] = REMINDER_DAYS.map((days) => new Date(now.getTime() + days * DAY_MS));
   // The reminder each policy is due, by how near its end is.
-  const due = sql<number>`case when ${policies.coverEnd} <= ${last!} then 1 when ${policies.coverEnd} <= ${middle!} then 7 else 30 end`;
+  // Instants as text with a cast: a Date inside a raw fragment has no column to take its type from (postgres.js would not bind it).
+  const due = sql<number>`case when ${policies.coverEnd} <= ${last!.toISOString()}::timestamptz then 1 when ${policies.coverEnd} <= ${middle!.toISOString()}::timestamptz then 7 else 30 end`;
   let reminded = 0;
   for (;;) {
     const count = await db.transaction(async (tx) => {
