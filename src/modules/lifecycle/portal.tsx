@@ -1,7 +1,6 @@
 import { Elysia } from "elysia";
 import { CancelForm, RefundPreviewBlock } from "../../../views/lifecycle/cancel";
-import { ReinstateView } from "../../../views/lifecycle/reinstate";
-import { RenewView } from "../../../views/lifecycle/renew";
+import { ConfirmChange } from "../../../views/lifecycle/confirm";
 import { CommandError } from "../../core/errors";
 import { newId, normaliseUuid } from "../../core/ids";
 import { isoDate } from "../../core/validation";
@@ -91,7 +90,7 @@ function cancellationPages(deps: AppDeps, surface: Surface) {
         const policy = await surface.find(db, viewer, keyOf(params));
         if (!policy) return page(request, shell(viewer, csrf, "Not found"), notFound(set, NO_POLICY));
         const view = await reinstateView(db, surface.canceller(viewer), policy, surface.base(policy), csrf, new Date());
-        return page(request, shell(viewer, csrf, `Reinstate policy ${policy.reference}`), <ReinstateView {...view} />);
+        return page(request, shell(viewer, csrf, `Reinstate policy ${policy.reference}`), <ConfirmChange {...view} />);
       },
       { portal: surface.access },
     )
@@ -109,7 +108,7 @@ function cancellationPages(deps: AppDeps, surface: Surface) {
           if (!(error instanceof CommandError)) throw error;
           set.status = error.status;
           const view = await reinstateView(db, canceller, policy, surface.base(policy), csrf, new Date(), inWords(error.message));
-          return page(request, shell(viewer, csrf, `Reinstate policy ${policy.reference}`), <ReinstateView {...view} />);
+          return page(request, shell(viewer, csrf, `Reinstate policy ${policy.reference}`), <ConfirmChange {...view} />);
         }
       },
       { portal: surface.access },
@@ -120,7 +119,7 @@ function cancellationPages(deps: AppDeps, surface: Surface) {
         const policy = await surface.find(db, viewer, keyOf(params));
         if (!policy) return page(request, shell(viewer, csrf, "Not found"), notFound(set, NO_POLICY));
         const view = await renewView(db, surface.canceller(viewer), policy, surface.base(policy), csrf, new Date(), deps.config.INSURER_DELAY_MS);
-        return page(request, shell(viewer, csrf, `Renew policy ${policy.reference}`), <RenewView {...view} />);
+        return page(request, shell(viewer, csrf, `Renew policy ${policy.reference}`), <ConfirmChange {...view} />);
       },
       { portal: surface.access },
     )
@@ -138,7 +137,7 @@ function cancellationPages(deps: AppDeps, surface: Surface) {
           if (!(error instanceof CommandError)) throw error;
           set.status = error.status;
           const view = await renewView(db, canceller, policy, surface.base(policy), csrf, new Date(), deps.config.INSURER_DELAY_MS, inWords(error.message));
-          return page(request, shell(viewer, csrf, `Renew policy ${policy.reference}`), <RenewView {...view} />);
+          return page(request, shell(viewer, csrf, `Renew policy ${policy.reference}`), <ConfirmChange {...view} />);
         }
       },
       { portal: surface.access },

@@ -1,7 +1,6 @@
 import { coverPeriod, day } from "../../../views/format";
 import type { CancelFormProps, RefundPreview } from "../../../views/lifecycle/cancel";
-import type { ReinstateViewProps } from "../../../views/lifecycle/reinstate";
-import type { RenewViewProps } from "../../../views/lifecycle/renew";
+import type { ConfirmChangeProps } from "../../../views/lifecycle/confirm";
 import type { FormProblem } from "../../../views/portal/ui";
 import { CommandError } from "../../core/errors";
 import { formatNaira } from "../../core/money";
@@ -92,31 +91,47 @@ export function cancellationSummary(policy: PolicyRecord, cancellation: Cancella
   return `${refund}. ${cancellation.explanation}.`;
 }
 
-/** The reinstatement page of `policy`: what it costs and the gap it leaves, or why it cannot be. */
-export async function reinstateView(
-  db: Database,
-  canceller: Canceller,
+/** The confirmation page of a change (`verb`) to `policy` at `base`: its lines, or why it cannot be made (a refusal in words). */
+async function confirmationOf(
+  verb: "Reinstate" | "Renew",
   policy: PolicyRecord,
   base: string,
   csrf: string,
-  now: Date,
-  problem?: string,
-): Promise<ReinstateViewProps> {
-  const shell = { reference: policy.reference, productName: productName(policy.productCode), backHref: base, action: `${base}/reinstate`, csrf };
+  problem: string | undefined,
+  assess: () => Promise<{ lines: [string, string][]; consequence: string }>,
+): Promise<ConfirmChangeProps> {
+  const shell = {
+    verb,
+    reference: policy.reference,
+    productName: productName(policy.productCode),
+    backHref: base,
+    action: `${base}/${verb.toLowerCase()}`,
+    csrf,
+  };
   try {
-    const { owedKobo, gap } = await assessReinstatement(db, policy, now);
-    return {
-      ...shell,
-      owed: policy.mode === "test" ? "Nothing (a test policy: no money moves)" : `${formatNaira(owedKobo)} from ${walletOf(canceller)}`,
-      gap: gap
-        ? `No cover from ${day(gap.from)} to ${day(gap.to)}: claims for incidents then are refused.`
-        : "None: the cancellation had not taken effect yet.",
-      problem,
-    };
+    return { ...shell, ...(await assess()), problem };
   } catch (error) {
     if (!(error instanceof CommandError)) throw error;
-    return { ...shell, owed: "", gap: "", problem: problem ?? inWords(error.message) };
+    return { ...shell, lines: [], consequence: "", problem: problem ?? inWords(error.message) };
   }
+}
+
+/** The reinstatement page of `policy`: what is paid back and the gap it leaves, or why it cannot be. */
+export function reinstateView(db: Database, canceller: Canceller, policy: PolicyRecord, base: string, csrf: string, now: Date, problem?: string) {
+  return confirmationOf("Reinstate", policy, base, csrf, problem, async () => {
+    const { owedKobo, gap } = await assessReinstatement(db, policy, now);
+    const owed = policy.mode === "test" ? "Nothing (a test policy: no money moves)" : `${formatNaira(owedKobo)} from ${walletOf(canceller)}`;
+    return {
+      lines: [
+        ["To pay back", owed],
+        [
+          "Gap in cover",
+          gap ? `No cover from ${day(gap.from)} to ${day(gap.to)}: claims for incidents then are refused.` : "None: the cancellation had not taken effect yet.",
+        ],
+      ],
+      consequence: owed,
+    };
+  });
 }
 
 const DECISION_TEXT = {
@@ -127,7 +142,7 @@ const DECISION_TEXT = {
 } as const;
 
 /** The renewal page of `policy`: the new premium, cover and decision, or why it cannot be renewed. */
-export async function renewView(
+export function renewView(
   db: Database,
   canceller: Canceller,
   policy: PolicyRecord,
@@ -136,22 +151,20 @@ export async function renewView(
   now: Date,
   insurerDelayMs: number,
   problem?: string,
-): Promise<RenewViewProps> {
-  const shell = { reference: policy.reference, productName: productName(policy.productCode), backHref: base, action: `${base}/renew`, csrf };
-  try {
+) {
+  return confirmationOf("Renew", policy, base, csrf, problem, async () => {
     const { renewal } = await quoteRenewal(db, canceller, { policyId: policy.id }, now, insurerDelayMs);
+    const premium =
+      policy.mode === "test"
+        ? `${formatNaira(renewal.premiumKobo)} (test mode: nothing is paid)`
+        : `${formatNaira(renewal.premiumKobo)} from ${walletOf(canceller)}`;
     return {
-      ...shell,
-      premium:
-        policy.mode === "test"
-          ? `${formatNaira(renewal.premiumKobo)} (test mode: nothing is paid)`
-          : `${formatNaira(renewal.premiumKobo)} from ${walletOf(canceller)}`,
-      cover: coverPeriod(renewal.coverStart, renewal.coverEnd),
-      decision: policy.mode === "test" ? DECISION_TEXT.test : DECISION_TEXT[renewal.route],
-      problem,
+      lines: [
+        ["New premium", premium],
+        ["Cover", coverPeriod(renewal.coverStart, renewal.coverEnd)],
+        ["Decision", policy.mode === "test" ? DECISION_TEXT.test : DECISION_TEXT[renewal.route]],
+      ],
+      consequence: premium,
     };
-  } catch (error) {
-    if (!(error instanceof CommandError)) throw error;
-    return { ...shell, premium: "", cover: "", decision: "", problem: problem ?? inWords(error.message) };
-  }
+  });
 }

@@ -224,8 +224,9 @@ export async function cancelPolicy(
   const repeat = () => storedCancellation(db, canceller, locator, request);
   const earlier = await repeat();
   if (earlier) return earlier;
-  try {
-    return await db.transaction(async (tx) => {
+  const indexes = { reference: "policy_cancellations_reference_idx", policy: "policy_cancellations_policy_idx", taken: "the policy is already cancelled" };
+  return oncePerReference(indexes, repeat, () =>
+    db.transaction(async (tx) => {
       const [policy] = await tx.select().from(policies).where(where).for("update");
       if (!policy) throw notFound();
       if (canceller.kind === "partner") requirePolicyMode(policy, canceller.mode, CANCELLED_IN_ITS_MODE);
@@ -279,15 +280,28 @@ export async function cancelPolicy(
         now,
       );
       return { policy: cancelled!, cancellation: cancellation!, repeated: false };
-    });
+    }),
+  );
+}
+
+/**
+ * A change stored once per partner reference and once per policy: a concurrent repeat that stored
+ * it first answers with what it stored; another change of the policy made at the same moment
+ * (the second waited for the first's lock and saw it, the index is the backstop) is a 409.
+ */
+async function oncePerReference<T>(
+  indexes: { reference: string; policy: string; taken: string },
+  repeat: () => Promise<T | null>,
+  change: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await change();
   } catch (error) {
-    // A concurrent repeat stored the cancellation first.
-    if (isUniqueViolation(error, "policy_cancellations_reference_idx")) {
+    if (isUniqueViolation(error, indexes.reference)) {
       const first = await repeat();
       if (first) return first;
     }
-    // Two cancellations of one policy at once: the second waited for the first and saw `c`; the index is the backstop.
-    if (isUniqueViolation(error, "policy_cancellations_policy_idx")) throw new CommandError(409, "the policy is already cancelled");
+    if (isUniqueViolation(error, indexes.policy)) throw new CommandError(409, indexes.taken);
     throw error;
   }
 }
@@ -388,8 +402,13 @@ export async function reinstatePolicy(db: Database, canceller: Canceller, locato
   const repeat = () => storedReinstatement(db, canceller, locator, reference);
   const earlier = await repeat();
   if (earlier) return earlier;
-  try {
-    return await db.transaction(async (tx) => {
+  const indexes = {
+    reference: "policy_reinstatements_reference_idx",
+    policy: "policy_reinstatements_cancellation_idx",
+    taken: "the policy is already reinstated",
+  };
+  return oncePerReference(indexes, repeat, () =>
+    db.transaction(async (tx) => {
       const [policy] = await tx.select().from(policies).where(where).for("update");
       if (!policy) throw notFound();
       if (canceller.kind === "partner") requirePolicyMode(policy, canceller.mode, "it is reinstated");
@@ -440,15 +459,8 @@ export async function reinstatePolicy(db: Database, canceller: Canceller, locato
         now,
       );
       return { policy: reinstated!, reinstatement: reinstatement!, repeated: false };
-    });
-  } catch (error) {
-    if (isUniqueViolation(error, "policy_reinstatements_reference_idx")) {
-      const first = await repeat();
-      if (first) return first;
-    }
-    if (isUniqueViolation(error, "policy_reinstatements_cancellation_idx")) throw new CommandError(409, "the policy is already reinstated");
-    throw error;
-  }
+    }),
+  );
 }
 
 /** A reinstatement as answers and events show it. */
