@@ -81,7 +81,10 @@ export async function command(page: Page, account: Account, label: "test" | "liv
   const response = await page.request.post("/", {
     data: { userInfo: { id: account.partnerId, athrzt: account.keys[label] }, cmmnd: seed === undefined ? { cmmnd } : { cmmnd, seed } },
   });
-  return response.json();
+  const answer = await response.json();
+  // A refusal here is the spec's set-up going wrong: say so at once, not as a missing record later.
+  expect(answer.exctnFdbck, `${cmmnd}: ${answer.exctnFdbck?.elbrtn ?? ""}`).toMatchObject({ id: 75 });
+  return answer;
 }
 
 /** The vehicle inputs of the quote form, by label. */
