@@ -10,6 +10,8 @@ import { command, expect, expectAccessible, PNG, screenshot, signIn, test, VEHIC
 
 test.describe.configure({ mode: "serial" });
 
+// Test-mode set-up goes through the legacy key after "set env_test": another spec rotates the demo partner's test key.
+
 // The refused quote answers 400 on purpose, which Chromium logs as a failed load.
 test.use({ allowedBrowserErrors: [/Failed to load resource: the server responded with a status of 400/] });
 
@@ -132,7 +134,7 @@ test("a refused quote links to the missing details; once saved there, the partne
   const { demoPartner } = accounts();
   // The portal works in the account's mode: test, like the consumer (another spec may have left it live).
   await command(page, demoPartner, "legacy", "set env_test");
-  const consumer = await command(page, demoPartner, "test", "prfl entity", {
+  const consumer = await command(page, demoPartner, "legacy", "prfl entity", {
     type: "s",
     class: "h",
     name: { first: "Ngozi", last: "Eze" },
@@ -165,13 +167,13 @@ test("a partner cancels a policy: the refund is shown before confirming, the pol
   const { demoPartner } = accounts();
   // The portal acts in the account's mode: test, like the policy (another spec may have left it live).
   await command(page, demoPartner, "legacy", "set env_test");
-  const consumer = await command(page, demoPartner, "test", "prfl entity", {
+  const consumer = await command(page, demoPartner, "legacy", "prfl entity", {
     class: "h",
     name: { first: "Kemi", last: "Bello" },
     phoneNo: "+2348071112233",
     eMail: `kemi.${crypto.randomUUID().slice(0, 8)}@example.ng`,
   });
-  const policy = await command(page, demoPartner, "test", `entt_${consumer.id}: insure`, {
+  const policy = await command(page, demoPartner, "legacy", `entt_${consumer.id}: insure`, {
     ctgry: "phnn",
     type: "flx1",
     pckg: "1111",
@@ -213,14 +215,14 @@ test("a partner cancels a policy: the refund is shown before confirming, the pol
 test("renewing from the expiring list: the new premium and cover before confirming, then the new policy linked to the old", async ({ page }) => {
   const { demoPartner } = accounts();
   await command(page, demoPartner, "legacy", "set env_test");
-  const consumer = await command(page, demoPartner, "test", "prfl entity", {
+  const consumer = await command(page, demoPartner, "legacy", "prfl entity", {
     class: "h",
     name: { first: "Chidi", last: "Nwosu" },
     phoneNo: "+2348061112233",
     eMail: `chidi.${crypto.randomUUID().slice(0, 8)}@example.ng`,
     addrss: { addrss: "3 Marina Road, Lagos" },
   });
-  const policy = await command(page, demoPartner, "test", `entt_${consumer.id}: insure`, {
+  const policy = await command(page, demoPartner, "legacy", `entt_${consumer.id}: insure`, {
     ctgry: "allr",
     type: "stnd",
     pckg: "1111",
@@ -250,13 +252,13 @@ test("the operator reinstates a cancelled policy: what is paid back and the gap 
   const { demoPartner, operatorAdmin } = accounts();
   const partner = await (await browser.newContext()).newPage();
   await command(partner, demoPartner, "legacy", "set env_test");
-  const consumer = await command(partner, demoPartner, "test", "prfl entity", {
+  const consumer = await command(partner, demoPartner, "legacy", "prfl entity", {
     class: "h",
     name: { first: "Ifeoma", last: "Eze" },
     phoneNo: "+2348061114455",
     eMail: `ifeoma.${crypto.randomUUID().slice(0, 8)}@example.ng`,
   });
-  const policy = await command(partner, demoPartner, "test", `entt_${consumer.id}: insure`, {
+  const policy = await command(partner, demoPartner, "legacy", `entt_${consumer.id}: insure`, {
     ctgry: "phnn",
     type: "flx1",
     pckg: "1111",
@@ -264,7 +266,7 @@ test("the operator reinstates a cancelled policy: what is paid back and the gap 
     insrncDrtn: "1y",
     addtnlFact: { brand: "Infinix", model: "Hot 40", uIdnt: "356938035643825" },
   });
-  const cancelled = await command(partner, demoPartner, "test", `cncl entt_${consumer.id}|insr_phnn-flx1-1111-${policy.id}`, {
+  const cancelled = await command(partner, demoPartner, "legacy", `cncl entt_${consumer.id}|insr_phnn-flx1-1111-${policy.id}`, {
     id: crypto.randomUUID(),
     reason: "duplicate",
   });
