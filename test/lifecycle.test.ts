@@ -4,12 +4,11 @@
  * registry's record, and expiry at the end of cover.
  */
 import { describe, expect, test } from "bun:test";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, } from "drizzle-orm";
 import fc from "fast-check";
 import { renderCertificateFor } from "../src/modules/certificates/service";
 import { publishApprovedVehicles } from "../src/modules/enrichment/publication";
 import type { PublishedPolicy } from "../src/modules/enrichment/registry";
-import { outboxEvents } from "../src/modules/events/schema";
 import { financingPlans } from "../src/modules/financing/schema";
 import { policyCancellations } from "../src/modules/lifecycle/schema";
 import {
@@ -20,14 +19,13 @@ import {
   renewOptedInPolicies,
   renewPolicy,
 } from "../src/modules/lifecycle/service";
-import type { KeyLabel } from "../src/modules/partners/service";
 import { policies } from "../src/modules/policies/schema";
-import type { PolicyRecord } from "../src/modules/policies/types";
-import { walletEntries, wallets } from "../src/modules/wallet/schema";
+import { walletEntries, } from "../src/modules/wallet/schema";
 import { findProduct } from "../src/products";
 import { cancellationRefund } from "../src/products/cancellation";
 import { pdfText } from "./certificates/parse";
-import { expectError, type TestPartner, testApp } from "./support/harness";
+import { testApp } from "./support/harness";
+import { lifecycleHelpers } from "./support/lifecycle";
 import { fullConsumer, insureSeed, productCases, watDate } from "./support/policies";
 
 const t = await testApp();
@@ -35,89 +33,7 @@ const db = t.database.db;
 const operator = await t.partner({ admin: true });
 const DAY = 86_400_000;
 
-/** A policy of `p`, approved (live ones by the operator's `appr`), with the commands that address it. */
-async function approved(p: TestPartner, code = "vhcl-tprt-1111", label: KeyLabel = "test") {
-  const c = productCases[code]!;
-  const consumer = (await p.run("prfl entity", fullConsumer(), label)).id as string;
-  if (c.quote) expect((await p.run(`dump ipck_${c.code}*PRMM`, c.quote, label)).exctnFdbck.id).toBe(75);
-  const answer = await p.run(`entt_${consumer}: insure`, insureSeed(c), label);
-  expect(answer.exctnFdbck.id).toBe(75);
-  const address = `entt_${consumer}|insr_${c.code}-${answer.id}`;
-  if (answer.status === "p") expect((await operator.run(`appr ${address}`, undefined, label)).status).toBe("a");
-  const [row] = await db
-    .select()
-    .from(policies)
-    .where(and(eq(policies.partnerId, p.partnerId), eq(policies.reference, answer.id)));
-  return {
-    row: row!,
-    reference: answer.id as string,
-    address,
-    cancel: (seed: Record<string, unknown> = {}) => p.run(`cncl ${address}`, { id: crypto.randomUUID(), reason: "insured_request", ...seed }, label),
-    status: () => p.run(`dump ${address}*STATUS`, undefined, label),
-  };
-}
-
-/**
- * Moves a policy's dates `days` into the past (issue, decision, cover), as if issued that long ago:
- * the tests share one database, so they age records rather than run the clock forward (a row
- * dated in the future would head every newest-first list of the other suites).
- */
-async function age(row: PolicyRecord, days: number): Promise<PolicyRecord> {
-  const back = (at: Date) => new Date(at.getTime() - days * DAY);
-  const [aged] = await db
-    .update(policies)
-    .set({ createdAt: back(row.createdAt), statusAt: back(row.statusAt), coverStart: back(row.coverStart), coverEnd: back(row.coverEnd) })
-    .where(eq(policies.id, row.id))
-    .returning();
-  return aged!;
-}
-
-/**
- * Moves a policy's dates so that its cover ends about `days` from now (its length kept), as if it were that
- * near its end; by whole days unless `exactly`, so a cover that ends at a midnight still does.
- */
-async function endingIn(row: PolicyRecord, days: number, exactly = false): Promise<PolicyRecord> {
-  const shift = (row.coverEnd.getTime() - Date.now()) / DAY - days;
-  return age(row, exactly ? shift : Math.round(shift));
-}
-
-async function livePartner() {
-  const p = await t.partner();
-  expect((await p.run("wallet topup", { amount: 100_000_000, reference: `fund-${crypto.randomUUID()}` }, "live")).exctnFdbck.id).toBe(75);
-  return p;
-}
-
-const partnerCanceller = (p: TestPartner, mode: "test" | "live" = "live") => ({
-  kind: "partner" as const,
-  partnerId: p.partnerId,
-  mode,
-  actor: { label: mode, partnerId: p.partnerId },
-});
-
-async function ledgerAgrees(partnerId: string) {
-  const [{ total }] = (await db
-    .select({ total: sql<string>`coalesce(sum(${walletEntries.amountKobo}), 0)` })
-    .from(walletEntries)
-    .where(eq(walletEntries.partnerId, partnerId))) as [{ total: string }];
-  const [wallet] = await db.select().from(wallets).where(eq(wallets.partnerId, partnerId));
-  expect(Number(total)).toBe(wallet?.balanceKobo ?? 0);
-  return wallet?.balanceKobo ?? 0;
-}
-
-/** A partner's events of one type, oldest first (UUID v7 ids keep the order within one instant). */
-const eventsOf = (partnerId: string, type: string) =>
-  db
-    .select()
-    .from(outboxEvents)
-    .where(and(eq(outboxEvents.partnerId, partnerId), eq(outboxEvents.type, type)))
-    .orderBy(outboxEvents.createdAt, outboxEvents.id);
-
-function refused(answer: any, status: number, ...fragments: string[]) {
-  const feedback = expectError(answer);
-  expect(feedback.id).toBe(55);
-  expect(feedback.id_v4).toBe(status);
-  for (const fragment of fragments) expect(feedback.elbrtn).toContain(fragment);
-}
+const { approved, age, endingIn, livePartner, partnerCanceller, ledgerAgrees, eventsOf, refused } = lifecycleHelpers(t, operator);
 
 describe("cncl", () => {
   test("cancels an approved policy: status c with the note, the refund in the answer, STATUS and the list say so, the event is written", async () => {

@@ -229,6 +229,8 @@ describe("webhook register, list, update, delete", () => {
       "policy.renewal_failed",
       "policy.expiring",
       "policy.expired",
+      "policy.endorsed",
+      "policy.endorsement_declined",
       "wallet.credited",
       "claim.submitted",
       "claim.updated",

@@ -7,7 +7,7 @@ import { badRequest } from "../core/errors";
 import { getOrMake } from "../core/maps";
 import { formatNaira } from "../core/money";
 import type { CancellationRule } from "./cancellation";
-import type { ConsumerClass, PolicyRules, PremiumUnit, ProductFamily, ProductForms, ProductSchemas, ProductType, Quote } from "./types";
+import type { ConsumerClass, EndorsementRule, PolicyRules, PremiumUnit, ProductFamily, ProductForms, ProductSchemas, ProductType, Quote } from "./types";
 
 /** Every insrncDrtn code the service knows (spec 8, "Durations allowed"). */
 export type DurationCode = "7d" | "15d" | "25d" | "30d" | "45d" | "62d" | "92d" | "1m" | "3m" | "6m" | "12m" | "1y";
@@ -86,13 +86,14 @@ interface FamilyRules<T extends ProductType> {
   consumerRequirements(type: T, consumerClass: ConsumerClass): readonly string[];
   policy: PolicyRules;
   cancellation: CancellationRule;
+  endorsement?: EndorsementRule;
   forms(type: string): ProductForms;
   schemas(type: T): ProductSchemas;
 }
 
 /** A ProductFamily whose quote, requirements and schemas first refuse a type it does not sell (requireType). */
 export function productFamily<T extends ProductType>(rules: FamilyRules<T>): ProductFamily {
-  const { ctgry, name, types, premiumUnit = "naira", policy, cancellation, forms } = rules;
+  const { ctgry, name, types, premiumUnit = "naira", policy, cancellation, endorsement, forms } = rules;
   const typeOf = (type: string) => requireType(types, ctgry, type);
   return {
     ctgry,
@@ -103,6 +104,7 @@ export function productFamily<T extends ProductType>(rules: FamilyRules<T>): Pro
     consumerRequirements: (type, consumerClass) => rules.consumerRequirements(typeOf(type), consumerClass),
     policy,
     cancellation,
+    ...(endorsement ? { endorsement } : {}),
     forms,
     schemas: (type) => rules.schemas(typeOf(type)),
   };

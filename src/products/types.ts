@@ -49,10 +49,29 @@ export interface ProductFamily {
   policy: PolicyRules;
   /** What a cancelled policy's premium gives back (src/products/cancellation.ts, docs/lifecycle.md). */
   cancellation: CancellationRule;
+  /** The mid-term changes (endorsements) an insured may ask for; absent: none (cancel and issue anew). */
+  endorsement?: EndorsementRule;
   /** The portal's forms for quoting and issuing `type` (the same fields as the wire seeds). */
   forms(type: string): ProductForms;
   /** The zod schemas `quote` and `policy.terms` validate `type`'s seeds with: the command reference shows them (src/reference). */
   schemas(type: string): ProductSchemas;
+}
+
+/**
+ * Which facts of a policy may change while it runs (docs/lifecycle.md, "Endorsements"). A change is
+ * validated and priced by the family's own `policy.terms`, as at issuance.
+ */
+export interface EndorsementRule {
+  /** The addtnlFact fields that may change for `type`. */
+  fields(type: string): readonly string[];
+  /** Fields whose change moves the cover period (the new terms' cover is taken); otherwise the cover stays as it is. */
+  coverFields?: readonly string[];
+  /** Changes are accepted only before the cover starts (travel: before departure). */
+  beforeCoverStarts?: boolean;
+  /** Whether a live change goes to an administrator; absent: when the policy itself was reviewed (its route is manual). */
+  reviewed?(type: string, changed: readonly string[]): boolean;
+  /** Stored facts kept as they are rather than sent through `policy.terms` again (a document's stored summary). */
+  carried?: readonly string[];
 }
 
 /**

@@ -52,6 +52,8 @@ const EVENT_TEXT: Record<string, string> = {
   "policy.renewal_failed": "An automatic renewal could not be made",
   "policy.expiring": "A policy's cover ends in 30, 7 or 1 days",
   "policy.expired": "A policy's cover ends",
+  "policy.endorsed": "A change to a policy is in force (a new certificate version)",
+  "policy.endorsement_declined": "A change to a policy is declined",
   "wallet.credited": "The wallet is topped up",
   "claim.submitted": "A claim is submitted",
   "claim.updated": "A claim moves on (in review, approved, rejected, paid)",

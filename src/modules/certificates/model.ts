@@ -16,6 +16,8 @@ export interface CertificateModel {
   verifyUrl: string; // e.g. https://host/verify/POL-... — printed as text AND as a QR code
   /** A policy no longer in force says so on the certificate, e.g. "CANCELLED from 1 Dec 2026". */
   status?: string;
+  /** A changed policy's certificate version, e.g. "2, after the change of 25 Nov 2026" (absent on the first). */
+  version?: string;
 }
 
 export type CertificateType = "pdf" | "docx" | "jpg";

@@ -72,6 +72,7 @@ export interface CleanModel {
   printed: (readonly [label: string, value: string])[];
   verifyUrl: string;
   status: string;
+  version: string;
 }
 
 /** The model with every string cleaned and the printed list capped (the overflow is said, not hidden). */
@@ -99,6 +100,7 @@ export function cleanModel(model: CertificateModel): CleanModel {
     // Spaces never belong in a URL; dropping them keeps the QR code and the printed text identical.
     verifyUrl: cleanText(model.verifyUrl, LIMITS.url).replace(/ /g, ""),
     status: cleanText(model.status ?? ""),
+    version: cleanText(model.version ?? ""),
   };
 }
 
@@ -120,6 +122,7 @@ export function certificateRows(m: CleanModel): { label: string; value: string; 
     { label: "Cover period", value: period },
     { label: "Premium", value: m.premium },
     { label: "Issued", value: m.issuedAt },
+    ...(m.version ? [{ label: "Version", value: m.version }] : []),
   ];
 }
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { wireTimestamp } from "../../core/answers";
+import { BLANK_FIELD, wireTimestamp } from "../../core/answers";
+import { refuseBlankFields } from "../../core/blank";
 import { type CommandContext, command, refusal } from "../../core/registry";
 import { watTimestamp } from "../../core/time";
 import { findProduct, wirePremium } from "../../products";
@@ -7,7 +8,18 @@ import { REFUND_BASES } from "../../products/cancellation";
 import { keyActor } from "../audit/service";
 import { normaliseReference } from "../policies/reference";
 import { addressOf, POLICY_ADDRESS, POLICY_UNKNOWN, policyStatus, statusNote, storedReference } from "../policies/wire";
-import { autoRenewSeed, type CancelSeed, cancelSeed, refundQuoteSeed, reinstateSeed, renewSeed } from "./model";
+import { type EndorsementOutcome, endorsePolicy, quoteEndorsement, storedEndorsement, wireEndorsement } from "./endorsements";
+import {
+  autoRenewSeed,
+  type CancelSeed,
+  cancelSeed,
+  endorsementQuoteSeed,
+  endorsementShape,
+  endorseSeed,
+  refundQuoteSeed,
+  reinstateSeed,
+  renewSeed,
+} from "./model";
 import {
   type CancellationOutcome,
   type CancellationRequest,
@@ -117,7 +129,172 @@ const renewedAnswer = ({ renewed, renewal }: RenewalOutcome) => ({
   coverEnd: watTimestamp(renewal.coverEnd),
 });
 
+const NOT_IN_FORCE = refusal(409, "policy <tx_id> is not in force (status <status>): only an approved policy is changed");
+const NO_CHANGES = refusal(409, "policy <tx_id> (<product>) takes no mid-term changes: cancel it and issue a new policy with the new details");
+const FIELD_FIXED = refusal(400, "seed.addtnlFact.<field> cannot be changed on <product>: what can be is <fields>");
+const ENDORSEMENT_REFUSALS = [
+  POLICY_UNKNOWN,
+  NOT_IN_FORCE,
+  NO_CHANGES,
+  refusal(409, "policy <tx_id>'s cover started on <date>: it can be changed only before then", "travel: before departure"),
+  refusal(409, "policy <tx_id> has a change waiting for an administrator (<reference>): one change at a time"),
+  FIELD_FIXED,
+  refusal(400, "seed.addtnlFact.<field> is already <value>: send only what changes"),
+  refusal(400, "seed.addtnlFact.<field> <rule>", "a new value breaks the product's rule, as at issuance"),
+  refusal(409, "the insurer declines this change: <reason>"),
+  refusal(
+    409,
+    "policy <tx_id> is paid through financing plan <planNo>: a change of its premium waits until the plan is paid off (this change would cost <amount> naira)",
+  ),
+  BLANK_FIELD,
+];
+
+const endorsedAnswer = ({ policy, endorsement }: EndorsementOutcome) => ({
+  id: policy.reference,
+  status: policy.status,
+  version: policy.version,
+  endorsement: wireEndorsement(endorsement),
+  tmstmp: watTimestamp(endorsement.createdAt),
+});
+
+const endorsementRequest = (seed: { id: string; addtnlFact: Record<string, unknown> }) => {
+  refuseBlankFields(seed.addtnlFact, "seed.addtnlFact");
+  return { reference: normaliseReference(seed.id), addtnlFact: seed.addtnlFact };
+};
+
 export const lifecycleCommands = [
+  command({
+    grammar: "ndrs entt_<consumer_id>|insr_<product_code>-<tx_id>",
+    pattern: new RegExp(`^ndrs ${POLICY_ADDRESS}$`),
+    who: "partner",
+    seed: endorseSeed,
+    summary:
+      "Change an approved policy's facts mid-term (an endorsement: a new plate, a replacement device, a traveller's passport or dates, a loan amount; " +
+      "each product's list in docs/lifecycle.md), checked as at issuance, the premium difference for the cover still to run charged or given back; " +
+      "applied at once as a new certificate version (policy.endorsed), or pending where the product has live changes reviewed.",
+    answer: z.object({
+      id: storedReference,
+      status: policyStatus,
+      version: z.int().meta({ description: "The policy's certificate version now" }),
+      endorsement: endorsementShape,
+      tmstmp: wireTimestamp,
+    }),
+    errors: [
+      ...ENDORSEMENT_REFUSALS,
+      refusal(409, "seed.id <reference> was already used to change policy <tx_id>: a repeat must send the same change"),
+      refusal(402, "insufficient wallet balance: the premium is <amount> naira and the balance is <balance> naira; top up with wallet topup", "live policies"),
+    ],
+    examples: [
+      {
+        name: "endorse",
+        title: "The insured vehicle was re-registered: a new plate on the policy, certificate version 2, the premium unchanged",
+        cmmnd: `ndrs ${vehicleAddress}`,
+        seed: { id: "NDRS2026000001", addtnlFact: { rgstrtId: "LND456XY" } },
+        after: ["policy"],
+        answer: {
+          id: "{{policy.id}}",
+          status: "a",
+          version: 2,
+          endorsement: {
+            id: "NDRS2026000001",
+            status: "applied",
+            version: 2,
+            changes: [{ field: "rgstrtId", from: "ABC123DE", to: "LND456XY" }],
+            premiumChange: 0,
+            explanation: "The premium does not change",
+            tmstmp: "{{timestamp}}",
+          },
+          tmstmp: "{{timestamp}}",
+        },
+      },
+      {
+        name: "endorse-travel",
+        title: "The trip moves two days later, before departure: the cover moves with it",
+        cmmnd: "ndrs entt_{{consumer.id}}|insr_ltix-stnd-1111-{{policy-travel.id}}",
+        seed: { id: "NDRS2026000002", addtnlFact: { departureDate: "{{today+12}}", returnDate: "{{today+17}}" } },
+        after: ["policy-travel"],
+        answer: {
+          id: "{{policy-travel.id}}",
+          status: "a",
+          version: 2,
+          endorsement: {
+            id: "NDRS2026000002",
+            status: "applied",
+            version: 2,
+            changes: [
+              { field: "departureDate", from: "{{today+10}}", to: "{{today+12}}" },
+              { field: "returnDate", from: "{{today+15}}", to: "{{today+17}}" },
+            ],
+            premiumChange: 0,
+            explanation: "The premium does not change",
+            tmstmp: "{{timestamp}}",
+          },
+          tmstmp: "{{timestamp}}",
+        },
+      },
+      {
+        name: "endorse-fixed",
+        title: "A field the product does not let change (the vehicle's make)",
+        cmmnd: `ndrs ${vehicleAddress}`,
+        seed: { id: "NDRS2026000003", addtnlFact: { brand: "Honda" } },
+        after: ["policy"],
+        refusal: FIELD_FIXED,
+      },
+    ],
+    async handler(ctx, params, seed) {
+      return endorsedAnswer(await endorsePolicy(ctx.db, partnerCanceller(ctx), { address: addressOf(params) }, endorsementRequest(seed), ctx.now()));
+    },
+    async recover(ctx, params, seed) {
+      const stored = await storedEndorsement(ctx.db, partnerCanceller(ctx), { address: addressOf(params) }, endorsementRequest(seed));
+      return stored && endorsedAnswer(stored);
+    },
+  }),
+  command({
+    grammar: "dump entt_<consumer_id>|insr_<product_code>-<tx_id>*ENDORSE",
+    pattern: new RegExp(`^dump ${POLICY_ADDRESS}\\*ENDORSE$`),
+    who: "partner",
+    seed: endorsementQuoteSeed,
+    summary:
+      "What a change of an approved policy's facts would do now (changes nothing): the changes as ndrs would store them, the premium difference, and whether it is reviewed.",
+    answer: z.object({
+      id: storedReference,
+      status: policyStatus,
+      changes: endorsementShape.shape.changes,
+      premiumChange: endorsementShape.shape.premiumChange,
+      explanation: endorsementShape.shape.explanation,
+      reviewed: z.boolean().meta({ description: "true: an administrator decides the change (live policies of products whose changes are reviewed)" }),
+    }),
+    errors: ENDORSEMENT_REFUSALS,
+    examples: [
+      {
+        name: "endorse-quote",
+        title: "What a new plate on the vehicle policy would cost",
+        cmmnd: `dump ${vehicleAddress}*ENDORSE`,
+        seed: { addtnlFact: { rgstrtId: "LND456XY" } },
+        after: ["policy"],
+        answer: {
+          id: "{{policy.id}}",
+          status: "a",
+          changes: [{ field: "rgstrtId", from: "ABC123DE", to: "LND456XY" }],
+          premiumChange: 0,
+          explanation: "The premium does not change",
+          reviewed: false,
+        },
+      },
+    ],
+    async handler(ctx, params, seed) {
+      refuseBlankFields(seed.addtnlFact, "seed.addtnlFact");
+      const { policy, assessment } = await quoteEndorsement(ctx.db, partnerCanceller(ctx), { address: addressOf(params) }, seed.addtnlFact, ctx.now());
+      return {
+        id: policy.reference,
+        status: policy.status,
+        changes: assessment.changes,
+        premiumChange: assessment.premium.changeKobo / 100,
+        explanation: assessment.premium.explanation,
+        reviewed: assessment.reviewed,
+      };
+    },
+  }),
   command({
     grammar: "cncl entt_<consumer_id>|insr_<product_code>-<tx_id>",
     pattern: new RegExp(`^cncl ${POLICY_ADDRESS}$`),

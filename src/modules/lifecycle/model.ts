@@ -1,8 +1,9 @@
 /** The lifecycle's wire seeds (cncl, the refund quote) and the portal's cancellation form. */
 import { z } from "zod";
+import { wireTimestamp } from "../../core/answers";
 import { isoDate } from "../../core/validation";
 import { transactionReference } from "../policies/reference";
-import { CANCELLATION_REASONS, type CancellationReason } from "./schema";
+import { CANCELLATION_REASONS, type CancellationReason, ENDORSEMENT_STATUSES } from "./schema";
 
 /** Each reason in words, and whether a partner may give it (misrepresentation is the insurer's finding). */
 export const CANCELLATION_REASON_TEXT: Readonly<Record<CancellationReason, { text: string; operatorOnly?: boolean }>> = {
@@ -44,4 +45,31 @@ export const renewSeed = z.strictObject({
 /** `rnew entt_…*AUTO`: opt in to, or out of, automatic renewal. */
 export const autoRenewSeed = z.strictObject({
   enabled: z.boolean().meta({ description: "true: renewed automatically from the wallet a week before the end of cover; false: not" }),
+});
+
+const changedFacts = z.record(z.string(), z.unknown()).meta({
+  description: "The addtnlFact fields that change, with their new values (each product's list: docs/lifecycle.md); checked as at issuance",
+});
+
+/** `ndrs entt_…`: change a policy's facts mid-term. */
+export const endorseSeed = z.strictObject({
+  id: transactionReference.meta({ description: "Your reference for this change: a repeat with it returns the first answer" }),
+  addtnlFact: changedFacts,
+});
+
+/** `dump entt_…*ENDORSE`: what a change would cost, changing nothing. */
+export const endorsementQuoteSeed = z.strictObject({ addtnlFact: changedFacts });
+
+/** A change as answers, events and STATUS show it (wireEndorsement). */
+export const endorsementShape = z.object({
+  id: z.string().meta({ description: "Your reference for the change" }),
+  status: z.enum(ENDORSEMENT_STATUSES).meta({ description: "applied: in force now; pending: an administrator decides; declined: see statusNote" }),
+  statusNote: z.string().optional(),
+  version: z.int().optional().meta({ description: "The certificate version it made, once applied (issuance is version 1)" }),
+  changes: z
+    .array(z.object({ field: z.string(), from: z.unknown(), to: z.unknown() }))
+    .meta({ description: "Each changed addtnlFact field, before and after" }),
+  premiumChange: z.number().meta({ description: "Naira charged to the wallet (positive) or given back (negative) for the cover still to run (live policies)" }),
+  explanation: z.string().meta({ description: "The pro-rata arithmetic in words" }),
+  tmstmp: wireTimestamp,
 });

@@ -24,7 +24,7 @@ import { addressConditions, findPolicyByReference, notFoundAt, type PolicyAddres
 import type { Mode, PolicyRecord } from "../policies/types";
 import { debitPremium, refundPremium } from "../wallet/service";
 import { CANCELLATION_REASON_TEXT } from "./model";
-import { type CancellationReason, policyCancellations, policyReinstatements } from "./schema";
+import { type CancellationReason, policyCancellations, policyEndorsements, policyReinstatements } from "./schema";
 
 export type CancellationRecord = typeof policyCancellations.$inferSelect;
 
@@ -68,7 +68,7 @@ const STATUS_WORDS: Record<Exclude<PolicyRecord["status"], "a" | "c">, string> =
   e: "has expired",
 };
 
-function whereOf(canceller: Canceller, locator: PolicyLocator): { where: SQL; notFound: () => CommandError } {
+export function whereOf(canceller: Canceller, locator: PolicyLocator): { where: SQL; notFound: () => CommandError } {
   if ("address" in locator) {
     const conditions = addressConditions(locator.address);
     if (canceller.kind === "partner") conditions.push(eq(policies.partnerId, canceller.partnerId));
@@ -92,6 +92,15 @@ async function assess(db: Executor, policy: PolicyRecord, effectiveDate: string 
     .from(claims)
     .where(eq(claims.policyId, policy.id))
     .orderBy(asc(claims.incidentDate));
+  const [change] = await db
+    .select({ reference: policyEndorsements.reference })
+    .from(policyEndorsements)
+    .where(and(eq(policyEndorsements.policyId, policy.id), eq(policyEndorsements.status, "pending")));
+  if (change)
+    throw new CommandError(
+      409,
+      `policy ${policy.reference} has a change (${change.reference}) waiting for an administrator: it can be cancelled once the change is decided`,
+    );
   const pending = policyClaims.find((c) => PENDING_CLAIMS.has(c.status));
   if (pending)
     throw new CommandError(
@@ -289,7 +298,7 @@ export async function cancelPolicy(
  * it first answers with what it stored; another change of the policy made at the same moment
  * (the second waited for the first's lock and saw it, the index is the backstop) is a 409.
  */
-async function oncePerReference<T>(
+export async function oncePerReference<T>(
   indexes: { reference: string; policy: string; taken: string },
   repeat: () => Promise<T | null>,
   change: () => Promise<T>,

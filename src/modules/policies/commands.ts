@@ -7,6 +7,8 @@ import type { CertificateForm } from "../../products/types";
 import { insureSeedVariants } from "../../reference/products";
 import { keyActor } from "../audit/service";
 import { type CertificateDocument, certificateFor, certificateUrl, renderCertificateFor } from "../certificates/service";
+import { endorsementsOf, wireEndorsement } from "../lifecycle/endorsements";
+import { endorsementShape } from "../lifecycle/model";
 import { issuedPolicy, issuePolicy } from "./issuance";
 import { createdWithin, listSeed, reviewSeed } from "./model";
 import { reviewPolicy } from "./review";
@@ -74,6 +76,12 @@ async function issuedAnswer(ctx: CommandContext, policy: PolicyRecord, inline: (
 }
 
 /** A policy in list answers. */
+/** STATUS of a changed policy: its certificate version and its changes (none: the spec's answer as it is). */
+async function versionHistory(db: CommandContext["db"], policy: PolicyRecord) {
+  const changes = await endorsementsOf(db, policy.id);
+  return changes.length ? { version: policy.version, endorsements: changes.map(wireEndorsement) } : {};
+}
+
 function wirePolicy(policy: PolicyRecord) {
   const product = findProduct(policy.productCode);
   return {
@@ -333,6 +341,8 @@ export const policyCommands = [
       statusNote,
       ...certificateShape.shape,
       tmstmp: wireTimestamp.meta({ description: "When the status last changed" }),
+      version: z.int().optional().meta({ description: "The certificate's version, once the policy was changed (ndrs): issuance is 1" }),
+      endorsements: z.array(endorsementShape).optional().meta({ description: "The policy's changes, oldest first, when it has any" }),
     }),
     errors: [POLICY_UNKNOWN],
     examples: [
@@ -364,6 +374,7 @@ export const policyCommands = [
         ...(policy.statusNote ? { statusNote: policy.statusNote } : {}),
         ...(await certificateFields(ctx, policy, (form) => form.delivery === "inline")),
         tmstmp: watTimestamp(policy.statusAt),
+        ...(await versionHistory(ctx.db, policy)),
       };
     },
   }),

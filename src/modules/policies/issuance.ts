@@ -214,6 +214,7 @@ async function newPolicy(
     renewsPolicyId: null,
     autoRenew: false,
     autoRenewFailedAt: null,
+    version: 1,
   };
 }
 

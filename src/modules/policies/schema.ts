@@ -47,6 +47,8 @@ export const policies = pgTable(
     renewsPolicyId: uuid("renews_policy_id"),
     /** Gaps in cover left by a cancellation later undone (reinstatement): no claim for an incident in one. ISO instants. */
     coverGaps: jsonb("cover_gaps").$type<{ from: string; to: string }[]>().notNull().default([]),
+    /** The certificate's version: 1 at issuance, one more for each change applied (endorsement; docs/lifecycle.md). */
+    version: integer("version").notNull().default(1),
     /** A cancelled policy's end of cover: the instant its cancellation took effect (docs/lifecycle.md). */
     cancelledFrom: timestamp("cancelled_from", { withTimezone: true }),
     /** When an approved vehicle policy was published to the vehicle registry (spec 4.4 sandbox). */

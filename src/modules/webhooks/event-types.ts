@@ -13,6 +13,8 @@ export const WEBHOOK_EVENT_TYPES = [
   "policy.renewal_failed",
   "policy.expiring",
   "policy.expired",
+  "policy.endorsed",
+  "policy.endorsement_declined",
   "wallet.credited",
   "claim.submitted",
   "claim.updated",

@@ -39,6 +39,8 @@ export const creditLife: ProductFamily = productFamily({
   policy: creditLifePolicy,
   // The cover follows the loan: what is refunded follows what is still owed.
   cancellation: { kind: "outstanding-loan" },
+  // A loan topped up or partly repaid (with the clearance a larger one needs), or another director: reviewed as issuance is.
+  endorsement: { fields: () => ["loanAmount", "medicalTestClearance", "directorName", "directorDob"] },
   forms: creditLifeForms,
   schemas: () => ({ quote: creditSeed, addtnlFact: creditFacts }),
 });

@@ -23,6 +23,8 @@ function deviceFamily(ctgry: string, name: string, tiers: readonly DeviceTier[],
     consumerRequirements: (_tier, consumerClass) => [nameField(consumerClass), "phoneNo", "eMail"],
     policy: devicePolicy(ctgry, tiers, identifier, facts),
     cancellation: { kind: "pro-rata", feePercent: 10 },
+    // A replacement device: the cover moves to it (a device holds one policy at a time).
+    endorsement: { fields: () => ["brand", "model", "uIdnt"] },
     forms: deviceForms(identifier),
     schemas: () => ({ quote: deviceSeed, insrncDrtn: durationField(DEVICE_DURATIONS), addtnlFact: facts }),
   });

@@ -44,6 +44,8 @@ export const health: ProductFamily = productFamily({
   consumerRequirements: (_insurer, consumerClass) => personRequirements(consumerClass),
   policy: healthPolicy,
   cancellation: { kind: "pro-rata", feePercent: 10 },
+  // Another hospital of the insurer's network.
+  endorsement: { fields: () => ["hospital"] },
   forms: healthForms,
   schemas: () => ({ quote: healthSeed, insrncDrtn: durationField(MONTHLY_DURATIONS), addtnlFact: healthFacts }),
 });

@@ -22,6 +22,8 @@ function propertyFamily(ctgry: string, name: string, covers: readonly PropertyCo
     consumerRequirements: (_cover, consumerClass) => [nameField(consumerClass), "phoneNo", "eMail", "addrss.addrss"],
     policy: propertyPolicy(ctgry, covers, issuance),
     cancellation: { kind: "pro-rata", feePercent: 10 },
+    // A changed sum insured or description (and, for a building, its address).
+    endorsement: { fields: () => (issuance.premises ? ["sumInsured", "description", "premisesAddress"] : ["sumInsured", "description"]) },
     forms: propertyForms(ctgry, covers, issuance),
     schemas: () => ({ quote: propertySeed, insrncDrtn: durationField(MONTHLY_DURATIONS), addtnlFact: issuance.premises ? premisesFacts : propertyFacts }),
   });

@@ -68,6 +68,12 @@ export const travel: ProductFamily = productFamily({
   policy: travelPolicy,
   // One trip: once the traveller has departed the risk has run.
   cancellation: { kind: "until-risk-starts", feePercent: 10, start: "the traveller departed" },
+  // A renewed passport, moved dates, another next of kin: before departure only.
+  endorsement: {
+    fields: () => ["passportNo", "departureDate", "returnDate", "nokName", "nokRelationship", "nokPhone", "nokAddress"],
+    coverFields: ["departureDate", "returnDate"],
+    beforeCoverStarts: true,
+  },
   forms: travelForms,
   schemas: () => ({
     quote: travelSeed.extend({ insrncDrtn: durationRule, destination: destinationRule, travelerAge: travelerAgeRule.optional() }),

@@ -37,6 +37,13 @@ export const vehicle: ProductFamily = productFamily({
   consumerRequirements,
   policy: vehiclePolicy,
   cancellation: { kind: "pro-rata", feePercent: 10 },
+  // A new plate (re-registration); comprehensive cover also a new insured value, which an administrator reviews.
+  endorsement: {
+    fields: (type) => (type === "cmpr" ? ["rgstrtId", "vhclValueForInsrnc"] : ["rgstrtId"]),
+    reviewed: (_type, changed) => changed.includes("vhclValueForInsrnc"),
+    // Stored as the document's kind and size, not the document: kept as it is, not validated again.
+    carried: ["proofOfOwnrsh"],
+  },
   forms: vehicleForms,
   schemas({ code }) {
     const comprehensive = code === "cmpr";
