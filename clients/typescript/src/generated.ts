@@ -508,6 +508,47 @@ export interface components {
             to?: string;
         };
         /**
+         * dump entt_<consumer_id>|insr_<product_code>-<tx_id>*ENDORSE
+         * @description What a change of an approved policy's facts would do now (changes nothing): the changes as ndrs would store them, the premium difference, and whether it is reviewed.
+         */
+        "dump-entt-consumer-id-insr-product-code-tx-id-endorse.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed: components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-endorse.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** dump entt_<consumer_id>|insr_<product_code>-<tx_id>*ENDORSE: answer */
+        "dump-entt-consumer-id-insr-product-code-tx-id-endorse.response": {
+            /** @description Each changed addtnlFact field, before and after */
+            changes: {
+                field: string;
+                from: unknown;
+                to: unknown;
+            }[];
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            /** @description The pro-rata arithmetic in words */
+            explanation: string;
+            /** @description The transaction reference as stored (a UUID hyphenated and lower-case): the <tx_id> of later commands */
+            id: string;
+            /** @description Naira charged to the wallet (positive) or given back (negative) for the cover still to run (live policies) */
+            premiumChange: number;
+            /** @description true: an administrator decides the change (live policies of products whose changes are reviewed) */
+            reviewed: boolean;
+            /**
+             * @description p pending, a approved, d declined, l lapsed (a financed policy whose plan lapsed), c cancelled, e expired (docs/lifecycle.md)
+             * @enum {string}
+             */
+            status: "p" | "a" | "d" | "l" | "c" | "e";
+        };
+        /** dump entt_<consumer_id>|insr_<product_code>-<tx_id>*ENDORSE: seed */
+        "dump-entt-consumer-id-insr-product-code-tx-id-endorse.seed": {
+            /** @description The addtnlFact fields that change, with their new values (each product's list: docs/lifecycle.md); checked as at issuance */
+            addtnlFact: {
+                [key: string]: unknown;
+            };
+        };
+        /**
          * dump entt_<consumer_id>|insr_<product_code>-<tx_id>*REFUND
          * @description What cancelling an approved policy from a date would give back now (changes nothing): the figures cncl would store.
          */
@@ -573,6 +614,31 @@ export interface components {
              * @enum {string}
              */
             crtfctType?: "pdf" | "docx" | "jpg";
+            /** @description The policy's changes, oldest first, when it has any */
+            endorsements?: {
+                /** @description Each changed addtnlFact field, before and after */
+                changes: {
+                    field: string;
+                    from: unknown;
+                    to: unknown;
+                }[];
+                /** @description The pro-rata arithmetic in words */
+                explanation: string;
+                /** @description Your reference for the change */
+                id: string;
+                /** @description Naira charged to the wallet (positive) or given back (negative) for the cover still to run (live policies) */
+                premiumChange: number;
+                /**
+                 * @description applied: in force now; pending: an administrator decides; declined: see statusNote
+                 * @enum {string}
+                 */
+                status: "applied" | "pending" | "declined";
+                statusNote?: string;
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                tmstmp: string;
+                /** @description The certificate version it made, once applied (issuance is version 1) */
+                version?: number;
+            }[];
             exctnFdbck: components["schemas"]["SuccessFeedback"];
             /** @description Once approved: the policy number (TST-… in test mode) */
             policyNo?: string;
@@ -585,6 +651,8 @@ export interface components {
             statusNote?: string;
             /** @description When the status last changed */
             tmstmp: string;
+            /** @description The certificate's version, once the policy was changed (ndrs): issuance is 1 */
+            version?: number;
         };
         /**
          * dump entt_*CSTMRS_ADMIN
@@ -1162,6 +1230,65 @@ export interface components {
             id: 75 | 35 | 55;
             /** @description The HTTP-equivalent status: 200, 4xx, 5xx, 503 at capacity */
             id_v4: number;
+        };
+        /**
+         * ndrs entt_<consumer_id>|insr_<product_code>-<tx_id>
+         * @description Change an approved policy's facts mid-term (an endorsement: a new plate, a replacement device, a traveller's passport or dates, a loan amount; each product's list in docs/lifecycle.md), checked as at issuance, the premium difference for the cover still to run charged or given back; applied at once as a new certificate version (policy.endorsed), or pending where the product has live changes reviewed.
+         */
+        "ndrs-entt-consumer-id-insr-product-code-tx-id.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed: components["schemas"]["ndrs-entt-consumer-id-insr-product-code-tx-id.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** ndrs entt_<consumer_id>|insr_<product_code>-<tx_id>: answer */
+        "ndrs-entt-consumer-id-insr-product-code-tx-id.response": {
+            endorsement: {
+                /** @description Each changed addtnlFact field, before and after */
+                changes: {
+                    field: string;
+                    from: unknown;
+                    to: unknown;
+                }[];
+                /** @description The pro-rata arithmetic in words */
+                explanation: string;
+                /** @description Your reference for the change */
+                id: string;
+                /** @description Naira charged to the wallet (positive) or given back (negative) for the cover still to run (live policies) */
+                premiumChange: number;
+                /**
+                 * @description applied: in force now; pending: an administrator decides; declined: see statusNote
+                 * @enum {string}
+                 */
+                status: "applied" | "pending" | "declined";
+                statusNote?: string;
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                tmstmp: string;
+                /** @description The certificate version it made, once applied (issuance is version 1) */
+                version?: number;
+            };
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            /** @description The transaction reference as stored (a UUID hyphenated and lower-case): the <tx_id> of later commands */
+            id: string;
+            /**
+             * @description p pending, a approved, d declined, l lapsed (a financed policy whose plan lapsed), c cancelled, e expired (docs/lifecycle.md)
+             * @enum {string}
+             */
+            status: "p" | "a" | "d" | "l" | "c" | "e";
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            tmstmp: string;
+            /** @description The policy's certificate version now */
+            version: number;
+        };
+        /** ndrs entt_<consumer_id>|insr_<product_code>-<tx_id>: seed */
+        "ndrs-entt-consumer-id-insr-product-code-tx-id.seed": {
+            /** @description The addtnlFact fields that change, with their new values (each product's list: docs/lifecycle.md); checked as at issuance */
+            addtnlFact: {
+                [key: string]: unknown;
+            };
+            /** @description Your reference for this change: a repeat with it returns the first answer */
+            id: string;
         };
         /**
          * payment financeLoan
@@ -2712,7 +2839,7 @@ export interface components {
                  */
                 eventId: string;
                 /** @enum {string} */
-                eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
+                eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
                 lastError?: string;
                 /** @description HTTP status of the last attempt */
                 lastStatus?: number;
@@ -2736,7 +2863,7 @@ export interface components {
             cursor?: string;
             endpointId?: string;
             /** @enum {string} */
-            eventType?: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
+            eventType?: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
             /** @default 20 */
             limit?: number;
             /** @enum {string} */
@@ -2763,7 +2890,7 @@ export interface components {
                 /** Format: uuid */
                 endpointId: string;
                 /** @description The event types delivered; empty: every type */
-                events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
+                events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
                 /** @description Deliveries have failed since then (the endpoint is disabled after five days of it) */
                 failingSince?: string;
                 /** @description After a rotation: the previous secret also signs until then */
@@ -2802,7 +2929,7 @@ export interface components {
             /** Format: uuid */
             endpointId: string;
             /** @description The event types delivered; empty: every type */
-            events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
+            events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
             exctnFdbck: components["schemas"]["SuccessFeedback"];
             /** @description Deliveries have failed since then (the endpoint is disabled after five days of it) */
             failingSince?: string;
@@ -2819,7 +2946,7 @@ export interface components {
         /** webhook register: seed */
         "webhook-register.seed": {
             description?: string;
-            events?: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
+            events?: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
             url: string;
         };
         /**
@@ -2867,7 +2994,7 @@ export interface components {
              */
             eventId: string;
             /** @enum {string} */
-            eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
+            eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
             exctnFdbck: components["schemas"]["SuccessFeedback"];
             lastError?: string;
             /** @description HTTP status of the last attempt */
@@ -2961,7 +3088,7 @@ export interface components {
              */
             eventId: string;
             /** @enum {string} */
-            eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
+            eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
             exctnFdbck: components["schemas"]["SuccessFeedback"];
             lastError?: string;
             /** @description HTTP status of the last attempt */
@@ -3001,7 +3128,7 @@ export interface components {
             /** Format: uuid */
             endpointId: string;
             /** @description The event types delivered; empty: every type */
-            events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
+            events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
             exctnFdbck: components["schemas"]["SuccessFeedback"];
             /** @description Deliveries have failed since then (the endpoint is disabled after five days of it) */
             failingSince?: string;
@@ -3020,7 +3147,7 @@ export interface components {
             description?: string;
             enabled?: boolean;
             endpointId: string;
-            events?: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
+            events?: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
             /** @constant */
             rotateSecret?: true;
             url?: string;
@@ -3043,7 +3170,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["prfl-entity.request"] | components["schemas"]["dump-entt-cstmrs.request"] | components["schemas"]["dump-entt-cstmrs-admin.request"] | components["schemas"]["dump-ipck-product-code-prmm.request"] | components["schemas"]["dump-hlth-hsptls.request"] | components["schemas"]["set-env-live.request"] | components["schemas"]["set-env-test.request"] | components["schemas"]["entt-consumer-id-insure.request"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-status.request"] | components["schemas"]["appr-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["dump-entt.request"] | components["schemas"]["dump-entt-admin.request"] | components["schemas"]["wallet-topup.request"] | components["schemas"]["enrch-niid-vehicle.request"] | components["schemas"]["enrch-vin-vehicle.request"] | components["schemas"]["claim-submit.request"] | components["schemas"]["claim-status.request"] | components["schemas"]["claim-list.request"] | components["schemas"]["claim-withdraw.request"] | components["schemas"]["claim-review.request"] | components["schemas"]["payment-financeloan.request"] | components["schemas"]["payment-recordinstallment.request"] | components["schemas"]["payment-runlapse.request"] | components["schemas"]["payment-status.request"] | components["schemas"]["cncl-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["rinst-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id-auto.request"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-refund.request"] | components["schemas"]["webhook-register.request"] | components["schemas"]["webhook-update.request"] | components["schemas"]["webhook-delete.request"] | components["schemas"]["webhook-list.request"] | components["schemas"]["webhook-deliveries.request"] | components["schemas"]["webhook-replay.request"] | components["schemas"]["webhook-test.request"] | components["schemas"]["webhook-secret.request"];
+                "application/json": components["schemas"]["prfl-entity.request"] | components["schemas"]["dump-entt-cstmrs.request"] | components["schemas"]["dump-entt-cstmrs-admin.request"] | components["schemas"]["dump-ipck-product-code-prmm.request"] | components["schemas"]["dump-hlth-hsptls.request"] | components["schemas"]["set-env-live.request"] | components["schemas"]["set-env-test.request"] | components["schemas"]["entt-consumer-id-insure.request"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-status.request"] | components["schemas"]["appr-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["dump-entt.request"] | components["schemas"]["dump-entt-admin.request"] | components["schemas"]["wallet-topup.request"] | components["schemas"]["enrch-niid-vehicle.request"] | components["schemas"]["enrch-vin-vehicle.request"] | components["schemas"]["claim-submit.request"] | components["schemas"]["claim-status.request"] | components["schemas"]["claim-list.request"] | components["schemas"]["claim-withdraw.request"] | components["schemas"]["claim-review.request"] | components["schemas"]["payment-financeloan.request"] | components["schemas"]["payment-recordinstallment.request"] | components["schemas"]["payment-runlapse.request"] | components["schemas"]["payment-status.request"] | components["schemas"]["ndrs-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-endorse.request"] | components["schemas"]["cncl-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["rinst-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id-auto.request"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-refund.request"] | components["schemas"]["webhook-register.request"] | components["schemas"]["webhook-update.request"] | components["schemas"]["webhook-delete.request"] | components["schemas"]["webhook-list.request"] | components["schemas"]["webhook-deliveries.request"] | components["schemas"]["webhook-replay.request"] | components["schemas"]["webhook-test.request"] | components["schemas"]["webhook-secret.request"];
             };
         };
         responses: {
@@ -3053,7 +3180,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["prfl-entity.response"] | components["schemas"]["dump-entt-cstmrs.response"] | components["schemas"]["dump-entt-cstmrs-admin.response"] | components["schemas"]["dump-ipck-product-code-prmm.response"] | components["schemas"]["dump-hlth-hsptls.response"] | components["schemas"]["set-env-live.response"] | components["schemas"]["set-env-test.response"] | components["schemas"]["entt-consumer-id-insure.response"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-status.response"] | components["schemas"]["appr-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["dump-entt.response"] | components["schemas"]["dump-entt-admin.response"] | components["schemas"]["wallet-topup.response"] | components["schemas"]["enrch-niid-vehicle.response"] | components["schemas"]["enrch-vin-vehicle.response"] | components["schemas"]["claim-submit.response"] | components["schemas"]["claim-status.response"] | components["schemas"]["claim-list.response"] | components["schemas"]["claim-withdraw.response"] | components["schemas"]["claim-review.response"] | components["schemas"]["payment-financeloan.response"] | components["schemas"]["payment-recordinstallment.response"] | components["schemas"]["payment-runlapse.response"] | components["schemas"]["payment-status.response"] | components["schemas"]["cncl-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["rinst-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id-auto.response"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-refund.response"] | components["schemas"]["webhook-register.response"] | components["schemas"]["webhook-update.response"] | components["schemas"]["webhook-delete.response"] | components["schemas"]["webhook-list.response"] | components["schemas"]["webhook-deliveries.response"] | components["schemas"]["webhook-replay.response"] | components["schemas"]["webhook-test.response"] | components["schemas"]["webhook-secret.response"] | components["schemas"]["Refusal"] | components["schemas"]["AtCapacity"];
+                    "application/json": components["schemas"]["prfl-entity.response"] | components["schemas"]["dump-entt-cstmrs.response"] | components["schemas"]["dump-entt-cstmrs-admin.response"] | components["schemas"]["dump-ipck-product-code-prmm.response"] | components["schemas"]["dump-hlth-hsptls.response"] | components["schemas"]["set-env-live.response"] | components["schemas"]["set-env-test.response"] | components["schemas"]["entt-consumer-id-insure.response"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-status.response"] | components["schemas"]["appr-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["dump-entt.response"] | components["schemas"]["dump-entt-admin.response"] | components["schemas"]["wallet-topup.response"] | components["schemas"]["enrch-niid-vehicle.response"] | components["schemas"]["enrch-vin-vehicle.response"] | components["schemas"]["claim-submit.response"] | components["schemas"]["claim-status.response"] | components["schemas"]["claim-list.response"] | components["schemas"]["claim-withdraw.response"] | components["schemas"]["claim-review.response"] | components["schemas"]["payment-financeloan.response"] | components["schemas"]["payment-recordinstallment.response"] | components["schemas"]["payment-runlapse.response"] | components["schemas"]["payment-status.response"] | components["schemas"]["ndrs-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-endorse.response"] | components["schemas"]["cncl-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["rinst-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id-auto.response"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-refund.response"] | components["schemas"]["webhook-register.response"] | components["schemas"]["webhook-update.response"] | components["schemas"]["webhook-delete.response"] | components["schemas"]["webhook-list.response"] | components["schemas"]["webhook-deliveries.response"] | components["schemas"]["webhook-replay.response"] | components["schemas"]["webhook-test.response"] | components["schemas"]["webhook-secret.response"] | components["schemas"]["Refusal"] | components["schemas"]["AtCapacity"];
                 };
             };
         };
