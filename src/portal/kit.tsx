@@ -8,7 +8,7 @@ import { CommandError } from "../core/errors";
 /** Rows per page of every portal list (keyset pagination: the "more" link carries the cursor). */
 export const PAGE_SIZE = 25;
 
-type ResponseSet = { status?: number | string; headers: Record<string, unknown> };
+export type ResponseSet = { status?: number | string; headers: Record<string, unknown> };
 
 /**
  * After a form succeeded: htmx is told where to go (HX-Redirect, so the whole page loads), a plain

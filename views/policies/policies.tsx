@@ -1,5 +1,6 @@
 import type { Children } from "@kitajs/html";
 import { coverPeriod, dateTime, naira, POLICY_STATUS_TEXT } from "../format";
+import { ChangeHistory, type ChangeRow } from "../lifecycle/change";
 import { Badge, Input, MoreRows, Table } from "../portal/ui";
 
 export interface PolicyRow {
@@ -146,6 +147,12 @@ export interface PolicyView {
   reinstateHref?: string;
   /** "Renew the policy" (renewable policies in their last 60 days, not renewed yet). */
   renewHref?: string;
+  /** "Change the policy" (an approved policy its product lets change now). */
+  changeHref?: string;
+  /** The operator's "Decide the change" (a change waits for review). */
+  decideChangeHref?: string;
+  /** The policy's changes, oldest first (its certificate versions). */
+  changes?: readonly ChangeRow[];
   /** The policy that continues this one's cover, and the one this one continues. */
   renewal?: { reference: string; href: string };
   renews?: { reference: string; href: string };
@@ -204,7 +211,7 @@ export function PolicyDetail(props: { policy: PolicyView; children?: Children })
       </h1>
       {p.mode === "test" ? <p class="notice">Test mode: a specimen, no cover, nothing billed.</p> : ""}
       <PolicyStatusBlock policy={p} />
-      {p.claimHref || p.financeHref || p.cancelHref || p.reinstateHref || p.renewHref ? (
+      {p.claimHref || p.financeHref || p.changeHref || p.decideChangeHref || p.cancelHref || p.reinstateHref || p.renewHref ? (
         <p>
           {p.claimHref ? (
             <a class="button" href={p.claimHref}>
@@ -216,6 +223,20 @@ export function PolicyDetail(props: { policy: PolicyView; children?: Children })
           {p.financeHref ? (
             <a class="button secondary" href={p.financeHref}>
               Finance the premium
+            </a>
+          ) : (
+            ""
+          )}{" "}
+          {p.decideChangeHref ? (
+            <a class="button" href={p.decideChangeHref}>
+              Decide the change
+            </a>
+          ) : (
+            ""
+          )}{" "}
+          {p.changeHref ? (
+            <a class="button secondary" href={p.changeHref}>
+              Change the policy
             </a>
           ) : (
             ""
@@ -290,6 +311,7 @@ export function PolicyDetail(props: { policy: PolicyView; children?: Children })
           </>
         ))}
       </dl>
+      {p.changes?.length ? <ChangeHistory rows={p.changes} /> : ""}
     </section>
   );
 }

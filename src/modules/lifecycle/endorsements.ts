@@ -68,13 +68,6 @@ export const endorsableFields = (policy: PolicyRecord): readonly string[] => {
   return product.family.endorsement?.fields(product.type) ?? [];
 };
 
-/** Whether the policy's page offers "Change the policy". */
-export const endorsable = (policy: PolicyRecord, now: Date): boolean =>
-  endorsableFields(policy).length > 0 &&
-  policy.status === "a" &&
-  now < policy.coverEnd &&
-  !(findProduct(policy.productCode).family.endorsement?.beforeCoverStarts && now >= policy.coverStart);
-
 /** The facts the product rules are asked with: the stored ones less what the terms add (duration) or keep as stored (`carried`). */
 function sentFacts(policy: PolicyRecord, rule: EndorsementRule): Record<string, unknown> {
   const { insrncDrtn: _duration, ...facts } = policy.facts;
@@ -82,14 +75,9 @@ function sentFacts(policy: PolicyRecord, rule: EndorsementRule): Record<string, 
   return facts;
 }
 
-/**
- * Check and price a change of `policy` to the facts in `requested` at `now`, refusing what the rules
- * refuse (the policy not in force, a field the product does not let change, a value the product
- * refuses at issuance, a change the insurer would decline, a price change of a financed policy).
- */
-export async function assessEndorsement(db: Executor, policy: PolicyRecord, requested: unknown, now: Date): Promise<EndorsementTerms> {
+/** Whether `policy` can be changed now (in force, within the time its product allows, no change waiting): its product's rule, or the refusal. */
+export async function checkChangeable(db: Executor, policy: PolicyRecord, now: Date): Promise<EndorsementRule> {
   const rule = ruleOf(policy);
-  const product = findProduct(policy.productCode);
   if (policy.status !== "a")
     throw new CommandError(409, `policy ${policy.reference} is not in force (status ${policy.status}): only an approved policy is changed`);
   if (now >= policy.coverEnd) throw new CommandError(409, `policy ${policy.reference}'s cover has ended: it can no longer be changed`);
@@ -100,7 +88,17 @@ export async function assessEndorsement(db: Executor, policy: PolicyRecord, requ
     .from(policyEndorsements)
     .where(and(eq(policyEndorsements.policyId, policy.id), eq(policyEndorsements.status, "pending")));
   if (pending) throw new CommandError(409, `policy ${policy.reference} has a change waiting for an administrator (${pending.reference}): one change at a time`);
+  return rule;
+}
 
+/**
+ * Check and price a change of `policy` to the facts in `requested` at `now`, refusing what the rules
+ * refuse (the policy not in force, a field the product does not let change, a value the product
+ * refuses at issuance, a change the insurer would decline, a price change of a financed policy).
+ */
+export async function assessEndorsement(db: Executor, policy: PolicyRecord, requested: unknown, now: Date): Promise<EndorsementTerms> {
+  const rule = await checkChangeable(db, policy, now);
+  const product = findProduct(policy.productCode);
   if (!isRecord(requested) || Object.keys(requested).length === 0)
     throw new CommandError(400, `${FIELD} must name the changes, e.g. { "${rule.fields(product.type)[0]}": … }`, FIELD);
   const allowed = rule.fields(product.type);

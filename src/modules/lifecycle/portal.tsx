@@ -1,18 +1,21 @@
-import { Elysia } from "elysia";
+import { type AnyElysia, Elysia } from "elysia";
 import { CancelForm, RefundPreviewBlock } from "../../../views/lifecycle/cancel";
+import { ChangeDecision, ChangeForm } from "../../../views/lifecycle/change";
 import { ConfirmChange } from "../../../views/lifecycle/confirm";
+import type { FormProblem } from "../../../views/portal/ui";
 import { CommandError } from "../../core/errors";
 import { newId, normaliseUuid } from "../../core/ids";
 import { isoDate } from "../../core/validation";
 import type { Database } from "../../db/client";
 import type { AppDeps } from "../../http/context";
-import { notFound, redirectTo } from "../../portal/kit";
+import { notFound, type ResponseSet, redirectTo } from "../../portal/kit";
 import { formValues, page, problemOf, typedValue } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { inWords } from "../../portal/words";
 import { findPolicyByReference, policiesByIds } from "../policies/service";
 import type { PolicyRecord } from "../policies/types";
-import { cancelFormView, refundPreview, reinstateView, renewView } from "./presenter";
+import { decideEndorsement, endorsePolicy } from "./endorsements";
+import { cancelFormView, changeDecisionView, changeFormView, refundPreview, reinstateView, renewView, requestedChanges } from "./presenter";
 import { CANCELLATION_REASONS, type CancellationReason } from "./schema";
 import { type Canceller, cancelPolicy, reinstatePolicy, renewPolicy } from "./service";
 
@@ -142,6 +145,44 @@ function cancellationPages(deps: AppDeps, surface: Surface) {
       },
       { portal: surface.access },
     )
+    .get(
+      `${surface.route}/change`,
+      async ({ viewer, csrf, request, params, set }) => {
+        const policy = await surface.find(db, viewer, keyOf(params));
+        if (!policy) return page(request, shell(viewer, csrf, "Not found"), notFound(set, NO_POLICY));
+        const decision = surface.access === "admin" ? await changeDecisionView(db, policy, surface.base(policy), csrf) : null;
+        if (decision) return page(request, shell(viewer, csrf, `Change to policy ${policy.reference}`), <ChangeDecision {...decision} />);
+        const form = await changeFormView(db, surface.canceller(viewer), policy, surface.base(policy), { csrf }, new Date());
+        return page(request, shell(viewer, csrf, `Change policy ${policy.reference}`), <ChangeForm {...form} />);
+      },
+      { portal: surface.access },
+    )
+    .post(
+      `${surface.route}/change`,
+      async ({ viewer, csrf, request, params, body, set }) => {
+        const policy = await surface.find(db, viewer, keyOf(params));
+        if (!policy) return page(request, shell(viewer, csrf, "Not found"), notFound(set, NO_POLICY));
+        const values = formValues(body);
+        const canceller = surface.canceller(viewer);
+        const now = new Date();
+        let problem: FormProblem | undefined;
+        try {
+          const changes = requestedChanges(policy, values);
+          if (!Object.keys(changes).length) throw new CommandError(400, "Change at least one detail: every value above is the policy's own");
+          if (values.step === "confirm") {
+            // The portal's own reference: each confirmation is one change.
+            await endorsePolicy(db, canceller, { policyId: policy.id }, { reference: newId(), addtnlFact: changes }, now);
+            return redirectTo(request, set, surface.base(policy));
+          }
+        } catch (error) {
+          problem = problemOf(error);
+        }
+        const form = await changeFormView(db, canceller, policy, surface.base(policy), { csrf, values, problem, preview: true }, now);
+        if (form.problem || form.refusal) set.status = 400;
+        return page(request, shell(viewer, csrf, `Change policy ${policy.reference}`), <ChangeForm {...form} />);
+      },
+      { portal: surface.access },
+    )
     .post(
       `${surface.route}/cancel`,
       async ({ viewer, csrf, request, params, body, set }) => {
@@ -170,5 +211,48 @@ function cancellationPages(deps: AppDeps, surface: Surface) {
     );
 }
 
-export const lifecyclePortal = (deps: AppDeps) =>
-  new Elysia({ name: "lifecycle-pages" }).use(cancellationPages(deps, SURFACES[0]!)).use(cancellationPages(deps, SURFACES[1]!));
+interface DecisionContext {
+  viewer: PortalViewer;
+  csrf: string;
+  request: Request;
+  params: Record<string, string>;
+  body: unknown;
+  set: ResponseSet;
+}
+
+/** The operator's decision on a change waiting for review. */
+function changeDecisionPages(deps: AppDeps) {
+  const db = deps.database.db;
+  const admin = SURFACES[1]!;
+  const decide = async (approve: boolean, { viewer, csrf, request, params, body, set }: DecisionContext): Promise<string | JSX.Element> => {
+    const policy = await admin.find(db, viewer, keyOf(params));
+    if (!policy) return page(request, { title: "Not found", active: admin.active, viewer, csrf }, notFound(set, NO_POLICY));
+    const note = typedValue(formValues(body).note);
+    try {
+      if (!approve && !note) throw new CommandError(400, "Say why the change is declined: the partner reads it", "note");
+      await decideEndorsement(
+        db,
+        { actor: viewer, by: `admin:${viewer.email}` },
+        policy.id,
+        approve ? { approve: true } : { approve: false, note: note! },
+        new Date(),
+      );
+      return redirectTo(request, set, admin.base(policy));
+    } catch (error) {
+      set.status = error instanceof CommandError ? error.status : 500;
+      const view = await changeDecisionView(db, policy, admin.base(policy), csrf, problemOf(error));
+      if (!view) return redirectTo(request, set, admin.base(policy));
+      return page(request, { title: `Change to policy ${policy.reference}`, active: admin.active, viewer, csrf }, <ChangeDecision {...view} />);
+    }
+  };
+  return new Elysia({ name: "admin-change-decisions" })
+    .use(portalSession(deps))
+    .post(`${admin.route}/change/approve`, (ctx) => decide(true, ctx), { portal: "admin" })
+    .post(`${admin.route}/change/decline`, (ctx) => decide(false, ctx), { portal: "admin" });
+}
+
+/** Each surface's pages, and the operator's decisions on changes (typed as any Elysia: together their route types are more than TypeScript represents). */
+export const lifecyclePortal = (deps: AppDeps): AnyElysia => {
+  const plugins: AnyElysia[] = [...SURFACES.map((surface) => cancellationPages(deps, surface)), changeDecisionPages(deps)];
+  return plugins.reduce((app, plugin) => app.use(plugin), new Elysia({ name: "lifecycle-pages" }) as AnyElysia);
+};

@@ -1,15 +1,21 @@
-import { coverPeriod, day } from "../../../views/format";
+import { coverPeriod, dateTime, day } from "../../../views/format";
 import type { CancelFormProps, RefundPreview } from "../../../views/lifecycle/cancel";
+import type { ChangeDecisionProps, ChangeFormProps, ChangeRow } from "../../../views/lifecycle/change";
 import type { ConfirmChangeProps } from "../../../views/lifecycle/confirm";
 import type { FormProblem } from "../../../views/portal/ui";
 import { CommandError } from "../../core/errors";
 import { formatNaira } from "../../core/money";
 import type { Database } from "../../db/client";
+import { problemOf } from "../../portal/page";
 import { inWords } from "../../portal/words";
-import { productName } from "../../products";
+import { findProduct, productName } from "../../products";
+import { seedFromForm } from "../../products/forms";
 import { watToday } from "../../products/policy-helpers";
+import type { FormField } from "../../products/types";
 import type { PolicyRecord } from "../policies/types";
+import { checkChangeable, type EndorsementRecord, endorsableFields, endorsementsOf, quoteEndorsement } from "./endorsements";
 import { CANCELLATION_REASON_TEXT } from "./model";
+import type { FactChange } from "./schema";
 import { assessReinstatement, type CancellationRecord, type CancellationTerms, type Canceller, quoteCancellation, quoteRenewal } from "./service";
 
 /** Whose wallet the refund goes to, in the viewer's words. */
@@ -167,4 +173,147 @@ export function renewView(
       consequence: premium,
     };
   });
+}
+
+/** The product's form inputs for the facts `policy` lets change (shown whatever other inputs would decide). */
+function changeEntries(policy: PolicyRecord): FormField[] {
+  const product = findProduct(policy.productCode);
+  const paths = endorsableFields(policy).map((field) => `addtnlFact.${field}`);
+  return product.family
+    .forms(product.type)
+    .policy.filter((entry): entry is FormField => entry.kind !== "group" && paths.includes(entry.path))
+    .map(({ showWhen: _shown, ...field }) => field);
+}
+
+/** A stored fact as its input holds it (kobo amounts as naira typed). */
+function inputValue(field: FormField, value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (field.wireUnit === "kobo" && typeof value === "number") return String(value / 100);
+  if (typeof value === "boolean") return value ? "on" : undefined;
+  return String(value);
+}
+
+/** A fact as people read it: amounts in naira, dates as days. */
+function factText(field: FormField | undefined, value: unknown): string {
+  if (value === undefined || value === null || value === "") return "none";
+  if (typeof value === "number" && field?.kind === "number") return formatNaira(field.wireUnit === "kobo" ? value : Math.round(value * 100));
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (field?.kind === "date" && typeof value === "string") return day(value);
+  return String(value);
+}
+
+/** Each change of a stored change, as "Registration plate: ABC123DE → LND456XY". */
+function changeLines(policy: PolicyRecord, changes: readonly FactChange[]): string[] {
+  const product = findProduct(policy.productCode);
+  const fields = product.family.forms(product.type).policy.filter((entry): entry is FormField => entry.kind !== "group");
+  return changes.map(({ field, from, to }) => {
+    const entry = fields.find((f) => f.path === `addtnlFact.${field}`);
+    return `${entry?.label ?? field}: ${factText(entry, from)} → ${factText(entry, to)}`;
+  });
+}
+
+/** A premium change in the viewer's words. */
+function premiumChangeText(policy: PolicyRecord, changeKobo: number, canceller: Canceller | null): string {
+  if (changeKobo === 0) return "No change";
+  const amount = formatNaira(Math.abs(changeKobo));
+  if (policy.mode === "test") return `${amount} ${changeKobo > 0 ? "more" : "less"} (a test policy: no money moves)`;
+  const wallet = canceller ? walletOf(canceller) : "the wallet";
+  return changeKobo > 0 ? `${amount} from ${wallet}` : `${amount} back to ${wallet}`;
+}
+
+/** The history of `policy`'s changes, oldest first, for its page. */
+export function changeHistory(policy: PolicyRecord, endorsements: readonly EndorsementRecord[]): ChangeRow[] {
+  const STATE: Record<EndorsementRecord["status"], (e: EndorsementRecord) => string> = {
+    applied: (e) => `Version ${e.version}`,
+    pending: () => "Waiting for review",
+    declined: () => "Declined",
+  };
+  return endorsements.map((e) => ({
+    state: STATE[e.status](e),
+    when: dateTime(e.createdAt),
+    changes: changeLines(policy, e.changes),
+    premium: premiumChangeText(policy, e.premiumChangeKobo, null),
+    ...(e.statusNote ? { note: `Declined: ${e.statusNote}` } : {}),
+  }));
+}
+
+/** The form values of the facts that change, the policy's own where nothing was submitted. */
+export const currentChangeValues = (policy: PolicyRecord): Record<string, string | undefined> =>
+  Object.fromEntries(changeEntries(policy).map((field) => [field.path, inputValue(field, policy.facts[field.path.slice("addtnlFact.".length)])]));
+
+/** The facts a submitted change form changes: those whose value differs from the policy's. */
+export function requestedChanges(policy: PolicyRecord, values: Record<string, string | undefined>): Record<string, unknown> {
+  const sent = (seedFromForm(changeEntries(policy), values).addtnlFact ?? {}) as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(sent).filter(([field, value]) => JSON.stringify(policy.facts[field]) !== JSON.stringify(value)));
+}
+
+/**
+ * The change form of `policy` at `base`: its fields filled in, and with `preview` what the
+ * submitted change would do (priced, as it would be decided), or why the policy cannot be changed.
+ */
+export async function changeFormView(
+  db: Database,
+  canceller: Canceller,
+  policy: PolicyRecord,
+  base: string,
+  form: { csrf: string; values?: Record<string, string | undefined>; problem?: FormProblem; preview?: boolean },
+  now: Date,
+): Promise<ChangeFormProps> {
+  const shell = {
+    reference: policy.reference,
+    productName: productName(policy.productCode),
+    backHref: base,
+    action: `${base}/change`,
+    csrf: form.csrf,
+    entries: changeEntries(policy),
+    values: form.values ?? currentChangeValues(policy),
+    problem: form.problem,
+  };
+  try {
+    await checkChangeable(db, policy, now);
+  } catch (error) {
+    if (!(error instanceof CommandError)) throw error;
+    return { ...shell, refusal: inWords(error.message) };
+  }
+  if (!form.preview || form.problem) return shell;
+  try {
+    const { assessment } = await quoteEndorsement(db, canceller, { policyId: policy.id }, requestedChanges(policy, shell.values), now);
+    const decision = assessment.reviewed
+      ? "An underwriter reviews it (within one working day); until then the policy stays as it is"
+      : `In force as soon as you confirm: certificate version ${policy.version + 1}`;
+    return {
+      ...shell,
+      preview: {
+        lines: [
+          ["What changes", changeLines(policy, assessment.changes).join("; ")],
+          ["Premium", `${premiumChangeText(policy, assessment.premium.changeKobo, canceller)}. ${assessment.premium.explanation}.`],
+          ["Decision", decision],
+        ],
+      },
+    };
+  } catch (error) {
+    return { ...shell, problem: problemOf(error) };
+  }
+}
+
+/** The operator's decision page for the change of `policy` waiting for review (null when none waits). */
+export async function changeDecisionView(
+  db: Database,
+  policy: PolicyRecord,
+  base: string,
+  csrf: string,
+  problem?: FormProblem,
+): Promise<ChangeDecisionProps | null> {
+  const pending = (await endorsementsOf(db, policy.id)).filter((e) => e.status === "pending");
+  if (!pending.length) return null;
+  return {
+    reference: policy.reference,
+    productName: productName(policy.productCode),
+    backHref: base,
+    approveAction: `${base}/change/approve`,
+    declineAction: `${base}/change/decline`,
+    csrf,
+    change: changeHistory(policy, pending)[0]!,
+    problem,
+  };
 }

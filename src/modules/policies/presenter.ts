@@ -13,7 +13,8 @@ import type { VehicleRegistry } from "../enrichment/registry";
 import { registryAnswer } from "../enrichment/service";
 import { type VinDecoder, validVin } from "../enrichment/vin";
 import { planNoOfPolicy } from "../financing/service";
-import { cancellationSummary } from "../lifecycle/presenter";
+import { checkChangeable, endorsementsOf } from "../lifecycle/endorsements";
+import { cancellationSummary, changeHistory } from "../lifecycle/presenter";
 import { cancellationOf, reinstatable, renewable, renewalLinks } from "../lifecycle/service";
 import { hasCertificate, latestQuote, policyContext, storedTerms } from "./service";
 import type { PolicyRecord } from "./types";
@@ -156,7 +157,18 @@ export const reviewDone = (decided: PolicyRecord) =>
 /** Everything a policy page shows, with links for this viewer (`base` is the page's own path). */
 export async function policyView(db: Database, config: Config, policy: PolicyRecord, base: string, consumerHref: string): Promise<PolicyView> {
   const consumer = await findConsumer(db, policy.partnerId, policy.consumerId);
-  const [cancellation, links] = await Promise.all([policy.status === "c" ? cancellationOf(db, policy.id) : null, renewalLinks(db, policy)]);
+  const [cancellation, links, endorsements, changeable] = await Promise.all([
+    policy.status === "c" ? cancellationOf(db, policy.id) : null,
+    renewalLinks(db, policy),
+    endorsementsOf(db, policy.id),
+    checkChangeable(db, policy, new Date()).then(
+      () => true,
+      (error) => {
+        if (!(error instanceof CommandError)) throw error;
+        return false;
+      },
+    ),
+  ]);
   const product = findProduct(policy.productCode);
   const hosted = policy.status === "a" && (policy.mode === "test" || product.family.policy.certificate(product.type).delivery === "hosted");
   return {
@@ -184,6 +196,10 @@ export async function policyView(db: Database, config: Config, policy: PolicyRec
     cancellationText: cancellation ? cancellationSummary(policy, cancellation) : undefined,
     reinstateHref: cancellation && reinstatable(policy, cancellation, new Date()) ? `${base}/reinstate` : undefined,
     renewHref: !links.renewal && renewable(policy, new Date()) ? `${base}/renew` : undefined,
+    changeHref: changeable ? `${base}/change` : undefined,
+    // The operator decides a change waiting for review on the change page.
+    decideChangeHref: base.startsWith("/admin/") && endorsements.some((e) => e.status === "pending") ? `${base}/change` : undefined,
+    changes: changeHistory(policy, endorsements),
     renewal: links.renewal && { reference: links.renewal.reference, href: siblingHref(base, links.renewal) },
     renews: links.renews && { reference: links.renews.reference, href: siblingHref(base, links.renews) },
   };
