@@ -23,8 +23,13 @@ const { approved, age, livePartner, ledgerAgrees, eventsOf, refused } = lifecycl
 const DAY = 86_400_000;
 const admin = { actor: { label: "operator", partnerId: operator.partnerId }, by: "admin:operator@example.com" };
 
-const endorse = (p: { run: (c: string, s?: unknown, l?: any) => Promise<any> }, address: string, addtnlFact: Record<string, unknown>, label = "test", id = crypto.randomUUID()) =>
-  p.run(`ndrs ${address}`, { id, addtnlFact }, label);
+const endorse = (
+  p: { run: (c: string, s?: unknown, l?: any) => Promise<any> },
+  address: string,
+  addtnlFact: Record<string, unknown>,
+  label = "test",
+  id = crypto.randomUUID(),
+) => p.run(`ndrs ${address}`, { id, addtnlFact }, label);
 
 const reload = async (id: string) => (await db.select().from(policies).where(eq(policies.id, id)))[0]!;
 
@@ -174,12 +179,7 @@ describe("live changes: the premium difference for the cover still to run, and r
     const share = (aged.coverEnd.getTime() - Date.now()) / (aged.coverEnd.getTime() - aged.coverStart.getTime());
     expect(Math.abs(higher.endorsement.premiumChange - difference * share)).toBeLessThan(0.05);
     expect(higher.endorsement.explanation).toContain("of its 365 days of cover are still to run");
-    const [charge] = await db
-      .select()
-      .from(walletEntries)
-      .where(eq(walletEntries.policyId, policy.row.id))
-      .orderBy(walletEntries.createdAt)
-      .offset(1);
+    const [charge] = await db.select().from(walletEntries).where(eq(walletEntries.policyId, policy.row.id)).orderBy(walletEntries.createdAt).offset(1);
     expect(charge!.amountKobo).toBe(-Math.round(higher.endorsement.premiumChange * 100));
     const lower = await endorse(p, policy.address, { sumInsured: 1_000_000 }, "live");
     expect(lower.endorsement.premiumChange).toBe(-higher.endorsement.premiumChange);
@@ -233,7 +233,11 @@ describe("live changes: the premium difference for the cover still to run, and r
   test("a financed policy's premium does not change while its plan runs; a change that keeps the premium is applied", async () => {
     const p = await livePartner();
     const policy = await approved(p, "allr-stnd-1111", "live");
-    const plan = await p.run("payment financeLoan", { policy: policy.reference, downPayment: 1000, installments: 4, frequency: "weekly", firstDueDate: watDate() }, "live");
+    const plan = await p.run(
+      "payment financeLoan",
+      { policy: policy.reference, downPayment: 1000, installments: 4, frequency: "weekly", firstDueDate: watDate() },
+      "live",
+    );
     expect(plan.exctnFdbck.id).toBe(75);
     refused(await endorse(p, policy.address, { sumInsured: 2_000_000 }, "live"), 409, `financing plan ${plan.planNo}`);
     expect((await endorse(p, policy.address, { description: "Laptop and camera" }, "live")).endorsement.status).toBe("applied");

@@ -4,7 +4,7 @@
  * registry's record, and expiry at the end of cover.
  */
 import { describe, expect, test } from "bun:test";
-import { and, eq, } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import fc from "fast-check";
 import { renderCertificateFor } from "../src/modules/certificates/service";
 import { publishApprovedVehicles } from "../src/modules/enrichment/publication";
@@ -20,7 +20,7 @@ import {
   renewPolicy,
 } from "../src/modules/lifecycle/service";
 import { policies } from "../src/modules/policies/schema";
-import { walletEntries, } from "../src/modules/wallet/schema";
+import { walletEntries } from "../src/modules/wallet/schema";
 import { findProduct } from "../src/products";
 import { cancellationRefund } from "../src/products/cancellation";
 import { pdfText } from "./certificates/parse";

@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { endorsementPremiumChange, type EndorsementPricing } from "../../src/products/endorsement";
+import { type EndorsementPricing, endorsementPremiumChange } from "../../src/products/endorsement";
 
 const DAY = 86_400_000;
 const year = { coverStart: new Date("2025-12-31T23:00:00Z"), coverEnd: new Date("2026-12-31T23:00:00Z") }; // 2026, WAT
@@ -28,7 +28,10 @@ describe("the worked example of docs/lifecycle.md", () => {
   test("before the cover starts all of the difference applies; no difference costs nothing", () => {
     const before = { ...year, at: new Date(year.coverStart.getTime() - DAY), paidKobo: 1_000 };
     expect(endorsementPremiumChange({ ...before, currentKobo: 1_000, changedKobo: 1_750 }).changeKobo).toBe(750);
-    expect(endorsementPremiumChange({ ...before, currentKobo: 1_000, changedKobo: 1_000 })).toEqual({ changeKobo: 0, explanation: "The premium does not change" });
+    expect(endorsementPremiumChange({ ...before, currentKobo: 1_000, changedKobo: 1_000 })).toEqual({
+      changeKobo: 0,
+      explanation: "The premium does not change",
+    });
   });
 });
 

@@ -88,6 +88,17 @@ const cases: Record<string, (label: KeyLabel) => Promise<void>> = {
     const { consumerId, productCode, reference } = w.b.policy;
     refused(await attack(label, `cncl entt_${consumerId}|insr_${productCode}-${reference}`, { id: crypto.randomUUID(), reason: "insured_request" }), 404);
   },
+  "ndrs entt_<consumer_id>|insr_<product_code>-<tx_id>": async (label) => {
+    const { consumerId, productCode, reference } = w.b.policy;
+    refused(
+      await attack(label, `ndrs entt_${consumerId}|insr_${productCode}-${reference}`, { id: crypto.randomUUID(), addtnlFact: { rgstrtId: "LND456XY" } }),
+      404,
+    );
+  },
+  "dump entt_<consumer_id>|insr_<product_code>-<tx_id>*ENDORSE": async (label) => {
+    const { consumerId, productCode, reference } = w.b.policy;
+    refused(await attack(label, `dump entt_${consumerId}|insr_${productCode}-${reference}*ENDORSE`, { addtnlFact: { rgstrtId: "LND456XY" } }), 404);
+  },
   "rinst entt_<consumer_id>|insr_<product_code>-<tx_id>": async (label) => {
     const { consumerId, productCode, reference } = w.b.policy;
     refused(await attack(label, `rinst entt_${consumerId}|insr_${productCode}-${reference}`, { id: crypto.randomUUID() }), 404);

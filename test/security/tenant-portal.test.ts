@@ -212,6 +212,9 @@ const cases: Record<string, () => Promise<void>> = {
   "GET /portal/policies/:reference/reinstate": async () => expectStatus(await visit(owner, "GET", `/portal/policies/${w.b.policy.reference}/reinstate`), 404),
   "POST /portal/policies/:reference/reinstate": async () =>
     expectStatus(await visit(owner, "POST", `/portal/policies/${w.b.policy.reference}/reinstate`, {}), 404),
+  "GET /portal/policies/:reference/change": async () => expectStatus(await visit(owner, "GET", `/portal/policies/${w.b.policy.reference}/change`), 404),
+  "POST /portal/policies/:reference/change": async () =>
+    expectStatus(await visit(owner, "POST", `/portal/policies/${w.b.policy.reference}/change`, { "addtnlFact.rgstrtId": "LND456XY", step: "confirm" }), 404),
   "GET /portal/policies/:reference/renew": async () => expectStatus(await visit(owner, "GET", `/portal/policies/${w.b.policy.reference}/renew`), 404),
   "POST /portal/policies/:reference/renew": async () => expectStatus(await visit(owner, "POST", `/portal/policies/${w.b.policy.reference}/renew`, {}), 404),
   "GET /portal/quote": async () => expectStatus(await visit(owner, "GET", `/portal/quote?product=vhcl-tprt-1111&consumer=${w.b.consumer.id}`), 200),
@@ -341,6 +344,22 @@ const cases: Record<string, () => Promise<void>> = {
     "POST",
     () => `/admin/policies/${w.b.policy.reference}/reinstate`,
     () => ({}),
+  ),
+  "GET /admin/policies/:id/change": adminOnly("GET", () => `/admin/policies/${w.b.policy.reference}/change`),
+  "POST /admin/policies/:id/change": adminOnly(
+    "POST",
+    () => `/admin/policies/${w.b.policy.reference}/change`,
+    () => ({ "addtnlFact.rgstrtId": "LND456XY", step: "confirm" }),
+  ),
+  "POST /admin/policies/:id/change/approve": adminOnly(
+    "POST",
+    () => `/admin/policies/${w.b.policy.reference}/change/approve`,
+    () => ({}),
+  ),
+  "POST /admin/policies/:id/change/decline": adminOnly(
+    "POST",
+    () => `/admin/policies/${w.b.policy.reference}/change/decline`,
+    () => ({ note: "declined by A" }),
   ),
   "GET /admin/policies/:id/renew": adminOnly("GET", () => `/admin/policies/${w.b.policy.reference}/renew`),
   "POST /admin/policies/:id/renew": adminOnly(

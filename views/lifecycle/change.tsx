@@ -13,7 +13,7 @@ export interface ChangeRow {
 }
 
 /** What the change would do, shown before it is confirmed. */
-export interface ChangePreview {
+interface ChangePreview {
   lines: readonly (readonly [label: string, value: string])[];
 }
 

@@ -96,7 +96,7 @@ export async function checkChangeable(db: Executor, policy: PolicyRecord, now: D
  * refuse (the policy not in force, a field the product does not let change, a value the product
  * refuses at issuance, a change the insurer would decline, a price change of a financed policy).
  */
-export async function assessEndorsement(db: Executor, policy: PolicyRecord, requested: unknown, now: Date): Promise<EndorsementTerms> {
+async function assessEndorsement(db: Executor, policy: PolicyRecord, requested: unknown, now: Date): Promise<EndorsementTerms> {
   const rule = await checkChangeable(db, policy, now);
   const product = findProduct(policy.productCode);
   if (!isRecord(requested) || Object.keys(requested).length === 0)

@@ -238,7 +238,7 @@ export function changeHistory(policy: PolicyRecord, endorsements: readonly Endor
 }
 
 /** The form values of the facts that change, the policy's own where nothing was submitted. */
-export const currentChangeValues = (policy: PolicyRecord): Record<string, string | undefined> =>
+const currentChangeValues = (policy: PolicyRecord): Record<string, string | undefined> =>
   Object.fromEntries(changeEntries(policy).map((field) => [field.path, inputValue(field, policy.facts[field.path.slice("addtnlFact.".length)])]));
 
 /** The facts a submitted change form changes: those whose value differs from the policy's. */
