@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { newImei } from "../test/support/fixtures";
 import { accounts } from "./server";
 import { command, expect, expectAccessible, PNG, screenshot, signIn, test, VEHICLE_FORM } from "./support";
 
@@ -284,4 +285,47 @@ test("the operator reinstates a cancelled policy: what is paid back and the gap 
   await admin.getByRole("button", { name: "Reinstate the policy" }).click();
   await expect(admin.locator("#policy-status")).toContainText("Approved");
   await expect(admin.locator("#policy-status")).toContainText("Reinstated on");
+});
+
+test("a partner changes a policy's device: the change and its price before confirming, then version 2 with its certificate", async ({ page }) => {
+  const { demoPartner } = accounts();
+  await command(page, demoPartner, "legacy", "set env_test");
+  const consumer = await command(page, demoPartner, "legacy", "prfl entity", {
+    class: "h",
+    name: { first: "Tunde", last: "Ade" },
+    phoneNo: "+2348071112244",
+    eMail: `tunde.${crypto.randomUUID().slice(0, 8)}@example.ng`,
+  });
+  const [first, replacement] = [newImei(), newImei()];
+  const policy = await command(page, demoPartner, "legacy", `entt_${consumer.id}: insure`, {
+    ctgry: "phnn",
+    type: "flx1",
+    pckg: "1111",
+    id: crypto.randomUUID(),
+    insrncDrtn: "1y",
+    addtnlFact: { brand: "Tecno", model: "Spark 20", uIdnt: first },
+  });
+  expect(policy.status).toBe("a");
+  await signIn(page, demoPartner);
+  await page.goto(`/portal/policies/${policy.id}`);
+  await page.getByRole("link", { name: "Change the policy" }).click();
+  await expect(page.getByRole("heading", { name: `Change policy ${policy.id}` })).toBeVisible();
+  await expect(page.getByLabel("IMEI", { exact: true })).toHaveValue(first);
+  await page.getByLabel("Model", { exact: true }).fill("Camon 30");
+  await page.getByLabel("IMEI", { exact: true }).fill(replacement);
+  await page.getByRole("button", { name: "See what it costs" }).click();
+  await expect(page.getByText(`IMEI: ${first} → ${replacement}`)).toBeVisible();
+  await expect(page.getByText("In force as soon as you confirm: certificate version 2")).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, "change-policy");
+  await page.getByRole("button", { name: "Confirm the change" }).click();
+  await expect(page).toHaveURL(new RegExp(`/portal/policies/${policy.id}$`));
+  const history = page.getByRole("table", { name: "Changes to the policy" });
+  await expect(history).toContainText("Version 2");
+  await expect(history).toContainText("Model: Spark 20 → Camon 30");
+  const download = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Download the certificate" }).click();
+  expect((await download).suggestedFilename()).toMatch(/\.pdf$/);
+  const status = await command(page, demoPartner, "legacy", `dump entt_${consumer.id}|insr_phnn-flx1-1111-${policy.id}*STATUS`);
+  expect(status).toMatchObject({ version: 2, endorsements: [{ status: "applied", version: 2 }] });
 });

@@ -123,18 +123,18 @@ describe("ndrs: what is refused changes nothing", () => {
     refused(await endorse(p, marine.address, { goodsValue: 6_000_000 }), 409, "takes no mid-term changes");
     const cancelled = await approved(p);
     await cancelled.cancel();
-    refused(await endorse(p, cancelled.address, { rgstrtId: "LND456XY" }), 409, "is not in force (status c)");
+    refused(await endorse(p, cancelled.address, { rgstrtId: "LND456XY" }), 409, "was cancelled: only an approved policy is changed");
     const other = await t.partner();
     refused(await endorse(other, cancelled.address, { rgstrtId: "LND456XY" }), 404);
     const live = await approved(await livePartner(), "vhcl-tprt-1111", "live");
     refused(await endorse(p, live.address, { rgstrtId: "LND456XY" }), 404);
   });
 
-  test("a replacement device another policy already covers: the insurer declines the change", async () => {
-    const p = await t.partner();
-    const insured = await approved(p, "phnn-flx1-1111");
-    const policy = await approved(p, "phnn-flx1-1111");
-    refused(await endorse(p, policy.address, { uIdnt: insured.row.facts.uIdnt }), 409, "the insurer declines this change");
+  test("a replacement device another live policy already covers: the insurer declines the change", async () => {
+    const p = await livePartner();
+    const insured = await approved(p, "phnn-flx1-1111", "live");
+    const policy = await approved(p, "phnn-flx1-1111", "live");
+    refused(await endorse(p, policy.address, { uIdnt: insured.row.facts.uIdnt }, "live"), 409, "the insurer declines this change");
     expect((await reload(policy.row.id)).version).toBe(1);
   });
 

@@ -10,5 +10,8 @@ export function watTimestamp(at: Date): string {
  * after its last moment, so a year from 23 Nov 2026 is 23 Nov 2026 to 22 Nov 2027.
  */
 export function coverDays(start: Date, end: Date): { firstDay: string; lastDay: string } {
-  return { firstDay: watTimestamp(start).slice(0, 10), lastDay: watTimestamp(new Date(end.getTime() - 1)).slice(0, 10) };
+  return { firstDay: watTimestamp(start).slice(0, 10), lastDay: lastCoverDay(end) };
 }
+
+/** The last day (WAT) cover ending at `end` reaches: cover ending at a midnight does not reach the day that starts then. */
+export const lastCoverDay = (end: Date): string => watTimestamp(new Date(end.getTime() - 1)).slice(0, 10);

@@ -1,3 +1,4 @@
+import { day } from "../format";
 import { type FormProblem, type FormValues, HxForm, Input, ProblemSummary } from "../portal/ui";
 
 /** What a cancellation from the chosen day would give back, as the form shows it before anyone confirms. */
@@ -74,7 +75,7 @@ export function CancelForm(props: CancelFormProps) {
             value={props.values.effectiveDate ?? props.today}
             required
             problem={props.problem}
-            hint={`Today (${props.today}) or a later day, up to ${props.lastDay}. Today stops the cover at once.`}
+            hint={`Today (${day(props.today)}) or a later day, up to ${day(props.lastDay)}. Today stops the cover at once.`}
           />
         </div>
         <Input name="reason" label="Reason" kind="select" options={props.reasons} value={props.values.reason} required problem={props.problem} />

@@ -1,4 +1,5 @@
 /** Claims as the portal's pages show them: rows, the claim page's view model, the moves offered, the list with its paging. */
+
 import {
   CLAIM_STATUS_TEXT,
   type ClaimFilterValues,
@@ -9,6 +10,7 @@ import {
 } from "../../../views/claims/claims";
 import { naira } from "../../../views/format";
 import type { FormProblem } from "../../../views/portal/ui";
+import { lastCoverDay } from "../../core/time";
 import type { Database } from "../../db/client";
 import { moreHref, PAGE_SIZE } from "../../portal/kit";
 import { problemOf } from "../../portal/page";
@@ -107,7 +109,7 @@ export function claimPolicySummary(policy: PolicyRecord | null): ClaimPolicySumm
     productName: productName(policy.productCode),
     status: policy.status,
     coverFirstDay: watToday(policy.coverStart),
-    coverLastDay: watToday(new Date(policy.coverEnd.getTime() - 1)),
+    coverLastDay: lastCoverDay(policy.coverEnd),
   };
 }
 

@@ -3,19 +3,21 @@
  * them, and so do the portal's pages. Every change, its outbox event and (given an actor) its audit
  * row are written in one transaction; a refused request changes nothing.
  */
+
 import { and, asc, desc, eq, getTableColumns, gte, lt, or, type SQL } from "drizzle-orm";
 import type { DecodedDocument } from "../../core/documents";
 import { CommandError } from "../../core/errors";
 import { newId, normaliseUuid } from "../../core/ids";
 import { toNaira as naira } from "../../core/money";
 import { decodeCursor, encodeCursor, type Page } from "../../core/pagination";
+import { lastCoverDay } from "../../core/time";
 import type { Database, Executor } from "../../db/client";
 import { isUniqueViolation } from "../../db/errors";
 import { watMidnight, watToday } from "../../products/policy-helpers";
 import { type AuditActor, recordAudit } from "../audit/service";
 import { type DomainEvent, recordEvent } from "../events/service";
 import { policies } from "../policies/schema";
-import { requirePolicyMode } from "../policies/service";
+import { POLICY_STATUS_WORDS, requirePolicyMode } from "../policies/service";
 import type { Mode, PolicyRecord } from "../policies/types";
 import type { ClaimRequest } from "./model";
 import { type ClaimActor, checkTransition, claimCeiling, newClaimNumber, settlement } from "./rules";
@@ -105,23 +107,23 @@ function claimEvent(claim: ClaimRecord, type: "claim.submitted" | "claim.updated
 /** A sandbox key must not change a real claim, nor a live key a sandbox one (spec 5.5). */
 const checkMode = (policy: { reference: string; mode: Mode }, mode: Mode) => requirePolicyMode(policy, mode, "its claims are handled");
 
-const NOT_CLAIMABLE: Partial<Record<PolicyRecord["status"], string>> = {
-  p: "is pending (status p)",
-  d: "was declined (status d)",
-  l: "has lapsed (status l)",
-};
+/** Claims wait for a decision, and never reach cover that was never in force. */
+const NOT_CLAIMABLE = new Set<PolicyRecord["status"]>(["p", "d", "l"]);
 
 /**
  * Spec: claims only on an active policy of the partner, for an incident within its cover, up to its sum insured.
  * A cancelled or expired policy still answers for incidents while it covered (docs/lifecycle.md).
  */
 function checkClaimable(policy: PolicyRecord, request: ClaimRequest): void {
-  const refused = NOT_CLAIMABLE[policy.status];
-  if (refused) throw new CommandError(409, `policy ${policy.reference} ${refused}: claims can be submitted only on an active policy (status a)`);
+  if (NOT_CLAIMABLE.has(policy.status))
+    throw new CommandError(
+      409,
+      `policy ${policy.reference} ${POLICY_STATUS_WORDS[policy.status]} (status ${policy.status}): claims can be submitted only on an active policy (status a)`,
+    );
   const firstDay = watToday(policy.coverStart);
   // The last day the cover reaches: a cover ending at midnight does not cover the day that starts then; a cancellation ends it early.
   const end = policy.cancelledFrom && policy.cancelledFrom < policy.coverEnd ? policy.cancelledFrom : policy.coverEnd;
-  const lastDay = watToday(new Date(end.getTime() - 1));
+  const lastDay = lastCoverDay(end);
   if (request.incidentDate < firstDay || request.incidentDate > lastDay)
     throw new CommandError(
       400,

@@ -1,5 +1,7 @@
 /** Financing plans as the portal's pages show them: rows, the plan page's view model, a payment's outcome, the lapse run, the list with its paging. */
+
 import type { FinancePolicySummary, LapseRunState, PlanRow, PlanView } from "../../../views/financing/financing";
+import { lastCoverDay } from "../../core/time";
 import type { Database } from "../../db/client";
 import { moreHref, PAGE_SIZE } from "../../portal/kit";
 import { productName } from "../../products";
@@ -82,7 +84,7 @@ export function financePolicySummary(policy: PolicyRecord | null): FinancePolicy
     reference: policy.reference,
     productName: productName(policy.productCode),
     premiumKobo: policy.premiumKobo,
-    coverLastDay: watToday(new Date(policy.coverEnd.getTime() - 1)),
+    coverLastDay: lastCoverDay(policy.coverEnd),
   };
 }
 

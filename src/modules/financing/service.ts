@@ -12,13 +12,14 @@ import { CommandError } from "../../core/errors";
 import { newId, normaliseUuid } from "../../core/ids";
 import { toNaira as naira } from "../../core/money";
 import { decodeCursor, encodeCursor, type Page } from "../../core/pagination";
+import { lastCoverDay } from "../../core/time";
 import type { Database, Executor } from "../../db/client";
 import { isUniqueViolation } from "../../db/errors";
 import { watToday } from "../../products/policy-helpers";
 import { type AuditActor, recordAudit } from "../audit/service";
 import { recordEvent } from "../events/service";
 import { policies } from "../policies/schema";
-import { requirePolicyMode, statusEvent } from "../policies/service";
+import { POLICY_STATUS_WORDS, requirePolicyMode, statusEvent } from "../policies/service";
 import type { Mode } from "../policies/types";
 import {
   type InstallmentRecord,
@@ -51,8 +52,6 @@ const selectPlan = (db: Executor) =>
     .innerJoin(policies, eq(policies.id, financingPlans.policyId));
 
 const planNotFound = (planNo: string) => new CommandError(404, `seed.planNo: no financing plan ${planNo} for this partner`, "seed.planNo");
-
-const NOT_FINANCEABLE = { d: "was declined", l: "has lapsed", c: "was cancelled", e: "has expired" } as const;
 
 /** Plans follow their policy's mode: a test key must not keep a live plan alive, nor a live key pay a sandbox one. */
 const FINANCED_IN_ITS_MODE = "its premium is financed and paid";
@@ -90,7 +89,11 @@ export async function financePremium(db: Database, partnerId: string, mode: Mode
       policyId = policy.id;
       requirePolicyMode(policy, mode, FINANCED_IN_ITS_MODE);
       if (policy.status !== "a" && policy.status !== "p")
-        throw new CommandError(409, `policy ${reference} ${NOT_FINANCEABLE[policy.status]}: only approved or pending policies can be financed`, "seed.policy");
+        throw new CommandError(
+          409,
+          `policy ${reference} ${POLICY_STATUS_WORDS[policy.status]}: only approved or pending policies can be financed`,
+          "seed.policy",
+        );
       if (policy.premiumKobo <= 0) throw new CommandError(409, `policy ${reference} has no premium to finance`, "seed.policy");
       if (request.downPaymentKobo >= policy.premiumKobo)
         throw new CommandError(
@@ -109,7 +112,7 @@ export async function financePremium(db: Database, partnerId: string, mode: Mode
         );
       const schedule = buildSchedule(financed, request.installmentCount, request.frequency, request.firstDueDate);
       // The cover's last day: installments are owed while the policy covers, never after.
-      const coverLastDay = watToday(new Date(policy.coverEnd.getTime() - 1));
+      const coverLastDay = lastCoverDay(policy.coverEnd);
       const lastDue = schedule.at(-1)!.dueDate;
       if (lastDue > coverLastDay)
         throw new CommandError(

@@ -129,7 +129,7 @@ const renewedAnswer = ({ renewed, renewal }: RenewalOutcome) => ({
   coverEnd: watTimestamp(renewal.coverEnd),
 });
 
-const NOT_IN_FORCE = refusal(409, "policy <tx_id> is not in force (status <status>): only an approved policy is changed");
+const NOT_IN_FORCE = refusal(409, "policy <tx_id> <is pending|was declined|has lapsed|was cancelled|has expired>: only an approved policy is changed");
 const NO_CHANGES = refusal(409, "policy <tx_id> (<product>) takes no mid-term changes: cancel it and issue a new policy with the new details");
 const FIELD_FIXED = refusal(400, "seed.addtnlFact.<field> cannot be changed on <product>: what can be is <fields>");
 const ENDORSEMENT_REFUSALS = [

@@ -21,7 +21,7 @@ import { findConsumer } from "../consumers/service";
 import { recordEvent } from "../events/service";
 import { financingPlans } from "../financing/schema";
 import { policies } from "../policies/schema";
-import { policyContext, requirePolicyMode, statusEvent } from "../policies/service";
+import { POLICY_STATUS_WORDS, policyContext, requirePolicyMode, statusEvent } from "../policies/service";
 import type { PolicyRecord } from "../policies/types";
 import { debitPremium, refundPremium } from "../wallet/service";
 import { type FactChange, policyEndorsements } from "./schema";
@@ -79,7 +79,7 @@ function sentFacts(policy: PolicyRecord, rule: EndorsementRule): Record<string, 
 export async function checkChangeable(db: Executor, policy: PolicyRecord, now: Date): Promise<EndorsementRule> {
   const rule = ruleOf(policy);
   if (policy.status !== "a")
-    throw new CommandError(409, `policy ${policy.reference} is not in force (status ${policy.status}): only an approved policy is changed`);
+    throw new CommandError(409, `policy ${policy.reference} ${POLICY_STATUS_WORDS[policy.status]}: only an approved policy is changed`);
   if (now >= policy.coverEnd) throw new CommandError(409, `policy ${policy.reference}'s cover has ended: it can no longer be changed`);
   if (rule.beforeCoverStarts && now >= policy.coverStart)
     throw new CommandError(409, `policy ${policy.reference}'s cover started on ${watToday(policy.coverStart)}: it can be changed only before then`);
@@ -132,7 +132,8 @@ async function assessEndorsement(db: Executor, policy: PolicyRecord, requested: 
   }
   for (const field of rule.carried ?? []) if (policy.facts[field] !== undefined) terms.facts[field] = policy.facts[field];
 
-  const deviceMoved = terms.deviceId !== undefined && terms.deviceId !== policy.deviceId;
+  // As at underwriting: a live device holds one live policy at a time (test mode checks no devices).
+  const deviceMoved = policy.mode === "live" && terms.deviceId !== undefined && terms.deviceId !== policy.deviceId;
   const [otherCover] = deviceMoved
     ? await db
         .select({ id: policies.id })

@@ -5,6 +5,7 @@ import type { ConfirmChangeProps } from "../../../views/lifecycle/confirm";
 import type { FormProblem } from "../../../views/portal/ui";
 import { CommandError } from "../../core/errors";
 import { formatNaira } from "../../core/money";
+import { lastCoverDay } from "../../core/time";
 import type { Database } from "../../db/client";
 import { problemOf } from "../../portal/page";
 import { inWords } from "../../portal/words";
@@ -78,7 +79,7 @@ export async function cancelFormView(
     previewHref: `${base}/cancel/refund`,
     reasons: REASON_OPTIONS(canceller),
     today: watToday(now),
-    lastDay: watToday(new Date(policy.coverEnd.getTime() - 1)),
+    lastDay: lastCoverDay(policy.coverEnd),
     csrf: form.csrf,
     values: form.values,
     problem: form.problem,

@@ -8,7 +8,7 @@ import { and, asc, eq, gt, inArray, isNull, lte, or, type SQL, sql } from "drizz
 import { CommandError } from "../../core/errors";
 import { newId } from "../../core/ids";
 import { toNaira as naira } from "../../core/money";
-import { watTimestamp } from "../../core/time";
+import { lastCoverDay, watTimestamp } from "../../core/time";
 import type { Database, Executor } from "../../db/client";
 import { isUniqueViolation } from "../../db/errors";
 import { findProduct, renewableProductCodes } from "../../products";
@@ -20,7 +20,15 @@ import { recordEvent } from "../events/service";
 import { cancelPlanOfPolicy } from "../financing/service";
 import { issueRenewal, renewalOf } from "../policies/issuance";
 import { policies } from "../policies/schema";
-import { addressConditions, findPolicyByReference, notFoundAt, type PolicyAddress, requirePolicyMode, statusEvent } from "../policies/service";
+import {
+  addressConditions,
+  findPolicyByReference,
+  notFoundAt,
+  POLICY_STATUS_WORDS,
+  type PolicyAddress,
+  requirePolicyMode,
+  statusEvent,
+} from "../policies/service";
 import type { Mode, PolicyRecord } from "../policies/types";
 import { debitPremium, refundPremium } from "../wallet/service";
 import { CANCELLATION_REASON_TEXT } from "./model";
@@ -61,13 +69,6 @@ const DAY_MS = 86_400_000;
 const PENDING_CLAIMS = new Set(["submitted", "in_review"]);
 const CLAIMS_THAT_COUNT = (status: string) => status !== "withdrawn";
 
-const STATUS_WORDS: Record<Exclude<PolicyRecord["status"], "a" | "c">, string> = {
-  p: "is pending",
-  d: "was declined",
-  l: "has lapsed",
-  e: "has expired",
-};
-
 export function whereOf(canceller: Canceller, locator: PolicyLocator): { where: SQL; notFound: () => CommandError } {
   if ("address" in locator) {
     const conditions = addressConditions(locator.address);
@@ -86,7 +87,8 @@ export function whereOf(canceller: Canceller, locator: PolicyLocator): { where: 
  */
 async function assess(db: Executor, policy: PolicyRecord, effectiveDate: string | undefined, now: Date): Promise<CancellationTerms> {
   if (policy.status === "c") throw new CommandError(409, `policy ${policy.reference} is already cancelled (${policy.statusNote})`);
-  if (policy.status !== "a") throw new CommandError(409, `policy ${policy.reference} ${STATUS_WORDS[policy.status]}: only an approved policy can be cancelled`);
+  if (policy.status !== "a")
+    throw new CommandError(409, `policy ${policy.reference} ${POLICY_STATUS_WORDS[policy.status]}: only an approved policy can be cancelled`);
   const policyClaims = await db
     .select({ claimNo: claims.claimNo, status: claims.status, incidentDate: claims.incidentDate })
     .from(claims)
@@ -109,7 +111,7 @@ async function assess(db: Executor, policy: PolicyRecord, effectiveDate: string 
     );
   const today = watToday(now);
   const date = effectiveDate ?? today;
-  const lastDay = watToday(new Date(policy.coverEnd.getTime() - 1));
+  const lastDay = lastCoverDay(policy.coverEnd);
   if (date < today)
     throw new CommandError(
       400,
@@ -366,10 +368,7 @@ export async function assessReinstatement(
       `policy ${policy.reference} was cancelled from ${cancellation.effectiveDate}: it could be reinstated for ${REINSTATEMENT_WINDOW_DAYS} days, until ${watToday(closes)}`,
     );
   if (now >= policy.coverEnd)
-    throw new CommandError(
-      409,
-      `policy ${policy.reference}'s cover would have ended on ${watToday(new Date(policy.coverEnd.getTime() - 1))}: nothing is left to reinstate`,
-    );
+    throw new CommandError(409, `policy ${policy.reference}'s cover would have ended on ${lastCoverDay(policy.coverEnd)}: nothing is left to reinstate`);
   return {
     cancellation,
     // What came back goes back (a test policy moves no money).
@@ -521,7 +520,7 @@ export async function remindExpiringPolicies(db: Database, now: Date, batch = 20
           {
             ...event,
             type: "policy.expiring",
-            payload: { ...event.payload, daysLeft: Number(days), lastDay: watToday(new Date(policy.coverEnd.getTime() - 1)) },
+            payload: { ...event.payload, daysLeft: Number(days), lastDay: lastCoverDay(policy.coverEnd) },
           },
           now,
         );
@@ -568,12 +567,12 @@ function renewalRefusal(policy: PolicyRecord, now: Date): CommandError | null {
   if (!renewableProductCodes().includes(policy.productCode))
     return new CommandError(409, `policy ${policy.reference} covers one trip or loan: it is not renewed; issue a new policy instead`);
   if (policy.status !== "a")
-    return new CommandError(409, `policy ${policy.reference} is not in force (status ${policy.status}): only an approved policy is renewed`);
+    return new CommandError(409, `policy ${policy.reference} ${POLICY_STATUS_WORDS[policy.status]}: only an approved policy is renewed`);
   const opens = new Date(policy.coverEnd.getTime() - RENEWAL_WINDOW_DAYS * DAY_MS);
   if (now < opens)
     return new CommandError(
       409,
-      `policy ${policy.reference} can be renewed from ${watToday(opens)}, ${RENEWAL_WINDOW_DAYS} days before its cover ends on ${watToday(new Date(policy.coverEnd.getTime() - 1))}`,
+      `policy ${policy.reference} can be renewed from ${watToday(opens)}, ${RENEWAL_WINDOW_DAYS} days before its cover ends on ${lastCoverDay(policy.coverEnd)}`,
     );
   return null;
 }
@@ -679,7 +678,7 @@ export async function setAutoRenew(db: Database, canceller: Canceller, locator: 
     if (enabled && !renewableProductCodes().includes(policy.productCode))
       throw new CommandError(409, `policy ${policy.reference} covers one trip or loan: it is not renewed; issue a new policy instead`);
     if (enabled && policy.status !== "a")
-      throw new CommandError(409, `policy ${policy.reference} is not in force (status ${policy.status}): only an approved policy is renewed`);
+      throw new CommandError(409, `policy ${policy.reference} ${POLICY_STATUS_WORDS[policy.status]}: only an approved policy is renewed`);
     const [updated] = await tx.update(policies).set({ autoRenew: enabled, autoRenewFailedAt: null }).where(eq(policies.id, policy.id)).returning();
     await recordAudit(tx, canceller.actor, { action: "policy.auto_renew", subject: policy.reference, partnerId: policy.partnerId, details: { enabled } }, now);
     return updated!;

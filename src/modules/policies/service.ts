@@ -93,6 +93,16 @@ const STATUS_EVENT: Readonly<Record<PolicyStatus, string>> = {
   e: "policy.expired",
 };
 
+/** Where a policy stands, as refusals say it: "policy X has lapsed: …". */
+export const POLICY_STATUS_WORDS: Readonly<Record<PolicyStatus, string>> = {
+  p: "is pending",
+  a: "is approved",
+  d: "was declined",
+  l: "has lapsed",
+  c: "was cancelled",
+  e: "has expired",
+};
+
 /** The event a status change emits (docs/webhooks.md, docs/lifecycle.md). */
 export function statusEvent(policy: PolicyRecord) {
   const type = STATUS_EVENT[policy.status];
