@@ -4,12 +4,13 @@
  * registry's record, and expiry at the end of cover.
  */
 import { describe, expect, test } from "bun:test";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import fc from "fast-check";
 import { renderCertificateFor } from "../src/modules/certificates/service";
 import { publishApprovedVehicles } from "../src/modules/enrichment/publication";
 import type { PublishedPolicy } from "../src/modules/enrichment/registry";
-import { financingPlans } from "../src/modules/financing/schema";
+import { financingInstallments, financingPlans } from "../src/modules/financing/schema";
+import { runLapse } from "../src/modules/financing/service";
 import { policyCancellations } from "../src/modules/lifecycle/schema";
 import {
   cancelPolicy,
@@ -299,6 +300,62 @@ describe("the vehicle registry", () => {
   });
 });
 
+describe("reinstating a lapsed policy", () => {
+  /** A live financed vehicle policy whose plan (₦3,000 down, 4 weekly ₦3,000) started two weeks ago and lapsed today on the first missed installment. */
+  async function lapsedPolicy(p: Awaited<ReturnType<typeof livePartner>>, daysAgo = 14) {
+    const policy = await approved(p, "vhcl-tprt-1111", "live");
+    const plan = await p.run(
+      "payment financeLoan",
+      { policy: policy.reference, downPayment: 3000, installments: 4, frequency: "weekly", firstDueDate: watDate() },
+      "live",
+    );
+    expect(plan.exctnFdbck.id).toBe(75);
+    const [row] = await db.select().from(financingPlans).where(eq(financingPlans.planNo, plan.planNo));
+    await age(policy.row, daysAgo);
+    const back = sql`interval '${sql.raw(String(daysAgo))} days'`;
+    await db
+      .update(financingInstallments)
+      .set({ dueDate: sql`${financingInstallments.dueDate} - ${back}` })
+      .where(eq(financingInstallments.planId, row!.id));
+    await db
+      .update(financingPlans)
+      .set({ nextDueDate: sql`${financingPlans.nextDueDate} - ${back}`, graceDays: 0 })
+      .where(eq(financingPlans.id, row!.id));
+    expect((await runLapse(db, watDate(), new Date(), { mode: "live" })).map((l) => l.planNo)).toContain(plan.planNo);
+    expect((await policy.status()).status).toBe("l");
+    return { policy, planNo: plan.planNo as string };
+  }
+
+  test("within 30 days: the missed installments are recorded as paid, the plan runs again, the policy is in force with the lapsed time a gap; the wallet is untouched", async () => {
+    const p = await livePartner();
+    const { policy, planNo } = await lapsedPolicy(p);
+    const balance = await ledgerAgrees(p.partnerId);
+    const id = crypto.randomUUID();
+    const answer = await p.run(`rinst ${policy.address}`, { id }, "live");
+    // Installments due 14 and 7 days ago and today: ₦9,000 missed.
+    expect(answer).toMatchObject({ exctnFdbck: { id: 75 }, status: "a", reinstatement: { id, paid: 9000 } });
+    expect(answer.statusNote).toContain("the missed installments paid: no cover from");
+    expect(answer.reinstatement.gap).toBeDefined();
+    expect(await ledgerAgrees(p.partnerId)).toBe(balance);
+    const plan = await p.run("payment status", { planNo }, "live");
+    expect(plan).toMatchObject({ status: "active", outstanding: 3000 });
+    const [recorded] = await eventsOf(p.partnerId, "financing.installment_recorded");
+    expect(recorded!.payload).toMatchObject({ planNo, reference: `RINST-${id}`, amount: 9000 });
+    expect((await p.run(`rinst ${policy.address}`, { id }, "live")).reinstatement).toEqual(answer.reinstatement);
+    refused(await p.run(`rinst ${policy.address}`, { id: crypto.randomUUID() }, "live"), 409, "is not cancelled or lapsed");
+  });
+
+  test("after 30 days it is refused, saying until when it could have been", async () => {
+    const p = await livePartner();
+    const { policy } = await lapsedPolicy(p);
+    await db
+      .update(policies)
+      .set({ statusAt: new Date(Date.now() - 31 * DAY) })
+      .where(eq(policies.id, policy.row.id));
+    refused(await p.run(`rinst ${policy.address}`, { id: crypto.randomUUID() }, "live"), 409, "it could be reinstated for 30 days, until");
+  });
+});
+
 describe("reinstatement", () => {
   test("within 30 days: the refund is paid back, the policy is in force to its original end, the cancelled days are a gap no claim reaches", async () => {
     const p = await livePartner();
@@ -339,7 +396,11 @@ describe("reinstatement", () => {
   test("refused after the window, on a policy never cancelled, and by another partner", async () => {
     const p = await t.partner();
     const policy = await approved(p);
-    refused(await p.run(`rinst ${policy.address}`, { id: crypto.randomUUID() }), 409, "is not cancelled: only a cancelled policy can be reinstated");
+    refused(
+      await p.run(`rinst ${policy.address}`, { id: crypto.randomUUID() }),
+      409,
+      "is not cancelled or lapsed: only a cancelled or lapsed policy can be reinstated",
+    );
     await policy.cancel();
     refused(await (await t.partner()).run(`rinst ${policy.address}`, { id: crypto.randomUUID() }), 404, "no policy");
     const late = new Date(Date.now() + 31 * DAY);

@@ -1,5 +1,6 @@
 import type { FormEntry } from "../../src/products/types";
 import { type FormProblem, type FormValues, HxForm, Input, ProblemSummary, ProductFields, Table } from "../portal/ui";
+import { ChangeHeading, ChangeRefused } from "./confirm";
 
 /** A change as people read it: what it changes, what it costs, and where it stands. */
 export interface ChangeRow {
@@ -48,17 +49,9 @@ export function ChangeForm(props: ChangeFormProps) {
   const back = <a href={props.backHref}>Back to the policy</a>;
   return (
     <section id="change">
-      <h1>
-        Change policy <span safe>{props.reference}</span>
-      </h1>
-      <p safe>{props.productName}</p>
+      <ChangeHeading verb="Change" reference={props.reference} productName={props.productName} />
       {props.refusal ? (
-        <>
-          <p class="problem" role="alert" safe>
-            {props.refusal}
-          </p>
-          <p>{back}</p>
-        </>
+        <ChangeRefused problem={props.refusal}>{back}</ChangeRefused>
       ) : (
         <>
           <ProblemSummary problem={props.problem} inputs={props.entries.map((e) => e.path)} />

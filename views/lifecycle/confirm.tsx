@@ -1,3 +1,4 @@
+import type { Children } from "@kitajs/html";
 import { HxForm } from "../portal/ui";
 
 /** A change to a policy that is confirmed on its own page (reinstate, renew): what it will do, then the button. */
@@ -17,21 +18,33 @@ export interface ConfirmChangeProps {
   problem?: string;
 }
 
+/** The heading of a page that changes a policy ("Renew policy …"), and the product. */
+export const ChangeHeading = (props: { verb: "Reinstate" | "Renew" | "Change"; reference: string; productName: string }) => (
+  <>
+    <h1>
+      {props.verb} policy <span safe>{props.reference}</span>
+    </h1>
+    <p safe>{props.productName}</p>
+  </>
+);
+
+/** Why the change cannot be made, in words, and the way back (then there is no form). */
+export const ChangeRefused = (props: { problem: string; children: Children }) => (
+  <>
+    <p class="problem" role="alert" safe>
+      {props.problem}
+    </p>
+    <p>{props.children}</p>
+  </>
+);
+
 export function ConfirmChange(props: ConfirmChangeProps) {
   const back = <a href={props.backHref}>Back to the policy</a>;
   return (
     <section id="confirm-change">
-      <h1>
-        {props.verb} policy <span safe>{props.reference}</span>
-      </h1>
-      <p safe>{props.productName}</p>
+      <ChangeHeading verb={props.verb} reference={props.reference} productName={props.productName} />
       {props.problem ? (
-        <>
-          <p class="problem" role="alert" safe>
-            {props.problem}
-          </p>
-          <p>{back}</p>
-        </>
+        <ChangeRefused problem={props.problem}>{back}</ChangeRefused>
       ) : (
         <HxForm action={props.action} target="#confirm-change" confirm={`${props.verb} policy ${props.reference}? ${props.consequence}.`} csrf={props.csrf}>
           <dl>

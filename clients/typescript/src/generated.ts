@@ -2564,7 +2564,7 @@ export interface components {
         };
         /**
          * rinst entt_<consumer_id>|insr_<product_code>-<tx_id>
-         * @description Put a cancelled policy back in force within 30 days of the cancellation taking effect: the refund is paid back from the wallet, the cover runs to its original end, and the time it was cancelled stays a gap in cover (docs/lifecycle.md).
+         * @description Put a cancelled policy back in force within 30 days of the cancellation taking effect (the refund is paid back from the wallet), or a lapsed one within 30 days of the lapse (its missed installments are recorded as paid on its plan, which runs again): the cover runs to its original end, and the time without cover stays a gap in cover (docs/lifecycle.md).
          */
         "rinst-entt-consumer-id-insr-product-code-tx-id.request": {
             cmmnd: {
@@ -2588,7 +2588,7 @@ export interface components {
                 };
                 /** @description Your reference for the reinstatement */
                 id: string;
-                /** @description Paid back from the wallet: the cancellation's refund (live policies) */
+                /** @description Paid: a cancelled policy's refund, back from the wallet (live policies); a lapsed one's missed installments, recorded on its plan */
                 paid: number;
             };
             /**

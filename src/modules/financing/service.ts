@@ -7,7 +7,7 @@
  */
 
 import { randomBytes } from "node:crypto";
-import { and, asc, desc, eq, inArray, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lt, lte, or, type SQL, sql } from "drizzle-orm";
 import { CommandError } from "../../core/errors";
 import { newId, normaliseUuid } from "../../core/ids";
 import { toNaira as naira } from "../../core/money";
@@ -234,6 +234,90 @@ export async function earlierPayment(db: Executor, partnerId: string, request: P
 }
 
 /**
+ * Apply a payment to a locked plan's oldest unpaid installments (part payments allowed), store it
+ * under its reference and write its events (the plan completed when nothing is left): for
+ * `recordInstallment` and for the reinstatement of a lapsed policy, which pays what was missed.
+ */
+async function applyPayment(
+  tx: Executor,
+  { plan, policyReference, mode: policyMode }: { plan: PlanRecord; policyReference: string; mode: Mode },
+  request: { reference: string; amountKobo: number; paidOn: string },
+  now: Date,
+) {
+  const { partnerId } = plan;
+  const { paidOn } = request;
+  const outstanding = outstandingKobo(plan);
+  // Oldest first: each installment takes what it still lacks until the payment is used up.
+  const installments = await tx
+    .select()
+    .from(financingInstallments)
+    .where(eq(financingInstallments.planId, plan.id))
+    .orderBy(asc(financingInstallments.number));
+  let left = request.amountKobo;
+  for (const installment of installments) {
+    const lacking = installment.amountKobo - installment.paidKobo;
+    if (left === 0) break;
+    if (lacking === 0) continue;
+    const take = Math.min(lacking, left);
+    left -= take;
+    installment.paidKobo += take;
+    if (take === lacking) installment.paidAt = now;
+    await tx
+      .update(financingInstallments)
+      .set({ paidKobo: installment.paidKobo, paidAt: installment.paidAt })
+      .where(and(eq(financingInstallments.planId, plan.id), eq(financingInstallments.number, installment.number)));
+  }
+  const nextUnpaid = installments.find((i) => i.paidKobo < i.amountKobo);
+  const outstandingAfter = outstanding - request.amountKobo;
+  const completed = outstandingAfter === 0;
+  await tx
+    .update(financingPlans)
+    .set({
+      paidKobo: plan.paidKobo + request.amountKobo,
+      nextDueDate: nextUnpaid?.dueDate ?? null,
+      ...(completed ? { status: "completed" as const, closedAt: now } : {}),
+    })
+    .where(eq(financingPlans.id, plan.id));
+  const [payment] = await tx
+    .insert(financingPayments)
+    .values({
+      id: newId(),
+      partnerId,
+      planId: plan.id,
+      reference: request.reference,
+      amountKobo: request.amountKobo,
+      paidOn,
+      outstandingAfterKobo: outstandingAfter,
+      paidInstallmentsAfter: installments.filter((i) => i.paidKobo === i.amountKobo).length,
+      nextDueDateAfter: nextUnpaid?.dueDate ?? null,
+      createdAt: now,
+    })
+    .returning();
+  await recordEvent(
+    tx,
+    { partnerId, type: "financing.installment_recorded", payload: { ...wirePayment(plan.planNo, payment!), policy: policyReference, mode: policyMode } },
+    now,
+  );
+  if (completed)
+    await recordEvent(
+      tx,
+      {
+        partnerId,
+        type: "financing.completed",
+        payload: {
+          planNo: plan.planNo,
+          policy: policyReference,
+          financed: naira(financedKobo(plan)),
+          installments: plan.installmentCount,
+          mode: policyMode,
+        },
+      },
+      now,
+    );
+  return payment!;
+}
+
+/**
  * `payment recordInstallment`: apply a payment to the oldest unpaid installments (part payments
  * allowed). The plan row is locked first, so payments on one plan run one at a time and the look
  * for an earlier use of the reference sees every committed one (the unique index is the backstop
@@ -281,73 +365,7 @@ export async function recordInstallment(
           "seed.amount",
         );
 
-      // Oldest first: each installment takes what it still lacks until the payment is used up.
-      const installments = await tx
-        .select()
-        .from(financingInstallments)
-        .where(eq(financingInstallments.planId, plan.id))
-        .orderBy(asc(financingInstallments.number));
-      let left = request.amountKobo;
-      for (const installment of installments) {
-        const lacking = installment.amountKobo - installment.paidKobo;
-        if (left === 0) break;
-        if (lacking === 0) continue;
-        const take = Math.min(lacking, left);
-        left -= take;
-        installment.paidKobo += take;
-        if (take === lacking) installment.paidAt = now;
-        await tx
-          .update(financingInstallments)
-          .set({ paidKobo: installment.paidKobo, paidAt: installment.paidAt })
-          .where(and(eq(financingInstallments.planId, plan.id), eq(financingInstallments.number, installment.number)));
-      }
-      const nextUnpaid = installments.find((i) => i.paidKobo < i.amountKobo);
-      const outstandingAfter = outstanding - request.amountKobo;
-      const completed = outstandingAfter === 0;
-      await tx
-        .update(financingPlans)
-        .set({
-          paidKobo: plan.paidKobo + request.amountKobo,
-          nextDueDate: nextUnpaid?.dueDate ?? null,
-          ...(completed ? { status: "completed" as const, closedAt: now } : {}),
-        })
-        .where(eq(financingPlans.id, plan.id));
-      const [payment] = await tx
-        .insert(financingPayments)
-        .values({
-          id: newId(),
-          partnerId,
-          planId: plan.id,
-          reference: request.reference,
-          amountKobo: request.amountKobo,
-          paidOn,
-          outstandingAfterKobo: outstandingAfter,
-          paidInstallmentsAfter: installments.filter((i) => i.paidKobo === i.amountKobo).length,
-          nextDueDateAfter: nextUnpaid?.dueDate ?? null,
-          createdAt: now,
-        })
-        .returning();
-      await recordEvent(
-        tx,
-        { partnerId, type: "financing.installment_recorded", payload: { ...wirePayment(plan.planNo, payment!), policy: policyReference, mode: policyMode } },
-        now,
-      );
-      if (completed)
-        await recordEvent(
-          tx,
-          {
-            partnerId,
-            type: "financing.completed",
-            payload: {
-              planNo: plan.planNo,
-              policy: policyReference,
-              financed: naira(financedKobo(plan)),
-              installments: plan.installmentCount,
-              mode: policyMode,
-            },
-          },
-          now,
-        );
+      const payment = await applyPayment(tx, found, { reference: request.reference, amountKobo: request.amountKobo, paidOn }, now);
       if (actor)
         await recordAudit(
           tx,
@@ -355,11 +373,11 @@ export async function recordInstallment(
           {
             action: "financing.record_installment",
             subject: plan.planNo,
-            details: { reference: payment!.reference, amountKobo: payment!.amountKobo, outstandingAfterKobo: payment!.outstandingAfterKobo },
+            details: { reference: payment.reference, amountKobo: payment.amountKobo, outstandingAfterKobo: payment.outstandingAfterKobo },
           },
           now,
         );
-      return { planNo: plan.planNo, payment: payment!, applied: true };
+      return { planNo: plan.planNo, payment, applied: true };
     });
   } catch (error) {
     if (isUniqueViolation(error, "financing_payments_reference_idx")) {
@@ -454,6 +472,47 @@ export async function runLapse(db: Database, asOf: string, now: Date, by: { mode
       now,
     );
   return lapsed;
+}
+
+/** The lapsed plan of a policy, with what reinstating it must pay: every installment due by `today` and not paid. */
+export async function lapsedPlanOfPolicy(db: Executor, policyId: string, today: string): Promise<{ plan: PlanRecord; owedKobo: number } | null> {
+  const [plan] = await db
+    .select()
+    .from(financingPlans)
+    .where(and(eq(financingPlans.policyId, policyId), eq(financingPlans.status, "lapsed")))
+    .for("update");
+  if (!plan) return null;
+  const due = await db
+    .select()
+    .from(financingInstallments)
+    .where(and(eq(financingInstallments.planId, plan.id), lte(financingInstallments.dueDate, today)));
+  return { plan, owedKobo: due.reduce((owed, i) => owed + i.amountKobo - i.paidKobo, 0) };
+}
+
+/**
+ * Reopen the lapsed plan of a policy being reinstated, in the reinstating transaction: what was
+ * missed is recorded as paid under `reference` (the partner collected it from the consumer), and
+ * the plan runs again on its schedule (completed, when nothing is left).
+ */
+export async function reopenLapsedPlan(
+  tx: Executor,
+  { plan, owedKobo }: { plan: PlanRecord; owedKobo: number },
+  policy: { reference: string; mode: Mode },
+  reference: string,
+  now: Date,
+): Promise<void> {
+  const [reopened] = await tx
+    .update(financingPlans)
+    .set({ status: "active", statusNote: null, closedAt: null })
+    .where(eq(financingPlans.id, plan.id))
+    .returning();
+  if (owedKobo > 0)
+    await applyPayment(
+      tx,
+      { plan: reopened!, policyReference: policy.reference, mode: policy.mode },
+      { reference, amountKobo: owedKobo, paidOn: watToday(now) },
+      now,
+    );
 }
 
 /**

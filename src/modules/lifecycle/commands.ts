@@ -101,14 +101,16 @@ const requestOf = (seed: CancelSeed): CancellationRequest => ({
 
 const reinstatementShape = z.object({
   id: z.string().meta({ description: "Your reference for the reinstatement" }),
-  paid: naira.meta({ description: "Paid back from the wallet: the cancellation's refund (live policies)" }),
+  paid: naira.meta({
+    description: "Paid: a cancelled policy's refund, back from the wallet (live policies); a lapsed one's missed installments, recorded on its plan",
+  }),
   gap: z
     .object({ from: wireTimestamp, to: wireTimestamp })
     .optional()
     .meta({ description: "The time without cover, when the cancellation had taken effect: claims for incidents in it are refused" }),
 });
-const NOT_CANCELLED = refusal(409, "policy <tx_id> is not cancelled: only a cancelled policy can be reinstated");
-const WINDOW_CLOSED = refusal(409, "policy <tx_id> was cancelled from <date>: it could be reinstated for 30 days, until <date>");
+const NOT_CANCELLED = refusal(409, "policy <tx_id> is not cancelled or lapsed: only a cancelled or lapsed policy can be reinstated");
+const WINDOW_CLOSED = refusal(409, "policy <tx_id> <was cancelled from|lapsed on> <date>: it could be reinstated for 30 days, until <date>");
 
 const reinstatedAnswer = ({ policy, reinstatement }: ReinstatementOutcome) => ({
   id: policy.reference,
@@ -362,13 +364,15 @@ export const lifecycleCommands = [
     who: "partner",
     seed: reinstateSeed,
     summary:
-      "Put a cancelled policy back in force within 30 days of the cancellation taking effect: the refund is paid back from the wallet, " +
-      "the cover runs to its original end, and the time it was cancelled stays a gap in cover (docs/lifecycle.md).",
+      "Put a cancelled policy back in force within 30 days of the cancellation taking effect (the refund is paid back from the wallet), or a lapsed " +
+      "one within 30 days of the lapse (its missed installments are recorded as paid on its plan, which runs again): the cover runs to its " +
+      "original end, and the time without cover stays a gap in cover (docs/lifecycle.md).",
     answer: z.object({ id: storedReference, status: policyStatus, statusNote, reinstatement: reinstatementShape, tmstmp: wireTimestamp }),
     errors: [
       POLICY_UNKNOWN,
       NOT_CANCELLED,
       WINDOW_CLOSED,
+      refusal(409, "policy <tx_id> lapsed before it was approved: issue a new policy instead"),
       refusal(402, "insufficient wallet balance: the premium is <amount> naira and the balance is <balance> naira; top up with wallet topup", "live policies"),
     ],
     examples: [

@@ -1,7 +1,7 @@
 import { type AnyElysia, Elysia } from "elysia";
 import { CancelForm, RefundPreviewBlock } from "../../../views/lifecycle/cancel";
 import { ChangeDecision, ChangeForm } from "../../../views/lifecycle/change";
-import { ConfirmChange } from "../../../views/lifecycle/confirm";
+import { ConfirmChange, type ConfirmChangeProps } from "../../../views/lifecycle/confirm";
 import type { FormProblem } from "../../../views/portal/ui";
 import { CommandError } from "../../core/errors";
 import { newId, normaliseUuid } from "../../core/ids";
@@ -61,9 +61,68 @@ const keyOf = (params: Record<string, string>) => Object.values(params)[0] ?? ""
 const NO_POLICY = "No policy with this reference here.";
 const asReason = (value: string | undefined) => ((CANCELLATION_REASONS as readonly string[]).includes(value ?? "") ? (value as CancellationReason) : undefined);
 
-/** The lifecycle pages of one surface: cancellation (the form with its refund preview, the preview alone, the cancellation itself) and reinstatement. */
+/** What a page handler reads of its request. */
+interface PageContext {
+  viewer: PortalViewer;
+  csrf: string;
+  request: Request;
+  params: Record<string, string>;
+  body?: unknown;
+  set: ResponseSet;
+}
+
+/** A change confirmed on its own page: what the page shows (or why it cannot be made), and the change, giving the policy whose page follows. */
+interface ConfirmedChange {
+  verb: "Reinstate" | "Renew";
+  view(db: Database, canceller: Canceller, policy: PolicyRecord, base: string, csrf: string, now: Date, problem?: string): Promise<ConfirmChangeProps>;
+  make(db: Database, canceller: Canceller, policy: PolicyRecord, now: Date): Promise<PolicyRecord>;
+}
+
+// The portal's own references: each confirmation is one change; a second one is refused in words.
+const REINSTATE: ConfirmedChange = {
+  verb: "Reinstate",
+  view: (db, canceller, policy, base, csrf, now, problem) => reinstateView(db, canceller, policy, base, csrf, now, problem),
+  make: async (db, canceller, policy, now) => (await reinstatePolicy(db, canceller, { policyId: policy.id }, newId(), now)).policy,
+};
+/** Renewing, priced and decided as insure with the app's insurer delay. */
+const renewing = (insurerDelayMs: number): ConfirmedChange => ({
+  verb: "Renew",
+  view: (db, canceller, policy, base, csrf, now, problem) => renewView(db, canceller, policy, base, csrf, now, insurerDelayMs, problem),
+  // The renewal's page follows: the new policy.
+  make: async (db, canceller, policy, now) => (await renewPolicy(db, canceller, { policyId: policy.id }, newId(), now, insurerDelayMs)).renewal,
+});
+
+/** The confirmation pages of one surface: the page, then the change (or the page again with the refusal in words). */
+function confirmationPages(db: Database, surface: Surface) {
+  const shell = (viewer: PortalViewer, csrf: string, title: string) => ({ title, active: surface.active, viewer, csrf });
+  const respond = async (change: ConfirmedChange, { viewer, csrf, request, params, set }: PageContext, problem?: (policy: PolicyRecord) => string) => {
+    const policy = await surface.find(db, viewer, keyOf(params));
+    if (!policy) return page(request, shell(viewer, csrf, "Not found"), notFound(set, NO_POLICY));
+    const view = await change.view(db, surface.canceller(viewer), policy, surface.base(policy), csrf, new Date(), problem?.(policy));
+    return page(request, shell(viewer, csrf, `${change.verb} policy ${policy.reference}`), <ConfirmChange {...view} />);
+  };
+  return {
+    show: (change: ConfirmedChange, ctx: PageContext) => respond(change, ctx),
+    async confirm(change: ConfirmedChange, ctx: PageContext) {
+      const policy = await surface.find(db, ctx.viewer, keyOf(ctx.params));
+      if (!policy) return respond(change, ctx);
+      try {
+        const next = await change.make(db, surface.canceller(ctx.viewer), policy, new Date());
+        return redirectTo(ctx.request, ctx.set, surface.base(next));
+      } catch (error) {
+        if (!(error instanceof CommandError)) throw error;
+        ctx.set.status = error.status;
+        return respond(change, ctx, () => inWords(error.message));
+      }
+    },
+  };
+}
+
+/** The lifecycle pages of one surface: cancellation (the form with its refund preview, the preview alone, the cancellation itself), reinstatement, renewal and changes. */
 function cancellationPages(deps: AppDeps, surface: Surface) {
   const db = deps.database.db;
+  const renew = renewing(deps.config.INSURER_DELAY_MS);
+  const confirmation = confirmationPages(db, surface);
   const shell = (viewer: PortalViewer, csrf: string, title: string) => ({ title, active: surface.active, viewer, csrf });
   return new Elysia({ name: surface.name })
     .use(portalSession(deps))
@@ -87,64 +146,10 @@ function cancellationPages(deps: AppDeps, surface: Surface) {
       },
       { portal: surface.access },
     )
-    .get(
-      `${surface.route}/reinstate`,
-      async ({ viewer, csrf, request, params, set }) => {
-        const policy = await surface.find(db, viewer, keyOf(params));
-        if (!policy) return page(request, shell(viewer, csrf, "Not found"), notFound(set, NO_POLICY));
-        const view = await reinstateView(db, surface.canceller(viewer), policy, surface.base(policy), csrf, new Date());
-        return page(request, shell(viewer, csrf, `Reinstate policy ${policy.reference}`), <ConfirmChange {...view} />);
-      },
-      { portal: surface.access },
-    )
-    .post(
-      `${surface.route}/reinstate`,
-      async ({ viewer, csrf, request, params, set }) => {
-        const policy = await surface.find(db, viewer, keyOf(params));
-        if (!policy) return page(request, shell(viewer, csrf, "Not found"), notFound(set, NO_POLICY));
-        const canceller = surface.canceller(viewer);
-        try {
-          // The portal's own reference: each confirmation is one reinstatement; a second is refused.
-          await reinstatePolicy(db, canceller, { policyId: policy.id }, newId(), new Date());
-          return redirectTo(request, set, surface.base(policy));
-        } catch (error) {
-          if (!(error instanceof CommandError)) throw error;
-          set.status = error.status;
-          const view = await reinstateView(db, canceller, policy, surface.base(policy), csrf, new Date(), inWords(error.message));
-          return page(request, shell(viewer, csrf, `Reinstate policy ${policy.reference}`), <ConfirmChange {...view} />);
-        }
-      },
-      { portal: surface.access },
-    )
-    .get(
-      `${surface.route}/renew`,
-      async ({ viewer, csrf, request, params, set }) => {
-        const policy = await surface.find(db, viewer, keyOf(params));
-        if (!policy) return page(request, shell(viewer, csrf, "Not found"), notFound(set, NO_POLICY));
-        const view = await renewView(db, surface.canceller(viewer), policy, surface.base(policy), csrf, new Date(), deps.config.INSURER_DELAY_MS);
-        return page(request, shell(viewer, csrf, `Renew policy ${policy.reference}`), <ConfirmChange {...view} />);
-      },
-      { portal: surface.access },
-    )
-    .post(
-      `${surface.route}/renew`,
-      async ({ viewer, csrf, request, params, set }) => {
-        const policy = await surface.find(db, viewer, keyOf(params));
-        if (!policy) return page(request, shell(viewer, csrf, "Not found"), notFound(set, NO_POLICY));
-        const canceller = surface.canceller(viewer);
-        try {
-          // The portal's own reference for the new policy.
-          const { renewal } = await renewPolicy(db, canceller, { policyId: policy.id }, newId(), new Date(), deps.config.INSURER_DELAY_MS);
-          return redirectTo(request, set, surface.base(renewal));
-        } catch (error) {
-          if (!(error instanceof CommandError)) throw error;
-          set.status = error.status;
-          const view = await renewView(db, canceller, policy, surface.base(policy), csrf, new Date(), deps.config.INSURER_DELAY_MS, inWords(error.message));
-          return page(request, shell(viewer, csrf, `Renew policy ${policy.reference}`), <ConfirmChange {...view} />);
-        }
-      },
-      { portal: surface.access },
-    )
+    .get(`${surface.route}/reinstate`, (ctx) => confirmation.show(REINSTATE, ctx), { portal: surface.access })
+    .post(`${surface.route}/reinstate`, (ctx) => confirmation.confirm(REINSTATE, ctx), { portal: surface.access })
+    .get(`${surface.route}/renew`, (ctx) => confirmation.show(renew, ctx), { portal: surface.access })
+    .post(`${surface.route}/renew`, (ctx) => confirmation.confirm(renew, ctx), { portal: surface.access })
     .get(
       `${surface.route}/change`,
       async ({ viewer, csrf, request, params, set }) => {
@@ -211,20 +216,11 @@ function cancellationPages(deps: AppDeps, surface: Surface) {
     );
 }
 
-interface DecisionContext {
-  viewer: PortalViewer;
-  csrf: string;
-  request: Request;
-  params: Record<string, string>;
-  body: unknown;
-  set: ResponseSet;
-}
-
 /** The operator's decision on a change waiting for review. */
 function changeDecisionPages(deps: AppDeps) {
   const db = deps.database.db;
   const admin = SURFACES[1]!;
-  const decide = async (approve: boolean, { viewer, csrf, request, params, body, set }: DecisionContext): Promise<string | JSX.Element> => {
+  const decide = async (approve: boolean, { viewer, csrf, request, params, body, set }: PageContext): Promise<string | JSX.Element> => {
     const policy = await admin.find(db, viewer, keyOf(params));
     if (!policy) return page(request, { title: "Not found", active: admin.active, viewer, csrf }, notFound(set, NO_POLICY));
     const note = typedValue(formValues(body).note);

@@ -126,11 +126,16 @@ async function confirmationOf(
 /** The reinstatement page of `policy`: what is paid back and the gap it leaves, or why it cannot be. */
 export function reinstateView(db: Database, canceller: Canceller, policy: PolicyRecord, base: string, csrf: string, now: Date, problem?: string) {
   return confirmationOf("Reinstate", policy, base, csrf, problem, async () => {
-    const { owedKobo, gap } = await assessReinstatement(db, policy, now);
-    const owed = policy.mode === "test" ? "Nothing (a test policy: no money moves)" : `${formatNaira(owedKobo)} from ${walletOf(canceller)}`;
+    const { plan, owedKobo, gap } = await assessReinstatement(db, policy, now);
+    // A lapsed policy's missed installments are the consumer's to pay: recorded on the plan, not taken from the wallet.
+    const owed = plan
+      ? `${formatNaira(owedKobo)} of missed installments, recorded as paid on plan ${plan.plan.planNo} (collect it from the consumer first)`
+      : policy.mode === "test"
+        ? "Nothing (a test policy: no money moves)"
+        : `${formatNaira(owedKobo)} from ${walletOf(canceller)}`;
     return {
       lines: [
-        ["To pay back", owed],
+        [plan ? "To pay" : "To pay back", owed],
         [
           "Gap in cover",
           gap ? `No cover from ${day(gap.from)} to ${day(gap.to)}: claims for incidents then are refused.` : "None: the cancellation had not taken effect yet.",

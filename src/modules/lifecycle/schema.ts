@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { bigint, date, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { REFUND_BASES } from "../../products/cancellation";
+import { financingPlans } from "../financing/schema";
 import { partnerOwned } from "../partners/schema";
 import { policies } from "../policies/schema";
 
@@ -43,7 +44,7 @@ export const policyCancellations = pgTable(
   ],
 );
 
-/** A cancelled policy put back in force (docs/lifecycle.md): what was paid back and the gap in cover it leaves. */
+/** A cancelled or lapsed policy put back in force (docs/lifecycle.md): what was paid and the gap in cover it leaves. */
 export const policyReinstatements = pgTable(
   "policy_reinstatements",
   {
@@ -51,12 +52,13 @@ export const policyReinstatements = pgTable(
     policyId: uuid("policy_id")
       .notNull()
       .references(() => policies.id),
-    cancellationId: uuid("cancellation_id")
-      .notNull()
-      .references(() => policyCancellations.id),
+    /** The cancellation undone (a cancelled policy) … */
+    cancellationId: uuid("cancellation_id").references(() => policyCancellations.id),
+    /** … or the financing plan reopened (a lapsed policy). */
+    planId: uuid("plan_id").references(() => financingPlans.id),
     /** The partner's reference (seed.id): a repeat with it returns the first answer. */
     reference: text("reference").notNull(),
-    /** What was paid back to reinstate: the cancellation's refund (live policies). */
+    /** What was paid to reinstate: the cancellation's refund from the wallet (live policies), or the missed installments recorded on the plan. */
     owedKobo: bigint("owed_kobo", { mode: "number" }).notNull(),
     /** The gap in cover, when the cancellation had taken effect: no claim for an incident in it. */
     gapFrom: timestamp("gap_from", { withTimezone: true }),

@@ -17,7 +17,7 @@ import { watMidnight, watToday } from "../../products/policy-helpers";
 import { type AuditActor, recordAudit } from "../audit/service";
 import { claims } from "../claims/schema";
 import { recordEvent } from "../events/service";
-import { cancelPlanOfPolicy } from "../financing/service";
+import { cancelPlanOfPolicy, lapsedPlanOfPolicy, reopenLapsedPlan } from "../financing/service";
 import { issueRenewal, renewalOf } from "../policies/issuance";
 import { policies } from "../policies/schema";
 import {
@@ -349,26 +349,40 @@ export interface ReinstatementOutcome {
 /** How long after a cancellation took effect the policy may be put back in force. */
 const REINSTATEMENT_WINDOW_DAYS = 30;
 
-/** Whether a cancelled policy is still within its reinstatement window (the page offers it only then). */
-export const reinstatable = (policy: PolicyRecord, cancellation: CancellationRecord, now: Date) =>
-  now.getTime() <= cancellation.effectiveAt.getTime() + REINSTATEMENT_WINDOW_DAYS * DAY_MS && now < policy.coverEnd;
+/** What reinstating a policy undoes: its cancellation, or the lapse of its financing plan (whose missed installments are paid). */
+type Reinstated = { cancellation: CancellationRecord; plan?: never } | { cancellation?: never; plan: LapsedPlan };
+type LapsedPlan = NonNullable<Awaited<ReturnType<typeof lapsedPlanOfPolicy>>>;
 
-/** What reinstating `policy` would cost and leave, or why it cannot be: for the portal's confirmation and the command alike. */
-export async function assessReinstatement(
-  db: Executor,
-  policy: PolicyRecord,
-  now: Date,
-): Promise<{ cancellation: CancellationRecord; owedKobo: number; gap: { from: Date; to: Date } | null }> {
-  const cancellation = policy.status === "c" ? await cancellationOf(db, policy.id) : null;
-  if (!cancellation) throw new CommandError(409, `policy ${policy.reference} is not cancelled: only a cancelled policy can be reinstated`);
-  const closes = new Date(cancellation.effectiveAt.getTime() + REINSTATEMENT_WINDOW_DAYS * DAY_MS);
+export type ReinstatementTerms = Reinstated & { owedKobo: number; gap: { from: Date; to: Date } | null };
+
+/** Why a lapsed or cancelled policy can no longer be reinstated, or null: the window, and cover left to give. */
+function windowRefusal(policy: PolicyRecord, what: string, since: Date, now: Date): CommandError | null {
+  const closes = new Date(since.getTime() + REINSTATEMENT_WINDOW_DAYS * DAY_MS);
   if (now > closes)
-    throw new CommandError(
-      409,
-      `policy ${policy.reference} was cancelled from ${cancellation.effectiveDate}: it could be reinstated for ${REINSTATEMENT_WINDOW_DAYS} days, until ${watToday(closes)}`,
-    );
+    return new CommandError(409, `policy ${policy.reference} ${what}: it could be reinstated for ${REINSTATEMENT_WINDOW_DAYS} days, until ${watToday(closes)}`);
   if (now >= policy.coverEnd)
-    throw new CommandError(409, `policy ${policy.reference}'s cover would have ended on ${lastCoverDay(policy.coverEnd)}: nothing is left to reinstate`);
+    return new CommandError(409, `policy ${policy.reference}'s cover would have ended on ${lastCoverDay(policy.coverEnd)}: nothing is left to reinstate`);
+  return null;
+}
+
+/**
+ * What reinstating `policy` would cost and leave, or why it cannot be: for the portal's
+ * confirmation and the command alike. A cancelled policy pays back the refund it received (live);
+ * a lapsed one pays the installments it missed, recorded on its plan. Either way the time without
+ * cover stays a gap.
+ */
+export async function assessReinstatement(db: Executor, policy: PolicyRecord, now: Date): Promise<ReinstatementTerms> {
+  if (policy.status === "l") {
+    const lapsed = policy.policyNo ? await lapsedPlanOfPolicy(db, policy.id, watToday(now)) : null;
+    if (!lapsed) throw new CommandError(409, `policy ${policy.reference} lapsed before it was approved: issue a new policy instead`);
+    const refusal = windowRefusal(policy, `lapsed on ${watToday(policy.statusAt)}`, policy.statusAt, now);
+    if (refusal) throw refusal;
+    return { plan: lapsed, owedKobo: lapsed.owedKobo, gap: { from: policy.statusAt, to: now } };
+  }
+  const cancellation = policy.status === "c" ? await cancellationOf(db, policy.id) : null;
+  if (!cancellation) throw new CommandError(409, `policy ${policy.reference} is not cancelled or lapsed: only a cancelled or lapsed policy can be reinstated`);
+  const refusal = windowRefusal(policy, `was cancelled from ${cancellation.effectiveDate}`, cancellation.effectiveAt, now);
+  if (refusal) throw refusal;
   return {
     cancellation,
     // What came back goes back (a test policy moves no money).
@@ -376,6 +390,18 @@ export async function assessReinstatement(
     gap: now > cancellation.effectiveAt ? { from: cancellation.effectiveAt, to: now } : null,
   };
 }
+
+/** Whether a policy's page offers "Reinstate": cancelled or lapsed, within the window. */
+export const reinstatable = (db: Executor, policy: PolicyRecord, now: Date): Promise<boolean> =>
+  policy.status === "c" || policy.status === "l"
+    ? assessReinstatement(db, policy, now).then(
+        () => true,
+        (error) => {
+          if (!(error instanceof CommandError)) throw error;
+          return false;
+        },
+      )
+    : Promise.resolve(false);
 
 /** The reinstatement stored under the partner's reference (a repeat, or an answer lost); another policy under it is a conflict. */
 export async function storedReinstatement(db: Executor, canceller: Canceller, locator: PolicyLocator, reference: string): Promise<ReinstatementOutcome | null> {
@@ -420,15 +446,17 @@ export async function reinstatePolicy(db: Database, canceller: Canceller, locato
       const [policy] = await tx.select().from(policies).where(where).for("update");
       if (!policy) throw notFound();
       if (canceller.kind === "partner") requirePolicyMode(policy, canceller.mode, "it is reinstated");
-      const { cancellation, owedKobo, gap } = await assessReinstatement(tx, policy, now);
-      if (owedKobo > 0) await debitPremium(tx, policy.partnerId, policy.id, owedKobo, now);
+      const { cancellation, plan, owedKobo, gap } = await assessReinstatement(tx, policy, now);
+      if (plan) await reopenLapsedPlan(tx, plan, policy, `RINST-${reference}`, now);
+      else if (owedKobo > 0) await debitPremium(tx, policy.partnerId, policy.id, owedKobo, now);
       const [reinstatement] = await tx
         .insert(policyReinstatements)
         .values({
           id: newId(),
           partnerId: policy.partnerId,
           policyId: policy.id,
-          cancellationId: cancellation.id,
+          cancellationId: cancellation?.id ?? null,
+          planId: plan?.plan.id ?? null,
           reference,
           owedKobo,
           gapFrom: gap?.from ?? null,
@@ -437,13 +465,13 @@ export async function reinstatePolicy(db: Database, canceller: Canceller, locato
           createdAt: now,
         })
         .returning();
-      await tx.update(policyCancellations).set({ reinstatedAt: now }).where(eq(policyCancellations.id, cancellation.id));
+      if (cancellation) await tx.update(policyCancellations).set({ reinstatedAt: now }).where(eq(policyCancellations.id, cancellation.id));
       const [reinstated] = await tx
         .update(policies)
         .set({
           status: "a",
           statusNote: gap
-            ? `Reinstated on ${watToday(now)}: no cover from ${watToday(gap.from)} to ${watToday(gap.to)}`
+            ? `Reinstated on ${watToday(now)}${plan ? ", the missed installments paid" : ""}: no cover from ${watToday(gap.from)} to ${watToday(gap.to)}`
             : `Reinstated on ${watToday(now)}, before the cancellation took effect`,
           statusAt: now,
           cancelledFrom: null,

@@ -157,7 +157,7 @@ export const reviewDone = (decided: PolicyRecord) =>
 /** Everything a policy page shows, with links for this viewer (`base` is the page's own path). */
 export async function policyView(db: Database, config: Config, policy: PolicyRecord, base: string, consumerHref: string): Promise<PolicyView> {
   const consumer = await findConsumer(db, policy.partnerId, policy.consumerId);
-  const [cancellation, links, endorsements, changeable] = await Promise.all([
+  const [cancellation, links, endorsements, changeable, canReinstate] = await Promise.all([
     policy.status === "c" ? cancellationOf(db, policy.id) : null,
     renewalLinks(db, policy),
     endorsementsOf(db, policy.id),
@@ -168,6 +168,7 @@ export async function policyView(db: Database, config: Config, policy: PolicyRec
         return false;
       },
     ),
+    reinstatable(db, policy, new Date()),
   ]);
   const product = findProduct(policy.productCode);
   const hosted = policy.status === "a" && (policy.mode === "test" || product.family.policy.certificate(product.type).delivery === "hosted");
@@ -194,7 +195,7 @@ export async function policyView(db: Database, config: Config, policy: PolicyRec
     pendingText: PENDING_TEXT[policy.route],
     cancelHref: policy.status === "a" ? `${base}/cancel` : undefined,
     cancellationText: cancellation ? cancellationSummary(policy, cancellation) : undefined,
-    reinstateHref: cancellation && reinstatable(policy, cancellation, new Date()) ? `${base}/reinstate` : undefined,
+    reinstateHref: canReinstate ? `${base}/reinstate` : undefined,
     renewHref: !links.renewal && renewable(policy, new Date()) ? `${base}/renew` : undefined,
     changeHref: changeable ? `${base}/change` : undefined,
     // The operator decides a change waiting for review on the change page.

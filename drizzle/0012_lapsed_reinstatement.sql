@@ -1,0 +1,3 @@
+ALTER TABLE "policy_reinstatements" ALTER COLUMN "cancellation_id" DROP NOT NULL;--> statement-breakpoint
+ALTER TABLE "policy_reinstatements" ADD COLUMN "plan_id" uuid;--> statement-breakpoint
+ALTER TABLE "policy_reinstatements" ADD CONSTRAINT "policy_reinstatements_plan_id_financing_plans_id_fk" FOREIGN KEY ("plan_id") REFERENCES "public"."financing_plans"("id") ON DELETE no action ON UPDATE no action;
