@@ -104,6 +104,36 @@ describe("ndrs: a change applied at once", () => {
   });
 });
 
+describe("every family", () => {
+  const CHANGES: [code: string, addtnlFact: () => Record<string, unknown>][] = [
+    ["vhcl-tprt-1111", () => ({ rgstrtId: "LND456XY" })],
+    ["vhcl-cmpr-1111", () => ({ vhclValueForInsrnc: 6_000_000 })],
+    ["phnn-flx1-1111", () => ({ uIdnt: newImei() })],
+    ["lapt-flx2-1111", () => ({ uIdnt: `5CD${Math.floor(Math.random() * 1e7)}` })],
+    ["ltix-stnd-1111", () => ({ passportNo: "B98765432", nokPhone: "+2348030000002" })],
+    ["crlt-psnl-1111", () => ({ loanAmount: 60_000_000 })],
+    ["hlth-axam-1111", () => ({ hospital: "Lagoon Hospital" })],
+    ["allr-stnd-1111", () => ({ sumInsured: 2_000_000 })],
+    ["firb-stnd-1111", () => ({ premisesAddress: "1 Marina, Lagos Island, Lagos" })],
+  ];
+  test.each(CHANGES)("%s: a change in test mode is applied at once as version 2, the new facts printed", async (code, addtnlFact) => {
+    const p = await t.partner();
+    const policy = await approved(p, code);
+    const changes = addtnlFact();
+    const answer = await endorse(p, policy.address, changes);
+    expect(answer).toMatchObject({ exctnFdbck: { id: 75 }, status: "a", version: 2, endorsement: { status: "applied", version: 2 } });
+    const row = await reload(policy.row.id);
+    for (const [field, value] of Object.entries(changes)) expect(row.facts[field]).toEqual(value);
+    expect(row.version).toBe(2);
+  });
+
+  test.each(["mrnn-stnd-1111", "mexx-stnd-1111", "gtrn-stnd-1111", "lrgg-stnd-1111"])("%s takes no mid-term changes", async (code) => {
+    const p = await t.partner();
+    const policy = await approved(p, code);
+    refused(await endorse(p, policy.address, { proformaInvoice: "PI-2026-0100" }), 409, "takes no mid-term changes");
+  });
+});
+
 describe("ndrs: what is refused changes nothing", () => {
   test("a field the product does not let change, a value already held, a value the product refuses, a blank value", async () => {
     const p = await t.partner();
