@@ -129,6 +129,7 @@ const views: [string, () => JSX.Element | string][] = [
       <PolicyList
         title={EVIL}
         action="/x"
+        exportHref="/x.csv"
         rows={[policyRow]}
         more={null}
         filters={{ status: EVIL }}

@@ -33,6 +33,12 @@ export function notFound(set: ResponseSet, what: string): JSX.Element {
   );
 }
 
+/** The CSV download of a list: the same filters, at `path` (e.g. /portal/policies.csv). */
+export function exportHref(path: string, filters: Record<string, string | undefined>): string {
+  const kept = Object.entries(filters).filter((entry): entry is [string, string] => Boolean(entry[1]));
+  return kept.length ? `${path}?${new URLSearchParams(kept)}` : path;
+}
+
 /** The "more" link of a list: the same filters, only the rows, from `cursor`; null on the last page. */
 export function moreHref(base: string, filters: Record<string, string | undefined>, cursor: string | null): string | null {
   if (!cursor) return null;

@@ -196,6 +196,10 @@ const cases: Record<string, () => Promise<void>> = {
     expectStatus(await visit(owner, "GET", "/portal/policies"), 200);
     expectStatus(await visit(owner, "GET", "/portal/policies?status=p&rows=1"), 200);
   },
+  "GET /portal/policies.csv": async () => {
+    expectStatus(await visit(owner, "GET", "/portal/policies.csv"), 200);
+    expectStatus(await visit(owner, "GET", `/portal/policies.csv?consumer=${w.b.consumer.id}`), 200);
+  },
   "GET /portal/policies/:reference": async () => {
     for (const reference of [w.b.policy.reference, w.b.pending.reference])
       expectStatus(await visit(owner, "GET", `/portal/policies/${encodeURIComponent(reference)}`), 404);
@@ -329,6 +333,7 @@ const cases: Record<string, () => Promise<void>> = {
   // ─── The operator's pages: partner staff get 403 whatever they aim at ───────────────────────
   "GET /admin": adminOnly("GET", () => "/admin"),
   "GET /admin/policies": adminOnly("GET", () => "/admin/policies"),
+  "GET /admin/policies.csv": adminOnly("GET", () => "/admin/policies.csv"),
   "GET /admin/policies/:id": adminOnly("GET", () => `/admin/policies/${w.b.pending.reference}`),
   "GET /admin/policies/:id/status": adminOnly("GET", () => `/admin/policies/${w.b.pending.reference}/status`),
   "GET /admin/policies/:id/certificate": adminOnly("GET", () => `/admin/policies/${w.b.policy.reference}/certificate`),

@@ -1,7 +1,7 @@
 import type { Children } from "@kitajs/html";
 import { coverPeriod, dateTime, naira, POLICY_STATUS_TEXT } from "../format";
 import { ChangeHistory, type ChangeRow } from "../lifecycle/change";
-import { Badge, Input, MoreRows, Table } from "../portal/ui";
+import { Badge, DownloadLink, Input, MoreRows, Table } from "../portal/ui";
 
 export interface PolicyRow {
   reference: string;
@@ -65,6 +65,8 @@ export function PolicyList(props: {
   products: { value: string; label: string }[];
   withPartner?: boolean;
   problem?: string;
+  /** The same list as CSV. */
+  exportHref: string;
 }) {
   return (
     <section>
@@ -94,6 +96,7 @@ export function PolicyList(props: {
         <Input name="to" label="to" kind="date" value={props.filters.to} />
         <button type="submit">Filter</button>
       </form>
+      <DownloadLink href={props.exportHref} />
       {props.problem ? (
         <p class="problem" role="alert" safe>
           {props.problem}

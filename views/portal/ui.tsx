@@ -347,3 +347,13 @@ export const Badge = (props: { tone: "ok" | "wait" | "bad" | "info"; text: strin
     {props.text}
   </span>
 );
+
+/** "Download CSV" of a list: what its filters select, every page of it. */
+export const DownloadLink = (props: { href: string }) => (
+  <p>
+    <a class="button secondary" href={props.href} download="">
+      Download CSV
+    </a>{" "}
+    <span class="muted">Everything the filters select, not only this page.</span>
+  </p>
+);

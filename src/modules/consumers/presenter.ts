@@ -1,8 +1,11 @@
+import { inArray } from "drizzle-orm";
 import type { ConsumerPolicyRow, ConsumerRow } from "../../../views/consumers/consumers";
 import { day } from "../../../views/format";
+import type { Executor } from "../../db/client";
 import { productName } from "../../products";
 import type { PolicyRecord } from "../policies/types";
 import { consumerForm, profileValues } from "./model";
+import { consumers } from "./schema";
 import { type ConsumerRecord, wireConsumerId } from "./service";
 
 /** How a consumer is named on every page: a business by its brand, a person by their names. */
@@ -66,4 +69,12 @@ export function consumerPolicyRow(p: PolicyRecord, href: string): ConsumerPolicy
     mode: p.mode,
     createdAt: p.createdAt,
   };
+}
+
+/** The names of consumers by id, in one query (a CSV page's insured). */
+export async function consumerNamesOf(db: Executor, ids: readonly string[]): Promise<Map<string, string>> {
+  const unique = [...new Set(ids)];
+  if (!unique.length) return new Map();
+  const rows = await db.select({ id: consumers.id, profile: consumers.profile }).from(consumers).where(inArray(consumers.id, unique));
+  return new Map(rows.map((r) => [r.id, consumerName(r.profile)]));
 }

@@ -8,16 +8,29 @@ import { CommandError } from "../../core/errors";
 import { normaliseUuid } from "../../core/ids";
 import { parseWith } from "../../core/validation";
 import type { AppDeps } from "../../http/context";
-import { download, moreHref, notFound, PAGE_SIZE, redirectTo } from "../../portal/kit";
+import { csvDownload } from "../../portal/export";
+import { download, exportHref, moreHref, notFound, PAGE_SIZE, redirectTo } from "../../portal/kit";
 import { formValues, page, problemOf } from "../../portal/page";
 import { portalSession } from "../../portal/session";
+import { watToday } from "../../products/policy-helpers";
 import { DOCUMENT_FIELDS } from "../consumers/model";
 import { consumerDocument, wireConsumerId } from "../consumers/service";
 import { configuredRegistry } from "../enrichment/registry";
 import { vinDecoderAt } from "../enrichment/vin";
 import { partnerNames } from "../partners/service";
 import { policyFilters, reviewForm } from "./model";
-import { certificateDownload, pendingRow, policyRows, policyView, productOptions, reviewDeskView, reviewDone, vehicleChecksView } from "./presenter";
+import {
+  certificateDownload,
+  POLICY_CSV_COLUMNS,
+  pendingRow,
+  policyCsvRows,
+  policyRows,
+  policyView,
+  productOptions,
+  reviewDeskView,
+  reviewDone,
+  vehicleChecksView,
+} from "./presenter";
 import { reviewPolicyById } from "./review";
 import { hasCertificate, listPolicies, policiesByIds } from "./service";
 import type { PolicyRecord } from "./types";
@@ -87,6 +100,19 @@ export const policyAdmin = (deps: AppDeps) => {
       { portal: "admin" },
     )
     .get(
+      "/admin/policies.csv",
+      ({ query }) => {
+        const { filters } = policyFilters(query);
+        return csvDownload({
+          filename: `transactions-${watToday(new Date())}`,
+          columns: ["Partner", ...POLICY_CSV_COLUMNS],
+          page: (limit, cursor) => listPolicies(db, {}, filters, { limit, cursor }),
+          rows: async (items) => policyCsvRows(db, items, await partnerNames(db, [...new Set(items.map((p) => p.partnerId))])),
+        });
+      },
+      { portal: "admin" },
+    )
+    .get(
       "/admin/policies",
       async ({ viewer, csrf, request, query }) => {
         const { filters, values } = policyFilters(query);
@@ -109,6 +135,7 @@ export const policyAdmin = (deps: AppDeps) => {
             filters={values}
             products={productOptions()}
             withPartner
+            exportHref={exportHref("/admin/policies.csv", values)}
           />,
         );
       },

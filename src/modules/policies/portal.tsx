@@ -1,11 +1,13 @@
 import { Elysia } from "elysia";
 import { PolicyDetail, PolicyList, PolicyRows, PolicyStatusBlock } from "../../../views/policies/policies";
 import type { AppDeps } from "../../http/context";
-import { moreHref, notFound, PAGE_SIZE } from "../../portal/kit";
+import { csvDownload } from "../../portal/export";
+import { exportHref, moreHref, notFound, PAGE_SIZE } from "../../portal/kit";
 import { page } from "../../portal/page";
 import { portalSession } from "../../portal/session";
+import { watToday } from "../../products/policy-helpers";
 import { policyFilters } from "./model";
-import { certificateDownload, partnerPolicyView, policyRows, policyView, productOptions } from "./presenter";
+import { certificateDownload, POLICY_CSV_COLUMNS, partnerPolicyView, policyCsvRows, policyRows, policyView, productOptions } from "./presenter";
 import { findPolicyByReference, hasCertificate, listPolicies } from "./service";
 import type { PolicyRecord } from "./types";
 
@@ -29,8 +31,29 @@ export const policyPortal = (deps: AppDeps) => {
         return page(
           request,
           { title: "Policies", active: "policies", viewer, csrf },
-          <PolicyList title="Policies" action="/portal/policies" rows={rows} more={more} filters={values} products={productOptions()} />,
+          <PolicyList
+            title="Policies"
+            action="/portal/policies"
+            rows={rows}
+            more={more}
+            filters={values}
+            products={productOptions()}
+            exportHref={exportHref("/portal/policies.csv", values)}
+          />,
         );
+      },
+      { portal: "partner" },
+    )
+    .get(
+      "/portal/policies.csv",
+      ({ viewer, query }) => {
+        const { filters } = policyFilters(query);
+        return csvDownload({
+          filename: `policies-${watToday(new Date())}`,
+          columns: POLICY_CSV_COLUMNS,
+          page: (limit, cursor) => listPolicies(db, { partnerId: viewer.partnerId }, filters, { limit, cursor }),
+          rows: (items) => policyCsvRows(db, items),
+        });
       },
       { portal: "partner" },
     )

@@ -1,13 +1,16 @@
 import type { PendingRow } from "../../../views/admin/admin";
-import { waitingFor } from "../../../views/format";
+import { POLICY_STATUS_TEXT, waitingFor } from "../../../views/format";
 import type { PolicyRow, PolicyView } from "../../../views/policies/policies";
 import type { Config } from "../../config";
+import type { CsvValue } from "../../core/csv";
 import { CommandError } from "../../core/errors";
+import { toNaira } from "../../core/money";
+import { coverDays, watTimestamp } from "../../core/time";
 import type { Database } from "../../db/client";
 import { fieldLabel, inWords } from "../../portal/words";
 import { allProductCodes, findProduct, productName } from "../../products";
 import { certificateFor, certificateUrl, verificationUrl } from "../certificates/service";
-import { consumerName, profileLines } from "../consumers/presenter";
+import { consumerName, consumerNamesOf, profileLines } from "../consumers/presenter";
 import { consumerDocumentList, findConsumer, wireConsumerId } from "../consumers/service";
 import type { VehicleRegistry } from "../enrichment/registry";
 import { registryAnswer } from "../enrichment/service";
@@ -235,4 +238,48 @@ export async function certificateDownload(db: Database, config: Config, policy: 
   set.headers["content-type"] = document.mime;
   set.headers["content-disposition"] = `attachment; filename="${policy.policyNo}.${document.type}"`;
   return new Response(Buffer.from(document.content));
+}
+
+/** The columns of a policies CSV (the operator's adds the partner first). */
+export const POLICY_CSV_COLUMNS = [
+  "Reference",
+  "Policy number",
+  "Product",
+  "Product code",
+  "Insured",
+  "Consumer id",
+  "Status",
+  "Status note",
+  "Premium (NGN)",
+  "Mode",
+  "First day of cover",
+  "Last day of cover",
+  "Requested (WAT)",
+] as const;
+
+/** A page of policies as CSV rows: the insured's names in one query for the page. */
+export async function policyCsvRows(db: Database, items: PolicyRecord[], partners?: Map<string, string>): Promise<CsvValue[][]> {
+  const names = await consumerNamesOf(
+    db,
+    items.map((p) => p.consumerId),
+  );
+  return items.map((p) => {
+    const cover = coverDays(p.coverStart, p.coverEnd);
+    return [
+      ...(partners ? [partners.get(p.partnerId)] : []),
+      p.reference,
+      p.policyNo,
+      productName(p.productCode),
+      p.productCode,
+      names.get(p.consumerId),
+      wireConsumerId(p.consumerId),
+      POLICY_STATUS_TEXT[p.status],
+      p.statusNote,
+      toNaira(p.premiumKobo),
+      p.mode,
+      cover.firstDay,
+      cover.lastDay,
+      watTimestamp(p.createdAt),
+    ];
+  });
 }
