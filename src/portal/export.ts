@@ -3,8 +3,11 @@
  * memory stays flat and the first byte does not wait for the last row, however many rows there are.
  */
 import { type CsvValue, csvRecord } from "../core/csv";
+import { CommandError } from "../core/errors";
 import { log } from "../core/log";
 import type { Page } from "../core/pagination";
+import type { ResponseSet } from "./kit";
+import { inWords } from "./words";
 
 /** Rows read per query of an export. */
 const EXPORT_BATCH = 1_000;
@@ -19,9 +22,11 @@ export interface CsvExport<T> {
   rows(items: T[]): Promise<CsvValue[][]>;
 }
 
-export function csvDownload<T>(spec: CsvExport<T>): Response {
+export async function csvDownload<T>(spec: CsvExport<T>): Promise<Response> {
   const encoder = new TextEncoder();
-  let cursor: string | undefined;
+  // The first page is read before anything is sent: a refused filter or a record not the viewer's
+  // is answered with its status and words, never as a download cut short.
+  let next: Page<T> | null = await spec.page(EXPORT_BATCH);
   const stream = new ReadableStream<Uint8Array>(
     {
       start(controller) {
@@ -30,10 +35,10 @@ export function csvDownload<T>(spec: CsvExport<T>): Response {
       },
       async pull(controller) {
         try {
-          const page = await spec.page(EXPORT_BATCH, cursor);
+          const page: Page<T> = next!;
           const rows = await spec.rows(page.items);
           if (rows.length) controller.enqueue(encoder.encode(rows.map(csvRecord).join("")));
-          if (page.nextCursor) cursor = page.nextCursor;
+          if (page.nextCursor) next = await spec.page(EXPORT_BATCH, page.nextCursor);
           else controller.close();
         } catch (error) {
           // The download fails visibly rather than ending as a file that looks complete.
@@ -52,4 +57,18 @@ export function csvDownload<T>(spec: CsvExport<T>): Response {
       "cache-control": "no-store",
     },
   });
+}
+
+/**
+ * A list's CSV answer: the download, or — a filter the list refuses, a record not the viewer's —
+ * the refusal's status with its words, before any row is sent.
+ */
+export async function csvOrRefusal(set: ResponseSet, build: () => Response | Promise<Response>): Promise<Response | string> {
+  try {
+    return await build();
+  } catch (error) {
+    if (!(error instanceof CommandError)) throw error;
+    set.status = error.status;
+    return inWords(error.message);
+  }
 }

@@ -34,7 +34,7 @@ export function notFound(set: ResponseSet, what: string): JSX.Element {
 }
 
 /** The CSV download of a list: the same filters, at `path` (e.g. /portal/policies.csv). */
-export function exportHref(path: string, filters: Record<string, string | undefined>): string {
+export function exportHref(path: string, filters: object): string {
   const kept = Object.entries(filters).filter((entry): entry is [string, string] => Boolean(entry[1]));
   return kept.length ? `${path}?${new URLSearchParams(kept)}` : path;
 }

@@ -6,7 +6,7 @@ import { individual, testApp } from "../support/harness";
 import { insureSeed, productCases } from "../support/policies";
 import { signedIn } from "./browser";
 
-const t = await testApp();
+const t = await testApp({ WEBHOOK_ALLOW_PRIVATE: "true" });
 const operator = await t.partner({ admin: true });
 
 /** Records of a CSV body (no quoted line breaks in these). */
@@ -38,17 +38,17 @@ describe("streaming", () => {
       const next = from + limit;
       return { items: items.slice(from, next), nextCursor: next < items.length ? String(next) : null };
     };
-    const ok = csvDownload({ filename: "n", columns: ["n"], page, rows: async (batch) => batch.map((n) => [n]) });
+    const ok = await csvDownload({ filename: "n", columns: ["n"], page, rows: async (batch) => batch.map((n) => [n]) });
     expect(ok.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(ok.headers.get("content-disposition")).toBe('attachment; filename="n.csv"');
     expect(recordsOf(await ok.text())).toEqual(["n", ...items.map(String)]);
 
     let calls = 0;
-    const failing = csvDownload({
+    const failing = await csvDownload({
       filename: "n",
       columns: ["n"],
       page: async (limit, cursor) => {
-        if (++calls === 2) throw new Error("connection lost");
+        if (++calls === 3) throw new Error("connection lost");
         return page(limit, cursor);
       },
       rows: async (batch) => batch.map((n) => [n]),
@@ -102,5 +102,48 @@ describe("the policies list as CSV", () => {
     expect(recordsOf(csv.text)[1]).toStartWith(`Kobo Bank,${policy.id},`);
     const partner = await signedIn(t, p.portal);
     expect((await partner.get("/admin/policies.csv")).status).toBe(403);
+  });
+});
+
+describe("every list exports", () => {
+  test("claims, financing, consumers, the wallet ledger, the API log, webhook deliveries and the audit log: the list's columns and its rows", async () => {
+    const p = await t.partner();
+    await p.run("wallet topup", { amount: 500_000, reference: "EXPORT-FUNDING" }, "live");
+    const c = productCases["vhcl-tprt-1111"]!;
+    const consumer = (await p.run("prfl entity", individual({ name: { first: "Chiamaka", last: "Eze" } }))).id;
+    await p.run(`dump ipck_${c.code}*PRMM`, c.quote);
+    const policy = await p.run(`entt_${consumer}: insure`, insureSeed(c));
+    const today = new Date(Date.now() + 3_600_000).toISOString().slice(0, 10);
+    const claim = await p.run("claim submit", { policy: policy.id, incidentDate: today, description: "Side mirror", amount: 20_000 });
+    const plan = await p.run("payment financeLoan", { policy: policy.id, downPayment: 3000, installments: 3, frequency: "monthly", firstDueDate: today });
+    const hook = await p.run("webhook register", { url: "http://127.0.0.1:9/hooks" });
+    const b = await signedIn(t, p.portal);
+    const expectations: [path: string, header: string, marker: string][] = [
+      ["/portal/claims.csv", "Claim number,Your reference,Policy", claim.claimNo],
+      ["/portal/financing.csv", "Plan number,Policy,Status", plan.planNo],
+      ["/portal/consumers.csv?q=Chiamaka", "Consumer id,Name,Kind", "Chiamaka Eze"],
+      ["/portal/wallet/ledger.csv", "When (WAT),Kind,Reference", "EXPORT-FUNDING"],
+      ["/portal/api-log.csv?command=wallet%20topup", "When (WAT),Command,Key", "wallet topup"],
+      [`/portal/webhooks/${hook.endpointId}/deliveries.csv`, "Created (WAT),Event,URL", ""],
+    ];
+    for (const [path, header, marker] of expectations) {
+      const response = await b.get(path);
+      expect({ path, status: response.status }).toEqual({ path, status: 200 });
+      expect(recordsOf(response.text)[0]!.startsWith(header), path).toBe(true);
+      expect(response.text, path).toContain(marker);
+    }
+    expect(recordsOf((await b.get("/portal/wallet/ledger.csv")).text)).toHaveLength(2); // the header and the top-up (test policies move no money)
+    const admin = await signedIn(t, operator.portal);
+    for (const [path, marker] of [
+      [`/admin/claims.csv`, claim.claimNo],
+      ["/admin/financing.csv", plan.planNo],
+      ["/admin/consumers.csv?q=Chiamaka", "Chiamaka Eze"],
+      ["/admin/audit.csv", "When (WAT),Who,Account,Action"],
+    ] as const) {
+      const response = await admin.get(path);
+      expect({ path, status: response.status }).toEqual({ path, status: 200 });
+      expect(response.text, path).toContain(marker);
+    }
+    expect((await b.get("/portal/claims.csv?from=yesterday")).status).toBe(400);
   });
 });

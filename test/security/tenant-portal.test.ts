@@ -164,6 +164,10 @@ const cases: Record<string, () => Promise<void>> = {
   },
   // ─── Partner pages ──────────────────────────────────────────────────────────────────────────
   "GET /portal": async () => expectStatus(await visit(owner, "GET", "/portal"), 200),
+  "GET /portal/consumers.csv": async () => {
+    for (const q of ["", w.b.consumer.email, w.b.consumer.name])
+      expectStatus(await visit(owner, "GET", `/portal/consumers.csv?q=${encodeURIComponent(q)}`), 200);
+  },
   "GET /portal/consumers": async () => {
     expectStatus(await visit(owner, "GET", "/portal/consumers"), 200);
     for (const q of [w.b.consumer.email, w.b.consumer.name, "Bartholomew"])
@@ -242,6 +246,7 @@ const cases: Record<string, () => Promise<void>> = {
     expectStatus(response, 400);
     expect(response.text).toContain("This consumer was not found among your consumers");
   },
+  "GET /portal/wallet/ledger.csv": async () => expectStatus(await visit(owner, "GET", "/portal/wallet/ledger.csv"), 200),
   "GET /portal/wallet": async () => {
     expectStatus(await visit(owner, "GET", "/portal/wallet"), 200);
     expectStatus(await visit(owner, "GET", "/portal/wallet?rows=1"), 200);
@@ -254,6 +259,7 @@ const cases: Record<string, () => Promise<void>> = {
   },
   "GET /portal/keys": async () => expectStatus(await visit(owner, "GET", "/portal/keys"), 200),
   // B's log holds B's requests (its consumer, references, keys' ids): A's page shows only A's own.
+  "GET /portal/api-log.csv": async () => expectStatus(await visit(owner, "GET", "/portal/api-log.csv"), 200),
   "GET /portal/api-log": async () => {
     expectStatus(await visit(owner, "GET", "/portal/api-log"), 200);
     expectStatus(await visit(owner, "GET", "/portal/api-log?command=prfl%20entity&outcome=75&rows=1"), 200);
@@ -281,6 +287,11 @@ const cases: Record<string, () => Promise<void>> = {
   "GET /portal/webhooks": async () => expectStatus(await visit(owner, "GET", "/portal/webhooks"), 200),
   "POST /portal/webhooks": async () => expectStatus(await visit(owner, "POST", "/portal/webhooks", { url: "http://127.0.0.1:9/a-portal-hook" }), 200),
   "GET /portal/webhooks/:id": async () => expectStatus(await visit(owner, "GET", `/portal/webhooks/${w.b.endpoint.id}`), 404),
+  "GET /portal/webhooks/:id/deliveries.csv": async () => {
+    const response = await visit(owner, "GET", `/portal/webhooks/${w.b.endpoint.id}/deliveries.csv`);
+    expectStatus(response, 404);
+    expect(response.text).not.toContain(w.b.deliveryId);
+  },
   "GET /portal/webhooks/:id/deliveries": async () => {
     const response = await visit(owner, "GET", `/portal/webhooks/${w.b.endpoint.id}/deliveries`, {}, { "hx-request": "true" });
     expectStatus(response, 200, 404);
@@ -296,6 +307,10 @@ const cases: Record<string, () => Promise<void>> = {
   "POST /portal/webhooks/:id/delete": async () => expectStatus(await visit(owner, "POST", `/portal/webhooks/${w.b.endpoint.id}/delete`), 404),
   "POST /portal/webhooks/deliveries/:id/replay": async () =>
     expectStatus(await visit(owner, "POST", `/portal/webhooks/deliveries/${w.b.deliveryId}/replay`, {}, { "hx-request": "true" }), 404),
+  "GET /portal/claims.csv": async () => {
+    expectStatus(await visit(owner, "GET", "/portal/claims.csv"), 200);
+    expectStatus(await visit(owner, "GET", `/portal/claims.csv?policy=${encodeURIComponent(w.b.policy.reference)}`), 200, 400, 404);
+  },
   "GET /portal/claims": async () => {
     expectStatus(await visit(owner, "GET", "/portal/claims"), 200);
     expectStatus(await visit(owner, "GET", `/portal/claims?policy=${encodeURIComponent(w.b.policy.reference)}`), 200, 400);
@@ -315,6 +330,7 @@ const cases: Record<string, () => Promise<void>> = {
     expectStatus(await visit(owner, "POST", `/portal/claims/${w.b.claimNo}/withdraw`, { note: "A withdraws B's claim" }), 404),
   "GET /portal/claims/:claimNo/documents/:position": async () => expectStatus(await visit(owner, "GET", `/portal/claims/${w.b.claimNo}/documents/1`), 404),
   "GET /portal/financing": async () => expectStatus(await visit(owner, "GET", "/portal/financing"), 200),
+  "GET /portal/financing.csv": async () => expectStatus(await visit(owner, "GET", "/portal/financing.csv"), 200),
   "GET /portal/financing/new": async () =>
     expectStatus(await visit(owner, "GET", `/portal/financing/new?policy=${encodeURIComponent(w.b.policy.reference)}`), 200),
   "POST /portal/financing": async () => {
@@ -380,9 +396,11 @@ const cases: Record<string, () => Promise<void>> = {
     () => `/admin/policies/${w.b.pending.reference}/review`,
     () => ({ decision: "d", statusNote: "declined by A" }),
   ),
+  "GET /admin/consumers.csv": adminOnly("GET", () => "/admin/consumers.csv"),
   "GET /admin/consumers": adminOnly("GET", () => `/admin/consumers?q=${encodeURIComponent(w.b.consumer.email)}`),
   "GET /admin/consumers/:id": adminOnly("GET", () => `/admin/consumers/${w.b.consumer.id}`),
   "GET /admin/claims": adminOnly("GET", () => "/admin/claims"),
+  "GET /admin/claims.csv": adminOnly("GET", () => "/admin/claims.csv"),
   "GET /admin/claims/:claimNo": adminOnly("GET", () => `/admin/claims/${w.b.claimNo}`),
   "POST /admin/claims/:claimNo/review": adminOnly(
     "POST",
@@ -391,6 +409,7 @@ const cases: Record<string, () => Promise<void>> = {
   ),
   "GET /admin/claims/:claimNo/documents/:position": adminOnly("GET", () => `/admin/claims/${w.b.claimNo}/documents/1`),
   "GET /admin/financing": adminOnly("GET", () => "/admin/financing"),
+  "GET /admin/financing.csv": adminOnly("GET", () => "/admin/financing.csv"),
   "POST /admin/financing/lapse": adminOnly(
     "POST",
     () => "/admin/financing/lapse",
@@ -409,6 +428,7 @@ const cases: Record<string, () => Promise<void>> = {
     () => ({ change: "suspend" }),
   ),
   "GET /admin/audit": adminOnly("GET", () => "/admin/audit"),
+  "GET /admin/audit.csv": adminOnly("GET", () => "/admin/audit.csv"),
 };
 
 const routeKeys = () => w.t.app.routes.map((r) => `${r.method} ${r.path}`);

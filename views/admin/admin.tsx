@@ -1,5 +1,5 @@
 import { dateTime, naira } from "../format";
-import { type FormProblem, type FormValues, HxForm, Input, MoreRows, ProblemSummary, Table } from "../portal/ui";
+import { DownloadLink, type FormProblem, type FormValues, HxForm, Input, MoreRows, ProblemSummary, Table } from "../portal/ui";
 
 export interface PendingRow {
   id: string;
@@ -224,6 +224,7 @@ export function AuditPage(props: { rows: AuditRow[]; more: string | null }) {
     <section>
       <h1>Audit log</h1>
       <p class="muted">Who did what, newest first: portal changes and the administrators' decisions.</p>
+      <DownloadLink href="/admin/audit.csv" />
       <Table columns={["When", "Who", "Account", "Action", "Subject", "Details"]} count={props.rows.length} empty="Nothing recorded yet.">
         <AuditRows rows={props.rows} more={props.more} />
       </Table>

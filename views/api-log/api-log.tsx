@@ -1,4 +1,4 @@
-import { Badge, Input, MoreRows, Table } from "../portal/ui";
+import { Badge, DownloadLink, Input, MoreRows, Table } from "../portal/ui";
 
 /** One request to POST / as the page shows it (src/modules/api-log/portal.tsx prepares it). */
 export interface ApiLogEntryView {
@@ -31,6 +31,8 @@ export interface ApiLogProps {
   days: number;
   /** Characters each stored body is cut at. */
   cutAt: number;
+  /** The same list as CSV. */
+  exportHref: string;
 }
 
 export const UNKNOWN_COMMAND = "unknown";
@@ -122,6 +124,7 @@ export function ApiLogPage(props: ApiLogProps) {
         <Input name="outcome" label="Outcome" kind="select" emptyChoice="Any" value={props.filters.outcome} options={OUTCOME_OPTIONS} />
         <button type="submit">Filter</button>
       </form>
+      <DownloadLink href={props.exportHref} />
       <Table
         columns={["When (WAT)", "Command", "Key", "Outcome", { label: "Duration", numeric: true }, "Details"]}
         count={props.rows.length}

@@ -1,5 +1,5 @@
 import { dateTime, day, naira } from "../format";
-import { Badge, Empty, type FormProblem, type FormValues, HxForm, Input, MoreRows, ProblemSummary, Table } from "../portal/ui";
+import { Badge, DownloadLink, Empty, type FormProblem, type FormValues, HxForm, Input, MoreRows, ProblemSummary, Table } from "../portal/ui";
 import {
   Announce,
   Details,
@@ -110,6 +110,8 @@ export function ClaimList(props: {
   withPartner?: boolean;
   /** The partner's "Make a claim" link. */
   newHref?: string;
+  /** The same list as CSV. */
+  exportHref: string;
 }) {
   const { rows, values, problem } = props.list;
   const filtered = Object.values(values).some(Boolean);
@@ -126,6 +128,7 @@ export function ClaimList(props: {
         )}
       </div>
       <FilterForm action={props.action} fields={CLAIM_FILTERS} values={{ ...values }} problem={problem} />
+      <DownloadLink href={props.exportHref} />
       <Table
         columns={[
           "Claim",

@@ -74,7 +74,7 @@ export function ConsumerList(props: { rows: ConsumerRow[]; more: string | null; 
           hx-vals='{"rows":"1"}'
           hx-indicator="#loading"
         />
-        <button type="submit">Search</button>
+        <button type="submit">Search</button> <SearchDownload action="/portal/consumers.csv" />
       </form>
       {props.rows.length === 0 && !props.search ? (
         <Empty>No consumers yet. Register one to quote and issue policies for them.</Empty>
@@ -240,7 +240,7 @@ export function AllConsumersList(props: { rows: ConsumerRow[]; more: string | nu
       <form class="search" role="search" action="/admin/consumers" method="get">
         <label for="q">Search by name, e-mail or phone</label>
         <input id="q" type="search" name="q" value={props.search} />
-        <button type="submit">Search</button>
+        <button type="submit">Search</button> <SearchDownload action="/admin/consumers.csv" />
       </form>
       <Table columns={["Name", "Class", "E-mail", "Phone", "Registered"]}>
         <ConsumerRows rows={props.rows} more={props.more} hrefOf={adminConsumerHref} />
@@ -248,3 +248,10 @@ export function AllConsumersList(props: { rows: ConsumerRow[]; more: string | nu
     </section>
   );
 }
+
+/** "Download CSV" inside a search form: it sends the search as typed (the list below follows the typing). */
+const SearchDownload = (props: { action: string }) => (
+  <button type="submit" class="secondary" formaction={props.action}>
+    Download CSV
+  </button>
+);

@@ -1,5 +1,5 @@
 import { dateTime, day, naira } from "../format";
-import { Badge, type FormProblem, type FormValues, HxForm, MoreRows, ProblemSummary, Table } from "../portal/ui";
+import { Badge, DownloadLink, type FormProblem, type FormValues, HxForm, MoreRows, ProblemSummary, Table } from "../portal/ui";
 import {
   Announce,
   Details,
@@ -16,7 +16,7 @@ import {
   statusField,
 } from "../shared-forms/record";
 
-const PLAN_STATUS_TEXT: Record<string, string> = { active: "Active", completed: "Completed", lapsed: "Lapsed" };
+export const PLAN_STATUS_TEXT: Record<string, string> = { active: "Active", completed: "Completed", lapsed: "Lapsed", cancelled: "Cancelled" };
 const FREQUENCY_TEXT: Record<string, string> = { weekly: "Weekly", biweekly: "Every two weeks", monthly: "Monthly" };
 
 const planTone = (status: string) => (status === "completed" ? "ok" : status === "active" ? "info" : "bad");
@@ -73,6 +73,8 @@ export function PlanList(props: {
   intro?: string;
   /** The operator's "Run lapse now" card, shown above the list. */
   lapse?: { csrf: string; state: LapseRunState; today: string };
+  /** The same list as CSV. */
+  exportHref: string;
 }) {
   const { rows, status } = props.list;
   return (
@@ -94,6 +96,7 @@ export function PlanList(props: {
         ""
       )}
       <FilterForm action={props.action} fields={PLAN_FILTERS} values={{ status }} />
+      <DownloadLink href={props.exportHref} />
       <Table
         columns={[
           "Plan",

@@ -1,5 +1,5 @@
 import { dateTime, naira } from "../format";
-import { Badge, Empty, type FormProblem, type FormValues, HxForm, Input, MoreRows, ProblemSummary, Table } from "../portal/ui";
+import { Badge, DownloadLink, Empty, type FormProblem, type FormValues, HxForm, Input, MoreRows, ProblemSummary, Table } from "../portal/ui";
 
 export interface LedgerRow {
   at: Date;
@@ -49,7 +49,7 @@ export interface WalletProps {
   csrf: string;
 }
 
-const KIND_TEXT: Record<LedgerRow["kind"], string> = { topup: "Top-up", premium: "Premium", refund: "Refund" };
+export const KIND_TEXT: Record<LedgerRow["kind"], string> = { topup: "Top-up", premium: "Premium", refund: "Refund" };
 const SERVICE_TEXT: Record<UsageLine["service"], string> = { registry_check: "Vehicle registry checks", vin_decode: "VIN decodes" };
 const MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 
@@ -236,6 +236,7 @@ export function WalletPage(props: WalletProps) {
       <TopUpForm {...props.topUp} csrf={props.csrf} />
       <UsageStatementView {...props.usage} />
       <h2>Ledger</h2>
+      <DownloadLink href="/portal/wallet/ledger.csv" />
       <Table
         columns={["When", "Kind", "Reference or policy", { label: "Amount", numeric: true }, { label: "Balance after", numeric: true }]}
         count={props.ledger.rows.length}

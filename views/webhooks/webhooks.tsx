@@ -1,5 +1,5 @@
 import { dateTime } from "../format";
-import { Badge, Done, type FormProblem, type FormValues, HxForm, Input, MoreRows, ProblemSummary, Table } from "../portal/ui";
+import { Badge, Done, DownloadLink, type FormProblem, type FormValues, HxForm, Input, MoreRows, ProblemSummary, Table } from "../portal/ui";
 
 export interface EndpointRow {
   id: string;
@@ -265,6 +265,7 @@ export function EndpointPage(props: {
         <button type="submit">Save</button>
       </HxForm>
       <h2>Deliveries</h2>
+      <DownloadLink href={`/portal/webhooks/${props.endpoint.id}/deliveries.csv`} />
       <Table
         columns={["Created", "Event", "Status", "Attempts", "Replay"]}
         count={props.deliveries.length}

@@ -1,4 +1,5 @@
 import type { ApiLogEntryView } from "../../../views/api-log/api-log";
+import type { CsvValue } from "../../core/csv";
 import { watTimestamp } from "../../core/time";
 import type { ApiRequestRecord } from "./service";
 
@@ -38,3 +39,31 @@ export const entryView = (record: ApiRequestRecord): ApiLogEntryView => ({
   request: shown(record.request, record.requestLength),
   response: shown(record.response, record.responseLength),
 });
+
+export const API_LOG_CSV_COLUMNS = [
+  "When (WAT)",
+  "Command",
+  "Key",
+  "Mode",
+  "Outcome",
+  "Status",
+  "Message",
+  "Duration (ms)",
+  "Request id",
+  "Request",
+  "Answer",
+] as const;
+
+export const apiLogCsvRow = (e: ApiLogEntryView): CsvValue[] => [
+  e.at,
+  e.commandText,
+  e.keyLabel,
+  e.mode,
+  e.outcome,
+  e.status,
+  e.elbrtn,
+  e.durationMs,
+  e.requestId,
+  e.request,
+  e.response,
+];

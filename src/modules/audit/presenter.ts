@@ -1,5 +1,7 @@
 import type { AuditRow } from "../../../views/admin/admin";
 import { dateTime, naira, POLICY_STATUS_TEXT } from "../../../views/format";
+import type { CsvValue } from "../../core/csv";
+import { watTimestamp } from "../../core/time";
 import { productName } from "../../products";
 import { CANCELLATION_REASON_TEXT } from "../lifecycle/model";
 import type { AuditRecord } from "./service";
@@ -118,3 +120,7 @@ export const auditRow =
     subject: entry.subject,
     details: auditDetailsText(entry.action, entry.details),
   });
+
+export const AUDIT_CSV_COLUMNS = ["When (WAT)", "Who", "Account", "Action", "Subject", "Details"] as const;
+
+export const auditCsvRow = (row: AuditRow): CsvValue[] => [watTimestamp(row.at), row.actor, row.partnerName, row.action, row.subject, row.details];

@@ -2,13 +2,15 @@ import { Elysia } from "elysia";
 import { type ClaimActionState, ClaimDetail, ClaimList, ClaimRows } from "../../../views/claims/claims";
 import { CommandError } from "../../core/errors";
 import type { AppDeps } from "../../http/context";
-import { download, notFound, refusedAsNull } from "../../portal/kit";
+import { csvDownload, csvOrRefusal } from "../../portal/export";
+import { download, exportHref, notFound, refusedAsNull } from "../../portal/kit";
 import { formValues, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
+import { watToday } from "../../products/policy-helpers";
 import { partnerNames } from "../partners/service";
 import { approvedKoboOf, claimNoOf, documentPositionOf, reviewSeedFrom } from "./model";
-import { adminHref, claimListPage, claimRow, claimView, operatorMoves, reviewedText } from "./presenter";
-import { type ClaimDetail as ClaimDetailRecord, claimDetail, claimDocument, reviewClaim } from "./service";
+import { adminHref, CLAIM_CSV_COLUMNS, claimCsvRow, claimFiltersOf, claimListPage, claimRow, claimView, operatorMoves, reviewedText } from "./presenter";
+import { type ClaimDetail as ClaimDetailRecord, claimDetail, claimDocument, listClaims, reviewClaim } from "./service";
 
 /** The operator's claim pages: every partner's claims, a claim with the moves the state machine allows, its documents. */
 export const claimAdmin = (deps: AppDeps) => {
@@ -39,8 +41,29 @@ export const claimAdmin = (deps: AppDeps) => {
         const list = await claimListPage(db, {}, query, "/admin/claims", (c) => claimRow(c, adminHref(c.claimNo), names.get(c.partnerId) ?? ""));
         if (list.problem) set.status = 400;
         if (query.rows) return <ClaimRows rows={list.rows} more={list.more} withPartner />;
-        return page(request, shell(viewer, csrf, "Claims"), <ClaimList title="All partners' claims" action="/admin/claims" list={list} withPartner />);
+        return page(
+          request,
+          shell(viewer, csrf, "Claims"),
+          <ClaimList title="All partners' claims" action="/admin/claims" list={list} withPartner exportHref={exportHref("/admin/claims.csv", list.values)} />,
+        );
       },
+      { portal: "admin" },
+    )
+    .get(
+      "/admin/claims.csv",
+      ({ query, set }) =>
+        csvOrRefusal(set, () => {
+          const filters = claimFiltersOf(query);
+          return csvDownload({
+            filename: `claims-${watToday(new Date())}`,
+            columns: ["Partner", ...CLAIM_CSV_COLUMNS],
+            page: (limit, cursor) => listClaims(db, {}, filters, { limit, cursor }),
+            rows: async (items) => {
+              const names = await partnerNames(db, [...new Set(items.map((c) => c.partnerId))]);
+              return items.map((c) => claimCsvRow(c, names.get(c.partnerId) ?? ""));
+            },
+          });
+        }),
       { portal: "admin" },
     )
     .get(

@@ -3,13 +3,26 @@ import { CLAIM_DOCUMENT_INPUTS, type ClaimActionState, ClaimDetail, ClaimForm, C
 import type { FormProblem } from "../../../views/portal/ui";
 import { CommandError } from "../../core/errors";
 import type { AppDeps } from "../../http/context";
-import { download, notFound, redirectTo, refusedAsNull } from "../../portal/kit";
+import { csvDownload, csvOrRefusal } from "../../portal/export";
+import { download, exportHref, notFound, redirectTo, refusedAsNull } from "../../portal/kit";
 import { formValues, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
+import { watToday } from "../../products/policy-helpers";
 import { findPolicyByReference } from "../policies/service";
 import { claimNoOf, claimRequestFrom, documentPositionOf, parseClaimSeed, submitSeed, submitSeedFrom, withdrawSeedFrom } from "./model";
-import { canWithdraw, claimListPage, claimPolicySummary, claimRow, claimView, documentProblem, partnerHref } from "./presenter";
-import { type ClaimDetail as ClaimDetailRecord, claimDetail, claimDocument, submitClaim, withdrawClaim } from "./service";
+import {
+  CLAIM_CSV_COLUMNS,
+  canWithdraw,
+  claimCsvRow,
+  claimFiltersOf,
+  claimListPage,
+  claimPolicySummary,
+  claimRow,
+  claimView,
+  documentProblem,
+  partnerHref,
+} from "./presenter";
+import { type ClaimDetail as ClaimDetailRecord, claimDetail, claimDocument, listClaims, submitClaim, withdrawClaim } from "./service";
 
 const NO_CLAIM = "No claim with this number on your account.";
 
@@ -58,8 +71,32 @@ export const claimPortal = (deps: AppDeps) => {
         const list = await claimListPage(db, { partnerId: viewer.partnerId }, query, "/portal/claims", (c) => claimRow(c, partnerHref(c.claimNo)));
         if (list.problem) set.status = 400;
         if (query.rows) return <ClaimRows rows={list.rows} more={list.more} />;
-        return page(request, shell(viewer, csrf, "Claims"), <ClaimList title="Claims" action="/portal/claims" list={list} newHref="/portal/claims/new" />);
+        return page(
+          request,
+          shell(viewer, csrf, "Claims"),
+          <ClaimList
+            title="Claims"
+            action="/portal/claims"
+            list={list}
+            newHref="/portal/claims/new"
+            exportHref={exportHref("/portal/claims.csv", list.values)}
+          />,
+        );
       },
+      { portal: "partner" },
+    )
+    .get(
+      "/portal/claims.csv",
+      ({ viewer, query, set }) =>
+        csvOrRefusal(set, () => {
+          const filters = claimFiltersOf(query);
+          return csvDownload({
+            filename: `claims-${watToday(new Date())}`,
+            columns: CLAIM_CSV_COLUMNS,
+            page: (limit, cursor) => listClaims(db, { partnerId: viewer.partnerId }, filters, { limit, cursor }),
+            rows: async (items) => items.map((c) => claimCsvRow(c)),
+          });
+        }),
       { portal: "partner" },
     )
     .get(

@@ -10,7 +10,9 @@ import {
 } from "../../../views/claims/claims";
 import { naira } from "../../../views/format";
 import type { FormProblem } from "../../../views/portal/ui";
-import { lastCoverDay } from "../../core/time";
+import type { CsvValue } from "../../core/csv";
+import { toNaira } from "../../core/money";
+import { lastCoverDay, watTimestamp } from "../../core/time";
 import type { Database } from "../../db/client";
 import { moreHref, PAGE_SIZE } from "../../portal/kit";
 import { problemOf } from "../../portal/page";
@@ -134,12 +136,55 @@ export async function claimListPage(
   base: string,
   row: (c: ClaimRecord) => ClaimRow,
 ): Promise<ClaimListPage> {
-  const { values, seed } = listFiltersOf(query);
+  const { values } = listFiltersOf(query);
   try {
-    const { cursor, limit: _limit, ...filters } = parseClaimSeed(listSeed, seed);
-    const list = await listClaims(db, scope, filters, { limit: PAGE_SIZE, cursor });
+    const list = await listClaims(db, scope, claimFiltersOf(query), { limit: PAGE_SIZE, cursor: query.cursor?.trim() || undefined });
     return { values, rows: list.items.map(row), more: moreHref(base, { ...values }, list.nextCursor) };
   } catch (error) {
     return { values, rows: [], more: null, problem: problemOf(error) };
   }
 }
+
+/** The claims a list's query selects (`claim list`'s own seed, so a refusal reads the same). */
+export function claimFiltersOf(query: Record<string, string | undefined>) {
+  const { cursor: _cursor, limit: _limit, ...filters } = parseClaimSeed(listSeed, listFiltersOf(query).seed);
+  return filters;
+}
+
+/** The columns of a claims CSV (the operator's adds the partner first). */
+export const CLAIM_CSV_COLUMNS = [
+  "Claim number",
+  "Your reference",
+  "Policy",
+  "Product code",
+  "Status",
+  "Note",
+  "Incident date",
+  "Claimed (NGN)",
+  "Approved (NGN)",
+  "Excess (NGN)",
+  "Payable (NGN)",
+  "Mode",
+  "Submitted (WAT)",
+  "Last change (WAT)",
+] as const;
+
+const nairaOrBlank = (kobo: number | null) => (kobo === null ? null : toNaira(kobo));
+
+export const claimCsvRow = (c: ClaimRecord, partner?: string): CsvValue[] => [
+  ...(partner === undefined ? [] : [partner]),
+  c.claimNo,
+  c.reference,
+  c.policy,
+  c.productCode,
+  CLAIM_STATUS_TEXT[c.status],
+  c.statusNote,
+  c.incidentDate,
+  toNaira(c.claimedKobo),
+  nairaOrBlank(c.approvedKobo),
+  nairaOrBlank(c.excessKobo),
+  nairaOrBlank(c.payableKobo),
+  c.mode,
+  watTimestamp(c.createdAt),
+  watTimestamp(c.updatedAt),
+];

@@ -2,13 +2,15 @@ import { Elysia } from "elysia";
 import { AllConsumersList, adminConsumerHref, ConsumerDetail, ConsumerRows } from "../../../views/consumers/consumers";
 import { normaliseUuid } from "../../core/ids";
 import type { AppDeps } from "../../http/context";
+import { csvDownload } from "../../portal/export";
 import { moreHref, notFound, PAGE_SIZE } from "../../portal/kit";
 import { page } from "../../portal/page";
 import { portalSession } from "../../portal/session";
 import { fieldLabel } from "../../portal/words";
+import { watToday } from "../../products/policy-helpers";
 import { partnerNames } from "../partners/service";
 import { listPolicies } from "../policies/service";
-import { consumerName, consumerPolicyRow, consumerRow, profileLines } from "./presenter";
+import { CONSUMER_CSV_COLUMNS, consumerCsvRow, consumerName, consumerPolicyRow, consumerRow, profileLines } from "./presenter";
 import { consumerById, consumerDocumentList, listConsumers } from "./service";
 
 /** Every partner's consumers, searchable, and each one's page with documents and policies (the operator's view; read-only). */
@@ -25,6 +27,22 @@ export const consumerAdmin = (deps: AppDeps) => {
         const rows = list.items.map(consumerRow);
         if (query.rows) return <ConsumerRows rows={rows} more={more} hrefOf={adminConsumerHref} />;
         return page(request, { title: "Consumers", active: "consumers", viewer, csrf }, <AllConsumersList rows={rows} more={more} search={search} />);
+      },
+      { portal: "admin" },
+    )
+    .get(
+      "/admin/consumers.csv",
+      ({ query }) => {
+        const search = typeof query.q === "string" ? query.q.slice(0, 100) : "";
+        return csvDownload({
+          filename: `consumers-${watToday(new Date())}`,
+          columns: ["Partner", ...CONSUMER_CSV_COLUMNS],
+          page: (limit, cursor) => listConsumers(db, { search }, { limit, cursor }),
+          rows: async (items) => {
+            const names = await partnerNames(db, [...new Set(items.map((c) => c.partnerId))]);
+            return items.map((c) => consumerCsvRow(c, names.get(c.partnerId) ?? ""));
+          },
+        });
       },
       { portal: "admin" },
     )

@@ -2,13 +2,15 @@ import { Elysia } from "elysia";
 import { ConsumerDetail, ConsumerForm, ConsumerList, ConsumerRows } from "../../../views/consumers/consumers";
 import { normaliseUuid } from "../../core/ids";
 import type { AppDeps } from "../../http/context";
+import { csvDownload } from "../../portal/export";
 import { moreHref, notFound, PAGE_SIZE, redirectTo } from "../../portal/kit";
 import { formValuesWithFiles, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { seedFromForm } from "../../products/forms";
+import { watToday } from "../../products/policy-helpers";
 import { listPolicies } from "../policies/service";
 import { consumerForm, profileValues } from "./model";
-import { consumerName, consumerPolicyRow, consumerRow, profileLines } from "./presenter";
+import { CONSUMER_CSV_COLUMNS, consumerCsvRow, consumerName, consumerPolicyRow, consumerRow, profileLines } from "./presenter";
 import { findConsumer, listConsumers, registerConsumer, wireConsumerId } from "./service";
 
 const classOf = (value: string | undefined): "h" | "o" => (value === "o" ? "o" : "h");
@@ -33,6 +35,19 @@ export const consumerPortal = (deps: AppDeps) => {
         const rows = list.items.map(consumerRow);
         if (query.rows) return <ConsumerRows rows={rows} more={more} />;
         return page(request, shell(viewer, csrf, "Consumers"), <ConsumerList rows={rows} more={more} search={search} />);
+      },
+      { portal: "partner" },
+    )
+    .get(
+      "/portal/consumers.csv",
+      ({ viewer, query }) => {
+        const search = typeof query.q === "string" ? query.q.slice(0, 100) : "";
+        return csvDownload({
+          filename: `consumers-${watToday(new Date())}`,
+          columns: CONSUMER_CSV_COLUMNS,
+          page: (limit, cursor) => listConsumers(db, { partnerId: viewer.partnerId, search }, { limit, cursor }),
+          rows: async (items) => items.map((c) => consumerCsvRow(c)),
+        });
       },
       { portal: "partner" },
     )

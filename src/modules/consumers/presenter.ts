@@ -1,6 +1,8 @@
 import { inArray } from "drizzle-orm";
 import type { ConsumerPolicyRow, ConsumerRow } from "../../../views/consumers/consumers";
 import { day } from "../../../views/format";
+import type { CsvValue } from "../../core/csv";
+import { watTimestamp } from "../../core/time";
 import type { Executor } from "../../db/client";
 import { productName } from "../../products";
 import type { PolicyRecord } from "../policies/types";
@@ -77,4 +79,21 @@ export async function consumerNamesOf(db: Executor, ids: readonly string[]): Pro
   if (!unique.length) return new Map();
   const rows = await db.select({ id: consumers.id, profile: consumers.profile }).from(consumers).where(inArray(consumers.id, unique));
   return new Map(rows.map((r) => [r.id, consumerName(r.profile)]));
+}
+
+/** The columns of a consumers CSV (the operator's adds the partner first). */
+export const CONSUMER_CSV_COLUMNS = ["Consumer id", "Name", "Kind", "E-mail", "Phone", "Documents on file", "Registered (WAT)"] as const;
+
+export function consumerCsvRow(c: ConsumerRecord, partner?: string): CsvValue[] {
+  const row = consumerRow(c);
+  return [
+    ...(partner === undefined ? [] : [partner]),
+    row.wireId,
+    row.name,
+    row.consumerClass === "o" ? "Organisation" : "Person",
+    row.email,
+    row.phone,
+    row.documents.length,
+    watTimestamp(row.createdAt),
+  ];
 }

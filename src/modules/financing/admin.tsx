@@ -2,14 +2,15 @@ import { Elysia } from "elysia";
 import { LapseRun, type LapseRunState, PlanDetail, PlanList, PlanRows } from "../../../views/financing/financing";
 import { CommandError } from "../../core/errors";
 import type { AppDeps } from "../../http/context";
-import { notFound, refusedAsNull } from "../../portal/kit";
+import { csvDownload } from "../../portal/export";
+import { exportHref, notFound, refusedAsNull } from "../../portal/kit";
 import { formValues, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { watToday } from "../../products/policy-helpers";
 import { partnerNames } from "../partners/service";
-import { lapseSeedFrom, planNoOf } from "./model";
-import { adminHref, lapseResult, planListPage, planRow, planView } from "./presenter";
-import { planDetail, runLapse } from "./service";
+import { lapseSeedFrom, planNoOf, planStatusOf } from "./model";
+import { adminHref, lapseResult, PLAN_CSV_COLUMNS, planCsvRow, planListPage, planRow, planView } from "./presenter";
+import { listPlans, planDetail, runLapse } from "./service";
 
 /** The operator's financing pages: every partner's plans with "Run lapse now", and any plan. */
 export const financingAdmin = (deps: AppDeps) => {
@@ -24,7 +25,16 @@ export const financingAdmin = (deps: AppDeps) => {
   async function adminPage(csrf: string, query: Record<string, string | undefined>, lapse: LapseRunState) {
     const list = await planList(query);
     const today = watToday(new Date());
-    return <PlanList title="All partners' financing plans" action="/admin/financing" list={list} withPartner lapse={{ csrf, state: lapse, today }} />;
+    return (
+      <PlanList
+        title="All partners' financing plans"
+        action="/admin/financing"
+        list={list}
+        withPartner
+        lapse={{ csrf, state: lapse, today }}
+        exportHref={exportHref("/admin/financing.csv", { status: list.status })}
+      />
+    );
   }
 
   return new Elysia({ name: "admin-financing" })
@@ -38,6 +48,20 @@ export const financingAdmin = (deps: AppDeps) => {
         }
         return page(request, shell(viewer, csrf, "Financing"), await adminPage(csrf, query, { values: {} }));
       },
+      { portal: "admin" },
+    )
+    .get(
+      "/admin/financing.csv",
+      ({ query }) =>
+        csvDownload({
+          filename: `financing-${watToday(new Date())}`,
+          columns: ["Partner", ...PLAN_CSV_COLUMNS],
+          page: (limit, cursor) => listPlans(db, {}, { status: planStatusOf(query.status) }, { limit, cursor }),
+          rows: async (items) => {
+            const names = await partnerNames(db, [...new Set(items.map((p) => p.partnerId))]);
+            return items.map((p) => planCsvRow(p, names.get(p.partnerId) ?? ""));
+          },
+        }),
       { portal: "admin" },
     )
     .post(

@@ -3,15 +3,25 @@ import { FinanceForm, type PaymentFormState, PlanDetail, PlanList, PlanRows } fr
 import type { FormProblem } from "../../../views/portal/ui";
 import { CommandError } from "../../core/errors";
 import type { AppDeps } from "../../http/context";
-import { notFound, redirectTo, refusedAsNull } from "../../portal/kit";
+import { csvDownload } from "../../portal/export";
+import { exportHref, notFound, redirectTo, refusedAsNull } from "../../portal/kit";
 import { formValues, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { watToday } from "../../products/policy-helpers";
 import { findPolicyByReference } from "../policies/service";
-import { financeSeedFrom, installmentSeedFrom, PLAN_LIMITS, type PlanDetail as PlanDetailRecord, paymentRequestFrom, planNoOf, planRequestFrom } from "./model";
-import { financePolicySummary, partnerHref, paymentOutcome, planListPage, planRow, planView } from "./presenter";
+import {
+  financeSeedFrom,
+  installmentSeedFrom,
+  PLAN_LIMITS,
+  type PlanDetail as PlanDetailRecord,
+  paymentRequestFrom,
+  planNoOf,
+  planRequestFrom,
+  planStatusOf,
+} from "./model";
+import { financePolicySummary, PLAN_CSV_COLUMNS, partnerHref, paymentOutcome, planCsvRow, planListPage, planRow, planView } from "./presenter";
 import { addDays } from "./schedule";
-import { financePremium, planDetail, recordInstallment } from "./service";
+import { financePremium, listPlans, planDetail, recordInstallment } from "./service";
 
 const NO_PLAN = "No financing plan with this number on your account.";
 const INTRO = "A consumer pays a policy's premium as a down payment and installments. A missed installment past its grace days lapses the plan and the policy.";
@@ -53,8 +63,29 @@ export const financingPortal = (deps: AppDeps) => {
       async ({ viewer, csrf, request, query }) => {
         const list = await planListPage(db, { partnerId: viewer.partnerId }, query, "/portal/financing", (p) => planRow(p, partnerHref(p.planNo)));
         if (query.rows) return <PlanRows rows={list.rows} more={list.more} />;
-        return page(request, shell(viewer, csrf, "Financing"), <PlanList title="Premium financing" action="/portal/financing" list={list} intro={INTRO} />);
+        return page(
+          request,
+          shell(viewer, csrf, "Financing"),
+          <PlanList
+            title="Premium financing"
+            action="/portal/financing"
+            list={list}
+            intro={INTRO}
+            exportHref={exportHref("/portal/financing.csv", { status: list.status })}
+          />,
+        );
       },
+      { portal: "partner" },
+    )
+    .get(
+      "/portal/financing.csv",
+      ({ viewer, query }) =>
+        csvDownload({
+          filename: `financing-${watToday(new Date())}`,
+          columns: PLAN_CSV_COLUMNS,
+          page: (limit, cursor) => listPlans(db, { partnerId: viewer.partnerId }, { status: planStatusOf(query.status) }, { limit, cursor }),
+          rows: async (items) => items.map((p) => planCsvRow(p)),
+        }),
       { portal: "partner" },
     )
     .get(

@@ -1,7 +1,10 @@
 /** Financing plans as the portal's pages show them: rows, the plan page's view model, a payment's outcome, the lapse run, the list with its paging. */
 
 import type { FinancePolicySummary, LapseRunState, PlanRow, PlanView } from "../../../views/financing/financing";
-import { lastCoverDay } from "../../core/time";
+import { PLAN_STATUS_TEXT } from "../../../views/financing/financing";
+import type { CsvValue } from "../../core/csv";
+import { toNaira } from "../../core/money";
+import { lastCoverDay, watTimestamp } from "../../core/time";
 import type { Database } from "../../db/client";
 import { moreHref, PAGE_SIZE } from "../../portal/kit";
 import { productName } from "../../products";
@@ -100,3 +103,39 @@ export async function planListPage(
   const list = await listPlans(db, scope, { status }, { limit: PAGE_SIZE, cursor: query.cursor?.trim() || undefined });
   return { status, rows: list.items.map(row), more: moreHref(base, { status }, list.nextCursor) };
 }
+
+/** The columns of a financing CSV (the operator's adds the partner first). */
+export const PLAN_CSV_COLUMNS = [
+  "Plan number",
+  "Policy",
+  "Status",
+  "Note",
+  "Premium (NGN)",
+  "Down payment (NGN)",
+  "Financed (NGN)",
+  "Paid (NGN)",
+  "Outstanding (NGN)",
+  "Installments",
+  "Frequency",
+  "Next due date",
+  "Created (WAT)",
+  "Closed (WAT)",
+] as const;
+
+export const planCsvRow = (p: PlanSummary, partner?: string): CsvValue[] => [
+  ...(partner === undefined ? [] : [partner]),
+  p.planNo,
+  p.policyReference,
+  PLAN_STATUS_TEXT[p.status],
+  p.statusNote,
+  toNaira(p.premiumKobo),
+  toNaira(p.downPaymentKobo),
+  toNaira(financedKobo(p)),
+  toNaira(p.downPaymentKobo + p.paidKobo),
+  toNaira(outstandingKobo(p)),
+  p.installmentCount,
+  p.frequency,
+  p.nextDueDate,
+  watTimestamp(p.createdAt),
+  p.closedAt ? watTimestamp(p.closedAt) : null,
+];

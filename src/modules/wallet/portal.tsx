@@ -2,12 +2,14 @@ import { Elysia } from "elysia";
 import { LedgerRows, type UsageProps, UsageStatementView, WalletPage, type WalletProps } from "../../../views/wallet/wallet";
 import { CommandError } from "../../core/errors";
 import type { AppDeps } from "../../http/context";
+import { csvDownload } from "../../portal/export";
 import { moreHref, PAGE_SIZE } from "../../portal/kit";
 import { formValues, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
+import { watToday } from "../../products/policy-helpers";
 import { currentWatMonth, usageStatement } from "../enrichment/service";
 import { topUpRequestFrom, topUpSeedFrom } from "./model";
-import { ledgerRow, topUpOutcome } from "./presenter";
+import { LEDGER_CSV_COLUMNS, ledgerCsvRow, ledgerRow, topUpOutcome } from "./presenter";
 import { policyReferences, topUpWallet, walletBalance, walletLedger } from "./service";
 
 /** Partner pages: wallet balance, top-up, ledger and the monthly usage statement. */
@@ -61,6 +63,24 @@ export const walletPortal = (deps: AppDeps) => {
         if (props.usage.problem) set.status = 400;
         return page(request, shell(viewer, csrf), <WalletPage {...props} />);
       },
+      { portal: "partner" },
+    )
+    .get(
+      "/portal/wallet/ledger.csv",
+      ({ viewer }) =>
+        csvDownload({
+          filename: `wallet-ledger-${watToday(new Date())}`,
+          columns: LEDGER_CSV_COLUMNS,
+          page: (limit, cursor) => walletLedger(db, viewer.partnerId, { limit, cursor }),
+          rows: async (items) => {
+            const references = await policyReferences(
+              db,
+              viewer.partnerId,
+              items.flatMap((entry) => (entry.policyId ? [entry.policyId] : [])),
+            );
+            return items.map((entry) => ledgerCsvRow(ledgerRow(entry, references)));
+          },
+        }),
       { portal: "partner" },
     )
     .get(

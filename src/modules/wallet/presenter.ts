@@ -1,5 +1,10 @@
 /** The wallet as the portal shows it: ledger rows naming the policy a premium paid for, and a top-up's outcome. */
+
 import type { LedgerRow, TopUpOutcome } from "../../../views/wallet/wallet";
+import { KIND_TEXT } from "../../../views/wallet/wallet";
+import type { CsvValue } from "../../core/csv";
+import { toNaira } from "../../core/money";
+import { watTimestamp } from "../../core/time";
 import type { TopUpResult, WalletEntry } from "./service";
 
 export function ledgerRow(entry: WalletEntry, policyReferences: Map<string, string>): LedgerRow {
@@ -21,3 +26,14 @@ export const topUpOutcome = ({ entry, applied }: TopUpResult, reference: string)
   balanceAfterKobo: entry.balanceAfterKobo,
   at: entry.createdAt,
 });
+
+export const LEDGER_CSV_COLUMNS = ["When (WAT)", "Kind", "Reference", "Policy", "Amount (NGN)", "Balance after (NGN)"] as const;
+
+export const ledgerCsvRow = (row: LedgerRow): CsvValue[] => [
+  watTimestamp(row.at),
+  KIND_TEXT[row.kind],
+  row.reference,
+  row.policyReference,
+  toNaira(row.amountKobo),
+  toNaira(row.balanceAfterKobo),
+];

@@ -4,12 +4,14 @@ import { CommandError } from "../../core/errors";
 import { normaliseUuid } from "../../core/ids";
 import { parseWith } from "../../core/validation";
 import type { AppDeps } from "../../http/context";
+import { csvDownload, csvOrRefusal } from "../../portal/export";
 import { notFound, redirectTo } from "../../portal/kit";
 import { formValues, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { inWords } from "../../portal/words";
+import { watToday } from "../../products/policy-helpers";
 import { endpointSeedFrom, registerInput, updateInput } from "./model";
-import { deliveryView, endpointRow, endpointValues } from "./presenter";
+import { DELIVERY_CSV_COLUMNS, deliveryCsvRow, deliveryView, endpointRow, endpointValues } from "./presenter";
 import {
   deleteEndpoint,
   findEndpoint,
@@ -121,6 +123,21 @@ export const webhookPortal = (deps: AppDeps) => {
     .get("/portal/webhooks/:id", ({ viewer, csrf, request, params, set }) => act(request, viewer, csrf, set, params.id, async () => ({})), {
       portal: "partner",
     })
+    .get(
+      "/portal/webhooks/:id/deliveries.csv",
+      async ({ viewer, params, set }) =>
+        csvOrRefusal(set, async () => {
+          // Another partner's endpoint is a 404 before anything is sent.
+          const { id: endpointId } = await findEndpoint(db, viewer.partnerId, endpointIdOf(params.id));
+          return csvDownload({
+            filename: `webhook-deliveries-${watToday(new Date())}`,
+            columns: DELIVERY_CSV_COLUMNS,
+            page: (limit, cursor) => listDeliveries(db, viewer.partnerId, { endpointId }, { limit, cursor }),
+            rows: async (items) => items.map(deliveryCsvRow),
+          });
+        }),
+      { portal: "partner" },
+    )
     .get(
       "/portal/webhooks/:id/deliveries",
       async ({ viewer, csrf, params, query, set }) => {

@@ -1,4 +1,6 @@
 import type { DeliveryView, EndpointRow } from "../../../views/webhooks/webhooks";
+import type { CsvValue } from "../../core/csv";
+import { watTimestamp } from "../../core/time";
 import type { DeliveryRecord, WebhookEndpoint } from "./service";
 
 export const endpointRow = (e: WebhookEndpoint): EndpointRow => ({
@@ -35,3 +37,30 @@ export const deliveryView = (d: DeliveryRecord): DeliveryView => ({
 
 /** The settings form filled with the endpoint's current values. */
 export const endpointValues = (e: WebhookEndpoint) => ({ url: e.url, description: e.description ?? "", enabled: e.enabled ? "on" : "" });
+
+export const DELIVERY_CSV_COLUMNS = [
+  "Created (WAT)",
+  "Event",
+  "URL",
+  "Status",
+  "Attempts",
+  "Last answer (HTTP status)",
+  "Last error",
+  "Last latency (ms)",
+  "Next attempt (WAT)",
+] as const;
+
+export function deliveryCsvRow(d: DeliveryRecord): CsvValue[] {
+  const last = d.attemptLog.at(-1);
+  return [
+    watTimestamp(d.createdAt),
+    d.eventType,
+    d.url,
+    d.status,
+    d.attemptLog.length,
+    last?.responseStatus,
+    last?.error,
+    last?.latencyMs,
+    d.status === "pending" && d.nextAttemptAt ? watTimestamp(d.nextAttemptAt) : null,
+  ];
+}
