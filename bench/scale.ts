@@ -39,7 +39,7 @@ export interface MemorySample {
 const PRODUCTS = ["vhcl-tprt-1111", "vhcl-cmpr-1111", "phnn-flx1-1111", "ltix-stnd-1111", "gtrn-stnd-1111", "crlt-psnl-1111"];
 
 /** Add policies for `caller` until the table holds `target` of theirs. */
-async function growPolicies(sql: postgres.Sql, caller: ScaleCaller, target: number): Promise<void> {
+export async function growPolicies(sql: postgres.Sql, caller: ScaleCaller, target: number): Promise<void> {
   const [{ n: have }] = (await sql`select count(*)::int as n from policies where partner_id = ${caller.partnerId}`) as unknown as [{ n: number }];
   if (have >= target) return;
   const batch = 100_000;
