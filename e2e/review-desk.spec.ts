@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import { newImei } from "../test/support/fixtures";
 import { accounts } from "./server";
@@ -328,4 +329,17 @@ test("a partner changes a policy's device: the change and its price before confi
   expect((await download).suggestedFilename()).toMatch(/\.pdf$/);
   const status = await command(page, demoPartner, "legacy", `dump entt_${consumer.id}|insr_phnn-flx1-1111-${policy.id}*STATUS`);
   expect(status).toMatchObject({ version: 2, endorsements: [{ status: "applied", version: 2 }] });
+});
+
+test("a list downloads as CSV: everything its filters select, in a file a spreadsheet opens", async ({ page }) => {
+  const { demoPartner } = accounts();
+  await signIn(page, demoPartner);
+  await page.goto("/portal/policies?status=a");
+  const download = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Download CSV" }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^policies-\d{4}-\d\d-\d\d\.csv$/);
+  const text = readFileSync((await file.path())!, "utf8");
+  expect(text.startsWith("\uFEFFReference,Policy number,Product,")).toBe(true);
+  for (const line of text.trimEnd().split("\r\n").slice(1)) expect(line).toContain(",Approved,");
 });

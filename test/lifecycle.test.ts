@@ -459,7 +459,7 @@ describe("renewal", () => {
     ]);
     // Cancelled first: the renewal is refused (not in force). Renewed first: the old policy may still be cancelled, its renewal stands.
     if (renewed.status === "rejected") {
-      expect(String(renewed.reason)).toContain("is not in force");
+      expect(String(renewed.reason)).toContain("was cancelled: only an approved policy is renewed");
       expect(cancelled.status).toBe("fulfilled");
     } else expect(renewed.value.renewal.renewsPolicyId).toBe(row.id);
     await ledgerAgrees(p.partnerId);
