@@ -1,6 +1,7 @@
-import { and, desc, eq, isNull, lt, or, type SQL, sql } from "drizzle-orm";
-import { decodeCursor, encodeCursor, type Page } from "../../core/pagination";
+import { and, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
+import { encodeCursor, type Page } from "../../core/pagination";
 import type { Database, Executor } from "../../db/client";
+import { afterCursor } from "../../db/keyset";
 import type { ApiLogRow } from "./entry";
 import { apiRequests } from "./schema";
 
@@ -47,8 +48,7 @@ export async function listApiRequests(
   else if (filters.command !== undefined) conditions.push(eq(apiRequests.command, filters.command));
   if (filters.outcome !== undefined) conditions.push(eq(apiRequests.outcome, filters.outcome));
   if (page.cursor) {
-    const { at, id } = decodeCursor(page.cursor);
-    conditions.push(or(lt(apiRequests.createdAt, at), and(eq(apiRequests.createdAt, at), lt(apiRequests.id, id)))!);
+    conditions.push(afterCursor(apiRequests.createdAt, apiRequests.id, page.cursor));
   }
   const rows = await db
     .select()

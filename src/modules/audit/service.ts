@@ -1,8 +1,9 @@
-import { and, desc, eq, lt, or, type SQL } from "drizzle-orm";
+import { and, desc, eq, type SQL } from "drizzle-orm";
 import { newId } from "../../core/ids";
-import { decodeCursor, encodeCursor, type Page } from "../../core/pagination";
+import { encodeCursor, type Page } from "../../core/pagination";
 import type { Principal } from "../../core/principal";
 import type { Database, Executor } from "../../db/client";
+import { afterCursor } from "../../db/keyset";
 import { auditLog } from "./schema";
 
 /** Who acted: a signed-in person (a portal viewer), or a partner's API key. */
@@ -49,8 +50,7 @@ export async function listAudit(
   if (filters.partnerId) conditions.push(eq(auditLog.partnerId, filters.partnerId));
   if (filters.action) conditions.push(eq(auditLog.action, filters.action));
   if (page.cursor) {
-    const { at, id } = decodeCursor(page.cursor);
-    conditions.push(or(lt(auditLog.at, at), and(eq(auditLog.at, at), lt(auditLog.id, id)))!);
+    conditions.push(afterCursor(auditLog.at, auditLog.id, page.cursor));
   }
   const rows = await db
     .select()

@@ -4,15 +4,16 @@
  * row are written in one transaction; a refused request changes nothing.
  */
 
-import { and, asc, desc, eq, getTableColumns, gte, lt, or, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, gte, lt, type SQL } from "drizzle-orm";
 import type { DecodedDocument } from "../../core/documents";
 import { CommandError } from "../../core/errors";
 import { newId, normaliseUuid } from "../../core/ids";
 import { toNaira as naira } from "../../core/money";
-import { decodeCursor, encodeCursor, type Page } from "../../core/pagination";
+import { encodeCursor, type Page } from "../../core/pagination";
 import { lastCoverDay } from "../../core/time";
 import type { Database, Executor } from "../../db/client";
 import { isUniqueViolation } from "../../db/errors";
+import { afterCursor } from "../../db/keyset";
 import { watMidnight, watToday } from "../../products/policy-helpers";
 import { type AuditActor, recordAudit } from "../audit/service";
 import { type DomainEvent, recordEvent } from "../events/service";
@@ -331,8 +332,7 @@ export async function listClaims(db: Executor, scope: ClaimScope, filters: Claim
   if (filters.from) conditions.push(gte(claims.createdAt, watMidnight(filters.from)));
   if (filters.to) conditions.push(lt(claims.createdAt, new Date(watMidnight(filters.to).getTime() + 86_400_000)));
   if (page.cursor) {
-    const { at, id } = decodeCursor(page.cursor);
-    conditions.push(or(lt(claims.createdAt, at), and(eq(claims.createdAt, at), lt(claims.id, id)))!);
+    conditions.push(afterCursor(claims.createdAt, claims.id, page.cursor));
   }
   const rows = await selectClaims(db)
     .where(scoped(scope, ...conditions))

@@ -1,11 +1,12 @@
-import { and, desc, eq, getTableColumns, ilike, inArray, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, ilike, inArray, or, type SQL, sql } from "drizzle-orm";
 import { refuseBlankFields } from "../../core/blank";
 import { type DecodedDocument, decodeDocument } from "../../core/documents";
 import { CommandError } from "../../core/errors";
 import { compactUuid, newId } from "../../core/ids";
-import { decodeCursor, encodeCursor, type Page } from "../../core/pagination";
+import { encodeCursor, type Page } from "../../core/pagination";
 import { parseWith } from "../../core/validation";
 import type { Database, Executor } from "../../db/client";
+import { afterCursor } from "../../db/keyset";
 import { preparedQuery } from "../../db/prepared";
 import { SharedCache } from "../../db/shared-cache";
 import { type ConsumerSeed, consumerSeed, DOCUMENT_FIELDS } from "./model";
@@ -207,8 +208,7 @@ export async function listConsumers(
     );
   }
   if (page.cursor) {
-    const { at, id } = decodeCursor(page.cursor);
-    conditions.push(or(lt(consumers.createdAt, at), and(eq(consumers.createdAt, at), lt(consumers.id, id)))!);
+    conditions.push(afterCursor(consumers.createdAt, consumers.id, page.cursor));
   }
   const rows = await db
     .select()

@@ -7,14 +7,15 @@
  */
 
 import { randomBytes } from "node:crypto";
-import { and, asc, desc, eq, inArray, lt, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lt, lte, type SQL, sql } from "drizzle-orm";
 import { CommandError } from "../../core/errors";
 import { newId, normaliseUuid } from "../../core/ids";
 import { toNaira as naira } from "../../core/money";
-import { decodeCursor, encodeCursor, type Page } from "../../core/pagination";
+import { encodeCursor, type Page } from "../../core/pagination";
 import { lastCoverDay } from "../../core/time";
 import type { Database, Executor } from "../../db/client";
 import { isUniqueViolation } from "../../db/errors";
+import { afterCursor } from "../../db/keyset";
 import { watToday } from "../../products/policy-helpers";
 import { type AuditActor, recordAudit } from "../audit/service";
 import { recordEvent } from "../events/service";
@@ -587,8 +588,7 @@ export async function listPlans(
   if (scope.partnerId) conditions.push(eq(financingPlans.partnerId, scope.partnerId));
   if (filters.status) conditions.push(eq(financingPlans.status, filters.status));
   if (page.cursor) {
-    const { at, id } = decodeCursor(page.cursor);
-    conditions.push(or(lt(financingPlans.createdAt, at), and(eq(financingPlans.createdAt, at), lt(financingPlans.id, id)))!);
+    conditions.push(afterCursor(financingPlans.createdAt, financingPlans.id, page.cursor));
   }
   const rows = await selectPlan(db)
     .where(and(...conditions))

@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { and, desc, eq, gt, gte, inArray, lt, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, gt, gte, inArray, lt, lte, type SQL, sql } from "drizzle-orm";
 import { CommandError } from "../../core/errors";
 import { normaliseUuid } from "../../core/ids";
-import { decodeCursor, encodeCursor, type Page } from "../../core/pagination";
+import { encodeCursor, type Page } from "../../core/pagination";
 import type { Database, Executor } from "../../db/client";
+import { afterCursor } from "../../db/keyset";
 import { preparedQuery } from "../../db/prepared";
 import { findProduct, type Product } from "../../products";
 import type { PolicyContext, PolicyTerms, QuoteOnFile } from "../../products/types";
@@ -210,8 +211,7 @@ export async function listPolicies(
   if (filters.coverEndsBy)
     conditions.push(eq(policies.status, "a"), gt(policies.coverEnd, filters.coverEndsBy.now), lte(policies.coverEnd, filters.coverEndsBy.by));
   if (page.cursor) {
-    const { at, id } = decodeCursor(page.cursor);
-    conditions.push(or(lt(policies.createdAt, at), and(eq(policies.createdAt, at), lt(policies.id, id)))!);
+    conditions.push(afterCursor(policies.createdAt, policies.id, page.cursor));
   }
   const rows = await db
     .select()

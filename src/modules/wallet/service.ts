@@ -1,9 +1,10 @@
-import { and, desc, eq, gte, inArray, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, type SQL, sql } from "drizzle-orm";
 import { CommandError } from "../../core/errors";
 import { newId } from "../../core/ids";
 import { toNaira as naira } from "../../core/money";
-import { decodeCursor, encodeCursor, type Page } from "../../core/pagination";
+import { encodeCursor, type Page } from "../../core/pagination";
 import type { Database, Executor } from "../../db/client";
+import { afterCursor } from "../../db/keyset";
 import { type AuditActor, recordAudit } from "../audit/service";
 import { recordEvent } from "../events/service";
 import { policies } from "../policies/schema";
@@ -123,8 +124,7 @@ export async function refundPremium(tx: Executor, partnerId: string, policyId: s
 export async function walletLedger(db: Database, partnerId: string, page: { limit: number; cursor?: string }): Promise<Page<WalletEntry>> {
   const conditions: SQL[] = [eq(walletEntries.partnerId, partnerId)];
   if (page.cursor) {
-    const { at, id } = decodeCursor(page.cursor);
-    conditions.push(or(lt(walletEntries.createdAt, at), and(eq(walletEntries.createdAt, at), lt(walletEntries.id, id)))!);
+    conditions.push(afterCursor(walletEntries.createdAt, walletEntries.id, page.cursor));
   }
   const rows = await db
     .select()

@@ -2,14 +2,16 @@
  * Webhook endpoints, the delivery log, replay and test events: the domain functions behind the
  * `webhook …` commands (and the portal). Delivery itself is the dispatcher's (dispatcher.ts).
  */
-import { and, count, desc, eq, inArray, isNull, lt, or, type SQL, sql } from "drizzle-orm";
+
+import { and, count, desc, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Config } from "../../config";
 import { CommandError } from "../../core/errors";
 import { newId } from "../../core/ids";
-import { decodeCursor, encodeCursor, type Page } from "../../core/pagination";
+import { encodeCursor, type Page } from "../../core/pagination";
 import type { Database, Executor } from "../../db/client";
 import { isUniqueViolation } from "../../db/errors";
+import { afterCursor } from "../../db/keyset";
 import { type AuditActor, recordAudit } from "../audit/service";
 import { outboxEvents } from "../events/schema";
 import { announceEndpointEnabled, settleEndpointEnabled } from "./destinations";
@@ -231,16 +233,6 @@ export async function deleteEndpoint(
   });
 }
 
-function keysetAfter(
-  cursor: string | undefined,
-  created: typeof webhookEndpoints.createdAt | typeof webhookDeliveries.createdAt,
-  id: typeof webhookEndpoints.id | typeof webhookDeliveries.id,
-): SQL[] {
-  if (!cursor) return [];
-  const { at, id: lastId } = decodeCursor(cursor);
-  return [or(lt(created, at), and(eq(created, at), lt(id, lastId)))!];
-}
-
 function pageOf<T extends { createdAt: Date; id: string }>(rows: T[], limit: number): Page<T> {
   const items = rows.slice(0, limit);
   const last = items.at(-1);
@@ -253,7 +245,7 @@ export async function listEndpoints(db: Database, partnerId: string, page: { lim
   const rows = await db
     .select()
     .from(e)
-    .where(and(eq(e.partnerId, partnerId), isNull(e.deletedAt), ...keysetAfter(page.cursor, e.createdAt, e.id)))
+    .where(and(eq(e.partnerId, partnerId), isNull(e.deletedAt), ...(page.cursor ? [afterCursor(e.createdAt, e.id, page.cursor)] : [])))
     .orderBy(desc(e.createdAt), desc(e.id))
     .limit(page.limit + 1);
   return pageOf(rows, page.limit);
@@ -283,7 +275,7 @@ export async function listDeliveries(
   page: { limit: number; cursor?: string },
 ): Promise<Page<DeliveryRecord>> {
   const d = webhookDeliveries;
-  const conditions: SQL[] = [eq(d.partnerId, partnerId), ...keysetAfter(page.cursor, d.createdAt, d.id)];
+  const conditions: SQL[] = [eq(d.partnerId, partnerId), ...(page.cursor ? [afterCursor(d.createdAt, d.id, page.cursor)] : [])];
   if (filters.endpointId) {
     // Deleted endpoints' logs stay readable; another partner's endpoint is not found.
     const [own] = await db
