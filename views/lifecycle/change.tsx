@@ -1,6 +1,6 @@
 import type { FormEntry } from "../../src/products/types";
 import { type FormProblem, type FormValues, HxForm, Input, ProblemSummary, ProductFields, Table } from "../portal/ui";
-import { ChangeHeading, ChangeRefused } from "./confirm";
+import { ChangeHeading, ChangeLines, ChangeRefused } from "./confirm";
 
 /** A change as people read it: what it changes, what it costs, and where it stands. */
 export interface ChangeRow {
@@ -33,17 +33,6 @@ export interface ChangeFormProps {
   refusal?: string;
 }
 
-const Lines = (props: { lines: ChangePreview["lines"] }) => (
-  <dl>
-    {props.lines.map(([label, value]) => (
-      <>
-        <dt safe>{label}</dt>
-        <dd safe>{value}</dd>
-      </>
-    ))}
-  </dl>
-);
-
 /** Change a policy's details: the fields the product lets change, then what it costs, then the confirmation. */
 export function ChangeForm(props: ChangeFormProps) {
   const back = <a href={props.backHref}>Back to the policy</a>;
@@ -60,7 +49,7 @@ export function ChangeForm(props: ChangeFormProps) {
             {props.preview ? (
               <div class="card" aria-live="polite">
                 <h2>The change</h2>
-                <Lines lines={props.preview.lines} />
+                <ChangeLines lines={props.preview.lines} />
                 <input type="hidden" name="step" value="confirm" />
                 <p>
                   <button type="submit">Confirm the change</button> {back}
@@ -100,7 +89,7 @@ export function ChangeDecision(props: ChangeDecisionProps) {
       </h1>
       <p safe>{props.productName}</p>
       <ProblemSummary problem={props.problem} inputs={["note"]} />
-      <Lines
+      <ChangeLines
         lines={[
           ["Asked for", props.change.when],
           ["Changes", props.change.changes.join("; ")],

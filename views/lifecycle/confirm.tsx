@@ -28,6 +28,18 @@ export const ChangeHeading = (props: { verb: "Reinstate" | "Renew" | "Change"; r
   </>
 );
 
+/** What a change will do, as label and value. */
+export const ChangeLines = (props: { lines: readonly (readonly [label: string, value: string])[] }) => (
+  <dl>
+    {props.lines.map(([label, value]) => (
+      <>
+        <dt safe>{label}</dt>
+        <dd safe>{value}</dd>
+      </>
+    ))}
+  </dl>
+);
+
 /** Why the change cannot be made, in words, and the way back (then there is no form). */
 export const ChangeRefused = (props: { problem: string; children: Children }) => (
   <>
@@ -47,14 +59,7 @@ export function ConfirmChange(props: ConfirmChangeProps) {
         <ChangeRefused problem={props.problem}>{back}</ChangeRefused>
       ) : (
         <HxForm action={props.action} target="#confirm-change" confirm={`${props.verb} policy ${props.reference}? ${props.consequence}.`} csrf={props.csrf}>
-          <dl>
-            {props.lines.map(([label, value]) => (
-              <>
-                <dt safe>{label}</dt>
-                <dd safe>{value}</dd>
-              </>
-            ))}
-          </dl>
+          <ChangeLines lines={props.lines} />
           <p>
             <button type="submit">{props.verb} the policy</button> {back}
           </p>
