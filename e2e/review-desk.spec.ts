@@ -98,6 +98,8 @@ test("an underwriter works the queue from the keyboard: A approves after confirm
     .getByRole("row", { name: new RegExp(second.reference) })
     .getByRole("link", { name: "Review" })
     .click();
+  // The desk has loaded (its script put the keyboard on it) before the key is pressed.
+  await expect(deskOf(page)).toBeFocused();
   await page.keyboard.press("d");
   const reason = page.getByLabel("Reason for declining", { exact: true });
   await expect(reason).toBeFocused();
