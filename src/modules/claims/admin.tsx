@@ -7,7 +7,7 @@ import { download, exportHref, notFound, refusedAsNull } from "../../portal/kit"
 import { formValues, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { watToday } from "../../products/policy-helpers";
-import { partnerNames } from "../partners/service";
+import { partnerNames, rowsWithPartner } from "../partners/service";
 import { approvedKoboOf, claimNoOf, documentPositionOf, reviewSeedFrom } from "./model";
 import { adminHref, CLAIM_CSV_COLUMNS, claimCsvRow, claimFiltersOf, claimListPage, claimRow, claimView, operatorMoves, reviewedText } from "./presenter";
 import { type ClaimDetail as ClaimDetailRecord, claimDetail, claimDocument, listClaims, reviewClaim } from "./service";
@@ -58,10 +58,7 @@ export const claimAdmin = (deps: AppDeps) => {
             filename: `claims-${watToday(new Date())}`,
             columns: ["Partner", ...CLAIM_CSV_COLUMNS],
             page: (limit, cursor) => listClaims(db, {}, filters, { limit, cursor }),
-            rows: async (items) => {
-              const names = await partnerNames(db, [...new Set(items.map((c) => c.partnerId))]);
-              return items.map((c) => claimCsvRow(c, names.get(c.partnerId) ?? ""));
-            },
+            rows: (items) => rowsWithPartner(db, items, claimCsvRow),
           });
         }),
       { portal: "admin" },

@@ -8,7 +8,7 @@ import { page } from "../../portal/page";
 import { portalSession } from "../../portal/session";
 import { fieldLabel } from "../../portal/words";
 import { watToday } from "../../products/policy-helpers";
-import { partnerNames } from "../partners/service";
+import { partnerNames, rowsWithPartner } from "../partners/service";
 import { listPolicies } from "../policies/service";
 import { CONSUMER_CSV_COLUMNS, consumerCsvRow, consumerName, consumerPolicyRow, consumerRow, profileLines } from "./presenter";
 import { consumerById, consumerDocumentList, listConsumers } from "./service";
@@ -38,10 +38,7 @@ export const consumerAdmin = (deps: AppDeps) => {
           filename: `consumers-${watToday(new Date())}`,
           columns: ["Partner", ...CONSUMER_CSV_COLUMNS],
           page: (limit, cursor) => listConsumers(db, { search }, { limit, cursor }),
-          rows: async (items) => {
-            const names = await partnerNames(db, [...new Set(items.map((c) => c.partnerId))]);
-            return items.map((c) => consumerCsvRow(c, names.get(c.partnerId) ?? ""));
-          },
+          rows: (items) => rowsWithPartner(db, items, consumerCsvRow),
         });
       },
       { portal: "admin" },

@@ -7,7 +7,7 @@ import { exportHref, notFound, refusedAsNull } from "../../portal/kit";
 import { formValues, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { watToday } from "../../products/policy-helpers";
-import { partnerNames } from "../partners/service";
+import { partnerNames, rowsWithPartner } from "../partners/service";
 import { lapseSeedFrom, planNoOf, planStatusOf } from "./model";
 import { adminHref, lapseResult, PLAN_CSV_COLUMNS, planCsvRow, planListPage, planRow, planView } from "./presenter";
 import { listPlans, planDetail, runLapse } from "./service";
@@ -57,10 +57,7 @@ export const financingAdmin = (deps: AppDeps) => {
           filename: `financing-${watToday(new Date())}`,
           columns: ["Partner", ...PLAN_CSV_COLUMNS],
           page: (limit, cursor) => listPlans(db, {}, { status: planStatusOf(query.status) }, { limit, cursor }),
-          rows: async (items) => {
-            const names = await partnerNames(db, [...new Set(items.map((p) => p.partnerId))]);
-            return items.map((p) => planCsvRow(p, names.get(p.partnerId) ?? ""));
-          },
+          rows: (items) => rowsWithPartner(db, items, planCsvRow),
         }),
       { portal: "admin" },
     )

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import type { CsvValue } from "../../core/csv";
 import { CommandError } from "../../core/errors";
 import { newCredentialId, newId } from "../../core/ids";
 import type { Principal } from "../../core/principal";
@@ -102,6 +103,19 @@ export async function partnerNames(db: Database, partnerIds?: string[]): Promise
     .from(partners)
     .where(ids ? inArray(partners.id, ids) : undefined);
   return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+/** A batch of the operator's export with each row's partner name first, the names read once for the batch. */
+export async function rowsWithPartner<T extends { partnerId: string }>(
+  db: Database,
+  items: readonly T[],
+  row: (item: T, partner: string) => CsvValue[],
+): Promise<CsvValue[][]> {
+  const names = await partnerNames(
+    db,
+    items.map((item) => item.partnerId),
+  );
+  return items.map((item) => row(item, names.get(item.partnerId) ?? ""));
 }
 
 export async function countPartners(db: Database): Promise<number> {

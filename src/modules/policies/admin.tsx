@@ -107,7 +107,15 @@ export const policyAdmin = (deps: AppDeps) => {
           filename: `transactions-${watToday(new Date())}`,
           columns: ["Partner", ...POLICY_CSV_COLUMNS],
           page: (limit, cursor) => listPolicies(db, {}, filters, { limit, cursor }),
-          rows: async (items) => policyCsvRows(db, items, await partnerNames(db, [...new Set(items.map((p) => p.partnerId))])),
+          rows: async (items) =>
+            policyCsvRows(
+              db,
+              items,
+              await partnerNames(
+                db,
+                items.map((p) => p.partnerId),
+              ),
+            ),
         });
       },
       { portal: "admin" },
