@@ -3,10 +3,12 @@ import { apiLogModule } from "./api-log";
 import { auditModule } from "./audit";
 import { certificatesModule } from "./certificates";
 import { claimsModule } from "./claims";
+import { commissionsModule } from "./commissions";
 import { consumersModule } from "./consumers";
 import { enrichmentModule } from "./enrichment";
 import { eventsModule } from "./events";
 import { financingModule } from "./financing";
+import { fundingModule } from "./funding";
 import { lifecycleModule } from "./lifecycle";
 import type { ModuleManifest } from "./manifest";
 import { partnersModule } from "./partners";
@@ -26,6 +28,8 @@ export const modules: readonly ModuleManifest[] = [
   partnersModule,
   policiesModule,
   walletModule,
+  fundingModule,
+  commissionsModule,
   enrichmentModule,
   claimsModule,
   financingModule,

@@ -3,7 +3,7 @@ import { Badge, DownloadLink, Empty, type FormProblem, type FormValues, HxForm, 
 
 export interface LedgerRow {
   at: Date;
-  kind: "topup" | "premium" | "refund";
+  kind: "topup" | "premium" | "refund" | "commission" | "commission_reversal";
   /** Signed: credits positive, debits negative. */
   amountKobo: number;
   balanceAfterKobo: number;
@@ -49,7 +49,13 @@ export interface WalletProps {
   csrf: string;
 }
 
-export const KIND_TEXT: Record<LedgerRow["kind"], string> = { topup: "Top-up", premium: "Premium", refund: "Refund" };
+export const KIND_TEXT: Record<LedgerRow["kind"], string> = {
+  topup: "Top-up",
+  premium: "Premium",
+  refund: "Refund",
+  commission: "Commission",
+  commission_reversal: "Commission given back",
+};
 const SERVICE_TEXT: Record<UsageLine["service"], string> = { registry_check: "Vehicle registry checks", vin_decode: "VIN decodes" };
 const MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 
@@ -67,7 +73,7 @@ export function LedgerRows(props: { rows: LedgerRow[]; more: string | null }) {
         <tr>
           <td safe>{dateTime(row.at)}</td>
           <td>
-            <Badge tone={row.kind === "premium" ? "info" : "ok"} text={KIND_TEXT[row.kind]} />
+            <Badge tone={row.kind === "premium" || row.kind === "commission_reversal" ? "info" : "ok"} text={KIND_TEXT[row.kind]} />
           </td>
           <td>
             {row.policyReference ? (

@@ -21,7 +21,7 @@ export const walletEntries = pgTable(
   "wallet_entries",
   {
     ...partnerOwned(),
-    kind: text("kind", { enum: ["topup", "premium", "refund"] }).notNull(),
+    kind: text("kind", { enum: ["topup", "premium", "refund", "commission", "commission_reversal"] }).notNull(),
     /** Signed: credits positive, debits negative. */
     amountKobo: bigint("amount_kobo", { mode: "number" }).notNull(),
     balanceAfterKobo: bigint("balance_after_kobo", { mode: "number" }).notNull(),
