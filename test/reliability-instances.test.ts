@@ -307,7 +307,14 @@ describe.skipIf(!!skipReason)(`${INSTANCES} instances on one PostgreSQL and Redi
     for (const delivery of log) {
       const received = hits.get(delivery.eventId)!;
       expect(delivery.attempts.map((a: any) => a.number)).toEqual(received.map((_, i) => i + 1));
-      expect(received.length).toBe(received[0]!.payload.data.amount % 2 === 1 ? 2 : 1);
+      // An odd amount's first attempt is refused (503); an attempt that outlived the sender's timeout
+      // on a loaded machine is retried too, and the log says so. Any other extra attempt is a double send.
+      const refusedFirst = received[0]!.payload.data.amount % 2 === 1;
+      delivery.attempts.forEach((attempt: any, i: number) => {
+        const last = i === delivery.attempts.length - 1;
+        const allowed = last ? ["200"] : i === 0 && refusedFirst ? ["503", "timed out"] : ["timed out"];
+        expect(allowed).toContain(attempt.response ? String(attempt.response.status) : String(attempt.error).slice(0, 9));
+      });
       for (let i = 1; i < received.length; i++) expect(received[i]!.startedAt).toBeGreaterThanOrEqual(received[i - 1]!.endedAt!);
     }
     // The work was shared (which instance sends is up to their loops; at least two took part).
