@@ -1,0 +1,11 @@
+import { defineModule } from "../manifest";
+import { dashboardAdmin } from "./admin";
+import * as tables from "./schema";
+
+/** The dashboards' charts: premiums, policies, claims ratio and wallet over time, for partners and the operator. */
+export const dashboardModule = defineModule({
+  name: "dashboard",
+  routes: (deps) => dashboardAdmin(deps),
+  tables,
+  nav: [{ area: "admin", href: "/admin/dashboard", label: "Dashboard", key: "dashboard", order: 5 }],
+});
