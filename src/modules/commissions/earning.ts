@@ -1,0 +1,88 @@
+/**
+ * What a live policy earns its partner, and gives back (docs/commissions.md). Every function runs in
+ * the caller's transaction, next to the premium's own ledger line, so a commission is never written
+ * without its premium or its refund.
+ */
+import { and, eq, isNull, or, sql } from "drizzle-orm";
+import type { Executor } from "../../db/client";
+import type { PolicyRecord } from "../policies/types";
+import { walletEntries } from "../wallet/schema";
+import { postCommission } from "../wallet/service";
+import { basisPointsOf, percentText } from "./model";
+import { commissionRates } from "./schema";
+
+type Earner = Pick<PolicyRecord, "id" | "partnerId" | "productCode" | "mode">;
+
+/** The rate in force for the partner's product now: its own rate when it has one, else the product's; 0 when neither is set. */
+export async function rateFor(db: Executor, partnerId: string, productCode: string): Promise<number> {
+  const [rate] = await db
+    .select({ basisPoints: commissionRates.rateBasisPoints })
+    .from(commissionRates)
+    .where(and(eq(commissionRates.productCode, productCode), or(eq(commissionRates.partnerId, partnerId), isNull(commissionRates.partnerId))))
+    // The partner's own rate sorts before the product's (nulls last).
+    .orderBy(sql`${commissionRates.partnerId} nulls last`)
+    .limit(1);
+  return rate?.basisPoints ?? 0;
+}
+
+/** `amount × numerator / denominator` in whole kobo, half a kobo rounded up (amounts are positive), exact in BigInt. */
+export function shareOf(amountKobo: number, numerator: number, denominator: number): number {
+  const scaled = BigInt(amountKobo) * BigInt(numerator);
+  const whole = BigInt(denominator);
+  return Number((scaled * 2n + whole) / (whole * 2n));
+}
+
+/** The commission on `premiumKobo` at `basisPoints`, to the kobo. */
+export const commissionOn = (premiumKobo: number, basisPoints: number) => shareOf(premiumKobo, basisPoints, 10_000);
+
+async function commissionLines(tx: Executor, policyId: string) {
+  return tx
+    .select({ kind: walletEntries.kind, amountKobo: walletEntries.amountKobo, reference: walletEntries.reference })
+    .from(walletEntries)
+    .where(and(eq(walletEntries.policyId, policyId), sql`${walletEntries.kind} in ('commission', 'commission_reversal')`))
+    .orderBy(walletEntries.createdAt, walletEntries.id);
+}
+
+async function earn(tx: Executor, policy: Earner, premiumKobo: number, basisPoints: number, now: Date) {
+  const amountKobo = commissionOn(premiumKobo, basisPoints);
+  if (amountKobo > 0)
+    await postCommission(tx, { partnerId: policy.partnerId, policyId: policy.id, kind: "commission", amountKobo, reference: percentText(basisPoints) }, now);
+}
+
+/**
+ * A live policy approved for the first time (at issuance, by the insurer or by an administrator)
+ * earns its premium × the rate in force now. Test-mode policies earn nothing.
+ */
+export async function earnOnApproval(tx: Executor, policy: Earner & Pick<PolicyRecord, "premiumKobo">, now: Date): Promise<void> {
+  if (policy.mode !== "live") return;
+  await earn(tx, policy, policy.premiumKobo, await rateFor(tx, policy.partnerId, policy.productCode), now);
+}
+
+/**
+ * More premium charged on an approved live policy (a change that costs more, a reinstatement paying
+ * its refund back) earns at the rate the policy first earned at — its first commission line's
+ * reference — not today's: a policy that earned nothing earns nothing more.
+ */
+export async function earnOnExtraPremium(tx: Executor, policy: Earner, extraKobo: number, now: Date): Promise<void> {
+  if (policy.mode !== "live" || extraKobo <= 0) return;
+  const first = (await commissionLines(tx, policy.id)).find((line) => line.kind === "commission");
+  const basisPoints = first?.reference ? basisPointsOf(first.reference) : null;
+  if (basisPoints) await earn(tx, policy, extraKobo, basisPoints, now);
+}
+
+/**
+ * Premium refunded on an approved live policy gives back the same share of what it earned:
+ * net commission × refund / the premium before the refund, rounded as commissionOn, never more than
+ * the net earned (a refund of the whole premium gives back exactly all of it). Written right after
+ * the refund's credit, so the wallet always covers it (a rate is at most 100 %).
+ */
+export async function reverseOnRefund(tx: Executor, policy: Earner, refundKobo: number, premiumBeforeKobo: number, now: Date): Promise<void> {
+  if (policy.mode !== "live" || refundKobo <= 0) return;
+  const lines = await commissionLines(tx, policy.id);
+  const earnedKobo = lines.reduce((sum, line) => sum + line.amountKobo, 0);
+  if (earnedKobo <= 0) return;
+  const amountKobo = refundKobo >= premiumBeforeKobo ? earnedKobo : Math.min(earnedKobo, shareOf(earnedKobo, refundKobo, premiumBeforeKobo));
+  const reference = lines.find((line) => line.kind === "commission")?.reference ?? "";
+  if (amountKobo > 0)
+    await postCommission(tx, { partnerId: policy.partnerId, policyId: policy.id, kind: "commission_reversal", amountKobo: -amountKobo, reference }, now);
+}
