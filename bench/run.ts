@@ -31,7 +31,7 @@ import { type Database, openDatabase } from "../src/db/client";
 import { registerConsumer } from "../src/modules/consumers/service";
 import { createPartner } from "../src/modules/partners/service";
 import { issuePolicy } from "../src/modules/policies/issuance";
-import { topUpWallet } from "../src/modules/wallet/service";
+import { creditWallet } from "../src/modules/wallet/service";
 import { measureHostile } from "./hostile";
 import { classifyBareAnswer, classifyCommandAnswer, type LoadResult, runLoad } from "./load";
 import {
@@ -171,7 +171,7 @@ async function createCallers(db: Database, count: number, label: string): Promis
       const seed = insureSeed();
       await issuePolicy(db, { partnerId: partner.partnerId, mode: "test", consumerParam: consumer.id, seed, now: new Date(), insurerDelayMs: 0 });
       // Enough for every live premium the partner's share of a run can issue (70 a minute at most).
-      await topUpWallet(db, partner.partnerId, { amountKobo: 100 * 1_500_000, reference: "bench-funds" }, new Date());
+      await db.transaction((tx) => creditWallet(tx, partner.partnerId, { amountKobo: 100 * 1_500_000, reference: "bench-funds" }, new Date()));
       made.push({
         partnerId: partner.partnerId,
         keyId: partner.keys.test.id,

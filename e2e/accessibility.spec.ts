@@ -22,6 +22,7 @@ const partnerNav = [
   "/portal/claims",
   "/portal/financing",
   "/portal/wallet",
+  "/portal/statements",
   "/portal/webhooks",
   "/portal/vehicle",
   "/portal/keys",
@@ -29,7 +30,20 @@ const partnerNav = [
   "/portal/team",
 ];
 const partnerForms = ["/portal/consumers/new", "/portal/quote?product=ltix-stnd-1111", "/portal/claims/new", "/portal/financing/new", "/portal/password"];
-const adminNav = ["/admin", "/admin/policies", "/admin/consumers", "/admin/claims", "/admin/partners", "/admin/financing", "/admin/audit"];
+const adminNav = [
+  "/admin",
+  "/admin/dashboard",
+  "/admin/policies",
+  "/admin/consumers",
+  "/admin/claims",
+  "/admin/partners",
+  "/admin/financing",
+  "/admin/commissions",
+  "/admin/statements",
+  "/admin/fundings",
+  "/admin/reports",
+  "/admin/audit",
+];
 
 const navLinks = (page: Page) =>
   page

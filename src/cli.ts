@@ -5,10 +5,10 @@ import { openDatabase } from "./db/client";
 import { joinCacheNetwork } from "./db/shared-cache";
 import { isOperatorMistake, operatorSocket, runOperatorCommand, USAGE, UsageError } from "./operator";
 
-/** One JSON line on stdout for a result, on stderr for a refusal; the exit code says which. */
+/** One JSON line on stdout for a result (text, such as a CSV, as it is), on stderr for a refusal; the exit code says which. */
 function report(outcome: { result: unknown } | { error: string; mistake: boolean; usage?: boolean; stack?: string }): number {
   if ("result" in outcome) {
-    process.stdout.write(`${JSON.stringify(outcome.result)}\n`);
+    process.stdout.write(typeof outcome.result === "string" ? outcome.result : `${JSON.stringify(outcome.result)}\n`);
     return 0;
   }
   process.stderr.write(`${JSON.stringify({ error: outcome.error })}\n${outcome.usage ? `${USAGE}\n` : ""}`);

@@ -69,6 +69,20 @@ const configSchema = z.object({
   LAPSE_INTERVAL_MS: intFrom(3_600_000),
   /** How often the background loop marks policies whose cover ended as expired (a minute: transit cover ends on arrival). */
   EXPIRY_INTERVAL_MS: intFrom(60_000),
+  /**
+   * Live wallet funding (docs/funding.md): the payment provider ("sandbox" is the only one built in:
+   * it behaves like Paystack), the secret its callbacks are signed with (HMAC-SHA512; the default is
+   * the sandbox's published development secret, never a real provider's), how long a pending funding
+   * may wait for the money, how long before the background check asks the provider about a funding
+   * whose callback never came, how often it runs, and the amount from which an administrator's manual
+   * confirmation needs a second administrator (four eyes; ₦1,000,000 by default).
+   */
+  PAYMENT_PROVIDER: z.enum(["sandbox"]).default("sandbox"),
+  PAYMENT_PROVIDER_SECRET: z.string().min(16).default("sk_sandbox_development_secret_not_for_production"),
+  FUNDING_EXPIRY_MINUTES: intFrom(24 * 60),
+  FUNDING_CHECK_AFTER_MS: intFrom(10 * 60_000),
+  FUNDING_CHECK_INTERVAL_MS: intFrom(60_000),
+  FUNDING_FOUR_EYES_KOBO: intFrom(100_000_000),
   /** Signs portal session cookies; unset: a random secret made once and kept in the database. */
   SESSION_SECRET: z.string().min(32).optional(),
   /** How long a portal sign-in lasts. */

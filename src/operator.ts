@@ -7,8 +7,12 @@ import { parseArgs } from "node:util";
 import { CommandError } from "./core/errors";
 import { normaliseUuid } from "./core/ids";
 import type { Database } from "./db/client";
+import { statementMonth } from "./modules/commissions/model";
+import { statementFile } from "./modules/commissions/pages";
+import { partnerStatement } from "./modules/commissions/service";
+import { wireStatement } from "./modules/commissions/wire";
 import { currentWatMonth, usageStatement } from "./modules/enrichment/service";
-import { createPartner, KEY_LABELS, type KeyLabel, listPartners, revokeKey, rotateKey, setEnrichment } from "./modules/partners/service";
+import { createPartner, KEY_LABELS, type KeyLabel, listPartners, partnerNames, revokeKey, rotateKey, setEnrichment } from "./modules/partners/service";
 
 export const USAGE = `Operator command line. Every command prints one JSON object on stdout.
 
@@ -18,6 +22,8 @@ export const USAGE = `Operator command line. Every command prints one JSON objec
   key rotate --partner <partner id> --label test|live|legacy
   key revoke --key <authorization id>
   usage statement --partner <partner id> [--month YYYY-MM]   (enrichment usage and charges; default this month)
+  wallet statement --partner <partner id or name> [--month YYYY-MM] [--csv]
+                                                              (the monthly statement, docs/commissions.md; --csv prints CSV)
 
 Uses DATABASE_URL when set, else the embedded database in DATA_DIR (./data); while the server runs on
 the embedded database, the command is carried out by the server itself (its operator socket).`;
@@ -45,6 +51,7 @@ export async function runOperatorCommand(db: Database, argv: string[]): Promise<
       on: { type: "boolean", default: false },
       month: { type: "string" },
       off: { type: "boolean", default: false },
+      csv: { type: "boolean", default: false },
     },
   });
   const [noun, verb] = positionals;
@@ -70,9 +77,27 @@ export async function runOperatorCommand(db: Database, argv: string[]): Promise<
       return { revoked: await revokeKey(db, uuidOption(values.key, "key")) };
     case "usage statement":
       return usageStatement(db, uuidOption(values.partner, "partner"), values.month ?? currentWatMonth(new Date()));
+    case "wallet statement":
+      return walletStatement(db, values.partner, values.month, values.csv);
     default:
       throw new UsageError(`unknown command: ${positionals.join(" ") || "(none)"}`);
   }
+}
+
+/** The monthly statement of a partner named by id or by its exact name (any case): the JSON command's answer, or the portal's CSV. */
+async function walletStatement(db: Database, partner: string | undefined, month: string | undefined, csv: boolean): Promise<unknown> {
+  if (!partner?.trim()) throw new UsageError("wallet statement needs --partner <partner id or name>");
+  const byName = [...(await partnerNames(db))].filter(([, name]) => name.toLowerCase() === partner.trim().toLowerCase());
+  const partnerId = normaliseUuid(partner) ?? (byName.length === 1 ? byName[0]![0] : null);
+  if (!partnerId)
+    throw new CommandError(
+      byName.length ? 409 : 404,
+      byName.length ? `${byName.length} partners are named ${partner}: give the partner id` : `no partner is named ${partner}`,
+    );
+  const now = new Date();
+  const statement = await partnerStatement(db, partnerId, month === undefined ? currentWatMonth(now) : statementMonth(month, now, "--month"));
+  if (!csv) return { partnerId, ...wireStatement(statement) };
+  return new TextDecoder().decode((await statementFile(statement, "csv", now)).bytes).replace(/^\uFEFF/, "");
 }
 
 /** A refusal the operator can act on (usage, a domain refusal, a malformed option), as opposed to a fault. */

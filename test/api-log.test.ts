@@ -107,7 +107,7 @@ describe("what is written, and when", () => {
     const admin = await p.run("dump entt_*ADMIN");
     expect(admin.exctnFdbck.id_v4).toBe(403);
     expect((await p.run("no such command")).exctnFdbck.id_v4).toBe(400);
-    expect((await p.run("wallet topup", { amount: "5000", reference: "r1" })).exctnFdbck.id_v4).toBe(400);
+    expect((await p.run("wallet topup", { amount: "5000", reference: "r1" }, "live")).exctnFdbck.id_v4).toBe(400);
     // Before the partner is known: a wrong key, a malformed body, a bad envelope.
     const wrongKey = { userInfo: { id: p.partnerId, athrzt: { id: p.keys.test.id, key: p.keys.live.key } }, cmmnd: { cmmnd: "dump entt_*" } };
     expect((await t.post(wrongKey)).exctnFdbck.id_v4).toBe(401);

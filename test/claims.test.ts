@@ -29,7 +29,7 @@ async function insure(p: TestPartner, code: string, label: KeyLabel = "test") {
 
 async function livePartner() {
   const p = await t.partner();
-  expect((await p.run("wallet topup", { amount: 10_000_000, reference: `fund-${crypto.randomUUID()}` })).exctnFdbck.id).toBe(75);
+  expect((await p.run("wallet topup", { amount: 10_000_000, reference: `fund-${crypto.randomUUID()}` }, "live")).exctnFdbck.id).toBe(75);
   return p;
 }
 

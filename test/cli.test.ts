@@ -78,6 +78,31 @@ describe("npm run cli -- partner create", () => {
     expect(badMonth.stderr).toContain("month must be YYYY-MM");
   }, 60_000);
 
+  test("wallet statement prints a partner's monthly statement, found by id or name, as JSON or CSV", async () => {
+    const name = `Statement ${crypto.randomUUID().slice(0, 8)}`;
+    const created = JSON.parse((await cli(["partner", "create", "--name", name], env)).stdout);
+    const byName = await cli(["wallet", "statement", "--partner", name.toUpperCase(), "--month", "2026-01"], env);
+    expect(byName.code).toBe(0);
+    expect(JSON.parse(byName.stdout)).toMatchObject({
+      partnerId: created.partnerId,
+      month: "2026-01",
+      openingBalance: 0,
+      closingBalance: 0,
+      netDue: 0,
+      products: [],
+    });
+    const csv = await cli(["wallet", "statement", "--partner", created.partnerId, "--month", "2026-01", "--csv"], env);
+    expect(csv.code).toBe(0);
+    expect(csv.stdout).toStartWith(`Statement,${name},2026-01-01 to 2026-01-31`);
+    expect(csv.stdout).toContain("Net due,Net due,0\r\n");
+    const future = await cli(["wallet", "statement", "--partner", created.partnerId, "--month", "2999-01"], env);
+    expect(future.code).toBe(2);
+    expect(future.stderr).toContain("--month 2999-01 is in the future");
+    const unknown = await cli(["wallet", "statement", "--partner", "Nobody at all"], env);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("no partner is named Nobody at all");
+  }, 60_000);
+
   test.skipIf(engine === "postgres")(
     "while the server runs on the embedded database, the CLI's commands are carried out by the server",
     async () => {

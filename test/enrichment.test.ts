@@ -196,7 +196,7 @@ describe("underwriting consults the registry; approved vehicle policies are publ
 
   async function liveVehiclePolicy(addtnlFact: Record<string, unknown>) {
     const p = await t.partner();
-    await p.run("wallet topup", { amount: 1_000_000, reference: `fund-${crypto.randomUUID()}` });
+    await p.run("wallet topup", { amount: 1_000_000, reference: `fund-${crypto.randomUUID()}` }, "live");
     const consumer = (await p.run("prfl entity", fullConsumer())).id;
     const seed = insureSeed(c, { addtnlFact: { ...c.addtnlFact(), ...addtnlFact } });
     const answer = await p.run(`entt_${consumer}: insure`, seed, "live");

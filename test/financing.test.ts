@@ -155,7 +155,7 @@ describe("payment financeLoan", () => {
 
   test("a pending policy can be financed; a declined one cannot, and nothing is stored", async () => {
     const p = await t.partner();
-    expect((await p.run("wallet topup", { amount: 10_000_000, reference: `fund-${crypto.randomUUID()}` })).exctnFdbck.id).toBe(75);
+    expect((await p.run("wallet topup", { amount: 10_000_000, reference: `fund-${crypto.randomUUID()}` }, "live")).exctnFdbck.id).toBe(75);
     const pending = await insured(p, { code: "crlt-sme1-1111", label: "live" });
     expect(pending.status).toBe("p");
     const declined = await insured(p, { code: "crlt-sme1-1111", label: "live" });
@@ -169,7 +169,7 @@ describe("payment financeLoan", () => {
 
   test("a plan follows its policy's mode: a test key cannot finance or pay a live policy's plan, nor a live key a test one's", async () => {
     const p = await t.partner();
-    expect((await p.run("wallet topup", { amount: 10_000_000, reference: `fund-${crypto.randomUUID()}` })).exctnFdbck.id).toBe(75);
+    expect((await p.run("wallet topup", { amount: 10_000_000, reference: `fund-${crypto.randomUUID()}` }, "live")).exctnFdbck.id).toBe(75);
     const live = await insured(p, { code: "crlt-sme1-1111", label: "live" });
     expectRefusal(
       await finance(p, live.reference, {}, "test"),
@@ -508,7 +508,7 @@ describe("payment runLapse", () => {
 
   test("a declined policy keeps its status when its plan lapses", async () => {
     const p = await t.partner();
-    expect((await p.run("wallet topup", { amount: 10_000_000, reference: `fund-${crypto.randomUUID()}` })).exctnFdbck.id).toBe(75);
+    expect((await p.run("wallet topup", { amount: 10_000_000, reference: `fund-${crypto.randomUUID()}` }, "live")).exctnFdbck.id).toBe(75);
     const pending = await insured(p, { code: "crlt-sme1-1111", label: "live" });
     const plan = await finance(p, pending.reference, { downPayment: 0, installments: 2, frequency: "monthly", graceDays: 0 }, "live");
     expect(plan.exctnFdbck.id).toBe(75);

@@ -126,7 +126,7 @@ describe("GET /metrics", () => {
 
   test("queue depths follow the work waiting; webhook failures are counted", async () => {
     const p = await t.partner();
-    await p.run("wallet topup", { amount: 1_000_000, reference: `fund-${crypto.randomUUID()}` });
+    await p.run("wallet topup", { amount: 1_000_000, reference: `fund-${crypto.randomUUID()}` }, "live");
     // An endpoint, so the partner's events wait in the outbox for the fan-out (without one they are born dispatched).
     const hook = await p.run("webhook register", { url: receiver.url("/failing") });
     const before = await scrape(t);

@@ -10,6 +10,7 @@ import { MAX_INSURED_NAIRA, MAX_NAIRA, nairaToKobo, toKobo } from "../src/core/m
 import { claims } from "../src/modules/claims/schema";
 import { outboxEvents } from "../src/modules/events/schema";
 import { financingPayments, financingPlans } from "../src/modules/financing/schema";
+import { setAccountMode } from "../src/modules/partners/service";
 import { walletEntries } from "../src/modules/wallet/schema";
 import { walletBalance } from "../src/modules/wallet/service";
 import { inWords } from "../src/portal/words";
@@ -109,10 +110,10 @@ describe("wallet topup", () => {
 
   test("0 is refused; 0.29, 1.1 and the maximum are credited to the kobo", async () => {
     const p = await t.partner();
-    refusedWith(await p.run("wallet topup", { amount: 0, reference: "zero" }), "amount", "must be more than 0");
-    expect(await p.run("wallet topup", { amount: 0.29, reference: "a" })).toMatchObject({ amount: 0.29, balance: 0.29 });
-    expect(await p.run("wallet topup", { amount: 1.1, reference: "b" })).toMatchObject({ amount: 1.1, balance: 1.39 });
-    expect(await p.run("wallet topup", { amount: MAX_NAIRA, reference: "c" })).toMatchObject({ amount: MAX_NAIRA });
+    refusedWith(await p.run("wallet topup", { amount: 0, reference: "zero" }, "live"), "amount", "must be more than 0");
+    expect(await p.run("wallet topup", { amount: 0.29, reference: "a" }, "live")).toMatchObject({ amount: 0.29, balance: 0.29 });
+    expect(await p.run("wallet topup", { amount: 1.1, reference: "b" }, "live")).toMatchObject({ amount: 1.1, balance: 1.39 });
+    expect(await p.run("wallet topup", { amount: MAX_NAIRA, reference: "c" }, "live")).toMatchObject({ amount: MAX_NAIRA });
     expect((await ledgerOf(p.partnerId)).map((e) => e.amountKobo).sort((a, b) => a - b)).toEqual([29, 110, MAX_NAIRA * 100]);
     expect(await walletBalance(db, p.partnerId)).toBe(MAX_NAIRA * 100 + 139);
   });
@@ -220,6 +221,7 @@ describe("insured values in product seeds follow the same rule", () => {
 describe("the portal reaches the same rule through the same parser", () => {
   test("a top-up typed as 0.30000000000000004 is refused by wallet topup's rule, in the portal's words; 0.29 is 29 kobo", async () => {
     const p = await t.partner();
+    await setAccountMode(db, p.partnerId, "live"); // a live top-up reaches the wallet (test mode keeps a test balance)
     const b = await signedIn(t, p.portal);
     await b.get("/portal/wallet");
     const refused = await b.post("/portal/wallet/topup", { amount: "0.30000000000000004", reference: "PORTAL-1" });

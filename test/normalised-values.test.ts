@@ -97,7 +97,7 @@ describe("every other normalised field refuses an empty value by its own format 
     ["ltix-stnd-1111", "passportNo", " - "],
   ])("insure %s: addtnlFact.%s of %p → 400 naming it, in live mode too, no registry lookup", async (code, field, value) => {
     const p = await t.partner();
-    await p.run("wallet topup", { amount: 1_000_000, reference: `fund-${crypto.randomUUID()}` });
+    await p.run("wallet topup", { amount: 1_000_000, reference: `fund-${crypto.randomUUID()}` }, "live");
     const c = productCases[code]!;
     const before = lookups.length;
     for (const label of ["test", "live"] as const) {

@@ -93,7 +93,7 @@ describe("test mode: every product is approved at once with a specimen certifica
 describe("live mode follows the transitions of spec 3", () => {
   async function livePartner() {
     const p = await t.partner();
-    expect((await p.run("wallet topup", { amount: 10_000_000, reference: `fund-${crypto.randomUUID()}` })).exctnFdbck.id).toBe(75);
+    expect((await p.run("wallet topup", { amount: 10_000_000, reference: `fund-${crypto.randomUUID()}` }, "live")).exctnFdbck.id).toBe(75);
     return p;
   }
 
@@ -395,28 +395,30 @@ describe("issuance refusals change nothing", () => {
 describe("the wallet", () => {
   test("top-up credits once per reference; a repeat returns the first result; another amount conflicts", async () => {
     const p = await t.partner();
-    const first = await p.run("wallet topup", { amount: 2500.5, reference: "bank-0001" });
+    const first = await p.run("wallet topup", { amount: 2500.5, reference: "bank-0001" }, "live");
     expect(first).toMatchObject({ reference: "bank-0001", amount: 2500.5, balance: 2500.5, currency: "NGN", exctnFdbck: { id: 75 } });
-    const repeat = await p.run("wallet topup", { amount: 2500.5, reference: "bank-0001" });
+    const repeat = await p.run("wallet topup", { amount: 2500.5, reference: "bank-0001" }, "live");
     expect(repeat).toEqual(first);
     expect(await balanceOf(p.partnerId)).toBe(2500.5);
-    const conflict = await p.run("wallet topup", { amount: 100, reference: "bank-0001" });
+    const conflict = await p.run("wallet topup", { amount: 100, reference: "bank-0001" }, "live");
     expect(conflict.exctnFdbck).toMatchObject({ id: 55, id_v4: 409 });
-    expect((await p.run("wallet topup", { amount: "100", reference: "x" })).exctnFdbck.elbrtn).toContain("seed.amount must be a JSON number, not a string");
-    expect((await p.run("wallet topup", { amount: 1.234, reference: "x" })).exctnFdbck.elbrtn).toContain("seed.amount must have at most two decimals");
-    expect((await p.run("wallet topup", { amount: -5, reference: "x" })).exctnFdbck.id).toBe(55);
+    expect((await p.run("wallet topup", { amount: "100", reference: "x" }, "live")).exctnFdbck.elbrtn).toContain(
+      "seed.amount must be a JSON number, not a string",
+    );
+    expect((await p.run("wallet topup", { amount: 1.234, reference: "x" }, "live")).exctnFdbck.elbrtn).toContain("seed.amount must have at most two decimals");
+    expect((await p.run("wallet topup", { amount: -5, reference: "x" }, "live")).exctnFdbck.id).toBe(55);
   });
 
   test("concurrent top-ups with one reference credit once", async () => {
     const p = await t.partner();
-    const answers = await Promise.all(Array.from({ length: 8 }, () => p.run("wallet topup", { amount: 1000, reference: "same" })));
+    const answers = await Promise.all(Array.from({ length: 8 }, () => p.run("wallet topup", { amount: 1000, reference: "same" }, "live")));
     expect(answers.every((a) => a.exctnFdbck.id === 75 && a.balance === 1000)).toBe(true);
     expect(await balanceOf(p.partnerId)).toBe(1000);
   });
 
   test("live issuance without enough balance is refused (402) and stores nothing", async () => {
     const p = await t.partner();
-    await p.run("wallet topup", { amount: 100, reference: "small" });
+    await p.run("wallet topup", { amount: 100, reference: "small" }, "live");
     const { answer } = await insure(p, productCases["vhcl-tprt-1111"]!, "live");
     expect(answer.exctnFdbck).toMatchObject({ id: 55, id_v4: 402 });
     expect(answer.exctnFdbck.elbrtn).toContain("insufficient wallet balance");
@@ -427,7 +429,7 @@ describe("the wallet", () => {
 
   test("concurrent live issuances never overdraw; the ledger sums to the balance", async () => {
     const p = await t.partner();
-    await p.run("wallet topup", { amount: 50_000, reference: "float" }); // room for three 15,000 premiums
+    await p.run("wallet topup", { amount: 50_000, reference: "float" }, "live"); // room for three 15,000 premiums
     const consumer = await register(p);
     await p.run("dump ipck_vhcl-tprt-1111*PRMM", { insrncDrtn: "1y" }, "live");
     const answers = await Promise.all(Array.from({ length: 8 }, () => p.run(`entt_${consumer}: insure`, insureSeed(productCases["vhcl-tprt-1111"]!), "live")));
@@ -454,7 +456,7 @@ describe("status and transaction lists", () => {
 
   test("dump entt_* filters by status and product and pages with a cursor; ADMIN sees every partner", async () => {
     const p = await t.partner();
-    await p.run("wallet topup", { amount: 1_000_000, reference: "list" });
+    await p.run("wallet topup", { amount: 1_000_000, reference: "list" }, "live");
     const consumer = await register(p);
     const refs: string[] = [];
     for (let i = 0; i < 3; i++) refs.push((await insure(p, productCases["phnn-flx1-1111"]!, "test", {}, consumer)).answer.id);
@@ -478,7 +480,7 @@ describe("status and transaction lists", () => {
 
   test("every status change leaves its event in the outbox", async () => {
     const p = await t.partner();
-    await p.run("wallet topup", { amount: 1_000_000, reference: "events" });
+    await p.run("wallet topup", { amount: 1_000_000, reference: "events" }, "live");
     const { answer, approve } = await insure(p, productCases["crlt-mrtg-1111"]!, "live");
     await approve();
     const events = await db.select().from(outboxEvents).where(eq(outboxEvents.partnerId, p.partnerId)).orderBy(outboxEvents.createdAt);

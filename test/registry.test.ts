@@ -42,6 +42,7 @@ const extensions: [grammar: string, who: "partner" | "admin"][] = [
   ["claim withdraw", "partner"],
   ["claim review", "admin"],
   ["payment status", "partner"],
+  ["wallet statement", "partner"],
   ["ndrs entt_<consumer_id>|insr_<product_code>-<tx_id>", "partner"],
   ["dump entt_<consumer_id>|insr_<product_code>-<tx_id>*ENDORSE", "partner"],
   ["cncl entt_<consumer_id>|insr_<product_code>-<tx_id>", "partner"],

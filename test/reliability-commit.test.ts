@@ -47,7 +47,7 @@ test("a live policy approved at once: a failure storing its certificate answers 
   const consumer = await p.run("prfl entity", fullConsumer());
   const c = productCases["mexx-stnd-1111"]!;
   expect((await p.run(`dump ipck_${c.code}*PRMM`, c.quote, "live")).exctnFdbck.id).toBe(75);
-  expect((await p.run("wallet topup", { amount: 1_000_000, reference: "commit-funding" })).exctnFdbck.id).toBe(75);
+  expect((await p.run("wallet topup", { amount: 1_000_000, reference: "commit-funding" }, "live")).exctnFdbck.id).toBe(75);
   const seed = insureSeed(c);
   const stored = async () => ({
     policies: (

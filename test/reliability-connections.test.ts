@@ -106,7 +106,7 @@ function nextOp(partner: NewPartner, consumerId: string): { op: Op; body: unknow
     const amountKobo = (100 + Math.floor(Math.random() * 5_000)) * 100 + Math.floor(Math.random() * 100);
     return {
       op: { kind: "topup", partner, reference, amountKobo, attempts: [] },
-      body: envelope(partner, "test", "wallet topup", { amount: amountKobo / 100, reference }),
+      body: envelope(partner, "live", "wallet topup", { amount: amountKobo / 100, reference }),
     };
   }
   const label = roll < 0.7 ? "test" : "live";
@@ -261,7 +261,7 @@ async function underLoad<R extends FaultReport>(serverUrl: string, name: string,
     receiver.trust(`/partner-${i}`, endpoint.secret);
     // Enough for any run: live issues cost more on average than the load's top-ups bring in, and a
     // wallet run dry would answer a retried issue 402 (a true answer, but not what this test is about).
-    await post("test", "wallet topup", { amount: 100_000_000, reference: `funding-${i}` });
+    await post("live", "wallet topup", { amount: 100_000_000, reference: `funding-${i}` });
   }
 
   // Load: each client sends one request after another until told to stop.

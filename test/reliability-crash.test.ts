@@ -132,7 +132,7 @@ function nextOp(random: Random, party: Party, done: Op[]): Op {
       party,
       reference,
       amountKobo,
-      body: envelope(party.partner, "test", "wallet topup", { amount: amountKobo / 100, reference }),
+      body: envelope(party.partner, "live", "wallet topup", { amount: amountKobo / 100, reference }),
       attempts: [],
     };
   }
@@ -145,7 +145,7 @@ function nextOp(random: Random, party: Party, done: Op[]): Op {
         reference: original.reference,
         amountKobo: original.amountKobo,
         original,
-        body: envelope(party.partner, "test", "wallet topup", { amount: original.amountKobo! / 100, reference: original.reference }),
+        body: envelope(party.partner, "live", "wallet topup", { amount: original.amountKobo! / 100, reference: original.reference }),
         attempts: [],
       };
   }
@@ -322,7 +322,7 @@ test(`SIGKILL at random moments under concurrent issuance and top-ups: answered 
       party,
       reference: `funding-${i}`,
       amountKobo: 30_000_00,
-      body: envelope(partner, "test", "wallet topup", { amount: 30_000, reference: `funding-${i}` }),
+      body: envelope(partner, "live", "wallet topup", { amount: 30_000, reference: `funding-${i}` }),
       attempts: [],
     };
     await chaos.send(funding, random);
@@ -546,7 +546,7 @@ test(`SIGTERM drains in-flight requests, refuses new connections, exits 0 (${eng
       const reference = crypto.randomUUID();
       const body =
         i % 2
-          ? envelope(partner!, "test", "wallet topup", { amount: 100 + i, reference })
+          ? envelope(partner!, "live", "wallet topup", { amount: 100 + i, reference })
           : insureBody(party, i % 4 ? "test" : "live", PHONE, reference, { brand: "Samsung", model: "Galaxy A54", uIdnt: imei(seededRandom(i + 1)) });
       return { reference, kind: i % 2 ? "topup" : "insure", exchange: await startRawPost(app.url, body) };
     }),
@@ -559,7 +559,7 @@ test(`SIGTERM drains in-flight requests, refuses new connections, exits 0 (${eng
     const answer = fetch(app.url, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: envelope(partner!, "test", "wallet topup", { amount: 10 + i, reference }),
+      body: envelope(partner!, "live", "wallet topup", { amount: 10 + i, reference }),
     }).then(
       (r) => r.json() as Promise<any>,
       () => null,
@@ -621,8 +621,8 @@ test(`SIGTERM with a client that never finishes its request: cut off after SHUTD
   const app = await startAppProcess({ ...env, SHUTDOWN_TIMEOUT_MS: "1500" });
   cleanups.push(() => app.stop());
   // One request held in flight and finished after SIGTERM; another whose client keeps sending a byte at a time.
-  const finished = await startRawPost(app.url, envelope(partner!, "test", "wallet topup", { amount: 50, reference: "drain-finished" }));
-  const endless = await startRawPost(app.url, envelope(partner!, "test", "wallet topup", { amount: 60, reference: "drain-endless" }), 1);
+  const finished = await startRawPost(app.url, envelope(partner!, "live", "wallet topup", { amount: 50, reference: "drain-finished" }));
+  const endless = await startRawPost(app.url, envelope(partner!, "live", "wallet topup", { amount: 60, reference: "drain-endless" }), 1);
   const trickle = setInterval(() => endless.trickle(), 100);
   try {
     await Bun.sleep(400); // both read and started by the service

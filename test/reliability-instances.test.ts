@@ -187,7 +187,7 @@ describe.skipIf(!!skipReason)(`${INSTANCES} instances on one PostgreSQL and Redi
   test("background jobs run once: each live policy is underwritten once, each overdue plan lapsed once", async () => {
     const partner = await newPartner();
     const db = handle.db;
-    expect((await run(apps[0]!, partner, "test", "wallet topup", { amount: 1_000_000, reference: "jobs-funding" })).exctnFdbck.id).toBe(75);
+    expect((await run(apps[0]!, partner, "live", "wallet topup", { amount: 1_000_000, reference: "jobs-funding" })).exctnFdbck.id).toBe(75);
     const consumer = (await run(apps[1]!, partner, "live", "prfl entity", fullConsumer())).id as string;
     // 24 live phone policies from every instance; some phones twice, so the insurer declines (and refunds) one of each pair.
     const twice = [newImei(), newImei(), newImei(), newImei()];
@@ -290,7 +290,7 @@ describe.skipIf(!!skipReason)(`${INSTANCES} instances on one PostgreSQL and Redi
       return new Response(fail ? "try again" : "ok", { status: fail ? 503 : 200 });
     });
     const answers = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => run(apps[i % INSTANCES]!, partner, "test", "wallet topup", { amount: i + 1, reference: `instances-${i}` })),
+      Array.from({ length: 30 }, (_, i) => run(apps[i % INSTANCES]!, partner, "live", "wallet topup", { amount: i + 1, reference: `instances-${i}` })),
     );
     for (const answer of answers) expect(answer.exctnFdbck.id).toBe(75);
 

@@ -15,6 +15,7 @@ import { and, eq } from "drizzle-orm";
 import type { DatabaseHandle } from "../src/db/client";
 import { claims } from "../src/modules/claims/schema";
 import { financingPayments, financingPlans } from "../src/modules/financing/schema";
+import { walletFundings } from "../src/modules/funding/schema";
 import { policies } from "../src/modules/policies/schema";
 import { walletEntries } from "../src/modules/wallet/schema";
 import { webhookEndpoints } from "../src/modules/webhooks/schema";
@@ -89,7 +90,7 @@ const vehicle = productCases["vhcl-tprt-1111"]!;
 const marine = productCases["mexx-stnd-1111"]!;
 expect((await p.run(`dump ipck_${vehicle.code}*PRMM`, vehicle.quote)).exctnFdbck.id).toBe(75);
 expect((await p.run(`dump ipck_${marine.code}*PRMM`, marine.quote, "live")).exctnFdbck.id).toBe(75);
-expect((await p.run("wallet topup", { amount: 5_000_000, reference: "outcome-funding" })).exctnFdbck.id).toBe(75);
+expect((await p.run("wallet topup", { amount: 5_000_000, reference: "outcome-funding" }, "live")).exctnFdbck.id).toBe(75);
 
 /** A vehicle policy issued in test mode: what claims and plans are made on. */
 async function vehiclePolicy(): Promise<string> {
@@ -127,13 +128,14 @@ const commands: {
   },
   {
     grammar: "wallet topup",
+    // A test key: one transaction (a live top-up's funding and its sandbox payment are two; test/funding.test.ts covers those).
     request: async () => ({ cmmnd: "wallet topup", seed: { amount: 1234.5, reference: `top-${fresh()}` } }),
     stored: ({ seed }) =>
       countOf(
         db
           .select()
-          .from(walletEntries)
-          .where(and(eq(walletEntries.partnerId, p.partnerId), eq(walletEntries.reference, seed.reference as string))),
+          .from(walletFundings)
+          .where(and(eq(walletFundings.partnerId, p.partnerId), eq(walletFundings.reference, seed.reference as string))),
       ),
     repeat: "the first answer",
   },

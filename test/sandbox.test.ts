@@ -257,7 +257,7 @@ describe("SBXSLOW: pending, then decided by the background loop after INSURER_DE
 describe("live mode ignores magic references", () => {
   async function livePartner() {
     const p = await t.partner();
-    expect((await p.run("wallet topup", { amount: 10_000_000, reference: `fund-${crypto.randomUUID()}` })).exctnFdbck.id).toBe(75);
+    expect((await p.run("wallet topup", { amount: 10_000_000, reference: `fund-${crypto.randomUUID()}` }, "live")).exctnFdbck.id).toBe(75);
     return p;
   }
   const balance = async (p: TestPartner) => (await db.select().from(wallets).where(eq(wallets.partnerId, p.partnerId)))[0]?.balanceKobo ?? 0;

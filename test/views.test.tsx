@@ -100,6 +100,21 @@ const views: [string, () => JSX.Element | string][] = [
         premiumThisMonthKobo={0}
         walletKobo={0}
         recent={[{ reference: EVIL, productName: EVIL, consumerName: EVIL, status: "a", premiumKobo: 1, at }]}
+        charts={[
+          {
+            kind: "bar",
+            chart: {
+              id: "c",
+              title: EVIL,
+              description: EVIL,
+              labelHeading: EVIL,
+              valueHeading: EVIL,
+              unit: "count",
+              points: [{ label: EVIL, value: 1 }],
+              empty: EVIL,
+            },
+          },
+        ]}
       />
     ),
   ],

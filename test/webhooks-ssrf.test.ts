@@ -166,7 +166,7 @@ describe("the guard runs again right before each delivery", () => {
     const p = await allowing.partner();
     const registered = await p.run("webhook register", { url: receiver.url("/rebound") });
     receiver.trust("/rebound", registered.secret);
-    expect((await p.run("wallet topup", { amount: 100, reference: `r-${crypto.randomUUID()}` })).exctnFdbck.id).toBe(75);
+    expect((await p.run("wallet topup", { amount: 100, reference: `r-${crypto.randomUUID()}` }, "live")).exctnFdbck.id).toBe(75);
     await pump();
     const [delivery] = (await p.run("webhook deliveries")).list;
     expect(delivery).toMatchObject({ status: "failed", lastError: `not sent: the endpoint's url ${PRIVATE} (127.0.0.1: loopback, 127.0.0.0/8)` });
@@ -181,7 +181,7 @@ describe("the guard runs again right before each delivery", () => {
     const registered = await p.run("webhook register", { url: receiver.url("/redirect") });
     receiver.trust("/redirect", registered.secret);
     receiver.respond("/redirect", () => new Response(null, { status: 307, headers: { location: receiver.url("/internal-admin") } }));
-    await p.run("wallet topup", { amount: 100, reference: `r-${crypto.randomUUID()}` });
+    await p.run("wallet topup", { amount: 100, reference: `r-${crypto.randomUUID()}` }, "live");
     await pump(deliverySettings(allowing.config));
     const [delivery] = (await p.run("webhook deliveries")).list;
     expect(delivery).toMatchObject({ status: "pending", lastStatus: 307, lastError: `redirect to ${receiver.url("/internal-admin")} not followed` });

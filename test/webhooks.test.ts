@@ -41,7 +41,7 @@ async function endpoint(p: TestPartner, seed: Record<string, unknown> = {}) {
   return { path, id: answer.endpointId as string, secret: answer.secret as string, answer };
 }
 
-const topUp = (p: TestPartner, amount = 5000) => p.run("wallet topup", { amount, reference: `ref-${crypto.randomUUID()}` });
+const topUp = (p: TestPartner, amount = 5000) => p.run("wallet topup", { amount, reference: `ref-${crypto.randomUUID()}` }, "live");
 const deliveries = async (p: TestPartner, seed: Record<string, unknown> = {}) => {
   const answer = await p.run("webhook deliveries", seed);
   expect(answer.exctnFdbck.id).toBe(75);
@@ -232,6 +232,9 @@ describe("webhook register, list, update, delete", () => {
       "policy.endorsed",
       "policy.endorsement_declined",
       "wallet.credited",
+      "wallet.funding_held",
+      "wallet.funding_failed",
+      "wallet.funding_expired",
       "claim.submitted",
       "claim.updated",
       "financing.plan_created",

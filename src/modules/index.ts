@@ -5,6 +5,7 @@ import { certificatesModule } from "./certificates";
 import { claimsModule } from "./claims";
 import { commissionsModule } from "./commissions";
 import { consumersModule } from "./consumers";
+import { dashboardModule } from "./dashboard";
 import { enrichmentModule } from "./enrichment";
 import { eventsModule } from "./events";
 import { financingModule } from "./financing";
@@ -14,6 +15,7 @@ import type { ModuleManifest } from "./manifest";
 import { partnersModule } from "./partners";
 import { policiesModule } from "./policies";
 import { quotesModule } from "./quotes";
+import { reportingModule } from "./reporting";
 import { walletModule } from "./wallet";
 import { webhooksModule } from "./webhooks";
 
@@ -33,6 +35,7 @@ export const modules: readonly ModuleManifest[] = [
   enrichmentModule,
   claimsModule,
   financingModule,
+  reportingModule,
   lifecycleModule,
   webhooksModule,
   apiLogModule,
@@ -40,4 +43,5 @@ export const modules: readonly ModuleManifest[] = [
   accountsModule,
   certificatesModule,
   eventsModule,
+  dashboardModule,
 ];

@@ -1,29 +1,30 @@
 import { Elysia } from "elysia";
 import { Dashboard } from "../../views/portal/dashboard";
 import type { AppDeps } from "../http/context";
+import { dashboardCharts } from "../modules/dashboard/presenter";
+import { expiringSoon, policiesByStatus, premiumsByMonth } from "../modules/dashboard/statistics";
 import { policyLine } from "../modules/policies/presenter";
-import { listPolicies, policySummary } from "../modules/policies/service";
+import { listPolicies } from "../modules/policies/service";
 import { walletBalance } from "../modules/wallet/service";
 import { page } from "./page";
 import { portalSession } from "./session";
 
-/** Midnight WAT on the first of this month. */
-const monthStart = (now: Date) => {
-  const wat = new Date(now.getTime() + 3_600_000);
-  return new Date(Date.UTC(wat.getUTCFullYear(), wat.getUTCMonth(), 1) - 3_600_000);
-};
-
-/** The partner's home: policies by status, premium this month, wallet balance, recent activity. */
+/** The partner's home: policies by status, premium this month, wallet balance, charts, recent activity. */
 export const dashboardRoutes = (deps: AppDeps) => {
   const db = deps.database.db;
   return new Elysia({ name: "portal-dashboard" }).use(portalSession(deps)).get(
     "/portal",
     async ({ viewer, csrf, request }) => {
       const now = new Date();
-      const [summary, balance, recent] = await Promise.all([
-        policySummary(db, viewer.partnerId, viewer.mode, monthStart(now), now),
+      const scope = { partnerId: viewer.partnerId, mode: viewer.mode };
+      // Counts and premiums come from the daily totals (src/modules/dashboard): fast at a million policies.
+      const [byStatus, byMonth, expiring, balance, recent, charts] = await Promise.all([
+        policiesByStatus(db, scope),
+        premiumsByMonth(db, scope, now),
+        expiringSoon(db, scope, now),
         walletBalance(db, viewer.partnerId),
         listPolicies(db, { partnerId: viewer.partnerId }, {}, { limit: 8 }),
+        dashboardCharts(db, scope, now),
       ]);
       const rows = await Promise.all(recent.items.map(async (p) => ({ ...(await policyLine(db, p)), at: p.statusAt })));
       return page(
@@ -31,11 +32,12 @@ export const dashboardRoutes = (deps: AppDeps) => {
         { title: "Dashboard", active: "dashboard", viewer, csrf },
         <Dashboard
           mode={viewer.mode}
-          byStatus={summary.byStatus}
-          expiringSoon={summary.expiringSoon}
-          premiumThisMonthKobo={summary.premiumKobo}
+          byStatus={byStatus}
+          expiringSoon={expiring}
+          premiumThisMonthKobo={byMonth.at(-1)?.premiumKobo ?? 0}
           walletKobo={balance}
           recent={rows}
+          charts={charts}
         />,
       );
     },

@@ -7,7 +7,18 @@ import { badRequest } from "../core/errors";
 import { getOrMake } from "../core/maps";
 import { formatNaira } from "../core/money";
 import type { CancellationRule } from "./cancellation";
-import type { ConsumerClass, EndorsementRule, PolicyRules, PremiumUnit, ProductFamily, ProductForms, ProductSchemas, ProductType, Quote } from "./types";
+import type {
+  ConsumerClass,
+  EndorsementRule,
+  Insurer,
+  PolicyRules,
+  PremiumUnit,
+  ProductFamily,
+  ProductForms,
+  ProductSchemas,
+  ProductType,
+  Quote,
+} from "./types";
 
 /** Every insrncDrtn code the service knows (spec 8, "Durations allowed"). */
 export type DurationCode = "7d" | "15d" | "25d" | "30d" | "45d" | "62d" | "92d" | "1m" | "3m" | "6m" | "12m" | "1y";
@@ -86,6 +97,8 @@ interface FamilyRules<T extends ProductType> {
   consumerRequirements(type: T, consumerClass: ConsumerClass): readonly string[];
   policy: PolicyRules;
   cancellation: CancellationRule;
+  /** The underwriter of every type, or of each type (health: the type is the insurer). */
+  insurer: Insurer | ((type: T) => Insurer);
   endorsement?: EndorsementRule;
   forms(type: string): ProductForms;
   schemas(type: T): ProductSchemas;
@@ -104,6 +117,7 @@ export function productFamily<T extends ProductType>(rules: FamilyRules<T>): Pro
     consumerRequirements: (type, consumerClass) => rules.consumerRequirements(typeOf(type), consumerClass),
     policy,
     cancellation,
+    insurer: (type) => (typeof rules.insurer === "function" ? rules.insurer(typeOf(type)) : rules.insurer),
     ...(endorsement ? { endorsement } : {}),
     forms,
     schemas: (type) => rules.schemas(typeOf(type)),

@@ -20,6 +20,12 @@ export interface Quote {
   basis: Record<string, unknown>;
 }
 
+/** An underwriting insurer: its short code (four lowercase letters) and its name. */
+export interface Insurer {
+  code: string;
+  name: string;
+}
+
 export interface ProductType {
   /** Wire type code, e.g. "tprt". */
   code: string;
@@ -49,6 +55,8 @@ export interface ProductFamily {
   policy: PolicyRules;
   /** What a cancelled policy's premium gives back (src/products/cancellation.ts, docs/lifecycle.md). */
   cancellation: CancellationRule;
+  /** The insurer that underwrites `type` and is owed its premium (the bordereaux, docs/reporting.md). */
+  insurer(type: string): Insurer;
   /** The mid-term changes (endorsements) an insured may ask for; absent: none (cancel and issue anew). */
   endorsement?: EndorsementRule;
   /** The portal's forms for quoting and issuing `type` (the same fields as the wire seeds). */

@@ -20,6 +20,8 @@ export const GENERATED: Readonly<Record<string, { means: string; form: RegExp | 
   planNo: { means: "a financing plan number", form: /FIN-\d{4}-[0-9A-Z]{10}/ },
   cursor: { means: "an opaque cursor: pass it back as seed.cursor", form: /[A-Za-z0-9_-]{8,}/ },
   registryDate: { means: "a date as the vehicle registry writes it, DD MMM YYYY", form: /\d{2} [A-Z][a-z]{2} \d{4}/ },
+  accountNumber: { means: "a ten-digit bank account number the payment provider opened for the payment", form: /\d{10}/ },
+  month: { means: "a month, YYYY-MM in Nigerian time (the current one)", form: /\d{4}-(?:0[1-9]|1[0-2])/ },
   boolean: { means: "true or false, depending on earlier calls (a cache)", form: "boolean" },
   number: { means: "a number measured at the time (a latency)", form: "number" },
 };

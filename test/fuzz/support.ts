@@ -266,7 +266,7 @@ async function makeWorld(): Promise<FuzzWorld> {
     "endpointId",
   );
   const delivery = await must(partner.run("webhook test", { endpointId: endpoint.endpointId }), "webhook test", "deliveryId");
-  await must(partner.run("wallet topup", { amount: 1000, reference: "fuzz-initial-topup" }), "wallet topup", "balance");
+  await must(partner.run("wallet topup", { amount: 1000, reference: "fuzz-initial-topup" }, "live"), "wallet topup", "balance");
 
   const ledger = new RowLedger(t, [partner.partnerId, admin.partnerId]);
   await ledger.start();

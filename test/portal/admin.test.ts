@@ -12,7 +12,7 @@ const operator = await t.partner({ admin: true });
 
 async function pendingMarineImport() {
   const p = await t.partner();
-  await p.run("wallet topup", { amount: 1_000_000, reference: `fund-${crypto.randomUUID()}` });
+  await p.run("wallet topup", { amount: 1_000_000, reference: `fund-${crypto.randomUUID()}` }, "live");
   const { id: consumer } = await p.run("prfl entity", fullConsumer());
   const c = productCases["mrnn-stnd-1111"]!;
   await p.run(`dump ipck_${c.code}*PRMM`, c.quote);
@@ -96,7 +96,7 @@ describe("the operator's pages", () => {
 
   test("a vehicle policy's desk loads the registry's answer and the VIN's after the page, judged as underwriting judges them", async () => {
     const p = await t.partner();
-    await p.run("wallet topup", { amount: 10_000_000, reference: `fund-${crypto.randomUUID()}` });
+    await p.run("wallet topup", { amount: 10_000_000, reference: `fund-${crypto.randomUUID()}` }, "live");
     const { id: consumer } = await p.run("prfl entity", fullConsumer());
     const c = productCases["vhcl-cmpr-1111"]!;
     await p.run(`dump ipck_${c.code}*PRMM`, c.quote);

@@ -12,7 +12,7 @@ describe("API log page", () => {
   test("shows the partner's own requests, newest first, with answers, and without keys or secrets", async () => {
     const [a, b] = [await t.partner(), await t.partner()];
     expect((await a.run("dump ipck_vhcl-tprt-1111*PRMM", { insrncDrtn: "1y" })).exctnFdbck.id).toBe(75);
-    expect((await a.run("wallet topup", { amount: "oops", reference: "r-1" })).exctnFdbck.id).toBe(55);
+    expect((await a.run("wallet topup", { amount: "oops", reference: "r-1" }, "live")).exctnFdbck.id).toBe(55);
     const hook = await a.run("webhook register", { url: "http://127.0.0.1:9/partner-a" });
     expect(hook.secret).toMatch(/^whsec_/);
     await b.run("dump ipck_phnn-flx1-1111*PRMM", { insrncDrtn: "6m" }, "live");

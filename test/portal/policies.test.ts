@@ -131,7 +131,7 @@ describe("quote and issue in the portal", () => {
 
   test("a live policy waits, refreshes itself, and shows the decision", async () => {
     const p = await t.partner();
-    await p.run("wallet topup", { amount: 100_000, reference: "fund-1" });
+    await p.run("wallet topup", { amount: 100_000, reference: "fund-1" }, "live");
     await p.run("set env_live", undefined, "legacy");
     const { id: consumer } = await p.run("prfl entity", fullConsumer());
     const b = await signedIn(t, p.portal);

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { listAudit } from "../../src/modules/audit/service";
 import type { VehicleRegistry } from "../../src/modules/enrichment/registry";
 import { checkVehicleRegistry, currentWatMonth, decodeVin } from "../../src/modules/enrichment/service";
+import { setAccountMode } from "../../src/modules/partners/service";
 import { walletBalance } from "../../src/modules/wallet/service";
 import { inWords } from "../../src/portal/words";
 import { type TestPartner, testApp } from "../support/harness";
@@ -15,6 +16,12 @@ const reference = () => `TRF-${crypto.randomUUID().slice(0, 8)}`;
 /** The escaped form of a JSON answer's message as a page shows it. */
 const shown = (message: string) =>
   message.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#x27;");
+/** A partner whose portal is in live mode: top-ups there are live fundings (the sandbox provider pays an ordinary reference at once). */
+async function livePartner() {
+  const p = await t.partner();
+  await setAccountMode(db, p.partnerId, "live");
+  return p;
+}
 const elbrtn = async (p: TestPartner, seed: unknown) => (await p.run("wallet topup", seed)).exctnFdbck.elbrtn as string;
 
 describe("wallet page", () => {
@@ -33,7 +40,7 @@ describe("wallet page", () => {
   });
 
   test("a top-up credits the wallet, shows the new balance in naira, writes the ledger and the audit log", async () => {
-    const p = await t.partner();
+    const p = await livePartner();
     const b = await signedIn(t, p.portal);
     await b.get("/portal/wallet");
     const ref = reference();
@@ -49,21 +56,21 @@ describe("wallet page", () => {
     expect(page.text).toContain("Top-up");
     expect(page.text).toContain(ref);
     expect(page.text).toMatch(/<td>\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}<\/td>/);
-    expect(await auditOf(p.partnerId, "wallet.topup")).toMatchObject([
-      { actor: p.portal.email, subject: ref, details: { amountKobo: 125_000_050, balanceAfterKobo: 125_000_050 } },
+    expect(await auditOf(p.partnerId, "funding.start")).toMatchObject([
+      { actor: p.portal.email, subject: ref, details: { amountKobo: 125_000_050, provider: "sandbox" } },
     ]);
     // The JSON surface sees the same credit: a repeat there returns it.
-    const repeat = await p.run("wallet topup", { amount: 1_250_000.5, reference: ref });
+    const repeat = await p.run("wallet topup", { amount: 1_250_000.5, reference: ref }, "live");
     expect(repeat).toMatchObject({ reference: ref, amount: 1_250_000.5, balance: 1_250_000.5 });
   });
 
   test("a repeated reference shows the first result and credits nothing", async () => {
-    const p = await t.partner();
+    const p = await livePartner();
     const b = await signedIn(t, p.portal);
     await b.get("/portal/wallet");
     const ref = reference();
-    await p.run("wallet topup", { amount: 5000, reference: ref });
-    await p.run("wallet topup", { amount: 700, reference: reference() });
+    await p.run("wallet topup", { amount: 5000, reference: ref }, "live");
+    await p.run("wallet topup", { amount: 700, reference: reference() }, "live");
     const repeat = await b.post("/portal/wallet/topup", { amount: "5000", reference: ref });
     expect(repeat.status).toBe(200);
     expect(repeat.text).toContain(`Reference ${ref} was already used on`);
@@ -71,7 +78,7 @@ describe("wallet page", () => {
     expect(repeat.text).toContain("balance after it: ₦5,000.00");
     expect(repeat.text).toContain('id="balance">₦5,700.00<');
     expect(await walletBalance(db, p.partnerId)).toBe(570_000);
-    expect(await auditOf(p.partnerId, "wallet.topup")).toHaveLength(0); // credits made through the JSON surface are not portal actions; the repeat changed nothing
+    expect(await auditOf(p.partnerId, "funding.start")).toHaveLength(0); // top-ups made through the JSON surface are not portal actions; the repeat changed nothing
   });
 
   test.each([
@@ -100,7 +107,7 @@ describe("wallet page", () => {
   });
 
   test("the same reference with another amount is a conflict shown next to the reference", async () => {
-    const p = await t.partner();
+    const p = await livePartner();
     const b = await signedIn(t, p.portal);
     await b.get("/portal/wallet");
     const ref = reference();
@@ -124,7 +131,7 @@ describe("wallet page", () => {
 
   test("the ledger is newest first, 25 rows a page, with Show more for the rest", async () => {
     const p = await t.partner();
-    for (let i = 1; i <= 27; i++) await p.run("wallet topup", { amount: i, reference: `ROW-${String(i).padStart(2, "0")}` });
+    for (let i = 1; i <= 27; i++) await p.run("wallet topup", { amount: i, reference: `ROW-${String(i).padStart(2, "0")}` }, "live");
     const b = await signedIn(t, p.portal);
     const page = await b.get("/portal/wallet");
     expect(page.text).toContain('id="balance">₦378.00<');
@@ -146,7 +153,7 @@ describe("wallet page", () => {
     const a = await t.partner();
     const other = await t.partner();
     const secretRef = reference();
-    await other.run("wallet topup", { amount: 987_654, reference: secretRef });
+    await other.run("wallet topup", { amount: 987_654, reference: secretRef }, "live");
     const b = await signedIn(t, a.portal);
     const page = await b.get("/portal/wallet");
     expect(page.text).not.toContain(secretRef);

@@ -58,6 +58,14 @@ const routes: Record<string, () => { path: string; fields: Record<string, string
     },
     as: "owner",
   }),
+  "POST /portal/wallet/fundings/:id/pay": () => ({ path: `/portal/wallet/fundings/${crypto.randomUUID()}/pay`, fields: {}, as: "owner" }),
+  "POST /admin/fundings/:id/confirm": () => ({
+    path: `/admin/fundings/${crypto.randomUUID()}/confirm`,
+    fields: { bankReference: "CSRF-FORGED-1", amount: "1000" },
+    as: "admin",
+  }),
+  "POST /admin/fundings/:id/:decision": () => ({ path: `/admin/fundings/${crypto.randomUUID()}/credit-held`, fields: {}, as: "admin" }),
+  "POST /admin/fundings/confirmations/:id/:decision": () => ({ path: `/admin/fundings/confirmations/${crypto.randomUUID()}/approve`, fields: {}, as: "admin" }),
   "POST /portal/wallet/topup": () => ({
     path: "/portal/wallet/topup",
     fields: { amount: "1000", reference: `csrf-${crypto.randomUUID().slice(0, 8)}` },
@@ -125,6 +133,17 @@ const routes: Record<string, () => { path: string; fields: Record<string, string
   "POST /admin/policies/:id/renew": () => ({ path: `/admin/policies/${pendingPolicyId}/renew`, fields: {}, as: "admin" }),
   "POST /portal/policies/:reference/renew": () => ({ path: `/portal/policies/${w.b.policy.reference}/renew`, fields: {}, as: "owner" }),
   "POST /admin/claims/:claimNo/review": () => ({ path: `/admin/claims/${w.b.claimNo}/review`, fields: { status: "rejected", note: "forged" }, as: "admin" }),
+  "POST /admin/commissions/:code": () => ({ path: "/admin/commissions/mrnn-cmpr-1111", fields: { rate: "99" }, as: "admin" }),
+  "POST /admin/commissions/:code/partners": () => ({
+    path: "/admin/commissions/mrnn-cmpr-1111/partners",
+    fields: { partner: w.b.partner.partnerId, partnerRate: "99" },
+    as: "admin",
+  }),
+  "POST /admin/commissions/:code/partners/:partnerId/remove": () => ({
+    path: `/admin/commissions/mrnn-cmpr-1111/partners/${w.b.partner.partnerId}/remove`,
+    fields: {},
+    as: "admin",
+  }),
   "POST /admin/financing/lapse": () => ({ path: "/admin/financing/lapse", fields: { asOf: watDate(400) }, as: "admin" }),
   "POST /admin/partners": () => ({ path: "/admin/partners", fields: { name: "Forged Partner" }, as: "admin" }),
   "POST /admin/partners/:id": () => ({ path: `/admin/partners/${w.b.partner.partnerId}`, fields: { change: "suspend" }, as: "admin" }),
@@ -133,8 +152,8 @@ const routes: Record<string, () => { path: string; fields: Record<string, string
   "ALL /admin/*": () => ({ path: "/admin/nowhere", fields: {}, as: "admin" }),
 };
 
-/** Routes whose protection is not the session's CSRF token: the JSON endpoint (keys, no cookies; other methods only answer 405) and sign-in (its own double submit, tested below). */
-const NOT_SESSION_ROUTES = new Set(["POST /", "ALL /", "POST /login"]);
+/** Routes whose protection is not the session's CSRF token: the JSON endpoint (keys, no cookies; other methods only answer 405), sign-in (its own double submit, tested below) and the payment provider's callback (its HMAC signature: test/security/funding-callbacks.test.ts). */
+const NOT_SESSION_ROUTES = new Set(["POST /", "ALL /", "POST /login", "POST /funding/callbacks/:provider"]);
 
 async function counts() {
   const result = await w.t.database.db.execute(sql`select (select count(*) from partners)::int as partners, (select count(*) from audit_log)::int as audit`);
@@ -208,7 +227,8 @@ describe("every state-changing portal route refuses a request without its sessio
     const viaHeader = await send(owner, "/portal/wallet/topup", { amount: "5", reference: `real-${crypto.randomUUID().slice(0, 8)}` }, { header: owner.csrf });
     expect(viaHeader.status).toBe(200);
     const after = await snapshot(w.t.database.db, w.b.partner.partnerId);
-    expect(after.wallet_entries!.length).toBe(before.wallet_entries!.length + 2);
+    // B's portal is in test mode: two test top-ups (fundings of the test provider, never the live ledger).
+    expect(after.wallet_fundings!.length).toBe((before.wallet_fundings?.length ?? 0) + 2);
   });
 });
 

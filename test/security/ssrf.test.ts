@@ -129,7 +129,7 @@ describe("redirects are never followed", () => {
     ];
     let nth = 0;
     receiver.respond(path, () => new Response(null, { status, headers: { location: targets[nth++ % targets.length]! } }));
-    for (let i = 0; i < targets.length; i++) await p.run("wallet topup", { amount: 10, reference: `r-${crypto.randomUUID()}` });
+    for (let i = 0; i < targets.length; i++) await p.run("wallet topup", { amount: 10, reference: `r-${crypto.randomUUID()}` }, "live");
     for (let round = 0; round < 5; round++) {
       await dispatchOutboxEvents(allowing.database.db, new Date(), { batch: 5000 });
       await deliverDueWebhooks(allowing.database.db, deliverySettings(allowing.config), new Date(), { batch: 5000 });

@@ -4,8 +4,12 @@
  * and nothing that belongs to B changes (every row of B in every table, compared before and after).
  * The cases are keyed by the registry's grammars: a command added without a case fails here.
  */
+
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { commandRegistry } from "../../src/commands";
+import { partnerStatement } from "../../src/modules/commissions/service";
+import { wireStatement } from "../../src/modules/commissions/wire";
+import { currentWatMonth } from "../../src/modules/enrichment/service";
 import type { KeyLabel } from "../../src/modules/partners/service";
 import type { TestPartner } from "../support/harness";
 import { fullConsumer, insureSeed, productCases, watDate } from "../support/policies";
@@ -162,6 +166,13 @@ const cases: Record<string, (label: KeyLabel) => Promise<void>> = {
     // B's reference under A credits A (references are per partner); B's balance and ledger are untouched.
     answered(await attack(label, "wallet topup", { amount: 77, reference: `a-topup-${crypto.randomUUID()}` }));
     answered(await attack(label, "wallet topup", { amount: 77, reference: w.b.topUpReference }, await w.t.partner()));
+  },
+  // The statement is the key's own partner's: exactly A's figures, none of B's.
+  "wallet statement": async (label) => {
+    const statement = await attack(label, "wallet statement", {});
+    answered(statement);
+    const own = await partnerStatement(w.t.database.db, w.a.partnerId, currentWatMonth(new Date()));
+    expect(statement.answer).toMatchObject(wireStatement(own));
   },
   "webhook register": async (label) => answered(await attack(label, "webhook register", { url: `http://127.0.0.1:9/a-hook-${label}` })),
   "webhook update": async (label) => {

@@ -6,6 +6,8 @@
  * a case fails here.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
+import { and, eq } from "drizzle-orm";
+import { walletFundings } from "../../src/modules/funding/schema";
 import { Browser, type PortalResponse, signedIn } from "../portal/browser";
 import { watDate } from "../support/policies";
 import { expectUnchanged, leaksIn, snapshot, type World, world } from "./world";
@@ -251,7 +253,30 @@ const cases: Record<string, () => Promise<void>> = {
     expectStatus(await visit(owner, "GET", "/portal/wallet"), 200);
     expectStatus(await visit(owner, "GET", "/portal/wallet?rows=1"), 200);
   },
+  // Statements are the session's partner's: no address names another partner.
+  "GET /portal/statements": async () => expectStatus(await visit(owner, "GET", "/portal/statements"), 200),
+  "GET /portal/statements.pdf": async () => expectStatus(await visit(owner, "GET", "/portal/statements.pdf"), 200),
+  "GET /portal/statements.csv": async () => expectStatus(await visit(owner, "GET", "/portal/statements.csv"), 200),
   "GET /portal/wallet/usage": async () => expectStatus(await visit(owner, "GET", "/portal/wallet/usage"), 200),
+  "POST /portal/wallet/fundings/:id/pay": async () => {
+    // B's funding, paid through A's session: not found, nothing credited.
+    const [funding] = await w.t.database.db
+      .select({ id: walletFundings.id })
+      .from(walletFundings)
+      .where(and(eq(walletFundings.partnerId, w.b.partner.partnerId), eq(walletFundings.reference, w.b.topUpReference)));
+    expectStatus(await visit(owner, "POST", `/portal/wallet/fundings/${funding!.id}/pay`), 404);
+  },
+  "POST /funding/callbacks/:provider": async () => {
+    // Outside the session: only the provider's signature counts, and A has no way to make it.
+    const response = await w.t.app.handle(
+      new Request("http://localhost/funding/callbacks/sandbox", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-paystack-signature": "0".repeat(128) },
+        body: JSON.stringify({ event: "charge.success", data: { reference: "SBX_FORGED", amount: 100_000_000 } }),
+      }),
+    );
+    expect(response.status).toBe(401);
+  },
   "POST /portal/wallet/topup": async () => {
     expectStatus(await visit(owner, "POST", "/portal/wallet/topup", { amount: "10", reference: `a-${crypto.randomUUID().slice(0, 8)}` }), 200);
     // B's reference credits the caller (references are per partner); B's ledger is untouched.
@@ -408,6 +433,33 @@ const cases: Record<string, () => Promise<void>> = {
     () => ({ status: "rejected", note: "by A" }),
   ),
   "GET /admin/claims/:claimNo/documents/:position": adminOnly("GET", () => `/admin/claims/${w.b.claimNo}/documents/1`),
+  "GET /admin/fundings": adminOnly("GET", () => "/admin/fundings"),
+  "POST /admin/fundings/:id/confirm": adminOnly(
+    "POST",
+    () => `/admin/fundings/${crypto.randomUUID()}/confirm`,
+    () => ({ bankReference: "A-FORGED-1", amount: "1000" }),
+  ),
+  "POST /admin/fundings/:id/:decision": adminOnly("POST", () => `/admin/fundings/${crypto.randomUUID()}/credit-held`),
+  "POST /admin/fundings/confirmations/:id/:decision": adminOnly("POST", () => `/admin/fundings/confirmations/${crypto.randomUUID()}/approve`),
+  "GET /admin/commissions": adminOnly("GET", () => "/admin/commissions"),
+  "GET /admin/commissions/:code": adminOnly("GET", () => "/admin/commissions/mrnn-cmpr-1111"),
+  "POST /admin/commissions/:code": adminOnly(
+    "POST",
+    () => "/admin/commissions/mrnn-cmpr-1111",
+    () => ({ rate: "99" }),
+  ),
+  "POST /admin/commissions/:code/partners": adminOnly(
+    "POST",
+    () => "/admin/commissions/mrnn-cmpr-1111/partners",
+    () => ({ partner: w.a.partnerId, partnerRate: "99" }),
+  ),
+  "POST /admin/commissions/:code/partners/:partnerId/remove": adminOnly(
+    "POST",
+    () => `/admin/commissions/mrnn-cmpr-1111/partners/${w.b.partner.partnerId}/remove`,
+  ),
+  "GET /admin/statements": adminOnly("GET", () => `/admin/statements?partner=${w.b.partner.partnerId}`),
+  "GET /admin/statements.pdf": adminOnly("GET", () => `/admin/statements.pdf?partner=${w.b.partner.partnerId}`),
+  "GET /admin/statements.csv": adminOnly("GET", () => `/admin/statements.csv?partner=${w.b.partner.partnerId}`),
   "GET /admin/financing": adminOnly("GET", () => "/admin/financing"),
   "GET /admin/financing.csv": adminOnly("GET", () => "/admin/financing.csv"),
   "POST /admin/financing/lapse": adminOnly(
@@ -416,6 +468,11 @@ const cases: Record<string, () => Promise<void>> = {
     () => ({ asOf: watDate(400) }),
   ),
   "GET /admin/financing/:planNo": adminOnly("GET", () => `/admin/financing/${w.b.planNo}`),
+  "GET /admin/reports": adminOnly("GET", () => "/admin/reports?month=2026-01&insurer=ldwy"),
+  "GET /admin/reports/premium.csv": adminOnly("GET", () => "/admin/reports/premium.csv?month=2026-01&insurer=ldwy"),
+  "GET /admin/reports/premium.xlsx": adminOnly("GET", () => "/admin/reports/premium.xlsx?month=2026-01&insurer=ldwy"),
+  "GET /admin/reports/claims.csv": adminOnly("GET", () => "/admin/reports/claims.csv?month=2026-01&insurer=ldwy"),
+  "GET /admin/reports/claims.xlsx": adminOnly("GET", () => "/admin/reports/claims.xlsx?month=2026-01&insurer=ldwy"),
   "GET /admin/partners": adminOnly("GET", () => "/admin/partners"),
   "POST /admin/partners": adminOnly(
     "POST",
@@ -429,6 +486,7 @@ const cases: Record<string, () => Promise<void>> = {
   ),
   "GET /admin/audit": adminOnly("GET", () => "/admin/audit"),
   "GET /admin/audit.csv": adminOnly("GET", () => "/admin/audit.csv"),
+  "GET /admin/dashboard": adminOnly("GET", () => "/admin/dashboard"),
 };
 
 const routeKeys = () => w.t.app.routes.map((r) => `${r.method} ${r.path}`);
@@ -465,7 +523,16 @@ describe("partner A's staff open every route aimed at partner B's records", () =
 describe("the operator's administrator", () => {
   test("opens the operator's pages (the 403s above are about who asks)", async () => {
     const admin = await signedIn(w.t, w.admin.portal);
-    for (const path of ["/admin", "/admin/policies", "/admin/claims", "/admin/financing", "/admin/partners", "/admin/audit", "/admin/consumers"])
+    for (const path of [
+      "/admin",
+      "/admin/policies",
+      "/admin/claims",
+      "/admin/financing",
+      "/admin/partners",
+      "/admin/audit",
+      "/admin/consumers",
+      "/admin/dashboard",
+    ])
       expect((await admin.get(path)).status).toBe(200);
     // …and no partner page: the operator acts through the operator's pages only.
     for (const path of ["/portal", "/portal/consumers", "/portal/keys"]) expect((await admin.get(path)).status).toBe(403);

@@ -1,3 +1,4 @@
+import { type DashboardChart, DashboardCharts } from "../charts/dashboard-charts";
 import { dateTime, naira, POLICY_STATUS_TEXT } from "../format";
 import { Badge, Table } from "./ui";
 
@@ -18,6 +19,7 @@ export function Dashboard(props: {
   premiumThisMonthKobo: number;
   walletKobo: number;
   recent: RecentPolicy[];
+  charts: DashboardChart[];
 }) {
   return (
     <section>
@@ -55,6 +57,7 @@ export function Dashboard(props: {
           <span class="tile-label">Wallet balance</span>
         </a>
       </div>
+      <DashboardCharts charts={props.charts} />
       <h2>Recent activity</h2>
       <Table
         columns={["When", "Reference", "Consumer", "Product", "Status", "Premium"]}

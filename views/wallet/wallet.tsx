@@ -1,4 +1,5 @@
 import { dateTime, naira } from "../format";
+import { FundingList, type FundingRow, HowToPay, type PaymentToMake } from "../funding/funding";
 import { Badge, DownloadLink, Empty, type FormProblem, type FormValues, HxForm, Input, MoreRows, ProblemSummary, Table } from "../portal/ui";
 
 export interface LedgerRow {
@@ -31,14 +32,13 @@ export interface UsageProps {
   problem?: FormProblem;
 }
 
-/** What the last top-up did: a new credit, or the first result of a reference used before. */
-export interface TopUpOutcome {
-  applied: boolean;
-  reference: string;
-  amountKobo: number;
-  balanceAfterKobo: number;
-  at: Date;
-}
+/** What the last top-up did: credited (or, for a reference used before, what the first one did), waiting for the money, or another end. */
+export type TopUpOutcome =
+  | { kind: "credited"; applied: boolean; reference: string; amountKobo: number; balanceAfterKobo: number; at: Date }
+  /** Test mode: a specimen in the test balance, never in the wallet. */
+  | { kind: "test"; applied: boolean; reference: string; amountKobo: number; testBalanceKobo: number }
+  | { kind: "pending"; applied: boolean; payment: PaymentToMake }
+  | { kind: "held" | "failed" | "expired"; reference: string; amountKobo: number; note: string | null };
 
 export interface WalletProps {
   balanceKobo: number;
@@ -46,6 +46,8 @@ export interface WalletProps {
   topUp: { values: FormValues; problem?: FormProblem; outcome?: TopUpOutcome };
   ledger: { rows: LedgerRow[]; more: string | null };
   usage: UsageProps;
+  /** Live mode: the account's fundings, newest first. */
+  fundings: FundingRow[];
   csrf: string;
 }
 
@@ -97,8 +99,28 @@ export function LedgerRows(props: { rows: LedgerRow[]; more: string | null }) {
   );
 }
 
-function TopUpResult(props: { outcome: TopUpOutcome }) {
+const ENDED: Record<"held" | "failed" | "expired", string> = {
+  held: "is held: a different amount arrived, and the operator will check it before anything is credited",
+  failed: "failed: nothing was credited",
+  expired: "expired: no payment arrived in time, nothing was credited",
+};
+
+function TopUpResult(props: { outcome: TopUpOutcome; csrf: string }) {
   const o = props.outcome;
+  if (o.kind === "pending") return <HowToPay payment={o.payment} csrf={props.csrf} repeat={!o.applied} />;
+  if (o.kind === "test")
+    return (
+      <p class={o.applied ? "success" : "notice"} role="status" aria-live="polite" safe>
+        {`${o.applied ? "Test top-up" : "Reference already used for a test top-up"}: ${naira(o.amountKobo)} with reference ${o.reference}. ` +
+          `The test balance is ${naira(o.testBalanceKobo)}. Test top-ups never reach the wallet that live premiums are paid from.`}
+      </p>
+    );
+  if (o.kind !== "credited")
+    return (
+      <p class="notice" role="status" aria-live="polite" safe>
+        {`The top-up of ${naira(o.amountKobo)} with reference ${o.reference} ${ENDED[o.kind]}.${o.note ? ` ${o.note}.` : ""}`}
+      </p>
+    );
   if (o.applied)
     return (
       <p class="success" role="status" aria-live="polite" safe>
@@ -113,12 +135,17 @@ function TopUpResult(props: { outcome: TopUpOutcome }) {
   );
 }
 
-function TopUpForm(props: WalletProps["topUp"] & { csrf: string }) {
+function TopUpForm(props: WalletProps["topUp"] & { csrf: string; mode: "test" | "live" }) {
   return (
     <div class="card">
       <h2>Top up</h2>
       <ProblemSummary problem={props.problem} inputs={["amount", "reference"]} />
-      {props.outcome ? <TopUpResult outcome={props.outcome} /> : ""}
+      <p class="muted">
+        {props.mode === "live"
+          ? "Live mode: you get a bank account to transfer the amount to; the wallet is credited when the payment provider confirms the money arrived."
+          : "Test mode: the top-up is recorded at once in the test balance; it never reaches the wallet live premiums are paid from."}
+      </p>
+      {props.outcome ? <TopUpResult outcome={props.outcome} csrf={props.csrf} /> : ""}
       <HxForm action="/portal/wallet/topup" target="#wallet" csrf={props.csrf}>
         <Input
           name="amount"
@@ -239,7 +266,8 @@ export function WalletPage(props: WalletProps) {
         The prepaid wallet pays the premiums of live policies when they are issued; a declined policy's premium comes back as a refund.{" "}
         {props.mode === "test" ? "The account is in test mode: test policies never touch the wallet." : ""}
       </p>
-      <TopUpForm {...props.topUp} csrf={props.csrf} />
+      <TopUpForm {...props.topUp} csrf={props.csrf} mode={props.mode} />
+      {props.mode === "live" ? <FundingList rows={props.fundings} csrf={props.csrf} /> : ""}
       <UsageStatementView {...props.usage} />
       <h2>Ledger</h2>
       <DownloadLink href="/portal/wallet/ledger.csv" />

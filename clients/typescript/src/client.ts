@@ -46,6 +46,7 @@ import type {
   VehicleCheckSeed,
   VinAnswerBody,
   VinSeed,
+  WalletStatementAnswerBody,
   WebhookDeleteAnswerBody,
   WebhookDeliveriesSeed,
   WebhookDelivery,
@@ -328,6 +329,11 @@ export class PartnerClient {
   /** `wallet topup`: credit the prepaid wallet once per `reference` (a repeat returns the first answer). */
   topUpWallet(seed: TopUpSeed, options?: CallOptions): Promise<Answer<TopUpAnswerBody>> {
     return this.command<TopUpAnswerBody>(commands.topUpWallet(), seed, options);
+  }
+
+  /** `wallet statement`: the month's statement (YYYY-MM, Nigerian time; the current month when omitted). */
+  walletStatement(month?: string, options?: CallOptions): Promise<Answer<WalletStatementAnswerBody>> {
+    return this.command<WalletStatementAnswerBody>(commands.walletStatement(), (month ? { month } : {}) satisfies Schemas["wallet-statement.seed"], options);
   }
 
   // --- webhooks ----------------------------------------------------------------------------------

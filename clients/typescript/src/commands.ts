@@ -25,6 +25,7 @@ export const commands = {
   paymentStatus: () => "payment status",
   runLapse: () => "payment runLapse",
   topUpWallet: () => "wallet topup",
+  walletStatement: () => "wallet statement",
   registerWebhook: () => "webhook register",
   updateWebhook: () => "webhook update",
   deleteWebhook: () => "webhook delete",
@@ -35,7 +36,7 @@ export const commands = {
   webhookSecret: () => "webhook secret",
 } as const;
 
-const READS = /^(dump |enrch |set env_(live|test)$|claim (status|list)$|payment status$|webhook (list|deliveries)$)/;
+const READS = /^(dump |enrch |set env_(live|test)$|claim (status|list)$|payment status$|wallet statement$|webhook (list|deliveries)$)/;
 
 const has = (seed: unknown, field: string): boolean => {
   const value = (seed as Record<string, unknown> | null | undefined)?.[field];
@@ -47,7 +48,7 @@ const has = (seed: unknown, field: string): boolean => {
  * request was carried out. The rule (documented in the client's README):
  *
  * - **Reads** — every `dump …` (quotes, status, lists, hospitals), `enrch …` (a repeat within five
- *   minutes is a free cache hit), `claim status|list`, `payment status`, `webhook list|deliveries` —
+ *   minutes is a free cache hit), `claim status|list`, `payment status`, `wallet statement`, `webhook list|deliveries` —
  *   and `set env_live|env_test` (setting a state twice leaves it set).
  * - **Writes that carry a unique reference** the service deduplicates on: `insure` with its `id`
  *   (a repeat is refused as "already in use", which the client resolves by reading the policy),

@@ -2737,8 +2737,69 @@ export interface components {
             id: string;
         };
         /**
+         * wallet statement
+         * @description The monthly statement (Nigerian time): policies written, premiums, refunds, commission earned and given back, registry checks, top-ups, opening and closing balance and the net due, reconciling to the wallet ledger.
+         */
+        "wallet-statement.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed?: components["schemas"]["wallet-statement.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** wallet statement: answer */
+        "wallet-statement.response": {
+            /** @description openingBalance + topUps − premiums + refunds + commission − commissionReversed */
+            closingBalance: number;
+            /** @description Commission earned on live policies approved in the month */
+            commission: number;
+            /** @description Commission given back with refunded premium */
+            commissionReversed: number;
+            /** @constant */
+            currency: "NGN";
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            /** @description YYYY-MM */
+            month: string;
+            /** @description premiums − refunds − commission + commissionReversed + registryChecks.amount: what the partner paid for the month */
+            netDue: number;
+            /** @description The wallet's balance when the month began */
+            openingBalance: number;
+            /** @description Live policies issued in the month and not declined */
+            policiesWritten: number;
+            /** @description Live premiums charged to the wallet */
+            premiums: number;
+            products: {
+                /** @description naira */
+                commission: number;
+                /** @description naira */
+                commissionReversed: number;
+                name: string;
+                policiesWritten: number;
+                /** @description naira */
+                premiums: number;
+                /** @description The product code */
+                product: string;
+                /** @description naira */
+                refunds: number;
+            }[];
+            /** @description Premiums given back to the wallet */
+            refunds: number;
+            registryChecks: {
+                /** @description Billed registry checks, invoiced apart from the wallet */
+                amount: number;
+                count: number;
+            };
+            /** @description naira */
+            topUps: number;
+        };
+        /** wallet statement: seed */
+        "wallet-statement.seed": {
+            /** @description YYYY-MM in Nigerian time; the current month (so far) when omitted */
+            month?: string;
+        };
+        /**
          * wallet topup
-         * @description Credit the prepaid wallet once per reference; a repeat returns the first result.
+         * @description Fund the prepaid wallet once per reference. Live: a pending funding with how to pay, credited when the payment provider confirms it (the sandbox provider pays at once unless the reference asks otherwise: docs/funding.md). Test: credited at once as a specimen, never in the live wallet. A repeat answers the top-up as it stands.
          */
         "wallet-topup.request": {
             cmmnd: {
@@ -2749,14 +2810,33 @@ export interface components {
         };
         /** wallet topup: answer */
         "wallet-topup.response": {
-            /** @description naira */
+            /** @description The amount asked for, naira */
             amount: number;
-            /** @description The balance after this top-up, naira */
-            balance: number;
+            /** @description Credited: the balance after this top-up, naira (test keys: the test balance) */
+            balance?: number;
             /** @constant */
             currency: "NGN";
             exctnFdbck: components["schemas"]["SuccessFeedback"];
+            /** @description Held, failed or expired: why, in words */
+            note?: string;
+            /** @description Pending: how to pay, and until when */
+            payment?: {
+                accountName: string;
+                accountNumber: string;
+                /** @description What to transfer, naira */
+                amount: number;
+                bank: string;
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                expires: string;
+                /** @constant */
+                method: "bank_transfer";
+            };
             reference: string;
+            /**
+             * @description pending (waiting for the money), credited, held (another amount arrived: an administrator decides), failed, expired
+             * @enum {string}
+             */
+            status: "pending" | "credited" | "held" | "failed" | "expired";
             /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
             tmstmp: string;
         };
@@ -2839,7 +2919,7 @@ export interface components {
                  */
                 eventId: string;
                 /** @enum {string} */
-                eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
+                eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
                 lastError?: string;
                 /** @description HTTP status of the last attempt */
                 lastStatus?: number;
@@ -2863,7 +2943,7 @@ export interface components {
             cursor?: string;
             endpointId?: string;
             /** @enum {string} */
-            eventType?: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
+            eventType?: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
             /** @default 20 */
             limit?: number;
             /** @enum {string} */
@@ -2890,7 +2970,7 @@ export interface components {
                 /** Format: uuid */
                 endpointId: string;
                 /** @description The event types delivered; empty: every type */
-                events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
+                events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
                 /** @description Deliveries have failed since then (the endpoint is disabled after five days of it) */
                 failingSince?: string;
                 /** @description After a rotation: the previous secret also signs until then */
@@ -2929,7 +3009,7 @@ export interface components {
             /** Format: uuid */
             endpointId: string;
             /** @description The event types delivered; empty: every type */
-            events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
+            events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
             exctnFdbck: components["schemas"]["SuccessFeedback"];
             /** @description Deliveries have failed since then (the endpoint is disabled after five days of it) */
             failingSince?: string;
@@ -2946,7 +3026,7 @@ export interface components {
         /** webhook register: seed */
         "webhook-register.seed": {
             description?: string;
-            events?: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
+            events?: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
             url: string;
         };
         /**
@@ -2994,7 +3074,7 @@ export interface components {
              */
             eventId: string;
             /** @enum {string} */
-            eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
+            eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
             exctnFdbck: components["schemas"]["SuccessFeedback"];
             lastError?: string;
             /** @description HTTP status of the last attempt */
@@ -3088,7 +3168,7 @@ export interface components {
              */
             eventId: string;
             /** @enum {string} */
-            eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
+            eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
             exctnFdbck: components["schemas"]["SuccessFeedback"];
             lastError?: string;
             /** @description HTTP status of the last attempt */
@@ -3128,7 +3208,7 @@ export interface components {
             /** Format: uuid */
             endpointId: string;
             /** @description The event types delivered; empty: every type */
-            events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
+            events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
             exctnFdbck: components["schemas"]["SuccessFeedback"];
             /** @description Deliveries have failed since then (the endpoint is disabled after five days of it) */
             failingSince?: string;
@@ -3147,7 +3227,7 @@ export interface components {
             description?: string;
             enabled?: boolean;
             endpointId: string;
-            events?: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
+            events?: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
             /** @constant */
             rotateSecret?: true;
             url?: string;
@@ -3170,7 +3250,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["prfl-entity.request"] | components["schemas"]["dump-entt-cstmrs.request"] | components["schemas"]["dump-entt-cstmrs-admin.request"] | components["schemas"]["dump-ipck-product-code-prmm.request"] | components["schemas"]["dump-hlth-hsptls.request"] | components["schemas"]["set-env-live.request"] | components["schemas"]["set-env-test.request"] | components["schemas"]["entt-consumer-id-insure.request"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-status.request"] | components["schemas"]["appr-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["dump-entt.request"] | components["schemas"]["dump-entt-admin.request"] | components["schemas"]["wallet-topup.request"] | components["schemas"]["enrch-niid-vehicle.request"] | components["schemas"]["enrch-vin-vehicle.request"] | components["schemas"]["claim-submit.request"] | components["schemas"]["claim-status.request"] | components["schemas"]["claim-list.request"] | components["schemas"]["claim-withdraw.request"] | components["schemas"]["claim-review.request"] | components["schemas"]["payment-financeloan.request"] | components["schemas"]["payment-recordinstallment.request"] | components["schemas"]["payment-runlapse.request"] | components["schemas"]["payment-status.request"] | components["schemas"]["ndrs-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-endorse.request"] | components["schemas"]["cncl-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["rinst-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id-auto.request"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-refund.request"] | components["schemas"]["webhook-register.request"] | components["schemas"]["webhook-update.request"] | components["schemas"]["webhook-delete.request"] | components["schemas"]["webhook-list.request"] | components["schemas"]["webhook-deliveries.request"] | components["schemas"]["webhook-replay.request"] | components["schemas"]["webhook-test.request"] | components["schemas"]["webhook-secret.request"];
+                "application/json": components["schemas"]["prfl-entity.request"] | components["schemas"]["dump-entt-cstmrs.request"] | components["schemas"]["dump-entt-cstmrs-admin.request"] | components["schemas"]["dump-ipck-product-code-prmm.request"] | components["schemas"]["dump-hlth-hsptls.request"] | components["schemas"]["set-env-live.request"] | components["schemas"]["set-env-test.request"] | components["schemas"]["entt-consumer-id-insure.request"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-status.request"] | components["schemas"]["appr-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["dump-entt.request"] | components["schemas"]["dump-entt-admin.request"] | components["schemas"]["wallet-topup.request"] | components["schemas"]["wallet-statement.request"] | components["schemas"]["enrch-niid-vehicle.request"] | components["schemas"]["enrch-vin-vehicle.request"] | components["schemas"]["claim-submit.request"] | components["schemas"]["claim-status.request"] | components["schemas"]["claim-list.request"] | components["schemas"]["claim-withdraw.request"] | components["schemas"]["claim-review.request"] | components["schemas"]["payment-financeloan.request"] | components["schemas"]["payment-recordinstallment.request"] | components["schemas"]["payment-runlapse.request"] | components["schemas"]["payment-status.request"] | components["schemas"]["ndrs-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-endorse.request"] | components["schemas"]["cncl-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["rinst-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id-auto.request"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-refund.request"] | components["schemas"]["webhook-register.request"] | components["schemas"]["webhook-update.request"] | components["schemas"]["webhook-delete.request"] | components["schemas"]["webhook-list.request"] | components["schemas"]["webhook-deliveries.request"] | components["schemas"]["webhook-replay.request"] | components["schemas"]["webhook-test.request"] | components["schemas"]["webhook-secret.request"];
             };
         };
         responses: {
@@ -3180,7 +3260,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["prfl-entity.response"] | components["schemas"]["dump-entt-cstmrs.response"] | components["schemas"]["dump-entt-cstmrs-admin.response"] | components["schemas"]["dump-ipck-product-code-prmm.response"] | components["schemas"]["dump-hlth-hsptls.response"] | components["schemas"]["set-env-live.response"] | components["schemas"]["set-env-test.response"] | components["schemas"]["entt-consumer-id-insure.response"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-status.response"] | components["schemas"]["appr-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["dump-entt.response"] | components["schemas"]["dump-entt-admin.response"] | components["schemas"]["wallet-topup.response"] | components["schemas"]["enrch-niid-vehicle.response"] | components["schemas"]["enrch-vin-vehicle.response"] | components["schemas"]["claim-submit.response"] | components["schemas"]["claim-status.response"] | components["schemas"]["claim-list.response"] | components["schemas"]["claim-withdraw.response"] | components["schemas"]["claim-review.response"] | components["schemas"]["payment-financeloan.response"] | components["schemas"]["payment-recordinstallment.response"] | components["schemas"]["payment-runlapse.response"] | components["schemas"]["payment-status.response"] | components["schemas"]["ndrs-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-endorse.response"] | components["schemas"]["cncl-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["rinst-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id-auto.response"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-refund.response"] | components["schemas"]["webhook-register.response"] | components["schemas"]["webhook-update.response"] | components["schemas"]["webhook-delete.response"] | components["schemas"]["webhook-list.response"] | components["schemas"]["webhook-deliveries.response"] | components["schemas"]["webhook-replay.response"] | components["schemas"]["webhook-test.response"] | components["schemas"]["webhook-secret.response"] | components["schemas"]["Refusal"] | components["schemas"]["AtCapacity"];
+                    "application/json": components["schemas"]["prfl-entity.response"] | components["schemas"]["dump-entt-cstmrs.response"] | components["schemas"]["dump-entt-cstmrs-admin.response"] | components["schemas"]["dump-ipck-product-code-prmm.response"] | components["schemas"]["dump-hlth-hsptls.response"] | components["schemas"]["set-env-live.response"] | components["schemas"]["set-env-test.response"] | components["schemas"]["entt-consumer-id-insure.response"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-status.response"] | components["schemas"]["appr-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["dump-entt.response"] | components["schemas"]["dump-entt-admin.response"] | components["schemas"]["wallet-topup.response"] | components["schemas"]["wallet-statement.response"] | components["schemas"]["enrch-niid-vehicle.response"] | components["schemas"]["enrch-vin-vehicle.response"] | components["schemas"]["claim-submit.response"] | components["schemas"]["claim-status.response"] | components["schemas"]["claim-list.response"] | components["schemas"]["claim-withdraw.response"] | components["schemas"]["claim-review.response"] | components["schemas"]["payment-financeloan.response"] | components["schemas"]["payment-recordinstallment.response"] | components["schemas"]["payment-runlapse.response"] | components["schemas"]["payment-status.response"] | components["schemas"]["ndrs-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-endorse.response"] | components["schemas"]["cncl-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["rinst-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id-auto.response"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-refund.response"] | components["schemas"]["webhook-register.response"] | components["schemas"]["webhook-update.response"] | components["schemas"]["webhook-delete.response"] | components["schemas"]["webhook-list.response"] | components["schemas"]["webhook-deliveries.response"] | components["schemas"]["webhook-replay.response"] | components["schemas"]["webhook-test.response"] | components["schemas"]["webhook-secret.response"] | components["schemas"]["Refusal"] | components["schemas"]["AtCapacity"];
                 };
             };
         };

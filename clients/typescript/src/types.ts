@@ -190,6 +190,8 @@ export type InstallmentAnswerBody = AnswerBody<"payment-recordinstallment.respon
 export type PlanStatusAnswerBody = AnswerBody<"payment-status.response">;
 export type RunLapseSeed = Schemas["payment-runlapse.seed"];
 export type RunLapseAnswerBody = AnswerBody<"payment-runlapse.response">;
+/** The monthly statement (docs/commissions.md): figures in naira, reconciling to the wallet ledger. */
+export type WalletStatementAnswerBody = AnswerBody<"wallet-statement.response">;
 
 // --- webhooks ----------------------------------------------------------------------------------
 

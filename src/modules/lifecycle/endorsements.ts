@@ -17,6 +17,7 @@ import { watToday } from "../../products/policy-helpers";
 import type { EndorsementRule, PolicyTerms } from "../../products/types";
 import { type AuditActor, recordAudit } from "../audit/service";
 import { certificates } from "../certificates/schema";
+import { earnOnExtraPremium, reverseOnRefund } from "../commissions/earning";
 import { findConsumer } from "../consumers/service";
 import { recordEvent } from "../events/service";
 import { financingPlans } from "../financing/schema";
@@ -235,7 +236,12 @@ async function applyEndorsement(tx: Executor, policy: PolicyRecord, endorsement:
     .where(eq(policies.id, policy.id))
     .returning();
   await tx.delete(certificates).where(eq(certificates.policyId, policy.id));
-  if (policy.mode === "live" && endorsement.premiumChangeKobo < 0) await refundPremium(tx, policy.partnerId, policy.id, -endorsement.premiumChangeKobo, now);
+  if (policy.mode === "live" && endorsement.premiumChangeKobo < 0) {
+    await refundPremium(tx, policy.partnerId, policy.id, -endorsement.premiumChangeKobo, now);
+    await reverseOnRefund(tx, policy, -endorsement.premiumChangeKobo, policy.premiumKobo, now);
+  }
+  // An extra premium (charged when the change was asked for) earns once the change applies, at the policy's rate.
+  await earnOnExtraPremium(tx, policy, endorsement.premiumChangeKobo, now);
   const event = statusEvent(changed!);
   await recordEvent(tx, { ...event, type: "policy.endorsed", payload: { ...event.payload, version, endorsement: wireEndorsement(applied!) } }, now);
   return { policy: changed!, endorsement: applied! };

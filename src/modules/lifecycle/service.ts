@@ -16,6 +16,7 @@ import { cancellationRefund, type Refund } from "../../products/cancellation";
 import { watMidnight, watToday } from "../../products/policy-helpers";
 import { type AuditActor, recordAudit } from "../audit/service";
 import { claims } from "../claims/schema";
+import { earnOnExtraPremium, reverseOnRefund } from "../commissions/earning";
 import { recordEvent } from "../events/service";
 import { cancelPlanOfPolicy, lapsedPlanOfPolicy, reopenLapsedPlan } from "../financing/service";
 import { issueRenewal, renewalOf } from "../policies/issuance";
@@ -274,7 +275,10 @@ export async function cancelPolicy(
         })
         .where(eq(policies.id, policy.id))
         .returning();
-      if (policy.mode === "live" && refund.refundKobo > 0) await refundPremium(tx, policy.partnerId, policy.id, refund.refundKobo, now);
+      if (policy.mode === "live" && refund.refundKobo > 0) {
+        await refundPremium(tx, policy.partnerId, policy.id, refund.refundKobo, now);
+        await reverseOnRefund(tx, policy, refund.refundKobo, policy.premiumKobo, now);
+      }
       // What the cover cost in the end: the premium less the refund (the fee included).
       await cancelPlanOfPolicy(tx, policy.id, policy.premiumKobo - refund.refundKobo, cancelled!.statusNote!, now);
       const event = statusEvent(cancelled!);
@@ -448,7 +452,11 @@ export async function reinstatePolicy(db: Database, canceller: Canceller, locato
       if (canceller.kind === "partner") requirePolicyMode(policy, canceller.mode, "it is reinstated");
       const { cancellation, plan, owedKobo, gap } = await assessReinstatement(tx, policy, now);
       if (plan) await reopenLapsedPlan(tx, plan, policy, `RINST-${reference}`, now);
-      else if (owedKobo > 0) await debitPremium(tx, policy.partnerId, policy.id, owedKobo, now);
+      else if (owedKobo > 0) {
+        // Paying the refund back earns back the commission it took, at the policy's rate.
+        await debitPremium(tx, policy.partnerId, policy.id, owedKobo, now);
+        await earnOnExtraPremium(tx, policy, owedKobo, now);
+      }
       const [reinstatement] = await tx
         .insert(policyReinstatements)
         .values({

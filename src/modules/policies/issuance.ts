@@ -9,6 +9,7 @@ import { isUniqueViolation } from "../../db/errors";
 import { findProduct, type Product } from "../../products";
 import { type AuditActor, recordAudit } from "../audit/service";
 import { type CertificateDocument, storeCertificate } from "../certificates/service";
+import { earnOnApproval } from "../commissions/earning";
 import { type ConsumerRecord, findConsumer } from "../consumers/service";
 import { insertWithEvent } from "../events/service";
 import { quotePremium } from "../quotes/service";
@@ -229,6 +230,7 @@ async function storePolicy(tx: Executor, actor: AuditActor | undefined, policy: 
     throw error;
   }
   if (policy.mode === "live" && policy.status !== "d") await debitPremium(tx, policy.partnerId, policy.id, policy.premiumKobo, now);
+  if (policy.status === "a") await earnOnApproval(tx, policy, now);
   if (certificate) await storeCertificate(tx, policy.id, certificate);
   if (actor)
     await recordAudit(

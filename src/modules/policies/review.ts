@@ -3,6 +3,7 @@ import { CommandError } from "../../core/errors";
 import type { Database, Executor } from "../../db/client";
 import { findProduct } from "../../products";
 import { type AuditActor, recordAudit } from "../audit/service";
+import { earnOnApproval } from "../commissions/earning";
 import { recordEvent } from "../events/service";
 import { refundPremium } from "../wallet/service";
 import { policies } from "./schema";
@@ -34,6 +35,8 @@ export async function decide(
     .returning();
   if (!updated) throw new CommandError(409, `policy ${policy.reference} is no longer pending`);
   if (decision.status === "d" && policy.mode === "live") await refundPremium(tx, policy.partnerId, policy.id, policy.premiumKobo, now);
+  // The first approval earns the partner its commission (a declined policy never earned any).
+  if (decision.status === "a") await earnOnApproval(tx, updated, now);
   await recordEvent(tx, statusEvent(updated), now);
   return updated;
 }

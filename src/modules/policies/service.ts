@@ -227,32 +227,3 @@ export async function listPolicies(
 export async function policiesByIds(db: Executor, ids: string[]): Promise<PolicyRecord[]> {
   return ids.length ? db.select().from(policies).where(inArray(policies.id, ids)) : [];
 }
-
-export interface PolicySummary {
-  byStatus: Record<PolicyStatus, number>;
-  /** Approved policies whose cover ends within 30 days. */
-  expiringSoon: number;
-  /** Premium of the policies issued since `since` that were not declined, kobo. */
-  premiumKobo: number;
-}
-
-/** A partner's policies in one mode: how many in each status, how many end within 30 days, and the premium written since `since`. */
-export async function policySummary(db: Database, partnerId: string, mode: Mode, since: Date, now = new Date()): Promise<PolicySummary> {
-  const rows = await db
-    .select({
-      status: policies.status,
-      count: sql<number>`count(*)::int`,
-      premium: sql<number>`coalesce(sum(${policies.premiumKobo}) filter (where ${gte(policies.createdAt, since)} and ${policies.status} <> 'd'), 0)::bigint`,
-      expiring: sql<number>`(count(*) filter (where ${policies.status} = 'a' and ${gt(policies.coverEnd, now)} and ${lte(policies.coverEnd, new Date(now.getTime() + 30 * 86_400_000))}))::int`,
-    })
-    .from(policies)
-    .where(and(eq(policies.partnerId, partnerId), eq(policies.mode, mode)))
-    .groupBy(policies.status);
-  const byStatus: Record<PolicyStatus, number> = { p: 0, a: 0, d: 0, l: 0, c: 0, e: 0 };
-  for (const row of rows) byStatus[row.status] = row.count;
-  return {
-    byStatus,
-    expiringSoon: rows.reduce((total, row) => total + Number(row.expiring), 0),
-    premiumKobo: rows.reduce((total, row) => total + Number(row.premium), 0),
-  };
-}

@@ -3,20 +3,40 @@ import { currency, naira, wireTimestamp } from "../../core/answers";
 import { toNaira } from "../../core/money";
 import { command, refusal } from "../../core/registry";
 import { watTimestamp } from "../../core/time";
+import { paymentProvider } from "../funding/providers";
+import { FUNDING_STATUSES } from "../funding/schema";
+import { earlierTopUpState, startFunding, type TopUpState, testTopUp } from "../funding/service";
 import { topUpRequestFrom, topUpSeed } from "./model";
-import { earlierTopUp, topUpWallet, type WalletEntry } from "./service";
 
 const REFERENCE_REUSED = refusal(409, "seed.reference <reference> was already used for a top-up of <amount> naira", "the same reference with another amount");
+const OTHER_MODE = refusal(409, "seed.reference <reference> was already used for a <mode>-mode top-up", "a reference used with the other kind of key");
 const topUp = { amount: 50000, reference: "bank-ref-001" };
+const unpaid = { amount: 250000, reference: "bank-ref-002-unpaid" };
 
-const topUpAnswer = (entry: WalletEntry) => ({
-  // A top-up entry always carries its reference.
-  reference: entry.reference!,
-  amount: toNaira(entry.amountKobo),
-  balance: toNaira(entry.balanceAfterKobo),
-  currency: "NGN" as const,
-  tmstmp: watTimestamp(entry.createdAt),
-});
+/** `wallet topup`'s answer: the top-up as it stands (credited with the balance after it; pending with how to pay). */
+function topUpAnswer(state: TopUpState) {
+  const { funding, entry } = state;
+  const base = { reference: funding?.reference ?? entry!.reference!, amount: toNaira(funding?.amountKobo ?? entry!.amountKobo), currency: "NGN" as const };
+  if (state.testBalanceKobo !== undefined && funding)
+    return { ...base, status: "credited" as const, balance: toNaira(state.testBalanceKobo), tmstmp: watTimestamp(funding.createdAt) };
+  if (entry) return { ...base, status: "credited" as const, balance: toNaira(entry.balanceAfterKobo), tmstmp: watTimestamp(entry.createdAt) };
+  const f = funding!;
+  if (f.status !== "pending") return { ...base, status: f.status, ...(f.statusNote ? { note: f.statusNote } : {}), tmstmp: watTimestamp(f.createdAt) };
+  const instruction = f.instruction as { method: "bank_transfer"; bank: string; accountNumber: string; accountName: string };
+  return {
+    ...base,
+    status: "pending" as const,
+    payment: {
+      method: "bank_transfer" as const,
+      bank: instruction.bank,
+      accountNumber: instruction.accountNumber,
+      accountName: instruction.accountName,
+      amount: toNaira(f.amountKobo),
+      expires: watTimestamp(f.expiresAt),
+    },
+    tmstmp: watTimestamp(f.createdAt),
+  };
+}
 
 export const walletCommands = [
   command({
@@ -24,41 +44,108 @@ export const walletCommands = [
     pattern: /^wallet topup$/,
     who: "partner",
     seed: topUpSeed,
-    summary: "Credit the prepaid wallet once per reference; a repeat returns the first result.",
-    answer: z.object({ reference: z.string(), amount: naira(), balance: naira("The balance after this top-up, naira"), currency, tmstmp: wireTimestamp }),
-    errors: [REFERENCE_REUSED, refusal(400, "seed.amount must have at most two decimals (kobo)")],
+    summary:
+      "Fund the prepaid wallet once per reference. Live: a pending funding with how to pay, credited when the payment provider confirms it " +
+      "(the sandbox provider pays at once unless the reference asks otherwise: docs/funding.md). Test: credited at once as a specimen, never " +
+      "in the live wallet. A repeat answers the top-up as it stands.",
+    answer: z.object({
+      reference: z.string(),
+      amount: naira("The amount asked for, naira"),
+      status: z
+        .enum(FUNDING_STATUSES)
+        .meta({ description: "pending (waiting for the money), credited, held (another amount arrived: an administrator decides), failed, expired" }),
+      balance: naira("Credited: the balance after this top-up, naira (test keys: the test balance)").optional(),
+      currency,
+      payment: z
+        .object({
+          method: z.literal("bank_transfer"),
+          bank: z.string(),
+          accountNumber: z.string(),
+          accountName: z.string(),
+          amount: naira("What to transfer, naira"),
+          expires: wireTimestamp,
+        })
+        .optional()
+        .meta({ description: "Pending: how to pay, and until when" }),
+      note: z.string().optional().meta({ description: "Held, failed or expired: why, in words" }),
+      tmstmp: wireTimestamp,
+    }),
+    errors: [REFERENCE_REUSED, OTHER_MODE, refusal(400, "seed.amount must have at most two decimals (kobo)")],
     examples: [
       {
         name: "topup",
-        title: "Fund the wallet that live premiums are paid from",
+        title: "Fund the wallet that live premiums are paid from (live key; the sandbox provider pays at once)",
         cmmnd: "wallet topup",
+        key: "live",
         seed: topUp,
-        answer: { ...topUp, balance: 50000, currency: "NGN", tmstmp: "{{timestamp}}" },
+        answer: { ...topUp, status: "credited", balance: 50000, currency: "NGN", tmstmp: "{{timestamp}}" },
       },
       {
         name: "topup-again",
         title: "The same top-up again: the first answer, nothing credited twice",
         cmmnd: "wallet topup",
+        key: "live",
         seed: topUp,
         after: ["topup"],
-        answer: { ...topUp, balance: 50000, currency: "NGN", tmstmp: "{{topup.tmstmp}}" },
+        answer: { ...topUp, status: "credited", balance: 50000, currency: "NGN", tmstmp: "{{topup.tmstmp}}" },
       },
       {
         name: "topup-conflict",
         title: "The same reference with another amount",
         cmmnd: "wallet topup",
+        key: "live",
         seed: { ...topUp, amount: 60000 },
         after: ["topup"],
         refusal: REFERENCE_REUSED,
       },
+      {
+        name: "topup-unpaid",
+        title: "A live top-up waiting for the transfer (the sandbox's -unpaid reference): how to pay, credited when the provider confirms it",
+        cmmnd: "wallet topup",
+        key: "live",
+        seed: unpaid,
+        answer: {
+          ...unpaid,
+          status: "pending",
+          currency: "NGN",
+          payment: {
+            method: "bank_transfer",
+            bank: "Sandbox Microfinance Bank",
+            accountNumber: "{{accountNumber}}",
+            accountName: "Sandbox Checkout / Funding",
+            amount: 250000,
+            expires: "{{timestamp}}",
+          },
+          tmstmp: "{{timestamp}}",
+        },
+      },
+      {
+        name: "topup-test",
+        title: "A test-key top-up: credited at once as a specimen, in the test balance (live premiums cannot spend it)",
+        cmmnd: "wallet topup",
+        seed: { amount: 1000, reference: "test-ref-001" },
+        answer: { amount: 1000, reference: "test-ref-001", status: "credited", balance: 1000, currency: "NGN", tmstmp: "{{timestamp}}" },
+      },
     ],
     async handler(ctx, _params, seed) {
-      const { entry } = await topUpWallet(ctx.db, ctx.principal.partnerId, topUpRequestFrom(seed), ctx.now());
-      return topUpAnswer(entry);
+      const { partnerId, mode } = ctx.principal;
+      const request = topUpRequestFrom(seed);
+      const state =
+        mode === "test"
+          ? await testTopUp(ctx.db, partnerId, request, ctx.now())
+          : await startFunding(ctx.db, paymentProvider(ctx.config), partnerId, request, ctx.now());
+      return topUpAnswer(state);
     },
     async recover(ctx, _params, seed) {
-      const entry = await earlierTopUp(ctx.db, ctx.principal.partnerId, topUpRequestFrom(seed));
-      return entry && topUpAnswer(entry);
+      const state = await earlierTopUpState(
+        ctx.db,
+        paymentProvider(ctx.config),
+        ctx.principal.partnerId,
+        topUpRequestFrom(seed),
+        ctx.principal.mode,
+        ctx.now(),
+      );
+      return state && topUpAnswer(state);
     },
   }),
 ];

@@ -8,13 +8,18 @@ import { formValues, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { watToday } from "../../products/policy-helpers";
 import { currentWatMonth, usageStatement } from "../enrichment/service";
+import { fundingRow, topUpOutcome } from "../funding/presenter";
+import { paymentProvider } from "../funding/providers";
+import { partnerFundings, payInSandbox, startFunding, testTopUp } from "../funding/service";
 import { topUpRequestFrom, topUpSeedFrom } from "./model";
-import { LEDGER_CSV_COLUMNS, ledgerCsvRow, ledgerRow, topUpOutcome } from "./presenter";
-import { policyReferences, topUpWallet, walletBalance, walletLedger } from "./service";
+import { LEDGER_CSV_COLUMNS, ledgerCsvRow, ledgerRow } from "./presenter";
+import { policyReferences, walletBalance, walletLedger } from "./service";
 
 /** Partner pages: wallet balance, top-up, ledger and the monthly usage statement. */
 export const walletPortal = (deps: AppDeps) => {
   const db = deps.database.db;
+  const provider = paymentProvider(deps.config);
+  const sandbox = provider.name === "sandbox";
   const shell = (viewer: PortalViewer, csrf: string, title = "Wallet") => ({ title, active: "wallet", viewer, csrf });
 
   async function ledger(viewer: PortalViewer, cursor?: string): Promise<WalletProps["ledger"]> {
@@ -35,8 +40,14 @@ export const walletPortal = (deps: AppDeps) => {
   }
 
   async function walletProps(viewer: PortalViewer, csrf: string, topUp: WalletProps["topUp"], month: string | undefined): Promise<WalletProps> {
-    const [balanceKobo, ledgerPart, usagePart] = await Promise.all([walletBalance(db, viewer.partnerId), ledger(viewer), usage(viewer, month, new Date())]);
-    return { balanceKobo, mode: viewer.mode, topUp, ledger: ledgerPart, usage: usagePart, csrf };
+    const [balanceKobo, ledgerPart, usagePart, fundings] = await Promise.all([
+      walletBalance(db, viewer.partnerId),
+      ledger(viewer),
+      usage(viewer, month, new Date()),
+      viewer.mode === "live" ? partnerFundings(db, viewer.partnerId) : [],
+    ]);
+    const fundingRows = fundings.map((funding) => fundingRow(funding, sandbox));
+    return { balanceKobo, mode: viewer.mode, topUp, ledger: ledgerPart, usage: usagePart, fundings: fundingRows, csrf };
   }
 
   return new Elysia({ name: "portal-wallet" })
@@ -99,13 +110,32 @@ export const walletPortal = (deps: AppDeps) => {
         let topUp: WalletProps["topUp"];
         try {
           const topUpRequest = topUpRequestFrom(topUpSeedFrom(values));
-          const result = await topUpWallet(db, viewer.partnerId, topUpRequest, new Date(), viewer);
-          // A new credit clears the form; a repeat keeps what was typed.
-          topUp = { values: result.applied ? {} : values, outcome: topUpOutcome(result, topUpRequest.reference) };
+          // Live: a funding credited when the provider confirms it; test: a specimen in the test balance (docs/funding.md).
+          const state =
+            viewer.mode === "live"
+              ? await startFunding(db, provider, viewer.partnerId, topUpRequest, new Date(), viewer)
+              : await testTopUp(db, viewer.partnerId, topUpRequest, new Date());
+          // A new top-up clears the form; a repeat keeps what was typed.
+          topUp = { values: state.repeat ? values : {}, outcome: topUpOutcome(state, sandbox) };
         } catch (error) {
           const problem = problemOf(error);
           set.status = error instanceof CommandError ? error.status : 400;
           topUp = { values, problem };
+        }
+        return page(request, shell(viewer, csrf), <WalletPage {...(await walletProps(viewer, csrf, topUp, undefined))} />);
+      },
+      { portal: "partner" },
+    )
+    .post(
+      "/portal/wallet/fundings/:id/pay",
+      async ({ viewer, csrf, request, params, set }) => {
+        let topUp: WalletProps["topUp"] = { values: {} };
+        try {
+          // The sandbox provider's signed callback, through the same verification and crediting as one from outside.
+          await payInSandbox(db, provider, viewer.partnerId, params.id, new Date());
+        } catch (error) {
+          set.status = error instanceof CommandError ? error.status : 400;
+          topUp = { values: {}, problem: problemOf(error) };
         }
         return page(request, shell(viewer, csrf), <WalletPage {...(await walletProps(viewer, csrf, topUp, undefined))} />);
       },

@@ -1,11 +1,11 @@
-/** The wallet as the portal shows it: ledger rows naming the policy a premium paid for, and a top-up's outcome. */
+/** The wallet as the portal shows it: ledger rows naming the policy a premium paid for. */
 
-import type { LedgerRow, TopUpOutcome } from "../../../views/wallet/wallet";
+import type { LedgerRow } from "../../../views/wallet/wallet";
 import { KIND_TEXT } from "../../../views/wallet/wallet";
 import type { CsvValue } from "../../core/csv";
 import { toNaira } from "../../core/money";
 import { watTimestamp } from "../../core/time";
-import type { TopUpResult, WalletEntry } from "./service";
+import type { WalletEntry } from "./service";
 
 export function ledgerRow(entry: WalletEntry, policyReferences: Map<string, string>): LedgerRow {
   return {
@@ -17,15 +17,6 @@ export function ledgerRow(entry: WalletEntry, policyReferences: Map<string, stri
     policyReference: entry.policyId ? (policyReferences.get(entry.policyId) ?? null) : null,
   };
 }
-
-/** What a top-up did (or, for a repeated reference, what the first one did). */
-export const topUpOutcome = ({ entry, applied }: TopUpResult, reference: string): TopUpOutcome => ({
-  applied,
-  reference: entry.reference ?? reference,
-  amountKobo: entry.amountKobo,
-  balanceAfterKobo: entry.balanceAfterKobo,
-  at: entry.createdAt,
-});
 
 export const LEDGER_CSV_COLUMNS = ["When (WAT)", "Kind", "Reference", "Policy", "Amount (NGN)", "Balance after (NGN)"] as const;
 

@@ -5,7 +5,6 @@ import { toNaira as naira } from "../../core/money";
 import { encodeCursor, type Page } from "../../core/pagination";
 import type { Database, Executor } from "../../db/client";
 import { afterCursor } from "../../db/keyset";
-import { type AuditActor, recordAudit } from "../audit/service";
 import { recordEvent } from "../events/service";
 import { policies } from "../policies/schema";
 import type { TopUpRequest } from "./model";
@@ -22,56 +21,36 @@ export async function walletBalance(db: Executor, partnerId: string): Promise<nu
   return row?.balance ?? 0;
 }
 
-export interface TopUpResult {
-  entry: WalletEntry;
-  /** False when the reference was used before: the first result is returned unchanged. */
-  applied: boolean;
-}
-
 /**
- * `wallet topup`: credit the balance once per reference. A repeat with the same reference and
- * amount returns the first result; the same reference with another amount is a conflict.
- * The wallet row is locked first, so top-ups of one partner run one at a time and the look for an
- * earlier use of the reference sees every committed one (the unique index is the backstop).
- * With an `actor` (the portal's) a credit applied is audited in its transaction; a repeat is not.
+ * Credit a top-up in the caller's transaction: the balance, its ledger line (kind `topup`, one per
+ * reference: the unique index is the backstop) and `wallet.credited`. The wallet row is locked
+ * first, so credits of one partner run one at a time.
  */
-export async function topUpWallet(db: Database, partnerId: string, input: TopUpRequest, now: Date, actor?: AuditActor): Promise<TopUpResult> {
-  return db.transaction(async (tx) => {
-    await ensureWallet(tx, partnerId);
-    await tx.select({ partnerId: wallets.partnerId }).from(wallets).where(eq(wallets.partnerId, partnerId)).for("update");
-    const prior = await earlierTopUp(tx, partnerId, input);
-    if (prior) return { entry: prior, applied: false };
-    const [wallet] = await tx
-      .update(wallets)
-      .set({ balanceKobo: sql`${wallets.balanceKobo} + ${input.amountKobo}`, updatedAt: now })
-      .where(eq(wallets.partnerId, partnerId))
-      .returning({ balance: wallets.balanceKobo });
-    const [entry] = await tx
-      .insert(walletEntries)
-      .values({
-        id: newId(),
-        partnerId,
-        kind: "topup",
-        amountKobo: input.amountKobo,
-        balanceAfterKobo: wallet!.balance,
-        reference: input.reference,
-        createdAt: now,
-      })
-      .returning();
-    await recordEvent(
-      tx,
-      { partnerId, type: "wallet.credited", payload: { reference: input.reference, amount: naira(input.amountKobo), balance: naira(wallet!.balance) } },
-      now,
-    );
-    if (actor)
-      await recordAudit(
-        tx,
-        actor,
-        { action: "wallet.topup", subject: input.reference, details: { amountKobo: entry!.amountKobo, balanceAfterKobo: entry!.balanceAfterKobo } },
-        now,
-      );
-    return { entry: entry!, applied: true };
-  });
+export async function creditWallet(tx: Executor, partnerId: string, input: TopUpRequest, now: Date): Promise<WalletEntry> {
+  await ensureWallet(tx, partnerId);
+  const [wallet] = await tx
+    .update(wallets)
+    .set({ balanceKobo: sql`${wallets.balanceKobo} + ${input.amountKobo}`, updatedAt: now })
+    .where(eq(wallets.partnerId, partnerId))
+    .returning({ balance: wallets.balanceKobo });
+  const [entry] = await tx
+    .insert(walletEntries)
+    .values({
+      id: newId(),
+      partnerId,
+      kind: "topup",
+      amountKobo: input.amountKobo,
+      balanceAfterKobo: wallet!.balance,
+      reference: input.reference,
+      createdAt: now,
+    })
+    .returning();
+  await recordEvent(
+    tx,
+    { partnerId, type: "wallet.credited", payload: { reference: input.reference, amount: naira(input.amountKobo), balance: naira(wallet!.balance) } },
+    now,
+  );
+  return entry!;
 }
 
 /**
@@ -118,6 +97,25 @@ export async function refundPremium(tx: Executor, partnerId: string, policyId: s
   await tx
     .insert(walletEntries)
     .values({ id: newId(), partnerId, kind: "refund", amountKobo: premiumKobo, balanceAfterKobo: wallet!.balance, policyId, createdAt: now });
+}
+
+/**
+ * Post a live policy's commission line (docs/commissions.md), in the caller's transaction: kind
+ * `commission` credits what the partner earned, `commission_reversal` (negative) takes back the
+ * share of a refunded premium; `reference` says the rate it was earned at.
+ */
+export async function postCommission(
+  tx: Executor,
+  line: { partnerId: string; policyId: string; kind: "commission" | "commission_reversal"; amountKobo: number; reference: string },
+  now: Date,
+): Promise<void> {
+  await ensureWallet(tx, line.partnerId);
+  const [wallet] = await tx
+    .update(wallets)
+    .set({ balanceKobo: sql`${wallets.balanceKobo} + ${line.amountKobo}`, updatedAt: now })
+    .where(eq(wallets.partnerId, line.partnerId))
+    .returning({ balance: wallets.balanceKobo });
+  await tx.insert(walletEntries).values({ id: newId(), ...line, balanceAfterKobo: wallet!.balance, createdAt: now });
 }
 
 /** The ledger, newest first, keyset-paginated. */

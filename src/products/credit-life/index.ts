@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { notAcceptable } from "../../core/errors";
 import { parseWith } from "../../core/validation";
+import { SANDBOX_INSURERS } from "../insurers";
 import { nameField, productFamily, requiredFor } from "../shared";
 import type { ConsumerClass, ProductFamily, Quote } from "../types";
 import { creditLifeForms } from "./form";
@@ -39,6 +40,7 @@ export const creditLife: ProductFamily = productFamily({
   policy: creditLifePolicy,
   // The cover follows the loan: what is refunded follows what is still owed.
   cancellation: { kind: "outstanding-loan" },
+  insurer: SANDBOX_INSURERS.aiico,
   // A loan topped up or partly repaid (with the clearance a larger one needs), or another director: reviewed as issuance is.
   endorsement: { fields: () => ["loanAmount", "medicalTestClearance", "directorName", "directorDob"] },
   forms: creditLifeForms,

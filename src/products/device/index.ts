@@ -1,6 +1,7 @@
 /** Device warranties: phone screen protection (phnn) and laptop warranty (lapt), fixed premiums per tier. */
 import { z } from "zod";
 import { parseWith } from "../../core/validation";
+import { SANDBOX_INSURERS } from "../insurers";
 import { durationField, nameField, productFamily } from "../shared";
 import type { ProductFamily } from "../types";
 import { deviceForms } from "./form";
@@ -23,6 +24,7 @@ function deviceFamily(ctgry: string, name: string, tiers: readonly DeviceTier[],
     consumerRequirements: (_tier, consumerClass) => [nameField(consumerClass), "phoneNo", "eMail"],
     policy: devicePolicy(ctgry, tiers, identifier, facts),
     cancellation: { kind: "pro-rata", feePercent: 10 },
+    insurer: SANDBOX_INSURERS.axaMansard,
     // A replacement device: the cover moves to it (a device holds one policy at a time).
     endorsement: { fields: () => ["brand", "model", "uIdnt"] },
     forms: deviceForms(identifier),

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { badRequest } from "../../core/errors";
 import { parseWith } from "../../core/validation";
-import { durationField, MONTHLY_DURATIONS, personRequirements, productFamily } from "../shared";
+import { durationField, MONTHLY_DURATIONS, personRequirements, productFamily, requireType } from "../shared";
 import type { ProductFamily, ProductType } from "../types";
 import { healthForms } from "./form";
 import { HEALTH_INSURERS, type Hospital } from "./insurers";
@@ -44,6 +44,11 @@ export const health: ProductFamily = productFamily({
   consumerRequirements: (_insurer, consumerClass) => personRequirements(consumerClass),
   policy: healthPolicy,
   cancellation: { kind: "pro-rata", feePercent: 10 },
+  // Each HMO underwrites its own cover: the type is the insurer.
+  insurer({ code }) {
+    const { name } = requireType(HEALTH_INSURERS, "hlth", code);
+    return { code, name };
+  },
   // Another hospital of the insurer's network.
   endorsement: { fields: () => ["hospital"] },
   forms: healthForms,

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { parseWith } from "../../core/validation";
 import { borrowerRequirements } from "../credit-life";
+import { SANDBOX_INSURERS } from "../insurers";
 import { productFamily } from "../shared";
 import type { ProductFamily, ProductType, Quote } from "../types";
 import { loanGuarantyForms } from "./form";
@@ -25,6 +26,7 @@ export const loanGuaranty: ProductFamily = productFamily({
   policy: loanGuarantyPolicy,
   // The guarantee follows the loan: what is refunded follows what is still owed.
   cancellation: { kind: "outstanding-loan" },
+  insurer: SANDBOX_INSURERS.aiico,
   forms: loanGuarantyForms,
   schemas: () => ({ quote: guarantySeed, addtnlFact: guarantyFacts }),
 });

@@ -1,6 +1,7 @@
 /** Motor insurance: third-party (flat rate) and comprehensive (share of the vehicle's value). */
 import { z } from "zod";
 import { parseWith } from "../../core/validation";
+import { SANDBOX_INSURERS } from "../insurers";
 import { durationField, nameField, productFamily, requiredFor } from "../shared";
 import type { ConsumerClass, ProductFamily, ProductType, Quote } from "../types";
 import { vehicleForms } from "./form";
@@ -37,6 +38,7 @@ export const vehicle: ProductFamily = productFamily({
   consumerRequirements,
   policy: vehiclePolicy,
   cancellation: { kind: "pro-rata", feePercent: 10 },
+  insurer: SANDBOX_INSURERS.leadway,
   // A new plate (re-registration); comprehensive cover also a new insured value, which an administrator reviews.
   endorsement: {
     fields: (type) => (type === "cmpr" ? ["rgstrtId", "vhclValueForInsrnc"] : ["rgstrtId"]),

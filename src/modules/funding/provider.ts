@@ -1,0 +1,65 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+
+/** How the partner pays a funding: a bank transfer to an account the provider opened for it, or a payment page. */
+export type PaymentInstruction =
+  | { method: "bank_transfer"; bank: string; accountNumber: string; accountName: string }
+  | { method: "payment_link"; url: string };
+
+/** A funding as the provider knows it. */
+export interface ProviderPayment {
+  /** Our funding's id: what the provider is told to pay for. */
+  fundingId: string;
+  /** The partner's reference (seed.reference). */
+  reference: string;
+  amountKobo: number;
+  /** The provider's own reference; absent until the payment is created. */
+  providerReference?: string;
+}
+
+/** What the provider says about a payment: paid (with what arrived), failed (why), or not yet. */
+export type PaymentResult = { status: "paid"; amountKobo: number } | { status: "failed"; reason: string } | { status: "pending" };
+
+/** A callback's content once its signature is verified. */
+interface ProviderCallback {
+  providerReference: string | null;
+  event: string | null;
+  /** Null: an event that says nothing about a payment's outcome (ignored). */
+  result: Exclude<PaymentResult, { status: "pending" }> | null;
+}
+
+/** A signed callback the provider sends (the sandbox delivers these itself). */
+export interface SignedCallback {
+  body: string;
+  signature: string;
+}
+
+/**
+ * One payment provider (docs/funding.md). A real one (Paystack, Flutterwave) is called over HTTP;
+ * the sandbox answers in-process. Callbacks are verified the same way for all: an HMAC-SHA512 of the
+ * raw body with the provider secret, hex, in `signatureHeader`.
+ */
+export interface PaymentProvider {
+  /** As it appears in the callback route (/funding/callbacks/<name>) and wallet_fundings.provider. */
+  name: string;
+  signatureHeader: string;
+  createPayment(payment: ProviderPayment, now: Date): Promise<{ providerReference: string; instruction: PaymentInstruction; expiresAt: Date }>;
+  queryPayment(payment: Required<ProviderPayment>): Promise<PaymentResult>;
+  verifySignature(rawBody: string, signature: string | null): boolean;
+  /** Reads a verified callback's body; throws on a body that is not the provider's JSON. */
+  readCallback(rawBody: string): ProviderCallback;
+  /** The sandbox only: the callbacks it delivers at once when a payment is created (its scenario). */
+  immediateCallbacks?(payment: Required<ProviderPayment>): SignedCallback[];
+  /** The sandbox only: the callback of the partner paying now (the "pay" button), or null when it cannot be paid. */
+  payNow?(payment: Required<ProviderPayment>): SignedCallback | null;
+}
+
+/** HMAC-SHA512 of the body, hex: how Paystack (x-paystack-signature) and the sandbox sign callbacks. */
+export const hmacSha512 = (secret: string, body: string) => createHmac("sha512", secret).update(body).digest("hex");
+
+/** A signature compared in constant time: a forged one learns nothing from how long the refusal took. */
+export function signatureMatches(secret: string, body: string, signature: string | null): boolean {
+  if (!signature) return false;
+  const expected = Buffer.from(hmacSha512(secret, body), "utf8");
+  const given = Buffer.from(signature.trim().toLowerCase(), "utf8");
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}

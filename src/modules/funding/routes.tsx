@@ -1,0 +1,156 @@
+import { Elysia } from "elysia";
+import { type FundingActionState, OperatorFundingsPage } from "../../../views/funding/funding";
+import { CommandError } from "../../core/errors";
+import { log } from "../../core/log";
+import { formatNaira } from "../../core/money";
+import { readBoundedBody } from "../../http/body";
+import type { AppDeps } from "../../http/context";
+import { formValues, page, problemOf } from "../../portal/page";
+import { type PortalViewer, portalSession } from "../../portal/session";
+import { partnerNames } from "../partners/service";
+import { confirmationFrom } from "./model";
+import { operatorFundingRow } from "./presenter";
+import { paymentProvider } from "./providers";
+import { confirmTransfer, decideConfirmation, operatorFundings, receiveCallback, requesterEmails, resolveHeld } from "./service";
+
+/** A provider's callback is a small JSON document; anything larger is not one. */
+const MAX_CALLBACK_BYTES = 64 * 1024;
+
+/**
+ * POST /funding/callbacks/<provider>: the payment provider's signed callback, outside the portal
+ * session (the signature is the authentication). The raw body is read within a small cap and
+ * verified before it is parsed; the answer is quick (the provider retries on anything but 2xx).
+ */
+export const fundingCallbackRoute = (deps: AppDeps) => {
+  const provider = paymentProvider(deps.config);
+  return new Elysia({ name: "funding-callbacks" }).post(
+    "/funding/callbacks/:provider",
+    async ({ request, params, set }) => {
+      if (params.provider !== provider.name) {
+        set.status = 404;
+        return { status: "unknown provider" };
+      }
+      let body: string;
+      try {
+        body = await readBoundedBody(request, MAX_CALLBACK_BYTES);
+      } catch (error) {
+        set.status = error instanceof CommandError ? error.status : 400;
+        return { status: "refused" };
+      }
+      try {
+        const answer = await receiveCallback(
+          deps.database.db,
+          provider,
+          body,
+          request.headers.get(provider.signatureHeader),
+          (deps.now ?? (() => new Date()))(),
+        );
+        set.status = answer.status;
+        return { status: answer.outcome };
+      } catch (error) {
+        // The provider tries again later: nothing was half-written (one transaction).
+        log.error("funding callback failed", { provider: provider.name, error: String(error) });
+        set.status = 503;
+        return { status: "try again" };
+      }
+    },
+    { parse: "none" },
+  );
+};
+
+/** The operator's fundings page: pending and held live top-ups, manual confirmation with four eyes, held decisions. */
+export const fundingAdmin = (deps: AppDeps) => {
+  const db = deps.database.db;
+  const fourEyesKobo = deps.config.FUNDING_FOUR_EYES_KOBO;
+  const shell = (viewer: PortalViewer, csrf: string) => ({ title: "Wallet fundings", active: "fundings", viewer, csrf });
+
+  async function fundingsPage(viewer: PortalViewer, csrf: string, state: FundingActionState, confirming?: string) {
+    const list = await operatorFundings(db);
+    const names = {
+      partners: await partnerNames(
+        db,
+        list.map((item) => item.funding.partnerId),
+      ),
+      admins: await requesterEmails(
+        db,
+        list.flatMap((item) => (item.awaiting ? [item.awaiting.requestedBy] : [])),
+      ),
+    };
+    const rows = list.map((item) => operatorFundingRow(item.funding, item.awaiting, names, viewer.userId));
+    return <OperatorFundingsPage rows={rows} fourEyesKobo={fourEyesKobo} csrf={csrf} state={state} confirming={confirming} />;
+  }
+
+  /** Run one administrator action and answer the page with its outcome (or its refusal, on the funding it was about). */
+  async function act(
+    viewer: PortalViewer,
+    csrf: string,
+    request: Request,
+    set: { status?: number | string },
+    fundingId: string | undefined,
+    values: Record<string, string | undefined>,
+    action: () => Promise<string>,
+  ) {
+    let state: FundingActionState;
+    try {
+      state = { values: {}, done: await action() };
+    } catch (error) {
+      set.status = error instanceof CommandError ? error.status : 400;
+      state = { fundingId, values, problem: problemOf(error) };
+    }
+    return page(request, shell(viewer, csrf), await fundingsPage(viewer, csrf, state));
+  }
+
+  return new Elysia({ name: "admin-fundings" })
+    .use(portalSession(deps))
+    .get(
+      "/admin/fundings",
+      async ({ viewer, csrf, request, query }) =>
+        page(request, shell(viewer, csrf), await fundingsPage(viewer, csrf, { values: {} }, query.confirm || undefined)),
+      { portal: "admin" },
+    )
+    .post(
+      "/admin/fundings/:id/confirm",
+      async ({ viewer, csrf, request, body, params, set }) => {
+        const values = formValues(body);
+        return act(viewer, csrf, request, set, params.id, values, async () => {
+          const input = confirmationFrom(values);
+          const { outcome } = await confirmTransfer(db, params.id, input, viewer, fourEyesKobo, new Date());
+          return outcome === "awaiting_approval"
+            ? `The confirmation of ${formatNaira(input.amountKobo)} waits for a second administrator's approval.`
+            : confirmationWords(outcome, input.amountKobo);
+        });
+      },
+      { portal: "admin" },
+    )
+    .post(
+      "/admin/fundings/confirmations/:id/:decision",
+      async ({ viewer, csrf, request, params, set }) =>
+        act(viewer, csrf, request, set, undefined, {}, async () => {
+          if (params.decision !== "approve" && params.decision !== "reject") throw new CommandError(404, "no such decision");
+          const { funding, outcome } = await decideConfirmation(db, params.id, params.decision, viewer, new Date());
+          return outcome === "rejected"
+            ? `The confirmation of ${funding.reference} is rejected: nothing was credited.`
+            : confirmationWords(outcome, funding.amountKobo);
+        }),
+      { portal: "admin" },
+    )
+    .post(
+      "/admin/fundings/:id/:decision",
+      async ({ viewer, csrf, request, params, set }) =>
+        act(viewer, csrf, request, set, params.id, {}, async () => {
+          if (params.decision !== "credit-held" && params.decision !== "reject-held") throw new CommandError(404, "no such decision");
+          const funding = await resolveHeld(db, params.id, params.decision === "credit-held" ? "credit" : "reject", viewer, new Date());
+          return funding.status === "credited"
+            ? `Credited ${formatNaira(funding.receivedKobo ?? 0)} for ${funding.reference}.`
+            : `${funding.reference} is rejected: nothing was credited.`;
+        }),
+      { portal: "admin" },
+    );
+};
+
+const confirmationWords = (outcome: string, amountKobo: number) =>
+  outcome === "credited"
+    ? `Confirmed: ${formatNaira(amountKobo)} is credited to the partner's wallet.`
+    : outcome === "held"
+      ? `Confirmed, but ${formatNaira(amountKobo)} is not the amount asked for: the funding is held for a decision below.`
+      : "Nothing changed: the funding was already settled.";

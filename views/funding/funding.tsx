@@ -1,0 +1,253 @@
+import { dateTime, naira } from "../format";
+import { Badge, type FormProblem, type FormValues, HxForm, Input, ProblemSummary, Table } from "../portal/ui";
+
+type FundingStatus = "pending" | "credited" | "held" | "failed" | "expired";
+
+/** How to pay a pending funding, as the partner reads it. */
+export interface PaymentToMake {
+  reference: string;
+  amountKobo: number;
+  bank: string;
+  accountNumber: string;
+  accountName: string;
+  expiresAt: Date;
+  /** The sandbox's "pay now" (sandbox provider only). */
+  payHref: string | null;
+}
+
+/** One funding in the partner's list. */
+export interface FundingRow {
+  reference: string;
+  amountKobo: number;
+  status: FundingStatus;
+  note: string | null;
+  createdAt: Date;
+  expiresAt: Date;
+  payHref: string | null;
+}
+
+const STATUS_TEXT: Record<FundingStatus, string> = {
+  pending: "Waiting for payment",
+  credited: "Credited",
+  held: "Held for review",
+  failed: "Failed",
+  expired: "Expired",
+};
+
+const TONE: Record<FundingStatus, "ok" | "wait" | "bad" | "info"> = { pending: "wait", credited: "ok", held: "info", failed: "bad", expired: "bad" };
+
+/** The sandbox's pay button: sends the provider's signed callback through the real path. */
+function SandboxPay(props: { href: string; csrf: string }) {
+  return (
+    <HxForm action={props.href} target="#wallet" csrf={props.csrf} class="inline">
+      <button type="submit" class="secondary">
+        Pay now (sandbox)
+      </button>
+    </HxForm>
+  );
+}
+
+/** A pending funding's instruction: transfer exactly this amount to this account before it expires. */
+export function HowToPay(props: { payment: PaymentToMake; csrf: string; repeat?: boolean }) {
+  const p = props.payment;
+  return (
+    <div class="notice" role="status" aria-live="polite" id="how-to-pay">
+      <p safe>
+        {props.repeat
+          ? `Reference ${p.reference} is already waiting for its payment. Pay it as below.`
+          : `Top-up ${p.reference} is waiting for your transfer. The wallet is credited when the money arrives.`}
+      </p>
+      <dl class="facts">
+        <dt>Bank</dt>
+        <dd safe>{p.bank}</dd>
+        <dt>Account number</dt>
+        <dd safe>{p.accountNumber}</dd>
+        <dt>Account name</dt>
+        <dd safe>{p.accountName}</dd>
+        <dt>Amount to transfer</dt>
+        <dd safe>{naira(p.amountKobo)}</dd>
+        <dt>Reference</dt>
+        <dd safe>{p.reference}</dd>
+        <dt>Pay before</dt>
+        <dd safe>{dateTime(p.expiresAt)}</dd>
+      </dl>
+      {p.payHref ? <SandboxPay href={p.payHref} csrf={props.csrf} /> : ""}
+    </div>
+  );
+}
+
+/** The partner's live top-ups with their status in words. */
+export function FundingList(props: { rows: FundingRow[]; csrf: string }) {
+  return (
+    <>
+      <h2>Live top-ups</h2>
+      <Table
+        columns={["Requested", "Reference", { label: "Amount", numeric: true }, "Status", "Pay before", ""]}
+        count={props.rows.length}
+        empty="No live top-ups yet."
+        caption="Live top-ups, newest first"
+        bodyId="funding-rows"
+      >
+        {props.rows.map((row) => (
+          <tr>
+            <td safe>{dateTime(row.createdAt)}</td>
+            <td safe>{row.reference}</td>
+            <td class="num" safe>
+              {naira(row.amountKobo)}
+            </td>
+            <td>
+              <Badge tone={TONE[row.status]} text={STATUS_TEXT[row.status]} />
+              {row.note ? (
+                <span class="muted" safe>
+                  {` ${row.note}`}
+                </span>
+              ) : (
+                ""
+              )}
+            </td>
+            <td>{row.status === "pending" ? dateTime(row.expiresAt) : "—"}</td>
+            <td>{row.payHref ? <SandboxPay href={row.payHref} csrf={props.csrf} /> : ""}</td>
+          </tr>
+        ))}
+      </Table>
+    </>
+  );
+}
+
+// ---- The operator's page ----
+
+/** A funding waiting for the operator: pending (confirm a transfer by hand) or held (decide). */
+export interface OperatorFundingRow {
+  id: string;
+  partnerName: string;
+  reference: string;
+  amountKobo: number;
+  receivedKobo: number | null;
+  status: FundingStatus;
+  note: string | null;
+  createdAt: Date;
+  expiresAt: Date;
+  /** A confirmation waiting for a second administrator. */
+  awaiting: { id: string; bankReference: string; amountKobo: number; requestedBy: string; mine: boolean } | null;
+}
+
+/** What the last action on the page did, or why it was refused (shown on the funding it was about). */
+export interface FundingActionState {
+  fundingId?: string;
+  values: FormValues;
+  problem?: FormProblem;
+  done?: string;
+}
+
+export interface OperatorFundingsProps {
+  rows: OperatorFundingRow[];
+  /** The funding whose confirmation form is open (one form on the page at a time). */
+  confirming?: string;
+  fourEyesKobo: number;
+  csrf: string;
+  state: FundingActionState;
+}
+
+function ConfirmForm(props: { row: OperatorFundingRow; csrf: string; state: FundingActionState; fourEyesKobo: number }) {
+  const mine = props.state.fundingId === props.row.id;
+  const values = mine ? props.state.values : {};
+  const problem = mine ? props.state.problem : undefined;
+  return (
+    <HxForm action={`/admin/fundings/${props.row.id}/confirm`} target="#fundings" csrf={props.csrf}>
+      <ProblemSummary problem={problem} inputs={["bankReference", "amount"]} />
+      <Input name="bankReference" label="Bank reference" required value={values.bankReference} problem={problem} hint="The reference on the bank statement." />
+      <Input
+        name="amount"
+        label="Amount received in naira"
+        kind="number"
+        required
+        value={values.amount}
+        problem={problem}
+        hint={`From ${naira(props.fourEyesKobo)} a second administrator must approve.`}
+      />
+      <button type="submit">Confirm a bank transfer</button>
+    </HxForm>
+  );
+}
+
+function Decision(props: { action: string; label: string; csrf: string; secondary?: boolean; confirm?: string }) {
+  return (
+    <HxForm action={props.action} target="#fundings" csrf={props.csrf} class="inline" confirm={props.confirm}>
+      <button type="submit" class={props.secondary ? "secondary" : undefined} safe>
+        {props.label}
+      </button>
+    </HxForm>
+  );
+}
+
+function OperatorFunding(props: { row: OperatorFundingRow; csrf: string; state: FundingActionState; fourEyesKobo: number; confirming?: string }) {
+  const r = props.row;
+  const problem = props.state.fundingId === r.id && !("bankReference" in props.state.values) ? props.state.problem : undefined;
+  return (
+    <article class="card" id={`funding-${r.id}`}>
+      <h2 safe>{`${r.partnerName}: ${r.reference}`}</h2>
+      <p>
+        <Badge tone={TONE[r.status]} text={STATUS_TEXT[r.status]} /> <span safe>{`${naira(r.amountKobo)} asked on ${dateTime(r.createdAt)}`}</span>
+        {r.status === "pending" ? <span safe>{`; pay before ${dateTime(r.expiresAt)}`}</span> : ""}
+      </p>
+      {r.note ? <p safe>{r.note}</p> : ""}
+      <ProblemSummary problem={problem} />
+      {r.status === "held" ? (
+        <p>
+          <Decision action={`/admin/fundings/${r.id}/credit-held`} label={`Credit ${naira(r.receivedKobo ?? 0)} received`} csrf={props.csrf} />{" "}
+          <Decision
+            action={`/admin/fundings/${r.id}/reject-held`}
+            label="Reject"
+            csrf={props.csrf}
+            secondary
+            confirm="Reject this funding? Nothing is credited; the money goes back to the partner outside the service."
+          />
+        </p>
+      ) : r.awaiting ? (
+        <div>
+          <p safe>
+            {`Confirmation by ${r.awaiting.requestedBy}: bank reference ${r.awaiting.bankReference}, ${naira(r.awaiting.amountKobo)}. ` +
+              (r.awaiting.mine ? "Another administrator must approve it." : "Waiting for your approval.")}
+          </p>
+          <p>
+            {r.awaiting.mine ? "" : <Decision action={`/admin/fundings/confirmations/${r.awaiting.id}/approve`} label="Approve" csrf={props.csrf} />}{" "}
+            <Decision action={`/admin/fundings/confirmations/${r.awaiting.id}/reject`} label="Reject the confirmation" csrf={props.csrf} secondary />
+          </p>
+        </div>
+      ) : props.confirming === r.id || props.state.fundingId === r.id ? (
+        <ConfirmForm row={r} csrf={props.csrf} state={props.state} fourEyesKobo={props.fourEyesKobo} />
+      ) : (
+        <p>
+          <a class="button secondary" href={`/admin/fundings?confirm=${r.id}#funding-${r.id}`}>
+            Confirm a bank transfer
+          </a>
+        </p>
+      )}
+    </article>
+  );
+}
+
+/** The operator's fundings page: pending and held fundings of every partner, oldest first. */
+export function OperatorFundingsPage(props: OperatorFundingsProps) {
+  return (
+    <section id="fundings">
+      <h1>Wallet fundings</h1>
+      <p class="muted">
+        Live top-ups waiting for money or held because a different amount arrived. Confirm a bank transfer by hand with the bank's reference; from{" "}
+        <span safe>{naira(props.fourEyesKobo)}</span> a second administrator approves it.
+      </p>
+      {props.state.done ? (
+        <p class="success" role="status" aria-live="polite" safe>
+          {props.state.done}
+        </p>
+      ) : (
+        ""
+      )}
+      {props.state.problem && !props.state.fundingId ? <ProblemSummary problem={props.state.problem} /> : ""}
+      {props.rows.length === 0 ? <p class="empty">No fundings wait for the operator.</p> : ""}
+      {props.rows.map((row) => (
+        <OperatorFunding row={row} csrf={props.csrf} state={props.state} fourEyesKobo={props.fourEyesKobo} confirming={props.confirming} />
+      ))}
+    </section>
+  );
+}
