@@ -7,6 +7,13 @@ export const naira = formatNaira;
 
 const WAT_MS = 3_600_000;
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+
+/** "November 2026" ("Nov 2026" short) from 2026-11; anything else as it is. */
+export function monthName(month: string, form: "long" | "short" = "long"): string {
+  const name = (form === "long" ? MONTH_NAMES : MONTHS)[Number(month.slice(5, 7)) - 1];
+  return name && /^\d{4}-\d{2}$/.test(month) ? `${name} ${month.slice(0, 4)}` : month;
+}
 
 /** 3 Mar 2026, 14:05 (WAT). */
 export function dateTime(at: Date | null | undefined): string {

@@ -1,3 +1,4 @@
+import type { Children } from "@kitajs/html";
 import { naira } from "../format";
 import { Empty, Table } from "../portal/ui";
 
@@ -140,48 +141,64 @@ function labelled(count: number, index: number): boolean {
   return index === count - 1 || (index % step === 0 && count - 1 - index >= step / 2);
 }
 
-/** Figures over time or by bucket as upright bars (premium by day or month). */
-export function ColumnChart(props: ChartProps) {
-  const height = 220;
-  const plot = { left: 8, top: 24, bottom: height - 28, right: WIDTH - 8 };
-  const top = niceTop(Math.max(0, ...props.points.map((p) => p.value ?? 0)));
-  const slot = (plot.right - plot.left) / Math.max(1, props.points.length);
-  const y = (v: number) => plot.bottom - (v / top) * (plot.bottom - plot.top);
+/** The pictures with a vertical scale (columns, lines): their height and where the marks go. */
+const SCALED_HEIGHT = 220;
+const plot = { left: 8, top: 24, bottom: SCALED_HEIGHT - 28, right: WIDTH - 8 };
+
+/** The scale of figures drawn upright: its top, a round figure above the largest, and where a figure sits. */
+function verticalScale(points: ChartProps["points"]) {
+  const top = niceTop(Math.max(0, ...points.map((p) => p.value ?? 0)));
+  return { top, y: (v: number) => plot.bottom - (v / top) * (plot.bottom - plot.top) };
+}
+
+/** A picture with a vertical scale: the top figure, rules at the top and half-way, the base line; the marks are its children. */
+function ScaledPicture(props: ChartProps & { top: number; children: Children }) {
   return (
     <ChartFrame {...props}>
-      <svg class="chart-svg" viewBox={`0 0 ${WIDTH} ${height}`} width="100%" role="img" aria-label={summary(props)} focusable="false">
+      <svg class="chart-svg" viewBox={`0 0 ${WIDTH} ${SCALED_HEIGHT}`} width="100%" role="img" aria-label={summary(props)} focusable="false">
         <text x={plot.left} y={FONT} font-size={FONT} class="chart-axis" safe>
-          {formatFigure(top, props.unit)}
+          {formatFigure(props.top, props.unit)}
         </text>
         <line x1={plot.left} x2={plot.right} y1={plot.top} y2={plot.top} class="chart-rule" />
         <line x1={plot.left} x2={plot.right} y1={(plot.top + plot.bottom) / 2} y2={(plot.top + plot.bottom) / 2} class="chart-rule" />
         <line x1={plot.left} x2={plot.right} y1={plot.bottom} y2={plot.bottom} class="chart-base" />
-        {props.points.map((p, i) => {
-          const value = p.value ?? 0;
-          const x = plot.left + i * slot;
-          return (
-            <>
-              {value > 0 ? (
-                <rect
-                  class="chart-bar"
-                  x={(x + slot * 0.15).toFixed(1)}
-                  width={(slot * 0.7).toFixed(1)}
-                  y={y(value).toFixed(1)}
-                  height={(plot.bottom - y(value)).toFixed(1)}
-                />
-              ) : (
-                ""
-              )}
-              {labelled(props.points.length, i) ? (
-                <AxisText {...axisLabel(i, props.points.length, x + slot / 2, plot)} y={height - 8} text={p.short ?? p.label} />
-              ) : (
-                ""
-              )}
-            </>
-          );
-        })}
+        {props.children}
       </svg>
     </ChartFrame>
+  );
+}
+
+/** Figures over time or by bucket as upright bars (premium by day or month). */
+export function ColumnChart(props: ChartProps) {
+  const { top, y } = verticalScale(props.points);
+  const slot = (plot.right - plot.left) / Math.max(1, props.points.length);
+  return (
+    <ScaledPicture {...props} top={top}>
+      {props.points.map((p, i) => {
+        const value = p.value ?? 0;
+        const x = plot.left + i * slot;
+        return (
+          <>
+            {value > 0 ? (
+              <rect
+                class="chart-bar"
+                x={(x + slot * 0.15).toFixed(1)}
+                width={(slot * 0.7).toFixed(1)}
+                y={y(value).toFixed(1)}
+                height={(plot.bottom - y(value)).toFixed(1)}
+              />
+            ) : (
+              ""
+            )}
+            {labelled(props.points.length, i) ? (
+              <AxisText {...axisLabel(i, props.points.length, x + slot / 2, plot)} y={SCALED_HEIGHT - 8} text={p.short ?? p.label} />
+            ) : (
+              ""
+            )}
+          </>
+        );
+      })}
+    </ScaledPicture>
   );
 }
 
@@ -220,12 +237,9 @@ export function BarChart(props: ChartProps) {
 
 /** A figure over time as a line with a dot at each point; a missing figure breaks the line (claims ratio, wallet balance). */
 export function LineChart(props: ChartProps) {
-  const height = 220;
-  const plot = { left: 8, top: 24, bottom: height - 28, right: WIDTH - 8 };
-  const top = niceTop(Math.max(0, ...props.points.map((p) => p.value ?? 0)));
+  const { top, y } = verticalScale(props.points);
   const step = (plot.right - plot.left) / Math.max(1, props.points.length);
   const x = (i: number) => plot.left + step * (i + 0.5);
-  const y = (v: number) => plot.bottom - (v / top) * (plot.bottom - plot.top);
   // Runs of points with figures, each drawn as one line.
   const runs: string[][] = [];
   for (const [i, p] of props.points.entries()) {
@@ -236,26 +250,22 @@ export function LineChart(props: ChartProps) {
     }
   }
   return (
-    <ChartFrame {...props}>
-      <svg class="chart-svg" viewBox={`0 0 ${WIDTH} ${height}`} width="100%" role="img" aria-label={summary(props)} focusable="false">
-        <text x={plot.left} y={FONT} font-size={FONT} class="chart-axis" safe>
-          {formatFigure(top, props.unit)}
-        </text>
-        <line x1={plot.left} x2={plot.right} y1={plot.top} y2={plot.top} class="chart-rule" />
-        <line x1={plot.left} x2={plot.right} y1={(plot.top + plot.bottom) / 2} y2={(plot.top + plot.bottom) / 2} class="chart-rule" />
-        <line x1={plot.left} x2={plot.right} y1={plot.bottom} y2={plot.bottom} class="chart-base" />
-        {runs
-          .filter((r) => r.length > 1)
-          .map((r) => (
-            <polyline class="chart-line" points={r.join(" ")} />
-          ))}
-        {props.points.map((p, i) => (
-          <>
-            {p.value === null ? "" : <circle class="chart-dot" cx={x(i).toFixed(1)} cy={y(p.value).toFixed(1)} r="3" />}
-            {labelled(props.points.length, i) ? <AxisText {...axisLabel(i, props.points.length, x(i), plot)} y={height - 8} text={p.short ?? p.label} /> : ""}
-          </>
+    <ScaledPicture {...props} top={top}>
+      {runs
+        .filter((r) => r.length > 1)
+        .map((r) => (
+          <polyline class="chart-line" points={r.join(" ")} />
         ))}
-      </svg>
-    </ChartFrame>
+      {props.points.map((p, i) => (
+        <>
+          {p.value === null ? "" : <circle class="chart-dot" cx={x(i).toFixed(1)} cy={y(p.value).toFixed(1)} r="3" />}
+          {labelled(props.points.length, i) ? (
+            <AxisText {...axisLabel(i, props.points.length, x(i), plot)} y={SCALED_HEIGHT - 8} text={p.short ?? p.label} />
+          ) : (
+            ""
+          )}
+        </>
+      ))}
+    </ScaledPicture>
   );
 }

@@ -55,7 +55,6 @@ function Figures(props: { caption: string; figures: StatementFigure[] }) {
 /** A month's statement with its month picker and downloads. */
 export function StatementPage(props: StatementProps) {
   const s = props.statement;
-  const monthError = props.problem?.input === "month" ? props.problem.message : undefined;
   return (
     <section id="statement" aria-labelledby="statement-title">
       <h1 id="statement-title">Monthly statement</h1>
@@ -78,25 +77,7 @@ export function StatementPage(props: StatementProps) {
         ) : (
           ""
         )}
-        <div class={`field${monthError ? " has-error" : ""}`}>
-          <label for="f-month">Month (Nigerian time)</label>
-          <input
-            id="f-month"
-            type="month"
-            name="month"
-            value={props.month}
-            max={props.currentMonth}
-            aria-describedby={monthError ? "f-month-error" : undefined}
-            aria-invalid={monthError ? "true" : undefined}
-          />
-          {monthError ? (
-            <p id="f-month-error" class="error" safe>
-              {monthError}
-            </p>
-          ) : (
-            ""
-          )}
-        </div>
+        <Input name="month" label="Month (Nigerian time)" kind="month" value={props.month} max={props.currentMonth} problem={props.problem} />
         <button type="submit">Show</button>
       </form>
       {s ? (

@@ -51,8 +51,10 @@ const errorFor = (name: string, problem?: FormProblem) => problemsOf(problem).fi
 export function Input(props: {
   name: string;
   label: string;
-  kind?: FormField["kind"] | "email" | "password" | "hidden";
+  kind?: FormField["kind"] | "email" | "password" | "hidden" | "month";
   value?: string;
+  /** The latest value a month input offers (YYYY-MM). */
+  max?: string;
   required?: boolean;
   hint?: string;
   options?: readonly { value: string; label: string }[];
@@ -119,7 +121,7 @@ export function Input(props: {
       control = <input {...common} type="tel" autocomplete="tel" value={value} />;
       break;
     default:
-      control = <input {...common} type={kind} value={value} autocomplete={props.autocomplete} />;
+      control = <input {...common} type={kind} value={value} max={props.max} autocomplete={props.autocomplete} />;
   }
   if (kind === "hidden") return <input type="hidden" name={name} value={value} />;
   return (

@@ -1,4 +1,4 @@
-import { dateTime, naira } from "../format";
+import { dateTime, monthName, naira } from "../format";
 import { FundingList, type FundingRow, HowToPay, type PaymentToMake } from "../funding/funding";
 import { Badge, DownloadLink, Empty, type FormProblem, type FormValues, HxForm, Input, MoreRows, ProblemSummary, Table } from "../portal/ui";
 
@@ -59,13 +59,6 @@ export const KIND_TEXT: Record<LedgerRow["kind"], string> = {
   commission_reversal: "Commission given back",
 };
 const SERVICE_TEXT: Record<UsageLine["service"], string> = { registry_check: "Vehicle registry checks", vin_decode: "VIN decodes" };
-const MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
-
-/** "2026-03" → "March 2026". */
-const monthName = (month: string) => {
-  const [year, index] = month.split("-").map(Number) as [number, number];
-  return MONTH_NAMES[index - 1] ? `${MONTH_NAMES[index - 1]} ${year}` : month;
-};
 
 /** The ledger's rows (also what "Show more" swaps in). */
 export function LedgerRows(props: { rows: LedgerRow[]; more: string | null }) {
@@ -172,7 +165,6 @@ function TopUpForm(props: WalletProps["topUp"] & { csrf: string; mode: "test" | 
 
 /** The monthly usage statement of vehicle checks, with its month picker. */
 export function UsageStatementView(props: UsageProps) {
-  const error = props.problem?.input === "month" ? props.problem.message : undefined;
   const s = props.statement;
   return (
     <section id="usage" aria-labelledby="usage-title">
@@ -182,25 +174,7 @@ export function UsageStatementView(props: UsageProps) {
         within five minutes, test-mode checks and VIN decodes are free.
       </p>
       <form class="filters" method="get" action="/portal/wallet" hx-get="/portal/wallet/usage" hx-target="#usage" hx-swap="outerHTML" hx-indicator="#loading">
-        <div class={`field${error ? " has-error" : ""}`}>
-          <label for="f-month">Month (Nigerian time)</label>
-          <input
-            id="f-month"
-            type="month"
-            name="month"
-            value={props.month}
-            max={props.currentMonth}
-            aria-describedby={error ? "f-month-error" : undefined}
-            aria-invalid={error ? "true" : undefined}
-          />
-          {error ? (
-            <p id="f-month-error" class="error" safe>
-              {error}
-            </p>
-          ) : (
-            ""
-          )}
-        </div>
+        <Input name="month" label="Month (Nigerian time)" kind="month" value={props.month} max={props.currentMonth} problem={props.problem} />
         <button type="submit" class="secondary">
           Show statement
         </button>

@@ -1,13 +1,14 @@
 import type { DashboardChart } from "../../../views/charts/dashboard-charts";
-import { day, POLICY_STATUS_TEXT } from "../../../views/format";
+import { day, monthName, POLICY_STATUS_TEXT } from "../../../views/format";
 import type { Executor } from "../../db/client";
 import { productName } from "../../products";
 import { POLICY_STATUSES } from "../policies/schema";
 import { type ChartScope, claimsRatioByMonth, policiesByProduct, policiesByStatus, premiumsByDay, premiumsByMonth, walletBalanceByDay } from "./statistics";
 
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 /** "Nov 2026" from 2026-11. */
-const monthLabel = (month: string) => `${MONTHS[Number(month.slice(5, 7)) - 1]} ${month.slice(0, 4)}`;
+const monthLabel = (month: string) => monthName(month, "short");
+/** "Nov" from 2026-11. */
+const shortMonth = (month: string) => monthLabel(month).slice(0, 3);
 /** "25 Nov" from 2026-11-25. */
 const shortDay = (date: string) => day(date).split(" ").slice(0, 2).join(" ");
 
@@ -49,7 +50,7 @@ export async function dashboardCharts(db: Executor, scope: ChartScope, now: Date
         labelHeading: "Month",
         ...premium,
         extra: [...premium.extra],
-        points: byMonth.map((b) => ({ label: monthLabel(b.key), short: MONTHS[Number(b.key.slice(5, 7)) - 1], value: b.premiumKobo, extra: [b.policies] })),
+        points: byMonth.map((b) => ({ label: monthLabel(b.key), short: shortMonth(b.key), value: b.premiumKobo, extra: [b.policies] })),
         empty: "Nothing yet: no premium in the last 12 months.",
       },
     },
@@ -94,7 +95,7 @@ export async function dashboardCharts(db: Executor, scope: ChartScope, now: Date
         ],
         points: ratio.map((m) => ({
           label: monthLabel(m.month),
-          short: MONTHS[Number(m.month.slice(5, 7)) - 1],
+          short: shortMonth(m.month),
           value: m.ratio,
           extra: [m.claimsKobo, m.premiumKobo],
         })),

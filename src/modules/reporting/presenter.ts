@@ -3,6 +3,7 @@
  * (docs/reporting.md describes every column): a heading, what kind of cell it is, and its value.
  */
 import { CLAIM_STATUS_TEXT } from "../../../views/claims/claims";
+import { monthName } from "../../../views/format";
 import { coverDays, watTimestamp } from "../../core/time";
 import { currentWatMonth } from "../enrichment/service";
 import type { BordereauTransaction, ClaimRow, ClaimsBordereau, PremiumBordereau, PremiumRow } from "./service";
@@ -87,10 +88,8 @@ function sheetOf<Row>(
 export const premiumSheet = (bordereau: PremiumBordereau): BordereauSheet => sheetOf("premium", bordereau, PREMIUM_COLUMNS);
 export const claimsSheet = (bordereau: ClaimsBordereau): BordereauSheet => sheetOf("claims", bordereau, CLAIM_COLUMNS);
 
-const MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
-
 /** "November 2026" for 2026-11. */
-const monthOption = (value: string) => ({ value, label: `${MONTH_NAMES[Number(value.slice(5, 7)) - 1]} ${value.slice(0, 4)}` });
+const monthOption = (value: string) => ({ value, label: monthName(value) });
 
 /** The picker's months: this month (Nigerian time) and the 23 before it, and an older one asked for by its address. */
 export function monthOptions(now: Date, asked?: string): { value: string; label: string }[] {
