@@ -32,5 +32,7 @@ export const walletEntries = pgTable(
   (t) => [
     uniqueIndex("wallet_entries_topup_reference_idx").on(t.partnerId, t.reference).where(sql`${t.kind} = 'topup'`),
     index("wallet_entries_partner_created_idx").on(t.partnerId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    // A policy's lines (its commission, to reverse a share of it on a refund) without reading the partner's whole ledger.
+    index("wallet_entries_policy_idx").on(t.policyId).where(sql`${t.policyId} is not null`),
   ],
 );

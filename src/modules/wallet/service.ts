@@ -21,36 +21,45 @@ export async function walletBalance(db: Executor, partnerId: string): Promise<nu
   return row?.balance ?? 0;
 }
 
+/** A credit or debit line the caller's checks already allow: added to the balance, and its ledger line with the balance after it. */
+type LedgerLine = Pick<WalletEntry, "partnerId" | "kind" | "amountKobo"> & Partial<Pick<WalletEntry, "reference" | "policyId">>;
+
 /**
- * Credit a top-up in the caller's transaction: the balance, its ledger line (kind `topup`, one per
- * reference: the unique index is the backstop) and `wallet.credited`. The wallet row is locked
- * first, so credits of one partner run one at a time.
+ * Post a ledger line in the caller's transaction. The UPDATE locks the wallet row, so the lines of
+ * one partner are written one at a time and each balance after is exact; a partner's first line
+ * makes its wallet.
  */
-export async function creditWallet(tx: Executor, partnerId: string, input: TopUpRequest, now: Date): Promise<WalletEntry> {
-  await ensureWallet(tx, partnerId);
-  const [wallet] = await tx
-    .update(wallets)
-    .set({ balanceKobo: sql`${wallets.balanceKobo} + ${input.amountKobo}`, updatedAt: now })
-    .where(eq(wallets.partnerId, partnerId))
-    .returning({ balance: wallets.balanceKobo });
+async function postLine(tx: Executor, line: LedgerLine, now: Date): Promise<WalletEntry> {
+  const addTo = () =>
+    tx
+      .update(wallets)
+      .set({ balanceKobo: sql`${wallets.balanceKobo} + ${line.amountKobo}`, updatedAt: now })
+      .where(eq(wallets.partnerId, line.partnerId))
+      .returning({ balance: wallets.balanceKobo });
+  let [wallet] = await addTo();
+  if (!wallet) {
+    await ensureWallet(tx, line.partnerId);
+    [wallet] = await addTo();
+  }
   const [entry] = await tx
     .insert(walletEntries)
-    .values({
-      id: newId(),
-      partnerId,
-      kind: "topup",
-      amountKobo: input.amountKobo,
-      balanceAfterKobo: wallet!.balance,
-      reference: input.reference,
-      createdAt: now,
-    })
+    .values({ id: newId(), ...line, balanceAfterKobo: wallet!.balance, createdAt: now })
     .returning();
+  return entry!;
+}
+
+/**
+ * Credit a top-up in the caller's transaction: the balance, its ledger line (kind `topup`, one per
+ * reference: the unique index is the backstop) and `wallet.credited`.
+ */
+export async function creditWallet(tx: Executor, partnerId: string, input: TopUpRequest, now: Date): Promise<WalletEntry> {
+  const entry = await postLine(tx, { partnerId, kind: "topup", amountKobo: input.amountKobo, reference: input.reference }, now);
   await recordEvent(
     tx,
-    { partnerId, type: "wallet.credited", payload: { reference: input.reference, amount: naira(input.amountKobo), balance: naira(wallet!.balance) } },
+    { partnerId, type: "wallet.credited", payload: { reference: input.reference, amount: naira(input.amountKobo), balance: naira(entry.balanceAfterKobo) } },
     now,
   );
-  return entry!;
+  return entry;
 }
 
 /**
@@ -87,16 +96,9 @@ export async function debitPremium(tx: Executor, partnerId: string, policyId: st
     .values({ id: newId(), partnerId, kind: "premium", amountKobo: -premiumKobo, balanceAfterKobo: wallet.balance, policyId, createdAt: now });
 }
 
-/** Give a declined policy's premium back, in the declining transaction. */
+/** Give premium back (a declined policy, a cancellation's or a change's refund), in the caller's transaction. */
 export async function refundPremium(tx: Executor, partnerId: string, policyId: string, premiumKobo: number, now: Date): Promise<void> {
-  const [wallet] = await tx
-    .update(wallets)
-    .set({ balanceKobo: sql`${wallets.balanceKobo} + ${premiumKobo}`, updatedAt: now })
-    .where(eq(wallets.partnerId, partnerId))
-    .returning({ balance: wallets.balanceKobo });
-  await tx
-    .insert(walletEntries)
-    .values({ id: newId(), partnerId, kind: "refund", amountKobo: premiumKobo, balanceAfterKobo: wallet!.balance, policyId, createdAt: now });
+  await postLine(tx, { partnerId, kind: "refund", amountKobo: premiumKobo, policyId }, now);
 }
 
 /**
@@ -109,13 +111,7 @@ export async function postCommission(
   line: { partnerId: string; policyId: string; kind: "commission" | "commission_reversal"; amountKobo: number; reference: string },
   now: Date,
 ): Promise<void> {
-  await ensureWallet(tx, line.partnerId);
-  const [wallet] = await tx
-    .update(wallets)
-    .set({ balanceKobo: sql`${wallets.balanceKobo} + ${line.amountKobo}`, updatedAt: now })
-    .where(eq(wallets.partnerId, line.partnerId))
-    .returning({ balance: wallets.balanceKobo });
-  await tx.insert(walletEntries).values({ id: newId(), ...line, balanceAfterKobo: wallet!.balance, createdAt: now });
+  await postLine(tx, line, now);
 }
 
 /** The ledger, newest first, keyset-paginated. */

@@ -1,0 +1,1 @@
+CREATE INDEX "wallet_entries_policy_idx" ON "wallet_entries" USING btree ("policy_id") WHERE "wallet_entries"."policy_id" is not null;
