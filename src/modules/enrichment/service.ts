@@ -130,9 +130,12 @@ export interface UsageStatement {
 
 const WAT_OFFSET_MS = 3_600_000;
 
+/** A calendar month written YYYY-MM. */
+export const isMonth = (text: string) => /^\d{4}-(0[1-9]|1[0-2])$/.test(text);
+
 /** The calendar month `YYYY-MM` in Nigerian time as [start, end) instants. */
 export function watMonth(month: string): [Date, Date] {
-  if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) throw new CommandError(400, `month must be YYYY-MM; received "${month}"`, "month");
+  if (!isMonth(month)) throw new CommandError(400, `month must be YYYY-MM; received "${month}"`, "month");
   const [year, monthIndex] = month.split("-").map(Number) as [number, number];
   return [new Date(Date.UTC(year, monthIndex - 1, 1) - WAT_OFFSET_MS), new Date(Date.UTC(year, monthIndex, 1) - WAT_OFFSET_MS)];
 }

@@ -5,7 +5,7 @@
 import { CLAIM_STATUS_TEXT } from "../../../views/claims/claims";
 import { monthName } from "../../../views/format";
 import { coverDays, watTimestamp } from "../../core/time";
-import { currentWatMonth } from "../enrichment/service";
+import { currentWatMonth, isMonth } from "../enrichment/service";
 import type { BordereauTransaction, ClaimRow, ClaimsBordereau, PremiumBordereau, PremiumRow } from "./service";
 
 const TRANSACTION_TEXT: Record<BordereauTransaction, string> = { new: "New", cancellation: "Cancellation", change: "Change" };
@@ -98,6 +98,6 @@ export function monthOptions(now: Date, asked?: string): { value: string; label:
     const index = year * 12 + (month - 1) - back;
     return monthOption(`${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, "0")}`);
   });
-  const valid = asked !== undefined && /^\d{4}-(0[1-9]|1[0-2])$/.test(asked);
+  const valid = asked !== undefined && isMonth(asked);
   return valid && !recent.some((m) => m.value === asked) ? [...recent, monthOption(asked)] : recent;
 }
