@@ -1,28 +1,6 @@
-/**
- * `npm run bench:charts`: the dashboard's charts with one partner at 100k and 1M policies (90 %
- * test, 10 % live, all issued in the last 12 days: the worst case for the "last 30 days" charts).
- *
- *   figures   each chart's data function (src/modules/dashboard/statistics.ts) timed in process:
- *             the partner in test mode (90 % of the rows), in live mode, and the operator (every
- *             partner's live policies); p50/p95 of 20 calls after 3 to warm.
- *   plain     the same premium-by-day and by-product figures as a plain GROUP BY over policies,
- *             what the daily totals replace (3 calls each).
- *   pages     GET /portal (the whole dashboard, test mode) and GET /admin/dashboard over HTTP.
- *   writes    what the trigger that keeps the daily totals costs: 100,000 policies in one statement,
- *             and 1,000 one a statement, with the trigger and without it (session_replication_role =
- *             replica), each in a transaction rolled back.
- *
- * On a fresh PostgreSQL database under BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/postgres),
- * dropped at the end. Env: BENCH_CHARTS_SIZES (100000,1000000), BENCH_WRITE_DOCS (1). Results go to
- * docs/performance.md between the bench-charts markers.
- */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import postgres from "postgres";
-import { openDatabase } from "../src/db/client";
-import { registerConsumer } from "../src/modules/consumers/service";
+import type postgres from "postgres";
 import {
   type ChartScope,
   claimsRatioByMonth,
@@ -35,8 +13,7 @@ import {
 } from "../src/modules/dashboard/statistics";
 import { createPartner } from "../src/modules/partners/service";
 import { describeMachine, writeSection } from "./report";
-import { growPolicies, portalCookie, type ScaleCaller } from "./scale";
-import { type Server, startServer } from "./servers";
+import { growPolicies, portalCookie, type ScaleCaller, scaleBench } from "./scale";
 
 const CHARTS_MARKERS: [string, string] = ["<!-- bench-charts:start -->", "<!-- bench-charts:end -->"];
 /** The aim: the whole dashboard under this at 1M policies. */
@@ -164,42 +141,14 @@ function render(timings: Timing[], plain: Timing[], pages: Timing[], writes: Wri
 }
 
 async function main(): Promise<number> {
-  const baseUrl = new URL(env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
-  const dbName = `bench_charts_${Date.now()}`;
-  const admin = postgres(baseUrl.toString(), { max: 1, onnotice: () => {} });
-  const benchUrl = new URL(baseUrl);
-  benchUrl.pathname = `/${dbName}`;
-  let service: Server | null = null;
-  let database: Awaited<ReturnType<typeof openDatabase>> | null = null;
-  let bench: postgres.Sql | null = null;
-  try {
-    const [{ server_version: pgVersion }] = (await admin`show server_version`) as unknown as [{ server_version: string }];
-    await admin`create database ${admin(dbName)}`;
-    database = await openDatabase({ url: benchUrl.toString() });
-    const db = database.db;
-    bench = postgres(benchUrl.toString(), { max: 1, onnotice: () => {} });
-    const owner = await createPartner(db, { name: "bench charts" });
+  await scaleBench("charts", async ({ db, bench, caller, service, pgVersion }) => {
     const operator = await createPartner(db, { name: "bench operator", admin: true });
-    const consumer = await registerConsumer(
-      db,
-      owner.partnerId,
-      { type: "s", class: "h", name: { first: "Ada", last: "Obi" }, phoneNo: "+2348031234567", eMail: "ada@example.ng" },
-      { maxDocumentBytes: 1 << 20 },
-    );
-    const caller = { partnerId: owner.partnerId, consumerId: consumer.id, keyId: owner.keys.test.id, key: owner.keys.test.key, portal: owner.portal };
     say("timing the trigger on 100,000 inserted policies (rolled back)");
     const writes = await triggerCost(bench, caller);
-    service = await startServer({
-      name: "service",
-      script: "src/main.ts",
-      env: { ...env, DATABASE_URL: benchUrl.toString(), LOG_LEVEL: "warn", SEED_DEMO: "false", NIID_START: "false", WORKER: "false" },
-      logDir: mkdtempSync(join(tmpdir(), "bench-charts-")),
-      cwd: root,
-    });
-    const partnerCookie = await portalCookie(service, owner.portal);
+    const partnerCookie = await portalCookie(service, caller.portal);
     const adminCookie = await portalCookie(service, operator.portal);
     const get = async (path: string, cookie: string) => {
-      const response = await fetch(`${service!.url}${path.replace(/^\//, "")}`, { headers: { cookie } });
+      const response = await fetch(`${service.url}${path.replace(/^\//, "")}`, { headers: { cookie } });
       const text = await response.text();
       if (!response.ok || !text.includes("Premium by day")) throw new Error(`${path} answered HTTP ${response.status} without the charts`);
     };
@@ -214,8 +163,8 @@ async function main(): Promise<number> {
       await bench`vacuum analyze policy_daily_totals`;
       const now = new Date();
       const scopes: [string, ChartScope][] = [
-        ["partner, test mode", { partnerId: owner.partnerId, mode: "test" }],
-        ["partner, live mode", { partnerId: owner.partnerId, mode: "live" }],
+        ["partner, test mode", { partnerId: caller.partnerId, mode: "test" }],
+        ["partner, live mode", { partnerId: caller.partnerId, mode: "live" }],
         ["operator, every partner", { mode: "live" }],
       ];
       for (const [whose, scope] of scopes) {
@@ -227,7 +176,7 @@ async function main(): Promise<number> {
           ["claims ratio by month", () => claimsRatioByMonth(db, scope, now)],
           ["expiring within 30 days", () => expiringSoon(db, scope, now)],
         ];
-        if (scope.partnerId) figures.push(["wallet balance by day", () => walletBalanceByDay(db, owner.partnerId, now)]);
+        if (scope.partnerId) figures.push(["wallet balance by day", () => walletBalanceByDay(db, caller.partnerId, now)]);
         for (const [what, run] of figures) timings.push({ size, what: `${what} (${whose})`, ...(await timed(20, 3, run)) });
       }
       const since = new Date(now.getTime() - 30 * 86_400_000).toISOString();
@@ -235,12 +184,12 @@ async function main(): Promise<number> {
         [
           "premium by day, GROUP BY over policies (partner, test mode)",
           () =>
-            bench!`select to_char((created_at at time zone 'UTC') + interval '1 hour', 'YYYY-MM-DD') as day, sum(premium_kobo), count(*)
-              from policies where partner_id = ${owner.partnerId} and mode = 'test' and created_at >= ${since}::timestamptz and status <> 'd' group by 1`,
+            bench`select to_char((created_at at time zone 'UTC') + interval '1 hour', 'YYYY-MM-DD') as day, sum(premium_kobo), count(*)
+              from policies where partner_id = ${caller.partnerId} and mode = 'test' and created_at >= ${since}::timestamptz and status <> 'd' group by 1`,
         ],
         [
           "policies by product, GROUP BY over policies (partner, test mode)",
-          () => bench!`select product_code, count(*) from policies where partner_id = ${owner.partnerId} and mode = 'test' group by 1`,
+          () => bench`select product_code, count(*) from policies where partner_id = ${caller.partnerId} and mode = 'test' group by 1`,
         ],
       ];
       for (const [what, run] of plainQueries) plain.push({ size, what, ...(await timed(3, 1, run)) });
@@ -256,14 +205,8 @@ async function main(): Promise<number> {
     const section = render(timings, plain, pages, writes, describeMachine(pgVersion));
     process.stdout.write(`\n${section}\n`);
     if (env.BENCH_WRITE_DOCS !== "0") writeSection(join(root, "docs/performance.md"), section, CHARTS_MARKERS);
-    return 0;
-  } finally {
-    await service?.stop();
-    await bench?.end();
-    await database?.close();
-    await admin`drop database if exists ${admin(dbName)} with (force)`.catch(() => {});
-    await admin.end();
-  }
+  });
+  return 0;
 }
 
 process.exit(await main());

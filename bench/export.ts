@@ -8,17 +8,12 @@
  * On a fresh PostgreSQL database under BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/postgres),
  * dropped at the end. Env: BENCH_EXPORT_SIZES (100000,1000000), BENCH_WRITE_DOCS (1).
  */
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import postgres from "postgres";
-import { openDatabase } from "../src/db/client";
-import { registerConsumer } from "../src/modules/consumers/service";
-import { createPartner } from "../src/modules/partners/service";
 import { describeMachine, writeSection } from "./report";
-import { growPolicies, portalCookie } from "./scale";
-import { type Server, startServer } from "./servers";
+import { growPolicies, portalCookie, scaleBench } from "./scale";
+import type { Server } from "./servers";
 
 const EXPORT_MARKERS: [string, string] = ["<!-- bench-export:start -->", "<!-- bench-export:end -->"];
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -88,35 +83,8 @@ function render(runs: ExportRun[], machine: ReturnType<typeof describeMachine>):
 }
 
 async function main(): Promise<number> {
-  const baseUrl = new URL(env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
-  const dbName = `bench_export_${Date.now()}`;
-  const admin = postgres(baseUrl.toString(), { max: 1, onnotice: () => {} });
-  const benchUrl = new URL(baseUrl);
-  benchUrl.pathname = `/${dbName}`;
-  let service: Server | null = null;
-  let database: Awaited<ReturnType<typeof openDatabase>> | null = null;
-  let bench: postgres.Sql | null = null;
-  try {
-    const [{ server_version: pgVersion }] = (await admin`show server_version`) as unknown as [{ server_version: string }];
-    await admin`create database ${admin(dbName)}`;
-    database = await openDatabase({ url: benchUrl.toString() });
-    bench = postgres(benchUrl.toString(), { max: 1, onnotice: () => {} });
-    const owner = await createPartner(database.db, { name: "bench export" });
-    const consumer = await registerConsumer(
-      database.db,
-      owner.partnerId,
-      { type: "s", class: "h", name: { first: "Ada", last: "Obi" }, phoneNo: "+2348031234567", eMail: "ada@example.ng" },
-      { maxDocumentBytes: 1 << 20 },
-    );
-    const caller = { partnerId: owner.partnerId, consumerId: consumer.id, keyId: owner.keys.test.id, key: owner.keys.test.key, portal: owner.portal };
-    service = await startServer({
-      name: "service",
-      script: "src/main.ts",
-      env: { ...env, DATABASE_URL: benchUrl.toString(), LOG_LEVEL: "warn", SEED_DEMO: "false", NIID_START: "false", WORKER: "false" },
-      logDir: mkdtempSync(join(tmpdir(), "bench-export-")),
-      cwd: root,
-    });
-    const cookie = await portalCookie(service, owner.portal);
+  await scaleBench("export", async ({ bench, caller, service, pgVersion }) => {
+    const cookie = await portalCookie(service, caller.portal);
     const runs: ExportRun[] = [];
     for (const [index, size] of sizes.entries()) {
       say(`growing the policies table to ${size}`);
@@ -132,14 +100,8 @@ async function main(): Promise<number> {
     const section = render(runs, describeMachine(pgVersion));
     process.stdout.write(`\n${section}\n`);
     if (env.BENCH_WRITE_DOCS !== "0") writeSection(join(root, "docs/performance.md"), section, EXPORT_MARKERS);
-    return 0;
-  } finally {
-    await service?.stop();
-    await bench?.end();
-    await database?.close();
-    await admin`drop database if exists ${admin(dbName)} with (force)`.catch(() => {});
-    await admin.end();
-  }
+  });
+  return 0;
 }
 
 process.exit(await main());

@@ -11,9 +11,15 @@
  * Rows are made in bulk with SQL (generate_series) for one partner, with the same shape issuance
  * writes; they are marked published to the registry so the background jobs leave them alone.
  */
-import { readFileSync } from "node:fs";
-import type postgres from "postgres";
-import type { Server } from "./servers";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import postgres from "postgres";
+import { type Database, openDatabase } from "../src/db/client";
+import { registerConsumer } from "../src/modules/consumers/service";
+import { createPartner } from "../src/modules/partners/service";
+import { type Server, startServer } from "./servers";
 
 export interface ScaleCaller {
   partnerId: string;
@@ -155,4 +161,60 @@ export async function measureMemory(
   }
   samples.push({ second: Math.round((performance.now() - started) / 1000), rssMiB: rssMiB(service.pid) });
   return samples;
+}
+
+/** What a benchmark on a grown policies table works with (scaleBench). */
+export interface ScaleBench {
+  db: Database;
+  /** A plain connection to the bench database, for growing tables with SQL. */
+  bench: postgres.Sql;
+  /** The partner whose policies grow, with a registered consumer. */
+  caller: ScaleCaller;
+  /** The service (`bun src/main.ts`) on the bench database, without its worker. */
+  service: Server;
+  pgVersion: string;
+}
+
+/**
+ * Run `body` on a fresh PostgreSQL database `bench_<name>_<time>` under BENCH_DATABASE_URL, with
+ * the service started on it and one partner ready to grow; everything is stopped and the database
+ * dropped afterwards, whatever happens.
+ */
+export async function scaleBench(name: string, body: (setup: ScaleBench) => Promise<void>): Promise<void> {
+  const baseUrl = new URL(process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
+  const dbName = `bench_${name}_${Date.now()}`;
+  const admin = postgres(baseUrl.toString(), { max: 1, onnotice: () => {} });
+  const benchUrl = new URL(baseUrl);
+  benchUrl.pathname = `/${dbName}`;
+  let service: Server | null = null;
+  let database: Awaited<ReturnType<typeof openDatabase>> | null = null;
+  let bench: postgres.Sql | null = null;
+  try {
+    const [{ server_version: pgVersion }] = (await admin`show server_version`) as unknown as [{ server_version: string }];
+    await admin`create database ${admin(dbName)}`;
+    database = await openDatabase({ url: benchUrl.toString() });
+    bench = postgres(benchUrl.toString(), { max: 1, onnotice: () => {} });
+    const owner = await createPartner(database.db, { name: `bench ${name}` });
+    const consumer = await registerConsumer(
+      database.db,
+      owner.partnerId,
+      { type: "s", class: "h", name: { first: "Ada", last: "Obi" }, phoneNo: "+2348031234567", eMail: "ada@example.ng" },
+      { maxDocumentBytes: 1 << 20 },
+    );
+    service = await startServer({
+      name: "service",
+      script: "src/main.ts",
+      env: { ...process.env, DATABASE_URL: benchUrl.toString(), LOG_LEVEL: "warn", SEED_DEMO: "false", NIID_START: "false", WORKER: "false" },
+      logDir: mkdtempSync(join(tmpdir(), `bench-${name}-`)),
+      cwd: fileURLToPath(new URL("..", import.meta.url)),
+    });
+    const caller = { partnerId: owner.partnerId, consumerId: consumer.id, keyId: owner.keys.test.id, key: owner.keys.test.key, portal: owner.portal };
+    await body({ db: database.db, bench, caller, service, pgVersion });
+  } finally {
+    await service?.stop();
+    await bench?.end();
+    await database?.close();
+    await admin`drop database if exists ${admin(dbName)} with (force)`.catch(() => {});
+    await admin.end();
+  }
 }
