@@ -10,11 +10,12 @@ test("the operator picks a month and an insurer, sees the bordereaux and downloa
   await expect(page.getByRole("heading", { name: "Insurer bordereaux" })).toBeVisible();
   const month = await page.getByLabel("Month").inputValue();
   expect(month).toMatch(/^\d{4}-\d\d$/);
+  const monthInWords = (await page.getByLabel("Month").locator("option:checked").textContent())!;
   await page.getByLabel("Insurer").selectOption({ label: "Leadway Assurance" });
   await page.getByRole("button", { name: "Show bordereaux" }).click();
 
-  await expect(page.getByRole("heading", { name: `Premium bordereau, Leadway Assurance, ${month}` })).toBeVisible();
-  await expect(page.getByRole("heading", { name: `Claims bordereau, Leadway Assurance, ${month}` })).toBeVisible();
+  await expect(page.getByRole("heading", { name: `Premium bordereau, Leadway Assurance, ${monthInWords}` })).toBeVisible();
+  await expect(page.getByRole("heading", { name: `Claims bordereau, Leadway Assurance, ${monthInWords}` })).toBeVisible();
   await expectAccessible(page);
   await screenshot(page, "admin-reports");
 

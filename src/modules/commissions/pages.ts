@@ -1,5 +1,6 @@
 /** What the statement and rate pages show, built once for the partner's and the operator's pages. */
 import type { ProductRatesProps, RateRow, StatementProps } from "../../../views/commissions/commissions";
+import { day } from "../../../views/format";
 import { csvRecord } from "../../core/csv";
 import { CommandError } from "../../core/errors";
 import { watTimestamp } from "../../core/time";
@@ -17,7 +18,7 @@ export function statementPart(s: PartnerStatement, files: (extension: "pdf" | "c
   const { first, last } = statementDays(s);
   return {
     partnerName: s.partnerName,
-    period: `${first} to ${last}`,
+    period: `${day(first)} to ${day(last)}`,
     ...statementFigures(s),
     policiesWritten: s.policiesWritten,
     products: s.products.map((line) => ({ ...line, name: productName(line.productCode) })),

@@ -1,4 +1,5 @@
 /** The statement's figures in the order and words every surface shows them (page, PDF, CSV, CLI). */
+import { monthName } from "../../../views/format";
 import type { CsvValue } from "../../core/csv";
 import { toNaira } from "../../core/money";
 import { productName } from "../../products";
@@ -26,13 +27,13 @@ export function statementFigures(s: PartnerStatement): { due: StatementFigure[];
       { label: "Net due", kobo: s.netDueKobo, note: "What you paid for the month", total: true },
     ],
     wallet: [
-      { label: "Opening balance", kobo: s.openingKobo, note: `At the start of ${s.month}` },
+      { label: "Opening balance", kobo: s.openingKobo, note: `At the start of ${monthName(s.month)}` },
       { label: "Top-ups", kobo: s.topUpsKobo, note: "Money added to the wallet" },
       { label: "Premiums charged", kobo: -s.premiumsKobo, note: "" },
       { label: "Premiums refunded", kobo: s.refundsKobo, note: "" },
       { label: "Commission earned", kobo: s.commissionKobo, note: "" },
       { label: "Commission given back", kobo: -s.commissionReversedKobo, note: "" },
-      { label: "Closing balance", kobo: s.closingKobo, note: `At the end of ${s.month} (or now, for the month so far)`, total: true },
+      { label: "Closing balance", kobo: s.closingKobo, note: `At the end of ${monthName(s.month)} (or now, for the month so far)`, total: true },
     ],
   };
 }

@@ -77,7 +77,7 @@ function sheetOf<Row>(
   const rows = bordereau.rows.map((row) => columns.map((column) => column.value(row)));
   const totals = columns.map((column, index) => (column.totalled ? rows.reduce((sum, row) => sum + (row[index] as number), 0) : index === 0 ? "Total" : null));
   return {
-    title: `${BORDEREAU_TEXT[kind]}, ${bordereau.insurer.name}, ${bordereau.month}`,
+    title: `${BORDEREAU_TEXT[kind]}, ${bordereau.insurer.name}, ${monthName(bordereau.month)}`,
     filename: `${kind}-bordereau-${bordereau.insurer.code}-${bordereau.month}`,
     columns: columns.map(({ heading, kind }) => ({ heading, kind })),
     rows,
