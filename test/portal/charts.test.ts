@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { claims } from "../../src/modules/claims/schema";
 import { registerConsumer } from "../../src/modules/consumers/service";
+import { compactDailyTotals } from "../../src/modules/dashboard/compaction";
 import { dashboardCharts } from "../../src/modules/dashboard/presenter";
 import {
   type ChartScope,
@@ -182,14 +183,33 @@ describe("chart figures", () => {
     await db.delete(policies).where(inArray(policies.id, ids.slice(10)));
     const counted = await db.execute(sql`select to_char(((created_at at time zone 'UTC') + interval '1 hour')::date, 'YYYY-MM-DD') as day, product_code, status,
       count(*)::int as policies, sum(premium_kobo)::bigint as premium from policies where partner_id = ${p.partnerId} group by 1, 2, 3 order by 1, 2, 3`);
-    const totals = await db.execute(sql`select to_char(day, 'YYYY-MM-DD') as day, product_code, status, policies, premium_kobo as premium
-      from policy_daily_totals where partner_id = ${p.partnerId} and policies <> 0 order by 1, 2, 3`);
+    // The lines of a key add up (writers only add lines); the compaction folds them into one each.
+    const totals = () =>
+      db.execute(sql`select to_char(day, 'YYYY-MM-DD') as day, product_code, status, sum(policies)::int as policies, sum(premium_kobo)::bigint as premium
+        from policy_daily_totals where partner_id = ${p.partnerId} group by 1, 2, 3 having sum(policies) <> 0 order by 1, 2, 3`);
+    const lines = async () => {
+      const result = await db.execute(
+        sql`select count(*)::int as n, count(*) filter (where not folded)::int as unfolded from policy_daily_totals where partner_id = ${p.partnerId}`,
+      );
+      return ((result as { rows?: unknown[] }).rows ?? result) as unknown as [{ n: number; unfolded: number }];
+    };
     const plain = (rows: unknown) =>
       JSON.stringify(((rows as { rows?: unknown[] }).rows ?? rows) as unknown[], (_, v) =>
         typeof v === "bigint" ? Number(v) : typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v,
       );
     expect(plain(counted)).toContain("gtrn-stnd-1111");
-    expect(plain(totals)).toBe(plain(counted));
+    expect(plain(await totals())).toBe(plain(counted));
+    const [before] = await lines();
+    expect(before.unfolded).toBeGreaterThan(0);
+
+    expect(await compactDailyTotals(db)).toBeGreaterThan(0);
+    const [after] = await lines();
+    expect(after.unfolded).toBe(0);
+    expect(after.n).toBe(JSON.parse(plain(counted)).length);
+    expect(plain(await totals())).toBe(plain(counted));
+    // Nothing left to fold: a second run changes nothing.
+    await compactDailyTotals(db);
+    expect(plain(await totals())).toBe(plain(counted));
   });
 
   test("each mode sees only its own policies", async () => {

@@ -1,12 +1,14 @@
-import { bigint, date, index, integer, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { bigint, boolean, date, index, integer, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { POLICY_STATUSES } from "../policies/schema";
 
 /**
  * Policies counted by the WAT day they were issued, product and status, with their premium: what
- * the dashboard's charts read instead of scanning a million policies (docs/decisions.md, "Dashboard
- * charts"). A trigger on policies keeps it (drizzle/0014_dashboard_totals.sql), in the same
- * transaction as every insert, change of status, product or premium, and delete, whichever code
- * makes it; a row whose policies moved on holds zero.
+ * the dashboard's charts read (sums) instead of scanning a million policies (docs/decisions.md,
+ * "Dashboard charts"). Triggers on policies add lines here in the statement that inserts, changes
+ * (status, product, premium) or deletes policies, whichever code makes it. Lines are only ever
+ * added by writers, never updated, so a policy write waits on no shared row (an upsert here made
+ * concurrent writers of one partner queue and deadlock); the compaction job folds a key's lines into one.
  */
 export const policyDailyTotals = pgTable(
   "policy_daily_totals",
@@ -19,9 +21,14 @@ export const policyDailyTotals = pgTable(
     status: text("status", { enum: POLICY_STATUSES }).notNull(),
     policies: integer("policies").notNull(),
     premiumKobo: bigint("premium_kobo", { mode: "number" }).notNull(),
+    /** A compacted line (the sum of a key's lines); writers add unfolded ones. */
+    folded: boolean("folded").notNull().default(false),
   },
   (t) => [
-    primaryKey({ columns: [t.partnerId, t.mode, t.day, t.productCode, t.status] }),
+    // A partner's days (its charts), and the key the compaction folds lines by.
+    index("policy_daily_totals_key_idx").on(t.partnerId, t.mode, t.day, t.productCode, t.status),
+    // The keys with lines to fold.
+    index("policy_daily_totals_unfolded_idx").on(t.partnerId, t.mode, t.day, t.productCode, t.status).where(sql`not ${t.folded}`),
     // The operator's charts: every partner's live days in a range.
     index("policy_daily_totals_mode_day_idx").on(t.mode, t.day),
   ],
