@@ -60,6 +60,8 @@ function expectNoInlineCode(what: string, html: string) {
   expect({ what, inlineScripts, styles }).toEqual({ what, inlineScripts: [], styles: [] });
 }
 
+const unknownFunding = crypto.randomUUID();
+
 /** A concrete path for a route pattern, with B's records (so pages render whole). */
 function concrete(path: string): string {
   const values: Record<string, string> = {
@@ -72,6 +74,10 @@ function concrete(path: string): string {
     ":planNo": w.b.planNo,
     ":change": "reactivate",
     ":field": "socialID.image",
+    ":code": "vhcl-tprt-1111",
+    ":partnerId": w.b.partner.partnerId,
+    ":provider": "sandbox",
+    ":decision": "approve",
   };
   return path.replace(/:[A-Za-z]+/g, (param) => {
     if (param === ":id") {
@@ -81,6 +87,8 @@ function concrete(path: string): string {
       if (path.startsWith("/portal/team")) return w.b.staff.id;
       if (path.startsWith("/admin/partners")) return w.b.partner.partnerId;
       if (path.startsWith("/admin/policies")) return policyId;
+      // No funding of B's is needed: the answer (a refusal) must carry the headers all the same.
+      if (path.startsWith("/admin/fundings") || path.startsWith("/portal/wallet/fundings")) return unknownFunding;
     }
     const value = values[param];
     if (!value) throw new Error(`no value for ${param} in ${path}: add one`);
