@@ -51,6 +51,9 @@ test("a partner reads the dashboard's charts at desktop and phone width and open
     const box = await premiumByDay.getByRole("img").boundingBox();
     expect(box!.width).toBeLessThanOrEqual(width);
     expect(box!.height).toBeGreaterThan(60);
+    // The axis text keeps a readable size at any width (the picture is not scaled down as a whole).
+    const axisText = await premiumByDay.locator("text.chart-axis").last().boundingBox();
+    expect(axisText!.height, `axis text height at ${width} px`).toBeGreaterThanOrEqual(11);
 
     // The table alternative opens and holds today's premium in naira.
     const table = premiumByDay.getByRole("table", { name: "Premium by day" });

@@ -153,7 +153,7 @@ describe("earned when a live policy is first approved", () => {
     const lines = await linesOf(row.id);
     expect(lines.map((l) => l.kind)).toEqual(["premium", "commission"]);
     expect(lines[1]!.amountKobo).toBe(commissionOn(row.premiumKobo, 1250));
-    expect(lines[1]!.reference).toBe("12.5 %");
+    expect([lines[1]!.reference, lines[1]!.rateBasisPoints]).toEqual(["12.5 %", 1250]);
     await ledgerAgrees(p.partnerId);
   });
 

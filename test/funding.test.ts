@@ -204,6 +204,30 @@ describe("the provider's callbacks", () => {
     expect(await walletBalance(db, p.partnerId)).toBe(30_000);
   });
 
+  test("forged callbacks cannot grow the trail: only their opening is kept, and an address past the refusal limit is turned away unread", async () => {
+    const limited = await testApp({ REFUSAL_LIMIT_MAX: 3 });
+    const forgery = `{"event":"charge.success","padding":"${"x".repeat(60_000)}"}`; // one of a kind: the database is shared
+    const post = () =>
+      limited.app.handle(
+        new Request("http://localhost/funding/callbacks/sandbox", {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-paystack-signature": "f".repeat(128) },
+          body: forgery,
+        }),
+      );
+    const statuses = [];
+    for (let i = 0; i < 5; i++) statuses.push((await post()).status);
+    expect(statuses).toEqual([401, 401, 401, 429, 429]);
+    const refused = await post();
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    const kept = (await limited.database.db.select().from(fundingCallbacks).where(eq(fundingCallbacks.signatureValid, "no"))).filter((row) =>
+      row.body.includes('"padding":"xxx'),
+    );
+    // Refused from the fourth on, before the body was read: nothing more stored.
+    expect(kept.length).toBe(3);
+    expect(kept.every((row) => row.body.length === 512 && forgery.startsWith(row.body))).toBe(true);
+  });
+
   test("a callback racing a manual confirmation: one credit, whichever wins", async () => {
     for (let i = 0; i < 3; i++) {
       const p = await t.partner();

@@ -340,10 +340,12 @@ describe("chart views", () => {
     empty: "Nothing yet.",
   };
 
-  test("a column chart scales to its box, is one image with a summary, and has its table alternative", () => {
+  test("a column chart fills its box with text at the page's size, is one image with a summary, and has its table alternative", () => {
     const html = String(ColumnChart(base));
-    expect(html).toContain('viewBox="0 0 480 220"');
-    expect(html).toContain('width="100%"');
+    // Positions across are shares of the width, not a scaled viewBox (which shrank the text on a phone).
+    expect(html).toContain('<svg class="chart-svg" width="100%" height="220"');
+    expect(html).not.toContain("viewBox");
+    expect(html).toContain('<rect class="chart-bar" x="6.35%" width="22.63%"');
     expect(html).toContain('role="img"');
     expect(html).toContain('aria-label="Premium by day, 1 Nov 2026 to 3 Nov 2026. Highest: ₦3,000.00 (3 Nov 2026). The figures are in the table below."');
     expect(html).toContain("<details><summary>Show as a table</summary>");
@@ -355,7 +357,8 @@ describe("chart views", () => {
   test("a bar chart names each bar and writes its figure; a line chart breaks where a figure is missing", () => {
     const bars = String(BarChart({ ...base, unit: "count", points: [{ label: "Travel <b>", value: 7 }] }));
     expect(bars).toContain("Travel &lt;b&gt;");
-    expect(bars).toContain(">7</text>");
+    expect(bars).toContain('<span class="chart-figure">7</span>');
+    expect(bars).toContain('<rect class="chart-bar" height="14" width="100.00%"');
     const line = String(
       LineChart({
         ...base,

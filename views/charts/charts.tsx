@@ -4,9 +4,9 @@ import { Empty, Table } from "../portal/ui";
 
 /**
  * Charts drawn on the server as SVG: no script, nothing from another site, readable without
- * colour. The SVG scales to its box (viewBox, width 100 %), so a phone shows the whole chart; it
- * is one image to a screen reader (role="img" with a summary), and the figures are in a table
- * under "Show as a table".
+ * colour. Each picture fills its box's width (positions across are percentages), so a phone shows
+ * the whole chart with text at the page's size; it is one image to a screen reader (role="img"
+ * with a summary), and the figures are in a table under "Show as a table".
  */
 
 /** How a figure reads: naira from kobo, a count, or a share as a percentage. */
@@ -39,8 +39,8 @@ export interface ChartProps {
   empty: string;
 }
 
-const WIDTH = 480;
-const FONT = 13;
+/** The baseline of the scale's top figure, one line of axis text below the picture's top. */
+const TOP_FIGURE_BASELINE = 14;
 
 function formatFigure(value: number | null, unit: Unit): string {
   if (value === null) return "—";
@@ -119,31 +119,41 @@ function ChartFrame(props: ChartProps & { children: JSX.Element }) {
   );
 }
 
+/** A position or length across the picture, as a share of its width. */
+const across = (percent: number) => `${percent.toFixed(2)}%`;
+
 /** Where an axis label sits: the first and last keep inside the picture (aligned to the plot's edges), the rest centre on their point. */
-function axisLabel(index: number, count: number, centre: number, plot: { left: number; right: number }): { x: string; anchor: "start" | "middle" | "end" } {
-  if (count > 1 && index === 0) return { x: String(plot.left), anchor: "start" };
-  if (count > 1 && index === count - 1) return { x: String(plot.right), anchor: "end" };
-  return { x: centre.toFixed(1), anchor: "middle" };
+function axisLabel(index: number, count: number, centre: number): { x: string; anchor: "start" | "middle" | "end" } {
+  if (count > 1 && index === 0) return { x: across(plot.left), anchor: "start" };
+  if (count > 1 && index === count - 1) return { x: across(plot.right), anchor: "end" };
+  return { x: across(centre), anchor: "middle" };
 }
 
 function AxisText(props: { x: string; y: number; anchor: "start" | "middle" | "end"; text: string }) {
   return (
-    <text x={props.x} y={props.y} font-size={FONT} text-anchor={props.anchor} class="chart-axis" safe>
+    <text x={props.x} y={props.y} text-anchor={props.anchor} class="chart-axis" safe>
       {props.text}
     </text>
   );
 }
 
-/** Which axis labels to write: every one when few, else about six evenly spread (the last always). */
+/**
+ * Which axis labels to write: every one when few, else about six evenly spread and the last, none
+ * closer to the last than the spread (at phone width six labels are what fits side by side).
+ */
 function labelled(count: number, index: number): boolean {
-  if (count <= 12) return true;
+  if (count <= 7) return true;
   const step = Math.ceil(count / 6);
-  return index === count - 1 || (index % step === 0 && count - 1 - index >= step / 2);
+  return index === count - 1 || (index % step === 0 && count - 1 - index >= step);
 }
 
-/** The pictures with a vertical scale (columns, lines): their height and where the marks go. */
+/**
+ * The pictures with a vertical scale (columns, lines): a fixed height in pixels, and positions
+ * across as shares of the width — so the picture fills its box at any width while its text keeps
+ * the page's size (a scaled viewBox shrank the labels to a few pixels on a phone).
+ */
 const SCALED_HEIGHT = 220;
-const plot = { left: 8, top: 24, bottom: SCALED_HEIGHT - 28, right: WIDTH - 8 };
+const plot = { left: 1.5, right: 98.5, top: 24, bottom: SCALED_HEIGHT - 28 };
 
 /** The scale of figures drawn upright: its top, a round figure above the largest, and where a figure sits. */
 function verticalScale(points: ChartProps["points"]) {
@@ -153,15 +163,16 @@ function verticalScale(points: ChartProps["points"]) {
 
 /** A picture with a vertical scale: the top figure, rules at the top and half-way, the base line; the marks are its children. */
 function ScaledPicture(props: ChartProps & { top: number; children: Children }) {
+  const rule = (y: number, kind: string) => <line x1={across(plot.left)} x2={across(plot.right)} y1={y} y2={y} class={kind} />;
   return (
     <ChartFrame {...props}>
-      <svg class="chart-svg" viewBox={`0 0 ${WIDTH} ${SCALED_HEIGHT}`} width="100%" role="img" aria-label={summary(props)} focusable="false">
-        <text x={plot.left} y={FONT} font-size={FONT} class="chart-axis" safe>
+      <svg class="chart-svg" width="100%" height={SCALED_HEIGHT} role="img" aria-label={summary(props)} focusable="false">
+        <text x={across(plot.left)} y={TOP_FIGURE_BASELINE} class="chart-axis" safe>
           {formatFigure(props.top, props.unit)}
         </text>
-        <line x1={plot.left} x2={plot.right} y1={plot.top} y2={plot.top} class="chart-rule" />
-        <line x1={plot.left} x2={plot.right} y1={(plot.top + plot.bottom) / 2} y2={(plot.top + plot.bottom) / 2} class="chart-rule" />
-        <line x1={plot.left} x2={plot.right} y1={plot.bottom} y2={plot.bottom} class="chart-base" />
+        {rule(plot.top, "chart-rule")}
+        {rule((plot.top + plot.bottom) / 2, "chart-rule")}
+        {rule(plot.bottom, "chart-base")}
         {props.children}
       </svg>
     </ChartFrame>
@@ -182,8 +193,8 @@ export function ColumnChart(props: ChartProps) {
             {value > 0 ? (
               <rect
                 class="chart-bar"
-                x={(x + slot * 0.15).toFixed(1)}
-                width={(slot * 0.7).toFixed(1)}
+                x={across(x + slot * 0.15)}
+                width={across(slot * 0.7)}
                 y={y(value).toFixed(1)}
                 height={(plot.bottom - y(value)).toFixed(1)}
               />
@@ -191,7 +202,7 @@ export function ColumnChart(props: ChartProps) {
               ""
             )}
             {labelled(props.points.length, i) ? (
-              <AxisText {...axisLabel(i, props.points.length, x + slot / 2, plot)} y={SCALED_HEIGHT - 8} text={p.short ?? p.label} />
+              <AxisText {...axisLabel(i, props.points.length, x + slot / 2)} y={SCALED_HEIGHT - 8} text={p.short ?? p.label} />
             ) : (
               ""
             )}
@@ -202,35 +213,31 @@ export function ColumnChart(props: ChartProps) {
   );
 }
 
-/** A bar's name cut to what fits across the picture; the table keeps it whole. */
-const fitted = (label: string) => (label.length > 64 ? `${label.slice(0, 63)}…` : label);
-
-/** Figures by category as bars across, each named above its bar (policies by product or status). */
+/**
+ * Figures by category as bars across (policies by product or status): each name in the page's
+ * text above its bar, so a long product name wraps on a phone instead of being cut.
+ */
 export function BarChart(props: ChartProps) {
-  const row = 38;
-  const height = props.points.length * row + 4;
   const top = Math.max(1, ...props.points.map((p) => p.value ?? 0));
-  // Room on the right for the figure after the longest bar.
-  const span = WIDTH - 110;
   return (
     <ChartFrame {...props}>
-      <svg class="chart-svg" viewBox={`0 0 ${WIDTH} ${height}`} width="100%" role="img" aria-label={summary(props)} focusable="false">
-        {props.points.map((p, i) => {
-          const width = Math.max(p.value ? 2 : 0, ((p.value ?? 0) / top) * span);
-          const y = i * row;
-          return (
-            <>
-              <text x="0" y={y + FONT} font-size={FONT} class="chart-axis" safe>
-                {fitted(p.short ?? p.label)}
-              </text>
-              <rect class="chart-bar" x="0" y={y + 18} height="14" width={width.toFixed(1)} />
-              <text x={(width + 6).toFixed(1)} y={y + 30} font-size={FONT} class="chart-axis" safe>
+      <div class="chart-bars" role="img" aria-label={summary(props)}>
+        {props.points.map((p) => (
+          <div class="chart-bar-row">
+            <div class="chart-bar-name" safe>
+              {p.short ?? p.label}
+            </div>
+            <div class="chart-bar-line">
+              <svg class="chart-bar-track" width="100%" height="14" aria-hidden="true" focusable="false">
+                <rect class="chart-bar" height="14" width={across(Math.max(p.value ? 0.5 : 0, ((p.value ?? 0) / top) * 100))} />
+              </svg>
+              <span class="chart-figure" safe>
                 {formatFigure(p.value, props.unit)}
-              </text>
-            </>
-          );
-        })}
-      </svg>
+              </span>
+            </div>
+          </div>
+        ))}
+      </div>
     </ChartFrame>
   );
 }
@@ -246,24 +253,23 @@ export function LineChart(props: ChartProps) {
     if (p.value === null) runs.push([]);
     else {
       if (!runs.length) runs.push([]);
-      runs.at(-1)!.push(`${x(i).toFixed(1)},${y(p.value).toFixed(1)}`);
+      runs.at(-1)!.push(`${x(i).toFixed(2)},${y(p.value).toFixed(1)}`);
     }
   }
   return (
     <ScaledPicture {...props} top={top}>
-      {runs
-        .filter((r) => r.length > 1)
-        .map((r) => (
-          <polyline class="chart-line" points={r.join(" ")} />
-        ))}
+      {/* A polyline takes no percentages: it is drawn on a 100-wide plane stretched across the picture, its stroke unstretched. */}
+      <svg width="100%" height={SCALED_HEIGHT} viewBox={`0 0 100 ${SCALED_HEIGHT}`} preserveAspectRatio="none" aria-hidden="true">
+        {runs
+          .filter((r) => r.length > 1)
+          .map((r) => (
+            <polyline class="chart-line" points={r.join(" ")} vector-effect="non-scaling-stroke" />
+          ))}
+      </svg>
       {props.points.map((p, i) => (
         <>
-          {p.value === null ? "" : <circle class="chart-dot" cx={x(i).toFixed(1)} cy={y(p.value).toFixed(1)} r="3" />}
-          {labelled(props.points.length, i) ? (
-            <AxisText {...axisLabel(i, props.points.length, x(i), plot)} y={SCALED_HEIGHT - 8} text={p.short ?? p.label} />
-          ) : (
-            ""
-          )}
+          {p.value === null ? "" : <circle class="chart-dot" cx={across(x(i))} cy={y(p.value).toFixed(1)} r="3" />}
+          {labelled(props.points.length, i) ? <AxisText {...axisLabel(i, props.points.length, x(i))} y={SCALED_HEIGHT - 8} text={p.short ?? p.label} /> : ""}
         </>
       ))}
     </ScaledPicture>

@@ -140,7 +140,6 @@ export function StatementPage(props: StatementProps) {
 
 export interface RateRow {
   name: string;
-  code: string;
   href: string;
   /** "12.5 %", or null when no rate is set. */
   rate: string | null;
@@ -161,8 +160,8 @@ export function RatesPage(props: { rows: readonly RateRow[] }) {
       <Table columns={["Product", "Rate for every partner", "Partners' own rates", ""]} caption="Commission rates by product">
         {props.rows.map((row) => (
           <tr>
-            <th scope="row">
-              <span safe>{row.name}</span> <span class="muted" safe>{`(${row.code})`}</span>
+            <th scope="row" safe>
+              {row.name}
             </th>
             <td safe>{row.rate ?? NO_RATE}</td>
             <td>{row.overrides.length ? row.overrides.map((o) => <div safe>{`${o.partnerName}: ${o.rate}`}</div>) : "—"}</td>
@@ -178,7 +177,6 @@ export function RatesPage(props: { rows: readonly RateRow[] }) {
 
 export interface ProductRatesProps {
   name: string;
-  code: string;
   csrf: string;
   backHref: string;
   /** Where the product's rate form posts; a partner's rate posts to `partnerAction`, a removal to its row's `removeAction`. */

@@ -8,7 +8,7 @@ import type { Executor } from "../../db/client";
 import type { PolicyRecord } from "../policies/types";
 import { walletEntries } from "../wallet/schema";
 import { postCommission } from "../wallet/service";
-import { basisPointsOf, percentText } from "./model";
+import { percentText } from "./model";
 import { commissionRates } from "./schema";
 
 type Earner = Pick<PolicyRecord, "id" | "partnerId" | "productCode" | "mode">;
@@ -37,7 +37,7 @@ export const commissionOn = (premiumKobo: number, basisPoints: number) => shareO
 
 async function commissionLines(tx: Executor, policyId: string) {
   return tx
-    .select({ kind: walletEntries.kind, amountKobo: walletEntries.amountKobo, reference: walletEntries.reference })
+    .select({ kind: walletEntries.kind, amountKobo: walletEntries.amountKobo, rateBasisPoints: walletEntries.rateBasisPoints })
     .from(walletEntries)
     .where(and(eq(walletEntries.policyId, policyId), sql`${walletEntries.kind} in ('commission', 'commission_reversal')`))
     .orderBy(walletEntries.createdAt, walletEntries.id);
@@ -46,7 +46,11 @@ async function commissionLines(tx: Executor, policyId: string) {
 async function earn(tx: Executor, policy: Earner, premiumKobo: number, basisPoints: number, now: Date) {
   const amountKobo = commissionOn(premiumKobo, basisPoints);
   if (amountKobo > 0)
-    await postCommission(tx, { partnerId: policy.partnerId, policyId: policy.id, kind: "commission", amountKobo, reference: percentText(basisPoints) }, now);
+    await postCommission(
+      tx,
+      { partnerId: policy.partnerId, policyId: policy.id, kind: "commission", amountKobo, rateBasisPoints: basisPoints, reference: percentText(basisPoints) },
+      now,
+    );
 }
 
 /**
@@ -61,12 +65,11 @@ export async function earnOnApproval(tx: Executor, policy: Earner & Pick<PolicyR
 /**
  * More premium charged on an approved live policy (a change that costs more, a reinstatement paying
  * its refund back) earns at the rate the policy first earned at — its first commission line's
- * reference — not today's: a policy that earned nothing earns nothing more.
+ * rate — not today's: a policy that earned nothing earns nothing more.
  */
 export async function earnOnExtraPremium(tx: Executor, policy: Earner, extraKobo: number, now: Date): Promise<void> {
   if (policy.mode !== "live" || extraKobo <= 0) return;
-  const first = (await commissionLines(tx, policy.id)).find((line) => line.kind === "commission");
-  const basisPoints = first?.reference ? basisPointsOf(first.reference) : null;
+  const basisPoints = (await commissionLines(tx, policy.id)).find((line) => line.kind === "commission")?.rateBasisPoints;
   if (basisPoints) await earn(tx, policy, extraKobo, basisPoints, now);
 }
 
@@ -82,7 +85,18 @@ export async function reverseOnRefund(tx: Executor, policy: Earner, refundKobo: 
   const earnedKobo = lines.reduce((sum, line) => sum + line.amountKobo, 0);
   if (earnedKobo <= 0) return;
   const amountKobo = refundKobo >= premiumBeforeKobo ? earnedKobo : Math.min(earnedKobo, shareOf(earnedKobo, refundKobo, premiumBeforeKobo));
-  const reference = lines.find((line) => line.kind === "commission")?.reference ?? "";
+  const rateBasisPoints = lines.find((line) => line.kind === "commission")?.rateBasisPoints ?? 0;
   if (amountKobo > 0)
-    await postCommission(tx, { partnerId: policy.partnerId, policyId: policy.id, kind: "commission_reversal", amountKobo: -amountKobo, reference }, now);
+    await postCommission(
+      tx,
+      {
+        partnerId: policy.partnerId,
+        policyId: policy.id,
+        kind: "commission_reversal",
+        amountKobo: -amountKobo,
+        rateBasisPoints,
+        reference: percentText(rateBasisPoints),
+      },
+      now,
+    );
 }

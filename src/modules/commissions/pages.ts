@@ -42,7 +42,6 @@ export const ratesHref = (code: string) => `/admin/commissions/${encodeURICompon
 export const rateRows = (rates: ProductRates[]): RateRow[] =>
   rates.map((r) => ({
     name: productName(r.productCode),
-    code: r.productCode,
     href: ratesHref(r.productCode),
     rate: r.basisPoints === null ? null : percentText(r.basisPoints),
     overrides: r.overrides.map((o) => ({ partnerName: o.partnerName, rate: percentText(o.basisPoints) })),
@@ -56,7 +55,6 @@ export function productRatesProps(
   const href = ratesHref(r.productCode);
   return {
     name: productName(r.productCode),
-    code: r.productCode,
     csrf,
     backHref: "/admin/commissions",
     action: href,

@@ -3,7 +3,9 @@ import { type FundingActionState, OperatorFundingsPage } from "../../../views/fu
 import { CommandError } from "../../core/errors";
 import { log } from "../../core/log";
 import { formatNaira } from "../../core/money";
+import { countRefusal, type RateDecision, refusalKeys } from "../../core/rate-limit";
 import { readBoundedBody } from "../../http/body";
+import { clientAddressOf } from "../../http/client-address";
 import type { AppDeps } from "../../http/context";
 import { formValues, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
@@ -16,6 +18,12 @@ import { confirmTransfer, decideConfirmation, operatorFundings, receiveCallback,
 /** A provider's callback is a small JSON document; anything larger is not one. */
 const MAX_CALLBACK_BYTES = 64 * 1024;
 
+function tooMany(set: { status?: number | string; headers: Record<string, string | number> }, decision: RateDecision) {
+  set.status = 429;
+  set.headers["retry-after"] = String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));
+  return { status: "too many refused callbacks" };
+}
+
 /**
  * POST /funding/callbacks/<provider>: the payment provider's signed callback, outside the portal
  * session (the signature is the authentication). The raw body is read within a small cap and
@@ -23,13 +31,18 @@ const MAX_CALLBACK_BYTES = 64 * 1024;
  */
 export const fundingCallbackRoute = (deps: AppDeps) => {
   const provider = paymentProvider(deps.config);
+  const clientAddress = clientAddressOf(deps.config.TRUSTED_PROXIES);
   return new Elysia({ name: "funding-callbacks" }).post(
     "/funding/callbacks/:provider",
-    async ({ request, params, set }) => {
+    async ({ request, params, set, server }) => {
       if (params.provider !== provider.name) {
         set.status = 404;
         return { status: "unknown provider" };
       }
+      // An address that keeps sending forged callbacks is refused before its body is read or stored.
+      const addressKey = refusalKeys.address(clientAddress(request, server));
+      const blocked = await deps.refusalLimiter.peek(addressKey);
+      if (!blocked.allowed) return tooMany(set, blocked);
       let body: string;
       try {
         body = await readBoundedBody(request, MAX_CALLBACK_BYTES);
@@ -45,6 +58,10 @@ export const fundingCallbackRoute = (deps: AppDeps) => {
           request.headers.get(provider.signatureHeader),
           (deps.now ?? (() => new Date()))(),
         );
+        if (answer.status === 401) {
+          const decision = await countRefusal(deps.refusalLimiter, [addressKey]);
+          if (!decision.allowed) return tooMany(set, decision);
+        }
         set.status = answer.status;
         return { status: answer.outcome };
       } catch (error) {

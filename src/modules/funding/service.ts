@@ -208,6 +208,9 @@ export async function earlierTopUpState(
   return state && mode === "live" ? deliverAtOnce(db, provider, state, now) : state;
 }
 
+/** How much of a callback with a bad signature is kept in the trail. */
+const FORGED_BODY_KEPT = 512;
+
 type CallbackOutcome = "credited" | "repeat" | "held" | "failed" | "ignored" | "rejected";
 
 /**
@@ -230,7 +233,9 @@ export async function receiveCallback(
     event: fields.event ?? null,
     signatureValid,
     outcome,
-    body: rawBody,
+    // A forged callback keeps only its opening (enough to see what was tried), so senders
+    // without the key cannot grow the table by 64 KiB a request.
+    body: signatureValid === "yes" ? rawBody : rawBody.slice(0, FORGED_BODY_KEPT),
     receivedAt: now,
   });
   if (!provider.verifySignature(rawBody, signature)) {

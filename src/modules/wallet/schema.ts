@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, check, index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { partnerOwned, partners } from "../partners/schema";
 import { policies } from "../policies/schema";
 
@@ -26,6 +26,8 @@ export const walletEntries = pgTable(
     amountKobo: bigint("amount_kobo", { mode: "number" }).notNull(),
     balanceAfterKobo: bigint("balance_after_kobo", { mode: "number" }).notNull(),
     reference: text("reference"),
+    /** A commission line's rate (what later premium on its policy earns at, and what a refund gives back). */
+    rateBasisPoints: integer("rate_basis_points"),
     policyId: uuid("policy_id").references(() => policies.id),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
   },
@@ -34,5 +36,7 @@ export const walletEntries = pgTable(
     index("wallet_entries_partner_created_idx").on(t.partnerId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     // A policy's lines (its commission, to reverse a share of it on a refund) without reading the partner's whole ledger.
     index("wallet_entries_policy_idx").on(t.policyId).where(sql`${t.policyId} is not null`),
+    // A month of every partner's lines (the insurers' bordereaux) without reading the whole ledger.
+    index("wallet_entries_created_idx").on(t.createdAt),
   ],
 );

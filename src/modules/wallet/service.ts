@@ -22,7 +22,7 @@ export async function walletBalance(db: Executor, partnerId: string): Promise<nu
 }
 
 /** A credit or debit line the caller's checks already allow: added to the balance, and its ledger line with the balance after it. */
-type LedgerLine = Pick<WalletEntry, "partnerId" | "kind" | "amountKobo"> & Partial<Pick<WalletEntry, "reference" | "policyId">>;
+type LedgerLine = Pick<WalletEntry, "partnerId" | "kind" | "amountKobo"> & Partial<Pick<WalletEntry, "reference" | "policyId" | "rateBasisPoints">>;
 
 /**
  * Post a ledger line in the caller's transaction. The UPDATE locks the wallet row, so the lines of
@@ -104,11 +104,11 @@ export async function refundPremium(tx: Executor, partnerId: string, policyId: s
 /**
  * Post a live policy's commission line (docs/commissions.md), in the caller's transaction: kind
  * `commission` credits what the partner earned, `commission_reversal` (negative) takes back the
- * share of a refunded premium; `reference` says the rate it was earned at.
+ * share of a refunded premium; `rateBasisPoints` is the rate it was earned at (`reference` says it in words).
  */
 export async function postCommission(
   tx: Executor,
-  line: { partnerId: string; policyId: string; kind: "commission" | "commission_reversal"; amountKobo: number; reference: string },
+  line: { partnerId: string; policyId: string; kind: "commission" | "commission_reversal"; amountKobo: number; rateBasisPoints: number; reference: string },
   now: Date,
 ): Promise<void> {
   await postLine(tx, line, now);
