@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { count, eq } from "drizzle-orm";
+import fc from "fast-check";
 import { MemoryRateLimiter, RedisRateLimiter } from "../src/core/rate-limit";
 import { consumers } from "../src/modules/consumers/schema";
 import { individual, redisAvailable, redisUrl, testApp } from "./support/harness";
@@ -32,6 +33,29 @@ describe("rate limit: 70 requests (60 + 10 burst) in any rolling 60 seconds per 
     now = 60_001;
     expect((await limiter.hit("p")).allowed).toBe(true);
     expect((await limiter.hit("p")).allowed).toBe(false);
+  });
+
+  test("over long runs of hits and peeks it decides exactly as a plain sliding log would", () => {
+    fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ gap: fc.integer({ min: 0, max: 6 }), peek: fc.boolean(), key: fc.constantFrom("a", "b") }), { minLength: 1, maxLength: 6000 }),
+        async (steps) => {
+          let now = 0;
+          const limiter = new MemoryRateLimiter(150, 1000, () => now);
+          const model = new Map<string, number[]>();
+          for (const step of steps) {
+            now += step.gap;
+            const times = (model.get(step.key) ?? []).filter((t) => t > now - 1000);
+            const allowed = times.length < 150;
+            if (allowed && !step.peek) times.push(now);
+            model.set(step.key, times);
+            const decision = await (step.peek ? limiter.peek(step.key) : limiter.hit(step.key));
+            expect(decision).toEqual({ allowed, retryAfterMs: allowed ? 0 : times[0]! + 1000 - now });
+          }
+        },
+      ),
+      { numRuns: 20 },
+    );
   });
 
   test.skipIf(!redisUp && process.env.CI !== "true")("with REDIS_URL, two instances enforce one limit", async () => {

@@ -46,3 +46,21 @@ export function placeholderValues<T extends PgTable>(table: T, row: T["$inferSel
   }
   return values;
 }
+
+const namesOf = new WeakMap<PgTable, [string, string][]>();
+
+/**
+ * One row of `table` as `json_populate_record(null::<table>, …)` reads it: keyed by column name,
+ * values as the row holds them (JSON columns as JSON, times as ISO text). The row travels as one
+ * parameter, so a statement inserting it never depends on which values are null.
+ */
+export function recordJson<T extends PgTable>(table: T, row: T["$inferSelect"]): string {
+  const names = getOrMake(namesOf, table, () => Object.entries(getTableColumns(table)).map(([key, column]) => [key, column.name] as [string, string]));
+  const record: Record<string, unknown> = {};
+  for (const [key, name] of names) {
+    const value = (row as Record<string, unknown>)[key];
+    if (value === undefined) throw new Error(`no value for ${table._.name}.${key}`);
+    record[name] = value;
+  }
+  return JSON.stringify(record);
+}

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { log } from "../core/log";
 import { getOrMake } from "../core/maps";
 import type { DatabaseHandle, Executor } from "./client";
+import { resultRows } from "./results";
 
 /** How long a change waits for every instance to confirm it before answering anyway (the expiry still bounds staleness). */
 const CONFIRM_TIMEOUT_MS = 2_000;
@@ -191,7 +192,7 @@ class CacheNetwork {
           where locktype = 'advisory' and database = (select oid from pg_database where datname = current_database())
             and classid = ${INSTANCE_LOCK_CLASS} and objsubid = 2 and granted`,
     );
-    const rows = (Array.isArray(result) ? result : (result as unknown as { rows: unknown[] }).rows) as { key: string | number }[];
+    const rows = resultRows<{ key: string | number }>(result);
     return rows.map((row) => Number(row.key));
   }
 }

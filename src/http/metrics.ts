@@ -14,6 +14,7 @@ import { sql } from "drizzle-orm";
 import { Elysia } from "elysia";
 import { observeLog } from "../core/log";
 import { getOrMake } from "../core/maps";
+import { resultRows } from "../db/results";
 import type { AppDeps } from "./context";
 
 const PREFIX = "partner_service_";
@@ -147,7 +148,7 @@ async function queueDepths(deps: AppDeps): Promise<QueueDepths> {
       (select count(*) from outbox_events where dispatched_at is null)::int as outbox_undispatched,
       (select count(*) from webhook_deliveries where status = 'pending')::int as webhook_deliveries_pending,
       (select count(*) from webhook_deliveries where status = 'pending' and next_attempt_at <= now())::int as webhook_deliveries_due`);
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<string, unknown>[];
+  const rows = resultRows(result);
   const row = rows[0] ?? {};
   return {
     underwriting_due: Number(row.underwriting_due ?? 0),

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Job } from "../../core/job";
 import type { Database } from "../../db/client";
+import { resultRows } from "../../db/results";
 
 /** How often each process folds the daily totals: the lines between two runs are what the charts sum beyond one per key. */
 const COMPACTION_INTERVAL_MS = 60_000;
@@ -28,7 +29,7 @@ export async function compactDailyTotals(db: Database, keys = 1000): Promise<num
         returning 1
       )
       select (select count(*) from due)::int as keys`);
-    const rows = (folded as unknown as { rows?: { keys: number }[] }).rows ?? (folded as unknown as { keys: number }[]);
+    const rows = resultRows<{ keys: number }>(folded);
     return Number(rows[0]?.keys ?? 0);
   });
 }

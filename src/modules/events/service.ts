@@ -13,7 +13,7 @@ export interface DomainEvent {
 }
 
 /** An outbox row; an event with nowhere to go (no one-off URL, no enabled endpoint) is born dispatched. */
-async function outboxRow(db: Executor, event: DomainEvent, now: Date) {
+export async function outboxRow(db: Executor, event: DomainEvent, now: Date) {
   const goesSomewhere = !!event.targetUrl || (await hasWebhookEndpoint(db, event.partnerId));
   return { id: newId(), ...event, targetUrl: event.targetUrl ?? null, createdAt: now, dispatchedAt: goesSomewhere ? null : now };
 }

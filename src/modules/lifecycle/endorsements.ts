@@ -301,6 +301,7 @@ export async function endorsePolicy(
           createdAt: now,
         })
         .returning();
+      await tx.update(policies).set({ endorsed: true }).where(eq(policies.id, policy.id));
       const outcome = assessment.reviewed ? { policy, endorsement: endorsement! } : await applyEndorsement(tx, policy, endorsement!, now, null);
       await recordAudit(
         tx,

@@ -75,13 +75,14 @@ async function issuedAnswer(ctx: CommandContext, policy: PolicyRecord, inline: (
   };
 }
 
-/** A policy in list answers. */
 /** STATUS of a changed policy: its certificate version and its changes (none: the spec's answer as it is). */
 async function versionHistory(db: CommandContext["db"], policy: PolicyRecord) {
+  if (!policy.endorsed) return {};
   const changes = await endorsementsOf(db, policy.id);
   return changes.length ? { version: policy.version, endorsements: changes.map(wireEndorsement) } : {};
 }
 
+/** A policy in list answers. */
 function wirePolicy(policy: PolicyRecord) {
   const product = findProduct(policy.productCode);
   return {

@@ -11,11 +11,12 @@ import { type AuditActor, recordAudit } from "../audit/service";
 import { type CertificateDocument, storeCertificate } from "../certificates/service";
 import { earnOnApproval } from "../commissions/earning";
 import { type ConsumerRecord, findConsumer } from "../consumers/service";
-import { insertWithEvent } from "../events/service";
+import { outboxEvents } from "../events/schema";
+import { insertWithEvent, outboxRow } from "../events/service";
 import { quotePremium } from "../quotes/service";
 import { sandboxDeclineNote } from "../sandbox/declines";
 import { magicReference } from "../sandbox/references";
-import { debitPremium } from "../wallet/service";
+import { payPremiumFor } from "../wallet/service";
 import { insureSeed, policyFieldsSeed, webHookUrl } from "./model";
 import { normaliseReference } from "./reference";
 import { type PolicyStatus, policies } from "./schema";
@@ -86,8 +87,9 @@ export async function issuePolicy(db: Database, input: IssueInput): Promise<Issu
   const { ctgry, type, pckg, ...fields } = parseWith(insureSeed, input.seed ?? {});
   const policy = await newPolicy(db, input, findProduct(`${ctgry}-${type}-${pckg}`, "seed.ctgry"), fields);
   const certificate = policy.mode === "live" && policy.status === "a" && input.certificate ? await input.certificate(policy) : null;
-  // One statement when nothing else belongs to it (a test policy from the API); else one transaction.
-  if ((policy.mode === "live" && policy.status !== "d") || certificate || input.actor)
+  // One statement when nothing else belongs to it (from the API: a test policy, or a live one the
+  // insurer or an administrator decides later, with its premium); else one transaction.
+  if ((policy.mode === "live" && policy.status === "a") || certificate || input.actor)
     await db.transaction((tx) => storePolicy(tx, input.actor, policy, certificate));
   else await storePolicy(db, undefined, policy, null);
   return { policy, certificate };
@@ -216,6 +218,7 @@ async function newPolicy(
     autoRenew: false,
     autoRenewFailedAt: null,
     version: 1,
+    endorsed: false,
   };
 }
 
@@ -224,12 +227,16 @@ async function storePolicy(tx: Executor, actor: AuditActor | undefined, policy: 
   const now = policy.createdAt;
   try {
     // The unique index on (partner, reference) refuses a reused reference, also under concurrent duplicates.
-    await insertPolicy(tx, policy, statusEvent(policy), now);
+    if (policy.mode === "live" && policy.status !== "d")
+      await payPremiumFor(tx, { partnerId: policy.partnerId, policyId: policy.id, premiumKobo: policy.premiumKobo, now }, [
+        { table: policies, row: policy },
+        { table: outboxEvents, row: await outboxRow(tx, statusEvent(policy), now) },
+      ]);
+    else await insertPolicy(tx, policy, statusEvent(policy), now);
   } catch (error) {
     if (isUniqueViolation(error, "policies_partner_reference_idx")) throw referenceInUse(policy.reference);
     throw error;
   }
-  if (policy.mode === "live" && policy.status !== "d") await debitPremium(tx, policy.partnerId, policy.id, policy.premiumKobo, now);
   if (policy.status === "a") await earnOnApproval(tx, policy, now);
   if (certificate) await storeCertificate(tx, policy.id, certificate);
   if (actor)

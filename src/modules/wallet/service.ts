@@ -1,10 +1,13 @@
 import { and, desc, eq, gte, inArray, type SQL, sql } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
 import { CommandError } from "../../core/errors";
 import { newId } from "../../core/ids";
 import { toNaira as naira } from "../../core/money";
 import { encodeCursor, type Page } from "../../core/pagination";
 import type { Database, Executor } from "../../db/client";
 import { afterCursor } from "../../db/keyset";
+import { recordJson } from "../../db/prepared";
+import { resultRows } from "../../db/results";
 import { recordEvent } from "../events/service";
 import { policies } from "../policies/schema";
 import type { TopUpRequest } from "./model";
@@ -76,6 +79,14 @@ export async function earlierTopUp(db: Executor, partnerId: string, input: TopUp
   return prior ?? null;
 }
 
+async function insufficientBalance(db: Executor, partnerId: string, premiumKobo: number): Promise<CommandError> {
+  const balance = await walletBalance(db, partnerId);
+  return new CommandError(
+    402,
+    `insufficient wallet balance: the premium is ${naira(premiumKobo)} naira and the balance is ${naira(balance)} naira; top up with wallet topup`,
+  );
+}
+
 /** Debit a live premium in the issuing transaction; refuses (402) rather than overdraw. */
 export async function debitPremium(tx: Executor, partnerId: string, policyId: string, premiumKobo: number, now: Date): Promise<void> {
   await ensureWallet(tx, partnerId);
@@ -84,16 +95,56 @@ export async function debitPremium(tx: Executor, partnerId: string, policyId: st
     .set({ balanceKobo: sql`${wallets.balanceKobo} - ${premiumKobo}`, updatedAt: now })
     .where(and(eq(wallets.partnerId, partnerId), gte(wallets.balanceKobo, premiumKobo)))
     .returning({ balance: wallets.balanceKobo });
-  if (!wallet) {
-    const balance = await walletBalance(tx, partnerId);
-    throw new CommandError(
-      402,
-      `insufficient wallet balance: the premium is ${naira(premiumKobo)} naira and the balance is ${naira(balance)} naira; top up with wallet topup`,
-    );
-  }
+  if (!wallet) throw await insufficientBalance(tx, partnerId, premiumKobo);
   await tx
     .insert(walletEntries)
     .values({ id: newId(), partnerId, kind: "premium", amountKobo: -premiumKobo, balanceAfterKobo: wallet.balance, policyId, createdAt: now });
+}
+
+/** A row a premium pays for, inserted by payPremiumFor in the debit's own statement. */
+export interface PaidRow<T extends PgTable = PgTable> {
+  table: T;
+  row: T["$inferSelect"];
+}
+
+/**
+ * Debit a live premium and insert what it pays for (the policy, its event) in ONE statement: the
+ * debit with the balance check in its WHERE, the rows only when the debit happened, and the ledger
+ * line with the balance after it. A statement is atomic on its own, so outside a transaction this
+ * is a live issuance in one round trip; the wallet row is the first thing it locks, as in every
+ * other write that touches a wallet and a policy. Refuses (402), having written nothing, when the
+ * balance is short; a partner's first debit makes its wallet first.
+ */
+export async function payPremiumFor(
+  db: Executor,
+  debit: { partnerId: string; policyId: string; premiumKobo: number; now: Date },
+  paid: readonly PaidRow[],
+): Promise<void> {
+  const { partnerId, policyId, premiumKobo } = debit;
+  const now = debit.now.toISOString();
+  const inserts = paid.map(
+    ({ table, row }, i) =>
+      sql`, ${sql.raw(`paid_${i}`)} as (insert into ${table} select * from json_populate_record(null::${table}, ${recordJson(table, row)}::json) where exists (select from debit))`,
+  );
+  const statement = sql`with debit as (
+      update ${wallets} set balance_kobo = balance_kobo - ${premiumKobo}::bigint, updated_at = ${now}::timestamptz
+      where partner_id = ${partnerId}::uuid and balance_kobo >= ${premiumKobo}::bigint
+      returning balance_kobo
+    )${sql.join(inserts)}
+    insert into ${walletEntries} (id, partner_id, kind, amount_kobo, balance_after_kobo, policy_id, created_at)
+    select ${newId()}::uuid, ${partnerId}::uuid, 'premium', ${-premiumKobo}::bigint, balance_kobo, ${policyId}::uuid, ${now}::timestamptz from debit
+    returning 1 as paid`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (resultRows(await db.execute(statement)).length) return;
+    // No row debited: a partner's first debit has no wallet to debit yet; else the balance is short.
+    if (attempt === 0 && !(await walletExists(db, partnerId))) await ensureWallet(db, partnerId);
+    else break;
+  }
+  throw await insufficientBalance(db, partnerId, premiumKobo);
+}
+
+async function walletExists(db: Executor, partnerId: string): Promise<boolean> {
+  return (await db.select({ partnerId: wallets.partnerId }).from(wallets).where(eq(wallets.partnerId, partnerId))).length > 0;
 }
 
 /** Give premium back (a declined policy, a cancellation's or a change's refund), in the caller's transaction. */

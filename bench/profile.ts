@@ -1,0 +1,130 @@
+/**
+ * Where the service spends a request: `npm run bench:profile` (bun bench/profile.ts).
+ *
+ * On a fresh database it makes one partner (with a consumer, an approved test policy and a funded
+ * live wallet), starts the service under Bun's CPU profiler (`--cpu-prof-md`) without its rate
+ * limit, loads one scenario with autocannon and stops the service, which writes the profile as
+ * markdown (functions by self time) into PROFILE_DIR. The database is dropped at the end.
+ *
+ * Env: PROFILE_SCENARIO (quote; also insure, insure-live, register, status, list), PROFILE_SECONDS (10),
+ * PROFILE_CONNECTIONS (50), PROFILE_DIR (a new temporary folder), PROFILE_CPU (0: measure without the
+ * profiler, to compare two versions), BENCH_DATABASE_URL.
+ */
+import { mkdtempSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import postgres from "postgres";
+import { openDatabase } from "../src/db/client";
+import { registerConsumer } from "../src/modules/consumers/service";
+import { createPartner } from "../src/modules/partners/service";
+import { issuePolicy } from "../src/modules/policies/issuance";
+import { creditWallet } from "../src/modules/wallet/service";
+import { classifyCommandAnswer, runLoad } from "./load";
+import { freePort } from "./servers";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const env = process.env;
+const scenario = env.PROFILE_SCENARIO ?? "quote";
+const seconds = Number(env.PROFILE_SECONDS ?? 10);
+const PARTNERS = 20;
+const dir = env.PROFILE_DIR ?? mkdtempSync(join(tmpdir(), "profile-"));
+const baseUrl = env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const dbName = `profile_${Date.now()}`;
+const url = new URL(baseUrl);
+url.pathname = `/${dbName}`;
+
+const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
+await admin`create database ${admin(dbName)}`;
+let registrations = 0;
+const person = () => ({
+  type: "s",
+  class: "h",
+  name: { first: "Ada", last: "Obi" },
+  gender: "f",
+  dob: { date: "1990-04-12" },
+  addrss: { addrss: "12 Admiralty Way, Lekki, Lagos" },
+  phoneNo: "+2348031234567",
+  eMail: `ada.${dbName}.${++registrations}@bench.example`,
+});
+const insureSeed = () => ({
+  ctgry: "vhcl",
+  type: "tprt",
+  pckg: "1111",
+  id: crypto.randomUUID(),
+  insrncDrtn: "1y",
+  addtnlFact: { brand: "Toyota", model: "Corolla", year: "2018", chsssId: "2T1BURHE0JC074316", engineId: "2ZR1234567", rgstrtId: "ABC123DE" },
+});
+try {
+  const database = await openDatabase({ url: url.toString() });
+  // Enough partners that none fills its API-log share (ApiLogBuffer's maxPerPartner) as one partner would.
+  const callers: { partner: Awaited<ReturnType<typeof createPartner>>; consumerId: string; policyReference: string }[] = [];
+  for (let i = 0; i < PARTNERS; i++) {
+    const partner = await createPartner(database.db, { name: `profile ${i}` });
+    const consumer = await registerConsumer(database.db, partner.partnerId, person(), { maxDocumentBytes: 1 << 20 });
+    const policySeed = insureSeed();
+    await issuePolicy(database.db, {
+      partnerId: partner.partnerId,
+      mode: "test",
+      consumerParam: consumer.id,
+      seed: policySeed,
+      now: new Date(),
+      insurerDelayMs: 0,
+    });
+    await database.db.transaction((tx) => creditWallet(tx, partner.partnerId, { amountKobo: 10_000_000_000, reference: "profile-funds" }, new Date()));
+    callers.push({ partner, consumerId: consumer.id, policyReference: policySeed.id });
+  }
+  await database.close();
+
+  let turn = 0;
+  const envelope = (make: (c: (typeof callers)[number]) => [string, unknown?], live = false) => {
+    const c = callers[turn++ % callers.length]!;
+    const key = live ? c.partner.keys.live : c.partner.keys.test;
+    const [cmmnd, seed] = make(c);
+    return JSON.stringify({
+      userInfo: { id: c.partner.partnerId, athrzt: { id: key.id, key: key.key } },
+      cmmnd: seed === undefined ? { cmmnd } : { cmmnd, seed },
+    });
+  };
+  const bodies: Record<string, () => string> = {
+    quote: () => envelope(() => ["dump ipck_vhcl-tprt-1111*PRMM", { insrncDrtn: "1y" }]),
+    insure: () => envelope((c) => [`entt_${c.consumerId}: insure`, insureSeed()]),
+    "insure-live": () => envelope((c) => [`entt_${c.consumerId}: insure`, insureSeed()], true),
+    register: () => envelope(() => ["prfl entity", person()]),
+    status: () => envelope((c) => [`dump entt_${c.consumerId}|insr_vhcl-tprt-1111-${c.policyReference}*STATUS`]),
+    list: () => envelope(() => ["dump entt_*", { limit: 20 }]),
+  };
+  const nextBody = bodies[scenario];
+  if (!nextBody) throw new Error(`PROFILE_SCENARIO must be one of ${Object.keys(bodies).join(", ")}`);
+
+  const port = await freePort();
+  const profiler = env.PROFILE_CPU === "0" ? [] : ["--cpu-prof-md", `--cpu-prof-dir=${dir}`];
+  const service = Bun.spawn([process.execPath, ...profiler, "src/main.ts"], {
+    cwd: root,
+    env: { ...env, PORT: String(port), DATABASE_URL: url.toString(), LOG_LEVEL: "warn", SEED_DEMO: "false", NIID_START: "false", RATE_LIMIT_MAX: "1000000000" },
+    stdout: "inherit",
+    stderr: "inherit",
+  });
+  for (let up = false; !up; await Bun.sleep(200))
+    up = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+  const run = (duration: number) =>
+    runLoad({ url: `http://127.0.0.1:${port}/`, connections: Number(env.PROFILE_CONNECTIONS ?? 50), duration, nextBody, classify: classifyCommandAnswer });
+  await run(2);
+  const result = await run(seconds);
+  process.stderr.write(
+    `[profile] ${scenario}: ${result.requestsPerSecond.toFixed(0)} req/s, p99 ${result.p99Ms} ms, ${result.failed} not ok ${JSON.stringify(result.outcomes)}\n`,
+  );
+  service.kill("SIGTERM");
+  await service.exited;
+  process.stderr.write(
+    `[profile] written: ${readdirSync(dir)
+      .map((f) => join(dir, f))
+      .join(", ")}\n`,
+  );
+} finally {
+  await admin`drop database if exists ${admin(dbName)} with (force)`;
+  await admin.end({ timeout: 5 });
+}
