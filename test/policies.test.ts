@@ -427,6 +427,32 @@ describe("the wallet", () => {
     expect(await balanceOf(p.partnerId)).toBe(100);
   });
 
+  test("a partner that never topped up is refused (402, balance 0) and nothing is stored", async () => {
+    const p = await t.partner();
+    const { answer } = await insure(p, productCases["vhcl-tprt-1111"]!, "live");
+    expect(answer.exctnFdbck).toMatchObject({ id: 55, id_v4: 402 });
+    expect(answer.exctnFdbck.elbrtn).toContain("the balance is 0 naira");
+    const [n] = await db.select({ n: count() }).from(policies).where(eq(policies.partnerId, p.partnerId));
+    expect(n!.n).toBe(0);
+    expect(await db.select().from(walletEntries).where(eq(walletEntries.partnerId, p.partnerId))).toHaveLength(0);
+  });
+
+  test("one statement pays for a live policy: its ledger line names it; a reused reference debits nothing", async () => {
+    const p = await t.partner();
+    await p.run("wallet topup", { amount: 50_000, reference: "float" }, "live");
+    const first = await insure(p, productCases["vhcl-tprt-1111"]!, "live");
+    expect(first.answer.exctnFdbck.id).toBe(75);
+    const [policy] = await db.select().from(policies).where(eq(policies.partnerId, p.partnerId));
+    const lines = await db.select().from(walletEntries).where(and(eq(walletEntries.partnerId, p.partnerId), eq(walletEntries.kind, "premium")));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ policyId: policy!.id, amountKobo: -policy!.premiumKobo, balanceAfterKobo: 5_000_000 - policy!.premiumKobo });
+    const again = await p.run(`entt_${first.consumer}: insure`, first.seed, "live");
+    expect(again.exctnFdbck.elbrtn).toContain("seed.id is already in use");
+    expect(await balanceOf(p.partnerId)).toBe(50_000 - policy!.premiumKobo / 100);
+    const events = await db.select().from(outboxEvents).where(eq(outboxEvents.partnerId, p.partnerId));
+    expect(events.filter((e) => (e.payload as { id?: string }).id === first.answer.id)).toHaveLength(1);
+  });
+
   test("concurrent live issuances never overdraw; the ledger sums to the balance", async () => {
     const p = await t.partner();
     await p.run("wallet topup", { amount: 50_000, reference: "float" }, "live"); // room for three 15,000 premiums
