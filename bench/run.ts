@@ -3,7 +3,10 @@
  *
  * On a fresh PostgreSQL database `bench_<timestamp>` (made under BENCH_DATABASE_URL and dropped at
  * the end) it loads, one after the other with autocannon:
- *   bare      bench/bare.ts — bare Elysia + postgres.js, one INSERT per request (the baseline);
+ *   bare      bench/bare.ts — bare Elysia + postgres.js, one INSERT per request (the baseline), and
+ *             one SELECT by primary key per request (the read commands' reference), measured
+ *             before the first scenario and again after each one: each scenario is compared with
+ *             the bare runs next to it, as the machine drifts over a run;
  *   quote     the service's `dump ipck_vhcl-tprt-1111*PRMM` (auth + quote INSERT);
  *   register  the service's `prfl entity` with a new e-mail every request;
  *   insure    the service's `entt_<consumer>: insure` (vhcl-tprt-1111, test mode), a new reference every request;
@@ -16,7 +19,8 @@
  * checked. The results are printed and written between the bench markers of docs/performance.md.
  *
  * Env: BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/postgres), BENCH_CONNECTIONS (50),
- * BENCH_WARMUP (3 s), BENCH_DURATION (10 s), BENCH_LOG_LEVEL (service LOG_LEVEL, warn),
+ * BENCH_WARMUP (3 s), BENCH_DURATION (10 s), BENCH_BARE_WARMUP (1 s: warm-up of the bare runs
+ * between scenarios; the first uses BENCH_WARMUP), BENCH_LOG_LEVEL (service LOG_LEVEL, warn),
  * BENCH_WRITE_DOCS (1; 0 leaves docs/performance.md alone), BENCH_ONLY (comma-separated scenario
  * names to run besides bare; the docs are then left alone), BENCH_HOSTILE_RATE (200 quotes/s),
  * BENCH_HOSTILE_CONNECTIONS (10), BENCH_HOSTILE_SECONDS (10 s per phase).
@@ -35,16 +39,19 @@ import { creditWallet } from "../src/modules/wallet/service";
 import { measureHostile } from "./hostile";
 import { classifyBareAnswer, classifyCommandAnswer, type LoadResult, runLoad } from "./load";
 import {
-  AIMS,
+  type BareKind,
+  type BareRun,
   describeMachine,
   HOSTILE_MARKERS,
+  P99_AIM,
   type RunReport,
-  ratio,
   renderHostileSection,
   renderScaleSection,
   renderSection,
   SCALE_MARKERS,
   type ScenarioReport,
+  scenariosOf,
+  verdicts,
   writeSection,
 } from "./report";
 import { measureLists, measureMemory, portalCookie } from "./scale";
@@ -57,6 +64,7 @@ const settings = {
   connections: Number(env.BENCH_CONNECTIONS ?? 50),
   warmupSeconds: Number(env.BENCH_WARMUP ?? 3),
   durationSeconds: Number(env.BENCH_DURATION ?? 10),
+  bareWarmupSeconds: Number(env.BENCH_BARE_WARMUP ?? 1),
   logLevel: env.BENCH_LOG_LEVEL ?? "warn",
   only: env.BENCH_ONLY ? new Set(env.BENCH_ONLY.split(",").map((s) => s.trim())) : null,
   scaleSizes: (env.BENCH_SCALE_SIZES ?? "10000,100000,1000000").split(",").map(Number),
@@ -77,7 +85,16 @@ const PROBE_REQUESTS = 1500;
 const PROBE_HEADROOM = 2;
 /** Spare partner capacity on top of the expected request count. */
 const SAFETY = 1.2;
-const PARTNER_CONCURRENCY = 8;
+/**
+ * Partners made at once. Each takes up to two of the 10 database connections at a time; with one
+ * shared password hash a partner costs ~2 ms here (4 at once 2.5 ms, 8 1.8 ms, 16 1.7 ms).
+ */
+const PARTNER_CONCURRENCY = 16;
+/** The portal password of every bench partner, hashed once (createPartner would hash one per partner). */
+const PORTAL_PASSWORD = "bench-portal-password";
+const portalPassword = { password: PORTAL_PASSWORD, hash: await Bun.password.hash(PORTAL_PASSWORD, { algorithm: "argon2id" }) };
+/** The partners made for the scenarios, and the time that took. */
+const partnersMade = { count: 0, seconds: 0, by: [] as string[] };
 
 const say = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
@@ -119,6 +136,8 @@ const insureSeed = () => ({
 interface Scenario {
   name: string;
   description: string;
+  /** A read command: the bare SELECT is measured next to it and compared, for reference. */
+  reads?: boolean;
   body: (c: Caller) => string;
 }
 
@@ -145,45 +164,65 @@ const SCENARIOS: Scenario[] = [
   },
   {
     name: "list",
+    reads: true,
     description: "`dump entt_*` (20 newest of the partner's transactions): auth + one keyset SELECT",
     body: (c) => envelope(c, "dump entt_*", { limit: 20 }),
   },
   {
     name: "status",
+    reads: true,
     description: `\`dump entt_<consumer>\\|insr_${PRODUCT}-<tx_id>*STATUS\` of an approved test policy: auth + policy SELECT`,
     body: (c) => envelope(c, `dump entt_${c.consumerId}|insr_${PRODUCT}-${c.policyReference}*STATUS`),
   },
 ];
 
 /**
- * `count` new partners (each costs an argon2 hash of its portal password), each with a registered
- * consumer and an approved test-mode policy for the insure and status scenarios.
+ * `count` new partners (sharing one portal password and its hash), each with a registered consumer
+ * and an approved test-mode policy for the insure and status scenarios, and a funded wallet.
  */
 async function createCallers(db: Database, count: number, label: string): Promise<Caller[]> {
   const started = performance.now();
   const made: Caller[] = [];
   let next = 0;
+  let failed = false;
   const worker = async () => {
-    while (next < count) {
+    while (next < count && !failed) {
       const i = next++;
-      const partner = await createPartner(db, { name: `bench ${label} ${i}` });
-      const consumer = await registerConsumer(db, partner.partnerId, person(), { maxDocumentBytes: 1 << 20 });
-      const seed = insureSeed();
-      await issuePolicy(db, { partnerId: partner.partnerId, mode: "test", consumerParam: consumer.id, seed, now: new Date(), insurerDelayMs: 0 });
-      // Enough for every live premium the partner's share of a run can issue (70 a minute at most).
-      await db.transaction((tx) => creditWallet(tx, partner.partnerId, { amountKobo: 100 * 1_500_000, reference: "bench-funds" }, new Date()));
-      made.push({
-        partnerId: partner.partnerId,
-        keyId: partner.keys.test.id,
-        key: partner.keys.test.key,
-        live: partner.keys.live,
-        consumerId: consumer.id,
-        policyReference: seed.id,
-      });
+      try {
+        const partner = await createPartner(db, { name: `bench ${label} ${i}` }, undefined, { portalPassword });
+        const seed = insureSeed();
+        const [consumer] = await Promise.all([
+          (async () => {
+            const consumer = await registerConsumer(db, partner.partnerId, person(), { maxDocumentBytes: 1 << 20 });
+            await issuePolicy(db, { partnerId: partner.partnerId, mode: "test", consumerParam: consumer.id, seed, now: new Date(), insurerDelayMs: 0 });
+            return consumer;
+          })(),
+          // Enough for every live premium the partner's share of a run can issue (70 a minute at most).
+          db.transaction((tx) => creditWallet(tx, partner.partnerId, { amountKobo: 100 * 1_500_000, reference: "bench-funds" }, new Date())),
+        ]);
+        made.push({
+          partnerId: partner.partnerId,
+          keyId: partner.keys.test.id,
+          key: partner.keys.test.key,
+          live: partner.keys.live,
+          consumerId: consumer.id,
+          policyReference: seed.id,
+        });
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(PARTNER_CONCURRENCY, count) }, worker));
-  say(`created ${count} partners for ${label} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  // Every worker settles before the first failure is thrown: the database must not close under the others.
+  const settled = await Promise.allSettled(Array.from({ length: Math.min(PARTNER_CONCURRENCY, count) }, worker));
+  const failure = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failure) throw failure.reason;
+  const seconds = (performance.now() - started) / 1000;
+  partnersMade.count += count;
+  partnersMade.seconds += seconds;
+  partnersMade.by.push(`${label} ${count} in ${seconds.toFixed(1)} s`);
+  say(`created ${count} partners for ${label} in ${seconds.toFixed(1)} s (${((1000 * seconds) / Math.max(count, 1)).toFixed(1)} ms each)`);
   return made;
 }
 
@@ -289,10 +328,12 @@ async function main(): Promise<number> {
       consumerId: "",
       policyReference: "",
     };
-    const reports: ScenarioReport[] = [];
-    // The baseline gets the quote envelope as its body, so both parse and store the same bytes.
-    const bareResult = await measure("bare", bare.url, () => SCENARIOS[0]!.body(fakeCaller), classifyBareAnswer);
-    reports.push({ name: "bare", description: "bare Elysia + postgres.js: one INSERT", partners: 0, result: bareResult });
+    // Both bare routes get the quote envelope as their body, so they parse (and the INSERT stores) the same bytes as the service.
+    const bareBody = () => SCENARIOS[0]!.body(fakeCaller);
+    const bareUrl: Record<BareKind, string> = { insert: bare.url, select: `${bare.url}read` };
+    // A first look at the bare INSERT caps the sizing below (the bare runs that count come later).
+    await load("bare probe (warming)", bareUrl.insert, bareBody, classifyBareAnswer, { amount: PROBE_REQUESTS });
+    const bareProbe = await load("bare probe", bareUrl.insert, bareBody, classifyBareAnswer, { amount: 2 * PROBE_REQUESTS });
 
     // Size each scenario's partner pool from a short probe of the service: a warming pass, then a timed one.
     const nextProbe = rotation(probePool);
@@ -302,14 +343,45 @@ async function main(): Promise<number> {
       const body = () => scenario.body(nextProbe());
       await load(`${scenario.name} probe (warming)`, service.url, body, classifyCommandAnswer, { amount: PROBE_REQUESTS });
       const probe = await load(`${scenario.name} probe`, service.url, body, classifyCommandAnswer, { amount: PROBE_REQUESTS });
-      const expected = Math.min(bareResult.requestsPerSecond, probe.requestsPerSecond * PROBE_HEADROOM);
+      const expected = Math.min(bareProbe.requestsPerSecond, probe.requestsPerSecond * PROBE_HEADROOM);
       pools.set(scenario.name, await createCallers(database.db, partnersFor(expected, scenarioSeconds, limit), scenario.name));
     }
-    for (const scenario of scenarios) {
+    say(`partner creation: ${partnersMade.seconds.toFixed(1)} s in total for ${partnersMade.count} partners (${partnersMade.by.join(", ")})`);
+
+    // The bare handler before the first scenario and after each one: INSERT always, SELECT next to the read scenarios.
+    const runs: (BareRun | ScenarioReport)[] = [];
+    const bareCount: Record<BareKind, number> = { insert: 0, select: 0 };
+    const count = async (table: string) => Number(((await bench!`select count(*)::int as n from ${bench!(table)}`) as unknown as [{ n: number }])[0].n);
+    let bareRowsStored = 0;
+    const measureBare = async (base: BareKind) => {
+      const number = ++bareCount[base];
+      const name = `bare ${base.toUpperCase()} #${number}`;
+      const warmup = number === 1 ? settings.warmupSeconds : settings.bareWarmupSeconds;
+      // Each bare INSERT run starts on an empty table, as the single bare run did: a table grown by
+      // the runs before would slow the INSERT down (by about a quarter at 450k rows here), which is not drift.
+      if (base === "insert") await bench!`truncate bare_requests`;
+      const warm = await load(`${name} warm-up`, bareUrl[base], bareBody, classifyBareAnswer, { seconds: warmup });
+      const result = await load(name, bareUrl[base], bareBody, classifyBareAnswer, { seconds: settings.durationSeconds });
+      runs.push({ kind: "bare", base, number, result });
+      if (base === "insert") {
+        // Every answer of the run must have left its row.
+        const stored = await count("bare_requests");
+        const answered = (warm.outcomes.ok ?? 0) + (result.outcomes.ok ?? 0);
+        bareRowsStored += stored;
+        if (stored < answered) problems.push(`${name}: only ${stored} bare rows stored for ${answered} answers`);
+      }
+    };
+    const measureBares = async (select: boolean) => {
+      await measureBare("insert");
+      if (select) await measureBare("select");
+    };
+    await measureBares(true);
+    for (const [i, scenario] of scenarios.entries()) {
       const pool = pools.get(scenario.name)!;
       const next = rotation(pool);
       const result = await measure(scenario.name, service.url, () => scenario.body(next()), classifyCommandAnswer);
-      reports.push({ name: scenario.name, description: scenario.description, partners: pool.length, result });
+      runs.push({ kind: "scenario", name: scenario.name, description: scenario.description, partners: pool.length, reads: !!scenario.reads, result });
+      await measureBares(!!scenario.reads || !!scenarios[i + 1]?.reads);
     }
 
     let hostileSection: string | null = null;
@@ -326,7 +398,7 @@ async function main(): Promise<number> {
         cwd: root,
       });
       servers.push(hostileServer);
-      const victim = await createPartner(database.db, { name: "bench hostile" });
+      const victim = await createPartner(database.db, { name: "bench hostile" }, undefined, { portalPassword });
       const hostile = await measureHostile(
         hostileServer,
         { partnerId: victim.partnerId, keyId: victim.keys.test.id, key: victim.keys.test.key },
@@ -343,7 +415,6 @@ async function main(): Promise<number> {
       hostileSection = renderHostileSection(startedAt, hostile);
     }
 
-    const count = async (table: string) => Number(((await bench!`select count(*)::int as n from ${bench!(table)}`) as unknown as [{ n: number }])[0].n);
     const report: RunReport = {
       startedAt,
       machine: describeMachine(pgVersion),
@@ -351,14 +422,19 @@ async function main(): Promise<number> {
         connections: settings.connections,
         warmupSeconds: settings.warmupSeconds,
         durationSeconds: settings.durationSeconds,
+        bareWarmupSeconds: settings.bareWarmupSeconds,
         logLevel: settings.logLevel,
         rateLimit: `${limit.max} / ${limit.windowMs / 1000} s`,
       },
-      scenarios: reports,
-      stored: { quotes: await count("quotes"), consumers: await count("consumers"), policies: await count("policies"), bare: await count("bare_requests") },
+      runs,
+      partnersMade: { count: partnersMade.count, seconds: partnersMade.seconds },
+      stored: { quotes: await count("quotes"), consumers: await count("consumers"), policies: await count("policies"), bare: bareRowsStored },
     };
     // Every answer 75 of a writing scenario must have left its row (warm-ups and probes wrote more).
-    const answeredOk = (name: string) => report.scenarios.filter((s) => s.name === name).reduce((n, s) => n + (s.result.outcomes.ok ?? 0), 0);
+    const answeredOk = (name: string) =>
+      scenariosOf(report)
+        .filter((s) => s.name === name)
+        .reduce((n, s) => n + (s.result.outcomes.ok ?? 0), 0);
     for (const [scenarios, table] of [
       [["quote"], "quotes"],
       [["register"], "consumers"],
@@ -371,8 +447,8 @@ async function main(): Promise<number> {
     // Lists as the table grows, and memory under sustained load (a full run only).
     let scaleSection: string | null = null;
     if (!settings.only) {
-      const operator = await createPartner(database.db, { name: "bench operator", admin: true });
-      const owner = await createPartner(database.db, { name: "bench lists" });
+      const operator = await createPartner(database.db, { name: "bench operator", admin: true }, undefined, { portalPassword });
+      const owner = await createPartner(database.db, { name: "bench lists" }, undefined, { portalPassword });
       const consumer = await registerConsumer(database.db, owner.partnerId, person(), { maxDocumentBytes: 1 << 20 });
       const listCaller = { partnerId: owner.partnerId, consumerId: consumer.id, keyId: owner.keys.test.id, key: owner.keys.test.key, portal: owner.portal };
       const lists = await measureLists(bench, service, listCaller, await portalCookie(service, operator.portal), settings.scaleSizes, settings.listRequests);
@@ -410,9 +486,10 @@ async function main(): Promise<number> {
     const section = renderSection(report);
     process.stdout.write(`\n${section}\n\n`);
     if (hostileSection) process.stdout.write(`${hostileSection}\n\n`);
-    for (const [name, aim] of Object.entries(AIMS)) {
-      const measured = ratio(report, name);
-      if (measured !== null && measured < aim) say(`${name} / bare = ${measured.toFixed(2)}, below the aim of ${aim}`);
+    for (const v of verdicts(report)) {
+      if (v.aim !== undefined && (v.ratio === null || v.ratio < v.aim)) say(`${v.name} / bare = ${v.ratio?.toFixed(2) ?? "n/a"}, below the aim of ${v.aim}`);
+      if (v.aim !== undefined && (v.p99Ratio === null || v.p99Ratio > P99_AIM))
+        say(`${v.name} p99 / bare p99 = ${v.p99Ratio?.toFixed(2) ?? "n/a"}, above the aim of ${P99_AIM}`);
     }
     if (problems.length) {
       say(`NOT CLEAN — docs/performance.md left as it was:\n  ${problems.join("\n  ")}`);

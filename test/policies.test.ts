@@ -443,7 +443,10 @@ describe("the wallet", () => {
     const first = await insure(p, productCases["vhcl-tprt-1111"]!, "live");
     expect(first.answer.exctnFdbck.id).toBe(75);
     const [policy] = await db.select().from(policies).where(eq(policies.partnerId, p.partnerId));
-    const lines = await db.select().from(walletEntries).where(and(eq(walletEntries.partnerId, p.partnerId), eq(walletEntries.kind, "premium")));
+    const lines = await db
+      .select()
+      .from(walletEntries)
+      .where(and(eq(walletEntries.partnerId, p.partnerId), eq(walletEntries.kind, "premium")));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ policyId: policy!.id, amountKobo: -policy!.premiumKobo, balanceAfterKobo: 5_000_000 - policy!.premiumKobo });
     const again = await p.run(`entt_${first.consumer}: insure`, first.seed, "live");
