@@ -9,9 +9,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { and, asc, eq, inArray } from "drizzle-orm";
+import fc from "fast-check";
+import { scrubText } from "../src/core/log";
 import { type Database, openDatabase } from "../src/db/client";
 import { ApiLogBuffer, replaceApiLogBuffer } from "../src/modules/api-log/buffer";
-import { type ApiLogRow, apiLogRow, type CommandExchange, clipText, loggedJson, MAX_BODY_CHARS } from "../src/modules/api-log/entry";
+import { type ApiLogRow, apiLogRow, type CommandExchange, clipText, loggedJson, MAX_BODY_CHARS, redactedJson } from "../src/modules/api-log/entry";
 import { apiLogJobs } from "../src/modules/api-log/jobs";
 import { apiRequests } from "../src/modules/api-log/schema";
 import { insertApiRequests, listApiRequests, pruneApiRequests } from "../src/modules/api-log/service";
@@ -128,6 +130,36 @@ describe("what is written, and when", () => {
       ["dump entt_*", "dump entt_*", 55, 429],
     ]);
     expect(JSON.parse(rows[2]!.response).exctnFdbck.elbrtn).toContain("seed.amount");
+  });
+});
+
+describe("redaction without the replacer", () => {
+  const slow = (value: unknown) => {
+    const text = scrubText(redactedJson(value));
+    return { text: clipText(text, MAX_BODY_CHARS), length: text.length };
+  };
+  // Values as requests and answers hold them, with what must be redacted mixed in: secret-named
+  // fields (any case, inside other names, with escaped quotes), documents with and without a
+  // data: prefix or line breaks, API keys and long strings that are not documents.
+  const awkward = fc.oneof(
+    fc.constantFrom("secret", "webhookSecret", "PASSWORD", 'x"token', "key", "Key", "apiKey", "api_key", "authorization", "cookies", "keys", "monkey"),
+    fc.string(),
+  );
+  const document = fc.constantFrom(PNG_BASE64, `data:image/png;base64,${PNG_BASE64}`, `${PNG_BASE64.slice(0, 100)}\r\n${PNG_BASE64.slice(100)}`);
+  const text = fc.oneof(fc.string(), document, fc.constant("x".repeat(200)), fc.constant("sk_live_" + "a".repeat(40)), fc.constant("[redacted]"));
+  const value = fc.letrec((tie) => ({
+    node: fc.oneof({ depthSize: "small" }, text, fc.integer(), fc.boolean(), fc.constant(null), tie("list"), tie("object")),
+    list: fc.array(tie("node"), { maxLength: 4 }),
+    object: fc.dictionary(awkward, tie("node"), { maxKeys: 4 }),
+  })).node;
+
+  test("the fast path writes exactly what the replacer would, for any value", () => {
+    fc.assert(
+      fc.property(value, (v) => {
+        expect(loggedJson(v)).toEqual(slow(v));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 

@@ -1,4 +1,4 @@
-import { and, lt, lte, or, type SQL } from "drizzle-orm";
+import { and, lt, lte, or, type Placeholder, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { decodeCursor } from "../core/pagination";
 
@@ -9,5 +9,10 @@ import { decodeCursor } from "../core/pagination";
  */
 export function afterCursor(created: AnyPgColumn, id: AnyPgColumn, cursor: string): SQL {
   const { at, id: lastId } = decodeCursor(cursor);
+  return afterPosition(created, id, at, lastId);
+}
+
+/** afterCursor for a prepared query: the cursor's instant and id as values or placeholders. */
+export function afterPosition(created: AnyPgColumn, id: AnyPgColumn, at: Date | SQL, lastId: string | Placeholder): SQL {
   return and(lte(created, at), or(lt(created, at), lt(id, lastId)))!;
 }

@@ -22,6 +22,22 @@ export function preparedQuery<R>(name: string, build: (db: Executor, name: strin
 }
 
 /**
+ * A query whose WHERE depends on which values are given (a list's optional filters): built and
+ * prepared once per combination — its shape, the names of the values present — each value a
+ * placeholder named as its key. A handful of shapes serve every request of a list, where building
+ * the query anew cost a list more CPU than PostgreSQL spent answering it.
+ */
+export function preparedByShape<R>(name: string, build: (db: Executor, present: ReadonlySet<string>, name: string) => Runnable<R>) {
+  const byShape = new Map<string, (db: Executor, values: Record<string, unknown>) => Promise<R>>();
+  return (db: Executor, values: Record<string, unknown>): Promise<R> => {
+    const given = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
+    const shape = Object.keys(given).sort().join(",");
+    const query = getOrMake(byShape, shape, () => preparedQuery(`${name}(${shape})`, (db, statement) => build(db, new Set(Object.keys(given)), statement)));
+    return query(db, given);
+  };
+}
+
+/**
  * A placeholder for every column of `table`, named `<prefix><column key>`: the values of a prepared
  * INSERT. They are plain SQL placeholders; placeholderValues encodes the values for the driver.
  */

@@ -2,10 +2,10 @@ import { randomBytes } from "node:crypto";
 import { and, desc, eq, gt, gte, inArray, lt, lte, type SQL, sql } from "drizzle-orm";
 import { CommandError } from "../../core/errors";
 import { normaliseUuid } from "../../core/ids";
-import { encodeCursor, type Page } from "../../core/pagination";
+import { decodeCursor, encodeCursor, type Page } from "../../core/pagination";
 import type { Database, Executor } from "../../db/client";
-import { afterCursor } from "../../db/keyset";
-import { preparedQuery } from "../../db/prepared";
+import { afterPosition } from "../../db/keyset";
+import { preparedByShape, preparedQuery } from "../../db/prepared";
 import { findProduct, type Product } from "../../products";
 import type { PolicyContext, PolicyTerms, QuoteOnFile } from "../../products/types";
 import type { ConsumerRecord } from "../consumers/service";
@@ -193,6 +193,35 @@ export interface PolicyFilters {
   coverEndsBy?: { now: Date; by: Date };
 }
 
+const placeholder = sql.placeholder;
+/** An instant as a placeholder: given as ISO text (postgres.js does not bind a Date in a prepared query's placeholder). */
+const instant = (key: string) => sql`${placeholder(key)}::timestamptz`;
+
+/** A page of policies for each combination of filters, prepared once (src/db/prepared.ts). */
+const policyPage = preparedByShape("list_policies", (db, has, name) => {
+  const conditions: SQL[] = [];
+  for (const [key, column] of [
+    ["partnerId", policies.partnerId],
+    ["status", policies.status],
+    ["route", policies.route],
+    ["consumerId", policies.consumerId],
+    ["productCode", policies.productCode],
+  ] as const)
+    if (has.has(key)) conditions.push(eq(column, placeholder(key)));
+  if (has.has("from")) conditions.push(gte(policies.createdAt, instant("from")));
+  if (has.has("to")) conditions.push(lt(policies.createdAt, instant("to")));
+  if (has.has("coverEndsAfter"))
+    conditions.push(eq(policies.status, "a"), gt(policies.coverEnd, instant("coverEndsAfter")), lte(policies.coverEnd, instant("coverEndsBy")));
+  if (has.has("cursorAt")) conditions.push(afterPosition(policies.createdAt, policies.id, instant("cursorAt"), placeholder("cursorId")));
+  return db
+    .select()
+    .from(policies)
+    .where(and(...conditions))
+    .orderBy(desc(policies.createdAt), desc(policies.id))
+    .limit(placeholder("limit"))
+    .prepare(name);
+});
+
 /** Newest first, keyset-paginated; `partnerId` undefined lists every partner's (admin). */
 export async function listPolicies(
   db: Database,
@@ -200,25 +229,21 @@ export async function listPolicies(
   filters: PolicyFilters,
   page: { limit: number; cursor?: string },
 ): Promise<Page<PolicyRecord>> {
-  const conditions: SQL[] = [];
-  if (scope.partnerId) conditions.push(eq(policies.partnerId, scope.partnerId));
-  if (filters.status) conditions.push(eq(policies.status, filters.status));
-  if (filters.route) conditions.push(eq(policies.route, filters.route));
-  if (filters.consumerId) conditions.push(eq(policies.consumerId, filters.consumerId));
-  if (filters.productCode) conditions.push(eq(policies.productCode, filters.productCode));
-  if (filters.from) conditions.push(gte(policies.createdAt, filters.from));
-  if (filters.to) conditions.push(lt(policies.createdAt, filters.to));
-  if (filters.coverEndsBy)
-    conditions.push(eq(policies.status, "a"), gt(policies.coverEnd, filters.coverEndsBy.now), lte(policies.coverEnd, filters.coverEndsBy.by));
-  if (page.cursor) {
-    conditions.push(afterCursor(policies.createdAt, policies.id, page.cursor));
-  }
-  const rows = await db
-    .select()
-    .from(policies)
-    .where(and(...conditions))
-    .orderBy(desc(policies.createdAt), desc(policies.id))
-    .limit(page.limit + 1);
+  const cursor = page.cursor ? decodeCursor(page.cursor) : undefined;
+  const rows: PolicyRecord[] = await policyPage(db, {
+    partnerId: scope.partnerId,
+    status: filters.status,
+    route: filters.route,
+    consumerId: filters.consumerId,
+    productCode: filters.productCode,
+    from: filters.from?.toISOString(),
+    to: filters.to?.toISOString(),
+    coverEndsAfter: filters.coverEndsBy?.now.toISOString(),
+    coverEndsBy: filters.coverEndsBy?.by.toISOString(),
+    cursorAt: cursor?.at.toISOString(),
+    cursorId: cursor?.id,
+    limit: page.limit + 1,
+  });
   const items = rows.slice(0, page.limit);
   const last = items.at(-1);
   return { items, nextCursor: rows.length > page.limit && last ? encodeCursor(last.createdAt, last.id) : null };
