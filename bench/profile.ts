@@ -10,7 +10,7 @@
  * PROFILE_CONNECTIONS (50), PROFILE_DIR (a new temporary folder), PROFILE_CPU (0: measure without the
  * profiler, to compare two versions), BENCH_DATABASE_URL.
  */
-import { mkdtempSync, readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -33,6 +33,41 @@ const baseUrl = env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/po
 const dbName = `profile_${Date.now()}`;
 const url = new URL(baseUrl);
 url.pathname = `/${dbName}`;
+
+/** CPU time (user + system, with waited-for children) of these processes in ms, from /proc (Linux). */
+function cpuMs(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ticks * 10; // USER_HZ is 100 on Linux
+}
+
+const postgresUid = (() => {
+  try {
+    return Number(readFileSync("/etc/passwd", "utf8").match(/^postgres:[^:]*:(\d+):/m)?.[1] ?? -1);
+  } catch {
+    return -1;
+  }
+})();
+
+/** PostgreSQL's processes on this machine (the server runs as user postgres). */
+const postgresPids = () =>
+  readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return statSync(`/proc/${pid}`).uid === postgresUid;
+      } catch {
+        return false;
+      }
+    });
 
 const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
 await admin`create database ${admin(dbName)}`;
@@ -113,9 +148,13 @@ try {
   const run = (duration: number) =>
     runLoad({ url: `http://127.0.0.1:${port}/`, connections: Number(env.PROFILE_CONNECTIONS ?? 50), duration, nextBody, classify: classifyCommandAnswer });
   await run(2);
+  const before = { service: cpuMs([service.pid]), postgres: cpuMs(postgresPids()) };
   const result = await run(seconds);
+  const perRequest = (ms: number) => ((ms * 1000) / Math.max(1, result.answered)).toFixed(0);
+  const cpu = { service: perRequest(cpuMs([service.pid]) - before.service), postgres: perRequest(cpuMs(postgresPids()) - before.postgres) };
   process.stderr.write(
-    `[profile] ${scenario}: ${result.requestsPerSecond.toFixed(0)} req/s, p99 ${result.p99Ms} ms, ${result.failed} not ok ${JSON.stringify(result.outcomes)}\n`,
+    `[profile] ${scenario}: ${result.requestsPerSecond.toFixed(0)} req/s, p99 ${result.p99Ms} ms, ${result.failed} not ok ${JSON.stringify(result.outcomes)}; ` +
+      `CPU per request: service ${cpu.service} µs, PostgreSQL ${cpu.postgres} µs\n`,
   );
   service.kill("SIGTERM");
   await service.exited;
