@@ -148,8 +148,22 @@ try {
   const run = (duration: number) =>
     runLoad({ url: `http://127.0.0.1:${port}/`, connections: Number(env.PROFILE_CONNECTIONS ?? 50), duration, nextBody, classify: classifyCommandAnswer });
   await run(2);
-  const before = { service: cpuMs([service.pid]), postgres: cpuMs(postgresPids()) };
+  const stats = postgres(url.toString(), { max: 1, onnotice: () => {} });
+  const activity = async () =>
+    (
+      (await stats`select xact_commit::int8 as commits, tup_inserted::int8 as inserted, tup_updated::int8 as updated, tup_fetched::int8 as fetched
+        from pg_stat_database where datname = current_database()`) as unknown as { commits: string; inserted: string; updated: string; fetched: string }[]
+    )[0]!;
+  const before = { service: cpuMs([service.pid]), postgres: cpuMs(postgresPids()), database: await activity() };
   const result = await run(seconds);
+  // The statistics collector reports with a delay (up to 500 ms).
+  await Bun.sleep(1000);
+  const after = await activity();
+  const per = (key: keyof typeof after) => ((Number(after[key]) - Number(before.database[key])) / Math.max(1, result.answered)).toFixed(2);
+  process.stderr.write(
+    `[profile] per request: ${per("commits")} transactions, ${per("inserted")} rows inserted, ${per("updated")} updated, ${per("fetched")} fetched\n`,
+  );
+  await stats.end();
   const perRequest = (ms: number) => ((ms * 1000) / Math.max(1, result.answered)).toFixed(0);
   const cpu = { service: perRequest(cpuMs([service.pid]) - before.service), postgres: perRequest(cpuMs(postgresPids()) - before.postgres) };
   process.stderr.write(
