@@ -198,7 +198,7 @@ export function renderSection(report: RunReport): string {
       return `| ${name} | ${description} | ${partners} | ${fmt(r.requestsPerSecond)} | ${fmt(r.p50Ms)} | ${fmt(r.p99Ms)} | ${fmt(r.answered)} | ${outcomesText(r)} | ${r.errors} | ${settled} |`;
     }),
     "",
-    "The bare runs after a scenario start once the service has finished the background work the scenario left (live policies the insurer decides 3 s later, events to dispatch), at most 180 s.",
+    "The bare runs after a scenario start once the background work the scenario left is done (live policies the insurer decides 3 s later, events to dispatch, PostgreSQL's autovacuum of its rows), at most 180 s.",
     "",
     ...bareLine("insert"),
     ...bareLine("select"),

@@ -30,7 +30,7 @@ const API_LOG_BUFFER_DEFAULTS: ApiLogBufferOptions = {
   batchSize: 500,
   maxEntries: 10_000,
   maxChars: 16 * 1024 * 1024,
-  maxPerPartner: 200,
+  maxPerPartner: 1000,
 };
 
 /** What the buffer has done since it started. */

@@ -111,7 +111,9 @@ export async function underwriteDuePolicies(
           .limit(1);
         deviceAlreadyInsured = !!other;
       }
-      const context = policyContext(consumer, await latestQuote(tx, policy.partnerId, policy.productCode), now);
+      // Only the families whose rules compare with the quote read it (as issuance does).
+      const quote = product.family.policy.comparesWithQuote ? await latestQuote(tx, policy.partnerId, policy.productCode) : undefined;
+      const context = policyContext(consumer, quote, now);
       const facts: UnderwritingFacts = { deviceAlreadyInsured, vehicleRecord: records.get(policy.id) };
       // A test policy is pending only when a sandbox reference asked for a later decision: the sandbox gives it, never the gateway.
       const [insurer, by] = policy.mode === "test" ? [sandboxInsurer, "sandbox"] : [gateway, "insurer"];
