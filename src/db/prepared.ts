@@ -80,3 +80,23 @@ export function recordJson<T extends PgTable>(table: T, row: T["$inferSelect"]):
   }
   return JSON.stringify(record);
 }
+
+/** A row of a table, as one data-modifying statement inserts it (insertsWhen). */
+export interface TableRow<T extends PgTable = PgTable> {
+  table: T;
+  row: T["$inferSelect"];
+}
+
+/**
+ * The CTEs of one statement that insert `rows` (each from one JSON parameter) only when the CTE
+ * named `guard` — a debit, a row still as it was read, locked — returned a row: `, row_0 as (…)`.
+ * Nothing is written when the guard finds nothing, and the statement is atomic as a whole.
+ */
+export function insertsWhen(guard: string, rows: readonly TableRow[]): SQL {
+  return sql.join(
+    rows.map(
+      ({ table, row }, i) =>
+        sql`, ${sql.raw(`row_${i}`)} as (insert into ${table} select * from json_populate_record(null::${table}, ${recordJson(table, row)}::json) where exists (select from ${sql.raw(guard)}))`,
+    ),
+  );
+}

@@ -25,8 +25,13 @@ export interface AuditEntry {
 
 /** Record who did what, in the caller's transaction when there is one. */
 export async function recordAudit(db: Executor, actor: AuditActor, entry: AuditEntry, now: Date): Promise<void> {
+  await db.insert(auditLog).values(auditRow(actor, entry, now));
+}
+
+/** The audit row of `entry`, for a caller that writes it within a statement of its own (insertsWhen). */
+export function auditRow(actor: AuditActor, entry: AuditEntry, now: Date): AuditRecord {
   const person = "userId" in actor;
-  await db.insert(auditLog).values({
+  return {
     id: newId(),
     at: now,
     actorUserId: person ? actor.userId : null,
@@ -35,7 +40,7 @@ export async function recordAudit(db: Executor, actor: AuditActor, entry: AuditE
     action: entry.action,
     subject: entry.subject,
     details: entry.details ?? {},
-  });
+  };
 }
 
 export type AuditRecord = typeof auditLog.$inferSelect;

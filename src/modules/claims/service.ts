@@ -4,7 +4,7 @@
  * row are written in one transaction; a refused request changes nothing.
  */
 
-import { and, asc, desc, eq, getTableColumns, gte, lt, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, gte, lt, type SQL, sql } from "drizzle-orm";
 import type { DecodedDocument } from "../../core/documents";
 import { CommandError } from "../../core/errors";
 import { newId, normaliseUuid } from "../../core/ids";
@@ -14,9 +14,13 @@ import { lastCoverDay } from "../../core/time";
 import type { Database, Executor } from "../../db/client";
 import { isUniqueViolation } from "../../db/errors";
 import { afterCursor } from "../../db/keyset";
+import { insertsWhen, type TableRow } from "../../db/prepared";
+import { resultRows } from "../../db/results";
 import { watMidnight, watToday } from "../../products/policy-helpers";
-import { type AuditActor, recordAudit } from "../audit/service";
-import { type DomainEvent, recordEvent } from "../events/service";
+import { auditLog } from "../audit/schema";
+import { type AuditActor, auditRow, recordAudit } from "../audit/service";
+import { outboxEvents } from "../events/schema";
+import { type DomainEvent, outboxRow, recordEvent } from "../events/service";
 import { policies } from "../policies/schema";
 import { POLICY_STATUS_WORDS, requirePolicyMode } from "../policies/service";
 import type { Mode, PolicyRecord } from "../policies/types";
@@ -214,13 +218,13 @@ export async function submitClaim(
   if (earlier) return earlier;
 
   try {
-    const claim = await db.transaction(async (tx) => {
-      // A shared lock: the policy cannot lapse or change while its claim is written.
-      const [policy] = await tx
+    // Read, check, then write in one statement that holds the policy (FOR SHARE) only while it is
+    // still as read: a policy cancelled, lapsed or changed meanwhile writes nothing and is read again.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const [policy] = await db
         .select()
         .from(policies)
-        .where(and(eq(policies.partnerId, partnerId), eq(policies.reference, policyReference)))
-        .for("share");
+        .where(and(eq(policies.partnerId, partnerId), eq(policies.reference, policyReference)));
       if (!policy) throw new CommandError(404, `seed.policy: no policy ${request.policy} among this partner's transactions`, "seed.policy");
       checkMode(policy, mode);
       checkClaimable(policy, request);
@@ -243,30 +247,53 @@ export async function submitClaim(
         createdAt: now,
         updatedAt: now,
       };
-      await tx.insert(claims).values(row);
-      if (request.documents.length)
-        await tx
-          .insert(claimDocuments)
-          .values(
-            request.documents.map((d, i) => ({ claimId: row.id, position: i + 1, name: d.name, mime: d.mime, sizeBytes: d.bytes.length, content: d.bytes })),
-          );
       const record: ClaimRecord = { ...row, policy: policy.reference, productCode: policy.productCode, mode: policy.mode, policyWebhook: policy.webhookUrl };
-      await recordEvent(tx, claimEvent(record, "claim.submitted"), now);
-      if (actor)
-        await recordAudit(
-          tx,
-          actor,
-          {
-            action: "claim.submit",
-            subject: record.claimNo,
-            details: { policy: record.policy, claimedKobo: record.claimedKobo, documents: request.documents.length },
+      const rows: TableRow[] = [
+        { table: claims, row },
+        ...request.documents.map((d, i) => ({
+          table: claimDocuments,
+          // bytea from JSON text in PostgreSQL's hex form.
+          row: {
+            claimId: row.id,
+            position: i + 1,
+            name: d.name,
+            mime: d.mime,
+            sizeBytes: d.bytes.length,
+            content: `\\x${Buffer.from(d.bytes).toString("hex")}`,
           },
-          now,
-        );
-      return record;
-    });
-    const documents = request.documents.map((d, i) => ({ position: i + 1, name: d.name, mime: d.mime, sizeBytes: d.bytes.length }));
-    return { claim: { ...claim, documents }, created: true };
+        })),
+        { table: outboxEvents, row: await outboxRow(db, claimEvent(record, "claim.submitted"), now) },
+        ...(actor
+          ? [
+              {
+                table: auditLog,
+                row: auditRow(
+                  actor,
+                  {
+                    action: "claim.submit",
+                    subject: record.claimNo,
+                    details: { policy: record.policy, claimedKobo: record.claimedKobo, documents: request.documents.length },
+                  },
+                  now,
+                ),
+              },
+            ]
+          : []),
+      ];
+      const written = resultRows<{ written: number }>(
+        await db.execute(sql`with still as (
+            select id from ${policies}
+            where id = ${policy.id}::uuid and status = ${policy.status} and status_at = ${policy.statusAt.toISOString()}::timestamptz and version = ${policy.version}
+            for share
+          )${insertsWhen("still", rows)}
+          select count(*)::int as written from still`),
+      );
+      if (written[0]?.written) {
+        const documents = request.documents.map((d, i) => ({ position: i + 1, name: d.name, mime: d.mime, sizeBytes: d.bytes.length }));
+        return { claim: { ...record, documents }, created: true };
+      }
+    }
+    throw new CommandError(409, `policy ${request.policy} changed while the claim was written: submit it again`);
   } catch (error) {
     // A concurrent repeat stored the claim first.
     if (isUniqueViolation(error, "claims_partner_reference_idx")) {

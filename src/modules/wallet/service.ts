@@ -1,12 +1,11 @@
 import { and, desc, eq, gte, inArray, type SQL, sql } from "drizzle-orm";
-import type { PgTable } from "drizzle-orm/pg-core";
 import { CommandError } from "../../core/errors";
 import { newId } from "../../core/ids";
 import { toNaira as naira } from "../../core/money";
 import { encodeCursor, type Page } from "../../core/pagination";
 import type { Database, Executor } from "../../db/client";
 import { afterCursor } from "../../db/keyset";
-import { recordJson } from "../../db/prepared";
+import { insertsWhen, type TableRow } from "../../db/prepared";
 import { resultRows } from "../../db/results";
 import { recordEvent } from "../events/service";
 import { policies } from "../policies/schema";
@@ -101,12 +100,6 @@ export async function debitPremium(tx: Executor, partnerId: string, policyId: st
     .values({ id: newId(), partnerId, kind: "premium", amountKobo: -premiumKobo, balanceAfterKobo: wallet.balance, policyId, createdAt: now });
 }
 
-/** A row a premium pays for, inserted by payPremiumFor in the debit's own statement. */
-export interface PaidRow<T extends PgTable = PgTable> {
-  table: T;
-  row: T["$inferSelect"];
-}
-
 /**
  * Debit a live premium and insert what it pays for (the policy, its event) in ONE statement: the
  * debit with the balance check in its WHERE, the rows only when the debit happened, and the ledger
@@ -118,19 +111,15 @@ export interface PaidRow<T extends PgTable = PgTable> {
 export async function payPremiumFor(
   db: Executor,
   debit: { partnerId: string; policyId: string; premiumKobo: number; now: Date },
-  paid: readonly PaidRow[],
+  paid: readonly TableRow[],
 ): Promise<void> {
   const { partnerId, policyId, premiumKobo } = debit;
   const now = debit.now.toISOString();
-  const inserts = paid.map(
-    ({ table, row }, i) =>
-      sql`, ${sql.raw(`paid_${i}`)} as (insert into ${table} select * from json_populate_record(null::${table}, ${recordJson(table, row)}::json) where exists (select from debit))`,
-  );
   const statement = sql`with debit as (
       update ${wallets} set balance_kobo = balance_kobo - ${premiumKobo}::bigint, updated_at = ${now}::timestamptz
       where partner_id = ${partnerId}::uuid and balance_kobo >= ${premiumKobo}::bigint
       returning balance_kobo
-    )${sql.join(inserts)}
+    )${insertsWhen("debit", paid)}
     insert into ${walletEntries} (id, partner_id, kind, amount_kobo, balance_after_kobo, policy_id, created_at)
     select ${newId()}::uuid, ${partnerId}::uuid, 'premium', ${-premiumKobo}::bigint, balance_kobo, ${policyId}::uuid, ${now}::timestamptz from debit
     returning 1 as paid`;
