@@ -146,7 +146,7 @@ describe("redaction without the replacer", () => {
     fc.string(),
   );
   const document = fc.constantFrom(PNG_BASE64, `data:image/png;base64,${PNG_BASE64}`, `${PNG_BASE64.slice(0, 100)}\r\n${PNG_BASE64.slice(100)}`);
-  const text = fc.oneof(fc.string(), document, fc.constant("x".repeat(200)), fc.constant("sk_live_" + "a".repeat(40)), fc.constant("[redacted]"));
+  const text = fc.oneof(fc.string(), document, fc.constant("x".repeat(200)), fc.constant(`sk_live_${"a".repeat(40)}`), fc.constant("[redacted]"));
   const value = fc.letrec((tie) => ({
     node: fc.oneof({ depthSize: "small" }, text, fc.integer(), fc.boolean(), fc.constant(null), tie("list"), tie("object")),
     list: fc.array(tie("node"), { maxLength: 4 }),

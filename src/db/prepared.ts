@@ -70,7 +70,7 @@ const namesOf = new WeakMap<PgTable, [string, string][]>();
  * values as the row holds them (JSON columns as JSON, times as ISO text). The row travels as one
  * parameter, so a statement inserting it never depends on which values are null.
  */
-export function recordJson<T extends PgTable>(table: T, row: T["$inferSelect"]): string {
+function recordJson<T extends PgTable>(table: T, row: T["$inferSelect"]): string {
   const names = getOrMake(namesOf, table, () => Object.entries(getTableColumns(table)).map(([key, column]) => [key, column.name] as [string, string]));
   const record: Record<string, unknown> = {};
   for (const [key, name] of names) {

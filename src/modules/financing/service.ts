@@ -16,9 +16,13 @@ import { lastCoverDay } from "../../core/time";
 import type { Database, Executor } from "../../db/client";
 import { isUniqueViolation } from "../../db/errors";
 import { afterCursor } from "../../db/keyset";
+import { insertsWhen, type TableRow } from "../../db/prepared";
+import { resultRows } from "../../db/results";
 import { watToday } from "../../products/policy-helpers";
-import { type AuditActor, recordAudit } from "../audit/service";
-import { recordEvent } from "../events/service";
+import { auditLog } from "../audit/schema";
+import { type AuditActor, auditRow, recordAudit } from "../audit/service";
+import { outboxEvents } from "../events/schema";
+import { outboxRow, recordEvent } from "../events/service";
 import { policies } from "../policies/schema";
 import { POLICY_STATUS_WORDS, requirePolicyMode, statusEvent } from "../policies/service";
 import type { Mode } from "../policies/types";
@@ -235,26 +239,31 @@ export async function earlierPayment(db: Executor, partnerId: string, request: P
 }
 
 /**
- * Apply a payment to a locked plan's oldest unpaid installments (part payments allowed), store it
- * under its reference and write its events (the plan completed when nothing is left): for
- * `recordInstallment` and for the reinstatement of a lapsed policy, which pays what was missed.
+ * Apply a payment to a plan's oldest unpaid installments (part payments allowed), store it under
+ * its reference and write its events (the plan completed when nothing is left), with `extra` rows
+ * (an audit row): for `recordInstallment` and for the reinstatement of a lapsed policy, which pays
+ * what was missed. The installments are read, the payment worked out, and everything written in
+ * one statement that holds the plan (FOR UPDATE) only while it is still as read — active, with the
+ * same amount paid — and its policy is not declined; null, having written nothing, when that changed.
  */
 async function applyPayment(
-  tx: Executor,
+  db: Executor,
   { plan, policyReference, mode: policyMode }: { plan: PlanRecord; policyReference: string; mode: Mode },
   request: { reference: string; amountKobo: number; paidOn: string },
   now: Date,
-) {
+  extra: readonly TableRow[] = [],
+): Promise<PaymentRecord | null> {
   const { partnerId } = plan;
   const { paidOn } = request;
   const outstanding = outstandingKobo(plan);
   // Oldest first: each installment takes what it still lacks until the payment is used up.
-  const installments = await tx
+  const installments = await db
     .select()
     .from(financingInstallments)
     .where(eq(financingInstallments.planId, plan.id))
     .orderBy(asc(financingInstallments.number));
   let left = request.amountKobo;
+  const changed: { number: number; paid_kobo: number; paid_at: string | null }[] = [];
   for (const installment of installments) {
     const lacking = installment.amountKobo - installment.paidKobo;
     if (left === 0) break;
@@ -263,59 +272,61 @@ async function applyPayment(
     left -= take;
     installment.paidKobo += take;
     if (take === lacking) installment.paidAt = now;
-    await tx
-      .update(financingInstallments)
-      .set({ paidKobo: installment.paidKobo, paidAt: installment.paidAt })
-      .where(and(eq(financingInstallments.planId, plan.id), eq(financingInstallments.number, installment.number)));
+    changed.push({ number: installment.number, paid_kobo: installment.paidKobo, paid_at: installment.paidAt?.toISOString() ?? null });
   }
   const nextUnpaid = installments.find((i) => i.paidKobo < i.amountKobo);
   const outstandingAfter = outstanding - request.amountKobo;
   const completed = outstandingAfter === 0;
-  await tx
-    .update(financingPlans)
-    .set({
-      paidKobo: plan.paidKobo + request.amountKobo,
-      nextDueDate: nextUnpaid?.dueDate ?? null,
-      ...(completed ? { status: "completed" as const, closedAt: now } : {}),
-    })
-    .where(eq(financingPlans.id, plan.id));
-  const [payment] = await tx
-    .insert(financingPayments)
-    .values({
-      id: newId(),
-      partnerId,
-      planId: plan.id,
-      reference: request.reference,
-      amountKobo: request.amountKobo,
-      paidOn,
-      outstandingAfterKobo: outstandingAfter,
-      paidInstallmentsAfter: installments.filter((i) => i.paidKobo === i.amountKobo).length,
-      nextDueDateAfter: nextUnpaid?.dueDate ?? null,
-      createdAt: now,
-    })
-    .returning();
-  await recordEvent(
-    tx,
-    { partnerId, type: "financing.installment_recorded", payload: { ...wirePayment(plan.planNo, payment!), policy: policyReference, mode: policyMode } },
-    now,
+  const payment: PaymentRecord = {
+    id: newId(),
+    partnerId,
+    planId: plan.id,
+    reference: request.reference,
+    amountKobo: request.amountKobo,
+    paidOn,
+    outstandingAfterKobo: outstandingAfter,
+    paidInstallmentsAfter: installments.filter((i) => i.paidKobo === i.amountKobo).length,
+    nextDueDateAfter: nextUnpaid?.dueDate ?? null,
+    createdAt: now,
+  };
+  const events = [
+    { partnerId, type: "financing.installment_recorded", payload: { ...wirePayment(plan.planNo, payment), policy: policyReference, mode: policyMode } },
+    ...(completed
+      ? [
+          {
+            partnerId,
+            type: "financing.completed",
+            payload: {
+              planNo: plan.planNo,
+              policy: policyReference,
+              financed: naira(financedKobo(plan)),
+              installments: plan.installmentCount,
+              mode: policyMode,
+            },
+          },
+        ]
+      : []),
+  ];
+  const rows: TableRow[] = [{ table: financingPayments, row: payment }];
+  for (const event of events) rows.push({ table: outboxEvents, row: await outboxRow(db, event, now) });
+  const written = resultRows<{ written: number }>(
+    await db.execute(sql`with still as (
+        select p.id from ${financingPlans} p
+        where p.id = ${plan.id}::uuid and p.status = 'active' and p.paid_kobo = ${plan.paidKobo}::bigint
+          and (select status from ${policies} where id = p.policy_id) <> 'd'
+        for update of p
+      ), installments as (
+        update ${financingInstallments} i set paid_kobo = c.paid_kobo, paid_at = c.paid_at
+        from json_to_recordset(${JSON.stringify(changed)}::json) as c(number int, paid_kobo bigint, paid_at timestamptz)
+        where i.plan_id = ${plan.id}::uuid and i.number = c.number and exists (select from still)
+      ), plan as (
+        update ${financingPlans} set paid_kobo = ${plan.paidKobo + request.amountKobo}::bigint, next_due_date = ${nextUnpaid?.dueDate ?? null}::date,
+          status = ${completed ? "completed" : "active"}, closed_at = ${completed ? now.toISOString() : null}::timestamptz
+        where id = ${plan.id}::uuid and exists (select from still)
+      )${insertsWhen("still", [...rows, ...extra])}
+      select count(*)::int as written from still`),
   );
-  if (completed)
-    await recordEvent(
-      tx,
-      {
-        partnerId,
-        type: "financing.completed",
-        payload: {
-          planNo: plan.planNo,
-          policy: policyReference,
-          financed: naira(financedKobo(plan)),
-          installments: plan.installmentCount,
-          mode: policyMode,
-        },
-      },
-      now,
-    );
-  return payment!;
+  return written[0]?.written ? payment : null;
 }
 
 /**
@@ -335,51 +346,63 @@ export async function recordInstallment(
   const today = watToday(now);
   const paidOn = request.paidOn ?? today;
   if (paidOn > today) throw new CommandError(400, `seed.paidAt ${paidOn} is in the future (today is ${today})`, "seed.paidAt");
-  try {
-    return await db.transaction(async (tx) => {
-      const [found] = await selectPlan(tx)
-        .where(and(eq(financingPlans.partnerId, partnerId), eq(financingPlans.planNo, request.planNo)))
-        .for("update", { of: financingPlans });
-      if (!found) throw planNotFound(request.planNo);
-      const { plan, policyReference, policyStatus, mode: policyMode } = found;
-      requirePolicyMode({ reference: policyReference, mode: policyMode }, mode, FINANCED_IN_ITS_MODE);
-      const earlier = await earlierPayment(tx, partnerId, request);
-      if (earlier) return earlier;
+  /**
+   * Read and check, then one statement (applyPayment) that writes only while the plan is still as
+   * read. `locked`: inside a transaction holding the plan first, so the payment is written.
+   */
+  const attempt = async (db: Executor, locked: boolean): Promise<PaymentResult | null> => {
+    const plans = selectPlan(db).where(and(eq(financingPlans.partnerId, partnerId), eq(financingPlans.planNo, request.planNo)));
+    const [found] = locked ? await plans.for("update", { of: financingPlans }) : await plans;
+    if (!found) throw planNotFound(request.planNo);
+    const { plan, policyReference, policyStatus, mode: policyMode } = found;
+    requirePolicyMode({ reference: policyReference, mode: policyMode }, mode, FINANCED_IN_ITS_MODE);
+    const earlier = await earlierPayment(db, partnerId, request);
+    if (earlier) return earlier;
 
-      if (plan.status === "completed")
-        throw new CommandError(409, `plan ${plan.planNo} is completed: every installment is paid and nothing is outstanding`, "seed.planNo");
-      if (plan.status === "lapsed" || plan.status === "cancelled")
-        throw new CommandError(
-          409,
-          `plan ${plan.planNo} ${plan.status === "lapsed" ? "has lapsed" : "was cancelled"} and takes no more payments (${plan.statusNote})`,
-          "seed.planNo",
-        );
-      if (policyStatus === "d")
-        throw new CommandError(409, `policy ${policyReference} of plan ${plan.planNo} was declined: the plan takes no more payments`, "seed.planNo");
-      const createdOn = watToday(plan.createdAt);
-      if (paidOn < createdOn) throw new CommandError(400, `seed.paidAt ${paidOn} is before plan ${plan.planNo} was created (${createdOn})`, "seed.paidAt");
-      const outstanding = outstandingKobo(plan);
-      if (request.amountKobo > outstanding)
-        throw new CommandError(
-          409,
-          `seed.amount ${naira(request.amountKobo)} naira is more than the ${naira(outstanding)} naira outstanding on plan ${plan.planNo}`,
-          "seed.amount",
-        );
+    if (plan.status === "completed")
+      throw new CommandError(409, `plan ${plan.planNo} is completed: every installment is paid and nothing is outstanding`, "seed.planNo");
+    if (plan.status === "lapsed" || plan.status === "cancelled")
+      throw new CommandError(
+        409,
+        `plan ${plan.planNo} ${plan.status === "lapsed" ? "has lapsed" : "was cancelled"} and takes no more payments (${plan.statusNote})`,
+        "seed.planNo",
+      );
+    if (policyStatus === "d")
+      throw new CommandError(409, `policy ${policyReference} of plan ${plan.planNo} was declined: the plan takes no more payments`, "seed.planNo");
+    const createdOn = watToday(plan.createdAt);
+    if (paidOn < createdOn) throw new CommandError(400, `seed.paidAt ${paidOn} is before plan ${plan.planNo} was created (${createdOn})`, "seed.paidAt");
+    const outstanding = outstandingKobo(plan);
+    if (request.amountKobo > outstanding)
+      throw new CommandError(
+        409,
+        `seed.amount ${naira(request.amountKobo)} naira is more than the ${naira(outstanding)} naira outstanding on plan ${plan.planNo}`,
+        "seed.amount",
+      );
 
-      const payment = await applyPayment(tx, found, { reference: request.reference, amountKobo: request.amountKobo, paidOn }, now);
-      if (actor)
-        await recordAudit(
-          tx,
-          actor,
+    const audit: TableRow[] = actor
+      ? [
           {
-            action: "financing.record_installment",
-            subject: plan.planNo,
-            details: { reference: payment.reference, amountKobo: payment.amountKobo, outstandingAfterKobo: payment.outstandingAfterKobo },
+            table: auditLog,
+            row: auditRow(
+              actor,
+              {
+                action: "financing.record_installment",
+                subject: plan.planNo,
+                details: { reference: request.reference, amountKobo: request.amountKobo, outstandingAfterKobo: outstanding - request.amountKobo },
+              },
+              now,
+            ),
           },
-          now,
-        );
-      return { planNo: plan.planNo, payment, applied: true };
-    });
+        ]
+      : [];
+    const payment = await applyPayment(db, found, { reference: request.reference, amountKobo: request.amountKobo, paidOn }, now, audit);
+    return payment && { planNo: plan.planNo, payment, applied: true };
+  };
+  try {
+    // One statement when nothing else pays on the plan meanwhile; else, one at a time behind its lock.
+    const result = (await attempt(db, false)) ?? (await db.transaction((tx) => attempt(tx, true)));
+    if (!result) throw new Error(`plan ${request.planNo}: a payment behind the plan's lock was not written`);
+    return result;
   } catch (error) {
     if (isUniqueViolation(error, "financing_payments_reference_idx")) {
       const earlier = await earlierPayment(db, partnerId, request);
@@ -507,6 +530,7 @@ export async function reopenLapsedPlan(
     .set({ status: "active", statusNote: null, closedAt: null })
     .where(eq(financingPlans.id, plan.id))
     .returning();
+  // The reinstating transaction holds the policy and the plan: the payment is written.
   if (owedKobo > 0)
     await applyPayment(
       tx,
