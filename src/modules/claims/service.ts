@@ -217,83 +217,88 @@ export async function submitClaim(
   const earlier = await repeat();
   if (earlier) return earlier;
 
+  /**
+   * Read and check the policy, then write in one statement that holds it (FOR SHARE) only while it
+   * is still as read: null, having written nothing, when it was cancelled, lapsed or changed
+   * meanwhile. `locked`: inside a transaction that holds the policy from the read on.
+   */
+  const attempt = async (db: Executor, locked: boolean): Promise<{ claim: ClaimDetail; created: boolean } | null> => {
+    const found = db
+      .select()
+      .from(policies)
+      .where(and(eq(policies.partnerId, partnerId), eq(policies.reference, policyReference)));
+    const [policy] = locked ? await found.for("share") : await found;
+    if (!policy) throw new CommandError(404, `seed.policy: no policy ${request.policy} among this partner's transactions`, "seed.policy");
+    checkMode(policy, mode);
+    checkClaimable(policy, request);
+    const step: ClaimStep = { status: "submitted", by: "partner", at: now.toISOString() };
+    const row: ClaimRow = {
+      id: newId(),
+      partnerId,
+      policyId: policy.id,
+      claimNo: newClaimNumber(now),
+      reference: request.reference ?? null,
+      status: "submitted",
+      statusNote: null,
+      incidentDate: request.incidentDate,
+      description: request.description,
+      claimedKobo: request.amountKobo,
+      approvedKobo: null,
+      excessKobo: null,
+      payableKobo: null,
+      history: [step],
+      createdAt: now,
+      updatedAt: now,
+    };
+    const record: ClaimRecord = { ...row, policy: policy.reference, productCode: policy.productCode, mode: policy.mode, policyWebhook: policy.webhookUrl };
+    const rows: TableRow[] = [
+      { table: claims, row },
+      ...request.documents.map((d, i) => ({
+        table: claimDocuments,
+        // bytea from JSON text in PostgreSQL's hex form.
+        row: {
+          claimId: row.id,
+          position: i + 1,
+          name: d.name,
+          mime: d.mime,
+          sizeBytes: d.bytes.length,
+          content: `\\x${Buffer.from(d.bytes).toString("hex")}`,
+        },
+      })),
+      { table: outboxEvents, row: await outboxRow(db, claimEvent(record, "claim.submitted"), now) },
+      ...(actor
+        ? [
+            {
+              table: auditLog,
+              row: auditRow(
+                actor,
+                {
+                  action: "claim.submit",
+                  subject: record.claimNo,
+                  details: { policy: record.policy, claimedKobo: record.claimedKobo, documents: request.documents.length },
+                },
+                now,
+              ),
+            },
+          ]
+        : []),
+    ];
+    const written = resultRows<{ written: number }>(
+      await db.execute(sql`with still as (
+          select id from ${policies}
+          where id = ${policy.id}::uuid and status = ${policy.status} and status_at = ${policy.statusAt.toISOString()}::timestamptz and version = ${policy.version}
+          for share
+        )${insertsWhen("still", rows)}
+        select count(*)::int as written from still`),
+    );
+    if (!written[0]?.written) return null;
+    const documents = request.documents.map((d, i) => ({ position: i + 1, name: d.name, mime: d.mime, sizeBytes: d.bytes.length }));
+    return { claim: { ...record, documents }, created: true };
+  };
   try {
-    // Read, check, then write in one statement that holds the policy (FOR SHARE) only while it is
-    // still as read: a policy cancelled, lapsed or changed meanwhile writes nothing and is read again.
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const [policy] = await db
-        .select()
-        .from(policies)
-        .where(and(eq(policies.partnerId, partnerId), eq(policies.reference, policyReference)));
-      if (!policy) throw new CommandError(404, `seed.policy: no policy ${request.policy} among this partner's transactions`, "seed.policy");
-      checkMode(policy, mode);
-      checkClaimable(policy, request);
-      const step: ClaimStep = { status: "submitted", by: "partner", at: now.toISOString() };
-      const row: ClaimRow = {
-        id: newId(),
-        partnerId,
-        policyId: policy.id,
-        claimNo: newClaimNumber(now),
-        reference: request.reference ?? null,
-        status: "submitted",
-        statusNote: null,
-        incidentDate: request.incidentDate,
-        description: request.description,
-        claimedKobo: request.amountKobo,
-        approvedKobo: null,
-        excessKobo: null,
-        payableKobo: null,
-        history: [step],
-        createdAt: now,
-        updatedAt: now,
-      };
-      const record: ClaimRecord = { ...row, policy: policy.reference, productCode: policy.productCode, mode: policy.mode, policyWebhook: policy.webhookUrl };
-      const rows: TableRow[] = [
-        { table: claims, row },
-        ...request.documents.map((d, i) => ({
-          table: claimDocuments,
-          // bytea from JSON text in PostgreSQL's hex form.
-          row: {
-            claimId: row.id,
-            position: i + 1,
-            name: d.name,
-            mime: d.mime,
-            sizeBytes: d.bytes.length,
-            content: `\\x${Buffer.from(d.bytes).toString("hex")}`,
-          },
-        })),
-        { table: outboxEvents, row: await outboxRow(db, claimEvent(record, "claim.submitted"), now) },
-        ...(actor
-          ? [
-              {
-                table: auditLog,
-                row: auditRow(
-                  actor,
-                  {
-                    action: "claim.submit",
-                    subject: record.claimNo,
-                    details: { policy: record.policy, claimedKobo: record.claimedKobo, documents: request.documents.length },
-                  },
-                  now,
-                ),
-              },
-            ]
-          : []),
-      ];
-      const written = resultRows<{ written: number }>(
-        await db.execute(sql`with still as (
-            select id from ${policies}
-            where id = ${policy.id}::uuid and status = ${policy.status} and status_at = ${policy.statusAt.toISOString()}::timestamptz and version = ${policy.version}
-            for share
-          )${insertsWhen("still", rows)}
-          select count(*)::int as written from still`),
-      );
-      if (written[0]?.written) {
-        const documents = request.documents.map((d, i) => ({ position: i + 1, name: d.name, mime: d.mime, sizeBytes: d.bytes.length }));
-        return { claim: { ...record, documents }, created: true };
-      }
-    }
-    throw new CommandError(409, `policy ${request.policy} changed while the claim was written: submit it again`);
+    const result = (await attempt(db, false)) ?? (await db.transaction((tx) => attempt(tx, true)));
+    if (!result) throw new Error(`claim on ${request.policy}: not written while its policy was held`);
+    return result;
   } catch (error) {
     // A concurrent repeat stored the claim first.
     if (isUniqueViolation(error, "claims_partner_reference_idx")) {
