@@ -451,6 +451,19 @@ describe("the wallet", () => {
     expect(lines[0]).toMatchObject({ policyId: policy!.id, amountKobo: -policy!.premiumKobo, balanceAfterKobo: 5_000_000 - policy!.premiumKobo });
     const again = await p.run(`entt_${first.consumer}: insure`, first.seed, "live");
     expect(again.exctnFdbck.elbrtn).toContain("seed.id is already in use");
+    // Also when the balance no longer covers a second premium: the stored policy is what it hears of (409), not 402.
+    const [{ premiumKobo }] = [policy!];
+    await db
+      .update(wallets)
+      .set({ balanceKobo: premiumKobo - 1 })
+      .where(eq(wallets.partnerId, p.partnerId));
+    const short = await p.run(`entt_${first.consumer}: insure`, first.seed, "live");
+    expect(short.exctnFdbck).toMatchObject({ id: 55, id_v4: 409 });
+    expect(short.exctnFdbck.elbrtn).toContain("seed.id is already in use");
+    await db
+      .update(wallets)
+      .set({ balanceKobo: 5_000_000 - premiumKobo })
+      .where(eq(wallets.partnerId, p.partnerId));
     expect(await balanceOf(p.partnerId)).toBe(50_000 - policy!.premiumKobo / 100);
     const events = await db.select().from(outboxEvents).where(eq(outboxEvents.partnerId, p.partnerId));
     expect(events.filter((e) => (e.payload as { id?: string }).id === first.answer.id)).toHaveLength(1);

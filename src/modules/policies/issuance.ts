@@ -235,6 +235,11 @@ async function storePolicy(tx: Executor, actor: AuditActor | undefined, policy: 
     else await insertPolicy(tx, policy, statusEvent(policy), now);
   } catch (error) {
     if (isUniqueViolation(error, "policies_partner_reference_idx")) throw referenceInUse(policy.reference);
+    // A reused reference is refused before the balance is, as when the policy was written before the
+    // debit: a repeat of a request whose answer was lost must hear that its policy is stored (409),
+    // not that its second premium would not fit (402).
+    if (error instanceof CommandError && error.status === 402 && (await findPolicyByReference(tx, policy.partnerId, policy.reference)))
+      throw referenceInUse(policy.reference);
     throw error;
   }
   if (policy.status === "a") await earnOnApproval(tx, policy, now);
