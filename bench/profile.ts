@@ -21,6 +21,7 @@ import { createPartner } from "../src/modules/partners/service";
 import { issuePolicy } from "../src/modules/policies/issuance";
 import { creditWallet } from "../src/modules/wallet/service";
 import { classifyCommandAnswer, runLoad } from "./load";
+import { benchInsureSeed, benchPerson } from "./seeds";
 import { freePort } from "./servers";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -71,33 +72,14 @@ const postgresPids = () =>
 
 const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
 await admin`create database ${admin(dbName)}`;
-let registrations = 0;
-const person = () => ({
-  type: "s",
-  class: "h",
-  name: { first: "Ada", last: "Obi" },
-  gender: "f",
-  dob: { date: "1990-04-12" },
-  addrss: { addrss: "12 Admiralty Way, Lekki, Lagos" },
-  phoneNo: "+2348031234567",
-  eMail: `ada.${dbName}.${++registrations}@bench.example`,
-});
-const insureSeed = () => ({
-  ctgry: "vhcl",
-  type: "tprt",
-  pckg: "1111",
-  id: crypto.randomUUID(),
-  insrncDrtn: "1y",
-  addtnlFact: { brand: "Toyota", model: "Corolla", year: "2018", chsssId: "2T1BURHE0JC074316", engineId: "2ZR1234567", rgstrtId: "ABC123DE" },
-});
 try {
   const database = await openDatabase({ url: url.toString() });
   // Enough partners that none fills its API-log share (ApiLogBuffer's maxPerPartner) as one partner would.
   const callers: { partner: Awaited<ReturnType<typeof createPartner>>; consumerId: string; policyReference: string }[] = [];
   for (let i = 0; i < PARTNERS; i++) {
     const partner = await createPartner(database.db, { name: `profile ${i}` });
-    const consumer = await registerConsumer(database.db, partner.partnerId, person(), { maxDocumentBytes: 1 << 20 });
-    const policySeed = insureSeed();
+    const consumer = await registerConsumer(database.db, partner.partnerId, benchPerson(), { maxDocumentBytes: 1 << 20 });
+    const policySeed = benchInsureSeed();
     await issuePolicy(database.db, {
       partnerId: partner.partnerId,
       mode: "test",
@@ -123,9 +105,9 @@ try {
   };
   const bodies: Record<string, () => string> = {
     quote: () => envelope(() => ["dump ipck_vhcl-tprt-1111*PRMM", { insrncDrtn: "1y" }]),
-    insure: () => envelope((c) => [`entt_${c.consumerId}: insure`, insureSeed()]),
-    "insure-live": () => envelope((c) => [`entt_${c.consumerId}: insure`, insureSeed()], true),
-    register: () => envelope(() => ["prfl entity", person()]),
+    insure: () => envelope((c) => [`entt_${c.consumerId}: insure`, benchInsureSeed()]),
+    "insure-live": () => envelope((c) => [`entt_${c.consumerId}: insure`, benchInsureSeed()], true),
+    register: () => envelope(() => ["prfl entity", benchPerson()]),
     status: () => envelope((c) => [`dump entt_${c.consumerId}|insr_vhcl-tprt-1111-${c.policyReference}*STATUS`]),
     list: () => envelope(() => ["dump entt_*", { limit: 20 }]),
   };

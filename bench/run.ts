@@ -55,6 +55,7 @@ import {
   writeSection,
 } from "./report";
 import { measureLists, measureMemory, portalCookie } from "./scale";
+import { benchInsureSeed, benchPerson } from "./seeds";
 import { type Server, startServer } from "./servers";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -114,26 +115,6 @@ const envelope = (c: Pick<Caller, "partnerId" | "keyId" | "key">, cmmnd: string,
   JSON.stringify({ userInfo: { id: c.partnerId, athrzt: { id: c.keyId, key: c.key } }, cmmnd: seed === undefined ? { cmmnd } : { cmmnd, seed } });
 
 const PRODUCT = "vhcl-tprt-1111";
-const runTag = Date.now().toString(36);
-let registrations = 0;
-const person = () => ({
-  type: "s",
-  class: "h",
-  name: { first: "Ada", last: "Obi" },
-  gender: "f",
-  dob: { date: "1990-04-12" },
-  addrss: { addrss: "12 Admiralty Way, Lekki, Lagos" },
-  phoneNo: "+2348031234567",
-  eMail: `ada.${runTag}.${++registrations}@bench.example`,
-});
-const insureSeed = () => ({
-  ctgry: "vhcl",
-  type: "tprt",
-  pckg: "1111",
-  id: crypto.randomUUID(),
-  insrncDrtn: "1y",
-  addtnlFact: { brand: "Toyota", model: "Corolla", year: "2018", chsssId: "2T1BURHE0JC074316", engineId: "2ZR1234567", rgstrtId: "ABC123DE" },
-});
 
 interface Scenario {
   name: string;
@@ -152,17 +133,17 @@ const SCENARIOS: Scenario[] = [
   {
     name: "register",
     description: "`prfl entity`, new e-mail: auth + one INSERT … ON CONFLICT DO NOTHING (the locking path only for a known e-mail)",
-    body: (c) => envelope(c, "prfl entity", person()),
+    body: (c) => envelope(c, "prfl entity", benchPerson()),
   },
   {
     name: "insure",
     description: `\`entt_<consumer>: insure\` ${PRODUCT}, test mode, new reference: auth and consumer (cached) + one INSERT of the policy and its outbox event`,
-    body: (c) => envelope(c, `entt_${c.consumerId}: insure`, insureSeed()),
+    body: (c) => envelope(c, `entt_${c.consumerId}: insure`, benchInsureSeed()),
   },
   {
     name: "insure-live",
     description: `\`entt_<consumer>: insure\` ${PRODUCT}, live key: auth and consumer (cached) + one statement (wallet debit with its balance check, policy, outbox event, ledger line); the insurer decides it 3 s later in the background`,
-    body: (c) => envelope({ ...c, keyId: c.live.id, key: c.live.key }, `entt_${c.consumerId}: insure`, insureSeed()),
+    body: (c) => envelope({ ...c, keyId: c.live.id, key: c.live.key }, `entt_${c.consumerId}: insure`, benchInsureSeed()),
   },
   {
     name: "list",
@@ -192,10 +173,10 @@ async function createCallers(db: Database, count: number, label: string): Promis
       const i = next++;
       try {
         const partner = await createPartner(db, { name: `bench ${label} ${i}` }, undefined, { portalPassword });
-        const seed = insureSeed();
+        const seed = benchInsureSeed();
         const [consumer] = await Promise.all([
           (async () => {
-            const consumer = await registerConsumer(db, partner.partnerId, person(), { maxDocumentBytes: 1 << 20 });
+            const consumer = await registerConsumer(db, partner.partnerId, benchPerson(), { maxDocumentBytes: 1 << 20 });
             await issuePolicy(db, { partnerId: partner.partnerId, mode: "test", consumerParam: consumer.id, seed, now: new Date(), insurerDelayMs: 0 });
             return consumer;
           })(),
@@ -492,7 +473,7 @@ async function main(): Promise<number> {
     if (!settings.only) {
       const operator = await createPartner(database.db, { name: "bench operator", admin: true }, undefined, { portalPassword });
       const owner = await createPartner(database.db, { name: "bench lists" }, undefined, { portalPassword });
-      const consumer = await registerConsumer(database.db, owner.partnerId, person(), { maxDocumentBytes: 1 << 20 });
+      const consumer = await registerConsumer(database.db, owner.partnerId, benchPerson(), { maxDocumentBytes: 1 << 20 });
       const listCaller = { partnerId: owner.partnerId, consumerId: consumer.id, keyId: owner.keys.test.id, key: owner.keys.test.key, portal: owner.portal };
       const lists = await measureLists(bench, service, listCaller, await portalCookie(service, operator.portal), settings.scaleSizes, settings.listRequests);
       for (const row of lists) say(`${row.what} at ${row.size}: p50 ${row.p50} ms, p95 ${row.p95} ms, p99 ${row.p99} ms`);
