@@ -6,12 +6,13 @@
  * stays away; never 55.
  *
  * The fault is injected around the app's database handle (testApp's `wrapDatabase`): the next
- * transaction throws a postgres.js connection error after its commit succeeded, or before it
- * commits (so it rolls back); a read can be made to fail the same way, and `ping` to find the
+ * transaction, or write made in one statement, throws a postgres.js connection error after its
+ * commit succeeded, or before it commits (so it rolls back, or never runs); a read can be made to fail the same way, and `ping` to find the
  * database away. Runs on both engines.
  */
 import { describe, expect, test } from "bun:test";
-import { and, eq } from "drizzle-orm";
+import { and, eq, type SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import type { DatabaseHandle } from "../src/db/client";
 import { claims } from "../src/modules/claims/schema";
 import { financingPayments, financingPlans } from "../src/modules/financing/schema";
@@ -29,6 +30,8 @@ const faults: { transaction: Fault | null; readFails: unknown; databaseAway: boo
 
 const lostConnection = () => Object.assign(new Error("write CONNECTION_CLOSED"), { code: "CONNECTION_CLOSED" });
 const statementTimeout = () => Object.assign(new Error("canceling statement due to statement timeout"), { code: "57014" });
+
+const dialect = new PgDialect();
 
 function withFaults(handle: DatabaseHandle): DatabaseHandle {
   const db = new Proxy(handle.db, {
@@ -48,6 +51,20 @@ function withFaults(handle: DatabaseHandle): DatabaseHandle {
               throw fault === "before commit" ? lostConnection() : fault === "statement timeout" ? statementTimeout() : new Error("disk full (fault injected)");
             }, config);
           return transaction(run, config);
+        };
+      // A write made in one statement (a data-modifying CTE: a live premium, a claim, an
+      // installment) meets the faults of a transaction: lost after it took effect, or before.
+      if (property === "execute")
+        return async (query: SQL) => {
+          const execute = target.execute.bind(target);
+          const fault = faults.transaction;
+          if (!fault || !dialect.sqlToQuery(query).sql.trimStart().startsWith("with ")) return execute(query);
+          faults.transaction = null;
+          if (fault === "after commit") {
+            await execute(query);
+            throw lostConnection();
+          }
+          throw fault === "before commit" ? lostConnection() : fault === "statement timeout" ? statementTimeout() : new Error("disk full (fault injected)");
         };
       if (property === "select")
         return (...fields: unknown[]) => {
@@ -116,6 +133,19 @@ const commands: {
   {
     grammar: "entt_<consumer_id>: insure (live, approved at once: debited, certificate inline)",
     request: async () => ({ cmmnd: `entt_${consumer.id}: insure`, seed: insureSeed(marine), label: "live" }),
+    stored: ({ seed }) =>
+      countOf(
+        db
+          .select()
+          .from(policies)
+          .innerJoin(walletEntries, and(eq(walletEntries.policyId, policies.id), eq(walletEntries.kind, "premium")))
+          .where(and(eq(policies.partnerId, p.partnerId), eq(policies.reference, seed.id as string))),
+      ),
+    repeat: "refused as a duplicate",
+  },
+  {
+    grammar: "entt_<consumer_id>: insure (live, decided later: one statement debits and stores it)",
+    request: async () => ({ cmmnd: `entt_${consumer.id}: insure`, seed: insureSeed(vehicle), label: "live" }),
     stored: ({ seed }) =>
       countOf(
         db
@@ -249,7 +279,8 @@ test("the live policy recovered after the commit is answered as at issuance: app
 }, 30_000);
 
 test("the database still away when the outcome is looked up: 35 'outcome unknown' within the wait; afterwards the repeat finds it", async () => {
-  const sent = await commands[1]!.request();
+  const topUp = commands.find((c) => c.grammar === "wallet topup")!;
+  const sent = await topUp.request();
   faults.transaction = "after commit";
   faults.databaseAway = true;
   const started = performance.now();
@@ -266,9 +297,9 @@ test("the database still away when the outcome is looked up: 35 'outcome unknown
   expect(elapsed).toBeGreaterThanOrEqual(OUTCOME_WAIT_MS - 50);
   expect(elapsed).toBeLessThan(OUTCOME_WAIT_MS + 2_000);
   // It was stored: the top-up's repeat answers it, crediting nothing more.
-  expect(await commands[1]!.stored(sent)).toBe(1);
+  expect(await topUp.stored(sent)).toBe(1);
   expect((await send(p, sent)).answer).toMatchObject({ reference: sent.seed.reference, amount: 1234.5, exctnFdbck: { id: 75 } });
-  expect(await commands[1]!.stored(sent)).toBe(1);
+  expect(await topUp.stored(sent)).toBe(1);
 }, 30_000);
 
 test("a claim without a reference cannot be looked up: its outcome is unknown", async () => {
