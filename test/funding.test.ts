@@ -7,7 +7,7 @@ import { checkFundings, confirmTransfer, decideConfirmation, payInSandbox, recei
 import { portalUsers } from "../src/modules/partners/schema";
 import { walletEntries } from "../src/modules/wallet/schema";
 import { walletBalance } from "../src/modules/wallet/service";
-import { type TestPartner, testApp } from "./support/harness";
+import { type TestApp, type TestPartner, testApp } from "./support/harness";
 
 const t = await testApp();
 const db = t.database.db;
@@ -47,6 +47,15 @@ function signed(providerReference: string, result: { paid: number } | "failed") 
   );
   return { body, signature: new Bun.CryptoHasher("sha512", t.config.PAYMENT_PROVIDER_SECRET).update(body).digest("hex") };
 }
+/** A callback over HTTP, as the provider sends it, to `app`. */
+const postCallback = (app: TestApp, body: string, signature?: string, path = "/funding/callbacks/sandbox") =>
+  app.app.handle(
+    new Request(`http://localhost${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(signature ? { "x-paystack-signature": signature } : {}) },
+      body,
+    }),
+  );
 const deliver = (cb: { body: string; signature: string }) => receiveCallback(db, provider, cb.body, cb.signature, new Date());
 
 /** Two administrators of the operator, as audit rows name them. */
@@ -179,14 +188,7 @@ describe("the provider's callbacks", () => {
     const reference = ref("-unpaid");
     await live(p, 300, reference);
     const funding = await fundingOf(p, reference);
-    const post = (body: string, signature?: string, path = "/funding/callbacks/sandbox") =>
-      t.app.handle(
-        new Request(`http://localhost${path}`, {
-          method: "POST",
-          headers: { "content-type": "application/json", ...(signature ? { "x-paystack-signature": signature } : {}) },
-          body,
-        }),
-      );
+    const post = (body: string, signature?: string, path?: string) => postCallback(t, body, signature, path);
     const good = signed(funding.providerReference, { paid: 30_000 });
     expect((await post(good.body)).status).toBe(401);
     expect((await post(good.body, "0".repeat(128))).status).toBe(401);
@@ -207,14 +209,7 @@ describe("the provider's callbacks", () => {
   test("forged callbacks cannot grow the trail: only their opening is kept, and an address past the refusal limit is turned away unread", async () => {
     const limited = await testApp({ REFUSAL_LIMIT_MAX: 3 });
     const forgery = `{"event":"charge.success","padding":"${"x".repeat(60_000)}"}`; // one of a kind: the database is shared
-    const post = () =>
-      limited.app.handle(
-        new Request("http://localhost/funding/callbacks/sandbox", {
-          method: "POST",
-          headers: { "content-type": "application/json", "x-paystack-signature": "f".repeat(128) },
-          body: forgery,
-        }),
-      );
+    const post = () => postCallback(limited, forgery, "f".repeat(128));
     const statuses = [];
     for (let i = 0; i < 5; i++) statuses.push((await post()).status);
     expect(statuses).toEqual([401, 401, 401, 429, 429]);

@@ -118,6 +118,15 @@ async function vehiclePolicy(): Promise<string> {
 
 const fresh = () => crypto.randomUUID().slice(0, 8);
 const countOf = async (rows: Promise<unknown[]>) => (await rows).length;
+/** A live insure's rows: its policy with the ledger line of its premium. */
+const paidPolicies = ({ seed }: Request) =>
+  countOf(
+    db
+      .select()
+      .from(policies)
+      .innerJoin(walletEntries, and(eq(walletEntries.policyId, policies.id), eq(walletEntries.kind, "premium")))
+      .where(and(eq(policies.partnerId, p.partnerId), eq(policies.reference, seed.id as string))),
+  );
 
 /**
  * Every command with a reference: a fresh request, how many rows its reference holds, and what a
@@ -133,27 +142,13 @@ const commands: {
   {
     grammar: "entt_<consumer_id>: insure (live, approved at once: debited, certificate inline)",
     request: async () => ({ cmmnd: `entt_${consumer.id}: insure`, seed: insureSeed(marine), label: "live" }),
-    stored: ({ seed }) =>
-      countOf(
-        db
-          .select()
-          .from(policies)
-          .innerJoin(walletEntries, and(eq(walletEntries.policyId, policies.id), eq(walletEntries.kind, "premium")))
-          .where(and(eq(policies.partnerId, p.partnerId), eq(policies.reference, seed.id as string))),
-      ),
+    stored: paidPolicies,
     repeat: "refused as a duplicate",
   },
   {
     grammar: "entt_<consumer_id>: insure (live, decided later: one statement debits and stores it)",
     request: async () => ({ cmmnd: `entt_${consumer.id}: insure`, seed: insureSeed(vehicle), label: "live" }),
-    stored: ({ seed }) =>
-      countOf(
-        db
-          .select()
-          .from(policies)
-          .innerJoin(walletEntries, and(eq(walletEntries.policyId, policies.id), eq(walletEntries.kind, "premium")))
-          .where(and(eq(policies.partnerId, p.partnerId), eq(policies.reference, seed.id as string))),
-      ),
+    stored: paidPolicies,
     repeat: "refused as a duplicate",
   },
   {

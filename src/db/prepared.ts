@@ -48,12 +48,15 @@ export function columnPlaceholders<T extends PgTable>(table: T, prefix = ""): Re
 
 const columnsOf = new WeakMap<PgTable, [string, PgColumn][]>();
 
+/** The columns of `table` by their keys in the row, looked up once per table. */
+export const tableColumns = (table: PgTable): [string, PgColumn][] => getOrMake(columnsOf, table, () => Object.entries(getTableColumns(table)));
+
 /**
  * The values for columnPlaceholders: every column of `row`, encoded as the column's own mapping
  * would (JSON, timestamps), null kept as SQL NULL. Every column must be given (null, not absent).
  */
 export function placeholderValues<T extends PgTable>(table: T, row: T["$inferSelect"], prefix = ""): Record<string, unknown> {
-  const columns = getOrMake(columnsOf, table, () => Object.entries(getTableColumns(table)));
+  const columns = tableColumns(table);
   const values: Record<string, unknown> = {};
   for (const [key, column] of columns) {
     const value = (row as Record<string, unknown>)[key];
@@ -61,42 +64,4 @@ export function placeholderValues<T extends PgTable>(table: T, row: T["$inferSel
     values[`${prefix}${key}`] = value === null ? null : column.mapToDriverValue(value);
   }
   return values;
-}
-
-const namesOf = new WeakMap<PgTable, [string, string][]>();
-
-/**
- * One row of `table` as `json_populate_record(null::<table>, …)` reads it: keyed by column name,
- * values as the row holds them (JSON columns as JSON, times as ISO text). The row travels as one
- * parameter, so a statement inserting it never depends on which values are null.
- */
-function recordJson<T extends PgTable>(table: T, row: T["$inferSelect"]): string {
-  const names = getOrMake(namesOf, table, () => Object.entries(getTableColumns(table)).map(([key, column]) => [key, column.name] as [string, string]));
-  const record: Record<string, unknown> = {};
-  for (const [key, name] of names) {
-    const value = (row as Record<string, unknown>)[key];
-    if (value === undefined) throw new Error(`no value for ${table._.name}.${key}`);
-    record[name] = value;
-  }
-  return JSON.stringify(record);
-}
-
-/** A row of a table, as one data-modifying statement inserts it (insertsWhen). */
-export interface TableRow<T extends PgTable = PgTable> {
-  table: T;
-  row: T["$inferSelect"];
-}
-
-/**
- * The CTEs of one statement that insert `rows` (each from one JSON parameter) only when the CTE
- * named `guard` — a debit, a row still as it was read, locked — returned a row: `, row_0 as (…)`.
- * Nothing is written when the guard finds nothing, and the statement is atomic as a whole.
- */
-export function insertsWhen(guard: string, rows: readonly TableRow[]): SQL {
-  return sql.join(
-    rows.map(
-      ({ table, row }, i) =>
-        sql`, ${sql.raw(`row_${i}`)} as (insert into ${table} select * from json_populate_record(null::${table}, ${recordJson(table, row)}::json) where exists (select from ${sql.raw(guard)}))`,
-    ),
-  );
 }

@@ -3,6 +3,7 @@ import { newId } from "../../core/ids";
 import { encodeCursor, type Page } from "../../core/pagination";
 import type { Principal } from "../../core/principal";
 import type { Database, Executor } from "../../db/client";
+import type { TableRow } from "../../db/guarded";
 import { afterCursor } from "../../db/keyset";
 import { auditLog } from "./schema";
 
@@ -28,8 +29,12 @@ export async function recordAudit(db: Executor, actor: AuditActor, entry: AuditE
   await db.insert(auditLog).values(auditRow(actor, entry, now));
 }
 
-/** The audit row of `entry`, for a caller that writes it within a statement of its own (insertsWhen). */
-export function auditRow(actor: AuditActor, entry: AuditEntry, now: Date): AuditRecord {
+/** What an actor's audited change writes in a guarded statement of its own (src/db/guarded.ts): its audit row, or nothing without an actor. */
+export function auditRows(actor: AuditActor | undefined, entry: AuditEntry, now: Date): TableRow[] {
+  return actor ? [{ table: auditLog, row: auditRow(actor, entry, now) }] : [];
+}
+
+function auditRow(actor: AuditActor, entry: AuditEntry, now: Date): AuditRecord {
   const person = "userId" in actor;
   return {
     id: newId(),

@@ -13,12 +13,10 @@ import { encodeCursor, type Page } from "../../core/pagination";
 import { lastCoverDay } from "../../core/time";
 import type { Database, Executor } from "../../db/client";
 import { isUniqueViolation } from "../../db/errors";
+import { readCheckWrite, type TableRow, writeWhenStill } from "../../db/guarded";
 import { afterCursor } from "../../db/keyset";
-import { insertsWhen, type TableRow } from "../../db/prepared";
-import { resultRows } from "../../db/results";
 import { watMidnight, watToday } from "../../products/policy-helpers";
-import { auditLog } from "../audit/schema";
-import { type AuditActor, auditRow, recordAudit } from "../audit/service";
+import { type AuditActor, auditRows, recordAudit } from "../audit/service";
 import { outboxEvents } from "../events/schema";
 import { type DomainEvent, outboxRow, recordEvent } from "../events/service";
 import { policies } from "../policies/schema";
@@ -255,50 +253,28 @@ export async function submitClaim(
       { table: claims, row },
       ...request.documents.map((d, i) => ({
         table: claimDocuments,
-        // bytea from JSON text in PostgreSQL's hex form.
-        row: {
-          claimId: row.id,
-          position: i + 1,
-          name: d.name,
-          mime: d.mime,
-          sizeBytes: d.bytes.length,
-          content: `\\x${Buffer.from(d.bytes).toString("hex")}`,
-        },
+        row: { claimId: row.id, position: i + 1, name: d.name, mime: d.mime, sizeBytes: d.bytes.length, content: d.bytes },
       })),
       { table: outboxEvents, row: await outboxRow(db, claimEvent(record, "claim.submitted"), now) },
-      ...(actor
-        ? [
-            {
-              table: auditLog,
-              row: auditRow(
-                actor,
-                {
-                  action: "claim.submit",
-                  subject: record.claimNo,
-                  details: { policy: record.policy, claimedKobo: record.claimedKobo, documents: request.documents.length },
-                },
-                now,
-              ),
-            },
-          ]
-        : []),
+      ...auditRows(
+        actor,
+        {
+          action: "claim.submit",
+          subject: record.claimNo,
+          details: { policy: record.policy, claimedKobo: record.claimedKobo, documents: request.documents.length },
+        },
+        now,
+      ),
     ];
-    const written = resultRows<{ written: number }>(
-      await db.execute(sql`with still as (
-          select id from ${policies}
-          where id = ${policy.id}::uuid and status = ${policy.status} and status_at = ${policy.statusAt.toISOString()}::timestamptz and version = ${policy.version}
-          for share
-        )${insertsWhen("still", rows)}
-        select count(*)::int as written from still`),
-    );
-    if (!written[0]?.written) return null;
+    const still = sql`select id from ${policies}
+      where id = ${policy.id}::uuid and status = ${policy.status} and status_at = ${policy.statusAt.toISOString()}::timestamptz and version = ${policy.version}
+      for share`;
+    if (!(await writeWhenStill(db, still, rows))) return null;
     const documents = request.documents.map((d, i) => ({ position: i + 1, name: d.name, mime: d.mime, sizeBytes: d.bytes.length }));
     return { claim: { ...record, documents }, created: true };
   };
   try {
-    const result = (await attempt(db, false)) ?? (await db.transaction((tx) => attempt(tx, true)));
-    if (!result) throw new Error(`claim on ${request.policy}: not written while its policy was held`);
-    return result;
+    return await readCheckWrite(db, attempt);
   } catch (error) {
     // A concurrent repeat stored the claim first.
     if (isUniqueViolation(error, "claims_partner_reference_idx")) {

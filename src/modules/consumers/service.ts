@@ -7,7 +7,7 @@ import { encodeCursor, type Page } from "../../core/pagination";
 import { parseWith } from "../../core/validation";
 import type { Database, Executor } from "../../db/client";
 import { afterCursor } from "../../db/keyset";
-import { preparedQuery } from "../../db/prepared";
+import { columnPlaceholders, placeholderValues, preparedQuery } from "../../db/prepared";
 import { SharedCache } from "../../db/shared-cache";
 import { type ConsumerSeed, consumerSeed, DOCUMENT_FIELDS } from "./model";
 import { consumerDocuments, consumers } from "./schema";
@@ -60,15 +60,7 @@ const meetsClassRules = (profile: Profile) => {
 const insertNewConsumer = preparedQuery("insert_new_consumer", (db, name) =>
   db
     .insert(consumers)
-    .values({
-      id: sql.placeholder("id"),
-      partnerId: sql.placeholder("partnerId"),
-      class: sql.placeholder("class"),
-      email: sql.placeholder("email"),
-      profile: sql`${sql.placeholder("profile")}::jsonb`,
-      createdAt: sql`${sql.placeholder("now")}::timestamptz`,
-      updatedAt: sql`${sql.placeholder("now")}::timestamptz`,
-    })
+    .values(columnPlaceholders(consumers))
     .onConflictDoNothing({ target: [consumers.partnerId, consumers.email], where: sql`${consumers.email} is not null` })
     .returning({ id: consumers.id })
     .prepare(name),
@@ -107,7 +99,10 @@ export async function registerConsumer(
   // INSERT comes first and the locking path below runs only when the e-mail is already taken.
   if (!documents.size && meetsClassRules(profile)) {
     const id = newId();
-    const [inserted] = await insertNewConsumer(db, { id, partnerId, class: seed.class, email, profile: JSON.stringify(profile), now: now.toISOString() });
+    const [inserted] = await insertNewConsumer(
+      db,
+      placeholderValues(consumers, { id, partnerId, class: seed.class, email, profile, createdAt: now, updatedAt: now }),
+    );
     if (inserted) return { id, created: true };
   }
   // Two attempts: a concurrent registration of the same e-mail may win the insert race.

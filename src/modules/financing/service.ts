@@ -15,12 +15,10 @@ import { encodeCursor, type Page } from "../../core/pagination";
 import { lastCoverDay } from "../../core/time";
 import type { Database, Executor } from "../../db/client";
 import { isUniqueViolation } from "../../db/errors";
+import { readCheckWrite, type TableRow, writeWhenStill } from "../../db/guarded";
 import { afterCursor } from "../../db/keyset";
-import { insertsWhen, type TableRow } from "../../db/prepared";
-import { resultRows } from "../../db/results";
 import { watToday } from "../../products/policy-helpers";
-import { auditLog } from "../audit/schema";
-import { type AuditActor, auditRow, recordAudit } from "../audit/service";
+import { type AuditActor, auditRows, recordAudit } from "../audit/service";
 import { outboxEvents } from "../events/schema";
 import { outboxRow, recordEvent } from "../events/service";
 import { policies } from "../policies/schema";
@@ -309,24 +307,20 @@ async function applyPayment(
   ];
   const rows: TableRow[] = [{ table: financingPayments, row: payment }];
   for (const event of events) rows.push({ table: outboxEvents, row: await outboxRow(db, event, now) });
-  const written = resultRows<{ written: number }>(
-    await db.execute(sql`with still as (
-        select p.id from ${financingPlans} p
-        where p.id = ${plan.id}::uuid and p.status = 'active' and p.paid_kobo = ${plan.paidKobo}::bigint
-          and (select status from ${policies} where id = p.policy_id) <> 'd'
-        for update of p
-      ), installments as (
-        update ${financingInstallments} i set paid_kobo = c.paid_kobo, paid_at = c.paid_at
-        from json_to_recordset(${JSON.stringify(changed)}::json) as c(number int, paid_kobo bigint, paid_at timestamptz)
-        where i.plan_id = ${plan.id}::uuid and i.number = c.number and exists (select from still)
-      ), plan as (
-        update ${financingPlans} set paid_kobo = ${plan.paidKobo + request.amountKobo}::bigint, next_due_date = ${nextUnpaid?.dueDate ?? null}::date,
-          status = ${completed ? "completed" : "active"}, closed_at = ${completed ? now.toISOString() : null}::timestamptz
-        where id = ${plan.id}::uuid and exists (select from still)
-      )${insertsWhen("still", [...rows, ...extra])}
-      select count(*)::int as written from still`),
-  );
-  return written[0]?.written ? payment : null;
+  const still = sql`select p.id from ${financingPlans} p
+    where p.id = ${plan.id}::uuid and p.status = 'active' and p.paid_kobo = ${plan.paidKobo}::bigint
+      and (select status from ${policies} where id = p.policy_id) <> 'd'
+    for update of p`;
+  const changes = sql`, installments as (
+      update ${financingInstallments} i set paid_kobo = c.paid_kobo, paid_at = c.paid_at
+      from json_to_recordset(${JSON.stringify(changed)}::json) as c(number int, paid_kobo bigint, paid_at timestamptz)
+      where i.plan_id = ${plan.id}::uuid and i.number = c.number and exists (select from still)
+    ), plan as (
+      update ${financingPlans} set paid_kobo = ${plan.paidKobo + request.amountKobo}::bigint, next_due_date = ${nextUnpaid?.dueDate ?? null}::date,
+        status = ${completed ? "completed" : "active"}, closed_at = ${completed ? now.toISOString() : null}::timestamptz
+      where id = ${plan.id}::uuid and exists (select from still)
+    )`;
+  return (await writeWhenStill(db, still, [...rows, ...extra], changes)) ? payment : null;
 }
 
 /**
@@ -379,30 +373,21 @@ export async function recordInstallment(
         "seed.amount",
       );
 
-    const audit: TableRow[] = actor
-      ? [
-          {
-            table: auditLog,
-            row: auditRow(
-              actor,
-              {
-                action: "financing.record_installment",
-                subject: plan.planNo,
-                details: { reference: request.reference, amountKobo: request.amountKobo, outstandingAfterKobo: outstanding - request.amountKobo },
-              },
-              now,
-            ),
-          },
-        ]
-      : [];
+    const audit = auditRows(
+      actor,
+      {
+        action: "financing.record_installment",
+        subject: plan.planNo,
+        details: { reference: request.reference, amountKobo: request.amountKobo, outstandingAfterKobo: outstanding - request.amountKobo },
+      },
+      now,
+    );
     const payment = await applyPayment(db, found, { reference: request.reference, amountKobo: request.amountKobo, paidOn }, now, audit);
     return payment && { planNo: plan.planNo, payment, applied: true };
   };
   try {
     // One statement when nothing else pays on the plan meanwhile; else, one at a time behind its lock.
-    const result = (await attempt(db, false)) ?? (await db.transaction((tx) => attempt(tx, true)));
-    if (!result) throw new Error(`plan ${request.planNo}: a payment behind the plan's lock was not written`);
-    return result;
+    return await readCheckWrite(db, attempt);
   } catch (error) {
     if (isUniqueViolation(error, "financing_payments_reference_idx")) {
       const earlier = await earlierPayment(db, partnerId, request);

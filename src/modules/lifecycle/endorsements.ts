@@ -24,7 +24,7 @@ import { financingPlans } from "../financing/schema";
 import { policies } from "../policies/schema";
 import { POLICY_STATUS_WORDS, policyContext, requirePolicyMode, statusEvent } from "../policies/service";
 import type { PolicyRecord } from "../policies/types";
-import { debitPremium, refundPremium } from "../wallet/service";
+import { payPremiumFor, refundPremium } from "../wallet/service";
 import { type FactChange, policyEndorsements } from "./schema";
 import { type Canceller, oncePerReference, type PolicyLocator, whereOf } from "./service";
 
@@ -279,7 +279,8 @@ export async function endorsePolicy(
       if (stored) return stored;
       const assessment = await assessEndorsement(tx, policy, request.addtnlFact, now);
       const { terms, premium } = assessment;
-      if (policy.mode === "live" && premium.changeKobo > 0) await debitPremium(tx, policy.partnerId, policy.id, premium.changeKobo, now);
+      if (policy.mode === "live" && premium.changeKobo > 0)
+        await payPremiumFor(tx, { partnerId: policy.partnerId, policyId: policy.id, premiumKobo: premium.changeKobo, now }, []);
       const [endorsement] = await tx
         .insert(policyEndorsements)
         .values({

@@ -31,7 +31,7 @@ import {
   statusEvent,
 } from "../policies/service";
 import type { Mode, PolicyRecord } from "../policies/types";
-import { debitPremium, refundPremium } from "../wallet/service";
+import { payPremiumFor, refundPremium } from "../wallet/service";
 import { CANCELLATION_REASON_TEXT } from "./model";
 import { type CancellationReason, policyCancellations, policyEndorsements, policyReinstatements } from "./schema";
 
@@ -454,7 +454,7 @@ export async function reinstatePolicy(db: Database, canceller: Canceller, locato
       if (plan) await reopenLapsedPlan(tx, plan, policy, `RINST-${reference}`, now);
       else if (owedKobo > 0) {
         // Paying the refund back earns back the commission it took, at the policy's rate.
-        await debitPremium(tx, policy.partnerId, policy.id, owedKobo, now);
+        await payPremiumFor(tx, { partnerId: policy.partnerId, policyId: policy.id, premiumKobo: owedKobo, now }, []);
         await earnOnExtraPremium(tx, policy, owedKobo, now);
       }
       const [reinstatement] = await tx

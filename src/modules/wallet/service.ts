@@ -1,11 +1,11 @@
-import { and, desc, eq, gte, inArray, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { CommandError } from "../../core/errors";
 import { newId } from "../../core/ids";
 import { toNaira as naira } from "../../core/money";
 import { encodeCursor, type Page } from "../../core/pagination";
 import type { Database, Executor } from "../../db/client";
+import { insertsWhen, type TableRow } from "../../db/guarded";
 import { afterCursor } from "../../db/keyset";
-import { insertsWhen, type TableRow } from "../../db/prepared";
 import { resultRows } from "../../db/results";
 import { recordEvent } from "../events/service";
 import { policies } from "../policies/schema";
@@ -14,8 +14,9 @@ import { walletEntries, wallets } from "./schema";
 
 export type WalletEntry = typeof walletEntries.$inferSelect;
 
-async function ensureWallet(tx: Executor, partnerId: string) {
-  await tx.insert(wallets).values({ partnerId }).onConflictDoNothing();
+/** Make the partner's wallet unless it has one; true when this made it. */
+async function ensureWallet(tx: Executor, partnerId: string): Promise<boolean> {
+  return (await tx.insert(wallets).values({ partnerId }).onConflictDoNothing().returning({ partnerId: wallets.partnerId })).length > 0;
 }
 
 export async function walletBalance(db: Executor, partnerId: string): Promise<number> {
@@ -78,35 +79,14 @@ export async function earlierTopUp(db: Executor, partnerId: string, input: TopUp
   return prior ?? null;
 }
 
-async function insufficientBalance(db: Executor, partnerId: string, premiumKobo: number): Promise<CommandError> {
-  const balance = await walletBalance(db, partnerId);
-  return new CommandError(
-    402,
-    `insufficient wallet balance: the premium is ${naira(premiumKobo)} naira and the balance is ${naira(balance)} naira; top up with wallet topup`,
-  );
-}
-
-/** Debit a live premium in the issuing transaction; refuses (402) rather than overdraw. */
-export async function debitPremium(tx: Executor, partnerId: string, policyId: string, premiumKobo: number, now: Date): Promise<void> {
-  await ensureWallet(tx, partnerId);
-  const [wallet] = await tx
-    .update(wallets)
-    .set({ balanceKobo: sql`${wallets.balanceKobo} - ${premiumKobo}`, updatedAt: now })
-    .where(and(eq(wallets.partnerId, partnerId), gte(wallets.balanceKobo, premiumKobo)))
-    .returning({ balance: wallets.balanceKobo });
-  if (!wallet) throw await insufficientBalance(tx, partnerId, premiumKobo);
-  await tx
-    .insert(walletEntries)
-    .values({ id: newId(), partnerId, kind: "premium", amountKobo: -premiumKobo, balanceAfterKobo: wallet.balance, policyId, createdAt: now });
-}
-
 /**
- * Debit a live premium and insert what it pays for (the policy, its event) in ONE statement: the
- * debit with the balance check in its WHERE, the rows only when the debit happened, and the ledger
- * line with the balance after it. A statement is atomic on its own, so outside a transaction this
- * is a live issuance in one round trip; the wallet row is the first thing it locks, as in every
- * other write that touches a wallet and a policy. Refuses (402), having written nothing, when the
- * balance is short; a partner's first debit makes its wallet first.
+ * Debit a live premium and insert what it pays for (a new policy and its event; nothing more for
+ * the extra premium of a change or a reinstatement) in ONE statement: the debit with the balance
+ * check in its WHERE, the rows only when the debit happened, and the ledger line with the balance
+ * after it. A statement is atomic on its own, so outside a transaction this is a live issuance in
+ * one round trip; the wallet row is the first thing it locks, as in every other write that touches
+ * a wallet and a policy. Refuses (402), having written nothing, when the balance is short; a
+ * partner's first debit makes its wallet first.
  */
 export async function payPremiumFor(
   db: Executor,
@@ -123,17 +103,14 @@ export async function payPremiumFor(
     insert into ${walletEntries} (id, partner_id, kind, amount_kobo, balance_after_kobo, policy_id, created_at)
     select ${newId()}::uuid, ${partnerId}::uuid, 'premium', ${-premiumKobo}::bigint, balance_kobo, ${policyId}::uuid, ${now}::timestamptz from debit
     returning 1 as paid`;
-  for (let attempt = 0; attempt < 2; attempt++) {
-    if (resultRows(await db.execute(statement)).length) return;
-    // No row debited: a partner's first debit has no wallet to debit yet; else the balance is short.
-    if (attempt === 0 && !(await walletExists(db, partnerId))) await ensureWallet(db, partnerId);
-    else break;
-  }
-  throw await insufficientBalance(db, partnerId, premiumKobo);
-}
-
-async function walletExists(db: Executor, partnerId: string): Promise<boolean> {
-  return (await db.select({ partnerId: wallets.partnerId }).from(wallets).where(eq(wallets.partnerId, partnerId))).length > 0;
+  if (resultRows(await db.execute(statement)).length) return;
+  // Nothing debited: a partner's first debit finds no wallet (made now, then tried again); else the balance is short.
+  if ((await ensureWallet(db, partnerId)) && resultRows(await db.execute(statement)).length) return;
+  const balance = await walletBalance(db, partnerId);
+  throw new CommandError(
+    402,
+    `insufficient wallet balance: the premium is ${naira(premiumKobo)} naira and the balance is ${naira(balance)} naira; top up with wallet topup`,
+  );
 }
 
 /** Give premium back (a declined policy, a cancellation's or a change's refund), in the caller's transaction. */
