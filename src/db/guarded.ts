@@ -18,18 +18,18 @@ export interface TableRow<T extends PgTable = PgTable> {
 }
 
 /**
- * One row of `table` as `json_populate_record(null::<table>, …)` reads it: keyed by column name,
- * values as the row holds them (JSON columns as JSON, times as ISO text, bytes in PostgreSQL's hex
- * form of bytea).
+ * One row of `table` as `json_populate_record(null::<table>, …)` reads it once stringified: keyed by
+ * column name, values as the row holds them (JSON columns as JSON, times as ISO text, bytes in
+ * PostgreSQL's hex form of bytea).
  */
-function recordJson<T extends PgTable>(table: T, row: T["$inferSelect"]): string {
+export function tableRecord<T extends PgTable>(table: T, row: T["$inferSelect"]): Record<string, unknown> {
   const record: Record<string, unknown> = {};
   for (const [key, column] of tableColumns(table)) {
     const value = (row as Record<string, unknown>)[key];
     if (value === undefined) throw new Error(`no value for ${table._.name}.${key}`);
     record[column.name] = value instanceof Uint8Array ? `\\x${Buffer.from(value).toString("hex")}` : value;
   }
-  return JSON.stringify(record);
+  return record;
 }
 
 /**
@@ -41,7 +41,7 @@ export function insertsWhen(guard: string, rows: readonly TableRow[]): SQL {
   return sql.join(
     rows.map(
       ({ table, row }, i) =>
-        sql`, ${sql.raw(`row_${i}`)} as (insert into ${table} select * from json_populate_record(null::${table}, ${recordJson(table, row)}::json) where exists (select from ${sql.raw(guard)}))`,
+        sql`, ${sql.raw(`row_${i}`)} as (insert into ${table} select * from json_populate_record(null::${table}, ${JSON.stringify(tableRecord(table, row))}::json) where exists (select from ${sql.raw(guard)}))`,
     ),
   );
 }

@@ -6,13 +6,14 @@ import { newId, normaliseUuid } from "../../core/ids";
 import { parseWith } from "../../core/validation";
 import type { Database, Executor } from "../../db/client";
 import { isUniqueViolation } from "../../db/errors";
+import { insertCommitted } from "../../db/group-commit";
 import { findProduct, type Product } from "../../products";
 import { type AuditActor, recordAudit } from "../audit/service";
 import { type CertificateDocument, storeCertificate } from "../certificates/service";
 import { earnOnApproval } from "../commissions/earning";
 import { type ConsumerRecord, findConsumer } from "../consumers/service";
 import { outboxEvents } from "../events/schema";
-import { insertWithEvent, outboxRow } from "../events/service";
+import { outboxRow } from "../events/service";
 import { quotePremium } from "../quotes/service";
 import { sandboxDeclineNote } from "../sandbox/declines";
 import { magicReference } from "../sandbox/references";
@@ -42,8 +43,6 @@ function missingConsumerFields(product: Product, consumer: ConsumerRecord): stri
     (path === "class" && !!consumer.class);
   return product.family.consumerRequirements(product.type, consumer.class).filter((path) => !has(path));
 }
-
-const insertPolicy = insertWithEvent("insert_policy", policies);
 
 /** Who issues, for whom, and when: the same for the command and the portal's quote-and-issue. */
 interface Issuer {
@@ -227,12 +226,13 @@ async function storePolicy(tx: Executor, actor: AuditActor | undefined, policy: 
   const now = policy.createdAt;
   try {
     // The unique index on (partner, reference) refuses a reused reference, also under concurrent duplicates.
+    const rows = [
+      { table: policies, row: policy },
+      { table: outboxEvents, row: await outboxRow(tx, statusEvent(policy), now) },
+    ];
     if (policy.mode === "live" && policy.status !== "d")
-      await payPremiumFor(tx, { partnerId: policy.partnerId, policyId: policy.id, premiumKobo: policy.premiumKobo, now }, [
-        { table: policies, row: policy },
-        { table: outboxEvents, row: await outboxRow(tx, statusEvent(policy), now) },
-      ]);
-    else await insertPolicy(tx, policy, statusEvent(policy), now);
+      await payPremiumFor(tx, { partnerId: policy.partnerId, policyId: policy.id, premiumKobo: policy.premiumKobo, now }, rows);
+    else await insertCommitted(tx, rows);
   } catch (error) {
     if (isUniqueViolation(error, "policies_partner_reference_idx")) throw referenceInUse(policy.reference);
     // A reused reference is refused before the balance is, as when the policy was written before the
