@@ -12,6 +12,15 @@ test("the operator sets a product's commission rate and a partner's own, refused
   await expect(page.getByRole("heading", { name: "Commission rates" })).toBeVisible();
   await expectAccessible(page);
   await screenshot(page, "admin-commission-rates");
+  // On a phone each product is a block of its own, its "Change" link in full view without scrolling sideways.
+  const desktop = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 900 });
+  const change = page.locator('a[href="/admin/commissions/mrnn-cmpr-1111"]');
+  const box = await change.boundingBox();
+  expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true);
+  expect(await page.locator("table.stacked").evaluate((table) => table.scrollWidth <= table.clientWidth)).toBe(true);
+  await screenshot(page, "admin-commission-rates-phone");
+  if (desktop) await page.setViewportSize(desktop);
   await page.locator('a[href="/admin/commissions/mrnn-cmpr-1111"]').click();
   // The product's rate (the partner's form has a rate input too).
   const rate = page.locator("#f-rate");

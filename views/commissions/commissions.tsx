@@ -157,14 +157,16 @@ export function RatesPage(props: { rows: readonly RateRow[] }) {
         The share of a live premium a partner earns when the policy is approved, credited to its wallet. A partner's own rate for a product wins over the
         product's. A change applies to policies approved after it; commission already earned stays as it was.
       </p>
-      <Table columns={["Product", "Rate for every partner", "Partners' own rates", ""]} caption="Commission rates by product">
+      <Table columns={["Product", "Rate for every partner", "Partners' own rates", ""]} caption="Commission rates by product" stacked>
         {props.rows.map((row) => (
           <tr>
             <th scope="row" safe>
               {row.name}
             </th>
-            <td safe>{row.rate ?? NO_RATE}</td>
-            <td>{row.overrides.length ? row.overrides.map((o) => <div safe>{`${o.partnerName}: ${o.rate}`}</div>) : "—"}</td>
+            <td data-label="Rate for every partner" safe>
+              {row.rate ?? NO_RATE}
+            </td>
+            <td data-label="Partners' own rates">{row.overrides.length ? row.overrides.map((o) => <div safe>{`${o.partnerName}: ${o.rate}`}</div>) : "—"}</td>
             <td>
               <a href={row.href}>Change</a>
             </td>

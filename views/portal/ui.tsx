@@ -290,6 +290,11 @@ export function Table(props: {
   /** Show the caption rather than keep it for screen readers. */
   showCaption?: boolean;
   class?: string;
+  /**
+   * On a phone each row becomes a block of its cells, one under another, each `td` named by its
+   * `data-label`: for tables of a few columns whose last one holds an action that scrolling sideways would hide.
+   */
+  stacked?: boolean;
   bodyId?: string;
   /** The rows of a totals footer. */
   /** Rows the caller rendered (their text escaped there), after the body. */
@@ -299,7 +304,7 @@ export function Table(props: {
   if (props.count === 0) return <Empty>{props.empty}</Empty>;
   return (
     // Focusable: on a narrow screen a wide table scrolls inside its own box, and keyboards must reach it.
-    <table class={props.class} tabindex="0">
+    <table class={[props.class, props.stacked ? "stacked" : undefined].filter(Boolean).join(" ") || undefined} tabindex="0">
       {props.caption ? (
         <caption class={props.showCaption ? undefined : "visually-hidden"} safe>
           {props.caption}
