@@ -9,6 +9,7 @@ import { count, inArray, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type { DatabaseHandle } from "../src/db/client";
 import { insertCommitted } from "../src/db/group-commit";
+import { consumers } from "../src/modules/consumers/schema";
 import { policies } from "../src/modules/policies/schema";
 import { quotes } from "../src/modules/quotes/schema";
 import { testApp, testDatabase } from "./support/harness";
@@ -75,7 +76,30 @@ describe("requests sent together share statements", () => {
   });
 });
 
+describe("new consumers sent together", () => {
+  test("twenty registrations, two pairs sharing an e-mail: eighteen consumers, each pair answered with one id", async () => {
+    const p = await t.partner();
+    const emails = Array.from({ length: 18 }, (_, i) => `together.${i}.${crypto.randomUUID().slice(0, 8)}@example.com`);
+    const sent = [...emails, emails[3]!, emails[9]!];
+    const answers = await Promise.all(sent.map((eMail) => p.run("prfl entity", { ...fullConsumer(), eMail })));
+    expect(answers.map((a) => a.exctnFdbck.id)).toEqual(Array(20).fill(75));
+    expect(answers[18].id).toBe(answers[3].id);
+    expect(answers[19].id).toBe(answers[9].id);
+    const [n] = await db
+      .select({ n: count() })
+      .from(consumers)
+      .where(inArray(consumers.partnerId, [p.partnerId]));
+    expect(n!.n).toBe(18);
+  });
+});
+
 describe("a failed statement", () => {
+  test("a row missing a column is refused before any statement, naming the table and the column", async () => {
+    const p = await t.partner();
+    const { duration: _, ...row } = quoteRow(p.partnerId);
+    await expect(insertCommitted(t.database.db, [{ table: quotes, row: row as never }])).rejects.toThrow("no value for quotes.duration");
+  });
+
   const quoteRow = (partnerId: string) => ({
     id: crypto.randomUUID(),
     partnerId,

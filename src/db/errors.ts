@@ -44,6 +44,15 @@ export function isTransientDatabaseError(error: unknown): boolean {
   return false;
 }
 
+/**
+ * Did the statement fail for one row's sake, or lose a race it may win alone: a constraint (SQLSTATE
+ * class 23), a deadlock (40P01) or a serialization failure (40001)? Nothing it would have written was.
+ */
+export function isConflict(error: unknown): boolean {
+  for (const e of chain(error)) if (typeof e.code === "string" && (e.code.startsWith("23") || e.code === "40P01" || e.code === "40001")) return true;
+  return false;
+}
+
 const CONNECTION_CODES = new Set([
   "CONNECTION_CLOSED",
   "CONNECTION_ENDED",

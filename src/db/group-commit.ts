@@ -1,35 +1,39 @@
-import { sql } from "drizzle-orm";
+import { getTableName, sql } from "drizzle-orm";
 import { type PgTable, PgTransaction } from "drizzle-orm/pg-core";
 import { getOrMake } from "../core/maps";
 import type { Database, Executor } from "./client";
+import { isConflict } from "./errors";
 import { type TableRow, tableRecord } from "./guarded";
+import { resultRows } from "./results";
 
 /**
  * Group commit (docs/decisions.md, "Group commit"): rows that requests arriving at the same moment
- * insert outside any transaction of theirs — quotes, test policies with their events — share one
- * statement and its commit, and every caller is answered only once its rows are committed. A commit
- * costs PostgreSQL more than the rows of a small insert (a single-row insert per transaction ran at a
- * quarter of the rows per second of eight-row ones on this machine), so under load most of that cost
- * is shared; alone, a request writes at once, as before.
+ * insert outside any transaction of theirs — quotes, test policies with their events, new
+ * consumers — share one statement and its commit, and every caller is answered only once its rows
+ * are committed. A commit costs PostgreSQL more than the rows of a small insert (a single-row insert
+ * per transaction ran at a quarter of the rows per second of eight-row ones on this machine), so
+ * under load most of that cost is shared; alone, a request writes at once, as before.
  *
  * A batch is atomic as a whole. When one caller's rows break a constraint (a reused reference) or the
  * batch meets a deadlock, nothing was written, and every caller's rows are written again on their
  * own, so each hears its own outcome; any other failure (a lost connection, whose outcome is
  * unknown) is every caller's.
  */
-class GroupCommit {
-  private readonly waiting: { rows: readonly TableRow[]; resolve: () => void; reject: (error: unknown) => void }[] = [];
+class GroupCommit<Item, Result> {
+  private readonly waiting: { item: Item; resolve: (result: Result) => void; reject: (error: unknown) => void }[] = [];
   private writing = 0;
 
   constructor(
+    /** The items' rows in one statement; its results in the items' order. */
+    private readonly write: (db: Executor, items: Item[]) => Promise<Result[]>,
     private readonly db: Database,
     /** Rows of at most this many callers per statement, and at most `concurrent` statements at a time (the pool serves the rest). */
     private readonly limits = { callers: 100, concurrent: 2 },
   ) {}
 
-  insert(rows: readonly TableRow[]): Promise<void> {
+  submit(item: Item): Promise<Result> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ rows, resolve, reject });
+      this.waiting.push({ item, resolve, reject });
       this.next();
     });
   }
@@ -38,57 +42,89 @@ class GroupCommit {
     while (this.writing < this.limits.concurrent && this.waiting.length) {
       const batch = this.waiting.splice(0, this.limits.callers);
       this.writing++;
-      void this.write(batch).finally(() => {
+      void this.writeBatch(batch).finally(() => {
         this.writing--;
         this.next();
       });
     }
   }
 
-  private async write(batch: GroupCommit["waiting"]) {
+  private async writeBatch(batch: GroupCommit<Item, Result>["waiting"]) {
     try {
-      await insertTogether(
+      const results = await this.write(
         this.db,
-        batch.flatMap((caller) => caller.rows),
+        batch.map((caller) => caller.item),
       );
-      for (const caller of batch) caller.resolve();
+      for (const [i, caller] of batch.entries()) caller.resolve(results[i]!);
     } catch (error) {
-      if (batch.length === 1 || !isOneCallersConflict(error)) {
+      if (batch.length === 1 || !isConflict(error)) {
         for (const caller of batch) caller.reject(error);
         return;
       }
-      await Promise.all(batch.map((caller) => insertTogether(this.db, caller.rows).then(caller.resolve, caller.reject)));
+      await Promise.all(batch.map((caller) => this.write(this.db, [caller.item]).then(([result]) => caller.resolve(result!), caller.reject)));
     }
   }
 }
 
-/** SQLSTATE class 23 (a constraint: one caller's reused reference), or a deadlock or serialization failure between batches: nothing was written, and the rows alone may well succeed. */
-function isOneCallersConflict(error: unknown): boolean {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 8; e = e.cause as typeof e, depth++) {
-    if (typeof e.code === "string" && (e.code.startsWith("23") || e.code === "40P01" || e.code === "40001")) return true;
-  }
-  return false;
+/** A row as the statement takes it: its table, and its record for `json_populate_recordset` (made by the caller, so a bad row fails only its own request). */
+interface Encoded {
+  table: PgTable;
+  record: Record<string, unknown>;
 }
 
-/** Every row in one statement: per table, its rows as one JSON parameter, so the statement's text depends only on which tables. */
-async function insertTogether(db: Executor, rows: readonly TableRow[]): Promise<void> {
+const encode = (rows: readonly TableRow[]): Encoded[] => rows.map(({ table, row }) => ({ table, record: tableRecord(table, row) }));
+
+/** Every caller's rows in one statement: per table, its rows as one JSON parameter, so the statement's text depends only on which tables. */
+async function insertTogether(db: Executor, callers: Encoded[][]): Promise<null[]> {
   const byTable = new Map<PgTable, Record<string, unknown>[]>();
-  for (const { table, row } of rows) getOrMake(byTable, table, () => []).push(tableRecord(table, row));
+  for (const { table, record } of callers.flat()) getOrMake(byTable, table, () => []).push(record);
   const inserts = [...byTable].map(
     ([table, records], i) =>
       sql`${sql.raw(i ? ", " : "with ")}${sql.raw(`rows_${i}`)} as (insert into ${table} select * from json_populate_recordset(null::${table}, ${JSON.stringify(records)}::json))`,
   );
   await db.execute(sql`${sql.join(inserts)} select`);
+  return callers.map(() => null);
 }
 
-const groups = new WeakMap<Executor, GroupCommit>();
+/** Per database handle, a group for each kind of statement (its name). */
+const groups = new WeakMap<Executor, Map<string, unknown>>();
+
+function groupOf<Item, Result>(db: Database, name: string, write: (db: Executor, items: Item[]) => Promise<Result[]>): GroupCommit<Item, Result> {
+  const named = getOrMake(groups, db, () => new Map<string, unknown>());
+  return getOrMake(named, name, () => new GroupCommit(write, db)) as GroupCommit<Item, Result>;
+}
 
 /**
  * Insert `rows` (one caller's: all or none of them), committed when this resolves. Inside a
  * transaction they are simply part of it; otherwise they share a statement and a commit with
  * whatever other requests are inserting at the same moment.
  */
-export function insertCommitted(db: Executor, rows: readonly TableRow[]): Promise<void> {
-  if (db instanceof PgTransaction) return insertTogether(db, rows);
-  return getOrMake(groups, db, () => new GroupCommit(db)).insert(rows);
+export async function insertCommitted(db: Executor, rows: readonly TableRow[]): Promise<void> {
+  const encoded = encode(rows);
+  if (db instanceof PgTransaction) await insertTogether(db, [encoded]);
+  else await groupOf(db, "rows", insertTogether).submit(encoded);
+}
+
+/**
+ * Insert `row` into `table` unless a row already holds its unique key (`onConflict`: the `ON
+ * CONFLICT (…) DO NOTHING` clause), committed when this resolves: true when it was inserted. Rows of
+ * requests arriving together share a statement and a commit, as insertCommitted's do; two rows of
+ * one batch under one key behave as two statements would: the first is inserted.
+ */
+export async function insertCommittedUnlessTaken<T extends PgTable>(
+  db: Database,
+  table: T,
+  row: T["$inferSelect"] & { id: string },
+  onConflict: string,
+): Promise<boolean> {
+  const write = async (db: Executor, records: Record<string, unknown>[]) => {
+    const inserted = resultRows<{ id: string }>(
+      await db.execute(
+        sql`insert into ${table} select * from json_populate_recordset(null::${table}, ${JSON.stringify(records)}::json) ${sql.raw(onConflict)} returning id`,
+      ),
+    );
+    const ids = new Set(inserted.map((r) => r.id));
+    return records.map((r) => ids.has(r.id as string));
+  };
+  return groupOf(db, `${getTableName(table)} ${onConflict}`, write).submit(tableRecord(table, row));
 }

@@ -1,4 +1,4 @@
-import { type SQL, sql } from "drizzle-orm";
+import { getTableName, type SQL, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { Database, Executor } from "./client";
 import { tableColumns } from "./prepared";
@@ -26,7 +26,7 @@ export function tableRecord<T extends PgTable>(table: T, row: T["$inferSelect"])
   const record: Record<string, unknown> = {};
   for (const [key, column] of tableColumns(table)) {
     const value = (row as Record<string, unknown>)[key];
-    if (value === undefined) throw new Error(`no value for ${table._.name}.${key}`);
+    if (value === undefined) throw new Error(`no value for ${getTableName(table)}.${key}`);
     record[column.name] = value instanceof Uint8Array ? `\\x${Buffer.from(value).toString("hex")}` : value;
   }
   return record;

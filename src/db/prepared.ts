@@ -1,4 +1,4 @@
-import { getTableColumns, type SQL, sql } from "drizzle-orm";
+import { getTableColumns } from "drizzle-orm";
 import { type PgColumn, type PgTable, PgTransaction } from "drizzle-orm/pg-core";
 import { getOrMake } from "../core/maps";
 import type { Executor } from "./client";
@@ -37,31 +37,7 @@ export function preparedByShape<R>(name: string, build: (db: Executor, present: 
   };
 }
 
-/**
- * A placeholder for every column of `table`, named `<prefix><column key>`: the values of a prepared
- * INSERT. They are plain SQL placeholders; placeholderValues encodes the values for the driver.
- */
-export function columnPlaceholders<T extends PgTable>(table: T, prefix = ""): Record<keyof T["$inferInsert"], SQL> {
-  const keys = Object.keys(getTableColumns(table));
-  return Object.fromEntries(keys.map((key) => [key, sql`${sql.placeholder(`${prefix}${key}`)}`])) as Record<keyof T["$inferInsert"], SQL>;
-}
-
 const columnsOf = new WeakMap<PgTable, [string, PgColumn][]>();
 
 /** The columns of `table` by their keys in the row, looked up once per table. */
 export const tableColumns = (table: PgTable): [string, PgColumn][] => getOrMake(columnsOf, table, () => Object.entries(getTableColumns(table)));
-
-/**
- * The values for columnPlaceholders: every column of `row`, encoded as the column's own mapping
- * would (JSON, timestamps), null kept as SQL NULL. Every column must be given (null, not absent).
- */
-export function placeholderValues<T extends PgTable>(table: T, row: T["$inferSelect"], prefix = ""): Record<string, unknown> {
-  const columns = tableColumns(table);
-  const values: Record<string, unknown> = {};
-  for (const [key, column] of columns) {
-    const value = (row as Record<string, unknown>)[key];
-    if (value === undefined) throw new Error(`no value for ${table._.name}.${key}`);
-    values[`${prefix}${key}`] = value === null ? null : column.mapToDriverValue(value);
-  }
-  return values;
-}

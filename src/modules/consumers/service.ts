@@ -6,8 +6,9 @@ import { compactUuid, newId } from "../../core/ids";
 import { encodeCursor, type Page } from "../../core/pagination";
 import { parseWith } from "../../core/validation";
 import type { Database, Executor } from "../../db/client";
+import { insertCommittedUnlessTaken } from "../../db/group-commit";
 import { afterCursor } from "../../db/keyset";
-import { columnPlaceholders, placeholderValues, preparedQuery } from "../../db/prepared";
+import { preparedQuery } from "../../db/prepared";
 import { SharedCache } from "../../db/shared-cache";
 import { type ConsumerSeed, consumerSeed, DOCUMENT_FIELDS } from "./model";
 import { consumerDocuments, consumers } from "./schema";
@@ -56,15 +57,8 @@ const meetsClassRules = (profile: Profile) => {
   }
 };
 
-/** A new consumer, unless the partner has one with this e-mail (then no row: the caller merges into it). */
-const insertNewConsumer = preparedQuery("insert_new_consumer", (db, name) =>
-  db
-    .insert(consumers)
-    .values(columnPlaceholders(consumers))
-    .onConflictDoNothing({ target: [consumers.partnerId, consumers.email], where: sql`${consumers.email} is not null` })
-    .returning({ id: consumers.id })
-    .prepare(name),
-);
+/** A new consumer is not inserted when the partner has one with this e-mail (the caller then merges into it). */
+const UNLESS_EMAIL_TAKEN = "on conflict (partner_id, email) where email is not null do nothing";
 
 export interface RegisteredConsumer {
   id: string;
@@ -99,11 +93,8 @@ export async function registerConsumer(
   // INSERT comes first and the locking path below runs only when the e-mail is already taken.
   if (!documents.size && meetsClassRules(profile)) {
     const id = newId();
-    const [inserted] = await insertNewConsumer(
-      db,
-      placeholderValues(consumers, { id, partnerId, class: seed.class, email, profile, createdAt: now, updatedAt: now }),
-    );
-    if (inserted) return { id, created: true };
+    const row = { id, partnerId, class: seed.class, email, profile, createdAt: now, updatedAt: now };
+    if (await insertCommittedUnlessTaken(db, consumers, row, UNLESS_EMAIL_TAKEN)) return { id, created: true };
   }
   // Two attempts: a concurrent registration of the same e-mail may win the insert race.
   for (let attempt = 0; attempt < 2; attempt++) {
