@@ -136,7 +136,15 @@ try {
       (await stats`select xact_commit::int8 as commits, tup_inserted::int8 as inserted, tup_updated::int8 as updated, tup_fetched::int8 as fetched
         from pg_stat_database where datname = current_database()`) as unknown as { commits: string; inserted: string; updated: string; fetched: string }[]
     )[0]!;
-  const before = { service: cpuMs([service.pid]), postgres: cpuMs(postgresPids()), database: await activity() };
+  // Rows read per table (index fetches and sequential reads): which statement reads more than its own rows.
+  const tableReads = async () =>
+    new Map(
+      (
+        (await stats`select relname as table, (coalesce(idx_tup_fetch, 0) + seq_tup_read)::int8 as reads
+          from pg_stat_user_tables`) as unknown as { table: string; reads: string }[]
+      ).map((row) => [row.table, Number(row.reads)]),
+    );
+  const before = { service: cpuMs([service.pid]), postgres: cpuMs(postgresPids()), database: await activity(), tables: await tableReads() };
   const result = await run(seconds);
   // The statistics collector reports with a delay (up to 500 ms).
   await Bun.sleep(1000);
@@ -145,6 +153,12 @@ try {
   process.stderr.write(
     `[profile] per request: ${per("commits")} transactions, ${per("inserted")} rows inserted, ${per("updated")} updated, ${per("fetched")} fetched\n`,
   );
+  const readsPerRequest = [...(await tableReads())]
+    .map(([table, reads]) => [table, (reads - (before.tables.get(table) ?? 0)) / Math.max(1, result.answered)] as const)
+    .filter(([, reads]) => reads >= 0.05)
+    .sort((a, b) => b[1] - a[1])
+    .map(([table, reads]) => `${table} ${reads.toFixed(2)}`);
+  process.stderr.write(`[profile] rows read per request, by table: ${readsPerRequest.join(", ") || "none"}\n`);
   await stats.end();
   const perRequest = (ms: number) => ((ms * 1000) / Math.max(1, result.answered)).toFixed(0);
   const cpu = { service: perRequest(cpuMs([service.pid]) - before.service), postgres: perRequest(cpuMs(postgresPids()) - before.postgres) };

@@ -79,11 +79,11 @@ export async function underwriteDuePolicies(
   // Handled: decided here, or postponed (a full batch runs the job again at once).
   if (!ids.length) return postponed.size;
   return db.transaction(async (tx) => {
-    const claimed = await tx
-      .select()
-      .from(policies)
-      .where(and(due, inArray(policies.id, ids)))
-      .for("update", { skipLocked: true });
+    // Locked by primary key, the due check made on the rows as locked: a condition on the due time in
+    // the query let the planner scan every due policy for the batch's few (a backlog read over and over).
+    const claimed = (await tx.select().from(policies).where(inArray(policies.id, ids)).for("update", { skipLocked: true })).filter(
+      (p) => p.status === "p" && p.underwriteAt && p.underwriteAt <= now,
+    );
     // Serialise decisions about one device across instances before looking for its other cover;
     // the locks are taken in one order, so two instances with overlapping devices cannot deadlock.
     const liveDevices = [...new Set(claimed.flatMap((p) => (p.deviceId && p.mode === "live" ? [p.deviceId] : [])))].sort();
