@@ -5,19 +5,20 @@
  * whose rows were in the statement that lost it. Runs on both engines.
  */
 import { describe, expect, test } from "bun:test";
-import { count, inArray, type SQL } from "drizzle-orm";
+import { and, count, eq, inArray, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type { DatabaseHandle } from "../src/db/client";
 import { insertCommitted } from "../src/db/group-commit";
 import { consumers } from "../src/modules/consumers/schema";
 import { policies } from "../src/modules/policies/schema";
 import { quotes } from "../src/modules/quotes/schema";
+import { walletEntries, wallets } from "../src/modules/wallet/schema";
 import { testApp, testDatabase } from "./support/harness";
 import { fullConsumer, insureSeed, productCases } from "./support/policies";
 
 const dialect = new PgDialect();
 /** Statements that inserted through the group commit; those holding `failFor` lose their connection. */
-const seen = { grouped: 0, failFor: null as string | null, failed: 0 };
+const seen = { grouped: 0, premiums: 0, failFor: null as string | null, failed: 0 };
 
 function counting(handle: DatabaseHandle): DatabaseHandle {
   const db = new Proxy(handle.db, {
@@ -25,6 +26,7 @@ function counting(handle: DatabaseHandle): DatabaseHandle {
       if (property === "execute")
         return async (query: SQL) => {
           const { sql, params } = dialect.sqlToQuery(query);
+          if (sql.includes('insert into "wallet_entries"')) seen.premiums++;
           if (sql.includes("json_populate_recordset")) {
             seen.grouped++;
             if (seen.failFor && JSON.stringify(params).includes(seen.failFor)) {
@@ -73,6 +75,36 @@ describe("requests sent together share statements", () => {
       .from(policies)
       .where(inArray(policies.partnerId, [p.partnerId]));
     expect(n!.n).toBe(12);
+  });
+});
+
+describe("live premiums sent together", () => {
+  test("24 live issuances from three partners, one with room for two: each premium debited once, each ledger a run of balances, in fewer statements", async () => {
+    const partners = [await t.partner(), await t.partner(), await t.partner()];
+    const consumers = await Promise.all(partners.map(async (p) => (await p.run("prfl entity", fullConsumer())).id as string));
+    const premium = (await partners[0]!.run(`dump ipck_${vehicle.code}*PRMM`, vehicle.quote, "live")).prmm as number;
+    const floats = [1_000_000, 1_000_000, 2 * premium + 100];
+    for (const [i, p] of partners.entries()) await p.run("wallet topup", { amount: floats[i], reference: "float" }, "live");
+    seen.premiums = 0;
+    const sent = Array.from({ length: 24 }, (_, i) => i % 3);
+    const answers = await Promise.all(sent.map((i) => partners[i]!.run(`entt_${consumers[i]}: insure`, insureSeed(vehicle), "live")));
+    expect(seen.premiums).toBeLessThan(24);
+    for (const [i, p] of partners.entries()) {
+      const theirs = answers.filter((_, n) => sent[n] === i);
+      const issued = theirs.filter((a) => a.exctnFdbck.id === 75).length;
+      expect(issued).toBe(i === 2 ? 2 : 8);
+      for (const refused of theirs.filter((a) => a.exctnFdbck.id !== 75)) expect(refused.exctnFdbck).toMatchObject({ id: 55, id_v4: 402 });
+      const [wallet] = await db.select().from(wallets).where(eq(wallets.partnerId, p.partnerId));
+      expect(wallet!.balanceKobo).toBe((floats[i]! - issued * premium) * 100);
+      const lines = await db
+        .select({ after: walletEntries.balanceAfterKobo })
+        .from(walletEntries)
+        .where(and(eq(walletEntries.partnerId, p.partnerId), eq(walletEntries.kind, "premium")));
+      // One line per policy, each with the balance after it: the run from the float down, one premium at a time.
+      expect(lines.map((l) => l.after).sort((a, b) => b - a)).toEqual(Array.from({ length: issued }, (_, k) => (floats[i]! - (k + 1) * premium) * 100));
+      const [stored] = await db.select({ n: count() }).from(policies).where(eq(policies.partnerId, p.partnerId));
+      expect(stored!.n).toBe(issued);
+    }
   });
 });
 

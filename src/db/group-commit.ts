@@ -1,4 +1,4 @@
-import { getTableName, sql } from "drizzle-orm";
+import { getTableName, type SQL, sql } from "drizzle-orm";
 import { type PgTable, PgTransaction } from "drizzle-orm/pg-core";
 import { getOrMake } from "../core/maps";
 import type { Database, Executor } from "./client";
@@ -9,7 +9,7 @@ import { resultRows } from "./results";
 /**
  * Group commit (docs/decisions.md, "Group commit"): rows that requests arriving at the same moment
  * insert outside any transaction of theirs — quotes, test policies with their events, new
- * consumers — share one statement and its commit, and every caller is answered only once its rows
+ * consumers, live premiums with what they pay for — share one statement and its commit, and every caller is answered only once its rows
  * are committed. A commit costs PostgreSQL more than the rows of a small insert (a single-row insert
  * per transaction ran at a quarter of the rows per second of eight-row ones on this machine), so
  * under load most of that cost is shared; alone, a request writes at once, as before.
@@ -66,24 +66,43 @@ class GroupCommit<Item, Result> {
   }
 }
 
-/** A row as the statement takes it: its table, and its record for `json_populate_recordset` (made by the caller, so a bad row fails only its own request). */
-interface Encoded {
+/** A row as a grouped statement takes it: its table, and its JSON record (made by the caller, so a bad row fails only its own request). */
+export interface Encoded {
   table: PgTable;
   record: Record<string, unknown>;
 }
 
-const encode = (rows: readonly TableRow[]): Encoded[] => rows.map(({ table, row }) => ({ table, record: tableRecord(table, row) }));
+export const encode = (rows: readonly TableRow[]): Encoded[] => rows.map(({ table, row }) => ({ table, record: tableRecord(table, row) }));
+
+/** The callers' rows by table, each with the index of its caller. */
+function byTable(callers: Encoded[][]): Map<PgTable, { caller: number; record: Record<string, unknown> }[]> {
+  const tables = new Map<PgTable, { caller: number; record: Record<string, unknown> }[]>();
+  for (const [caller, rows] of callers.entries()) for (const { table, record } of rows) getOrMake(tables, table, () => []).push({ caller, record });
+  return tables;
+}
 
 /** Every caller's rows in one statement: per table, its rows as one JSON parameter, so the statement's text depends only on which tables. */
 async function insertTogether(db: Executor, callers: Encoded[][]): Promise<null[]> {
-  const byTable = new Map<PgTable, Record<string, unknown>[]>();
-  for (const { table, record } of callers.flat()) getOrMake(byTable, table, () => []).push(record);
-  const inserts = [...byTable].map(
-    ([table, records], i) =>
-      sql`${sql.raw(i ? ", " : "with ")}${sql.raw(`rows_${i}`)} as (insert into ${table} select * from json_populate_recordset(null::${table}, ${JSON.stringify(records)}::json))`,
+  const inserts = [...byTable(callers)].map(
+    ([table, rows], i) =>
+      sql`${sql.raw(i ? ", " : "with ")}${sql.raw(`rows_${i}`)} as (insert into ${table} select * from json_populate_recordset(null::${table}, ${JSON.stringify(rows.map((r) => r.record))}::json))`,
   );
   await db.execute(sql`${sql.join(inserts)} select`);
   return callers.map(() => null);
+}
+
+/**
+ * The CTEs of one statement inserting the rows of the callers whose index the CTE named `guard`
+ * returns (as its column `caller`): `, rows_0 as (…)`, per table one JSON parameter.
+ */
+export function insertsOfCallers(guard: string, callers: Encoded[][]): SQL {
+  return sql.join(
+    [...byTable(callers)].map(
+      ([table, rows], i) =>
+        sql`, ${sql.raw(`rows_${i}`)} as (insert into ${table} select row.* from json_to_recordset(${JSON.stringify(rows)}::json) as x(caller int, record json)
+          cross join lateral json_populate_record(null::${table}, x.record) as row where x.caller in (select caller from ${sql.raw(guard)}))`,
+    ),
+  );
 }
 
 /** Per database handle, a group for each kind of statement (its name). */
@@ -100,9 +119,22 @@ function groupOf<Item, Result>(db: Database, name: string, write: (db: Executor,
  * whatever other requests are inserting at the same moment.
  */
 export async function insertCommitted(db: Executor, rows: readonly TableRow[]): Promise<void> {
-  const encoded = encode(rows);
-  if (db instanceof PgTransaction) await insertTogether(db, [encoded]);
-  else await groupOf(db, "rows", insertTogether).submit(encoded);
+  await writeCommitted(db, "rows", insertTogether, encode(rows));
+}
+
+/**
+ * `write` of `item` (one statement for any number of items, its results in their order), committed
+ * when this resolves: inside a transaction as part of it; otherwise in a statement and a commit
+ * shared with the items of the same `name` that other requests write at the same moment.
+ */
+export async function writeCommitted<Item, Result>(
+  db: Executor,
+  name: string,
+  write: (db: Executor, items: Item[]) => Promise<Result[]>,
+  item: Item,
+): Promise<Result> {
+  if (db instanceof PgTransaction) return (await write(db, [item]))[0]!;
+  return groupOf(db, name, write).submit(item);
 }
 
 /**

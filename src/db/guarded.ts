@@ -6,9 +6,8 @@ import { resultRows } from "./results";
 
 /**
  * Writes made in one statement, guarded by the rows they depend on (docs/decisions.md, "One round
- * trip per write"): a live premium's debit, a claim on a policy still as read, an installment on a
- * plan still as read. Every row travels as one JSON parameter, so a statement never depends on
- * which values are null.
+ * trip per write"): a claim on a policy still as read, an installment on a plan still as read.
+ * Every row travels as one JSON parameter, so a statement never depends on which values are null.
  */
 
 /** A row of a table, as a guarded statement inserts it. */
@@ -37,7 +36,7 @@ export function tableRecord<T extends PgTable>(table: T, row: T["$inferSelect"])
  * still as they were read, locked — returned a row: `, row_0 as (…)`. Nothing is written when the
  * guard finds nothing, and the statement is atomic as a whole.
  */
-export function insertsWhen(guard: string, rows: readonly TableRow[]): SQL {
+function insertsWhen(guard: string, rows: readonly TableRow[]): SQL {
   return sql.join(
     rows.map(
       ({ table, row }, i) =>

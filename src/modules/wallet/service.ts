@@ -4,7 +4,8 @@ import { newId } from "../../core/ids";
 import { toNaira as naira } from "../../core/money";
 import { encodeCursor, type Page } from "../../core/pagination";
 import type { Database, Executor } from "../../db/client";
-import { insertsWhen, type TableRow } from "../../db/guarded";
+import { type Encoded, encode, insertsOfCallers, writeCommitted } from "../../db/group-commit";
+import type { TableRow } from "../../db/guarded";
 import { afterCursor } from "../../db/keyset";
 import { resultRows } from "../../db/results";
 import { recordEvent } from "../events/service";
@@ -79,33 +80,81 @@ export async function earlierTopUp(db: Executor, partnerId: string, input: TopUp
   return prior ?? null;
 }
 
+/** A live premium to debit, with the rows it pays for, as a statement of several takes it. */
+interface PremiumPayment {
+  partnerId: string;
+  policyId: string;
+  premiumKobo: number;
+  /** Its ledger line's id. */
+  entryId: string;
+  at: string;
+  rows: Encoded[];
+}
+
 /**
- * Debit a live premium and insert what it pays for (a new policy and its event; nothing more for
- * the extra premium of a change or a reinstatement) in ONE statement: the debit with the balance
- * check in its WHERE, the rows only when the debit happened, and the ledger line with the balance
- * after it. A statement is atomic on its own, so outside a transaction this is a live issuance in
- * one round trip; the wallet row is the first thing it locks, as in every other write that touches
- * a wallet and a policy. Refuses (402), having written nothing, when the balance is short; a
- * partner's first debit makes its wallet first.
+ * Debit live premiums and insert what each pays for (a new policy and its event; nothing more for
+ * the extra premium of a change or a reinstatement) in ONE statement, true for each premium
+ * debited. Per wallet, its premiums of the statement are debited together when their sum fits the
+ * balance (the check in the UPDATE's WHERE) and not at all otherwise; each ledger line carries the
+ * balance after it, and rows are inserted only for premiums debited. Wallets are locked in one
+ * order, first, as in every other write that touches a wallet and a policy.
+ */
+async function payPremiums(db: Executor, payments: PremiumPayment[]): Promise<boolean[]> {
+  const debits = payments.map((p, caller) => ({
+    caller,
+    partner_id: p.partnerId,
+    policy_id: p.policyId,
+    premium: p.premiumKobo,
+    entry_id: p.entryId,
+    at: p.at,
+  }));
+  const paid = resultRows<{ caller: number }>(
+    await db.execute(sql`with debits as (
+        select * from json_to_recordset(${JSON.stringify(debits)}::json)
+          as d(caller int, partner_id uuid, policy_id uuid, premium bigint, entry_id uuid, at timestamptz)
+      ), wanted as (
+        select partner_id, sum(premium)::bigint as total, max(at) as at from debits group by partner_id
+      ), locked as (
+        select w.partner_id from ${wallets} w join wanted using (partner_id) order by w.partner_id for update of w
+      ), debited as (
+        update ${wallets} w set balance_kobo = w.balance_kobo - wanted.total, updated_at = wanted.at from wanted
+        where w.partner_id = wanted.partner_id and w.partner_id in (select partner_id from locked) and w.balance_kobo >= wanted.total
+        returning w.partner_id, w.balance_kobo + wanted.total as before
+      ), paid as (
+        select d.*, debited.before - sum(d.premium) over (partition by d.partner_id order by d.caller) as balance_after
+        from debits d join debited using (partner_id)
+      )${insertsOfCallers(
+        "paid",
+        payments.map((p) => p.rows),
+      )}, lines as (
+        insert into ${walletEntries} (id, partner_id, kind, amount_kobo, balance_after_kobo, policy_id, created_at)
+        select entry_id, partner_id, 'premium', -premium, balance_after, policy_id, at from paid
+      )
+      select caller from paid`),
+  );
+  const debited = new Set(paid.map((row) => row.caller));
+  return payments.map((_, caller) => debited.has(caller));
+}
+
+/**
+ * Debit a live premium and insert what it pays for in one statement (payPremiums). Outside a
+ * transaction the statement is shared with the premiums other requests pay at the same moment
+ * (docs/decisions.md, "Group commit"), so a live issuance is one round trip and a share of a commit.
+ * Refuses (402), having written nothing, when the balance is short; a partner's first debit makes
+ * its wallet first.
  */
 export async function payPremiumFor(
   db: Executor,
   debit: { partnerId: string; policyId: string; premiumKobo: number; now: Date },
   paid: readonly TableRow[],
 ): Promise<void> {
-  const { partnerId, policyId, premiumKobo } = debit;
-  const now = debit.now.toISOString();
-  const statement = sql`with debit as (
-      update ${wallets} set balance_kobo = balance_kobo - ${premiumKobo}::bigint, updated_at = ${now}::timestamptz
-      where partner_id = ${partnerId}::uuid and balance_kobo >= ${premiumKobo}::bigint
-      returning balance_kobo
-    )${insertsWhen("debit", paid)}
-    insert into ${walletEntries} (id, partner_id, kind, amount_kobo, balance_after_kobo, policy_id, created_at)
-    select ${newId()}::uuid, ${partnerId}::uuid, 'premium', ${-premiumKobo}::bigint, balance_kobo, ${policyId}::uuid, ${now}::timestamptz from debit
-    returning 1 as paid`;
-  if (resultRows(await db.execute(statement)).length) return;
-  // Nothing debited: a partner's first debit finds no wallet (made now, then tried again); else the balance is short.
-  if ((await ensureWallet(db, partnerId)) && resultRows(await db.execute(statement)).length) return;
+  const { partnerId, premiumKobo } = debit;
+  const payment: PremiumPayment = { ...debit, entryId: newId(), at: debit.now.toISOString(), rows: encode(paid) };
+  const payAlone = async () => (await payPremiums(db, [payment]))[0];
+  // Not debited in a shared statement: its wallet's premiums together may have been more than the balance, so alone next.
+  if ((await writeCommitted(db, "live premiums", payPremiums, payment)) || (await payAlone())) return;
+  // Nothing debited alone: a partner's first debit finds no wallet (made now, then tried again); else the balance is short.
+  if ((await ensureWallet(db, partnerId)) && (await payAlone())) return;
   const balance = await walletBalance(db, partnerId);
   throw new CommandError(
     402,
