@@ -106,6 +106,26 @@ describe("live premiums sent together", () => {
       expect(stored!.n).toBe(issued);
     }
   });
+
+  test("live issuances sent together, two repeating a reference: the repeats hear 409 and pay nothing, the others are debited once each", async () => {
+    const p = await t.partner();
+    const consumer = (await p.run("prfl entity", fullConsumer())).id as string;
+    const premium = (await p.run(`dump ipck_${vehicle.code}*PRMM`, vehicle.quote, "live")).prmm as number;
+    await p.run("wallet topup", { amount: 1_000_000, reference: "float" }, "live");
+    const seeds = Array.from({ length: 10 }, () => insureSeed(vehicle));
+    const answers = await Promise.all([...seeds, seeds[2]!, seeds[7]!].map((seed) => p.run(`entt_${consumer}: insure`, seed, "live")));
+    expect(answers.filter((a) => a.exctnFdbck.id === 75)).toHaveLength(10);
+    const refused = answers.filter((a) => a.exctnFdbck.id !== 75);
+    expect(refused).toHaveLength(2);
+    for (const a of refused) expect(a.exctnFdbck).toMatchObject({ id: 55, id_v4: 409, elbrtn: expect.stringContaining("seed.id is already in use") });
+    const [wallet] = await db.select().from(wallets).where(eq(wallets.partnerId, p.partnerId));
+    expect(wallet!.balanceKobo).toBe((1_000_000 - 10 * premium) * 100);
+    const lines = await db
+      .select({ n: count() })
+      .from(walletEntries)
+      .where(and(eq(walletEntries.partnerId, p.partnerId), eq(walletEntries.kind, "premium")));
+    expect(lines[0]!.n).toBe(10);
+  });
 });
 
 describe("new consumers sent together", () => {
