@@ -148,8 +148,8 @@ export async function payPremiumFor(
   debit: { partnerId: string; policyId: string; premiumKobo: number; now: Date },
   paid: readonly TableRow[],
 ): Promise<void> {
-  const { partnerId, premiumKobo } = debit;
-  const payment: PremiumPayment = { ...debit, entryId: newId(), at: debit.now.toISOString(), rows: encode(paid) };
+  const { partnerId, policyId, premiumKobo } = debit;
+  const payment: PremiumPayment = { partnerId, policyId, premiumKobo, entryId: newId(), at: debit.now.toISOString(), rows: encode(paid) };
   const payAlone = async () => (await payPremiums(db, [payment]))[0];
   // Not debited in a shared statement: its wallet's premiums together may have been more than the balance, so alone next.
   if ((await writeCommitted(db, "live premiums", payPremiums, payment)) || (await payAlone())) return;
