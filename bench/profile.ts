@@ -1,14 +1,15 @@
 /**
  * Where the service spends a request: `npm run bench:profile` (bun bench/profile.ts).
  *
- * On a fresh database it makes one partner (with a consumer, an approved test policy and a funded
- * live wallet), starts the service under Bun's CPU profiler (`--cpu-prof-md`) without its rate
+ * On a fresh database it makes PROFILE_PARTNERS partners (20; each with a consumer, an approved
+ * test policy and a funded live wallet), starts the service under Bun's CPU profiler (`--cpu-prof-md`) without its rate
  * limit, loads one scenario with autocannon and stops the service, which writes the profile as
  * markdown (functions by self time) into PROFILE_DIR. The database is dropped at the end.
  *
  * Env: PROFILE_SCENARIO (quote; also insure, insure-live, register, status, list), PROFILE_SECONDS (10),
- * PROFILE_CONNECTIONS (50), PROFILE_DIR (a new temporary folder), PROFILE_CPU (0: measure without the
- * profiler, to compare two versions), BENCH_DATABASE_URL.
+ * PROFILE_CONNECTIONS (50), PROFILE_PARTNERS (20; 1 puts every request on one wallet), PROFILE_DIR
+ * (a new temporary folder), PROFILE_CPU (0: measure without the profiler, to compare two versions),
+ * BENCH_DATABASE_URL.
  */
 import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,7 +29,7 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const env = process.env;
 const scenario = env.PROFILE_SCENARIO ?? "quote";
 const seconds = Number(env.PROFILE_SECONDS ?? 10);
-const PARTNERS = 20;
+const PARTNERS = Number(env.PROFILE_PARTNERS ?? 20);
 const dir = env.PROFILE_DIR ?? mkdtempSync(join(tmpdir(), "profile-"));
 const baseUrl = env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const dbName = `profile_${Date.now()}`;
@@ -88,7 +89,9 @@ try {
       now: new Date(),
       insurerDelayMs: 0,
     });
-    await database.db.transaction((tx) => creditWallet(tx, partner.partnerId, { amountKobo: 10_000_000_000, reference: "profile-funds" }, new Date()));
+    // Enough for the whole run on however few wallets (a premium is 15,000 naira).
+    const funds = 10_000_000_000 * Math.ceil(20 / PARTNERS);
+    await database.db.transaction((tx) => creditWallet(tx, partner.partnerId, { amountKobo: funds, reference: "profile-funds" }, new Date()));
     callers.push({ partner, consumerId: consumer.id, policyReference: policySeed.id });
   }
   await database.close();
