@@ -92,14 +92,20 @@ interface PremiumPayment {
 }
 
 /**
- * Debit live premiums and insert what each pays for (a new policy and its event; nothing more for
- * the extra premium of a change or a reinstatement) in ONE statement, true for each premium
- * debited. Per wallet, its premiums of the statement are debited together when their sum fits the
- * balance (the check in the UPDATE's WHERE) and not at all otherwise; each ledger line carries the
- * balance after it, and rows are inserted only for premiums debited. Wallets are locked in one
- * order, first, as in every other write that touches a wallet and a policy.
+ * What became of a premium in a statement: debited; not debited although its wallet's other
+ * premiums there may have been what did not fit (so it is worth trying alone); or not debited alone.
  */
-async function payPremiums(db: Executor, payments: PremiumPayment[]): Promise<boolean[]> {
+type PremiumOutcome = "paid" | "try alone" | "unpaid";
+
+/**
+ * Debit live premiums and insert what each pays for (a new policy and its event; nothing more for
+ * the extra premium of a change or a reinstatement) in ONE statement. Per wallet, its premiums of
+ * the statement are debited together when their sum fits the balance (the check in the UPDATE's
+ * WHERE) and not at all otherwise; each ledger line carries the balance after it, and rows are
+ * inserted only for premiums debited. Wallets are locked in one order, first, as in every other
+ * write that touches a wallet and a policy.
+ */
+async function payPremiums(db: Executor, payments: PremiumPayment[]): Promise<PremiumOutcome[]> {
   const debits = payments.map((p, caller) => ({
     caller,
     partner_id: p.partnerId,
@@ -133,7 +139,9 @@ async function payPremiums(db: Executor, payments: PremiumPayment[]): Promise<bo
       select caller from paid`),
   );
   const debited = new Set(paid.map((row) => row.caller));
-  return payments.map((_, caller) => debited.has(caller));
+  const premiumsOf = new Map<string, number>();
+  for (const p of payments) premiumsOf.set(p.partnerId, (premiumsOf.get(p.partnerId) ?? 0) + 1);
+  return payments.map((p, caller) => (debited.has(caller) ? "paid" : premiumsOf.get(p.partnerId)! > 1 ? "try alone" : "unpaid"));
 }
 
 /**
@@ -150,11 +158,13 @@ export async function payPremiumFor(
 ): Promise<void> {
   const { partnerId, policyId, premiumKobo } = debit;
   const payment: PremiumPayment = { partnerId, policyId, premiumKobo, entryId: newId(), at: debit.now.toISOString(), rows: encode(paid) };
-  const payAlone = async () => (await payPremiums(db, [payment]))[0];
-  // Not debited in a shared statement: its wallet's premiums together may have been more than the balance, so alone next.
-  if ((await writeCommitted(db, "live premiums", payPremiums, payment)) || (await payAlone())) return;
+  const payAlone = async () => (await payPremiums(db, [payment]))[0]!;
+  let outcome = await writeCommitted(db, "live premiums", payPremiums, payment);
+  // Its wallet's premiums of a shared statement together were more than the balance: alone, this one may fit.
+  if (outcome === "try alone") outcome = await payAlone();
+  if (outcome === "paid") return;
   // Nothing debited alone: a partner's first debit finds no wallet (made now, then tried again); else the balance is short.
-  if ((await ensureWallet(db, partnerId)) && (await payAlone())) return;
+  if ((await ensureWallet(db, partnerId)) && (await payAlone()) === "paid") return;
   const balance = await walletBalance(db, partnerId);
   throw new CommandError(
     402,
