@@ -2,9 +2,9 @@
  * Where the service spends a request: `npm run bench:profile` (bun bench/profile.ts).
  *
  * On a fresh database it makes PROFILE_PARTNERS partners (20; each with a consumer, an approved
- * test policy and a funded live wallet), starts the service under Bun's CPU profiler (`--cpu-prof-md`) without its rate
- * limit, loads one scenario with autocannon and stops the service, which writes the profile as
- * markdown (functions by self time) into PROFILE_DIR. The database is dropped at the end.
+ * test policy and a funded live wallet), starts the service under Bun's CPU profiler
+ * (`--cpu-prof-md`) without its rate limit, loads one scenario with autocannon and stops the
+ * service, which writes the profile as markdown (functions by self time) into PROFILE_DIR. The database is dropped at the end.
  *
  * Env: PROFILE_SCENARIO (quote; also insure, insure-live, register, status, list), PROFILE_SECONDS (10),
  * PROFILE_CONNECTIONS (50), PROFILE_PARTNERS (20; 1 puts every request on one wallet), PROFILE_DIR

@@ -9,8 +9,8 @@ import { resultRows } from "./results";
 /**
  * Group commit (docs/decisions.md, "Group commit"): rows that requests arriving at the same moment
  * insert outside any transaction of theirs — quotes, test policies with their events, new
- * consumers, live premiums with what they pay for — share one statement and its commit, and every caller is answered only once its rows
- * are committed. A commit costs PostgreSQL more than the rows of a small insert (a single-row insert
+ * consumers, live premiums with what they pay for — share one statement and its commit, and every
+ * caller is answered only once its rows are committed. A commit costs PostgreSQL more than the rows of a small insert (a single-row insert
  * per transaction ran at a quarter of the rows per second of eight-row ones on this machine), so
  * under load most of that cost is shared; alone, a request writes at once, as before.
  *
