@@ -283,7 +283,7 @@ describe.skipIf(!!skipReason)(`${INSTANCES} instances on one PostgreSQL and Redi
     const senders = new Set<number | null>();
     // Every other event fails its first attempt, so retries are shared out too; answers take a moment.
     receiver.respond("/instances", async (hit) => {
-      senders.add(senderPid(hit.remotePort));
+      senders.add(senderPid(hit.remotePort, receiver.port));
       await Bun.sleep(60);
       const first = receiver.hitsAt("/instances").find((h) => h.id === hit.id) === hit;
       const fail = first && hit.payload.data.amount % 2 === 1;

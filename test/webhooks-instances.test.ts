@@ -39,7 +39,7 @@ test.skipIf(engine !== "postgres")(
     // Every other event fails its first attempt, so retries are shared out too; answers take a moment.
     const senders = new Map<string, number | null>();
     receiver.respond("/pair", async (hit) => {
-      senders.set(`${hit.id} ${hit.remotePort}`, senderPid(hit.remotePort));
+      senders.set(`${hit.id} ${hit.remotePort}`, senderPid(hit.remotePort, receiver.port));
       await Bun.sleep(100);
       const first = receiver.hitsAt("/pair").find((h) => h.id === hit.id) === hit;
       return new Response(first && hit.payload.data.amount % 2 === 1 ? "try again" : "ok", { status: first && hit.payload.data.amount % 2 === 1 ? 503 : 200 });

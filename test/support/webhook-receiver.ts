@@ -120,9 +120,14 @@ export async function startReceiver(): Promise<Receiver> {
   };
 }
 
-/** The process whose open TCP connection has local port `port` (asked of `ss` while the request is open). */
-export function senderPid(port: number): number | null {
-  const out = Bun.spawnSync(["ss", "-tnpH", "state", "established", `( sport = :${port} )`]).stdout.toString();
+/**
+ * The process whose open TCP connection goes from local port `port` to the receiver's port `to`
+ * (asked of `ss` while the request is open). Both ports: Linux reuses an ephemeral port number for
+ * connections to other destinations, so the local port alone once matched the test runner's own
+ * connection to PostgreSQL.
+ */
+export function senderPid(port: number, to: number): number | null {
+  const out = Bun.spawnSync(["ss", "-tnpH", "state", "established", `( sport = :${port} and dport = :${to} )`]).stdout.toString();
   const pid = /pid=(\d+)/.exec(out)?.[1];
   return pid ? Number(pid) : null;
 }
