@@ -11,7 +11,7 @@
  * (a new temporary folder), PROFILE_CPU (0: measure without the profiler, to compare two versions),
  * BENCH_DATABASE_URL.
  */
-import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,6 +22,7 @@ import { createPartner } from "../src/modules/partners/service";
 import { issuePolicy } from "../src/modules/policies/issuance";
 import { creditWallet } from "../src/modules/wallet/service";
 import { classifyCommandAnswer, runLoad } from "./load";
+import { cpuMs, postgresPids, withScratchDatabase } from "./measure";
 import { benchInsureSeed, benchPerson } from "./seeds";
 import { freePort } from "./servers";
 
@@ -31,50 +32,9 @@ const scenario = env.PROFILE_SCENARIO ?? "quote";
 const seconds = Number(env.PROFILE_SECONDS ?? 10);
 const PARTNERS = Number(env.PROFILE_PARTNERS ?? 20);
 const dir = env.PROFILE_DIR ?? mkdtempSync(join(tmpdir(), "profile-"));
-const baseUrl = env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const dbName = `profile_${Date.now()}`;
-const url = new URL(baseUrl);
-url.pathname = `/${dbName}`;
 
-/** CPU time (user + system, with waited-for children) of these processes in ms, from /proc (Linux). */
-function cpuMs(pids: number[]): number {
-  let ticks = 0;
-  for (const pid of pids) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return ticks * 10; // USER_HZ is 100 on Linux
-}
-
-const postgresUid = (() => {
-  try {
-    return Number(readFileSync("/etc/passwd", "utf8").match(/^postgres:[^:]*:(\d+):/m)?.[1] ?? -1);
-  } catch {
-    return -1;
-  }
-})();
-
-/** PostgreSQL's processes on this machine (the server runs as user postgres). */
-const postgresPids = () =>
-  readdirSync("/proc")
-    .filter((name) => /^\d+$/.test(name))
-    .map(Number)
-    .filter((pid) => {
-      try {
-        return statSync(`/proc/${pid}`).uid === postgresUid;
-      } catch {
-        return false;
-      }
-    });
-
-const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
-await admin`create database ${admin(dbName)}`;
-try {
-  const database = await openDatabase({ url: url.toString() });
+await withScratchDatabase("profile", async (url) => {
+  const database = await openDatabase({ url });
   // Enough partners that none fills its API-log share (ApiLogBuffer's maxPerPartner) as one partner would.
   const callers: { partner: Awaited<ReturnType<typeof createPartner>>; consumerId: string; policyReference: string }[] = [];
   for (let i = 0; i < PARTNERS; i++) {
@@ -121,7 +81,7 @@ try {
   const profiler = env.PROFILE_CPU === "0" ? [] : ["--cpu-prof-md", `--cpu-prof-dir=${dir}`];
   const service = Bun.spawn([process.execPath, ...profiler, "src/main.ts"], {
     cwd: root,
-    env: { ...env, PORT: String(port), DATABASE_URL: url.toString(), LOG_LEVEL: "warn", SEED_DEMO: "false", NIID_START: "false", RATE_LIMIT_MAX: "1000000000" },
+    env: { ...env, PORT: String(port), DATABASE_URL: url, LOG_LEVEL: "warn", SEED_DEMO: "false", NIID_START: "false", RATE_LIMIT_MAX: "1000000000" },
     stdout: "inherit",
     stderr: "inherit",
   });
@@ -133,7 +93,7 @@ try {
   const run = (duration: number) =>
     runLoad({ url: `http://127.0.0.1:${port}/`, connections: Number(env.PROFILE_CONNECTIONS ?? 50), duration, nextBody, classify: classifyCommandAnswer });
   await run(2);
-  const stats = postgres(url.toString(), { max: 1, onnotice: () => {} });
+  const stats = postgres(url, { max: 1, onnotice: () => {} });
   const activity = async () =>
     (
       (await stats`select xact_commit::int8 as commits, tup_inserted::int8 as inserted, tup_updated::int8 as updated, tup_fetched::int8 as fetched
@@ -176,7 +136,4 @@ try {
       .map((f) => join(dir, f))
       .join(", ")}\n`,
   );
-} finally {
-  await admin`drop database if exists ${admin(dbName)} with (force)`;
-  await admin.end({ timeout: 5 });
-}
+});

@@ -12,6 +12,7 @@ import { commissionOn, rateFor, shareOf } from "../src/modules/commissions/earni
 import { basisPointsOf, percentText, previousMonth, rateFrom, statementMonth } from "../src/modules/commissions/model";
 import { changeRate, listRates, partnerStatement } from "../src/modules/commissions/service";
 import { currentWatMonth, watMonth } from "../src/modules/enrichment/service";
+import { outboxEvents } from "../src/modules/events/schema";
 import { policies } from "../src/modules/policies/schema";
 import type { PolicyRecord } from "../src/modules/policies/types";
 import { simulatedInsurer, underwriteDuePolicies } from "../src/modules/policies/underwriting";
@@ -184,6 +185,60 @@ describe("earned when a live policy is first approved", () => {
     expect(row.status).toBe("a");
     expect(sumKind(await linesOf(row.id), "commission")).toBe(commissionOn(row.premiumKobo, 1000));
     await ledgerAgrees(p.partnerId);
+  });
+
+  test("one underwriting pass decides a mixed batch at once: each partner's rate, a device insured twice declined and refunded, an event each", async () => {
+    const [a, b] = [await livePartner(), await livePartner()];
+    await setRate("lapt-flx2-1111", null, 500);
+    await setRate("lapt-flx2-1111", b.partnerId, 1500);
+    const c = productCases["lapt-flx2-1111"]!;
+    const laptop = c.addtnlFact();
+    const insureLaptop = async (p: TestPartner, addtnlFact: Record<string, unknown>) => {
+      const consumer = (await p.run("prfl entity", fullConsumer(), "live")).id as string;
+      const answer = await p.run(`entt_${consumer}: insure`, insureSeed(c, { addtnlFact }), "live");
+      expect(answer).toMatchObject({ status: "p", exctnFdbck: { id: 75 } });
+      return (
+        await db
+          .select()
+          .from(policies)
+          .where(and(eq(policies.partnerId, p.partnerId), eq(policies.reference, answer.id)))
+      )[0]!;
+    };
+    const twice = [await insureLaptop(a, laptop), await insureLaptop(a, laptop)];
+    const other = await insureLaptop(b, c.addtnlFact());
+    const balanceBefore = async (p: TestPartner) => (await db.select().from(wallets).where(eq(wallets.partnerId, p.partnerId)))[0]!.balanceKobo;
+    const [aBefore, bBefore] = [await balanceBefore(a), await balanceBefore(b)];
+
+    await underwriteDuePolicies(db, simulatedInsurer, new Date(Date.now() + 60_000), { batch: 1000 });
+
+    const rowOf = async (id: string) => (await db.select().from(policies).where(eq(policies.id, id)))[0]!;
+    const decided = await Promise.all(twice.map((p) => rowOf(p.id)));
+    const approved = decided.find((p) => p.status === "a")!;
+    const declined = decided.find((p) => p.status === "d")!;
+    expect(approved.policyNo).toMatch(/^POL-LAPT-/);
+    expect(declined.statusNote).toContain("already insured");
+    expect(declined.policyNo).toBeNull();
+    expect((await rowOf(other.id)).status).toBe("a");
+    // The product's rate for a, b's own for b; the declined policy earned nothing and got its premium back.
+    expect(sumKind(await linesOf(approved.id), "commission")).toBe(commissionOn(approved.premiumKobo, 500));
+    expect(sumKind(await linesOf(other.id), "commission")).toBe(commissionOn(other.premiumKobo, 1500));
+    expect((await linesOf(declined.id)).map((l) => [l.kind, l.amountKobo])).toEqual([
+      ["premium", -declined.premiumKobo],
+      ["refund", declined.premiumKobo],
+    ]);
+    expect(await balanceBefore(a)).toBe(aBefore + declined.premiumKobo + commissionOn(approved.premiumKobo, 500));
+    expect(await balanceBefore(b)).toBe(bBefore + commissionOn(other.premiumKobo, 1500));
+    for (const p of [approved, declined, await rowOf(other.id)]) {
+      const events = await db
+        .select({ type: outboxEvents.type })
+        .from(outboxEvents)
+        .where(and(eq(outboxEvents.partnerId, p.partnerId), sql`${outboxEvents.payload}->>'id' = ${p.reference}`));
+      expect(events.map((e) => e.type).sort()).toEqual([p.status === "a" ? "policy.approved" : "policy.declined", "policy.pending"].sort());
+    }
+    await ledgerAgrees(a.partnerId);
+    await ledgerAgrees(b.partnerId);
+    await setRate("lapt-flx2-1111", b.partnerId, null);
+    await setRate("lapt-flx2-1111", null, null);
   });
 
   test("renewed: the renewal is a new policy that earns at the rate of its own approval", async () => {

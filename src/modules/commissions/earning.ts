@@ -3,7 +3,7 @@
  * the caller's transaction, next to the premium's own ledger line, so a commission is never written
  * without its premium or its refund.
  */
-import { and, eq, isNull, or, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client";
 import type { PolicyRecord } from "../policies/types";
 import { walletEntries } from "../wallet/schema";
@@ -13,16 +13,32 @@ import { commissionRates } from "./schema";
 
 type Earner = Pick<PolicyRecord, "id" | "partnerId" | "productCode" | "mode">;
 
+const rateKey = (partnerId: string, productCode: string) => `${partnerId} ${productCode}`;
+
+/**
+ * The rates in force now for these partners' products, by rateKey: a partner's own rate when it has
+ * one, else the product's; 0 when neither is set. One query for any number of them (a batch of decisions).
+ */
+async function ratesFor(db: Executor, earners: readonly Pick<Earner, "partnerId" | "productCode">[]): Promise<Map<string, number>> {
+  const productCodes = [...new Set(earners.map((e) => e.productCode))];
+  const partnerIds = [...new Set(earners.map((e) => e.partnerId))];
+  const rows = await db
+    .select({ productCode: commissionRates.productCode, partnerId: commissionRates.partnerId, basisPoints: commissionRates.rateBasisPoints })
+    .from(commissionRates)
+    .where(and(inArray(commissionRates.productCode, productCodes), or(inArray(commissionRates.partnerId, partnerIds), isNull(commissionRates.partnerId))));
+  const productRates = new Map(rows.flatMap((r) => (r.partnerId ? [] : [[r.productCode, r.basisPoints] as const])));
+  const ownRates = new Map(rows.flatMap((r) => (r.partnerId ? [[rateKey(r.partnerId, r.productCode), r.basisPoints] as const] : [])));
+  return new Map(
+    earners.map(({ partnerId, productCode }) => {
+      const key = rateKey(partnerId, productCode);
+      return [key, ownRates.get(key) ?? productRates.get(productCode) ?? 0];
+    }),
+  );
+}
+
 /** The rate in force for the partner's product now: its own rate when it has one, else the product's; 0 when neither is set. */
 export async function rateFor(db: Executor, partnerId: string, productCode: string): Promise<number> {
-  const [rate] = await db
-    .select({ basisPoints: commissionRates.rateBasisPoints })
-    .from(commissionRates)
-    .where(and(eq(commissionRates.productCode, productCode), or(eq(commissionRates.partnerId, partnerId), isNull(commissionRates.partnerId))))
-    // The partner's own rate sorts before the product's (nulls last).
-    .orderBy(sql`${commissionRates.partnerId} nulls last`)
-    .limit(1);
-  return rate?.basisPoints ?? 0;
+  return (await ratesFor(db, [{ partnerId, productCode }])).get(rateKey(partnerId, productCode))!;
 }
 
 /** `amount × numerator / denominator` in whole kobo, half a kobo rounded up (amounts are positive), exact in BigInt. */
@@ -54,12 +70,14 @@ async function earn(tx: Executor, policy: Earner, premiumKobo: number, basisPoin
 }
 
 /**
- * A live policy approved for the first time (at issuance, by the insurer or by an administrator)
- * earns its premium × the rate in force now. Test-mode policies earn nothing.
+ * Live policies approved for the first time (at issuance, by the insurer or by an administrator)
+ * earn their premium × the rate in force now. Test-mode policies earn nothing.
  */
-export async function earnOnApproval(tx: Executor, policy: Earner & Pick<PolicyRecord, "premiumKobo">, now: Date): Promise<void> {
-  if (policy.mode !== "live") return;
-  await earn(tx, policy, policy.premiumKobo, await rateFor(tx, policy.partnerId, policy.productCode), now);
+export async function earnOnApproval(tx: Executor, approved: readonly (Earner & Pick<PolicyRecord, "premiumKobo">)[], now: Date): Promise<void> {
+  const live = approved.filter((policy) => policy.mode === "live");
+  if (!live.length) return;
+  const rates = await ratesFor(tx, live);
+  for (const policy of live) await earn(tx, policy, policy.premiumKobo, rates.get(rateKey(policy.partnerId, policy.productCode))!, now);
 }
 
 /**

@@ -16,7 +16,13 @@ export async function outboxRow(db: Executor, event: DomainEvent, now: Date) {
   return { id: newId(), ...event, targetUrl: event.targetUrl ?? null, createdAt: now, dispatchedAt: goesSomewhere ? null : now };
 }
 
-/** Write an event in the caller's transaction (the outbox): it exists exactly when the change does. */
-export async function recordEvent(tx: Executor, event: DomainEvent, now: Date): Promise<void> {
-  await tx.insert(outboxEvents).values(await outboxRow(tx, event, now));
+/** Write events in the caller's transaction (the outbox), in one statement: they exist exactly when the change does. */
+export async function recordEvents(tx: Executor, events: readonly DomainEvent[], now: Date): Promise<void> {
+  if (!events.length) return;
+  const rows = [];
+  for (const event of events) rows.push(await outboxRow(tx, event, now));
+  await tx.insert(outboxEvents).values(rows);
 }
+
+/** Write an event in the caller's transaction (the outbox): it exists exactly when the change does. */
+export const recordEvent = (tx: Executor, event: DomainEvent, now: Date): Promise<void> => recordEvents(tx, [event], now);

@@ -242,7 +242,7 @@ async function storePolicy(tx: Executor, actor: AuditActor | undefined, policy: 
       throw referenceInUse(policy.reference);
     throw error;
   }
-  if (policy.status === "a") await earnOnApproval(tx, policy, now);
+  if (policy.status === "a") await earnOnApproval(tx, [policy], now);
   if (certificate) await storeCertificate(tx, policy.id, certificate);
   if (actor)
     await recordAudit(

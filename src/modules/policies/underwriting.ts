@@ -7,7 +7,7 @@ import { findConsumer } from "../consumers/service";
 import type { VehicleRegistry } from "../enrichment/registry";
 import { registryAnswer } from "../enrichment/service";
 import { sandboxInsurer } from "../sandbox/insurer";
-import { decide } from "./review";
+import { type Decision, decideAll } from "./review";
 import { policies } from "./schema";
 import { latestQuote, policyContext, storedTerms } from "./service";
 import type { InsurerGateway, PolicyRecord } from "./types";
@@ -88,6 +88,7 @@ export async function underwriteDuePolicies(
     // the locks are taken in one order, so two instances with overlapping devices cannot deadlock.
     const liveDevices = [...new Set(claimed.flatMap((p) => (p.deviceId && p.mode === "live" ? [p.deviceId] : [])))].sort();
     for (const deviceId of liveDevices) await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${deviceId}))`);
+    const decisions: { policy: PolicyRecord; decision: Decision }[] = [];
     for (const policy of claimed) {
       const product = findProduct(policy.productCode);
       const consumer = (await findConsumer(tx, policy.partnerId, policy.consumerId))!;
@@ -109,7 +110,17 @@ export async function underwriteDuePolicies(
             ),
           )
           .limit(1);
-        deviceAlreadyInsured = !!other;
+        // The batch's decisions are recorded at its end: a policy approved earlier in it insures the device already.
+        deviceAlreadyInsured =
+          !!other ||
+          decisions.some(
+            (earlier) =>
+              earlier.decision.status === "a" &&
+              earlier.policy.deviceId === policy.deviceId &&
+              earlier.policy.mode === policy.mode &&
+              earlier.policy.coverEnd >= now &&
+              earlier.policy.id !== policy.renewsPolicyId,
+          );
       }
       // Only the families whose rules compare with the quote read it (as issuance does).
       const quote = product.family.policy.comparesWithQuote ? await latestQuote(tx, policy.partnerId, policy.productCode) : undefined;
@@ -118,8 +129,10 @@ export async function underwriteDuePolicies(
       // A test policy is pending only when a sandbox reference asked for a later decision: the sandbox gives it, never the gateway.
       const [insurer, by] = policy.mode === "test" ? [sandboxInsurer, "sandbox"] : [gateway, "insurer"];
       const decision = await insurer.underwrite(policy, { product, terms, policyContext: context, facts });
-      await decide(tx, policy, decision.approve ? { status: "a", by } : { status: "d", note: decision.reason, by }, decisionTime());
+      decisions.push({ policy, decision: decision.approve ? { status: "a", by } : { status: "d", note: decision.reason, by } });
     }
+    // Recorded together: a few statements for the whole batch rather than a few for each policy.
+    await decideAll(tx, decisions, decisionTime());
     return claimed.length + postponed.size;
   });
 }
