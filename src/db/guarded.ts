@@ -26,7 +26,9 @@ export function tableRecord<T extends PgTable>(table: T, row: T["$inferSelect"])
   for (const [key, column] of tableColumns(table)) {
     const value = (row as Record<string, unknown>)[key];
     if (value === undefined) throw new Error(`no value for ${getTableName(table)}.${key}`);
-    record[column.name] = value instanceof Uint8Array ? `\\x${Buffer.from(value).toString("hex")}` : value;
+    // Times as text here rather than in JSON.stringify: a Date's toJSON takes the whole record off
+    // the stringifier's fast path (four times slower for a policy's row).
+    record[column.name] = value instanceof Date ? value.toISOString() : value instanceof Uint8Array ? `\\x${Buffer.from(value).toString("hex")}` : value;
   }
   return record;
 }
