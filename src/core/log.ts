@@ -28,7 +28,18 @@ const SECRET_TEXT: [RegExp, string][] = [
   [/\b(Bearer|Basic)\s+[^\s"',]+/gi, "$1 [redacted]"],
 ];
 
+/**
+ * Text none of SECRET_TEXT's shapes (nor a query's parameters) can be found in: each needs one of
+ * these (an API key its padding "="). One pass says so for most text, where the shapes took six.
+ */
+const MAYBE_SECRET_TEXT = /whsec_|eyJ|=|\$argon2|(?:bearer|basic)\s|\nparams: /i;
+
 export function scrubText(text: string): string {
+  return MAYBE_SECRET_TEXT.test(text) ? scrubEveryShape(text) : text;
+}
+
+/** scrubText without its shortcut (exported for the test that proves the shortcut changes nothing). */
+export function scrubEveryShape(text: string): string {
   // A failed query's message ends with its parameters: consumers' details, documents, secrets.
   let scrubbed = text.replace(/\nparams: [\s\S]*$/, "\nparams: [redacted]");
   for (const [pattern, replacement] of SECRET_TEXT) scrubbed = scrubbed.replace(pattern, replacement);
