@@ -1,6 +1,14 @@
-/** For benchmarks that say what a piece of work costs: a scratch database, and CPU accounting from /proc (Linux). */
+/**
+ * For benchmarks that say what a piece of work costs: a scratch database, partners to load it
+ * with, and CPU accounting from /proc (Linux).
+ */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import postgres from "postgres";
+import type { Database } from "../src/db/client";
+import { registerConsumer } from "../src/modules/consumers/service";
+import { createPartner } from "../src/modules/partners/service";
+import { creditWallet } from "../src/modules/wallet/service";
+import { benchPerson } from "./seeds";
 
 /**
  * `work` on a new database `<prefix>_<timestamp>` of the server at BENCH_DATABASE_URL
@@ -19,6 +27,18 @@ export async function withScratchDatabase(prefix: string, work: (url: string) =>
     await admin`drop database if exists ${admin(dbName)} with (force)`;
     await admin.end({ timeout: 5 });
   }
+}
+
+/** `count` partners named `<name> <i>`, each with a registered consumer and `fundsKobo` in its wallet. */
+export async function fundedPartners(db: Database, count: number, name: string, fundsKobo: number) {
+  const partners: { partner: Awaited<ReturnType<typeof createPartner>>; consumerId: string }[] = [];
+  for (let i = 0; i < count; i++) {
+    const partner = await createPartner(db, { name: `${name} ${i}` });
+    const consumer = await registerConsumer(db, partner.partnerId, benchPerson(), { maxDocumentBytes: 1 << 20 });
+    await db.transaction((tx) => creditWallet(tx, partner.partnerId, { amountKobo: fundsKobo, reference: `${name}-funds` }, new Date()));
+    partners.push({ partner, consumerId: consumer.id });
+  }
+  return partners;
 }
 
 /** CPU time (user + system, with waited-for children) of these processes in ms. */

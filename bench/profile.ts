@@ -4,7 +4,8 @@
  * On a fresh database it makes PROFILE_PARTNERS partners (20; each with a consumer, an approved
  * test policy and a funded live wallet), starts the service under Bun's CPU profiler
  * (`--cpu-prof-md`) without its rate limit, loads one scenario with autocannon and stops the
- * service, which writes the profile as markdown (functions by self time) into PROFILE_DIR. The database is dropped at the end.
+ * service, which writes the profile as markdown (functions by self time) into PROFILE_DIR. The
+ * database is dropped at the end.
  *
  * Env: PROFILE_SCENARIO (quote; also insure, insure-live, register, status, list), PROFILE_SECONDS (10),
  * PROFILE_CONNECTIONS (50), PROFILE_PARTNERS (20; 1 puts every request on one wallet), PROFILE_DIR
@@ -17,12 +18,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import postgres from "postgres";
 import { openDatabase } from "../src/db/client";
-import { registerConsumer } from "../src/modules/consumers/service";
-import { createPartner } from "../src/modules/partners/service";
 import { issuePolicy } from "../src/modules/policies/issuance";
-import { creditWallet } from "../src/modules/wallet/service";
 import { classifyCommandAnswer, runLoad } from "./load";
-import { cpuMs, postgresPids, withScratchDatabase } from "./measure";
+import { cpuMs, fundedPartners, postgresPids, withScratchDatabase } from "./measure";
 import { benchInsureSeed, benchPerson } from "./seeds";
 import { freePort } from "./servers";
 
@@ -35,24 +33,21 @@ const dir = env.PROFILE_DIR ?? mkdtempSync(join(tmpdir(), "profile-"));
 
 await withScratchDatabase("profile", async (url) => {
   const database = await openDatabase({ url });
-  // Enough partners that none fills its API-log share (ApiLogBuffer's maxPerPartner) as one partner would.
-  const callers: { partner: Awaited<ReturnType<typeof createPartner>>; consumerId: string; policyReference: string }[] = [];
-  for (let i = 0; i < PARTNERS; i++) {
-    const partner = await createPartner(database.db, { name: `profile ${i}` });
-    const consumer = await registerConsumer(database.db, partner.partnerId, benchPerson(), { maxDocumentBytes: 1 << 20 });
+  // Enough partners that none fills its API-log share (ApiLogBuffer's maxPerPartner) as one partner would;
+  // enough funds for the whole run on however few wallets (a premium is 15,000 naira).
+  const funded = await fundedPartners(database.db, PARTNERS, "profile", 10_000_000_000 * Math.ceil(20 / PARTNERS));
+  const callers: ((typeof funded)[number] & { policyReference: string })[] = [];
+  for (const { partner, consumerId } of funded) {
     const policySeed = benchInsureSeed();
     await issuePolicy(database.db, {
       partnerId: partner.partnerId,
       mode: "test",
-      consumerParam: consumer.id,
+      consumerParam: consumerId,
       seed: policySeed,
       now: new Date(),
       insurerDelayMs: 0,
     });
-    // Enough for the whole run on however few wallets (a premium is 15,000 naira).
-    const funds = 10_000_000_000 * Math.ceil(20 / PARTNERS);
-    await database.db.transaction((tx) => creditWallet(tx, partner.partnerId, { amountKobo: funds, reference: "profile-funds" }, new Date()));
-    callers.push({ partner, consumerId: consumer.id, policyReference: policySeed.id });
+    callers.push({ partner, consumerId, policyReference: policySeed.id });
   }
   await database.close();
 

@@ -8,13 +8,10 @@
  * hand. The database is dropped at the end. Env: BENCH_DATABASE_URL, BENCH_UNDERWRITING_POLICIES.
  */
 import { openDatabase } from "../src/db/client";
-import { registerConsumer } from "../src/modules/consumers/service";
-import { createPartner } from "../src/modules/partners/service";
 import { issuePolicy } from "../src/modules/policies/issuance";
 import { simulatedInsurer, underwriteDuePolicies } from "../src/modules/policies/underwriting";
-import { creditWallet } from "../src/modules/wallet/service";
-import { cpuMs, postgresPids, withScratchDatabase } from "./measure";
-import { benchInsureSeed, benchPerson } from "./seeds";
+import { cpuMs, fundedPartners, postgresPids, withScratchDatabase } from "./measure";
+import { benchInsureSeed } from "./seeds";
 
 const env = process.env;
 const POLICIES = Number(env.BENCH_UNDERWRITING_POLICIES ?? 3000);
@@ -23,18 +20,12 @@ const PARTNERS = 20;
 await withScratchDatabase("underwriting", async (url) => {
   const database = await openDatabase({ url });
   const db = database.db;
-  const callers: { partnerId: string; consumerId: string }[] = [];
-  for (let i = 0; i < PARTNERS; i++) {
-    const partner = await createPartner(db, { name: `underwriting ${i}` });
-    const consumer = await registerConsumer(db, partner.partnerId, benchPerson(), { maxDocumentBytes: 1 << 20 });
-    await db.transaction((tx) => creditWallet(tx, partner.partnerId, { amountKobo: 10_000_000_000, reference: "bench-funds" }, new Date()));
-    callers.push({ partnerId: partner.partnerId, consumerId: consumer.id });
-  }
+  const callers = await fundedPartners(db, PARTNERS, "underwriting", 10_000_000_000);
   // Fifty at a time, as requests arriving together would (they share statements).
   for (let i = 0; i < POLICIES; i += 50)
     await Promise.all(
-      Array.from({ length: Math.min(50, POLICIES - i) }, (_, j) => callers[(i + j) % PARTNERS]!).map(({ partnerId, consumerId }) =>
-        issuePolicy(db, { partnerId, mode: "live", consumerParam: consumerId, seed: benchInsureSeed(), now: new Date(), insurerDelayMs: 0 }),
+      Array.from({ length: Math.min(50, POLICIES - i) }, (_, j) => callers[(i + j) % PARTNERS]!).map(({ partner, consumerId }) =>
+        issuePolicy(db, { partnerId: partner.partnerId, mode: "live", consumerParam: consumerId, seed: benchInsureSeed(), now: new Date(), insurerDelayMs: 0 }),
       ),
     );
 

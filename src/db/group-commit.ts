@@ -10,9 +10,10 @@ import { resultRows } from "./results";
  * Group commit (docs/decisions.md, "Group commit"): rows that requests arriving at the same moment
  * insert outside any transaction of theirs — quotes, test policies with their events, new
  * consumers, live premiums with what they pay for — share one statement and its commit, and every
- * caller is answered only once its rows are committed. A commit costs PostgreSQL more than the rows of a small insert (a single-row insert
- * per transaction ran at a quarter of the rows per second of eight-row ones on this machine), so
- * under load most of that cost is shared; alone, a request writes at once, as before.
+ * caller is answered only once its rows are committed. A commit costs PostgreSQL more than the rows
+ * of a small insert (a single-row insert per transaction ran at a quarter of the rows per second of
+ * eight-row ones on this machine), so under load most of that cost is shared; alone, a request
+ * writes at once, as before.
  *
  * A batch is atomic as a whole. When one caller's rows break a constraint (a reused reference) or the
  * batch meets a deadlock, nothing was written, and every caller's rows are written again on their

@@ -13,32 +13,24 @@ import { commissionRates } from "./schema";
 
 type Earner = Pick<PolicyRecord, "id" | "partnerId" | "productCode" | "mode">;
 
-const rateKey = (partnerId: string, productCode: string) => `${partnerId} ${productCode}`;
-
 /**
- * The rates in force now for these partners' products, by rateKey: a partner's own rate when it has
- * one, else the product's; 0 when neither is set. One query for any number of them (a batch of decisions).
+ * The rates in force now for these partners' products, in their order: a partner's own rate when it
+ * has one, else the product's; 0 when neither is set. One query for any number of them (a batch of decisions).
  */
-async function ratesFor(db: Executor, earners: readonly Pick<Earner, "partnerId" | "productCode">[]): Promise<Map<string, number>> {
+async function ratesFor(db: Executor, earners: readonly Pick<Earner, "partnerId" | "productCode">[]): Promise<number[]> {
   const productCodes = [...new Set(earners.map((e) => e.productCode))];
   const partnerIds = [...new Set(earners.map((e) => e.partnerId))];
   const rows = await db
     .select({ productCode: commissionRates.productCode, partnerId: commissionRates.partnerId, basisPoints: commissionRates.rateBasisPoints })
     .from(commissionRates)
     .where(and(inArray(commissionRates.productCode, productCodes), or(inArray(commissionRates.partnerId, partnerIds), isNull(commissionRates.partnerId))));
-  const productRates = new Map(rows.flatMap((r) => (r.partnerId ? [] : [[r.productCode, r.basisPoints] as const])));
-  const ownRates = new Map(rows.flatMap((r) => (r.partnerId ? [[rateKey(r.partnerId, r.productCode), r.basisPoints] as const] : [])));
-  return new Map(
-    earners.map(({ partnerId, productCode }) => {
-      const key = rateKey(partnerId, productCode);
-      return [key, ownRates.get(key) ?? productRates.get(productCode) ?? 0];
-    }),
-  );
+  const rateOf = (partnerId: string | null, productCode: string) => rows.find((r) => r.partnerId === partnerId && r.productCode === productCode)?.basisPoints;
+  return earners.map(({ partnerId, productCode }) => rateOf(partnerId, productCode) ?? rateOf(null, productCode) ?? 0);
 }
 
 /** The rate in force for the partner's product now: its own rate when it has one, else the product's; 0 when neither is set. */
 export async function rateFor(db: Executor, partnerId: string, productCode: string): Promise<number> {
-  return (await ratesFor(db, [{ partnerId, productCode }])).get(rateKey(partnerId, productCode))!;
+  return (await ratesFor(db, [{ partnerId, productCode }]))[0]!;
 }
 
 /** `amount × numerator / denominator` in whole kobo, half a kobo rounded up (amounts are positive), exact in BigInt. */
@@ -77,7 +69,7 @@ export async function earnOnApproval(tx: Executor, approved: readonly (Earner & 
   const live = approved.filter((policy) => policy.mode === "live");
   if (!live.length) return;
   const rates = await ratesFor(tx, live);
-  for (const policy of live) await earn(tx, policy, policy.premiumKobo, rates.get(rateKey(policy.partnerId, policy.productCode))!, now);
+  for (const [i, policy] of live.entries()) await earn(tx, policy, policy.premiumKobo, rates[i]!, now);
 }
 
 /**

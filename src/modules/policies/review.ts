@@ -16,6 +16,7 @@ const noLongerPending = (policy: PolicyRecord) => new CommandError(409, `policy 
 export interface Decision {
   status: "a" | "d";
   note?: string | null;
+  /** Who decided, as the policy keeps it (decidedBy). */
   by: string;
 }
 
@@ -76,11 +77,8 @@ export async function decideAll(tx: Executor, batch: readonly { policy: PolicyRe
 const REVIEWED_IN_ITS_MODE = "it is approved or declined";
 
 /** An administrator's decision about a pending policy. */
-export interface Review {
-  status: "a" | "d";
+export interface Review extends Decision {
   note?: string;
-  /** Who decided, as the policy keeps it (decidedBy). */
-  by: string;
   /** Where the surface takes the note from, for the refusal of a decline without one. */
   noteField: string;
 }
