@@ -2,12 +2,14 @@
  * `npm run bench:underwriting`: how fast the background job decides a backlog of live policies.
  *
  * On a fresh database it issues BENCH_UNDERWRITING_POLICIES (3,000) live third-party vehicle
- * policies across 20 funded partners (all pending for the insurer), then runs the underwriting job
+ * policies across 20 funded partners (all pending for the insurer), the product earning a 10 %
+ * commission as an operator would set it, then runs the underwriting job
  * in batches of 20 until nothing is due, and prints the time it took and the CPU per decision of
  * this process and of PostgreSQL (from /proc). Print only; the figures go to docs/performance.md by
  * hand. The database is dropped at the end. Env: BENCH_DATABASE_URL, BENCH_UNDERWRITING_POLICIES.
  */
 import { openDatabase } from "../src/db/client";
+import { changeRate } from "../src/modules/commissions/service";
 import { issuePolicy } from "../src/modules/policies/issuance";
 import { simulatedInsurer, underwriteDuePolicies } from "../src/modules/policies/underwriting";
 import { cpuMs, fundedPartners, postgresPids, withScratchDatabase } from "./measure";
@@ -21,6 +23,13 @@ await withScratchDatabase("underwriting", async (url) => {
   const database = await openDatabase({ url });
   const db = database.db;
   const callers = await fundedPartners(db, PARTNERS, "underwriting", 10_000_000_000);
+  // Every approval earns its partner a commission line, as in production.
+  await changeRate(
+    db,
+    { label: "bench", partnerId: callers[0]!.partner.partnerId },
+    { productCode: "vhcl-tprt-1111", partnerId: null, basisPoints: 1000 },
+    new Date(),
+  );
   // Fifty at a time, as requests arriving together would (they share statements).
   for (let i = 0; i < POLICIES; i += 50)
     await Promise.all(

@@ -17,6 +17,7 @@ import { policies } from "../src/modules/policies/schema";
 import type { PolicyRecord } from "../src/modules/policies/types";
 import { simulatedInsurer, underwriteDuePolicies } from "../src/modules/policies/underwriting";
 import { walletEntries, wallets } from "../src/modules/wallet/schema";
+import { postCommissions } from "../src/modules/wallet/service";
 import { type TestPartner, testApp } from "./support/harness";
 import { lifecycleHelpers } from "./support/lifecycle";
 import { fullConsumer, insureSeed, productCases } from "./support/policies";
@@ -239,6 +240,60 @@ describe("earned when a live policy is first approved", () => {
     await ledgerAgrees(b.partnerId);
     await setRate("lapt-flx2-1111", b.partnerId, null);
     await setRate("lapt-flx2-1111", null, null);
+  });
+
+  test("one pass posts its commissions in one statement: several lines of one partner, each with the balance after it", async () => {
+    const [a, b] = [await livePartner(), await livePartner()];
+    await setRate("vhcl-tprt-1111", a.partnerId, 1000);
+    await setRate("vhcl-tprt-1111", b.partnerId, 2500);
+    const issued = [await issue(a, "vhcl-tprt-1111"), await issue(b, "vhcl-tprt-1111"), await issue(a, "vhcl-tprt-1111"), await issue(a, "vhcl-tprt-1111")];
+    expect(issued.map((p) => p.status)).toEqual(["p", "p", "p", "p"]);
+    const pending = await Promise.all(issued.map((p) => p.row()));
+
+    await underwriteDuePolicies(db, simulatedInsurer, new Date(Date.now() + 60_000), { batch: 1000 });
+
+    for (const [p, basisPoints] of [
+      [a, 1000],
+      [b, 2500],
+    ] as const) {
+      const ledger = await db
+        .select()
+        .from(walletEntries)
+        .where(eq(walletEntries.partnerId, p.partnerId))
+        .orderBy(asc(walletEntries.createdAt), asc(walletEntries.id));
+      // Every line's balance follows from the one before it, the commissions' included.
+      for (const [i, line] of ledger.entries()) expect(line.balanceAfterKobo).toBe((ledger[i - 1]?.balanceAfterKobo ?? 0) + line.amountKobo);
+      const commissions = ledger.filter((line) => line.kind === "commission");
+      const own = pending.filter((policy) => policy.partnerId === p.partnerId);
+      expect(commissions.map((line) => line.policyId).sort()).toEqual(own.map((policy) => policy.id).sort());
+      for (const line of commissions) {
+        const policy = own.find((o) => o.id === line.policyId)!;
+        expect([line.amountKobo, line.rateBasisPoints, line.reference]).toEqual([
+          commissionOn(policy.premiumKobo, basisPoints),
+          basisPoints,
+          percentText(basisPoints),
+        ]);
+      }
+      expect(await ledgerAgrees(p.partnerId)).toBe(ledger.at(-1)!.balanceAfterKobo);
+    }
+    await setRate("vhcl-tprt-1111", a.partnerId, null);
+    await setRate("vhcl-tprt-1111", b.partnerId, null);
+  });
+
+  test("lines of one partner are posted together only when none is a debit", async () => {
+    const p = await livePartner();
+    const policy = await (await approvedLive(p, "lapt-flx2-1111")).row();
+    const reversal = {
+      partnerId: p.partnerId,
+      policyId: policy.id,
+      kind: "commission_reversal",
+      amountKobo: -1,
+      rateBasisPoints: 100,
+      reference: "1 %",
+    } as const;
+    const before = await ledgerAgrees(p.partnerId);
+    await expect(db.transaction((tx) => postCommissions(tx, [reversal, reversal], new Date()))).rejects.toThrow("must hold no debit");
+    expect(await ledgerAgrees(p.partnerId)).toBe(before);
   });
 
   test("renewed: the renewal is a new policy that earns at the rate of its own approval", async () => {

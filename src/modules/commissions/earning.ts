@@ -7,7 +7,7 @@ import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client";
 import type { PolicyRecord } from "../policies/types";
 import { walletEntries } from "../wallet/schema";
-import { postCommission } from "../wallet/service";
+import { type CommissionLine, postCommissions } from "../wallet/service";
 import { percentText } from "./model";
 import { commissionRates } from "./schema";
 
@@ -51,25 +51,27 @@ async function commissionLines(tx: Executor, policyId: string) {
     .orderBy(walletEntries.createdAt, walletEntries.id);
 }
 
-async function earn(tx: Executor, policy: Earner, premiumKobo: number, basisPoints: number, now: Date) {
+/** The commission line of `premiumKobo` earned at `basisPoints`; none when it comes to nothing. */
+function earned(policy: Earner, premiumKobo: number, basisPoints: number): CommissionLine[] {
   const amountKobo = commissionOn(premiumKobo, basisPoints);
-  if (amountKobo > 0)
-    await postCommission(
-      tx,
-      { partnerId: policy.partnerId, policyId: policy.id, kind: "commission", amountKobo, rateBasisPoints: basisPoints, reference: percentText(basisPoints) },
-      now,
-    );
+  return amountKobo > 0
+    ? [{ partnerId: policy.partnerId, policyId: policy.id, kind: "commission", amountKobo, rateBasisPoints: basisPoints, reference: percentText(basisPoints) }]
+    : [];
 }
 
 /**
  * Live policies approved for the first time (at issuance, by the insurer or by an administrator)
- * earn their premium × the rate in force now. Test-mode policies earn nothing.
+ * earn their premium × the rate in force now, all in one statement. Test-mode policies earn nothing.
  */
 export async function earnOnApproval(tx: Executor, approved: readonly (Earner & Pick<PolicyRecord, "premiumKobo">)[], now: Date): Promise<void> {
   const live = approved.filter((policy) => policy.mode === "live");
   if (!live.length) return;
   const rates = await ratesFor(tx, live);
-  for (const [i, policy] of live.entries()) await earn(tx, policy, policy.premiumKobo, rates[i]!, now);
+  await postCommissions(
+    tx,
+    live.flatMap((policy, i) => earned(policy, policy.premiumKobo, rates[i]!)),
+    now,
+  );
 }
 
 /**
@@ -80,7 +82,7 @@ export async function earnOnApproval(tx: Executor, approved: readonly (Earner & 
 export async function earnOnExtraPremium(tx: Executor, policy: Earner, extraKobo: number, now: Date): Promise<void> {
   if (policy.mode !== "live" || extraKobo <= 0) return;
   const basisPoints = (await commissionLines(tx, policy.id)).find((line) => line.kind === "commission")?.rateBasisPoints;
-  if (basisPoints) await earn(tx, policy, extraKobo, basisPoints, now);
+  if (basisPoints) await postCommissions(tx, earned(policy, extraKobo, basisPoints), now);
 }
 
 /**
@@ -97,16 +99,18 @@ export async function reverseOnRefund(tx: Executor, policy: Earner, refundKobo: 
   const amountKobo = refundKobo >= premiumBeforeKobo ? earnedKobo : Math.min(earnedKobo, shareOf(earnedKobo, refundKobo, premiumBeforeKobo));
   const rateBasisPoints = lines.find((line) => line.kind === "commission")?.rateBasisPoints ?? 0;
   if (amountKobo > 0)
-    await postCommission(
+    await postCommissions(
       tx,
-      {
-        partnerId: policy.partnerId,
-        policyId: policy.id,
-        kind: "commission_reversal",
-        amountKobo: -amountKobo,
-        rateBasisPoints,
-        reference: percentText(rateBasisPoints),
-      },
+      [
+        {
+          partnerId: policy.partnerId,
+          policyId: policy.id,
+          kind: "commission_reversal",
+          amountKobo: -amountKobo,
+          rateBasisPoints,
+          reference: percentText(rateBasisPoints),
+        },
+      ],
       now,
     );
 }

@@ -5,7 +5,7 @@ import { findProduct } from "../../products";
 import { type AuditActor, recordAudit } from "../audit/service";
 import { earnOnApproval } from "../commissions/earning";
 import { recordEvents } from "../events/service";
-import { refundPremium } from "../wallet/service";
+import { refundPremiums } from "../wallet/service";
 import { policies } from "./schema";
 import { addressConditions, newPolicyNumber, notFoundAt, type PolicyAddress, requirePolicyMode, statusEvent } from "./service";
 import type { Mode, PolicyRecord } from "./types";
@@ -24,9 +24,9 @@ export interface Decision {
  * Move pending policies to approved or declined, with their events and (on a live decline) the
  * premium refund, in the caller's transaction: an administrator's one decision, or the insurer's
  * of one underwriting pass. A few statements whatever the batch's size: the policies in one UPDATE,
- * their commissions' rates in one query, their events in one INSERT; refunds of live declines one by
- * one. Refuses the batch when any of its policies is no longer pending. The decided policies come
- * back in the order given.
+ * the refunds of live declines in one, their commissions' rates in one query and their lines in one,
+ * their events in one INSERT. Refuses the batch when any of its policies is no longer pending. The
+ * decided policies come back in the order given.
  */
 export async function decideAll(tx: Executor, batch: readonly { policy: PolicyRecord; decision: Decision }[], now: Date): Promise<PolicyRecord[]> {
   if (!batch.length) return [];
@@ -61,8 +61,13 @@ export async function decideAll(tx: Executor, batch: readonly { policy: PolicyRe
   const changed = batch.find(({ policy }) => !byId.has(policy.id));
   if (changed) throw noLongerPending(changed.policy);
   const decided = batch.map(({ policy }) => byId.get(policy.id)!);
-  for (const policy of decided)
-    if (policy.status === "d" && policy.mode === "live") await refundPremium(tx, policy.partnerId, policy.id, policy.premiumKobo, now);
+  await refundPremiums(
+    tx,
+    decided
+      .filter((policy) => policy.status === "d" && policy.mode === "live")
+      .map((policy) => ({ partnerId: policy.partnerId, policyId: policy.id, premiumKobo: policy.premiumKobo })),
+    now,
+  );
   // The first approval earns the partner its commission (a declined policy never earned any).
   await earnOnApproval(
     tx,

@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { CommandError } from "../../core/errors";
 import { newId } from "../../core/ids";
+import { getOrMake } from "../../core/maps";
 import { toNaira as naira } from "../../core/money";
 import { encodeCursor, type Page } from "../../core/pagination";
 import type { Database, Executor } from "../../db/client";
@@ -29,27 +30,72 @@ export async function walletBalance(db: Executor, partnerId: string): Promise<nu
 type LedgerLine = Pick<WalletEntry, "partnerId" | "kind" | "amountKobo"> & Partial<Pick<WalletEntry, "reference" | "policyId" | "rateBasisPoints">>;
 
 /**
- * Post a ledger line in the caller's transaction. The UPDATE locks the wallet row, so the lines of
- * one partner are written one at a time and each balance after is exact; a partner's first line
- * makes its wallet.
+ * Post ledger lines in the caller's transaction, in ONE statement whatever their number (an
+ * underwriting pass's refunds or commissions): each wallet is locked (in one order, as in every
+ * write that touches wallets), moved by its lines' sum, and each line carries the balance after it,
+ * in the order given. A partner's first line makes its wallet. The wallet's check refuses an
+ * overdraft, but it sees only the sum: several lines of one partner must therefore hold no debit,
+ * or one could leave a line's balance below zero unseen.
  */
-async function postLine(tx: Executor, line: LedgerLine, now: Date): Promise<WalletEntry> {
-  const addTo = () =>
-    tx
-      .update(wallets)
-      .set({ balanceKobo: sql`${wallets.balanceKobo} + ${line.amountKobo}`, updatedAt: now })
-      .where(eq(wallets.partnerId, line.partnerId))
-      .returning({ balance: wallets.balanceKobo });
-  let [wallet] = await addTo();
-  if (!wallet) {
-    await ensureWallet(tx, line.partnerId);
-    [wallet] = await addTo();
-  }
-  const [entry] = await tx
-    .insert(walletEntries)
-    .values({ id: newId(), ...line, balanceAfterKobo: wallet!.balance, createdAt: now })
-    .returning();
-  return entry!;
+async function postLines(tx: Executor, lines: readonly LedgerLine[], now: Date): Promise<WalletEntry[]> {
+  const linesOf = new Map<string, LedgerLine[]>();
+  for (const line of lines) getOrMake(linesOf, line.partnerId, () => []).push(line);
+  for (const ofPartner of linesOf.values())
+    if (ofPartner.length > 1 && ofPartner.some((line) => line.amountKobo < 0))
+      throw new Error("several ledger lines of one partner in one statement must hold no debit");
+  const entries: WalletEntry[] = lines.map((line) => ({
+    id: newId(),
+    reference: null,
+    policyId: null,
+    rateBasisPoints: null,
+    ...line,
+    balanceAfterKobo: 0,
+    createdAt: now,
+  }));
+  const records = entries.map((entry, n) => ({
+    n,
+    id: entry.id,
+    partner_id: entry.partnerId,
+    kind: entry.kind,
+    amount_kobo: entry.amountKobo,
+    reference: entry.reference,
+    policy_id: entry.policyId,
+    rate_basis_points: entry.rateBasisPoints,
+  }));
+  const posted = resultRows<{ n: number; balance_after: string }>(
+    await tx.execute(sql`with lines as (
+        select * from json_to_recordset(${JSON.stringify(records)}::json)
+          as l(n int, id uuid, partner_id uuid, kind text, amount_kobo bigint, reference text, policy_id uuid, rate_basis_points int)
+      ), wanted as (
+        select partner_id, sum(amount_kobo)::bigint as total from lines group by partner_id
+      ), locked as (
+        select w.partner_id from ${wallets} w join wanted using (partner_id) order by w.partner_id for update of w
+      ), moved as (
+        update ${wallets} w set balance_kobo = w.balance_kobo + wanted.total, updated_at = ${now.toISOString()}::timestamptz from wanted
+        where w.partner_id = wanted.partner_id and w.partner_id in (select partner_id from locked)
+        returning w.partner_id, w.balance_kobo - wanted.total as before
+      ), posted as (
+        select l.*, moved.before + sum(l.amount_kobo) over (partition by l.partner_id order by l.n) as balance_after
+        from lines l join moved using (partner_id)
+      ), inserted as (
+        insert into ${walletEntries} (id, partner_id, kind, amount_kobo, balance_after_kobo, reference, policy_id, rate_basis_points, created_at)
+        select id, partner_id, kind, amount_kobo, balance_after, reference, policy_id, rate_basis_points, ${now.toISOString()}::timestamptz from posted
+      )
+      select n, balance_after::text as balance_after from posted`),
+  );
+  for (const { n, balance_after } of posted) entries[n]!.balanceAfterKobo = Number(balance_after);
+  if (posted.length === entries.length) return entries;
+  // The partners without a wallet yet: theirs made, their lines posted now (nothing of theirs was written above).
+  const walletHolders = new Set(posted.map(({ n }) => entries[n]!.partnerId));
+  const waiting = [...linesOf.keys()].filter((partnerId) => !walletHolders.has(partnerId));
+  for (const partnerId of waiting) await ensureWallet(tx, partnerId);
+  const later = await postLines(
+    tx,
+    lines.filter((line) => waiting.includes(line.partnerId)),
+    now,
+  );
+  let next = 0;
+  return entries.map((entry) => (waiting.includes(entry.partnerId) ? later[next++]! : entry));
 }
 
 /**
@@ -57,13 +103,13 @@ async function postLine(tx: Executor, line: LedgerLine, now: Date): Promise<Wall
  * reference: the unique index is the backstop) and `wallet.credited`.
  */
 export async function creditWallet(tx: Executor, partnerId: string, input: TopUpRequest, now: Date): Promise<WalletEntry> {
-  const entry = await postLine(tx, { partnerId, kind: "topup", amountKobo: input.amountKobo, reference: input.reference }, now);
+  const [entry] = await postLines(tx, [{ partnerId, kind: "topup", amountKobo: input.amountKobo, reference: input.reference }], now);
   await recordEvent(
     tx,
-    { partnerId, type: "wallet.credited", payload: { reference: input.reference, amount: naira(input.amountKobo), balance: naira(entry.balanceAfterKobo) } },
+    { partnerId, type: "wallet.credited", payload: { reference: input.reference, amount: naira(input.amountKobo), balance: naira(entry!.balanceAfterKobo) } },
     now,
   );
-  return entry;
+  return entry!;
 }
 
 /**
@@ -174,20 +220,36 @@ export async function payPremiumFor(
 
 /** Give premium back (a declined policy, a cancellation's or a change's refund), in the caller's transaction. */
 export async function refundPremium(tx: Executor, partnerId: string, policyId: string, premiumKobo: number, now: Date): Promise<void> {
-  await postLine(tx, { partnerId, kind: "refund", amountKobo: premiumKobo, policyId }, now);
+  await refundPremiums(tx, [{ partnerId, policyId, premiumKobo }], now);
+}
+
+/** Give several premiums back in one statement (an underwriting pass's declined live policies), in the caller's transaction. */
+export async function refundPremiums(tx: Executor, refunds: readonly { partnerId: string; policyId: string; premiumKobo: number }[], now: Date): Promise<void> {
+  if (refunds.length)
+    await postLines(
+      tx,
+      refunds.map(({ partnerId, policyId, premiumKobo }) => ({ partnerId, kind: "refund", amountKobo: premiumKobo, policyId })),
+      now,
+    );
 }
 
 /**
- * Post a live policy's commission line (docs/commissions.md), in the caller's transaction: kind
- * `commission` credits what the partner earned, `commission_reversal` (negative) takes back the
- * share of a refunded premium; `rateBasisPoints` is the rate it was earned at (`reference` says it in words).
+ * Post live policies' commission lines (docs/commissions.md) in one statement, in the caller's
+ * transaction: kind `commission` credits what the partner earned, `commission_reversal` (negative)
+ * takes back the share of a refunded premium; `rateBasisPoints` is the rate it was earned at
+ * (`reference` says it in words).
  */
-export async function postCommission(
-  tx: Executor,
-  line: { partnerId: string; policyId: string; kind: "commission" | "commission_reversal"; amountKobo: number; rateBasisPoints: number; reference: string },
-  now: Date,
-): Promise<void> {
-  await postLine(tx, line, now);
+export async function postCommissions(tx: Executor, lines: readonly CommissionLine[], now: Date): Promise<void> {
+  if (lines.length) await postLines(tx, lines, now);
+}
+
+export interface CommissionLine {
+  partnerId: string;
+  policyId: string;
+  kind: "commission" | "commission_reversal";
+  amountKobo: number;
+  rateBasisPoints: number;
+  reference: string;
 }
 
 /** The ledger, newest first, keyset-paginated. */
