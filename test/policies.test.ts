@@ -4,6 +4,7 @@ import { coverDays } from "../src/core/time";
 import { auditLog } from "../src/modules/audit/schema";
 import { outboxEvents } from "../src/modules/events/schema";
 import type { KeyLabel } from "../src/modules/partners/service";
+import { decideAll } from "../src/modules/policies/review";
 import { policies } from "../src/modules/policies/schema";
 import { simulatedInsurer, underwriteDuePolicies } from "../src/modules/policies/underwriting";
 import { walletEntries, wallets } from "../src/modules/wallet/schema";
@@ -111,6 +112,24 @@ describe("live mode follows the transitions of spec 3", () => {
     expect(record).not.toHaveProperty("certUrl");
     expect(record).not.toHaveProperty("crtfct");
     expect(record).not.toHaveProperty("crtfctType");
+  });
+
+  test("the records a decision answers with are the policies as stored (the UPDATE returns only their ids)", async () => {
+    const p = await livePartner();
+    const references = [];
+    for (let i = 0; i < 2; i++) references.push((await insure(p, productCases["vhcl-tprt-1111"]!, "live")).answer.id as string);
+    const read = () => db.select().from(policies).where(eq(policies.partnerId, p.partnerId)).orderBy(policies.reference);
+    const pending = await read();
+    expect(pending.map((policy) => policy.status)).toEqual(["p", "p"]);
+    const decided = await db.transaction((tx) =>
+      decideAll(
+        tx,
+        pending.map((policy, i) => ({ policy, decision: i ? { status: "d", note: "not this one", by: "insurer" } : { status: "a", by: "insurer" } })),
+        new Date(),
+      ),
+    );
+    expect(decided).toEqual(await read());
+    expect(decided.map((policy) => policy.status)).toEqual(["a", "d"]);
   });
 
   // Spec 3: how each product is decided in live mode, and the certificate form of 2.6 once approved.

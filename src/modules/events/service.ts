@@ -1,5 +1,6 @@
 import { newId } from "../../core/ids";
 import type { Executor } from "../../db/client";
+import { insertCommitted } from "../../db/group-commit";
 import { hasWebhookEndpoint } from "../webhooks/destinations";
 import { outboxEvents } from "./schema";
 
@@ -16,12 +17,16 @@ export async function outboxRow(db: Executor, event: DomainEvent, now: Date) {
   return { id: newId(), ...event, targetUrl: event.targetUrl ?? null, createdAt: now, dispatchedAt: goesSomewhere ? null : now };
 }
 
-/** Write events in the caller's transaction (the outbox), in one statement: they exist exactly when the change does. */
+/**
+ * Write events in the caller's transaction (the outbox), in one statement: they exist exactly when
+ * the change does. As one JSON parameter (insertCommitted, which inside a transaction simply writes):
+ * drizzle's INSERT builder cost more CPU for an underwriting pass's twenty events than their rows.
+ */
 export async function recordEvents(tx: Executor, events: readonly DomainEvent[], now: Date): Promise<void> {
   if (!events.length) return;
   const rows = [];
-  for (const event of events) rows.push(await outboxRow(tx, event, now));
-  await tx.insert(outboxEvents).values(rows);
+  for (const event of events) rows.push({ table: outboxEvents, row: await outboxRow(tx, event, now) });
+  await insertCommitted(tx, rows);
 }
 
 /** Write an event in the caller's transaction (the outbox): it exists exactly when the change does. */
