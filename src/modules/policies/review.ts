@@ -32,16 +32,27 @@ export async function decideAll(tx: Executor, batch: readonly { policy: PolicyRe
   if (!batch.length) return [];
   const notPending = batch.find(({ policy }) => policy.status !== "p");
   if (notPending) throw noLongerPending(notPending.policy);
-  const outcomes = batch.map(({ policy, decision }) => ({
+  // The decided records, as the UPDATE below stores them: it returns only ids, because reading whole
+  // policy rows back cost the underwriting job more CPU than deciding them.
+  const decided = batch.map(
+    ({ policy, decision }): PolicyRecord => ({
+      ...policy,
+      status: decision.status,
+      statusNote: decision.status === "d" ? (decision.note ?? "declined") : (decision.note ?? null),
+      policyNo: decision.status === "a" ? newPolicyNumber(findProduct(policy.productCode), policy.mode, now) : null,
+      underwriteAt: null,
+      decidedBy: decision.by,
+      statusAt: now,
+    }),
+  );
+  const outcomes = decided.map((policy, i) => ({
     id: policy.id,
-    status: decision.status,
-    status_read: policy.status,
-    status_note: decision.status === "d" ? (decision.note ?? "declined") : (decision.note ?? null),
-    policy_no: decision.status === "a" ? newPolicyNumber(findProduct(policy.productCode), policy.mode, now) : null,
-    decided_by: decision.by,
+    status: policy.status,
+    status_read: batch[i]!.policy.status,
+    status_note: policy.statusNote,
+    policy_no: policy.policyNo,
+    decided_by: policy.decidedBy,
   }));
-  // Only the ids come back: the decided records are the rows as read with what the UPDATE set, and
-  // reading whole policy rows back cost the underwriting job more CPU than deciding them.
   const updated = await tx
     .update(policies)
     .set({
@@ -62,17 +73,6 @@ export async function decideAll(tx: Executor, batch: readonly { policy: PolicyRe
   const updatedIds = new Set(updated.map(({ id }) => id));
   const changed = batch.find(({ policy }) => !updatedIds.has(policy.id));
   if (changed) throw noLongerPending(changed.policy);
-  const decided = batch.map(
-    ({ policy }, i): PolicyRecord => ({
-      ...policy,
-      status: outcomes[i]!.status,
-      statusNote: outcomes[i]!.status_note,
-      policyNo: outcomes[i]!.policy_no,
-      underwriteAt: null,
-      decidedBy: outcomes[i]!.decided_by,
-      statusAt: now,
-    }),
-  );
   await refundPremiums(
     tx,
     decided

@@ -33,11 +33,12 @@ type LedgerLine = Pick<WalletEntry, "partnerId" | "kind" | "amountKobo"> & Parti
  * Post ledger lines in the caller's transaction, in ONE statement whatever their number (an
  * underwriting pass's refunds or commissions): each wallet is locked (in one order, as in every
  * write that touches wallets), moved by its lines' sum, and each line carries the balance after it,
- * in the order given. A partner's first line makes its wallet. The wallet's check refuses an
- * overdraft, but it sees only the sum: several lines of one partner must therefore hold no debit,
- * or one could leave a line's balance below zero unseen.
+ * in the order given (none given, no statement). A partner's first line makes its wallet. The
+ * wallet's check refuses an overdraft, but it sees only the sum: several lines of one partner must
+ * therefore hold no debit, or one could leave a line's balance below zero unseen.
  */
 async function postLines(tx: Executor, lines: readonly LedgerLine[], now: Date): Promise<WalletEntry[]> {
+  if (!lines.length) return [];
   const linesOf = new Map<string, LedgerLine[]>();
   for (const line of lines) getOrMake(linesOf, line.partnerId, () => []).push(line);
   for (const ofPartner of linesOf.values())
@@ -87,15 +88,15 @@ async function postLines(tx: Executor, lines: readonly LedgerLine[], now: Date):
   if (posted.length === entries.length) return entries;
   // The partners without a wallet yet: theirs made, their lines posted now (nothing of theirs was written above).
   const walletHolders = new Set(posted.map(({ n }) => entries[n]!.partnerId));
-  const waiting = [...linesOf.keys()].filter((partnerId) => !walletHolders.has(partnerId));
+  const waiting = new Set([...linesOf.keys()].filter((partnerId) => !walletHolders.has(partnerId)));
   for (const partnerId of waiting) await ensureWallet(tx, partnerId);
   const later = await postLines(
     tx,
-    lines.filter((line) => waiting.includes(line.partnerId)),
+    lines.filter((line) => waiting.has(line.partnerId)),
     now,
   );
   let next = 0;
-  return entries.map((entry) => (waiting.includes(entry.partnerId) ? later[next++]! : entry));
+  return entries.map((entry) => (waiting.has(entry.partnerId) ? later[next++]! : entry));
 }
 
 /**
@@ -225,12 +226,11 @@ export async function refundPremium(tx: Executor, partnerId: string, policyId: s
 
 /** Give several premiums back in one statement (an underwriting pass's declined live policies), in the caller's transaction. */
 export async function refundPremiums(tx: Executor, refunds: readonly { partnerId: string; policyId: string; premiumKobo: number }[], now: Date): Promise<void> {
-  if (refunds.length)
-    await postLines(
-      tx,
-      refunds.map(({ partnerId, policyId, premiumKobo }) => ({ partnerId, kind: "refund", amountKobo: premiumKobo, policyId })),
-      now,
-    );
+  await postLines(
+    tx,
+    refunds.map(({ partnerId, policyId, premiumKobo }) => ({ partnerId, kind: "refund", amountKobo: premiumKobo, policyId })),
+    now,
+  );
 }
 
 /**
@@ -240,7 +240,7 @@ export async function refundPremiums(tx: Executor, refunds: readonly { partnerId
  * (`reference` says it in words).
  */
 export async function postCommissions(tx: Executor, lines: readonly CommissionLine[], now: Date): Promise<void> {
-  if (lines.length) await postLines(tx, lines, now);
+  await postLines(tx, lines, now);
 }
 
 export interface CommissionLine {
