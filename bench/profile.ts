@@ -22,7 +22,7 @@ import { issuePolicy } from "../src/modules/policies/issuance";
 import { classifyCommandAnswer, runLoad } from "./load";
 import { cpuMs, fundedPartners, postgresPids, withScratchDatabase } from "./measure";
 import { benchInsureSeed, benchPerson } from "./seeds";
-import { freePort } from "./servers";
+import { allocatorEnv, freePort } from "./servers";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const env = process.env;
@@ -76,7 +76,16 @@ await withScratchDatabase("profile", async (url) => {
   const profiler = env.PROFILE_CPU === "0" ? [] : ["--cpu-prof-md", `--cpu-prof-dir=${dir}`];
   const service = Bun.spawn([process.execPath, ...profiler, "src/main.ts"], {
     cwd: root,
-    env: { ...env, PORT: String(port), DATABASE_URL: url, LOG_LEVEL: "warn", SEED_DEMO: "false", NIID_START: "false", RATE_LIMIT_MAX: "1000000000" },
+    env: {
+      ...allocatorEnv(),
+      ...env,
+      PORT: String(port),
+      DATABASE_URL: url,
+      LOG_LEVEL: "warn",
+      SEED_DEMO: "false",
+      NIID_START: "false",
+      RATE_LIMIT_MAX: "1000000000",
+    },
     stdout: "inherit",
     stderr: "inherit",
   });

@@ -28,6 +28,18 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The memory allocator's settings `npm start` gives the service, read from package.json's start script (the one
+ * place they are written; `docs/operations.md` says why). Every server a bench starts gets them, the bare handlers
+ * too, so a ratio compares like with like; a value already in the environment wins, as it does for `npm start`.
+ */
+export function allocatorEnv(): Record<string, string> {
+  const start: string = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).scripts.start;
+  const settings = Object.fromEntries([...start.matchAll(/(MIMALLOC_\w+)=\$\{\1:-([^}]+)\}/g)].map((m) => [m[1]!, m[2]!]));
+  if (Object.keys(settings).length === 0) throw new Error("package.json's start script sets no MIMALLOC_ setting");
+  return settings;
+}
+
 function tail(file: string, lines = 30): string {
   try {
     return readFileSync(file, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
@@ -52,7 +64,7 @@ export async function startServer(options: {
   const logFile = join(options.logDir, `${options.name}.log`);
   const child = Bun.spawn([process.execPath, options.script], {
     cwd: options.cwd,
-    env: { ...options.env, PORT: String(port) },
+    env: { ...allocatorEnv(), ...options.env, PORT: String(port) },
     stdout: Bun.file(logFile),
     stderr: "pipe",
   });
