@@ -29,14 +29,14 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * The memory allocator's settings `npm start` gives the service, read from package.json's start script (the one
+ * The memory allocator's settings `npm start` gives the service, read from `scripts/with-allocator.sh` (the one
  * place they are written; `docs/operations.md` says why). Every server a bench starts gets them, the bare handlers
  * too, so a ratio compares like with like; a value already in the environment wins, as it does for `npm start`.
  */
 export function allocatorEnv(): Record<string, string> {
-  const start: string = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).scripts.start;
-  const settings = Object.fromEntries([...start.matchAll(/(MIMALLOC_\w+)=\$\{\1:-([^}]+)\}/g)].map((m) => [m[1]!, m[2]!]));
-  if (Object.keys(settings).length === 0) throw new Error("package.json's start script sets no MIMALLOC_ setting");
+  const script = readFileSync(new URL("../scripts/with-allocator.sh", import.meta.url), "utf8");
+  const settings = Object.fromEntries([...script.matchAll(/^export (MIMALLOC_\w+)="\$\{\1:-([^}]+)\}"$/gm)].map((m) => [m[1]!, m[2]!]));
+  if (Object.keys(settings).length === 0) throw new Error("scripts/with-allocator.sh sets no MIMALLOC_ setting");
   return settings;
 }
 
