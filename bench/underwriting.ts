@@ -3,10 +3,11 @@
  *
  * On a fresh database it issues BENCH_UNDERWRITING_POLICIES (3,000) live third-party vehicle
  * policies across 20 funded partners (all pending for the insurer), the product earning a 10 %
- * commission as an operator would set it, then runs the underwriting job
- * in batches of 20 until nothing is due, and prints the time it took and the CPU per decision of
- * this process and of PostgreSQL (from /proc). Print only; the figures go to docs/performance.md by
- * hand. The database is dropped at the end. Env: BENCH_DATABASE_URL, BENCH_UNDERWRITING_POLICIES.
+ * commission as an operator would set it, then runs the underwriting job in its own batches
+ * (BENCH_UNDERWRITING_BATCH sets another size) until nothing is due, and prints the time it took and
+ * the CPU per decision of this process and of PostgreSQL (from /proc). Print only; the figures go to docs/performance.md by
+ * hand. The database is dropped at the end. Env: BENCH_DATABASE_URL, BENCH_UNDERWRITING_POLICIES,
+ * BENCH_UNDERWRITING_BATCH.
  */
 import { openDatabase } from "../src/db/client";
 import { changeRate } from "../src/modules/commissions/service";
@@ -42,7 +43,9 @@ await withScratchDatabase("underwriting", async (url) => {
   const before = { service: process.cpuUsage(), postgres: cpuMs(pids), at: performance.now() };
   let decided = 0;
   for (;;) {
-    const handled = await underwriteDuePolicies(db, simulatedInsurer, new Date(Date.now() + 1000), { batch: 20 });
+    const handled = await underwriteDuePolicies(db, simulatedInsurer, new Date(Date.now() + 1000), {
+      batch: env.BENCH_UNDERWRITING_BATCH ? Number(env.BENCH_UNDERWRITING_BATCH) : undefined,
+    });
     if (!handled) break;
     decided += handled;
   }

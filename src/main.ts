@@ -58,7 +58,9 @@ const operatorServer = config.DATABASE_URL || config.DATA_DIR.includes("://") ? 
 // Bun closes a connection idle for 10 s by default; a registry check waits up to NIID_TIMEOUT_MS.
 const idleTimeout = Math.min(255, Math.ceil(config.NIID_TIMEOUT_MS / 1000) + 10);
 const app = createApp(deps).listen({ port: config.PORT, maxRequestBodySize: config.MAX_BODY_BYTES * 2, idleTimeout });
-const worker = config.WORKER === "true" ? startWorker(serviceJobs(deps.database.db, config), config.WORKER_INTERVAL_MS) : null;
+// Background work yields to requests in flight (src/worker/loop.ts).
+const answering = () => (app.server?.pendingRequests ?? 0) > 0;
+const worker = config.WORKER === "true" ? startWorker(serviceJobs(deps.database.db, config), config.WORKER_INTERVAL_MS, answering) : null;
 log.info("listening", { port: config.PORT, engine: deps.database.engine, url: `http://localhost:${config.PORT}/` });
 
 /**

@@ -241,6 +241,30 @@ describe("underwriting consults the registry; approved vehicle policies are publ
     expect(row!.statusAt.getTime() - start.getTime()).toBeGreaterThanOrEqual(1_500);
   });
 
+  test("a pass looks each registration up once, several at a time (a first lookup takes seconds)", async () => {
+    const shared = newPlate();
+    const plates = [shared, shared, ...Array.from({ length: 4 }, newPlate)];
+    const policiesOf = [];
+    for (const plate of plates) policiesOf.push(await liveVehiclePolicy({ rgstrtId: plate }));
+    const asked: string[] = [];
+    let inFlight = 0;
+    let mostInFlight = 0;
+    const slow: VehicleRegistry = {
+      publish: (policy) => registry.publish(policy),
+      lookup: async (searchType, value) => {
+        asked.push(value);
+        mostInFlight = Math.max(mostInFlight, ++inFlight);
+        await Bun.sleep(200);
+        inFlight--;
+        return registry.lookup(searchType, value);
+      },
+    };
+    await underwriteDuePolicies(db, simulatedInsurer, new Date(Date.now() + 60_000), { batch: 1000, registry: slow });
+    for (const { status } of policiesOf) expect((await status()).status).toBe("a");
+    expect(asked.filter((value) => value === shared)).toHaveLength(1);
+    expect(mostInFlight).toBe(5);
+  });
+
   test("when the registry cannot answer, underwriting waits and tries again", async () => {
     const { status } = await liveVehiclePolicy({ rgstrtId: "FAULT502A" });
     await underwrite();

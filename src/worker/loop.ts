@@ -11,16 +11,27 @@ const MAX_BACKOFF_MS = 60_000;
 const CONNECTION_RETRY_MS = 1_000;
 
 /**
+ * While requests are being answered, a job with more to do rests this many times as long as its
+ * last pass took before the next one: a backlog then takes at most a third of the job's time, and
+ * requests come first. A burst of live issuances had the insurer's decisions of the seconds before
+ * take a third of the machine's CPU from the requests (docs/performance.md). Idle, it goes on at once.
+ */
+const REST_PER_PASS_WHILE_BUSY = 2;
+
+/**
  * The background loop: each job runs in a loop of its own (a slow webhook receiver must not hold
  * up underwriting), doing its due work, then sleeping `intervalMs`. Jobs claim rows with
- * FOR UPDATE SKIP LOCKED, so several instances may run them at once. stop() waits for every
- * current pass to finish (graceful shutdown).
+ * FOR UPDATE SKIP LOCKED, so several instances may run them at once. `busy` says whether requests
+ * are being answered (REST_PER_PASS_WHILE_BUSY). stop() waits for every current pass to finish
+ * (graceful shutdown).
  */
-export function startWorker(jobs: Job[], intervalMs: number): { stop(): Promise<void> } {
+export function startWorker(jobs: Job[], intervalMs: number, busy: () => boolean = () => false): { stop(): Promise<void> } {
   let running = true;
   const wakers = new Set<() => void>();
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
+      // Stopped during a pass: no sleep after it.
+      if (!running) return resolve();
       const wake = () => {
         wakers.delete(wake);
         resolve();
@@ -35,7 +46,11 @@ export function startWorker(jobs: Job[], intervalMs: number): { stop(): Promise<
     while (running) {
       let wait = intervalMs;
       try {
-        while (running && (await job.run(new Date())) > 0) {}
+        for (;;) {
+          const started = performance.now();
+          if (!running || (await job.run(new Date())) <= 0) break;
+          if (busy()) await sleep((performance.now() - started) * REST_PER_PASS_WHILE_BUSY);
+        }
         if (connectionFailures) log.info("background job reaches the database again", { job: job.name, retries: connectionFailures });
         failures = connectionFailures = 0;
       } catch (error) {

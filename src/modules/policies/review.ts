@@ -68,7 +68,15 @@ export async function decideAll(tx: Executor, batch: readonly { policy: PolicyRe
     )
     // Still pending as read. Said as "the status read" rather than "= 'p'": with that, the planner
     // joined the batch to the partial indexes of pending policies, reading the whole backlog each time.
-    .where(and(eq(policies.id, sql`d.id`), eq(policies.status, sql`d.status_read`)))
+    // The ids again as an array: the planner counts its elements, where it takes any JSON for 100
+    // rows and, on a table it believes small, scanned every policy to find a batch's few.
+    .where(
+      and(
+        sql`${policies.id} = any(${`{${outcomes.map(({ id }) => id).join(",")}}`}::uuid[])`,
+        eq(policies.id, sql`d.id`),
+        eq(policies.status, sql`d.status_read`),
+      ),
+    )
     .returning({ id: policies.id });
   const updatedIds = new Set(updated.map(({ id }) => id));
   const changed = batch.find(({ policy }) => !updatedIds.has(policy.id));

@@ -1,5 +1,6 @@
 import { and, eq, gte, inArray, lte, ne, sql } from "drizzle-orm";
 import { log } from "../../core/log";
+import { getOrMake } from "../../core/maps";
 import type { Database } from "../../db/client";
 import { findProduct } from "../../products";
 import type { UnderwritingFacts } from "../../products/types";
@@ -24,30 +25,47 @@ export const simulatedInsurer: InsurerGateway = {
 const REGISTRY_RETRY_MS = 30_000;
 
 /**
- * What the registry shows for each candidate's vehicle, looked up before any row is locked (a first
- * lookup takes 12-17 s). A policy whose lookup failed is postponed and left out.
+ * Policies decided in one pass. A pass's statements are a few whatever its size, so a large batch
+ * decides a backlog for less: 100 rather than 20 took a third less CPU per decision, the service's
+ * and PostgreSQL's (docs/performance.md).
+ */
+const UNDERWRITING_BATCH = 100;
+
+/** Registry lookups of one pass in flight at once: a first lookup takes 12-17 s, and one at a time would hold a batch for minutes. */
+const REGISTRY_LOOKUPS_AT_ONCE = 10;
+
+/**
+ * What the registry shows for each candidate's vehicle, looked up before any row is locked: once
+ * per registration, a few at a time. A policy whose lookup failed is postponed and left out.
  */
 async function vehicleRecords(db: Database, registry: VehicleRegistry | null | undefined, candidateIds: string[], now: Date) {
   const records = new Map<string, UnderwritingFacts["vehicleRecord"]>();
   const postponed = new Set<string>();
   if (!registry) return { records, postponed };
+  const vehicles: { policyId: string; registration: string }[] = [];
   for (const policy of await db.select().from(policies).where(inArray(policies.id, candidateIds))) {
     // Test policies go to no insurer and no registry (spec 5.5): the sandbox decides them.
     if (policy.mode === "test") continue;
     const product = findProduct(policy.productCode);
     const vehicle = product.family.policy.registeredVehicle?.(product.type, storedTerms(policy));
-    if (!vehicle) continue;
-    try {
-      records.set(policy.id, (await registryAnswer(db, registry, "registration", vehicle.registration, now)).answer);
-    } catch (error) {
-      log.warn("registry lookup failed; underwriting postponed", { policyId: policy.id, error: (error as Error).message });
-      postponed.add(policy.id);
-      await db
-        .update(policies)
-        .set({ underwriteAt: new Date(now.getTime() + REGISTRY_RETRY_MS) })
-        .where(and(eq(policies.id, policy.id), eq(policies.status, "p")));
-    }
+    if (vehicle) vehicles.push({ policyId: policy.id, registration: vehicle.registration });
   }
+  const answers = new Map<string, ReturnType<typeof registryAnswer>>();
+  for (let start = 0; start < vehicles.length; start += REGISTRY_LOOKUPS_AT_ONCE)
+    await Promise.all(
+      vehicles.slice(start, start + REGISTRY_LOOKUPS_AT_ONCE).map(async ({ policyId, registration }) => {
+        try {
+          records.set(policyId, (await getOrMake(answers, registration, () => registryAnswer(db, registry, "registration", registration, now))).answer);
+        } catch (error) {
+          log.warn("registry lookup failed; underwriting postponed", { policyId, error: (error as Error).message });
+          postponed.add(policyId);
+          await db
+            .update(policies)
+            .set({ underwriteAt: new Date(now.getTime() + REGISTRY_RETRY_MS) })
+            .where(and(eq(policies.id, policyId), eq(policies.status, "p")));
+        }
+      }),
+    );
   return { records, postponed };
 }
 
@@ -66,16 +84,21 @@ export async function underwriteDuePolicies(
   // decision is recorded at the time it is made: the run's start plus the time spent since.
   const started = performance.now();
   const decisionTime = () => new Date(now.getTime() + Math.round(performance.now() - started));
-  const due = and(eq(policies.status, "p"), lte(policies.underwriteAt, now));
-  // Their ids only: each row is read whole once, as it is locked below.
-  const candidateIds = (
-    await db
+  // Their ids only: each row is read whole once, as it is locked below. In due order from the
+  // index, stopping at the batch: on a table growing faster than its statistics the planner believed
+  // a few policies due and chose a bitmap scan, which reads every due one to sort them (the whole
+  // backlog, milliseconds each pass, again and again while it lasts); with bitmap scans off for
+  // this statement it walks the index.
+  const candidateIds = await db.transaction(async (tx) => {
+    await tx.execute(sql`set local enable_bitmapscan = off`);
+    const due = await tx
       .select({ id: policies.id })
       .from(policies)
-      .where(due)
+      .where(and(eq(policies.status, "p"), lte(policies.underwriteAt, now)))
       .orderBy(policies.underwriteAt)
-      .limit(options.batch ?? 20)
-  ).map((p) => p.id);
+      .limit(options.batch ?? UNDERWRITING_BATCH);
+    return due.map((p) => p.id);
+  });
   if (!candidateIds.length) return 0;
   const { records, postponed } = await vehicleRecords(db, options.registry, candidateIds, now);
   const ids = candidateIds.filter((id) => !postponed.has(id));
