@@ -1,5 +1,6 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import { CommandError } from "../../core/errors";
+import { uuidArray } from "../../db/arrays";
 import type { Database, Executor } from "../../db/client";
 import { findProduct } from "../../products";
 import { type AuditActor, recordAudit } from "../audit/service";
@@ -68,15 +69,8 @@ export async function decideAll(tx: Executor, batch: readonly { policy: PolicyRe
     )
     // Still pending as read. Said as "the status read" rather than "= 'p'": with that, the planner
     // joined the batch to the partial indexes of pending policies, reading the whole backlog each time.
-    // The ids again as an array: the planner counts its elements, where it takes any JSON for 100
-    // rows and, on a table it believes small, scanned every policy to find a batch's few.
-    .where(
-      and(
-        sql`${policies.id} = any(${`{${outcomes.map(({ id }) => id).join(",")}}`}::uuid[])`,
-        eq(policies.id, sql`d.id`),
-        eq(policies.status, sql`d.status_read`),
-      ),
-    )
+    // The ids again as an array, so the planner finds them by key (uuidArray).
+    .where(and(sql`${policies.id} = any(${uuidArray(outcomes.map(({ id }) => id))})`, eq(policies.id, sql`d.id`), eq(policies.status, sql`d.status_read`)))
     .returning({ id: policies.id });
   const updatedIds = new Set(updated.map(({ id }) => id));
   const changed = batch.find(({ policy }) => !updatedIds.has(policy.id));

@@ -4,6 +4,7 @@ import { newId } from "../../core/ids";
 import { getOrMake } from "../../core/maps";
 import { toNaira as naira } from "../../core/money";
 import { encodeCursor, type Page } from "../../core/pagination";
+import { uuidArray } from "../../db/arrays";
 import type { Database, Executor } from "../../db/client";
 import { type Encoded, encode, insertsOfCallers, writeCommitted } from "../../db/group-commit";
 import type { TableRow } from "../../db/guarded";
@@ -63,6 +64,8 @@ async function postLines(tx: Executor, lines: readonly LedgerLine[], now: Date):
     policy_id: entry.policyId,
     rate_basis_points: entry.rateBasisPoints,
   }));
+  // The wallets by key (uuidArray), not by a join the planner would make a scan of every wallet.
+  const walletIds = uuidArray(linesOf.keys());
   const posted = resultRows<{ n: number; balance_after: string }>(
     await tx.execute(sql`with lines as (
         select * from json_to_recordset(${JSON.stringify(records)}::json)
@@ -70,10 +73,11 @@ async function postLines(tx: Executor, lines: readonly LedgerLine[], now: Date):
       ), wanted as (
         select partner_id, sum(amount_kobo)::bigint as total from lines group by partner_id
       ), locked as (
-        select w.partner_id from ${wallets} w join wanted using (partner_id) order by w.partner_id for update of w
+        select w.partner_id from ${wallets} w join wanted using (partner_id)
+        where w.partner_id = any(${walletIds}) order by w.partner_id for update of w
       ), moved as (
         update ${wallets} w set balance_kobo = w.balance_kobo + wanted.total, updated_at = ${now.toISOString()}::timestamptz from wanted
-        where w.partner_id = wanted.partner_id and w.partner_id in (select partner_id from locked)
+        where w.partner_id = any(${walletIds}) and w.partner_id = wanted.partner_id and w.partner_id in (select partner_id from locked)
         returning w.partner_id, w.balance_kobo - wanted.total as before
       ), posted as (
         select l.*, moved.before + sum(l.amount_kobo) over (partition by l.partner_id order by l.n) as balance_after
@@ -161,6 +165,8 @@ async function payPremiums(db: Executor, payments: PremiumPayment[]): Promise<Pr
     entry_id: p.entryId,
     at: p.at,
   }));
+  // The wallets by key (uuidArray), not by a join the planner would make a scan of every wallet.
+  const walletIds = uuidArray(new Set(payments.map((p) => p.partnerId)));
   const paid = resultRows<{ caller: number }>(
     await db.execute(sql`with debits as (
         select * from json_to_recordset(${JSON.stringify(debits)}::json)
@@ -168,10 +174,11 @@ async function payPremiums(db: Executor, payments: PremiumPayment[]): Promise<Pr
       ), wanted as (
         select partner_id, sum(premium)::bigint as total, max(at) as at from debits group by partner_id
       ), locked as (
-        select w.partner_id from ${wallets} w join wanted using (partner_id) order by w.partner_id for update of w
+        select w.partner_id from ${wallets} w join wanted using (partner_id)
+        where w.partner_id = any(${walletIds}) order by w.partner_id for update of w
       ), debited as (
         update ${wallets} w set balance_kobo = w.balance_kobo - wanted.total, updated_at = wanted.at from wanted
-        where w.partner_id = wanted.partner_id and w.partner_id in (select partner_id from locked) and w.balance_kobo >= wanted.total
+        where w.partner_id = any(${walletIds}) and w.partner_id = wanted.partner_id and w.partner_id in (select partner_id from locked) and w.balance_kobo >= wanted.total
         returning w.partner_id, w.balance_kobo + wanted.total as before
       ), paid as (
         select d.*, debited.before - sum(d.premium) over (partition by d.partner_id order by d.caller) as balance_after
