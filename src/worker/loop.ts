@@ -13,8 +13,8 @@ const CONNECTION_RETRY_MS = 1_000;
 /**
  * While requests are being answered, a job with more to do rests this many times as long as its
  * last pass took before the next one: a backlog then takes at most a third of the job's time, and
- * requests come first. A burst of live issuances had the insurer's decisions of the seconds before
- * take a third of the machine's CPU from the requests (docs/performance.md). Idle, it goes on at once.
+ * requests come first. In a burst of live issuances, the insurer's decisions of the seconds before
+ * took about a quarter of the requests' throughput (docs/performance.md). Idle, it goes on at once.
  */
 const REST_PER_PASS_WHILE_BUSY = 2;
 

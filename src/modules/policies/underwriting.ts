@@ -26,8 +26,8 @@ const REGISTRY_RETRY_MS = 30_000;
 
 /**
  * Policies decided in one pass. A pass's statements are a few whatever its size, so a large batch
- * decides a backlog for less: 100 rather than 20 took a third less CPU per decision, the service's
- * and PostgreSQL's (docs/performance.md).
+ * decides a backlog for less: 100 rather than 20 took about half the CPU per decision, the
+ * service's and PostgreSQL's (docs/performance.md).
  */
 const UNDERWRITING_BATCH = 100;
 
