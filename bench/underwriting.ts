@@ -5,9 +5,9 @@
  * policies across 20 funded partners (all pending for the insurer), the product earning a 10 %
  * commission as an operator would set it, then runs the underwriting job in its own batches
  * (BENCH_UNDERWRITING_BATCH sets another size) until nothing is due, and prints the time it took and
- * the CPU per decision of this process and of PostgreSQL (from /proc). Print only; the figures go to docs/performance.md by
- * hand. The database is dropped at the end. Env: BENCH_DATABASE_URL, BENCH_UNDERWRITING_POLICIES,
- * BENCH_UNDERWRITING_BATCH.
+ * the CPU per decision of this process and of PostgreSQL (from /proc). Print only; the figures go to
+ * docs/performance.md by hand. The database is dropped at the end. Env: BENCH_DATABASE_URL,
+ * BENCH_UNDERWRITING_POLICIES, BENCH_UNDERWRITING_BATCH.
  */
 import { openDatabase } from "../src/db/client";
 import { changeRate } from "../src/modules/commissions/service";

@@ -51,21 +51,24 @@ async function vehicleRecords(db: Database, registry: VehicleRegistry | null | u
     if (vehicle) vehicles.push({ policyId: policy.id, registration: vehicle.registration });
   }
   const answers = new Map<string, ReturnType<typeof registryAnswer>>();
-  for (let start = 0; start < vehicles.length; start += REGISTRY_LOOKUPS_AT_ONCE)
-    await Promise.all(
-      vehicles.slice(start, start + REGISTRY_LOOKUPS_AT_ONCE).map(async ({ policyId, registration }) => {
-        try {
-          records.set(policyId, (await getOrMake(answers, registration, () => registryAnswer(db, registry, "registration", registration, now))).answer);
-        } catch (error) {
-          log.warn("registry lookup failed; underwriting postponed", { policyId, error: (error as Error).message });
-          postponed.add(policyId);
-          await db
-            .update(policies)
-            .set({ underwriteAt: new Date(now.getTime() + REGISTRY_RETRY_MS) })
-            .where(and(eq(policies.id, policyId), eq(policies.status, "p")));
-        }
-      }),
-    );
+  // A few lookers, each taking the next vehicle as it finishes one: a slow lookup holds up only its own.
+  let next = 0;
+  const lookUp = async () => {
+    for (let vehicle = vehicles[next++]; vehicle; vehicle = vehicles[next++]) {
+      const { policyId, registration } = vehicle;
+      try {
+        records.set(policyId, (await getOrMake(answers, registration, () => registryAnswer(db, registry, "registration", registration, now))).answer);
+      } catch (error) {
+        log.warn("registry lookup failed; underwriting postponed", { policyId, error: (error as Error).message });
+        postponed.add(policyId);
+        await db
+          .update(policies)
+          .set({ underwriteAt: new Date(now.getTime() + REGISTRY_RETRY_MS) })
+          .where(and(eq(policies.id, policyId), eq(policies.status, "p")));
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(REGISTRY_LOOKUPS_AT_ONCE, vehicles.length) }, lookUp));
   return { records, postponed };
 }
 
