@@ -103,12 +103,15 @@ await withScratchDatabase("profile", async (url) => {
       (await stats`select xact_commit::int8 as commits, tup_inserted::int8 as inserted, tup_updated::int8 as updated, tup_fetched::int8 as fetched
         from pg_stat_database where datname = current_database()`) as unknown as { commits: string; inserted: string; updated: string; fetched: string }[]
     )[0]!;
-  // Rows read per table, by index (entries read) and by sequential scan: which statement reads more than its own rows.
+  // Rows read per table, by index (entries read) and by sequential scan: which statement reads more than its own rows;
+  // and rows inserted and updated per table.
   const tableReads = async () =>
     new Map(
       (
         (await stats`select indexrelname as source, idx_tup_read::int8 as reads from pg_stat_user_indexes
-          union all select relname || ' (sequential)', seq_tup_read::int8 from pg_stat_user_tables`) as unknown as { source: string; reads: string }[]
+          union all select relname || ' (sequential)', seq_tup_read::int8 from pg_stat_user_tables
+          union all select relname || ' (inserted)', n_tup_ins::int8 from pg_stat_user_tables
+          union all select relname || ' (updated)', n_tup_upd::int8 from pg_stat_user_tables`) as unknown as { source: string; reads: string }[]
       ).map((row) => [row.source, Number(row.reads)]),
     );
   const before = { service: cpuMs([service.pid]), postgres: cpuMs(postgresPids()), database: await activity(), tables: await tableReads() };
@@ -125,7 +128,7 @@ await withScratchDatabase("profile", async (url) => {
     .filter(([, reads]) => reads >= 0.05)
     .sort((a, b) => b[1] - a[1])
     .map(([table, reads]) => `${table} ${reads.toFixed(2)}`);
-  process.stderr.write(`[profile] rows read per request, by index or sequential scan: ${readsPerRequest.join(", ") || "none"}\n`);
+  process.stderr.write(`[profile] rows per request, read by index or sequential scan, inserted, updated: ${readsPerRequest.join(", ") || "none"}\n`);
   await stats.end();
   const perRequest = (ms: number) => ((ms * 1000) / Math.max(1, result.answered)).toFixed(0);
   const cpu = { service: perRequest(cpuMs([service.pid]) - before.service), postgres: perRequest(cpuMs(postgresPids()) - before.postgres) };

@@ -297,8 +297,18 @@ async function main(): Promise<number> {
         problems.push(`${label}: ${result.failed} not ok, ${result.errors} without answer; e.g. ${result.failureSamples.join(" | ")}`);
       return result;
     };
+    /**
+     * A checkpoint before each warm-up: PostgreSQL starts one of its own once the WAL since the last
+     * reaches about half of max_wal_size (540 MB here, two runs' worth or so), and the full-page
+     * images written after it slowed whichever run it fell in (insure-live's p99 twice its usual in
+     * one full run). Each run now starts just after one, bare and scenario alike.
+     */
+    const checkpoint = async () => {
+      await bench!`checkpoint`.catch((error: Error) => say(`no checkpoint before the run (${error.message})`));
+    };
     /** Warm-up then measured run, back to back, on one body source. */
     const measure = async (name: string, url: string, nextBody: () => string, classify: (s: number, b: string) => string) => {
+      await checkpoint();
       await load(`${name} warm-up`, url, nextBody, classify, { seconds: settings.warmupSeconds });
       return load(name, url, nextBody, classify, { seconds: settings.durationSeconds });
     };
@@ -345,6 +355,7 @@ async function main(): Promise<number> {
       // Each bare INSERT run starts on an empty table, as the single bare run did: a table grown by
       // the runs before would slow the INSERT down (by about a quarter at 450k rows here), which is not drift.
       if (base === "insert") await bench!`truncate bare_requests`;
+      await checkpoint();
       const warm = await load(`${name} warm-up`, bareUrl[base], bareBody, classifyBareAnswer, { seconds: warmup });
       const result = await load(name, bareUrl[base], bareBody, classifyBareAnswer, { seconds: settings.durationSeconds });
       runs.push({ kind: "bare", base, number, result });

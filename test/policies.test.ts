@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { and, count, eq, sum } from "drizzle-orm";
+import { and, count, eq, sql, sum } from "drizzle-orm";
 import { coverDays } from "../src/core/time";
 import { auditLog } from "../src/modules/audit/schema";
 import { outboxEvents } from "../src/modules/events/schema";
@@ -586,5 +586,18 @@ describe("hosted certificates and verification", () => {
 
   test("certificate links need the exact token", async () => {
     expect((await t.app.handle(new Request("http://localhost/certificates/guess"))).status).toBe(404);
+  });
+});
+
+describe("the rows an issuance appends name their partner without a foreign key", () => {
+  test("so a partner can never be deleted nor truncated, and its policies, events and ledger lines stay whole", async () => {
+    const p = await t.partner();
+    await insure(p, productCases["vhcl-tprt-1111"]!);
+    const refused = { cause: { message: expect.stringContaining("partners are never deleted") } };
+    const run = async (statement: ReturnType<typeof sql>) => db.execute(statement);
+    await expect(run(sql`delete from partners where id = ${p.partnerId}`)).rejects.toMatchObject(refused);
+    await expect(run(sql`truncate partners cascade`)).rejects.toMatchObject(refused);
+    const [stored] = await db.select({ policies: count() }).from(policies).where(eq(policies.partnerId, p.partnerId));
+    expect(stored!.policies).toBe(1);
   });
 });

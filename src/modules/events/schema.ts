@@ -9,7 +9,7 @@ import { partnerOwned } from "../partners/schema";
 export const outboxEvents = pgTable(
   "outbox_events",
   {
-    ...partnerOwned(),
+    ...partnerOwned({ referenced: false }),
     /** Dot-separated: policy.approved, policy.declined, wallet.credited … */
     type: text("type").notNull(),
     payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),

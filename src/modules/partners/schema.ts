@@ -15,13 +15,17 @@ export const partners = pgTable("partners", {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** The key and owner of a partner's row: its id, and the partner it belongs to. */
-export const partnerOwned = () => ({
-  id: uuid("id").primaryKey(),
-  partnerId: uuid("partner_id")
-    .notNull()
-    .references(() => partners.id),
-});
+/**
+ * The key and owner of a partner's row: its id, and the partner it belongs to. `referenced: false`
+ * leaves the foreign key out, for the rows every issuance appends (policies, their events, ledger
+ * lines): their partner is the one whose key the request authenticated, a partner is never deleted
+ * (a trigger refuses it), and the key's check cost each row a lookup and a lock on the partner's
+ * row, which concurrent commits then shared (docs/decisions.md, "Foreign keys").
+ */
+export const partnerOwned = ({ referenced = true } = {}) => {
+  const partnerId = uuid("partner_id").notNull();
+  return { id: uuid("id").primaryKey(), partnerId: referenced ? partnerId.references(() => partners.id) : partnerId };
+};
 
 export const apiKeys = pgTable(
   "api_keys",

@@ -10,7 +10,7 @@ export type PolicyStatus = (typeof POLICY_STATUSES)[number];
 export const policies = pgTable(
   "policies",
   {
-    ...partnerOwned(),
+    ...partnerOwned({ referenced: false }),
     consumerId: uuid("consumer_id")
       .notNull()
       .references(() => consumers.id),

@@ -20,7 +20,7 @@ export const wallets = pgTable(
 export const walletEntries = pgTable(
   "wallet_entries",
   {
-    ...partnerOwned(),
+    ...partnerOwned({ referenced: false }),
     kind: text("kind", { enum: ["topup", "premium", "refund", "commission", "commission_reversal"] }).notNull(),
     /** Signed: credits positive, debits negative. */
     amountKobo: bigint("amount_kobo", { mode: "number" }).notNull(),
