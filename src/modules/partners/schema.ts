@@ -20,7 +20,8 @@ export const partners = pgTable("partners", {
  * leaves the foreign key out, for the rows every issuance appends (policies, their events, ledger
  * lines): their partner is the one whose key the request authenticated, a partner is never deleted
  * (a trigger refuses it), and the key's check cost each row a lookup and a lock on the partner's
- * row, which concurrent commits then shared (docs/decisions.md, "Foreign keys").
+ * row, which concurrent commits then shared (docs/decisions.md, "Policies, their events and ledger
+ * lines name their partner without a foreign key").
  */
 export const partnerOwned = ({ referenced = true } = {}) => {
   const partnerId = uuid("partner_id").notNull();
