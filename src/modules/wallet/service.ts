@@ -27,6 +27,28 @@ export async function walletBalance(db: Executor, partnerId: string): Promise<nu
   return row?.balance ?? 0;
 }
 
+/**
+ * The CTEs `locked` and `moved` of a statement whose CTE `wanted` names the wallets to move
+ * (`partner_id`, `total`: the signed sum to add, `at`): the wallets locked in the order of their
+ * partner, as in every write that moves wallets, then each moved by its total; `moved` returns each
+ * moved wallet's `partner_id` and its balance `before`. "when covered" leaves a wallet the total
+ * would take below zero as it was, and does not return it; "whatever the balance" leaves that to the
+ * wallet's check, which refuses the statement. The wallets are named by key (uuidArray), not by a
+ * join the planner would make a scan of every wallet.
+ */
+function movedWallets(partnerIds: Iterable<string>, move: "when covered" | "whatever the balance"): SQL {
+  const ids = uuidArray(new Set(partnerIds));
+  return sql`locked as (
+        select w.partner_id from ${wallets} w join wanted using (partner_id)
+        where w.partner_id = any(${ids}) order by w.partner_id for update of w
+      ), moved as (
+        update ${wallets} w set balance_kobo = w.balance_kobo + wanted.total, updated_at = wanted.at from wanted
+        where w.partner_id = any(${ids}) and w.partner_id = wanted.partner_id and w.partner_id in (select partner_id from locked)
+          ${move === "when covered" ? sql`and w.balance_kobo + wanted.total >= 0` : sql``}
+        returning w.partner_id, w.balance_kobo - wanted.total as before
+      )`;
+}
+
 /** A credit or debit line the caller's checks already allow: added to the balance, and its ledger line with the balance after it. */
 type LedgerLine = Pick<WalletEntry, "partnerId" | "kind" | "amountKobo"> & Partial<Pick<WalletEntry, "reference" | "policyId" | "rateBasisPoints">>;
 
@@ -64,22 +86,13 @@ async function postLines(tx: Executor, lines: readonly LedgerLine[], now: Date):
     policy_id: entry.policyId,
     rate_basis_points: entry.rateBasisPoints,
   }));
-  // The wallets by key (uuidArray), not by a join the planner would make a scan of every wallet.
-  const walletIds = uuidArray(linesOf.keys());
   const posted = resultRows<{ n: number; balance_after: string }>(
     await tx.execute(sql`with lines as (
         select * from json_to_recordset(${JSON.stringify(records)}::json)
           as l(n int, id uuid, partner_id uuid, kind text, amount_kobo bigint, reference text, policy_id uuid, rate_basis_points int)
       ), wanted as (
-        select partner_id, sum(amount_kobo)::bigint as total from lines group by partner_id
-      ), locked as (
-        select w.partner_id from ${wallets} w join wanted using (partner_id)
-        where w.partner_id = any(${walletIds}) order by w.partner_id for update of w
-      ), moved as (
-        update ${wallets} w set balance_kobo = w.balance_kobo + wanted.total, updated_at = ${now.toISOString()}::timestamptz from wanted
-        where w.partner_id = any(${walletIds}) and w.partner_id = wanted.partner_id and w.partner_id in (select partner_id from locked)
-        returning w.partner_id, w.balance_kobo - wanted.total as before
-      ), posted as (
+        select partner_id, sum(amount_kobo)::bigint as total, ${now.toISOString()}::timestamptz as at from lines group by partner_id
+      ), ${movedWallets(linesOf.keys(), "whatever the balance")}, posted as (
         select l.*, moved.before + sum(l.amount_kobo) over (partition by l.partner_id order by l.n) as balance_after
         from lines l join moved using (partner_id)
       ), inserted as (
@@ -165,24 +178,18 @@ async function payPremiums(db: Executor, payments: PremiumPayment[]): Promise<Pr
     entry_id: p.entryId,
     at: p.at,
   }));
-  // The wallets by key (uuidArray), not by a join the planner would make a scan of every wallet.
-  const walletIds = uuidArray(new Set(payments.map((p) => p.partnerId)));
   const paid = resultRows<{ caller: number }>(
     await db.execute(sql`with debits as (
         select * from json_to_recordset(${JSON.stringify(debits)}::json)
           as d(caller int, partner_id uuid, policy_id uuid, premium bigint, entry_id uuid, at timestamptz)
       ), wanted as (
-        select partner_id, sum(premium)::bigint as total, max(at) as at from debits group by partner_id
-      ), locked as (
-        select w.partner_id from ${wallets} w join wanted using (partner_id)
-        where w.partner_id = any(${walletIds}) order by w.partner_id for update of w
-      ), debited as (
-        update ${wallets} w set balance_kobo = w.balance_kobo - wanted.total, updated_at = wanted.at from wanted
-        where w.partner_id = any(${walletIds}) and w.partner_id = wanted.partner_id and w.partner_id in (select partner_id from locked) and w.balance_kobo >= wanted.total
-        returning w.partner_id, w.balance_kobo + wanted.total as before
-      ), paid as (
-        select d.*, debited.before - sum(d.premium) over (partition by d.partner_id order by d.caller) as balance_after
-        from debits d join debited using (partner_id)
+        select partner_id, -sum(premium)::bigint as total, max(at) as at from debits group by partner_id
+      ), ${movedWallets(
+        payments.map((p) => p.partnerId),
+        "when covered",
+      )}, paid as (
+        select d.*, moved.before - sum(d.premium) over (partition by d.partner_id order by d.caller) as balance_after
+        from debits d join moved using (partner_id)
       )${insertsOfCallers(
         "paid",
         payments.map((p) => p.rows),
