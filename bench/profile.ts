@@ -105,16 +105,16 @@ await withScratchDatabase("profile", async (url) => {
     )[0]!;
   // Rows read per table, by index (entries read) and by sequential scan: which statement reads more than its own rows;
   // and rows inserted and updated per table.
-  const tableReads = async () =>
+  const tableRows = async () =>
     new Map(
       (
-        (await stats`select indexrelname as source, idx_tup_read::int8 as reads from pg_stat_user_indexes
+        (await stats`select indexrelname as source, idx_tup_read::int8 as rows from pg_stat_user_indexes
           union all select relname || ' (sequential)', seq_tup_read::int8 from pg_stat_user_tables
           union all select relname || ' (inserted)', n_tup_ins::int8 from pg_stat_user_tables
-          union all select relname || ' (updated)', n_tup_upd::int8 from pg_stat_user_tables`) as unknown as { source: string; reads: string }[]
-      ).map((row) => [row.source, Number(row.reads)]),
+          union all select relname || ' (updated)', n_tup_upd::int8 from pg_stat_user_tables`) as unknown as { source: string; rows: string }[]
+      ).map((row) => [row.source, Number(row.rows)]),
     );
-  const before = { service: cpuMs([service.pid]), postgres: cpuMs(postgresPids()), database: await activity(), tables: await tableReads() };
+  const before = { service: cpuMs([service.pid]), postgres: cpuMs(postgresPids()), database: await activity(), tables: await tableRows() };
   const result = await run(seconds);
   // The statistics collector reports with a delay (up to 500 ms).
   await Bun.sleep(1000);
@@ -123,12 +123,12 @@ await withScratchDatabase("profile", async (url) => {
   process.stderr.write(
     `[profile] per request: ${per("commits")} transactions, ${per("inserted")} rows inserted, ${per("updated")} updated, ${per("fetched")} fetched\n`,
   );
-  const readsPerRequest = [...(await tableReads())]
-    .map(([table, reads]) => [table, (reads - (before.tables.get(table) ?? 0)) / Math.max(1, result.answered)] as const)
-    .filter(([, reads]) => reads >= 0.05)
+  const rowsPerRequest = [...(await tableRows())]
+    .map(([table, rows]) => [table, (rows - (before.tables.get(table) ?? 0)) / Math.max(1, result.answered)] as const)
+    .filter(([, rows]) => rows >= 0.05)
     .sort((a, b) => b[1] - a[1])
-    .map(([table, reads]) => `${table} ${reads.toFixed(2)}`);
-  process.stderr.write(`[profile] rows per request, read by index or sequential scan, inserted, updated: ${readsPerRequest.join(", ") || "none"}\n`);
+    .map(([table, rows]) => `${table} ${rows.toFixed(2)}`);
+  process.stderr.write(`[profile] rows per request, read by index or sequential scan, inserted, updated: ${rowsPerRequest.join(", ") || "none"}\n`);
   await stats.end();
   const perRequest = (ms: number) => ((ms * 1000) / Math.max(1, result.answered)).toFixed(0);
   const cpu = { service: perRequest(cpuMs([service.pid]) - before.service), postgres: perRequest(cpuMs(postgresPids()) - before.postgres) };
