@@ -1,15 +1,20 @@
 /**
- * The hostile client of the benchmark's `hostile` scenario (bench/hostile.ts): POSTs the body in
- * <body file> to <url> back to back, one request at a time, as fast as the server takes them, until
- * SIGTERM; then prints what it got as one line of JSON (SenderTally). A process of its own, so
- * writing 8 MB bodies never slows the load generator that measures the partner's quotes.
+ * The hostile clients of the benchmark's `hostile` scenario (bench/hostile.ts), each a process of its
+ * own so that sending never slows the load generator that measures the partner's quotes. Runs until
+ * SIGTERM, then prints what it got as one line of JSON (SenderTally).
  *
- * Usage: bun bench/hostile-sender.ts <url> <body file>
+ *   bun bench/hostile-sender.ts fast <url> <body file> <senders>
+ *     POSTs the body in <body file> back to back from <senders> clients at once, each one request at
+ *     a time as fast as the server takes them, each from an address of its own.
+ *   bun bench/hostile-sender.ts slow <url> <connections> <addresses>
+ *     Holds <connections> connections open from <addresses> addresses, each sending the head of a
+ *     POST / with Content-Length: 1000000 and then one byte a second; one the server closes is
+ *     opened again at once.
+ *
+ * The addresses are named in X-Forwarded-For, which the scenario's server believes from loopback.
  */
+import { connect } from "node:net";
 import { classifyCommandAnswer } from "./load";
-
-/** The hostile client's own address, as the benchmark's trusted proxy (loopback) reports it. */
-const HOSTILE_ADDRESS = "203.0.113.7";
 
 export interface SenderTally {
   /** Answers by outcome (`55/400`, `http 413`, …); `cut off` when the server closed the connection first. */
@@ -18,29 +23,65 @@ export interface SenderTally {
   meanMs: number;
 }
 
-if (import.meta.main) {
-  const [url, bodyFile] = process.argv.slice(2);
-  if (!url || !bodyFile) throw new Error("usage: bun bench/hostile-sender.ts <url> <body file>");
-  const body = await Bun.file(bodyFile).bytes();
-  const outcomes: Record<string, number> = {};
-  let requests = 0;
-  let totalMs = 0;
-  process.once("SIGTERM", () => {
-    const tally: SenderTally = { outcomes, meanMs: requests ? Math.round(totalMs / requests) : 0 };
-    process.stdout.write(`${JSON.stringify(tally)}\n`, () => process.exit(0));
-  });
+/** The n-th hostile address (TEST-NET-3 and TEST-NET-2: never a real client). */
+const address = (n: number) => `${n < 250 ? "203.0.113" : "198.51.100"}.${(n % 250) + 1}`;
+
+const outcomes: Record<string, number> = {};
+let requests = 0;
+let totalMs = 0;
+const tally = (outcome: string, startedAt: number) => {
+  totalMs += performance.now() - startedAt;
+  requests++;
+  outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+};
+
+async function fast(url: string, body: Uint8Array<ArrayBuffer>, from: string): Promise<never> {
   for (;;) {
     const started = performance.now();
     let outcome: string;
     try {
-      const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": HOSTILE_ADDRESS }, body });
+      const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": from }, body });
       outcome = classifyCommandAnswer(response.status, await response.text());
     } catch {
       // Answering before the whole body arrived and closing is what a server bounding its work may do.
       outcome = "cut off";
     }
-    totalMs += performance.now() - started;
-    requests++;
-    outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+    tally(outcome, started);
   }
+}
+
+/** One trickling connection, opened again whenever the server ends it. */
+function slow(url: string, from: string): void {
+  const { hostname, port } = new URL(url);
+  const started = performance.now();
+  const socket = connect(Number(port), hostname);
+  let answer = "";
+  const timer = setInterval(() => socket.write("x"), 1000);
+  socket.on("error", () => {});
+  socket.on("data", (chunk) => {
+    answer += chunk.toString("latin1");
+  });
+  socket.on("close", () => {
+    clearInterval(timer);
+    const status = /^HTTP\/1\.1 (\d+)/.exec(answer)?.[1];
+    const body = answer.slice(answer.indexOf("\r\n\r\n") + 4);
+    tally(status ? classifyCommandAnswer(Number(status), body) : "cut off", started);
+    slow(url, from);
+  });
+  socket.write(`POST / HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\nX-Forwarded-For: ${from}\r\n\r\n{`);
+}
+
+if (import.meta.main) {
+  const [mode, url, ...rest] = process.argv.slice(2);
+  process.once("SIGTERM", () => {
+    const result: SenderTally = { outcomes, meanMs: requests ? Math.round(totalMs / requests) : 0 };
+    process.stdout.write(`${JSON.stringify(result)}\n`, () => process.exit(0));
+  });
+  if (mode === "fast" && url && rest.length === 2) {
+    const body = await Bun.file(rest[0]!).bytes();
+    await Promise.all(Array.from({ length: Number(rest[1]) }, (_, i) => fast(url, body, address(i))));
+  } else if (mode === "slow" && url && rest.length === 2) {
+    const [connections, addresses] = rest.map(Number) as [number, number];
+    for (let i = 0; i < connections; i++) slow(url, address(i % addresses));
+  } else throw new Error("usage: bun bench/hostile-sender.ts fast <url> <body file> <senders> | slow <url> <connections> <addresses>");
 }

@@ -1,23 +1,34 @@
 /**
- * The `hostile` scenario (issue 13): one partner's quote latency with nobody else on the service,
- * then while one connection sends 8 MB hostile bodies back to back — four million zeros as the seed,
- * once without `userInfo` and once with the partner's own id and a wrong key — each as fast as the
- * service takes them. The partner's quotes are paced (a fixed rate far below capacity, latency
- * corrected for coordinated omission), so their p99 shows what the hostile bodies cost them, not
- * queueing under saturation.
+ * The `hostile` scenario (issues 13 and 34): one partner's quotes with nobody else on the service, then
+ * while hostile clients send bodies that can only be refused. Paced phases (a fixed rate far below
+ * capacity, latency corrected for coordinated omission) show what one connection of 8 MB bodies —
+ * four million zeros as the seed, once without `userInfo` and once with the partner's own id and a
+ * wrong key — costs the partner's p99. Unpaced phases (the partner's quotes as fast as answered) show
+ * what is left of its throughput and median while twelve senders on twelve addresses send 8 MB bodies
+ * of one long string, and while 260 connections from 250 addresses trickle a body a byte a second;
+ * the server's resident memory is sampled throughout.
  */
 import { join } from "node:path";
+import { jsonLimits } from "../src/core/json-shape";
 import type { SenderTally } from "./hostile-sender";
 import { classifyCommandAnswer, type LoadResult, runLoad } from "./load";
+import { measureMemory } from "./scale";
 import type { Server } from "./servers";
 
 /** Zeros in the hostile seed: with the envelope, just under the 8 MiB body limit. */
 const ZEROS = 4_000_000;
+/** Senders of string bodies, each on an address of its own (issue 34: twelve stay under the per-address refusal limit). */
+const STRING_SENDERS = 12;
+/** Trickling connections and the addresses they come from (issue 34). */
+const SLOW_CONNECTIONS = 260;
+const SLOW_ADDRESSES = 250;
 
 export interface HostileSettings {
-  /** The partner's quotes a second, over `connections`. */
+  /** The partner's quotes a second, over `connections`, in the paced phases. */
   rate: number;
   connections: number;
+  /** The partner's connections in the unpaced phases. */
+  throughputConnections: number;
   warmupSeconds: number;
   /** Measured seconds of each phase. */
   seconds: number;
@@ -26,9 +37,13 @@ export interface HostileSettings {
 interface HostilePhase {
   name: string;
   description: string;
+  /** Paced (latency at a fixed rate) or as fast as answered (throughput). */
+  paced: boolean;
   quotes: LoadResult;
-  /** What the hostile client got; absent for the phase without one. */
+  /** What the hostile clients got; absent for a phase without them. */
   sender?: SenderTally;
+  /** The server's resident memory at its highest in the phase. */
+  peakRssMiB: number;
 }
 
 export interface HostileReport {
@@ -44,8 +59,8 @@ interface Victim {
 
 const quoteCommand = "dump ipck_vhcl-tprt-1111*PRMM";
 
-/** The hostile bodies: the seed a single array of four million zeros. */
-function hostileBodies(victim: Victim) {
+/** The 8 MB bodies of the paced phases: the seed a single array of four million zeros. */
+function zeroBodies(victim: Victim) {
   const seed = `[${"0,".repeat(ZEROS - 1)}0]`;
   const cmmnd = `{"cmmnd":${JSON.stringify(quoteCommand)},"seed":${seed}}`;
   const wrongKey = JSON.stringify({ id: victim.partnerId, athrzt: { id: victim.keyId, key: "x".repeat(victim.key.length) } });
@@ -55,11 +70,16 @@ function hostileBodies(victim: Victim) {
   ];
 }
 
-/** Start the hostile client on `body`; `stop` ends it and returns its tally. */
-async function startSender(url: string, body: string, dir: string, name: string) {
-  const bodyFile = join(dir, `hostile-${name.replaceAll(" ", "-")}.json`);
-  await Bun.write(bodyFile, body);
-  const child = Bun.spawn([process.execPath, join(import.meta.dir, "hostile-sender.ts"), url, bodyFile], { stdout: "pipe", stderr: "inherit" });
+/** An unauthenticated body of one string as long as the shape limits let through (a 2 MiB document's room), padded to 8 MB. */
+function stringBody(): string {
+  const { maxStringLength } = jsonLimits(2 * 1024 * 1024);
+  const filler = 8_000_000 - maxStringLength - 200;
+  return `{"cmmnd":{"cmmnd":${JSON.stringify(quoteCommand)},"seed":{"insrncDrtn":"1y","note":"${"x".repeat(maxStringLength)}","more":"${"y".repeat(Math.max(0, Math.min(filler, maxStringLength)))}"}}}`;
+}
+
+/** Start a hostile client (bench/hostile-sender.ts) with `args`; `stop` ends it and returns its tally. */
+function startSender(args: string[]) {
+  const child = Bun.spawn([process.execPath, join(import.meta.dir, "hostile-sender.ts"), ...args], { stdout: "pipe", stderr: "inherit" });
   return {
     async stop(): Promise<SenderTally> {
       child.kill("SIGTERM");
@@ -80,27 +100,55 @@ export async function measureHostile(
     userInfo: { id: victim.partnerId, athrzt: { id: victim.keyId, key: victim.key } },
     cmmnd: { cmmnd: quoteCommand, seed: { insrncDrtn: "1y" } },
   });
-  const quotes = (seconds: number) =>
+  const quotes = (seconds: number, paced: boolean) =>
     runLoad({
       url: service.url,
-      connections: settings.connections,
-      rate: settings.rate,
+      connections: paced ? settings.connections : settings.throughputConnections,
+      ...(paced ? { rate: settings.rate } : {}),
       duration: seconds,
       nextBody: () => body,
       classify: classifyCommandAnswer,
     });
+  const phases: HostilePhase[] = [];
+  /** One phase: the partner's quotes for `seconds`, the server's memory sampled every 100 ms, with `sender` (if any) running from a second before. */
+  const phase = async (name: string, description: string, paced: boolean, senderArgs?: string[]) => {
+    const sender = senderArgs ? startSender(senderArgs) : undefined;
+    if (sender) await Bun.sleep(1000); // the hostile clients are at it before the measurement starts
+    let result: LoadResult | undefined;
+    const memory = await measureMemory(service, settings.seconds, 0.1, async (seconds) => {
+      result = await quotes(seconds, paced);
+    });
+    phases.push({ name, description, paced, quotes: result!, sender: await sender?.stop(), peakRssMiB: Math.max(...memory.map((m) => m.rssMiB)) });
+    if (sender) await Bun.sleep(1000); // connections the server is still ending do not spill into the next phase
+  };
+  const bodyFile = async (name: string, text: string) => {
+    const file = join(scratchDir, `hostile-${name}.json`);
+    await Bun.write(file, text);
+    return file;
+  };
 
-  await quotes(settings.warmupSeconds);
-  const phases: HostilePhase[] = [{ name: "alone", description: "nothing else on the service", quotes: await quotes(settings.seconds) }];
-  for (const hostile of hostileBodies(victim)) {
-    const sender = await startSender(service.url, hostile.body, scratchDir, hostile.name);
-    await Bun.sleep(1000); // the first hostile body is on its way before the measurement starts
-    const result = await quotes(settings.seconds);
-    phases.push({ name: hostile.name, description: hostile.description, quotes: result, sender: await sender.stop() });
-  }
-  for (const phase of phases)
+  await quotes(settings.warmupSeconds, true);
+  await phase("alone", "nothing else on the service", true);
+  for (const hostile of zeroBodies(victim))
+    await phase(hostile.name, hostile.description, true, ["fast", service.url, await bodyFile(hostile.name.replaceAll(" ", "-"), hostile.body), "1"]);
+  await quotes(settings.warmupSeconds, false);
+  await phase("alone, as fast as answered", "nothing else on the service", false);
+  await phase(
+    "string bodies",
+    `${STRING_SENDERS} senders on ${STRING_SENDERS} addresses, each 8 MB bodies of long strings, no \`userInfo\`, back to back`,
+    false,
+    ["fast", service.url, await bodyFile("strings", stringBody()), String(STRING_SENDERS)],
+  );
+  await phase(
+    "slow bodies",
+    `${SLOW_CONNECTIONS} connections from ${SLOW_ADDRESSES} addresses, each declaring 1,000,000 bytes and sending one a second`,
+    false,
+    ["slow", service.url, String(SLOW_CONNECTIONS), String(SLOW_ADDRESSES)],
+  );
+  for (const p of phases)
     say(
-      `hostile, ${phase.name}: quote p50 ${phase.quotes.p50Ms} ms, p99 ${phase.quotes.p99Ms} ms${phase.sender ? `; hostile answers ${JSON.stringify(phase.sender.outcomes)} in ${phase.sender.meanMs} ms each` : ""}`,
+      `hostile, ${p.name}: quote p50 ${p.quotes.p50Ms} ms, p99 ${p.quotes.p99Ms} ms, ${Math.round(p.quotes.requestsPerSecond)}/s, peak RSS ${p.peakRssMiB} MiB` +
+        (p.sender ? `; hostile answers ${JSON.stringify(p.sender.outcomes)} in ${p.sender.meanMs} ms each` : ""),
     );
   return { settings, phases };
 }

@@ -13,7 +13,8 @@
  *   insure-live  the same with the live key: the premium is debited from the wallet, the insurer decides later;
  *   list      the service's `dump entt_*` (20 newest transactions);
  *   status    the service's `dump entt_<consumer>|insr_vhcl-tprt-1111-<tx_id>*STATUS` of an approved test policy;
- *   hostile   one partner's paced quotes alone, then while one connection sends 8 MB hostile bodies (bench/hostile.ts).
+ *   hostile   one partner's quotes alone, then while hostile clients send 8 MB bodies, strings from many addresses
+ *             and bodies a byte a second (bench/hostile.ts).
  * The service runs unchanged (`bun src/main.ts`) with its default per-partner rate limit; the
  * requests rotate over enough fresh partners that the limit never refuses one. Every answer is
  * checked. The results are printed and written between the bench markers of docs/performance.md.
@@ -23,7 +24,8 @@
  * between scenarios; the first uses BENCH_WARMUP), BENCH_LOG_LEVEL (service LOG_LEVEL, warn),
  * BENCH_WRITE_DOCS (1; 0 leaves docs/performance.md alone), BENCH_ONLY (comma-separated scenario
  * names to run besides bare; the docs are then left alone), BENCH_HOSTILE_RATE (200 quotes/s),
- * BENCH_HOSTILE_CONNECTIONS (10), BENCH_HOSTILE_SECONDS (10 s per phase).
+ * BENCH_HOSTILE_CONNECTIONS (10), BENCH_HOSTILE_THROUGHPUT_CONNECTIONS (4: the partner's in the unpaced
+ * phases), BENCH_HOSTILE_SECONDS (10 s per phase).
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -76,6 +78,7 @@ const settings = {
   hostile: {
     rate: Number(env.BENCH_HOSTILE_RATE ?? 200),
     connections: Number(env.BENCH_HOSTILE_CONNECTIONS ?? 10),
+    throughputConnections: Number(env.BENCH_HOSTILE_THROUGHPUT_CONNECTIONS ?? 4),
     warmupSeconds: Number(env.BENCH_WARMUP ?? 3),
     seconds: Number(env.BENCH_HOSTILE_SECONDS ?? 10),
   },

@@ -34,6 +34,15 @@ const configSchema = z.object({
   OUTCOME_WAIT_MS: intFrom(5_000),
   /** Largest request body accepted on POST / (55/413 beyond). */
   MAX_BODY_BYTES: intFrom(8 * 1024 * 1024),
+  /**
+   * How fast a request body must arrive (src/http/body.ts): within BODY_TIMEOUT_MS in all and, after
+   * a head start of five seconds, at BODY_MIN_BYTES_PER_SECOND or faster on average; a body that falls
+   * behind is cut off (408) and counts as a refusal of its address.
+   */
+  BODY_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
+  BODY_MIN_BYTES_PER_SECOND: z.coerce.number().int().positive().default(4096),
+  /** Body bytes of senders not known yet, held at once across all senders; past it such bodies are answered 35/503. */
+  UNIDENTIFIED_BODY_BYTES: intFrom(64 * 1024 * 1024),
   /** Largest decoded document (base64 field) accepted. */
   MAX_DOCUMENT_BYTES: intFrom(2 * 1024 * 1024),
   /** Base of links we hand out (certUrl, verification links). */

@@ -19,7 +19,7 @@ export async function buildDeps(config: Config = loadConfig()): Promise<AppDeps>
       perAddress: limiter(config, config.LOGIN_MAX_ATTEMPTS * 10, config.LOGIN_WINDOW_MS, "login-address:"),
     },
     refusalLimiter: limiter(config, config.REFUSAL_LIMIT_MAX, config.REFUSAL_LIMIT_WINDOW_MS, "refusals:"),
-    capacity: new CapacityGate(config.MAX_IN_FLIGHT),
+    capacity: new CapacityGate(config.MAX_IN_FLIGHT, config.UNIDENTIFIED_BODY_BYTES),
     sessionSecret: await sessionSecret(database.db, config),
   };
 }

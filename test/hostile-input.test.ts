@@ -5,7 +5,7 @@
  * X-Forwarded-For only from TRUSTED_PROXIES, and the command endpoint answers other methods 405.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { jsonLimits } from "../src/core/json-shape";
+import { jsonLimits, memberText } from "../src/core/json-shape";
 import { MemoryRateLimiter, RedisRateLimiter } from "../src/core/rate-limit";
 import { clientAddressOf, NO_SOCKET_ADDRESS } from "../src/http/client-address";
 import { MAX_SIGN_IN_BODY_BYTES } from "../src/portal/auth-routes";
@@ -324,5 +324,31 @@ describe("other methods on the command endpoint", () => {
     const options = await t.app.handle(new Request("http://localhost/", { method: "OPTIONS" }));
     expect(options.status).toBe(204);
     expect(options.headers.get("allow")).toBe("GET, HEAD, POST");
+  });
+});
+
+describe("the sender a body names in its first bytes (memberText)", () => {
+  test("finds a top-level member whole within the text, stepping over the members before it", () => {
+    expect(memberText(`{"userInfo":{"id":"a"},"cmmnd":{}}`, "userInfo")).toBe(`{"id":"a"}`);
+    expect(memberText(` { "cmmnd" : {"s":["}",{"x":"\\""}]} , "userInfo" : {"id":"b"}`, "userInfo")).toBe(`{"id":"b"}`);
+    expect(memberText(`{"n":12,"t":true,"s":"a\\"b","userInfo":[1]}`, "userInfo")).toBe("[1]");
+    // An escaped name is the same name, as JSON.parse reads it.
+    expect(memberText(`{"\\u0075serInfo":{"id":"c"}}`, "userInfo")).toBe(`{"id":"c"}`);
+  });
+
+  test("nothing while the member, or one before it, is still arriving; nothing for a text that is not an object", () => {
+    for (const text of [
+      `{"userInfo":{"id":"a"`,
+      `{"cmmnd":{"seed":"xxx`,
+      `{"n":12`,
+      `{"userInfo"`,
+      `["userInfo"]`,
+      `"userInfo"`,
+      `{"userInfo":{}`.slice(0, 12),
+      "",
+    ])
+      expect(memberText(text, "userInfo")).toBeUndefined();
+    // A member nested deeper is not the envelope's.
+    expect(memberText(`{"cmmnd":{"userInfo":{"id":"x"}}}`, "userInfo")).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { CommandError } from "./errors";
 import { normaliseUuid } from "./ids";
-import { type JsonLimits, jsonShapeProblem, MAX_JSON_DEPTH } from "./json-shape";
+import { type JsonLimits, jsonShapeProblem, MAX_JSON_DEPTH, memberText } from "./json-shape";
 import { fieldPath, parseWith, unsafeJson } from "./validation";
 
 const uuidV4 = z
@@ -9,17 +9,19 @@ const uuidV4 = z
   .refine((v) => normaliseUuid(v) !== null, "must be a UUID v4: hyphenated 8-4-4-4-12 or 32 hex characters")
   .transform((v) => normaliseUuid(v)!);
 
-const envelopeSchema = z.object({
-  userInfo: z.object({
+const userInfoSchema = z.object({
+  id: uuidV4,
+  athrzt: z.object({
     id: uuidV4,
-    athrzt: z.object({
-      id: uuidV4,
-      key: z
-        .string()
-        .min(1)
-        .refine((k) => !/\s/.test(k), "must not contain spaces or line breaks"),
-    }),
+    key: z
+      .string()
+      .min(1)
+      .refine((k) => !/\s/.test(k), "must not contain spaces or line breaks"),
   }),
+});
+
+const envelopeSchema = z.object({
+  userInfo: userInfoSchema,
   cmmnd: z.object({
     cmmnd: z.string().trim().min(1),
     seed: z.unknown().optional(),
@@ -71,4 +73,24 @@ export function parseEnvelope(body: string, limits: JsonLimits): Envelope {
   const unsafe = unsafeJson(json, limits.maxDepth);
   if (unsafe) throw refusal(unsafe.path, unsafe.problem);
   return parseWith(envelopeSchema, json, "");
+}
+
+/**
+ * The sender a body names in its first `within` characters (userInfo, whole within them): how a
+ * large body is authenticated before the rest of it is read. Refuses credentials that are not
+ * well-formed, and a prefix that names no sender (docs/security.md, "What a request costs").
+ */
+export function senderIn(received: string, within: number): Envelope["userInfo"] {
+  const text = memberText(received.slice(0, within), "userInfo");
+  if (text === undefined)
+    throw new CommandError(413, `request body: a body over ${within} bytes must name its sender within its first ${within} bytes: send userInfo before cmmnd`);
+  let userInfo: unknown;
+  try {
+    userInfo = JSON.parse(text);
+  } catch (error) {
+    throw new CommandError(400, `userInfo is not valid JSON: ${(error as Error).message}`, "userInfo");
+  }
+  const unsafe = unsafeJson(userInfo, MAX_JSON_DEPTH);
+  if (unsafe) throw refusal(["userInfo", ...unsafe.path], unsafe.problem);
+  return parseWith(userInfoSchema, userInfo, "userInfo");
 }

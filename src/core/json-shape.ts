@@ -51,6 +51,7 @@ export const jsonLimits = (maxDocumentBytes: number): JsonLimits => ({
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
+const COMMA = 0x2c;
 const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
 const OPEN_ARRAY = 0x5b;
@@ -161,3 +162,67 @@ export function jsonShapeProblem(text: string, limits: JsonLimits): JsonShapePro
   }
   return null;
 }
+
+/** Where the value starting at `from` ends (the index after it), or -1 when it has not all arrived in `text`. */
+function endOfValue(text: string, from: number): number {
+  const length = text.length;
+  const c = text.charCodeAt(from);
+  if (c === QUOTE) {
+    const end = closingQuote(text, from + 1);
+    return end < length ? end + 1 : -1;
+  }
+  if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+    let depth = 0;
+    for (let i = from; i < length; i++) {
+      const d = text.charCodeAt(i);
+      if (d === QUOTE) i = closingQuote(text, i + 1);
+      else if (d === OPEN_OBJECT || d === OPEN_ARRAY) depth++;
+      else if ((d === CLOSE_OBJECT || d === CLOSE_ARRAY) && --depth === 0) return i + 1;
+    }
+    return -1;
+  }
+  let i = from;
+  while (i < length && isScalarChar(text.charCodeAt(i))) i++;
+  // A number at the very end may go on in what has not arrived.
+  return i > from && i < length ? i : -1;
+}
+
+/**
+ * The text of the value of the top-level member `name` of a JSON object, when it is whole within
+ * `text` (the part of a body that has arrived); undefined when it is not there (yet), or when the
+ * text is not an object. The members before it are stepped over, not parsed: this is how a body
+ * names its sender before the rest of it is read.
+ */
+export function memberText(text: string, name: string): string | undefined {
+  const length = text.length;
+  const skipSpace = (from: number) => {
+    let i = from;
+    while (i < length && isSpace(text.charCodeAt(i))) i++;
+    return i;
+  };
+  let i = skipSpace(0);
+  if (text.charCodeAt(i) !== OPEN_OBJECT) return undefined;
+  for (;;) {
+    i = skipSpace(i + 1);
+    if (text.charCodeAt(i) !== QUOTE) return undefined;
+    const keyEnd = closingQuote(text, i + 1);
+    if (keyEnd >= length) return undefined;
+    const key = text.slice(i, keyEnd + 1);
+    i = skipSpace(keyEnd + 1);
+    if (text.charCodeAt(i) !== COLON) return undefined;
+    const start = skipSpace(i + 1);
+    const end = start < length ? endOfValue(text, start) : -1;
+    if (end === -1) return undefined;
+    if (safeParse(key) === name) return text.slice(start, end);
+    i = skipSpace(end);
+    if (text.charCodeAt(i) !== COMMA) return undefined;
+  }
+}
+
+const safeParse = (json: string): unknown => {
+  try {
+    return JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+};

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { commandRegistry } from "../commands";
-import { type Envelope, parseEnvelope, refuseShape } from "../core/envelope";
+import { type Envelope, parseEnvelope, refuseShape, senderIn } from "../core/envelope";
 import { CommandError } from "../core/errors";
 import { atCapacity, type CommandResponse, failure, success } from "../core/feedback";
 import { jsonLimits } from "../core/json-shape";
@@ -10,7 +10,7 @@ import { countRefusal, type RateDecision, refusalKeys } from "../core/rate-limit
 import { isTransientDatabaseError } from "../db/errors";
 import { apiLogFor } from "../modules/api-log/buffer";
 import { authenticate } from "../modules/partners/service";
-import { readBoundedBody } from "./body";
+import { bodyPace, IDENTIFY_WITHIN_BYTES, IncomingBody, UnidentifiedBodiesAtCapacity } from "./body";
 import { clientAddressOf } from "./client-address";
 import { type AppDeps, requestContext } from "./context";
 import { answerLostConnection } from "./unknown-outcome";
@@ -26,6 +26,7 @@ export const commandEndpoint = (deps: AppDeps) => {
 
   const clientAddress = clientAddressOf(deps.config.TRUSTED_PROXIES);
   const bodyLimits = jsonLimits(deps.config.MAX_DOCUMENT_BYTES);
+  const pace = bodyPace(deps.config);
   const { REFUSAL_LIMIT_MAX, REFUSAL_LIMIT_WINDOW_MS, RATE_LIMIT_MAX, RATE_LIMIT_WINDOW_MS } = deps.config;
   const rateLimited = (decision: RateDecision, rule: string) => {
     const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
@@ -39,51 +40,69 @@ export const commandEndpoint = (deps: AppDeps) => {
     );
 
   /**
-   * Body → envelope → principal, the work done before we know who is asking. Each refusal on the
-   * way counts against the client address and, once the envelope names one, the claimed partner
+   * Body → envelope → principal, the work done before we know who is asking: bounded in bytes, time
+   * and memory (docs/security.md, "What a request costs"). The body is read at BODY_MIN_BYTES_PER_SECOND
+   * or faster, holding no command slot; a large one must name its sender in its first
+   * IDENTIFY_WITHIN_BYTES, and is authenticated then, before the rest of it is read. Each refusal on
+   * the way counts against the client address and, once the envelope names one, the claimed partner
    * id; past REFUSAL_LIMIT_MAX the refusal becomes a 429. A genuine key is never counted or refused here.
    */
-  async function admit(request: Request, address: string): Promise<{ envelope: Envelope; principal: Principal } | { refused: CommandResponse }> {
+  async function admit(request: Request, address: string, note: Note): Promise<{ envelope: Envelope; principal: Principal } | { refused: CommandResponse }> {
     let claimedPartnerId: string | undefined;
+    const incoming = new IncomingBody(request, { maxBytes: deps.config.MAX_BODY_BYTES, pace, unidentified: deps.capacity });
+    note.body = incoming;
+    const authenticated = async (userInfo: Envelope["userInfo"]) => {
+      claimedPartnerId = userInfo.id;
+      const principal = await authenticate(deps.database.db, { partnerId: userInfo.id, keyId: userInfo.athrzt.id, key: userInfo.athrzt.key });
+      incoming.identified();
+      return principal;
+    };
     try {
-      const body = await readBoundedBody(request, deps.config.MAX_BODY_BYTES, (received) => refuseShape(received, bodyLimits));
-      const envelope = parseEnvelope(body, bodyLimits);
-      claimedPartnerId = envelope.userInfo.id;
-      const principal = await authenticate(deps.database.db, {
-        partnerId: envelope.userInfo.id,
-        keyId: envelope.userInfo.athrzt.id,
-        key: envelope.userInfo.athrzt.key,
+      let known = false;
+      const body = await incoming.text(async (received) => {
+        refuseShape(received, bodyLimits);
+        if (known) return;
+        await authenticated(senderIn(received, IDENTIFY_WITHIN_BYTES));
+        known = true;
       });
-      return { envelope, principal };
+      const envelope = parseEnvelope(body, bodyLimits);
+      // The whole envelope's userInfo is the one that counts (a member named twice is read last-wins).
+      return { envelope, principal: await authenticated(envelope.userInfo) };
     } catch (error) {
+      if (error instanceof UnidentifiedBodiesAtCapacity) return { refused: atCapacity() };
       if (!(error instanceof CommandError)) throw error;
       const keys = [refusalKeys.address(address), ...(claimedPartnerId ? [refusalKeys.partner(claimedPartnerId)] : [])];
       const decision = await countRefusal(deps.refusalLimiter, keys);
       if (!decision.allowed) return { refused: tooManyRefusals(decision) };
       throw error;
+    } finally {
+      incoming.release();
     }
   }
 
   async function execute(request: Request, requestId: string, note: Note, address: string): Promise<CommandResponse> {
     // An address that has failed too often is refused before its body is read.
     const blocked = await deps.refusalLimiter.peek(refusalKeys.address(address));
-    if (!blocked.allowed) {
-      note.bodyUnread = true;
-      return tooManyRefusals(blocked);
-    }
-    const admitted = await admit(request, address);
+    if (!blocked.allowed) return tooManyRefusals(blocked);
+    const admitted = await admit(request, address, note);
     if ("refused" in admitted) return admitted.refused;
     const { envelope, principal } = admitted;
     note.principal = principal;
     note.envelope = envelope;
-    const decision = await deps.rateLimiter.hit(principal.partnerId);
-    if (!decision.allowed) return rateLimited(decision, `at most ${RATE_LIMIT_MAX} requests in any ${RATE_LIMIT_WINDOW_MS / 1000} seconds`);
-    const commandString = envelope.cmmnd.cmmnd;
-    const matched = commandRegistry.match(commandString);
-    if (!matched) throw new CommandError(400, `unknown command '${commandString.slice(0, 100)}': see docs/commands.md for the command strings`);
-    note.command = matched.definition.grammar;
-    const result = await commandRegistry.run({ db: deps.database.db, config: deps.config, principal, requestId, now }, matched, envelope.cmmnd.seed);
-    return success(result);
+    // The slot is taken once the body has arrived and its sender is known; a 35 is not one of the partner's requests.
+    if (!deps.capacity.tryEnter()) return atCapacity();
+    try {
+      const decision = await deps.rateLimiter.hit(principal.partnerId);
+      if (!decision.allowed) return rateLimited(decision, `at most ${RATE_LIMIT_MAX} requests in any ${RATE_LIMIT_WINDOW_MS / 1000} seconds`);
+      const commandString = envelope.cmmnd.cmmnd;
+      const matched = commandRegistry.match(commandString);
+      if (!matched) throw new CommandError(400, `unknown command '${commandString.slice(0, 100)}': see docs/commands.md for the command strings`);
+      note.command = matched.definition.grammar;
+      const result = await commandRegistry.run({ db: deps.database.db, config: deps.config, principal, requestId, now }, matched, envelope.cmmnd.seed);
+      return success(result);
+    } finally {
+      deps.capacity.leave();
+    }
   }
 
   return (
@@ -96,25 +115,20 @@ export const commandEndpoint = (deps: AppDeps) => {
           set.headers["cache-control"] = "no-store";
           const note: Note = {};
           let response: CommandResponse;
-          if (!deps.capacity.tryEnter()) {
-            response = atCapacity();
-          } else {
-            try {
-              response = await execute(request, requestId, note, clientAddress(request, server));
-            } catch (error) {
-              if (error instanceof CommandError) response = failure(error.status, error.message);
-              else if (isTransientDatabaseError(error)) {
-                log.warn("command lost its database connection", { requestId, command: note.command, error });
-                response = await answerLostConnection(deps, { requestId, principal: note.principal, envelope: note.envelope, now });
-              } else {
-                log.error("command failed", { requestId, command: note.command, error });
-                response = failure(500, `internal error: the command was not completed (request id ${requestId})`);
-              }
-            } finally {
-              deps.capacity.leave();
+          try {
+            response = await execute(request, requestId, note, clientAddress(request, server));
+          } catch (error) {
+            if (error instanceof CommandError) response = failure(error.status, error.message);
+            else if (isTransientDatabaseError(error)) {
+              log.warn("command lost its database connection", { requestId, command: note.command, error });
+              response = await answerLostConnection(deps, { requestId, principal: note.principal, envelope: note.envelope, now });
+            } else {
+              log.error("command failed", { requestId, command: note.command, error });
+              response = failure(500, `internal error: the command was not completed (request id ${requestId})`);
             }
           }
-          if (note.bodyUnread) set.headers.connection = "close";
+          // Answered before its body arrived (refused, or too slow): the connection is closed rather than the rest read.
+          if (!note.body?.complete) set.headers.connection = "close";
           const { exctnFdbck } = response;
           const elapsed = performance.now() - startedAt;
           // Refusals before the partner is known (capacity, body, JSON, credentials) belong to no partner's log.
@@ -166,8 +180,8 @@ interface Note {
   command?: string;
   principal?: Principal;
   envelope?: Envelope;
-  /** Refused before its body was read: the connection is closed rather than the body drained. */
-  bodyUnread?: boolean;
+  /** The body, as far as it was read. */
+  body?: IncomingBody;
 }
 
 /** What `/` answers to: the landing page (GET, HEAD) and commands (POST). */

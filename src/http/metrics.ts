@@ -179,6 +179,10 @@ async function renderMetrics(deps: AppDeps, depths: () => Promise<QueueDepths | 
     ...metrics.commandSeconds.render(),
     ...gauge(`${PREFIX}commands_in_flight`, "Commands being answered now.", [[{}, deps.capacity.current]]),
     ...gauge(`${PREFIX}commands_in_flight_limit`, "MAX_IN_FLIGHT: past it commands are answered 35/503.", [[{}, deps.capacity.limit]]),
+    ...gauge(`${PREFIX}unidentified_body_bytes`, "Bytes of request bodies whose sender is not known yet, held now.", [[{}, deps.capacity.unidentifiedBytes]]),
+    ...gauge(`${PREFIX}unidentified_body_bytes_limit`, "UNIDENTIFIED_BODY_BYTES: past it such bodies are answered 35/503.", [
+      [{}, deps.capacity.unidentifiedLimit],
+    ]),
     ...metrics.httpRequests.render(),
     ...metrics.webhookFailures.render(),
     ...gauge(`${PREFIX}database_up`, "1 when the queue depths could be read from the database.", [[{}, queues ? 1 : 0]]),

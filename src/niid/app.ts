@@ -3,7 +3,7 @@ import { z } from "zod";
 import { CommandError } from "../core/errors";
 import { log } from "../core/log";
 import { describeIssue, jsonKind } from "../core/validation";
-import { readBoundedBody } from "../http/body";
+import { type BodyPace, readBoundedBody } from "../http/body";
 import { type CachedAnswer, RegistryCache } from "./cache";
 import { displayDate, watDate } from "./dates";
 import type { RegistryRecord } from "./record";
@@ -41,6 +41,8 @@ export interface NiidAppOptions {
   cacheMaxEntries?: number;
   /** Largest request body accepted (413 beyond). */
   maxBodyBytes?: number;
+  /** How fast a body must arrive (408 when it falls behind): a lookup is a few dozen bytes, so ten seconds at most by default. */
+  bodyPace?: BodyPace;
   /** The clock for licence status and cache expiry (tests pin it). */
   now?: () => Date;
 }
@@ -80,10 +82,10 @@ class Refusal extends Error {
 }
 
 /** The body as a JSON object, or a 400/413 refusal saying what is wrong with it. */
-async function readJsonObject(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
+async function readJsonObject(request: Request, limits: { maxBytes: number; pace: BodyPace }): Promise<Record<string, unknown>> {
   let text: string;
   try {
-    text = await readBoundedBody(request, maxBytes);
+    text = await readBoundedBody(request, limits);
   } catch (error) {
     if (error instanceof CommandError) throw new Refusal(error.status, error.message);
     throw error;
@@ -120,13 +122,13 @@ const searchWords: Record<SearchType, string> = { registration: "registration nu
  */
 export function createNiidApp(options: NiidAppOptions = {}) {
   const now = options.now ?? (() => new Date());
-  const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024;
+  const bodyLimits = { maxBytes: options.maxBodyBytes ?? 16 * 1024, pace: options.bodyPace ?? { timeoutMs: 10_000, minBytesPerSecond: 4096 } };
   const { registry } = options;
   const cache = registry && new RegistryCache(registry, { ttlMs: options.cacheTtlMs, maxEntries: options.cacheMaxEntries, clock: () => now().getTime() });
 
   async function verify(request: Request): Promise<{ body: VerifyAnswer; fromCache: boolean }> {
     if (!cache) throw new Refusal(503, "vehicle verification is not configured on this service: no registry is connected");
-    const input = parseBody(verifySchema, await readJsonObject(request, maxBodyBytes));
+    const input = parseBody(verifySchema, await readJsonObject(request, bodyLimits));
     const value = normaliseSearchValue(input.search_type, input.value);
     if (value === "") throw new Refusal(400, "value must contain letters or digits");
 
@@ -151,7 +153,7 @@ export function createNiidApp(options: NiidAppOptions = {}) {
 
   async function publish(request: Request): Promise<{ published: true }> {
     if (!registry?.publish) throw new Refusal(404, "publishing is only available when the service runs the sandbox registry");
-    const record = parseBody(registryRecordSchema, await readJsonObject(request, maxBodyBytes));
+    const record = parseBody(registryRecordSchema, await readJsonObject(request, bodyLimits));
     await registry.publish(record);
     // After the registry has it: a lookup racing the publication cannot re-cache the old answer.
     cache?.invalidate(record);

@@ -4,13 +4,14 @@ import { PasswordForm, SignInPage } from "../../views/portal/auth";
 import { CommandError } from "../core/errors";
 import { jsonLimits } from "../core/json-shape";
 import { countRefusal, type RateDecision, refusalKeys } from "../core/rate-limit";
-import { readBoundedForm } from "../http/body";
+import { BUSY, bodyPace, readBoundedForm, UnidentifiedBodiesAtCapacity } from "../http/body";
 import { clientAddressOf, type PeerSource } from "../http/client-address";
 import type { AppDeps } from "../http/context";
 import { changePassword, endSession, sessionViewer, signIn } from "../modules/accounts/service";
 import { redirectTo } from "./kit";
 import { formValues, page, problemOf } from "./page";
 import { homeOf, PASSWORD_PAGE, portalSession, SESSION_COOKIE, sessionCookie } from "./session";
+import { inWords } from "./words";
 
 /** Before signing in there is no session to derive a CSRF token from: a cookie and the form carry the same random value. */
 const PRE_CSRF_COOKIE = "signin_csrf";
@@ -44,6 +45,7 @@ const tooManyRefusals = (decision: RateDecision) =>
 export const authRoutes = (deps: AppDeps) => {
   const clientAddress = clientAddressOf(deps.config.TRUSTED_PROXIES);
   const bodyLimits = jsonLimits(deps.config.MAX_DOCUMENT_BYTES);
+  const pace = bodyPace(deps.config);
   /** Count a refused sign-in against the address (REFUSAL_LIMIT_MAX, as on POST /): the wait when it is past the limit. */
   const countRefused = async (request: Request, server: PeerSource | null) => {
     const decision = await countRefusal(deps.refusalLimiter, [refusalKeys.address(clientAddress(request, server))]);
@@ -113,15 +115,20 @@ export const authRoutes = (deps: AppDeps) => {
       {
         // Before the body is read: an address past the refusal limit is turned away; then at most
         // MAX_SIGN_IN_BODY_BYTES are read and a JSON body's shape is checked before it is parsed.
-        async parse({ request, server }) {
+        async parse({ request, server, set }) {
+          // Refused before all of it arrived: the connection is closed rather than the rest read.
+          set.headers.connection = "close";
           const blocked = await deps.refusalLimiter.peek(refusalKeys.address(clientAddress(request, server)));
           if (!blocked.allowed) return tooManyRefusals(blocked);
           try {
-            return await readBoundedForm(request, MAX_SIGN_IN_BODY_BYTES, bodyLimits);
+            const form = await readBoundedForm(request, { maxBytes: MAX_SIGN_IN_BODY_BYTES, pace, unidentified: deps.capacity }, bodyLimits);
+            delete set.headers.connection;
+            return form;
           } catch (error) {
+            if (error instanceof UnidentifiedBodiesAtCapacity) return new RefusedBody(503, BUSY);
             if (!(error instanceof CommandError)) throw error;
             const throttled = await countRefused(request, server);
-            return throttled ? tooManyRefusals(throttled) : new RefusedBody(error.status, error.message);
+            return throttled ? tooManyRefusals(throttled) : new RefusedBody(error.status, inWords(error.message));
           }
         },
       },

@@ -7,7 +7,7 @@ import { dashboardRoutes } from "./dashboard";
 import { SHELL_NAV } from "./navigation";
 import { portalNotFound } from "./not-found";
 import { isPortalPath } from "./paths";
-import { signedOutBodyLimit } from "./session";
+import { portalBodies } from "./session";
 
 /**
  * The second surface: the htmx portal for partner staff and the operator's administrators. The
@@ -24,7 +24,7 @@ export const portalRoutes = (appDeps: AppDeps) => {
       set.headers["content-type"] ??= "text/html; charset=utf-8";
       set.headers["cache-control"] = "no-store";
     })
-    .use(signedOutBodyLimit(deps))
+    .use(portalBodies(deps))
     .use(authRoutes(deps))
     .use(dashboardRoutes(deps));
   for (const module of modules) if (module.routes) portal.use(module.routes(deps, facts));

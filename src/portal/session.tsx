@@ -7,11 +7,17 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { jwt } from "@elysiajs/jwt";
 import { Elysia } from "elysia";
 import { ERRORS, ErrorPanel } from "../../views/errors";
+import { CommandError } from "../core/errors";
+import { countRefusal, refusalKeys } from "../core/rate-limit";
+import { BUSY, bodyPace, IncomingBody, UnidentifiedBodiesAtCapacity } from "../http/body";
+import { clientAddressOf } from "../http/client-address";
 import type { AppDeps } from "../http/context";
+import { errorPage } from "../http/error-pages";
 import { type PortalRole, sessionViewer, type Viewer } from "../modules/accounts/service";
 import { type NavLink, navigationFor } from "./navigation";
 import { page } from "./page";
 import { isSignedInPath } from "./paths";
+import { inWords } from "./words";
 
 /** Who is looking at a portal page, and what the side navigation offers them. */
 export type PortalViewer = Viewer & { navigation: NavLink[] };
@@ -81,24 +87,62 @@ export const portalSession = (deps: AppDeps) =>
 export const MAX_SIGNED_OUT_BODY_BYTES = 64 * 1024;
 
 /**
- * Runs before any portal body is parsed (Elysia parses before a route's session check): a body
+ * Runs before any portal body is parsed (Elysia parses before a route's session check). A body
  * larger than MAX_SIGNED_OUT_BODY_BYTES, or of unknown length, is read only for a request whose
- * session cookie carries a valid signature. Anyone else is sent to sign in, as the session check
- * would, at the cost of one signature check: what a request costs before we know who sent it stays small.
+ * session cookie carries a valid signature; anyone else is sent to sign in, as the session check
+ * would, at the cost of one signature check. Then every body must arrive at the pace
+ * (BODY_TIMEOUT_MS, BODY_MIN_BYTES_PER_SECOND) before a route sees it: it is awaited here through a
+ * copy (the request keeps its own, which the parser then reads at once), a signed-out one holding
+ * its share of UNIDENTIFIED_BODY_BYTES. One that falls behind is cut off with a page saying so and
+ * counts as a refusal of its address.
  */
-export const signedOutBodyLimit = (deps: AppDeps) =>
-  new Elysia({ name: "portal-signed-out-body-limit" }).use(portalSessionToken(deps)).onRequest(async ({ request, sessionToken, set }) => {
+export const portalBodies = (deps: AppDeps) => {
+  const clientAddress = clientAddressOf(deps.config.TRUSTED_PROXIES);
+  const pace = bodyPace(deps.config);
+  return new Elysia({ name: "portal-bodies" }).use(portalSessionToken(deps)).onRequest(async ({ request, sessionToken, set, server }) => {
     if (request.method === "GET" || request.method === "HEAD" || request.method === "OPTIONS") return;
     const path = new URL(request.url).pathname;
     if (!isSignedInPath(path)) return;
     const declared = request.headers.get("content-length");
-    if (declared !== null && Number(declared) <= MAX_SIGNED_OUT_BODY_BYTES) return;
+    const small = declared !== null && Number(declared) <= MAX_SIGNED_OUT_BODY_BYTES;
     const token = /(?:^|;\s*)session=([^;]*)/.exec(request.headers.get("cookie") ?? "")?.[1];
-    if (token && (await sessionToken.verify(decodeURIComponent(token)))) return;
-    set.status = stopWith(request, set, `/login?next=${encodeURIComponent(path)}`);
-    set.headers["content-type"] = "text/html; charset=utf-8";
-    return "Sign in first.";
+    const signedIn = !!token && !!(await sessionToken.verify(decodeURIComponent(token)));
+    if (!small && !signedIn) {
+      set.status = stopWith(request, set, `/login?next=${encodeURIComponent(path)}`);
+      set.headers["content-type"] = "text/html; charset=utf-8";
+      return "Sign in first.";
+    }
+    const copy = new IncomingBody(request.clone(), {
+      maxBytes: signedIn ? Number.POSITIVE_INFINITY : MAX_SIGNED_OUT_BODY_BYTES,
+      pace,
+      unidentified: signedIn ? undefined : deps.capacity,
+    });
+    try {
+      await copy.arrival();
+    } catch (error) {
+      set.headers.connection = "close";
+      if (error instanceof UnidentifiedBodiesAtCapacity) {
+        set.status = 503;
+        return errorPage(set, { title: "Busy", message: BUSY });
+      }
+      if (!(error instanceof CommandError)) throw error;
+      const decision = await countRefusal(deps.refusalLimiter, [refusalKeys.address(clientAddress(request, server))]);
+      if (!decision.allowed) {
+        const minutes = Math.max(1, Math.ceil(decision.retryAfterMs / 60_000));
+        set.status = 429;
+        set.headers["retry-after"] = String(Math.ceil(decision.retryAfterMs / 1000));
+        return errorPage(set, {
+          title: "Too many refused requests",
+          message: `Too many refused requests from your address. Try again in ${minutes} minute(s).`,
+        });
+      }
+      set.status = error.status;
+      return errorPage(set, { title: "Not received", message: inWords(error.message) });
+    } finally {
+      copy.release();
+    }
   });
+};
 
 /** How the cookie is set: httpOnly, SameSite=Lax, Secure when the portal is served over https. */
 export function sessionCookie(deps: AppDeps, request: Request) {

@@ -115,6 +115,7 @@ const SENTENCES: [RegExp, (...groups: string[]) => string][] = [
   [/^seed has unknown fields?: (.*)$/, (fields) => `The form sent something this page does not know (${fields}): reload the page and try again`],
   [/^seed\.note is required with reason "other".*$/, () => "Say why in the note: another reason needs one."],
   [/^consumer not found: .*$/, () => "This consumer was not found among your consumers"],
+  [/^request body arrived too slowly: .*$/, () => "Your form took too long to arrive and was not received. Check your connection and send it again."],
   [
     /^policy (\S+) was issued in (test|live) mode: .* this key runs in (?:test|live) mode$/,
     (reference, mode) => `Policy ${reference} is a ${mode} policy: switch the account to ${mode} mode on the Keys page to act on it`,

@@ -18,22 +18,28 @@ import {
   type RetryEvent,
   UnexpectedAnswer,
 } from "../../clients/typescript/src/index";
-import { startRawPost } from "../support/reliability";
+import { startVerificationService } from "../support/verification-service";
 import { type CliPartner, consumerSeed, countingFetch, type Service, startService, vehicleFacts } from "./support";
 
-/** One command in flight at a time. */
+/** One command in flight at a time; its registry answers a first lookup after 1.5 s. */
 let service: Service;
+let registry: Awaited<ReturnType<typeof startVerificationService>>;
 /** Three requests per partner in any 2 s. */
 let limited: Service;
 let first: CliPartner;
 let second: CliPartner;
 
 beforeAll(async () => {
-  [service, limited] = await Promise.all([startService({ MAX_IN_FLIGHT: "1" }), startService({ RATE_LIMIT_MAX: "3", RATE_LIMIT_WINDOW_MS: "2000" })]);
-  [first, second] = await Promise.all([service.partner(), limited.partner()]);
+  registry = await startVerificationService({ NIID_LATENCY_MIN_MS: "1500", NIID_LATENCY_MAX_MS: "1500" });
+  [service, limited] = await Promise.all([
+    startService({ MAX_IN_FLIGHT: "1", NIID_URL: registry.url }),
+    startService({ RATE_LIMIT_MAX: "3", RATE_LIMIT_WINDOW_MS: "2000" }),
+  ]);
+  [first, second] = await Promise.all([service.partner(["--enrichment"]), limited.partner()]);
 }, 60_000);
 
 afterAll(async () => {
+  registry?.stop();
   await Promise.all([service?.stop(), limited?.stop()]);
   fake?.stop(true);
 });
@@ -62,19 +68,21 @@ const reset = (responder: typeof answer) => {
 const AT_CAPACITY = { exctnFdbck: { id: 35, id_v4: 503, elbrtn: "service at capacity" } };
 
 describe("id 35: the same request after 2 s, 4 s, 8 s, then give up", () => {
-  test("the real service at capacity (MAX_IN_FLIGHT=1, one request held in flight): retried after 2 s, then answered", async () => {
-    const held = await startRawPost(
-      service.url,
-      JSON.stringify({ userInfo: { id: first.partnerId, athrzt: first.keys.test }, cmmnd: { cmmnd: "dump entt_*" } }),
-    );
-    await Bun.sleep(200); // the service has read its headers: the one slot is taken
+  test("the real service at capacity (MAX_IN_FLIGHT=1, a registry check in flight): retried after 2 s, then answered", async () => {
+    // A body that has not arrived holds no slot (docs/security.md); a command waiting on the registry does.
+    const plate = `HLD${crypto.randomUUID().slice(0, 5).toUpperCase()}`;
+    const held = globalThis.fetch(service.url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ userInfo: { id: first.partnerId, athrzt: first.keys.test }, cmmnd: { cmmnd: "enrch niid_vehicle", seed: { value: plate } } }),
+    });
+    await Bun.sleep(300); // the check is under way: the one slot is taken
     const events: RetryEvent[] = [];
     const { fetch, bodies } = countingFetch();
     const counted = service.client(first, "test", { fetch, onRetry: (e) => events.push(e) });
     const started = performance.now();
     const quote = counted.quote("vhcl-tprt-1111", { insrncDrtn: "1y" });
-    await Bun.sleep(500);
-    expect((await held.finish()).body.exctnFdbck.id).toBe(75); // the slot is free again
+    expect((await (await held).json()).exctnFdbck.id).toBe(75); // the slot is free again
     expect(await quote).toMatchObject({ prmm: 15000, exctnFdbck: { id: 75 } });
     expect(performance.now() - started).toBeGreaterThanOrEqual(1990);
     expect(events).toMatchObject([{ reason: "capacity", attempt: 1, delayMs: 2000, answer: { exctnFdbck: { id: 35, id_v4: 503 } } }]);

@@ -63,7 +63,7 @@ export async function testApp(
   const database = wrapDatabase(await testDatabase());
   // Generous limits by default so suites are not throttled; the rate-limit and hostile-input tests set their own.
   const config = loadConfig({}, { RATE_LIMIT_MAX: 100_000, REFUSAL_LIMIT_MAX: 100_000, ...overrides });
-  const capacity = new CapacityGate(config.MAX_IN_FLIGHT);
+  const capacity = new CapacityGate(config.MAX_IN_FLIGHT, config.UNIDENTIFIED_BODY_BYTES);
   const app = createApp({
     database,
     config,

@@ -21,7 +21,7 @@ export const apiRequests = pgTable(
     keyId: uuid("key_id").notNull(),
     keyLabel: text("key_label", { enum: ["test", "live", "legacy"] }).notNull(),
     mode: text("mode", { enum: ["test", "live"] }).notNull(),
-    /** exctnFdbck.id: 75, 55 (35 never: a refusal at capacity comes before the partner is known). */
+    /** exctnFdbck.id: 75, 55, or 35 (at capacity, or the database briefly lost: both after the partner is known). */
     outcome: smallint("outcome").notNull(),
     /** exctnFdbck.id_v4. */
     status: smallint("status").notNull(),

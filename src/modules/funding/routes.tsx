@@ -4,7 +4,7 @@ import { CommandError } from "../../core/errors";
 import { log } from "../../core/log";
 import { formatNaira } from "../../core/money";
 import { countRefusal, type RateDecision, refusalKeys } from "../../core/rate-limit";
-import { readBoundedBody } from "../../http/body";
+import { bodyPace, readBoundedBody, UnidentifiedBodiesAtCapacity } from "../../http/body";
 import { clientAddressOf } from "../../http/client-address";
 import type { AppDeps } from "../../http/context";
 import { formValues, page, problemOf } from "../../portal/page";
@@ -32,6 +32,7 @@ function tooMany(set: { status?: number | string; headers: Record<string, string
 export const fundingCallbackRoute = (deps: AppDeps) => {
   const provider = paymentProvider(deps.config);
   const clientAddress = clientAddressOf(deps.config.TRUSTED_PROXIES);
+  const pace = bodyPace(deps.config);
   return new Elysia({ name: "funding-callbacks" }).post(
     "/funding/callbacks/:provider",
     async ({ request, params, set, server }) => {
@@ -45,9 +46,18 @@ export const fundingCallbackRoute = (deps: AppDeps) => {
       if (!blocked.allowed) return tooMany(set, blocked);
       let body: string;
       try {
-        body = await readBoundedBody(request, MAX_CALLBACK_BYTES);
+        body = await readBoundedBody(request, { maxBytes: MAX_CALLBACK_BYTES, pace, unidentified: deps.capacity });
       } catch (error) {
-        set.status = error instanceof CommandError ? error.status : 400;
+        if (error instanceof UnidentifiedBodiesAtCapacity) {
+          set.status = 503;
+          return { status: "try again" };
+        }
+        if (!(error instanceof CommandError)) throw error;
+        // Too large or too slow: not a callback of the provider's, and counted like a forged one.
+        set.headers.connection = "close";
+        const decision = await countRefusal(deps.refusalLimiter, [addressKey]);
+        if (!decision.allowed) return tooMany(set, decision);
+        set.status = error.status;
         return { status: "refused" };
       }
       try {
