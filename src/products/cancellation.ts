@@ -97,3 +97,15 @@ export function cancellationRefund(rule: CancellationRule, c: CancellationCase):
   const days = Math.ceil(Number(unexpiredMs) / DAY_MS);
   return refund(unexpired - fee, fee, "pro-rata", `The unexpired share (${days} days of the cover) less a ${rule.feePercent}% short-period fee`);
 }
+
+/**
+ * What a cancellation with this refund means for claims on the policy afterwards, in words (the
+ * portal says it before anyone confirms): within the cooling-off the policy counts as never bought
+ * and takes no claim; any other refund is taken back when a claim on the policy is approved.
+ */
+export function claimsAfterCancellation(refund: Pick<Refund, "basis" | "refundKobo">): string | null {
+  if (refund.basis === "cooling-off")
+    return "Cancelled within the cooling-off, the policy counts as never bought: no claim is accepted on it afterwards, for any incident";
+  if (refund.refundKobo > 0) return "If a claim on the policy, for an incident before the cancellation, is approved later, this refund is taken back";
+  return null;
+}

@@ -306,8 +306,8 @@ function WithdrawForm(props: { action: string; csrf: string; state: ClaimActionS
   );
 }
 
-/** The operator's decision form: one button per move the state machine allows from here. */
-function ReviewForm(props: { action: string; csrf: string; moves: ClaimMove[]; state: ClaimActionState; claimedKobo: number }) {
+/** The operator's decision form: one button per move the state machine allows from here, and what approving moves besides the claim. */
+function ReviewForm(props: { action: string; csrf: string; moves: ClaimMove[]; state: ClaimActionState; claimedKobo: number; approvalTakes?: string }) {
   const approving = props.moves.some((m) => m.status === "approved");
   const rejecting = props.moves.some((m) => m.status === "rejected");
   const fields: FieldSpec[] = [
@@ -333,6 +333,13 @@ function ReviewForm(props: { action: string; csrf: string; moves: ClaimMove[]; s
       <h2>Decide</h2>
       <ProblemSummary problem={props.state.problem} inputs={namesOf(fields)} />
       <Fields fields={fields} values={props.state.values} problem={props.state.problem} />
+      {approving && props.approvalTakes ? (
+        <p class="notice" safe>
+          {props.approvalTakes}
+        </p>
+      ) : (
+        ""
+      )}
       <p>
         {props.moves.map((m) => (
           <>
@@ -360,8 +367,8 @@ export function ClaimDetail(props: {
   state?: ClaimActionState;
   /** The partner's withdraw form, when the claim can still be withdrawn. */
   withdrawAction?: string;
-  /** The operator's decision form with the moves left (none: a final status). */
-  review?: { action: string; moves: ClaimMove[] };
+  /** The operator's decision form with the moves left (none: a final status), and what approving takes back from the partner's wallet. */
+  review?: { action: string; moves: ClaimMove[]; approvalTakes?: string };
   /** The page the viewer came from (the list). */
   backHref: string;
 }) {
@@ -465,7 +472,14 @@ export function ClaimDetail(props: {
       {props.withdrawAction ? <WithdrawForm action={props.withdrawAction} csrf={props.csrf} state={state} /> : ""}
       {props.review ? (
         props.review.moves.length ? (
-          <ReviewForm action={props.review.action} csrf={props.csrf} moves={props.review.moves} state={state} claimedKobo={c.claimedKobo} />
+          <ReviewForm
+            action={props.review.action}
+            csrf={props.csrf}
+            moves={props.review.moves}
+            state={state}
+            claimedKobo={c.claimedKobo}
+            approvalTakes={props.review.approvalTakes}
+          />
         ) : (
           <p class="muted">This claim is in a final status: nothing more can change.</p>
         )

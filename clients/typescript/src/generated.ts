@@ -193,6 +193,8 @@ export interface components {
             productCode: string;
             /** @description Your reference, when the claim was submitted with one */
             reference?: string;
+            /** @description An approval of a claim on a cancelled policy: the cancellation's refund it took back from the partner's wallet (the cover was used) */
+            refundTakenBack?: number;
             /** @enum {string} */
             status: "submitted" | "in_review" | "approved" | "rejected" | "paid" | "withdrawn";
             statusNote?: string;

@@ -73,6 +73,7 @@ const DETAIL_LABEL: Record<string, string> = {
   owedKobo: "Paid back",
   reason: "Reason",
   refundKobo: "Refund",
+  refundTakenBackKobo: "Refund taken back",
   enabled: "Enabled",
   eventType: "Event",
   events: "Events",

@@ -9,7 +9,18 @@ import { type PortalViewer, portalSession } from "../../portal/session";
 import { watToday } from "../../products/policy-helpers";
 import { partnerNames, rowsWithPartner } from "../partners/service";
 import { approvedKoboOf, claimNoOf, documentPositionOf, reviewSeedFrom } from "./model";
-import { adminHref, CLAIM_CSV_COLUMNS, claimCsvRow, claimFiltersOf, claimListPage, claimRow, claimView, operatorMoves, reviewedText } from "./presenter";
+import {
+  adminHref,
+  approvalTakes,
+  CLAIM_CSV_COLUMNS,
+  claimCsvRow,
+  claimFiltersOf,
+  claimListPage,
+  claimRow,
+  claimView,
+  operatorMoves,
+  reviewedText,
+} from "./presenter";
 import { type ClaimDetail as ClaimDetailRecord, claimDetail, claimDocument, listClaims, reviewClaim } from "./service";
 
 /** The operator's claim pages: every partner's claims, a claim with the moves the state machine allows, its documents. */
@@ -28,7 +39,7 @@ export const claimAdmin = (deps: AppDeps) => {
       csrf={csrf}
       backHref="/admin/claims"
       state={state}
-      review={{ action: `${adminHref(claim.claimNo)}/review`, moves: operatorMoves(claim) }}
+      review={{ action: `${adminHref(claim.claimNo)}/review`, moves: operatorMoves(claim), approvalTakes: await approvalTakes(db, claim) }}
     />
   );
 

@@ -14,6 +14,7 @@ import {
   claimHeading,
   earlierClaim,
   listClaims,
+  refundTakenBack,
   reviewClaim,
   submitClaim,
   withdrawClaim,
@@ -138,8 +139,12 @@ export const claimCommands = [
         "policy <tx_id> <is pending (status p)|was declined (status d)|has lapsed (status l)>: claims can be submitted only on an active policy (status a)",
       ),
       refusal(
+        409,
+        "policy <tx_id> was cancelled from <date> within its cooling-off, all of its premium refunded: it counts as never bought and takes no claim, for any incident",
+      ),
+      refusal(
         400,
-        "seed.incidentDate must be within the cover of policy <tx_id>, <date> to <date>; received <date>, <before the cover started|after the cover ended>",
+        "seed.incidentDate must be within the cover of policy <tx_id>, <date> to <date>; received <date>, <before the cover started|after the cover ended|after the policy was cancelled>",
       ),
       IN_THE_FUTURE,
       refusal(400, "seed.amount must be at most <amount> naira, <basis> of policy <tx_id>; received <amount>"),
@@ -285,12 +290,22 @@ export const claimCommands = [
     who: "admin",
     summary: "Move a claim of any partner: in_review, approved (with approvedAmount), rejected (with a note), paid (administrator only).",
     documentedSeed: reviewSeed,
-    answer: claimDetailAnswer.extend({ partnerId: z.uuid() }),
+    answer: claimDetailAnswer.extend({
+      partnerId: z.uuid(),
+      refundTakenBack: nairaField(
+        "An approval of a claim on a cancelled policy: the cancellation's refund it took back from the partner's wallet (the cover was used)",
+      ).optional(),
+    }),
     errors: [
       refusal(404, "no claim <claimNo>"),
       CANNOT_BECOME,
       refusal(400, "seed.note is required to reject: say why in seed.note"),
       refusal(400, 'seed.approvedAmount is only for approving: send it with status "approved", not "<status>"'),
+      refusal(
+        402,
+        "approving claim <claimNo> takes back the refund of <amount> naira that policy <tx_id> received when it was cancelled, and the partner's wallet holds <balance> naira: approve it once the partner has topped up",
+        "live policies",
+      ),
       refusal(
         403,
         "policy <tx_id> was issued in <mode> mode: its claims are handled with a <mode> key, and this key runs in <mode> mode",
@@ -327,7 +342,7 @@ export const claimCommands = [
         mode: ctx.principal.mode,
         now: ctx.now(),
       });
-      return { partnerId: claim.partnerId, ...wireClaimDetail(claim) };
+      return { partnerId: claim.partnerId, ...wireClaimDetail(claim), ...refundTakenBack(claim) };
     },
   }),
 ];

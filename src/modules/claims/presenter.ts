@@ -8,7 +8,7 @@ import {
   type ClaimRow,
   type ClaimView,
 } from "../../../views/claims/claims";
-import { naira } from "../../../views/format";
+import { day, naira } from "../../../views/format";
 import type { FormProblem } from "../../../views/portal/ui";
 import type { CsvValue } from "../../core/csv";
 import { toNaira } from "../../core/money";
@@ -19,6 +19,8 @@ import { problemOf } from "../../portal/page";
 import { productName } from "../../products";
 import { watToday } from "../../products/policy-helpers";
 import type { PolicyRecord } from "../policies/types";
+import { walletBalance } from "../wallet/service";
+import { refundToTakeBack } from "./after-cancellation";
 import { DOCUMENT_TYPES, listFiltersOf, listSeed, parseClaimSeed } from "./model";
 import { CLAIM_TRANSITIONS, type ClaimActor } from "./rules";
 import type { ClaimStatus } from "./schema";
@@ -42,6 +44,26 @@ const movesOf = (status: ClaimStatus, actor: ClaimActor) =>
 export const canWithdraw = (claim: ClaimRecord) => movesOf(claim.status, "partner").includes("withdrawn");
 
 export const operatorMoves = (claim: ClaimRecord) => movesOf(claim.status, "operator").map((s) => OPERATOR_MOVES[s]!);
+
+/**
+ * What approving the claim takes back from the partner's wallet, said before the operator approves:
+ * the refund of its policy's cancellation, and whether the wallet covers it. None while approving
+ * is not a move, or when there is nothing to take back.
+ */
+export async function approvalTakes(db: Database, claim: ClaimRecord): Promise<string | undefined> {
+  if (!movesOf(claim.status, "operator").includes("approved")) return undefined;
+  const cancellation = await refundToTakeBack(db, claim.policyId);
+  if (!cancellation) return undefined;
+  const owedKobo = cancellation.refundKobo - cancellation.refundTakenBackKobo;
+  const refund = `the ${naira(owedKobo)} refunded when policy ${claim.policy} was cancelled from ${day(cancellation.effectiveDate)}, as the claim shows the cover was used`;
+  if (claim.mode === "test") return `Approving takes back ${refund} (a test policy: no money moves).`;
+  const balanceKobo = await walletBalance(db, claim.partnerId);
+  const covered =
+    balanceKobo >= owedKobo
+      ? `The wallet holds ${naira(balanceKobo)}.`
+      : `The wallet holds ${naira(balanceKobo)}, less than that: the approval is refused until the partner tops up.`;
+  return `Approving takes back from the partner's wallet ${refund}. ${covered}`;
+}
 
 const who = (by: string) => (by === "partner" ? "the partner" : by.replace(/^admin:/, ""));
 
@@ -100,7 +122,10 @@ export function reviewedText(claim: ClaimDetail): string {
     claim.approvedKobo === null
       ? ""
       : `: approved ${naira(claim.approvedKobo)}, excess ${naira(claim.excessKobo ?? 0)}, payable ${naira(claim.payableKobo ?? 0)}`;
-  return `Claim ${claim.claimNo} is now ${CLAIM_STATUS_TEXT[claim.status]!.toLowerCase()}${settled}.`;
+  const takenBack = claim.refundTakenBackKobo
+    ? ` The ${naira(claim.refundTakenBackKobo)} refunded when the policy was cancelled is taken back${claim.mode === "test" ? " (a test policy: no money moved)" : " from the partner's wallet"}.`
+    : "";
+  return `Claim ${claim.claimNo} is now ${CLAIM_STATUS_TEXT[claim.status]!.toLowerCase()}${settled}.${takenBack}`;
 }
 
 /** The policy a new claim is about, with the days its cover reaches. */

@@ -22,6 +22,7 @@ import { type DomainEvent, outboxRow, recordEvent } from "../events/service";
 import { policies } from "../policies/schema";
 import { POLICY_STATUS_WORDS, requirePolicyMode } from "../policies/service";
 import type { Mode, PolicyRecord } from "../policies/types";
+import { refuseAfterCoolingOff, takeBackRefund } from "./after-cancellation";
 import type { ClaimRequest } from "./model";
 import { type ClaimActor, checkTransition, claimCeiling, newClaimNumber, settlement } from "./rules";
 import { type ClaimStatus, type ClaimStep, claimDocuments, claims } from "./schema";
@@ -49,6 +50,8 @@ interface ClaimDocumentInfo {
 
 export interface ClaimDetail extends ClaimRecord {
   documents: ClaimDocumentInfo[];
+  /** Set on an approval's answer: the refund of the policy's cancellation the approval took back. */
+  refundTakenBackKobo?: number;
 }
 
 /** Whose claims: one partner's, or (operator) every partner's. */
@@ -97,13 +100,17 @@ export const claimAmounts = (claim: ClaimRecord) => ({
     : { approvedAmount: naira(claim.approvedKobo), excess: naira(claim.excessKobo ?? 0), payable: naira(claim.payableKobo ?? 0) }),
 });
 
+/** The refund an approval took back from the partner's wallet, in naira, when it took one. */
+export const refundTakenBack = (claim: Pick<ClaimDetail, "refundTakenBackKobo">) =>
+  claim.refundTakenBackKobo ? { refundTakenBack: naira(claim.refundTakenBackKobo) } : {};
+
 /** The event of a claim's change (design: claim.submitted, then claim.updated on every later change). */
-function claimEvent(claim: ClaimRecord, type: "claim.submitted" | "claim.updated"): DomainEvent {
+function claimEvent(claim: ClaimRecord & Pick<ClaimDetail, "refundTakenBackKobo">, type: "claim.submitted" | "claim.updated"): DomainEvent {
   return {
     partnerId: claim.partnerId,
     type,
     targetUrl: claim.policyWebhook,
-    payload: { ...claimHeading(claim), ...claimAmounts(claim) },
+    payload: { ...claimHeading(claim), ...claimAmounts(claim), ...refundTakenBack(claim) },
   };
 }
 
@@ -228,6 +235,7 @@ export async function submitClaim(
     const [policy] = locked ? await found.for("share") : await found;
     if (!policy) throw new CommandError(404, `seed.policy: no policy ${request.policy} among this partner's transactions`, "seed.policy");
     checkMode(policy, mode);
+    await refuseAfterCoolingOff(db, policy);
     checkClaimable(policy, request);
     const step: ClaimStep = { status: "submitted", by: "partner", at: now.toISOString() };
     const row: ClaimRow = {
@@ -353,7 +361,8 @@ export async function listClaims(db: Executor, scope: ClaimScope, filters: Claim
 
 /**
  * Move a claim along the state machine under a row lock (concurrent changes apply one at a time,
- * and the second sees the first's status), with its history step and claim.updated event.
+ * and the second sees the first's status), with its history step and claim.updated event. An
+ * approval takes back the refund of the policy's cancellation, if it has one (takeBackRefund).
  */
 async function transition(
   db: Database,
@@ -361,7 +370,7 @@ async function transition(
   claimNo: string,
   change: { to: ClaimStatus; actor: ClaimActor; by: string; note?: string; approvedKobo?: number; mode?: Mode },
   now: Date,
-  audit?: (tx: Executor, claim: ClaimRecord) => Promise<void>,
+  audit?: (tx: Executor, claim: ClaimDetail) => Promise<void>,
 ): Promise<ClaimDetail> {
   return db.transaction(async (tx) => {
     const [claim] = await selectClaims(tx)
@@ -371,6 +380,7 @@ async function transition(
     if (change.mode) checkMode({ reference: claim.policy, mode: claim.mode }, change.mode);
     checkTransition(claim.claimNo, claim.status, change.to, change.actor);
     let amounts: Pick<Partial<ClaimRow>, "approvedKobo" | "excessKobo" | "payableKobo"> = {};
+    let refundTakenBackKobo = 0;
     if (change.to === "approved") {
       const approvedKobo = change.approvedKobo ?? claim.claimedKobo;
       if (approvedKobo > claim.claimedKobo)
@@ -380,6 +390,7 @@ async function transition(
           "seed.approvedAmount",
         );
       amounts = { approvedKobo, ...settlement(claim.productCode, approvedKobo) };
+      refundTakenBackKobo = await takeBackRefund(tx, claim, now);
     }
     const step: ClaimStep = { status: change.to, ...(change.note ? { note: change.note } : {}), by: change.by, at: now.toISOString() };
     const [row] = await tx
@@ -387,10 +398,11 @@ async function transition(
       .set({ status: change.to, statusNote: change.note ?? null, history: [...claim.history, step], updatedAt: now, ...amounts })
       .where(eq(claims.id, claim.id))
       .returning();
-    const updated: ClaimRecord = { ...row!, policy: claim.policy, productCode: claim.productCode, mode: claim.mode, policyWebhook: claim.policyWebhook };
+    const record: ClaimRecord = { ...row!, policy: claim.policy, productCode: claim.productCode, mode: claim.mode, policyWebhook: claim.policyWebhook };
+    const updated: ClaimDetail = { ...(await withDocuments(tx, record)), ...(refundTakenBackKobo ? { refundTakenBackKobo } : {}) };
     await recordEvent(tx, claimEvent(updated, "claim.updated"), now);
     if (audit) await audit(tx, updated);
-    return withDocuments(tx, updated);
+    return updated;
   });
 }
 
@@ -452,6 +464,7 @@ export function reviewClaim(
             status: claim.status,
             ...(note ? { note } : {}),
             ...(claim.approvedKobo === null ? {} : { approvedKobo: claim.approvedKobo, excessKobo: claim.excessKobo, payableKobo: claim.payableKobo }),
+            ...(claim.refundTakenBackKobo ? { refundTakenBackKobo: claim.refundTakenBackKobo } : {}),
           },
         },
         now,

@@ -10,6 +10,7 @@ import type { Database } from "../../db/client";
 import { problemOf } from "../../portal/page";
 import { inWords } from "../../portal/words";
 import { findProduct, productName } from "../../products";
+import { claimsAfterCancellation } from "../../products/cancellation";
 import { seedFromForm } from "../../products/forms";
 import { watToday } from "../../products/policy-helpers";
 import type { FormField } from "../../products/types";
@@ -32,7 +33,7 @@ function previewOf(policy: PolicyRecord, terms: CancellationTerms, canceller: Ca
   const today = watToday(now);
   return {
     refund: refundText(policy, terms.refund.refundKobo, canceller),
-    explanation: terms.refund.explanation,
+    explanation: [terms.refund.explanation, claimsAfterCancellation(terms.refund)].filter(Boolean).join(". "),
     coverEnds:
       terms.effectiveDate === today ? "The cover stops as soon as you confirm." : `The last day of cover is ${day(new Date(terms.effectiveAt.getTime() - 1))}.`,
   };
@@ -87,7 +88,7 @@ export async function cancelFormView(
   };
 }
 
-/** What a policy page says of a cancellation: what came back and by which rule. */
+/** What a policy page says of a cancellation: what came back and by which rule, and what a claim approved since took back. */
 export function cancellationSummary(policy: PolicyRecord, cancellation: CancellationRecord): string {
   const refund =
     policy.mode === "test"
@@ -95,7 +96,10 @@ export function cancellationSummary(policy: PolicyRecord, cancellation: Cancella
       : cancellation.refundKobo > 0
         ? `${formatNaira(cancellation.refundKobo)} went back to the wallet`
         : "Nothing came back";
-  return `${refund}. ${cancellation.explanation}.`;
+  const takenBack = cancellation.refundTakenBackAt
+    ? ` The refund was taken back on ${day(cancellation.refundTakenBackAt)}, when a claim on the policy was approved.`
+    : "";
+  return `${refund}. ${cancellation.explanation}.${takenBack}`;
 }
 
 /** The confirmation page of a change (`verb`) to `policy` at `base`: its lines, or why it cannot be made (a refusal in words). */

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { bigint, date, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { REFUND_BASES } from "../../products/cancellation";
+import { claims } from "../claims/schema";
 import { financingPlans } from "../financing/schema";
 import { partnerOwned } from "../partners/schema";
 import { policies } from "../policies/schema";
@@ -37,6 +38,14 @@ export const policyCancellations = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     /** When the policy was reinstated (the cancellation undone): a policy has one cancellation in force at a time. */
     reinstatedAt: timestamp("reinstated_at", { withTimezone: true }),
+    /**
+     * The refund taken back when a claim on the policy was approved after the cancellation (the cover
+     * was used: docs/lifecycle.md), when, and for which claim; taken once. A reinstatement pays back
+     * only what is left of the refund.
+     */
+    refundTakenBackKobo: bigint("refund_taken_back_kobo", { mode: "number" }).notNull().default(0),
+    refundTakenBackAt: timestamp("refund_taken_back_at", { withTimezone: true }),
+    refundTakenBackClaimId: uuid("refund_taken_back_claim_id").references(() => claims.id),
   },
   (t) => [
     uniqueIndex("policy_cancellations_policy_idx").on(t.policyId).where(sql`${t.reinstatedAt} is null`),

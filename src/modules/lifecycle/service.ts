@@ -389,8 +389,8 @@ export async function assessReinstatement(db: Executor, policy: PolicyRecord, no
   if (refusal) throw refusal;
   return {
     cancellation,
-    // What came back goes back (a test policy moves no money).
-    owedKobo: policy.mode === "live" ? cancellation.refundKobo : 0,
+    // What came back goes back (a test policy moves no money): none of what a claim approved since has taken back.
+    owedKobo: policy.mode === "live" ? cancellation.refundKobo - cancellation.refundTakenBackKobo : 0,
     gap: now > cancellation.effectiveAt ? { from: cancellation.effectiveAt, to: now } : null,
   };
 }

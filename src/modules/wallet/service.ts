@@ -209,12 +209,12 @@ async function payPremiums(db: Executor, payments: PremiumPayment[]): Promise<Pr
  * Debit a live premium and insert what it pays for in one statement (payPremiums). Outside a
  * transaction the statement is shared with the premiums other requests pay at the same moment
  * (docs/decisions.md, "Group commit"), so a live issuance is one round trip and a share of a commit.
- * Refuses (402), having written nothing, when the balance is short; a partner's first debit makes
- * its wallet first.
+ * Refuses (402), having written nothing, when the balance is short (`short` words the refusal for
+ * a debit that is not the caller's own premium); a partner's first debit makes its wallet first.
  */
 export async function payPremiumFor(
   db: Executor,
-  debit: { partnerId: string; policyId: string; premiumKobo: number; now: Date },
+  debit: { partnerId: string; policyId: string; premiumKobo: number; now: Date; short?: (balanceKobo: number) => string },
   paid: readonly TableRow[],
 ): Promise<void> {
   const { partnerId, policyId, premiumKobo } = debit;
@@ -229,7 +229,8 @@ export async function payPremiumFor(
   const balance = await walletBalance(db, partnerId);
   throw new CommandError(
     402,
-    `insufficient wallet balance: the premium is ${naira(premiumKobo)} naira and the balance is ${naira(balance)} naira; top up with wallet topup`,
+    debit.short?.(balance) ??
+      `insufficient wallet balance: the premium is ${naira(premiumKobo)} naira and the balance is ${naira(balance)} naira; top up with wallet topup`,
   );
 }
 
