@@ -3,15 +3,17 @@
  * own so that sending never slows the load generator that measures the partner's quotes. Runs until
  * SIGTERM, then prints what it got as one line of JSON (SenderTally).
  *
- *   bun bench/hostile-sender.ts fast <url> <body file> <senders>
+ *   bun bench/hostile-sender.ts fast <url> <first address> <body file> <senders>
  *     POSTs the body in <body file> back to back from <senders> clients at once, each one request at
  *     a time as fast as the server takes them, each from an address of its own.
- *   bun bench/hostile-sender.ts slow <url> <connections> <addresses>
+ *   bun bench/hostile-sender.ts slow <url> <first address> <connections> <addresses>
  *     Holds <connections> connections open from <addresses> addresses, each sending the head of a
  *     POST / with Content-Length: 1000000 and then one byte a second; one the server closes is
  *     opened again at once.
  *
- * The addresses are named in X-Forwarded-For, which the scenario's server believes from loopback.
+ * The addresses are named in X-Forwarded-For, which the scenario's server believes from loopback;
+ * <first address> numbers the first of them, so that each phase's senders start with a clean record
+ * at the refusal throttle.
  */
 import { connect } from "node:net";
 import { classifyCommandAnswer } from "./load";
@@ -23,8 +25,8 @@ export interface SenderTally {
   meanMs: number;
 }
 
-/** The n-th hostile address (TEST-NET-3 and TEST-NET-2: never a real client). */
-const address = (n: number) => `${n < 250 ? "203.0.113" : "198.51.100"}.${(n % 250) + 1}`;
+/** The n-th hostile address (TEST-NET-3, TEST-NET-2, TEST-NET-1: never a real client). */
+const address = (n: number) => `${["203.0.113", "198.51.100", "192.0.2"][Math.floor(n / 250) % 3]}.${(n % 250) + 1}`;
 
 const outcomes: Record<string, number> = {};
 let requests = 0;
@@ -72,16 +74,20 @@ function slow(url: string, from: string): void {
 }
 
 if (import.meta.main) {
-  const [mode, url, ...rest] = process.argv.slice(2);
+  const [mode, url, first, ...rest] = process.argv.slice(2);
+  const from = (i: number) => address(Number(first) + i);
   process.once("SIGTERM", () => {
     const result: SenderTally = { outcomes, meanMs: requests ? Math.round(totalMs / requests) : 0 };
     process.stdout.write(`${JSON.stringify(result)}\n`, () => process.exit(0));
   });
   if (mode === "fast" && url && rest.length === 2) {
     const body = await Bun.file(rest[0]!).bytes();
-    await Promise.all(Array.from({ length: Number(rest[1]) }, (_, i) => fast(url, body, address(i))));
+    await Promise.all(Array.from({ length: Number(rest[1]) }, (_, i) => fast(url, body, from(i))));
   } else if (mode === "slow" && url && rest.length === 2) {
     const [connections, addresses] = rest.map(Number) as [number, number];
-    for (let i = 0; i < connections; i++) slow(url, address(i % addresses));
-  } else throw new Error("usage: bun bench/hostile-sender.ts fast <url> <body file> <senders> | slow <url> <connections> <addresses>");
+    for (let i = 0; i < connections; i++) slow(url, from(i % addresses));
+  } else
+    throw new Error(
+      "usage: bun bench/hostile-sender.ts fast <url> <first address> <body file> <senders> | slow <url> <first address> <connections> <addresses>",
+    );
 }

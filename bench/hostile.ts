@@ -130,20 +130,20 @@ export async function measureHostile(
   await quotes(settings.warmupSeconds, true);
   await phase("alone", "nothing else on the service", true);
   for (const hostile of zeroBodies(victim))
-    await phase(hostile.name, hostile.description, true, ["fast", service.url, await bodyFile(hostile.name.replaceAll(" ", "-"), hostile.body), "1"]);
+    await phase(hostile.name, hostile.description, true, ["fast", service.url, "0", await bodyFile(hostile.name.replaceAll(" ", "-"), hostile.body), "1"]);
   await quotes(settings.warmupSeconds, false);
   await phase("alone, as fast as answered", "nothing else on the service", false);
   await phase(
     "string bodies",
     `${STRING_SENDERS} senders on ${STRING_SENDERS} addresses, each 8 MB bodies of long strings, no \`userInfo\`, back to back`,
     false,
-    ["fast", service.url, await bodyFile("strings", stringBody()), String(STRING_SENDERS)],
+    ["fast", service.url, "1", await bodyFile("strings", stringBody()), String(STRING_SENDERS)],
   );
   await phase(
     "slow bodies",
     `${SLOW_CONNECTIONS} connections from ${SLOW_ADDRESSES} addresses, each declaring 1,000,000 bytes and sending one a second`,
     false,
-    ["slow", service.url, String(SLOW_CONNECTIONS), String(SLOW_ADDRESSES)],
+    ["slow", service.url, String(1 + STRING_SENDERS), String(SLOW_CONNECTIONS), String(SLOW_ADDRESSES)],
   );
   for (const p of phases)
     say(

@@ -6,6 +6,7 @@
  * of unknown senders are bounded across all of them (UNIDENTIFIED_BODY_BYTES).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { observeLog } from "../src/core/log";
 import { HEAD_START_MS, IDENTIFY_WITHIN_BYTES } from "../src/http/body";
 import { type TestApp, type TestPartner, testApp } from "./support/harness";
 import { rawRequest, trickle } from "./support/raw-http";
@@ -214,9 +215,15 @@ describe("the bytes of unknown senders are bounded across all senders (UNIDENTIF
     expect(outcome(answer.body)).toMatchObject({ id: 35, id_v4: 503 });
     const quoted = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(quote(p)) });
     expect(outcome(await quoted.text())).toEqual({ id: 75, id_v4: 200 });
+    // Senders that hang up mid-body are refusals (400), not faults of ours.
+    const records: { msg: string; status?: unknown }[] = [];
+    const stop = observeLog((_level, msg, fields) => records.push({ msg, status: fields.status }));
     for (const connection of holding) connection.destroy();
     await Promise.all(holding.map((connection) => connection.closed));
-    await Bun.sleep(100);
+    for (let waited = 0; records.filter((r) => r.msg === "command").length < 2 && waited < 2000; waited += 50) await Bun.sleep(50);
+    stop();
+    expect(records.filter((r) => r.msg === "command").map((r) => r.status)).toEqual([400, 400]);
+    expect(records.filter((r) => r.msg === "command failed")).toEqual([]);
     expect(t.capacity.unidentifiedBytes).toBe(0);
   });
 });

@@ -58,6 +58,11 @@ export class UnidentifiedBodiesAtCapacity extends Error {
   }
 }
 
+/** The client closed its connection before its body ended: a refusal like any unreadable body, not a fault of ours. */
+const connectionLost = (): never => {
+  throw new CommandError(400, "request body was not received whole: the connection closed before it ended");
+};
+
 /** How long a body of `received` bytes may have taken to arrive. */
 const allowedMs = (pace: BodyPace, received: number) => Math.min(pace.timeoutMs, HEAD_START_MS + (received * 1000) / pace.minBytesPerSecond);
 
@@ -131,7 +136,11 @@ export class IncomingBody {
       const started = performance.now();
       this.hold(declared);
       const { pace } = this.limits;
-      const text = await within(this.request.text(), allowedMs(pace, declared), () => new SlowBody(pace, performance.now() - started, declared));
+      const text = await within(
+        this.request.text().catch(connectionLost),
+        allowedMs(pace, declared),
+        () => new SlowBody(pace, performance.now() - started, declared),
+      );
       this.complete = true;
       return text;
     }
@@ -182,7 +191,7 @@ export class IncomingBody {
     try {
       for (;;) {
         const wait = started + allowedMs(pace, total) - performance.now();
-        const { done, value } = await within(reader.read(), wait, () => new SlowBody(pace, performance.now() - started, declared, total));
+        const { done, value } = await within(reader.read().catch(connectionLost), wait, () => new SlowBody(pace, performance.now() - started, declared, total));
         if (done) break;
         total += value.byteLength;
         if (total > this.limits.maxBytes) throw this.tooLarge();
