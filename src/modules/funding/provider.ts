@@ -20,7 +20,7 @@ export interface ProviderPayment {
 export type PaymentResult = { status: "paid"; amountKobo: number } | { status: "failed"; reason: string } | { status: "pending" };
 
 /** A callback's content once its signature is verified. */
-interface ProviderCallback {
+export interface ProviderCallback {
   providerReference: string | null;
   event: string | null;
   /** Null: an event that says nothing about a payment's outcome (ignored). */

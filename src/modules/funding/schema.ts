@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigint, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bytea } from "../../db/types";
 import { partnerOwned, portalUsers } from "../partners/schema";
 import { walletEntries } from "../wallet/schema";
 
@@ -56,7 +57,11 @@ export const fundingCallbacks = pgTable(
     signatureValid: text("signature_valid", { enum: ["yes", "no"] }).notNull(),
     /** What the callback did: "credited", "repeat", "held", "failed", "ignored", "rejected". */
     outcome: text("outcome").notNull(),
-    body: text("body").notNull(),
+    /**
+     * The body's bytes as read (a forged one's opening only): bytes, not text, so any body can be
+     * kept (a NUL or broken UTF-8 that no text column holds) and a verified one checked again.
+     */
+    body: bytea("body").notNull(),
     receivedAt: timestamp("received_at", { withTimezone: true }).notNull(),
   },
   (t) => [index("funding_callbacks_reference_idx").on(t.provider, t.providerReference, t.receivedAt)],

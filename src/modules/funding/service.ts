@@ -3,6 +3,7 @@ import { CommandError } from "../../core/errors";
 import { newId } from "../../core/ids";
 import { log } from "../../core/log";
 import { formatNaira, toNaira } from "../../core/money";
+import { storableText, unstorableText } from "../../core/validation";
 import type { Database, Executor } from "../../db/client";
 import { isUniqueViolation } from "../../db/errors";
 import { type AuditActor, recordAudit } from "../audit/service";
@@ -11,7 +12,7 @@ import { portalUsers } from "../partners/schema";
 import type { TopUpRequest } from "../wallet/model";
 import { walletEntries, wallets } from "../wallet/schema";
 import { creditWallet, earlierTopUp, type WalletEntry } from "../wallet/service";
-import type { PaymentProvider, PaymentResult, ProviderPayment } from "./provider";
+import type { PaymentProvider, PaymentResult, ProviderCallback, ProviderPayment } from "./provider";
 import { type FundingStatus, fundingCallbacks, fundingConfirmations, walletFundings } from "./schema";
 
 export type Funding = typeof walletFundings.$inferSelect;
@@ -208,16 +209,32 @@ export async function earlierTopUpState(
   return state && mode === "live" ? deliverAtOnce(db, provider, state, now) : state;
 }
 
-/** How much of a callback with a bad signature is kept in the trail. */
+/** How many bytes of a callback with a bad signature are kept in the trail. */
 const FORGED_BODY_KEPT = 512;
 
+/** Longer than any provider's reference or event name: not one (and too long for the trail's index). */
+const MAX_CALLBACK_FIELD = 200;
+
 type CallbackOutcome = "credited" | "repeat" | "held" | "failed" | "ignored" | "rejected";
+
+/** A verified callback's content, or null when it is not the provider's JSON or names what no column can hold. */
+function understood(provider: PaymentProvider, rawBody: string): ProviderCallback | null {
+  let callback: ProviderCallback;
+  try {
+    callback = provider.readCallback(rawBody);
+  } catch {
+    return null;
+  }
+  const readable = (field: string | null) => field === null || (field.length <= MAX_CALLBACK_FIELD && !unstorableText(field));
+  return readable(callback.providerReference) && readable(callback.event) ? callback : null;
+}
 
 /**
  * A provider callback (POST /funding/callbacks/<provider>): the signature over the raw body first
  * (a bad one is recorded and changes nothing else: 401), then the payment it names, settled in one
  * transaction with the funding row locked, so repeats, late arrivals and a racing manual
- * confirmation find the first outcome. A reference we do not know is recorded and ignored (200).
+ * confirmation find the first outcome. A reference we do not know, or a signed body we cannot
+ * read, is recorded and ignored (200: the provider retries anything else for days).
  */
 export async function receiveCallback(
   db: Database,
@@ -226,6 +243,7 @@ export async function receiveCallback(
   signature: string | null,
   now: Date,
 ): Promise<{ status: 200 | 401; outcome: CallbackOutcome }> {
+  const bytes = Buffer.from(rawBody, "utf8");
   const trail = (outcome: CallbackOutcome, signatureValid: "yes" | "no", fields: { providerReference?: string | null; event?: string | null } = {}) => ({
     id: newId(),
     provider: provider.name,
@@ -235,7 +253,7 @@ export async function receiveCallback(
     outcome,
     // A forged callback keeps only its opening (enough to see what was tried), so senders
     // without the key cannot grow the table by 64 KiB a request.
-    body: signatureValid === "yes" ? rawBody : rawBody.slice(0, FORGED_BODY_KEPT),
+    body: signatureValid === "yes" ? bytes : bytes.subarray(0, FORGED_BODY_KEPT),
     receivedAt: now,
   });
   if (!provider.verifySignature(rawBody, signature)) {
@@ -243,10 +261,8 @@ export async function receiveCallback(
     log.warn("funding callback with a bad signature", { provider: provider.name });
     return { status: 401, outcome: "rejected" };
   }
-  let callback: ReturnType<PaymentProvider["readCallback"]>;
-  try {
-    callback = provider.readCallback(rawBody);
-  } catch {
+  const callback = understood(provider, rawBody);
+  if (!callback) {
     await db.insert(fundingCallbacks).values(trail("ignored", "yes"));
     log.warn("funding callback not understood", { provider: provider.name });
     return { status: 200, outcome: "ignored" };
@@ -280,7 +296,8 @@ async function settleLocked(tx: Executor, funding: Funding, result: Settlement, 
   const late = funding.status === "expired";
   if (funding.status !== "pending" && !(late && result.status === "paid")) return "repeat";
   if (result.status === "failed") {
-    await moveTo(tx, funding, { status: "failed", statusNote: result.reason, settledBy: by }, now);
+    // The provider's own words: kept, whatever they hold.
+    await moveTo(tx, funding, { status: "failed", statusNote: storableText(result.reason), settledBy: by }, now);
     return "failed";
   }
   if (result.amountKobo === funding.amountKobo && !late) {
