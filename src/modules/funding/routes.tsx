@@ -144,10 +144,10 @@ export const fundingAdmin = (deps: AppDeps) => {
       async ({ viewer, csrf, request, params, set }) =>
         act(viewer, csrf, request, set, undefined, {}, async () => {
           if (params.decision !== "approve" && params.decision !== "reject") throw new CommandError(404, "no such decision");
-          const { funding, outcome } = await decideConfirmation(db, params.id, params.decision, viewer, new Date());
+          const { funding, confirmation, outcome } = await decideConfirmation(db, params.id, params.decision, viewer, new Date());
           return outcome === "rejected"
             ? `The confirmation of ${funding.reference} is rejected: nothing was credited.`
-            : confirmationWords(outcome, funding.amountKobo);
+            : confirmationWords(outcome, confirmation.amountKobo);
         }),
       { portal: "admin" },
     )
@@ -156,10 +156,20 @@ export const fundingAdmin = (deps: AppDeps) => {
       async ({ viewer, csrf, request, params, set }) =>
         act(viewer, csrf, request, set, params.id, {}, async () => {
           if (params.decision !== "credit-held" && params.decision !== "reject-held") throw new CommandError(404, "no such decision");
-          const funding = await resolveHeld(db, params.id, params.decision === "credit-held" ? "credit" : "reject", viewer, new Date());
-          return funding.status === "credited"
-            ? `Credited ${formatNaira(funding.receivedKobo ?? 0)} for ${funding.reference}.`
-            : `${funding.reference} is rejected: nothing was credited.`;
+          const { funding, outcome } = await resolveHeld(
+            db,
+            params.id,
+            params.decision === "credit-held" ? "credit" : "reject",
+            viewer,
+            fourEyesKobo,
+            new Date(),
+          );
+          const received = formatNaira(funding.receivedKobo ?? 0);
+          return outcome === "credited"
+            ? `Credited ${received} for ${funding.reference}.`
+            : outcome === "awaiting_approval"
+              ? `The credit of ${received} for ${funding.reference} waits for a second administrator's approval.`
+              : `${funding.reference} is rejected: nothing was credited.`;
         }),
       { portal: "admin" },
     );

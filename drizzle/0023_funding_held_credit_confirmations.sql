@@ -1,0 +1,3 @@
+ALTER TABLE "funding_confirmations" ALTER COLUMN "bank_reference" DROP NOT NULL;--> statement-breakpoint
+ALTER TABLE "funding_confirmations" ADD COLUMN "kind" text DEFAULT 'transfer' NOT NULL;--> statement-breakpoint
+ALTER TABLE "funding_confirmations" ADD CONSTRAINT "funding_confirmations_transfer_reference" CHECK ("funding_confirmations"."kind" <> 'transfer' or "funding_confirmations"."bank_reference" is not null);
