@@ -38,7 +38,7 @@ class RefusedBody {
 const tooManyRefusals = (decision: RateDecision) =>
   new RefusedBody(429, `Too many refused requests from your address. Try again in ${waitWords(decision.retryAfterMs)}.`, decision.retryAfterMs);
 
-/** A stable key per e-mail and client address: the e-mail hashed, so the shared store holds no addresses of people. */
+/** A key per e-mail and client address: the e-mail hashed, so the shared store holds no one's e-mail. */
 const accountAtAddress = (email: string, address: string) => `${createHash("sha256").update(email).digest("base64url")}@${address}`;
 
 export const authRoutes = (deps: AppDeps) => {
@@ -67,8 +67,11 @@ export const authRoutes = (deps: AppDeps) => {
           cookie[PRE_CSRF_COOKIE]!.set({ value: csrf, ...sessionCookie(deps, request), maxAge: 3600 });
           return status(code, <SignInPage email={form.email} next={safeNext(form.next)} problem={problem} csrf={csrf} />);
         };
+        const retryAfter = (ms: number) => {
+          set.headers["retry-after"] = String(Math.max(1, Math.ceil(ms / 1000)));
+        };
         const refused = (refusal: RefusedBody) => {
-          if (refusal.retryAfterMs !== undefined) set.headers["retry-after"] = String(Math.max(1, Math.ceil(refusal.retryAfterMs / 1000)));
+          if (refusal.retryAfterMs !== undefined) retryAfter(refusal.retryAfterMs);
           return show({ message: refusal.message }, refusal.status);
         };
         // Every refusal counts against the address; past the limit the answer is the 429 page.
@@ -78,7 +81,7 @@ export const authRoutes = (deps: AppDeps) => {
         };
         // Told when to try again, in the same words whether or not the e-mail has an account.
         const slowDown = (decision: RateDecision, whose: string) => {
-          set.headers["retry-after"] = String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));
+          retryAfter(decision.retryAfterMs);
           return again({ message: `Too many failed sign-ins ${whose}. Try again in ${waitWords(decision.retryAfterMs)}.` }, 429);
         };
         if (body instanceof RefusedBody) return refused(body);
