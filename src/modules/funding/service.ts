@@ -429,9 +429,9 @@ const oneWaits = () => new CommandError(409, "a confirmation of this funding alr
  * Record an administrator's credit by hand on a funding whose row the caller holds locked: applied
  * alone ("approved" by its own author) while what that administrator alone has moved on this
  * funding, this amount included, stays below `fourEyesKobo`; else waiting for a second
- * administrator. The total counts every credit they applied alone or still wait on, so a large
- * amount cannot be split into small ones, nor confirmed small while the large one waits (only one
- * may wait per funding, and nothing else is applied on it meanwhile).
+ * administrator. The total counts every credit they applied alone on the funding, so a large
+ * amount cannot be split into small ones; and while any confirmation of the funding waits, nothing
+ * is recorded (so none is confirmed small while a large one waits, and only one waits).
  */
 async function recordCreditByHand(
   tx: Executor,
