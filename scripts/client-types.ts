@@ -14,6 +14,7 @@ import { setLogLevel } from "../src/core/log";
 import { MemoryRateLimiter } from "../src/core/rate-limit";
 import { openDatabase } from "../src/db/client";
 import { sessionSecret } from "../src/modules/accounts/service";
+import { loginLimiters } from "../src/runtime";
 
 export const GENERATED_FILE = new URL("../clients/typescript/src/generated.ts", import.meta.url).pathname;
 
@@ -37,10 +38,7 @@ export async function openApiDocument(): Promise<OpenAPI3 | null> {
       config,
       capacity: new CapacityGate(config.MAX_IN_FLIGHT),
       rateLimiter: new MemoryRateLimiter(config.RATE_LIMIT_MAX, config.RATE_LIMIT_WINDOW_MS),
-      loginLimiters: {
-        perAccount: new MemoryRateLimiter(config.LOGIN_MAX_ATTEMPTS, config.LOGIN_WINDOW_MS),
-        perAddress: new MemoryRateLimiter(config.LOGIN_MAX_ATTEMPTS * 10, config.LOGIN_WINDOW_MS),
-      },
+      loginLimiters: loginLimiters(config),
       refusalLimiter: new MemoryRateLimiter(config.REFUSAL_LIMIT_MAX, config.REFUSAL_LIMIT_WINDOW_MS),
       sessionSecret: await sessionSecret(database.db, config),
     });

@@ -96,8 +96,17 @@ const configSchema = z.object({
   SESSION_SECRET: z.string().min(32).optional(),
   /** How long a portal sign-in lasts. */
   SESSION_TTL_HOURS: intFrom(12),
-  /** Failed sign-ins per e-mail (and per client address) in any LOGIN_WINDOW_MS; a success clears the e-mail's. */
-  LOGIN_MAX_ATTEMPTS: intFrom(10),
+  /**
+   * Sign-in throttling (docs/security.md): after LOGIN_FREE_ATTEMPTS failed sign-ins for one e-mail
+   * from one client address, each further attempt from there waits LOGIN_DELAY_MS, doubling with
+   * every failure up to LOGIN_MAX_DELAY_MS (a success clears the run; other addresses are not
+   * slowed). At most LOGIN_ADDRESS_MAX failures from one address, whatever the e-mails, in any
+   * LOGIN_WINDOW_MS.
+   */
+  LOGIN_FREE_ATTEMPTS: intFrom(5),
+  LOGIN_DELAY_MS: intFrom(1_000),
+  LOGIN_MAX_DELAY_MS: intFrom(15 * 60_000),
+  LOGIN_ADDRESS_MAX: intFrom(100),
   LOGIN_WINDOW_MS: intFrom(15 * 60_000),
   /** When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`; unset, it is open (docs/operations.md). */
   METRICS_TOKEN: z.string().min(16).optional(),

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { resolve } from "node:path";
 import { type Config, loadConfig } from "./config";
 import { CapacityGate } from "./core/capacity";
-import { MemoryRateLimiter, type RateLimiter, RedisRateLimiter } from "./core/rate-limit";
+import { MemoryDelayLimiter, MemoryRateLimiter, type RateLimiter, RedisDelayLimiter, RedisRateLimiter } from "./core/rate-limit";
 import { openDatabase } from "./db/client";
 import type { AppDeps } from "./http/context";
 import { sessionSecret } from "./modules/accounts/service";
@@ -14,10 +14,7 @@ export async function buildDeps(config: Config = loadConfig()): Promise<AppDeps>
     database,
     config,
     rateLimiter: limiter(config, config.RATE_LIMIT_MAX, config.RATE_LIMIT_WINDOW_MS, "ratelimit:"),
-    loginLimiters: {
-      perAccount: limiter(config, config.LOGIN_MAX_ATTEMPTS, config.LOGIN_WINDOW_MS, "login-account:"),
-      perAddress: limiter(config, config.LOGIN_MAX_ATTEMPTS * 10, config.LOGIN_WINDOW_MS, "login-address:"),
-    },
+    loginLimiters: loginLimiters(config),
     refusalLimiter: limiter(config, config.REFUSAL_LIMIT_MAX, config.REFUSAL_LIMIT_WINDOW_MS, "refusals:"),
     capacity: new CapacityGate(config.MAX_IN_FLIGHT, config.UNIDENTIFIED_BODY_BYTES),
     sessionSecret: await sessionSecret(database.db, config),
@@ -27,6 +24,25 @@ export async function buildDeps(config: Config = loadConfig()): Promise<AppDeps>
 /** In memory for one instance; shared through Redis when REDIS_URL is set. */
 const limiter = (config: Config, max: number, windowMs: number, prefix: string): RateLimiter =>
   config.REDIS_URL ? new RedisRateLimiter(config.REDIS_URL, max, windowMs, `${deploymentOf(config)}:${prefix}`) : new MemoryRateLimiter(max, windowMs);
+
+/** A run of sign-in failures is remembered for a day after its last wait (then the free attempts come back). */
+const SIGN_IN_RUN_MEMORY_MS = 24 * 3_600_000;
+
+/** The sign-in throttles (docs/security.md), in memory or shared through Redis like every limiter. */
+export function loginLimiters(config: Config): AppDeps["loginLimiters"] {
+  const schedule = {
+    free: config.LOGIN_FREE_ATTEMPTS,
+    firstDelayMs: config.LOGIN_DELAY_MS,
+    maxDelayMs: config.LOGIN_MAX_DELAY_MS,
+    forgetAfterMs: SIGN_IN_RUN_MEMORY_MS,
+  };
+  return {
+    perAccountAtAddress: config.REDIS_URL
+      ? new RedisDelayLimiter(config.REDIS_URL, schedule, `${deploymentOf(config)}:login-account-address:`)
+      : new MemoryDelayLimiter(schedule),
+    perAddress: limiter(config, config.LOGIN_ADDRESS_MAX, config.LOGIN_WINDOW_MS, "login-address:"),
+  };
+}
 
 /**
  * The Redis namespace of one deployment: the instances of a deployment share their database, so
@@ -41,7 +57,7 @@ function deploymentOf(config: Config): string {
 
 export async function closeDeps(deps: AppDeps) {
   await deps.rateLimiter.close();
-  await deps.loginLimiters.perAccount.close();
+  await deps.loginLimiters.perAccountAtAddress.close();
   await deps.loginLimiters.perAddress.close();
   await deps.refusalLimiter.close();
   await deps.database.close();

@@ -215,6 +215,19 @@ describe("underwriting consults the registry; approved vehicle policies are publ
     expect(decided.statusNote).toContain("Honda");
   });
 
+  test("a registry record holding text no column holds (a NUL, an unpaired surrogate) is still decided on, with U+FFFD in their place", async () => {
+    const record = await published({ vehicleMake: "Hon\u0000da", vehicleModel: "Acc\ud800ord" });
+    const { status } = await liveVehiclePolicy({ rgstrtId: record.registrationNumber, brand: "Toyota", model: "Corolla" });
+    await underwrite();
+    const decided = await status();
+    expect(decided.status).toBe("d");
+    expect(decided.statusNote).toContain("make Hon\ufffdda, not Toyota; model Acc\ufffdord, not Corolla");
+    // The partner's own check answers the same words.
+    const p = await enrichedPartner();
+    const check = await p.run("enrch niid_vehicle", { value: record.registrationNumber }, "live");
+    expect(check.details).toMatchObject({ vehicle_make: "Hon\ufffdda", vehicle_model: "Acc\ufffdord" });
+  });
+
   test("a plate the registry shows with the same vehicle, or does not know, is approved", async () => {
     const record = await published({ vehicleMake: "TOYOTA", vehicleModel: "Corolla", chassisNumber: "2T1BURHE0JC074316" });
     const same = await liveVehiclePolicy({ rgstrtId: record.registrationNumber, brand: "Toyota", model: "Corolla LE", chsssId: "2T1BURHE0JC074316" });

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { count, eq } from "drizzle-orm";
 import fc from "fast-check";
-import { MemoryRateLimiter, RedisRateLimiter } from "../src/core/rate-limit";
+import { type DelayLimiter, MemoryDelayLimiter, MemoryRateLimiter, type RateDecision, RedisDelayLimiter, RedisRateLimiter } from "../src/core/rate-limit";
 import { consumers } from "../src/modules/consumers/schema";
 import { individual, redisAvailable, redisUrl, testApp } from "./support/harness";
 
@@ -66,6 +66,63 @@ describe("rate limit: 70 requests (60 + 10 burst) in any rolling 60 seconds per 
     expect(decisions.filter((d) => d.allowed)).toHaveLength(5);
     const refused = decisions.find((d) => !d.allowed)!;
     expect(refused.retryAfterMs).toBeGreaterThan(59_000);
+    await a.close();
+    await b.close();
+  });
+});
+
+describe("growing delays: sign-in failures per e-mail and address (issue 34)", () => {
+  const schedule = { free: 3, firstDelayMs: 1_000, maxDelayMs: 8_000, forgetAfterMs: 60_000 };
+  const allowed = { allowed: true, retryAfterMs: 0 };
+  const waitFor = (retryAfterMs: number) => ({ allowed: false, retryAfterMs });
+
+  test("the free attempts, then each waits twice as long as the one before, up to the longest; a success clears the run; an old run is forgotten", async () => {
+    let now = 0;
+    const limiter = new MemoryDelayLimiter(schedule, () => now);
+    for (let i = 0; i < 3; i++) expect(await limiter.take("owner")).toEqual(allowed);
+    expect(await limiter.take("owner")).toEqual(waitFor(1_000));
+    // Another key (the owner at another address) is not slowed down.
+    expect(await limiter.take("owner elsewhere")).toEqual(allowed);
+    // [the clock, what an attempt then gets]: waits of 1, 2, 4, 8, then 8 seconds again (the longest).
+    const steps: [number, RateDecision][] = [
+      [1_000, allowed],
+      [1_000, waitFor(2_000)],
+      [2_999, waitFor(1)],
+      [3_000, allowed],
+      [7_000, allowed],
+      [15_000, allowed],
+      [15_000, waitFor(8_000)],
+      [23_000, allowed],
+      [23_000, waitFor(8_000)],
+    ];
+    for (const [clock, decision] of steps) {
+      now = clock;
+      expect(await limiter.take("owner")).toEqual(decision);
+    }
+    await limiter.clear("owner");
+    for (let i = 0; i < 3; i++) expect(await limiter.take("owner")).toEqual(allowed);
+    // Forgotten a while after the last wait ended: the free attempts are back.
+    now += 1_000 + schedule.forgetAfterMs;
+    for (let i = 0; i < 3; i++) expect(await limiter.take("owner")).toEqual(allowed);
+  });
+
+  const sameMoment = async (instances: DelayLimiter[]) => {
+    const decisions = await Promise.all(Array.from({ length: 12 }, (_, i) => instances[i % instances.length]!.take("owner@198.51.100.7")));
+    expect(decisions.filter((d) => d.allowed)).toHaveLength(3);
+    expect(Math.min(...decisions.filter((d) => !d.allowed).map((d) => d.retryAfterMs))).toBeGreaterThan(59_000);
+  };
+  const slow = { ...schedule, firstDelayMs: 60_000, maxDelayMs: 600_000 };
+
+  test("attempts at the same moment cannot slip past the wait: each is counted when taken", async () => {
+    await sameMoment([new MemoryDelayLimiter(slow)]);
+  });
+
+  test.skipIf(!redisUp && process.env.CI !== "true")("with REDIS_URL, two instances keep one run per key", async () => {
+    const prefix = `test:${crypto.randomUUID()}:`;
+    const [a, b] = [new RedisDelayLimiter(redisUrl, slow, prefix), new RedisDelayLimiter(redisUrl, slow, prefix)];
+    await sameMoment([a, b]);
+    await a.clear("owner@198.51.100.7");
+    expect(await b.take("owner@198.51.100.7")).toEqual(allowed);
     await a.close();
     await b.close();
   });

@@ -606,6 +606,18 @@ describe("retries, Retry-After, 410, disabling", () => {
     expect(delivery.attempts[0].response.body.startsWith("éé")).toBe(true);
     await p.run("webhook delete", { endpointId: delivery.endpointId });
   });
+
+  test("a response body no text column holds (a NUL, broken UTF-8) is logged with U+FFFD in their place, and the attempt recorded", async () => {
+    const p = await t.partner();
+    const { path } = await endpoint(p);
+    receiver.respond(path, () => new Response(Uint8Array.from([0x6f, 0x6b, 0x00, 0xff, 0x21]), { status: 500 }));
+    await topUp(p);
+    await pump();
+    const [delivery] = await deliveries(p);
+    expect(delivery).toMatchObject({ status: "pending", lastStatus: 500 });
+    expect(delivery.attempts).toMatchObject([{ response: { status: 500, body: "ok\ufffd\ufffd!" } }]);
+    await p.run("webhook delete", { endpointId: delivery.endpointId });
+  });
 });
 
 describe("an event with nowhere to go is written already dispatched", () => {

@@ -31,6 +31,13 @@ export function waitingFor(since: Date, now: Date): string {
   return `${Math.floor(hours / 24)} days`;
 }
 
+/** How long to wait, rounded up: "1 second", "40 seconds", "1 minute", "15 minutes". */
+export function waitWords(ms: number): string {
+  const seconds = Math.max(1, Math.ceil(ms / 1000));
+  const [count, unit] = seconds < 60 ? [seconds, "second"] : [Math.ceil(seconds / 60), "minute"];
+  return `${count} ${unit}${count === 1 ? "" : "s"}`;
+}
+
 /** 3 Mar 2026 (WAT), from an instant or a YYYY-MM-DD date. */
 export function day(at: Date | string | null | undefined): string {
   if (!at) return "—";

@@ -103,15 +103,23 @@ export function parseWith<S extends z.ZodType>(schema: S, input: unknown, prefix
 /** A NUL (PostgreSQL stores none) or a UTF-16 surrogate without its partner (not Unicode: no text column or JSON document can hold it). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: a NUL is exactly what this finds
 const UNSTORABLE_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const EVERY_UNSTORABLE = new RegExp(UNSTORABLE_TEXT.source, "g");
 
 /** Why `text` can never be stored, in an integrator's words, or null when it can. */
-function unstorableText(text: string): string | null {
+export function unstorableText(text: string): string | null {
   const found = UNSTORABLE_TEXT.exec(text);
   if (!found) return null;
   if (found[0] === "\u0000") return "contains a NUL character (U+0000), which text cannot hold";
   const unit = found[0].charCodeAt(0).toString(16).toUpperCase();
   return `contains an unpaired UTF-16 surrogate (U+${unit}): text must be valid Unicode`;
 }
+
+/**
+ * Text another party sent us (a webhook receiver's answer, a registry's record) made storable:
+ * each NUL and unpaired surrogate becomes U+FFFD, as a decoder marks bytes it cannot read. For text
+ * we keep as the other party's words rather than refuse, since refusing it would lose the record.
+ */
+export const storableText = (text: string) => text.replace(EVERY_UNSTORABLE, "\ufffd");
 
 /**
  * The first reason a parsed JSON value (a body, a form) cannot be taken as it is: objects and

@@ -157,6 +157,13 @@ export class IncomingBody {
     return text + decoder.decode();
   }
 
+  /** The body as the bytes that arrived (a signature is over them, whatever their encoding). */
+  async bytes(): Promise<Uint8Array> {
+    const parts: Uint8Array[] = [];
+    for await (const _ of this.chunks((chunk) => parts.push(chunk)));
+    return Buffer.concat(parts);
+  }
+
   /** Wait for the whole body within the limits, keeping none of it (a copy's, whose original is read afterwards). */
   async arrival(): Promise<void> {
     for await (const _ of this.chunks(() => {}));
@@ -208,10 +215,15 @@ export class IncomingBody {
 }
 
 /** The whole body as text, read within `limits`. */
-export async function readBoundedBody(request: Request, limits: BodyLimits): Promise<string> {
+export const readBoundedBody = (request: Request, limits: BodyLimits): Promise<string> => readWhole(request, limits, (body) => body.text());
+
+/** The whole body as bytes, read within `limits`. */
+export const readBoundedBytes = (request: Request, limits: BodyLimits): Promise<Uint8Array> => readWhole(request, limits, (body) => body.bytes());
+
+async function readWhole<T>(request: Request, limits: BodyLimits, read: (body: IncomingBody) => Promise<T>): Promise<T> {
   const incoming = new IncomingBody(request, limits);
   try {
-    return await incoming.text();
+    return await read(incoming);
   } finally {
     incoming.release();
   }

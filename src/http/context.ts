@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { Config } from "../config";
 import type { CapacityGate } from "../core/capacity";
-import type { RateLimiter } from "../core/rate-limit";
+import type { DelayLimiter, RateLimiter } from "../core/rate-limit";
 import type { DatabaseHandle } from "../db/client";
 import type { NavEntry } from "../portal/navigation";
 
@@ -14,10 +14,10 @@ export interface AppDeps {
   /** Signs portal session cookies (SESSION_SECRET, or the database's own). */
   sessionSecret: string;
   /**
-   * Failed portal sign-ins: per e-mail (LOGIN_MAX_ATTEMPTS), and per client address ten times as
-   * many (an office signs in from one address).
+   * Portal sign-ins: growing delays per e-mail and client address (an attacker elsewhere never
+   * slows the owner down), and a bound on failures per address whatever the e-mails.
    */
-  loginLimiters: { perAccount: RateLimiter; perAddress: RateLimiter };
+  loginLimiters: { perAccountAtAddress: DelayLimiter; perAddress: RateLimiter };
   /** Refusals before or at authentication, per client address and per claimed partner id (REFUSAL_LIMIT_MAX). */
   refusalLimiter: RateLimiter;
   /** The portal's side navigation, gathered from the module manifests by src/portal/routes.ts. */

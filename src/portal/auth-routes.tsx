@@ -1,5 +1,6 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { Elysia } from "elysia";
+import { waitWords } from "../../views/format";
 import { PasswordForm, SignInPage } from "../../views/portal/auth";
 import { CommandError } from "../core/errors";
 import { jsonLimits } from "../core/json-shape";
@@ -36,11 +37,10 @@ class RefusedBody {
 }
 
 const tooManyRefusals = (decision: RateDecision) =>
-  new RefusedBody(
-    429,
-    `Too many refused requests from your address. Try again in ${Math.max(1, Math.ceil(decision.retryAfterMs / 60_000))} minute(s).`,
-    decision.retryAfterMs,
-  );
+  new RefusedBody(429, `Too many refused requests from your address. Try again in ${waitWords(decision.retryAfterMs)}.`, decision.retryAfterMs);
+
+/** A key per e-mail and client address: the e-mail hashed, so the shared store holds no one's e-mail. */
+const accountAtAddress = (email: string, address: string) => `${createHash("sha256").update(email).digest("base64url")}@${address}`;
 
 export const authRoutes = (deps: AppDeps) => {
   const clientAddress = clientAddressOf(deps.config.TRUSTED_PROXIES);
@@ -69,8 +69,11 @@ export const authRoutes = (deps: AppDeps) => {
           cookie[PRE_CSRF_COOKIE]!.set({ value: csrf, ...sessionCookie(deps, request), maxAge: 3600 });
           return status(code, <SignInPage email={form.email} next={safeNext(form.next)} problem={problem} csrf={csrf} />);
         };
+        const retryAfter = (ms: number) => {
+          set.headers["retry-after"] = String(Math.max(1, Math.ceil(ms / 1000)));
+        };
         const refused = (refusal: RefusedBody) => {
-          if (refusal.retryAfterMs !== undefined) set.headers["retry-after"] = String(Math.max(1, Math.ceil(refusal.retryAfterMs / 1000)));
+          if (refusal.retryAfterMs !== undefined) retryAfter(refusal.retryAfterMs);
           return show({ message: refusal.message }, refusal.status);
         };
         // Every refusal counts against the address; past the limit the answer is the 429 page.
@@ -78,21 +81,23 @@ export const authRoutes = (deps: AppDeps) => {
           const throttled = await countRefused(request, server);
           return throttled ? refused(tooManyRefusals(throttled)) : show(problem, code);
         };
+        // Told when to try again, in the same words whether or not the e-mail has an account.
+        const slowDown = (decision: RateDecision, whose: string) => {
+          retryAfter(decision.retryAfterMs);
+          return again({ message: `Too many failed sign-ins ${whose}. Try again in ${waitWords(decision.retryAfterMs)}.` }, 429);
+        };
         if (body instanceof RefusedBody) return refused(body);
         if (typeof expected !== "string" || form._csrf !== expected) return again({ message: "This sign-in form has expired. Please try again." }, 403);
         const email = (form.email ?? "").trim().toLowerCase();
-        // Only failed sign-ins count (per e-mail and per address); a success clears the e-mail's run.
-        const { perAccount, perAddress } = deps.loginLimiters;
-        const counted = [
-          [perAccount, email],
-          [perAddress, clientAddress(request, server)],
-        ] as const;
-        const tooMany = (decision: RateDecision) =>
-          again({ message: `Too many failed sign-ins. Try again in ${Math.max(1, Math.ceil(decision.retryAfterMs / 60_000))} minute(s).` }, 429);
-        for (const [limiter, key] of counted) {
-          const decision = await limiter.peek(key);
-          if (!decision.allowed) return tooMany(decision);
-        }
+        const address = clientAddress(request, server);
+        // Failures slow down one e-mail at one address (never the owner elsewhere); the address as a
+        // whole is bounded too, for guesses spread over many e-mails. A success clears its run.
+        const { perAccountAtAddress, perAddress } = deps.loginLimiters;
+        const fromAddress = await perAddress.peek(address);
+        if (!fromAddress.allowed) return slowDown(fromAddress, "from your address");
+        const run = accountAtAddress(email, address);
+        const turn = await perAccountAtAddress.take(run);
+        if (!turn.allowed) return slowDown(turn, "with this e-mail from your address");
         try {
           const { sessionId } = await signIn(
             deps.database.db,
@@ -100,7 +105,7 @@ export const authRoutes = (deps: AppDeps) => {
             deps.config,
             new Date(),
           );
-          await perAccount.clear(email);
+          await perAccountAtAddress.clear(run);
           cookie[PRE_CSRF_COOKIE]!.remove();
           // A fresh session id at every sign-in: a planted cookie can never become someone's session.
           cookie[SESSION_COOKIE]!.set({ value: await sessionToken.sign({ sid: sessionId }), ...sessionCookie(deps, request) });
@@ -108,7 +113,7 @@ export const authRoutes = (deps: AppDeps) => {
           return redirectTo(request, set, viewer.mustChangePassword ? PASSWORD_PAGE : (safeNext(form.next) ?? homeOf(viewer.role)));
         } catch (error) {
           if (!(error instanceof CommandError)) throw error;
-          for (const [limiter, key] of counted) await limiter.hit(key);
+          await perAddress.hit(address);
           return again({ message: error.message, input: error.field === "password" ? undefined : error.field }, error.status);
         }
       },

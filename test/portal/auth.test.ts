@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { portalSessions } from "../../src/modules/accounts/schema";
 import { inviteStaff, sessionViewer } from "../../src/modules/accounts/service";
 import { portalUsers } from "../../src/modules/partners/schema";
+import { waitWords } from "../../views/format";
 import { testApp } from "../support/harness";
 import { Browser, signedIn } from "./browser";
 
@@ -103,22 +104,8 @@ describe("signing in and out", () => {
     expect((await replay.get("/portal")).status).toBe(303);
   });
 
-  test("repeated failures are throttled per e-mail", async () => {
-    const throttled = await testApp({ LOGIN_MAX_ATTEMPTS: 3 });
-    const p = await throttled.partner();
-    const b = new Browser(throttled);
-    for (let i = 0; i < 3; i++) {
-      await b.get("/login");
-      expect((await b.post("/login", { email: p.portal.email, password: "nope" })).status).toBe(401);
-    }
-    await b.get("/login");
-    const blocked = await b.post("/login", { email: p.portal.email, password: p.portal.password });
-    expect(blocked.status).toBe(429);
-    expect(blocked.text).toContain("Too many failed sign-ins");
-  });
-
-  test("only failures count: successful sign-ins never lock an account, and a success clears the e-mail's failures", async () => {
-    const throttled = await testApp({ LOGIN_MAX_ATTEMPTS: 3 });
+  test("only failures count: successful sign-ins are never slowed down, and a success clears the run of failures", async () => {
+    const throttled = await testApp({ LOGIN_FREE_ATTEMPTS: 3, LOGIN_DELAY_MS: 60_000 });
     const p = await throttled.partner();
     const signIn = async (password: string) => {
       const b = new Browser(throttled);
@@ -131,7 +118,92 @@ describe("signing in and out", () => {
       expect(await signIn("nope")).toBe(401);
       expect(await signIn(p.portal.password)).toBe(303);
     }
+  }, 30_000);
+});
+
+describe("sign-in throttling: growing delays per e-mail and address, never a lock-out (issue 34)", () => {
+  test("a wait in words, rounded up", () => {
+    expect([1, 1_000, 40_000, 59_001, 60_000, 61_000, 900_000].map(waitWords)).toEqual([
+      "1 second",
+      "1 second",
+      "40 seconds",
+      "1 minute",
+      "1 minute",
+      "2 minutes",
+      "15 minutes",
+    ]);
   });
+
+  test("after the free attempts each one waits, in words on the page and in Retry-After; the right password after the wait gets in", async () => {
+    // Three seconds: long enough that a busy machine's password check cannot outlast it.
+    const throttled = await testApp({ LOGIN_FREE_ATTEMPTS: 2, LOGIN_DELAY_MS: 3_000 });
+    const p = await throttled.partner();
+    const attempt = (email: string, password: string) => new Browser(throttled).signIn(email, password);
+    for (const email of [p.portal.email, `nobody.${crypto.randomUUID().slice(0, 8)}@nowhere.ng`]) {
+      expect((await attempt(email, "nope")).status).toBe(401);
+      expect((await attempt(email, "nope")).status).toBe(401);
+      // The same words whether or not the e-mail has an account, and no password is checked.
+      const slowed = await attempt(email, email === p.portal.email ? p.portal.password : "nope");
+      expect(slowed.status).toBe(429);
+      expect(slowed.text).toMatch(/Too many failed sign-ins with this e-mail from your address\. Try again in [1-3] seconds?\./);
+      expect(Number(slowed.headers.get("retry-after"))).toBeOneOf([1, 2, 3]);
+      expect(slowed.text).toContain(`value="${email}"`);
+    }
+    await Bun.sleep(3_100);
+    const owner = await attempt(p.portal.email, p.portal.password);
+    expect(owner.status).toBe(303);
+    // The success cleared the run: the free attempts are back.
+    expect((await attempt(p.portal.email, "nope")).status).toBe(401);
+  }, 30_000);
+
+  test("the owner elsewhere is never slowed down: ten addresses guessing the owner's password, then the owner signs in at once", async () => {
+    const throttled = await testApp({ LOGIN_FREE_ATTEMPTS: 3, LOGIN_DELAY_MS: 10 * 60_000, TRUSTED_PROXIES: "127.0.0.1, ::1" });
+    throttled.app.listen({ port: 0, hostname: "127.0.0.1" });
+    try {
+      const url = `http://127.0.0.1:${throttled.app.server!.port}`;
+      const p = await throttled.partner();
+      /** The sign-in form, then its post, from `address` (the loopback peer is a trusted proxy, so X-Forwarded-For names the client). */
+      const signInFrom = async (address: string, password: string) => {
+        const form = await fetch(`${url}/login`, { headers: { "x-forwarded-for": address } });
+        const cookie = form.headers
+          .getSetCookie()
+          .map((c) => c.split(";")[0])
+          .join("; ");
+        const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1]!;
+        const answer = await fetch(`${url}/login`, {
+          method: "POST",
+          redirect: "manual",
+          headers: { "x-forwarded-for": address, cookie, "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ _csrf: csrf, email: p.portal.email, password }).toString(),
+        });
+        return { status: answer.status, text: await answer.text() };
+      };
+      const attackers = Array.from({ length: 10 }, (_, i) => `198.51.100.${i + 1}`);
+      for (const address of attackers) {
+        const statuses = [];
+        for (let i = 0; i < 5; i++) statuses.push((await signInFrom(address, `guess ${i}`)).status);
+        expect(statuses).toEqual([401, 401, 401, 429, 429]);
+      }
+      // Each attacking address must wait, even with the right password...
+      const slowed = await signInFrom(attackers[0]!, p.portal.password);
+      expect(slowed.status).toBe(429);
+      expect(slowed.text).toContain("Try again in 10 minutes.");
+      // ...while the owner, from their own address, gets in at once.
+      expect((await signInFrom("203.0.113.7", p.portal.password)).status).toBe(303);
+    } finally {
+      throttled.app.stop();
+    }
+  }, 60_000);
+
+  test("guesses spread over many e-mails are bounded per address (LOGIN_ADDRESS_MAX); the right password there waits too", async () => {
+    const throttled = await testApp({ LOGIN_ADDRESS_MAX: 4, LOGIN_WINDOW_MS: 60_000 });
+    const p = await throttled.partner();
+    const attempt = (email: string, password: string) => new Browser(throttled).signIn(email, password);
+    for (let i = 0; i < 4; i++) expect((await attempt(`person${i}.${crypto.randomUUID().slice(0, 6)}@example.ng`, "nope")).status).toBe(401);
+    const bounded = await attempt(p.portal.email, p.portal.password);
+    expect(bounded.status).toBe(429);
+    expect(bounded.text).toMatch(/Too many failed sign-ins from your address\. Try again in (\d+ seconds|1 minute)\./);
+  }, 30_000);
 });
 
 describe("roles", () => {

@@ -1,11 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { listAudit } from "../../src/modules/audit/service";
-import { walletFundings } from "../../src/modules/funding/schema";
+import { fundingConfirmations, walletFundings } from "../../src/modules/funding/schema";
+import { portalUsers } from "../../src/modules/partners/schema";
 import { setAccountMode } from "../../src/modules/partners/service";
+import { walletEntries } from "../../src/modules/wallet/schema";
 import { walletBalance } from "../../src/modules/wallet/service";
 import { type TestPartner, testApp } from "../support/harness";
-import { signedIn } from "./browser";
+import { type Browser, signedIn } from "./browser";
 
 const t = await testApp();
 const db = t.database.db;
@@ -162,5 +164,147 @@ describe("the operator's fundings page", () => {
     const p = await livePartner();
     const b = await signedIn(t, p.portal);
     expect((await b.get("/admin/fundings")).status).toBe(403);
+  });
+});
+
+describe("four eyes cannot be sidestepped: what one administrator credits on a funding adds up (issue 34)", () => {
+  const THRESHOLD = t.config.FUNDING_FOUR_EYES_KOBO;
+  const hx = { "hx-request": "true" };
+  const confirm = (admin: Browser, fundingId: string, amount: string) =>
+    admin.post(`/admin/fundings/${fundingId}/confirm`, { bankReference: `NIP${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`, amount }, hx);
+  const creditHeld = (admin: Browser, fundingId: string) => admin.post(`/admin/fundings/${fundingId}/credit-held`, {}, hx);
+  const decide = (admin: Browser, confirmationId: string, decision: "approve" | "reject") =>
+    admin.post(`/admin/fundings/confirmations/${confirmationId}/${decision}`, {}, hx);
+  /** The funding's card on the page, where its refusals stand. */
+  const card = (html: string, fundingId: string) =>
+    /<article[^>]*id="funding-([^"]+)"[\s\S]*?<\/article>/g[Symbol.matchAll](html).find((m) => m[1] === fundingId)?.[0] ?? "";
+  const waiting = async (fundingId: string) =>
+    (await db.select().from(fundingConfirmations).where(eq(fundingConfirmations.fundingId, fundingId))).filter((c) => c.status === "awaiting_approval");
+  const userOf = async (p: TestPartner) => (await db.select().from(portalUsers).where(eq(portalUsers.partnerId, p.partnerId)))[0]!.id;
+
+  async function live(naira: number, suffix = "-unpaid") {
+    const p = await livePartner();
+    const ref = reference(suffix);
+    await p.run("wallet topup", { amount: naira, reference: ref }, "live");
+    return { p, funding: await fundingOf(p, ref) };
+  }
+
+  /**
+   * The money rules, whatever the order: at most one credit per funding, the balance is the ledger's,
+   * at most one confirmation waits, and no administrator applied the threshold or more on it alone.
+   */
+  async function moneyRulesHold(p: TestPartner, fundingId: string) {
+    const funding = (await db.select().from(walletFundings).where(eq(walletFundings.id, fundingId)))[0]!;
+    const lines = (await db.select().from(walletEntries).where(eq(walletEntries.partnerId, p.partnerId))).filter((e) => e.kind === "topup");
+    expect(lines.length).toBe(funding.status === "credited" ? 1 : 0);
+    if (funding.status === "credited") expect(lines[0]!.amountKobo).toBe(funding.receivedKobo!);
+    expect(await walletBalance(db, p.partnerId)).toBe(lines.reduce((sum, line) => sum + line.amountKobo, 0));
+    const rows = await db.select().from(fundingConfirmations).where(eq(fundingConfirmations.fundingId, fundingId));
+    expect(rows.filter((c) => c.status === "awaiting_approval").length).toBeLessThanOrEqual(1);
+    const alone = new Map<string, number>();
+    for (const c of rows.filter((c) => c.status === "approved" && c.decidedBy === c.requestedBy))
+      alone.set(c.requestedBy, (alone.get(c.requestedBy) ?? 0) + c.amountKobo);
+    for (const total of alone.values()) expect(total).toBeLessThan(THRESHOLD);
+  }
+
+  test("the issue's order: while ₦2,000,000 waits, the same administrator's ₦999,999 is refused on the funding's card; a second administrator approves", async () => {
+    const { p, funding } = await live(2_000_000);
+    const [first, second] = [await signedIn(t, alice.portal), await signedIn(t, bola.portal)];
+    expect((await confirm(first, funding.id, "2,000,000")).text).toContain("waits for a second administrator");
+    const small = await confirm(first, funding.id, "999,999");
+    expect(small.status).toBe(409);
+    expect(card(small.text, funding.id)).toContain("already waits for approval by a second administrator: approve or reject it first");
+    expect(await fundingOf(p, funding.reference)).toMatchObject({ status: "pending", receivedKobo: null });
+    // Nothing is held, so nothing can be credited alone either.
+    expect((await creditHeld(first, funding.id)).status).toBe(409);
+    await moneyRulesHold(p, funding.id);
+    const [asked] = await waiting(funding.id);
+    expect(asked).toMatchObject({ kind: "transfer", amountKobo: 200_000_000 });
+    expect((await decide(first, asked!.id, "approve")).status).toBe(403);
+    const approved = await decide(second, asked!.id, "approve");
+    expect(approved.text).toContain("Confirmed: ₦2,000,000.00 is credited");
+    await moneyRulesHold(p, funding.id);
+    expect(await walletBalance(db, p.partnerId)).toBe(200_000_000);
+  });
+
+  test("small amounts add up: a second confirmation is refused, and crediting the held amount past the threshold waits for a second administrator", async () => {
+    const { p, funding } = await live(1_500_000);
+    const [first, second] = [await signedIn(t, alice.portal), await signedIn(t, bola.portal)];
+    expect((await confirm(first, funding.id, "600,000")).text).toContain("not the amount asked for: the funding is held");
+    const again = await confirm(first, funding.id, "600,000");
+    expect(again.status).toBe(409);
+    expect(card(again.text, funding.id)).toContain("only a pending or expired funding can be confirmed");
+    // ₦600,000 confirmed and ₦600,000 credited by one administrator: ₦1,200,000 in all.
+    const credit = await creditHeld(first, funding.id);
+    expect(credit.text).toContain("The credit of ₦600,000.00 for");
+    expect(credit.text).toContain("waits for a second administrator");
+    expect(card(credit.text, funding.id)).toContain("Credit of the ₦600,000.00 received, asked by");
+    expect(card(credit.text, funding.id)).toContain("Another administrator must approve it.");
+    expect(await walletBalance(db, p.partnerId)).toBe(0);
+    // The held funding cannot be rejected (nor credited again) while its credit waits.
+    expect(card((await first.post(`/admin/fundings/${funding.id}/reject-held`, {}, hx)).text, funding.id)).toContain("already waits for approval");
+    expect((await creditHeld(second, funding.id)).status).toBe(409);
+    await moneyRulesHold(p, funding.id);
+    const [asked] = await waiting(funding.id);
+    expect(asked).toMatchObject({ kind: "held_credit", bankReference: null, amountKobo: 60_000_000, requestedBy: await userOf(alice) });
+    expect((await decide(first, asked!.id, "approve")).status).toBe(403);
+    expect((await decide(second, asked!.id, "approve")).text).toContain("Confirmed: ₦600,000.00 is credited");
+    await moneyRulesHold(p, funding.id);
+    expect(await walletBalance(db, p.partnerId)).toBe(60_000_000);
+
+    // Below the threshold in all, one administrator confirms and credits alone.
+    const below = await live(1_500_000);
+    expect((await confirm(first, below.funding.id, "400,000")).status).toBe(200);
+    expect((await creditHeld(first, below.funding.id)).text).toContain("Credited ₦400,000.00 for");
+    await moneyRulesHold(below.p, below.funding.id);
+    expect(await walletBalance(db, below.p.partnerId)).toBe(40_000_000);
+  });
+
+  test("a held amount the provider reported: from the threshold its credit waits; a rejected request leaves it held for another", async () => {
+    const { p, funding } = await live(2_400_000, "-partial");
+    expect(funding).toMatchObject({ status: "held", receivedKobo: 120_000_000 });
+    const [first, second] = [await signedIn(t, alice.portal), await signedIn(t, bola.portal)];
+    expect((await creditHeld(first, funding.id)).text).toContain("waits for a second administrator");
+    const [asked] = await waiting(funding.id);
+    expect((await decide(second, asked!.id, "reject")).text).toContain("is rejected: nothing was credited");
+    expect(await fundingOf(p, funding.reference)).toMatchObject({ status: "held" });
+    // A rejected request does not count: the second administrator asks in turn, and the first approves.
+    expect((await creditHeld(second, funding.id)).text).toContain("waits for a second administrator");
+    const [again] = await waiting(funding.id);
+    expect(again!.requestedBy).toBe(await userOf(bola));
+    expect((await decide(first, again!.id, "approve")).text).toContain("Confirmed: ₦1,200,000.00 is credited");
+    await moneyRulesHold(p, funding.id);
+    expect(await walletBalance(db, p.partnerId)).toBe(120_000_000);
+  });
+
+  test("at the same moment: of four confirmations one is taken and the others refused; of two approvals one credits", async () => {
+    const chidi = await t.partner({ admin: true });
+    const { p, funding } = await live(2_000_000);
+    const [a, b, c] = [await signedIn(t, alice.portal), await signedIn(t, bola.portal), await signedIn(t, chidi.portal)];
+    const answers = await Promise.all([
+      confirm(a, funding.id, "2,000,000"),
+      confirm(a, funding.id, "999,999"),
+      confirm(b, funding.id, "2,000,000"),
+      confirm(c, funding.id, "1,500,000"),
+    ]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409, 409, 409]);
+    await moneyRulesHold(p, funding.id);
+    const [asked] = await waiting(funding.id);
+    if (!asked) {
+      // ₦999,999 came first: held, and crediting it makes ₦1,999,998 by one administrator, which waits.
+      expect((await creditHeld(a, funding.id)).text).toContain("waits for a second administrator");
+    }
+    const open = (await waiting(funding.id))[0]!;
+    const others = [
+      [alice, a],
+      [bola, b],
+      [chidi, c],
+    ] as const;
+    const approvers: Browser[] = [];
+    for (const [who, browser] of others) if ((await userOf(who)) !== open.requestedBy) approvers.push(browser);
+    const decisions = await Promise.all(approvers.map((browser) => decide(browser, open.id, "approve")));
+    expect(decisions.map((d) => d.status).sort()).toEqual([200, 409]);
+    await moneyRulesHold(p, funding.id);
+    expect(await fundingOf(p, funding.reference)).toMatchObject({ status: "credited" });
   });
 });

@@ -7,6 +7,7 @@ import { MemoryRateLimiter, type RateLimiter } from "../../src/core/rate-limit";
 import { type DatabaseHandle, openDatabase } from "../../src/db/client";
 import { sessionSecret } from "../../src/modules/accounts/service";
 import { createPartner, type KeyLabel, type NewPartner } from "../../src/modules/partners/service";
+import { loginLimiters } from "../../src/runtime";
 
 setLogLevel("silent");
 
@@ -69,10 +70,7 @@ export async function testApp(
     config,
     capacity,
     rateLimiter: rateLimiter ?? new MemoryRateLimiter(config.RATE_LIMIT_MAX, config.RATE_LIMIT_WINDOW_MS),
-    loginLimiters: {
-      perAccount: new MemoryRateLimiter(config.LOGIN_MAX_ATTEMPTS, config.LOGIN_WINDOW_MS),
-      perAddress: new MemoryRateLimiter(config.LOGIN_MAX_ATTEMPTS * 10, config.LOGIN_WINDOW_MS),
-    },
+    loginLimiters: loginLimiters(config),
     refusalLimiter: new MemoryRateLimiter(config.REFUSAL_LIMIT_MAX, config.REFUSAL_LIMIT_WINDOW_MS),
     sessionSecret: await sessionSecret(database.db, config),
   });

@@ -127,8 +127,8 @@ export interface OperatorFundingRow {
   note: string | null;
   createdAt: Date;
   expiresAt: Date;
-  /** A confirmation waiting for a second administrator. */
-  awaiting: { id: string; bankReference: string; amountKobo: number; requestedBy: string; mine: boolean } | null;
+  /** A confirmation waiting for a second administrator: of a bank transfer (with the bank's reference), or of a held funding's credit. */
+  awaiting: { id: string; kind: "transfer" | "held_credit"; bankReference: string | null; amountKobo: number; requestedBy: string; mine: boolean } | null;
 }
 
 /** What the last action on the page did, or why it was refused (shown on the funding it was about). */
@@ -163,7 +163,7 @@ function ConfirmForm(props: { row: OperatorFundingRow; csrf: string; state: Fund
         required
         value={values.amount}
         problem={problem}
-        hint={`From ${naira(props.fourEyesKobo)} a second administrator must approve.`}
+        hint={`What you confirm or credit on one funding adds up: from ${naira(props.fourEyesKobo)} in all, a second administrator must approve.`}
       />
       <button type="submit">Confirm a bank transfer</button>
     </HxForm>
@@ -180,9 +180,30 @@ function Decision(props: { action: string; label: string; csrf: string; secondar
   );
 }
 
+/** A confirmation waiting for a second administrator, in words, with its decisions (only another administrator may approve). */
+function Awaiting(props: { awaiting: NonNullable<OperatorFundingRow["awaiting"]>; csrf: string }) {
+  const a = props.awaiting;
+  const what =
+    a.kind === "transfer"
+      ? `Confirmation by ${a.requestedBy}: bank reference ${a.bankReference}, ${naira(a.amountKobo)}. `
+      : `Credit of the ${naira(a.amountKobo)} received, asked by ${a.requestedBy}. `;
+  return (
+    <div>
+      <p safe>{what + (a.mine ? "Another administrator must approve it." : "Waiting for your approval.")}</p>
+      <p>
+        {a.mine ? "" : <Decision action={`/admin/fundings/confirmations/${a.id}/approve`} label={`Approve ${naira(a.amountKobo)}`} csrf={props.csrf} />}{" "}
+        <Decision action={`/admin/fundings/confirmations/${a.id}/reject`} label="Reject the confirmation" csrf={props.csrf} secondary />
+      </p>
+    </div>
+  );
+}
+
 function OperatorFunding(props: { row: OperatorFundingRow; csrf: string; state: FundingActionState; fourEyesKobo: number; confirming?: string }) {
   const r = props.row;
-  const problem = props.state.fundingId === r.id && !("bankReference" in props.state.values) ? props.state.problem : undefined;
+  const about = props.state.fundingId === r.id;
+  const confirming = r.status !== "held" && !r.awaiting && (props.confirming === r.id || about);
+  // A refusal the form does not show (it is not open, or the refusal is about the funding) stands on the card.
+  const problem = about && !confirming ? props.state.problem : undefined;
   return (
     <article class="card" id={`funding-${r.id}`}>
       <h2 safe>{`${r.partnerName}: ${r.reference}`}</h2>
@@ -192,7 +213,9 @@ function OperatorFunding(props: { row: OperatorFundingRow; csrf: string; state: 
       </p>
       {r.note ? <p safe>{r.note}</p> : ""}
       <ProblemSummary problem={problem} />
-      {r.status === "held" ? (
+      {r.awaiting ? (
+        <Awaiting awaiting={r.awaiting} csrf={props.csrf} />
+      ) : r.status === "held" ? (
         <p>
           <Decision action={`/admin/fundings/${r.id}/credit-held`} label={`Credit ${naira(r.receivedKobo ?? 0)} received`} csrf={props.csrf} />{" "}
           <Decision
@@ -203,18 +226,7 @@ function OperatorFunding(props: { row: OperatorFundingRow; csrf: string; state: 
             confirm="Reject this funding? Nothing is credited; the money goes back to the partner outside the service."
           />
         </p>
-      ) : r.awaiting ? (
-        <div>
-          <p safe>
-            {`Confirmation by ${r.awaiting.requestedBy}: bank reference ${r.awaiting.bankReference}, ${naira(r.awaiting.amountKobo)}. ` +
-              (r.awaiting.mine ? "Another administrator must approve it." : "Waiting for your approval.")}
-          </p>
-          <p>
-            {r.awaiting.mine ? "" : <Decision action={`/admin/fundings/confirmations/${r.awaiting.id}/approve`} label="Approve" csrf={props.csrf} />}{" "}
-            <Decision action={`/admin/fundings/confirmations/${r.awaiting.id}/reject`} label="Reject the confirmation" csrf={props.csrf} secondary />
-          </p>
-        </div>
-      ) : props.confirming === r.id || props.state.fundingId === r.id ? (
+      ) : confirming ? (
         <ConfirmForm row={r} csrf={props.csrf} state={props.state} fourEyesKobo={props.fourEyesKobo} />
       ) : (
         <p>
@@ -233,8 +245,10 @@ export function OperatorFundingsPage(props: OperatorFundingsProps) {
     <section id="fundings">
       <h1>Wallet fundings</h1>
       <p class="muted">
-        Live top-ups waiting for money or held because a different amount arrived. Confirm a bank transfer by hand with the bank's reference; from{" "}
-        <span safe>{naira(props.fourEyesKobo)}</span> a second administrator approves it.
+        Live top-ups waiting for money or held because a different amount arrived. Confirm a bank transfer by hand with the bank's reference, or credit what a
+        held top-up received. Four eyes: what one administrator confirms or credits on a funding adds up, and from <span safe>{naira(props.fourEyesKobo)}</span>{" "}
+        in all a second administrator must approve. Only one confirmation waits per funding; approve or reject it before anything else is done with that
+        funding.
       </p>
       {props.state.done ? (
         <p class="success" role="status" aria-live="polite" safe>

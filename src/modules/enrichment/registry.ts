@@ -1,5 +1,6 @@
 import type { Config } from "../../config";
 import { CommandError } from "../../core/errors";
+import { storableText } from "../../core/validation";
 import type { RegistryRecord } from "../../niid/record";
 import type { RegistryAnswer } from "./schema";
 
@@ -22,6 +23,13 @@ export function normaliseRegistryValue(searchType: SearchType, value: string): s
 }
 
 const unavailable = (status: 502 | 503 | 504, message: string) => new CommandError(status, message);
+
+/**
+ * The registry's record as text our columns hold: its words reach a decline's note and events, where
+ * one NUL or unpaired surrogate would fail the whole underwriting batch, again at every pass.
+ */
+const storableDetails = (details: Record<string, string>) =>
+  Object.fromEntries(Object.entries(details).map(([name, value]) => [storableText(name), typeof value === "string" ? storableText(value) : value]));
 
 /** The verification service over HTTP at `baseUrl`, waiting at most `timeoutMs` for an answer. */
 export function httpVehicleRegistry(baseUrl: string, timeoutMs: number): VehicleRegistry {
@@ -46,7 +54,11 @@ export function httpVehicleRegistry(baseUrl: string, timeoutMs: number): Vehicle
       if (response.status === 504) throw unavailable(504, "vehicle registry check timed out (its token pool was exhausted): retry");
       if (response.status === 503) throw unavailable(503, "vehicle registry is not configured");
       if (response.ok && (answer?.status === "found" || answer?.status === "not_found"))
-        return { status: answer.status, details: answer.details ?? {}, message: answer.message ?? "" };
+        return {
+          status: answer.status,
+          details: storableDetails(answer.details ?? {}),
+          message: typeof answer.message === "string" ? storableText(answer.message) : "",
+        };
       throw unavailable(502, `vehicle registry gave an unexpected answer (HTTP ${response.status}): retry`);
     },
     async publish(policy) {

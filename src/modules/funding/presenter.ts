@@ -71,6 +71,7 @@ export function operatorFundingRow(
     expiresAt: funding.expiresAt,
     awaiting: awaiting && {
       id: awaiting.id,
+      kind: awaiting.kind,
       bankReference: awaiting.bankReference,
       amountKobo: awaiting.amountKobo,
       requestedBy: names.admins.get(awaiting.requestedBy) ?? "another administrator",

@@ -20,7 +20,7 @@ export interface ProviderPayment {
 export type PaymentResult = { status: "paid"; amountKobo: number } | { status: "failed"; reason: string } | { status: "pending" };
 
 /** A callback's content once its signature is verified. */
-interface ProviderCallback {
+export interface ProviderCallback {
   providerReference: string | null;
   event: string | null;
   /** Null: an event that says nothing about a payment's outcome (ignored). */
@@ -44,7 +44,8 @@ export interface PaymentProvider {
   signatureHeader: string;
   createPayment(payment: ProviderPayment, now: Date): Promise<{ providerReference: string; instruction: PaymentInstruction; expiresAt: Date }>;
   queryPayment(payment: Required<ProviderPayment>): Promise<PaymentResult>;
-  verifySignature(rawBody: string, signature: string | null): boolean;
+  /** Over the bytes as they arrived (a body that is not UTF-8 is still the provider's to sign). */
+  verifySignature(rawBody: Uint8Array | string, signature: string | null): boolean;
   /** Reads a verified callback's body; throws on a body that is not the provider's JSON. */
   readCallback(rawBody: string): ProviderCallback;
   /** The sandbox only: the callbacks it delivers at once when a payment is created (its scenario). */
@@ -54,10 +55,10 @@ export interface PaymentProvider {
 }
 
 /** HMAC-SHA512 of the body, hex: how Paystack (x-paystack-signature) and the sandbox sign callbacks. */
-export const hmacSha512 = (secret: string, body: string) => createHmac("sha512", secret).update(body).digest("hex");
+export const hmacSha512 = (secret: string, body: Uint8Array | string) => createHmac("sha512", secret).update(body).digest("hex");
 
 /** A signature compared in constant time: a forged one learns nothing from how long the refusal took. */
-export function signatureMatches(secret: string, body: string, signature: string | null): boolean {
+export function signatureMatches(secret: string, body: Uint8Array | string, signature: string | null): boolean {
   if (!signature) return false;
   const expected = Buffer.from(hmacSha512(secret, body), "utf8");
   const given = Buffer.from(signature.trim().toLowerCase(), "utf8");

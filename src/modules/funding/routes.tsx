@@ -4,7 +4,7 @@ import { CommandError } from "../../core/errors";
 import { log } from "../../core/log";
 import { formatNaira } from "../../core/money";
 import { countRefusal, type RateDecision, refusalKeys } from "../../core/rate-limit";
-import { bodyPace, readBoundedBody, UnidentifiedBodiesAtCapacity } from "../../http/body";
+import { bodyPace, readBoundedBytes, UnidentifiedBodiesAtCapacity } from "../../http/body";
 import { clientAddressOf } from "../../http/client-address";
 import type { AppDeps } from "../../http/context";
 import { formValues, page, problemOf } from "../../portal/page";
@@ -44,9 +44,9 @@ export const fundingCallbackRoute = (deps: AppDeps) => {
       const addressKey = refusalKeys.address(clientAddress(request, server));
       const blocked = await deps.refusalLimiter.peek(addressKey);
       if (!blocked.allowed) return tooMany(set, blocked);
-      let body: string;
+      let body: Uint8Array;
       try {
-        body = await readBoundedBody(request, { maxBytes: MAX_CALLBACK_BYTES, pace, unidentified: deps.capacity });
+        body = await readBoundedBytes(request, { maxBytes: MAX_CALLBACK_BYTES, pace, unidentified: deps.capacity });
       } catch (error) {
         if (error instanceof UnidentifiedBodiesAtCapacity) {
           set.status = 503;
@@ -154,10 +154,10 @@ export const fundingAdmin = (deps: AppDeps) => {
       async ({ viewer, csrf, request, params, set }) =>
         act(viewer, csrf, request, set, undefined, {}, async () => {
           if (params.decision !== "approve" && params.decision !== "reject") throw new CommandError(404, "no such decision");
-          const { funding, outcome } = await decideConfirmation(db, params.id, params.decision, viewer, new Date());
+          const { funding, confirmation, outcome } = await decideConfirmation(db, params.id, params.decision, viewer, new Date());
           return outcome === "rejected"
             ? `The confirmation of ${funding.reference} is rejected: nothing was credited.`
-            : confirmationWords(outcome, funding.amountKobo);
+            : confirmationWords(outcome, confirmation.amountKobo);
         }),
       { portal: "admin" },
     )
@@ -166,10 +166,20 @@ export const fundingAdmin = (deps: AppDeps) => {
       async ({ viewer, csrf, request, params, set }) =>
         act(viewer, csrf, request, set, params.id, {}, async () => {
           if (params.decision !== "credit-held" && params.decision !== "reject-held") throw new CommandError(404, "no such decision");
-          const funding = await resolveHeld(db, params.id, params.decision === "credit-held" ? "credit" : "reject", viewer, new Date());
-          return funding.status === "credited"
-            ? `Credited ${formatNaira(funding.receivedKobo ?? 0)} for ${funding.reference}.`
-            : `${funding.reference} is rejected: nothing was credited.`;
+          const { funding, outcome } = await resolveHeld(
+            db,
+            params.id,
+            params.decision === "credit-held" ? "credit" : "reject",
+            viewer,
+            fourEyesKobo,
+            new Date(),
+          );
+          const received = formatNaira(funding.receivedKobo ?? 0);
+          return outcome === "credited"
+            ? `Credited ${received} for ${funding.reference}.`
+            : outcome === "awaiting_approval"
+              ? `The credit of ${received} for ${funding.reference} waits for a second administrator's approval.`
+              : `${funding.reference} is rejected: nothing was credited.`;
         }),
       { portal: "admin" },
     );

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { bigint, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, check, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bytea } from "../../db/types";
 import { partnerOwned, portalUsers } from "../partners/schema";
 import { walletEntries } from "../wallet/schema";
 
@@ -56,7 +57,11 @@ export const fundingCallbacks = pgTable(
     signatureValid: text("signature_valid", { enum: ["yes", "no"] }).notNull(),
     /** What the callback did: "credited", "repeat", "held", "failed", "ignored", "rejected". */
     outcome: text("outcome").notNull(),
-    body: text("body").notNull(),
+    /**
+     * The body's bytes as read (a forged one's opening only): bytes, not text, so any body can be
+     * kept (a NUL or broken UTF-8 that no text column holds) and a verified one checked again.
+     */
+    body: bytea("body").notNull(),
     receivedAt: timestamp("received_at", { withTimezone: true }).notNull(),
   },
   (t) => [index("funding_callbacks_reference_idx").on(t.provider, t.providerReference, t.receivedAt)],
@@ -64,9 +69,14 @@ export const fundingCallbacks = pgTable(
 
 export const CONFIRMATION_STATUSES = ["awaiting_approval", "approved", "rejected"] as const;
 
+/** What an administrator moves by hand: a bank transfer confirmed, or what a held funding received credited. */
+export const CONFIRMATION_KINDS = ["transfer", "held_credit"] as const;
+
 /**
- * An administrator's confirmation of a bank transfer by hand (docs/funding.md): with the bank's
- * reference, applied at once below the four-eyes threshold, else waiting for a second administrator.
+ * An administrator's decision that credits a funding by hand (docs/funding.md): a bank transfer
+ * confirmed with the bank's reference, or a held funding's amount credited. Applied at once while
+ * what that administrator alone moved on the funding stays below the four-eyes threshold, else
+ * waiting for a second administrator; the rows an administrator made alone are that total.
  */
 export const fundingConfirmations = pgTable(
   "funding_confirmations",
@@ -75,7 +85,9 @@ export const fundingConfirmations = pgTable(
     fundingId: uuid("funding_id")
       .notNull()
       .references(() => walletFundings.id),
-    bankReference: text("bank_reference").notNull(),
+    kind: text("kind", { enum: CONFIRMATION_KINDS }).notNull().default("transfer"),
+    /** The bank's reference of a confirmed transfer (none for a held credit: the funding's record says what arrived). */
+    bankReference: text("bank_reference"),
     amountKobo: bigint("amount_kobo", { mode: "number" }).notNull(),
     status: text("status", { enum: CONFIRMATION_STATUSES }).notNull(),
     requestedBy: uuid("requested_by")
@@ -89,5 +101,6 @@ export const fundingConfirmations = pgTable(
     // One confirmation in play per funding; one use of a bank reference.
     uniqueIndex("funding_confirmations_open_idx").on(t.fundingId).where(sql`${t.status} = 'awaiting_approval'`),
     uniqueIndex("funding_confirmations_bank_reference_idx").on(t.bankReference).where(sql`${t.status} <> 'rejected'`),
+    check("funding_confirmations_transfer_reference", sql`${t.kind} <> 'transfer' or ${t.bankReference} is not null`),
   ],
 );

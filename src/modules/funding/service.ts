@@ -3,6 +3,7 @@ import { CommandError } from "../../core/errors";
 import { newId } from "../../core/ids";
 import { log } from "../../core/log";
 import { formatNaira, toNaira } from "../../core/money";
+import { storableText, unstorableText } from "../../core/validation";
 import type { Database, Executor } from "../../db/client";
 import { isUniqueViolation } from "../../db/errors";
 import { type AuditActor, recordAudit } from "../audit/service";
@@ -11,7 +12,7 @@ import { portalUsers } from "../partners/schema";
 import type { TopUpRequest } from "../wallet/model";
 import { walletEntries, wallets } from "../wallet/schema";
 import { creditWallet, earlierTopUp, type WalletEntry } from "../wallet/service";
-import type { PaymentProvider, PaymentResult, ProviderPayment } from "./provider";
+import type { PaymentProvider, PaymentResult, ProviderCallback, ProviderPayment } from "./provider";
 import { type FundingStatus, fundingCallbacks, fundingConfirmations, walletFundings } from "./schema";
 
 export type Funding = typeof walletFundings.$inferSelect;
@@ -208,24 +209,41 @@ export async function earlierTopUpState(
   return state && mode === "live" ? deliverAtOnce(db, provider, state, now) : state;
 }
 
-/** How much of a callback with a bad signature is kept in the trail. */
+/** How many bytes of a callback with a bad signature are kept in the trail. */
 const FORGED_BODY_KEPT = 512;
 
+/** Longer than any provider's reference or event name: not one (and too long for the trail's index). */
+const MAX_CALLBACK_FIELD = 200;
+
 type CallbackOutcome = "credited" | "repeat" | "held" | "failed" | "ignored" | "rejected";
+
+/** A verified callback's content, or null when it is not the provider's JSON or names what no column can hold. */
+function understood(provider: PaymentProvider, rawBody: string): ProviderCallback | null {
+  let callback: ProviderCallback;
+  try {
+    callback = provider.readCallback(rawBody);
+  } catch {
+    return null;
+  }
+  const readable = (field: string | null) => field === null || (field.length <= MAX_CALLBACK_FIELD && !unstorableText(field));
+  return readable(callback.providerReference) && readable(callback.event) ? callback : null;
+}
 
 /**
  * A provider callback (POST /funding/callbacks/<provider>): the signature over the raw body first
  * (a bad one is recorded and changes nothing else: 401), then the payment it names, settled in one
  * transaction with the funding row locked, so repeats, late arrivals and a racing manual
- * confirmation find the first outcome. A reference we do not know is recorded and ignored (200).
+ * confirmation find the first outcome. A reference we do not know, or a signed body we cannot
+ * read, is recorded and ignored (200: the provider retries anything else for days).
  */
 export async function receiveCallback(
   db: Database,
   provider: PaymentProvider,
-  rawBody: string,
+  rawBody: Uint8Array | string,
   signature: string | null,
   now: Date,
 ): Promise<{ status: 200 | 401; outcome: CallbackOutcome }> {
+  const bytes = typeof rawBody === "string" ? Buffer.from(rawBody, "utf8") : Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
   const trail = (outcome: CallbackOutcome, signatureValid: "yes" | "no", fields: { providerReference?: string | null; event?: string | null } = {}) => ({
     id: newId(),
     provider: provider.name,
@@ -235,18 +253,16 @@ export async function receiveCallback(
     outcome,
     // A forged callback keeps only its opening (enough to see what was tried), so senders
     // without the key cannot grow the table by 64 KiB a request.
-    body: signatureValid === "yes" ? rawBody : rawBody.slice(0, FORGED_BODY_KEPT),
+    body: signatureValid === "yes" ? bytes : bytes.subarray(0, FORGED_BODY_KEPT),
     receivedAt: now,
   });
-  if (!provider.verifySignature(rawBody, signature)) {
+  if (!provider.verifySignature(bytes, signature)) {
     await db.insert(fundingCallbacks).values(trail("rejected", "no"));
     log.warn("funding callback with a bad signature", { provider: provider.name });
     return { status: 401, outcome: "rejected" };
   }
-  let callback: ReturnType<PaymentProvider["readCallback"]>;
-  try {
-    callback = provider.readCallback(rawBody);
-  } catch {
+  const callback = understood(provider, bytes.toString("utf8"));
+  if (!callback) {
     await db.insert(fundingCallbacks).values(trail("ignored", "yes"));
     log.warn("funding callback not understood", { provider: provider.name });
     return { status: 200, outcome: "ignored" };
@@ -280,7 +296,8 @@ async function settleLocked(tx: Executor, funding: Funding, result: Settlement, 
   const late = funding.status === "expired";
   if (funding.status !== "pending" && !(late && result.status === "paid")) return "repeat";
   if (result.status === "failed") {
-    await moveTo(tx, funding, { status: "failed", statusNote: result.reason, settledBy: by }, now);
+    // The provider's own words: kept, whatever they hold.
+    await moveTo(tx, funding, { status: "failed", statusNote: storableText(result.reason), settledBy: by }, now);
     return "failed";
   }
   if (result.amountKobo === funding.amountKobo && !late) {
@@ -406,10 +423,58 @@ export interface ManualConfirmation {
 
 const CONFIRMABLE: readonly FundingStatus[] = ["pending", "expired"];
 
+const oneWaits = () => new CommandError(409, "a confirmation of this funding already waits for approval by a second administrator: approve or reject it first");
+
+/**
+ * Record an administrator's credit by hand on a funding whose row the caller holds locked: applied
+ * alone ("approved" by its own author) while what that administrator alone has moved on this
+ * funding, this amount included, stays below `fourEyesKobo`; else waiting for a second
+ * administrator. The total counts every credit they applied alone on the funding, so a large
+ * amount cannot be split into small ones; and while any confirmation of the funding waits, nothing
+ * is recorded (so none is confirmed small while a large one waits, and only one waits).
+ */
+async function recordCreditByHand(
+  tx: Executor,
+  funding: Funding,
+  credit: { kind: FundingConfirmation["kind"]; bankReference: string | null; amountKobo: number },
+  admin: Admin,
+  fourEyesKobo: number,
+  now: Date,
+): Promise<{ confirmation: FundingConfirmation; needsSecond: boolean }> {
+  const c = fundingConfirmations;
+  // Any confirmation waiting on the funding, and what this administrator applied on it alone.
+  const earlier = await tx
+    .select({ status: c.status, amountKobo: c.amountKobo })
+    .from(c)
+    .where(
+      and(
+        eq(c.fundingId, funding.id),
+        or(eq(c.status, "awaiting_approval"), and(eq(c.status, "approved"), eq(c.requestedBy, admin.userId), eq(c.decidedBy, admin.userId))),
+      ),
+    );
+  if (earlier.some((row) => row.status === "awaiting_approval")) throw oneWaits();
+  const alone = earlier.reduce((sum, row) => sum + row.amountKobo, credit.amountKobo);
+  const needsSecond = alone >= fourEyesKobo;
+  const [confirmation] = await tx
+    .insert(c)
+    .values({
+      id: newId(),
+      fundingId: funding.id,
+      ...credit,
+      status: needsSecond ? "awaiting_approval" : "approved",
+      requestedBy: admin.userId,
+      requestedAt: now,
+      ...(needsSecond ? {} : { decidedBy: admin.userId, decidedAt: now }),
+    })
+    .returning();
+  return { confirmation: confirmation!, needsSecond };
+}
+
 /**
  * An administrator confirms a bank transfer by hand, with the bank's reference: applied at once
- * below `fourEyesKobo`, else it waits for a second administrator. Audited in its transaction; the
- * funding row is locked, so a callback racing it finds the outcome (one credit at most).
+ * while what they alone moved on the funding stays below `fourEyesKobo`, else it waits for a second
+ * administrator. Audited in its transaction; the funding row is locked, so a callback racing it
+ * finds the outcome (one credit at most).
  */
 export async function confirmTransfer(
   db: Database,
@@ -424,20 +489,7 @@ export async function confirmTransfer(
       const funding = await lockFunding(tx, fundingId);
       if (!CONFIRMABLE.includes(funding.status) || funding.provider === TEST_PROVIDER)
         throw new CommandError(409, `this funding is ${STATUS_WORDS[funding.status]}: only a pending or expired funding can be confirmed`);
-      const needsSecond = input.amountKobo >= fourEyesKobo;
-      const [confirmation] = await tx
-        .insert(fundingConfirmations)
-        .values({
-          id: newId(),
-          fundingId,
-          bankReference: input.bankReference,
-          amountKobo: input.amountKobo,
-          status: needsSecond ? "awaiting_approval" : "approved",
-          requestedBy: admin.userId,
-          requestedAt: now,
-          ...(needsSecond ? {} : { decidedBy: admin.userId, decidedAt: now }),
-        })
-        .returning();
+      const { confirmation, needsSecond } = await recordCreditByHand(tx, funding, { kind: "transfer", ...input }, admin, fourEyesKobo, now);
       const outcome = needsSecond ? "awaiting_approval" : await settleLocked(tx, funding, { status: "paid", amountKobo: input.amountKobo }, "manual", now);
       await recordAudit(
         tx,
@@ -450,78 +502,125 @@ export async function confirmTransfer(
         },
         now,
       );
-      return { confirmation: confirmation!, outcome };
+      return { confirmation, outcome };
     });
   } catch (error) {
     if (isUniqueViolation(error, "funding_confirmations_bank_reference_idx"))
       throw new CommandError(409, `bank reference ${input.bankReference} was already used to confirm a transfer`, "bankReference");
-    if (isUniqueViolation(error, "funding_confirmations_open_idx")) throw new CommandError(409, "a confirmation of this funding already waits for approval");
+    if (isUniqueViolation(error, "funding_confirmations_open_idx")) throw oneWaits();
     throw error;
   }
 }
 
-/** A second administrator decides a confirmation waiting for approval: approve (the credit) or reject. The one who asked cannot approve. */
+/**
+ * A second administrator decides a confirmation waiting for approval: approve (the credit) or
+ * reject. The one who asked cannot approve. The funding row is locked first, as by every action on
+ * a funding.
+ */
 export async function decideConfirmation(
   db: Database,
   confirmationId: string,
   decision: "approve" | "reject",
   admin: Admin,
   now: Date,
-): Promise<{ funding: Funding; outcome: CallbackOutcome | "rejected" }> {
+): Promise<{ funding: Funding; confirmation: FundingConfirmation; outcome: CallbackOutcome | "rejected" }> {
   return db.transaction(async (tx) => {
-    const [confirmation] = await tx.select().from(fundingConfirmations).where(eq(fundingConfirmations.id, confirmationId)).for("update");
-    if (!confirmation) throw new CommandError(404, "no such confirmation");
-    if (confirmation.status !== "awaiting_approval") throw new CommandError(409, "this confirmation was already decided");
-    if (decision === "approve" && confirmation.requestedBy === admin.userId)
+    const byId = eq(fundingConfirmations.id, confirmationId);
+    const [asked] = await tx.select({ fundingId: fundingConfirmations.fundingId }).from(fundingConfirmations).where(byId);
+    if (!asked) throw new CommandError(404, "no such confirmation");
+    const funding = await lockFunding(tx, asked.fundingId);
+    const [confirmation] = await tx.select().from(fundingConfirmations).where(byId).for("update");
+    if (confirmation!.status !== "awaiting_approval") throw new CommandError(409, "this confirmation was already decided");
+    if (decision === "approve" && confirmation!.requestedBy === admin.userId)
       throw new CommandError(403, "a second administrator must approve: you asked for this confirmation");
-    const funding = await lockFunding(tx, confirmation.fundingId);
+    const { kind, amountKobo, bankReference } = confirmation!;
     let outcome: CallbackOutcome | "rejected" = "rejected";
-    if (decision === "approve") {
-      outcome = await settleLocked(tx, funding, { status: "paid", amountKobo: confirmation.amountKobo }, "manual", now);
+    if (decision === "approve" && kind === "transfer") {
+      outcome = await settleLocked(tx, funding, { status: "paid", amountKobo }, "manual", now);
       if (outcome === "repeat") throw new CommandError(409, `this funding is already ${STATUS_WORDS[funding.status]}: reject the confirmation instead`);
+    } else if (decision === "approve") {
+      if (funding.status !== "held" || funding.receivedKobo !== amountKobo)
+        throw new CommandError(409, `this funding is ${STATUS_WORDS[funding.status]}, no longer held for that amount: reject the confirmation instead`);
+      await credit(tx, funding, amountKobo, "manual", now);
+      outcome = "credited";
     }
     await tx
       .update(fundingConfirmations)
       .set({ status: decision === "approve" ? "approved" : "rejected", decidedBy: admin.userId, decidedAt: now })
-      .where(eq(fundingConfirmations.id, confirmationId));
+      .where(byId);
+    const held = kind === "held_credit";
     await recordAudit(
       tx,
       admin,
       {
-        action: decision === "approve" ? "funding.confirm_approved" : "funding.confirm_rejected",
+        action:
+          decision === "approve"
+            ? held
+              ? "funding.held_credit_approved"
+              : "funding.confirm_approved"
+            : held
+              ? "funding.held_credit_rejected"
+              : "funding.confirm_rejected",
         subject: funding.reference,
         partnerId: funding.partnerId,
-        details: { bankReference: confirmation.bankReference, amountKobo: confirmation.amountKobo, outcome },
+        details: { ...(bankReference ? { bankReference } : {}), amountKobo, outcome },
       },
       now,
     );
-    return { funding, outcome };
+    return { funding, confirmation: confirmation!, outcome };
   });
 }
 
-/** An administrator resolves a held funding: credit what was received, or reject it (the money goes back outside the service). */
-export async function resolveHeld(db: Database, fundingId: string, decision: "credit" | "reject", admin: Admin, now: Date): Promise<Funding> {
+/**
+ * An administrator resolves a held funding: credit what was received (under the same four eyes as
+ * a confirmed transfer), or reject it (the money goes back outside the service). Neither while a
+ * confirmation of the funding waits for approval.
+ */
+export async function resolveHeld(
+  db: Database,
+  fundingId: string,
+  decision: "credit" | "reject",
+  admin: Admin,
+  fourEyesKobo: number,
+  now: Date,
+): Promise<{ funding: Funding; outcome: "credited" | "awaiting_approval" | "failed" }> {
   return db.transaction(async (tx) => {
     const funding = await lockFunding(tx, fundingId);
     if (funding.status !== "held") throw new CommandError(409, `this funding is ${STATUS_WORDS[funding.status]}, not held`);
     const received = funding.receivedKobo ?? 0;
+    let outcome: "credited" | "awaiting_approval" | "failed" = "failed";
     if (decision === "credit") {
       if (received <= 0) throw new CommandError(409, "nothing was received to credit");
-      await credit(tx, funding, received, "manual", now);
-    } else
+      const { needsSecond } = await recordCreditByHand(
+        tx,
+        funding,
+        { kind: "held_credit", bankReference: null, amountKobo: received },
+        admin,
+        fourEyesKobo,
+        now,
+      );
+      if (!needsSecond) await credit(tx, funding, received, "manual", now);
+      outcome = needsSecond ? "awaiting_approval" : "credited";
+    } else {
+      const [waiting] = await tx
+        .select({ id: fundingConfirmations.id })
+        .from(fundingConfirmations)
+        .where(and(eq(fundingConfirmations.fundingId, fundingId), eq(fundingConfirmations.status, "awaiting_approval")));
+      if (waiting) throw oneWaits();
       await moveTo(tx, funding, { status: "failed", statusNote: `Rejected by an administrator (${funding.statusNote ?? "held"})`, settledBy: "manual" }, now);
+    }
     await recordAudit(
       tx,
       admin,
       {
-        action: decision === "credit" ? "funding.held_credit" : "funding.held_reject",
+        action: decision === "reject" ? "funding.held_reject" : outcome === "credited" ? "funding.held_credit" : "funding.held_credit_requested",
         subject: funding.reference,
         partnerId: funding.partnerId,
         details: { amountKobo: funding.amountKobo, receivedKobo: received },
       },
       now,
     );
-    return (await lockFunding(tx, fundingId))!;
+    return { funding: (await lockFunding(tx, fundingId))!, outcome };
   });
 }
 

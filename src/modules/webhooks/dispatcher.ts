@@ -8,6 +8,7 @@ import type { Config } from "../../config";
 import { newId } from "../../core/ids";
 import { log } from "../../core/log";
 import { watTimestamp } from "../../core/time";
+import { storableText } from "../../core/validation";
 import type { Database, Executor } from "../../db/client";
 import { outboxEvents } from "../events/schema";
 import { recordEvent } from "../events/service";
@@ -171,6 +172,7 @@ interface AttemptOutcome {
   refused: boolean;
 }
 
+/** The opening of the receiver's answer, as text the delivery log can hold whatever bytes it sent (a NUL included). */
 async function readSnippet(response: Response): Promise<string> {
   if (!response.body) return "";
   const reader = response.body.getReader();
@@ -183,7 +185,7 @@ async function readSnippet(response: Response): Promise<string> {
     size += value.length;
   }
   await reader.cancel().catch(() => {});
-  return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, RESPONSE_SNIPPET_BYTES));
+  return storableText(new TextDecoder().decode(Buffer.concat(chunks).subarray(0, RESPONSE_SNIPPET_BYTES)));
 }
 
 /** Retry-After in seconds or as an HTTP date, in milliseconds from `now`; null when absent or unreadable. */
