@@ -7,16 +7,24 @@
 import { describe, expect, test } from "bun:test";
 import { and, eq, type SQL } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
+import { claims } from "../src/modules/claims/schema";
+import { consumers } from "../src/modules/consumers/schema";
+import { outboxEvents } from "../src/modules/events/schema";
+import { financingPayments, financingPlans } from "../src/modules/financing/schema";
+import { walletFundings } from "../src/modules/funding/schema";
 import { policyCancellations, policyEndorsements, policyReinstatements } from "../src/modules/lifecycle/schema";
+import { renewOptedInPolicies } from "../src/modules/lifecycle/service";
 import { policies } from "../src/modules/policies/schema";
 import { walletEntries } from "../src/modules/wallet/schema";
-import { testApp } from "./support/harness";
+import { webhookEndpoints } from "../src/modules/webhooks/schema";
+import { individual, PNG_BASE64, type TestPartner, testApp } from "./support/harness";
 import { lifecycleHelpers } from "./support/lifecycle";
+import { fullConsumer, insureSeed, productCases, watDate } from "./support/policies";
 
-const t = await testApp();
+const t = await testApp({ WEBHOOK_ALLOW_PRIVATE: "true" });
 const db = t.database.db;
 const operator = await t.partner({ admin: true });
-const { approved, endingIn, livePartner, ledgerAgrees, eventsOf } = lifecycleHelpers(t, operator);
+const { approved, endingIn, lapsedPolicy, livePartner, ledgerAgrees, eventsOf } = lifecycleHelpers(t, operator);
 
 /** Ten requests sent at once. */
 const tenAtOnce = <T>(request: (i: number) => Promise<T>) => Promise.all(Array.from({ length: 10 }, (_, i) => request(i)));
@@ -41,6 +49,152 @@ function oneSucceeds(answers: any[], ...words: string[]) {
 
 /** How many rows of `table` match. */
 const rows = async (table: PgTable, where: SQL | undefined) => (await db.select().from(table).where(where)).length;
+
+/** A partner's events that name `reference` (as the payload's `id` or `reference`). */
+const eventsNaming = async (p: TestPartner, reference: string) =>
+  (await db.select().from(outboxEvents).where(eq(outboxEvents.partnerId, p.partnerId))).filter((e) => [e.payload.id, e.payload.reference].includes(reference));
+
+/** A registered consumer of `p` with a quote of `code`, ready to insure. */
+async function consumerFor(p: TestPartner, code: string, label: "test" | "live" = "test") {
+  const consumer = (await p.run("prfl entity", fullConsumer(), label)).id as string;
+  expect((await p.run(`dump ipck_${code}*PRMM`, productCases[code]!.quote, label)).exctnFdbck.id).toBe(75);
+  return consumer;
+}
+
+describe("consumers: prfl entity (the e-mail is the reference: spec 2.3 rule 2)", () => {
+  test("ten identical registrations at once, with and without documents: one consumer, every answer its id", async () => {
+    for (const seed of [individual(), individual({ socialID: { type: "nidd", id: "12345678901", image: PNG_BASE64 } })]) {
+      const p = await t.partner();
+      const first = allTheFirst(await tenAtOnce(() => p.run("prfl entity", seed)));
+      expect(await rows(consumers, eq(consumers.partnerId, p.partnerId))).toBe(1);
+      expect((await db.select().from(consumers).where(eq(consumers.id, first.id_uuid)))[0]!.email).toBe(seed.eMail);
+    }
+  });
+
+  test("ten different registrations of one e-mail at once: one consumer, each answered its id (the given fields update it)", async () => {
+    const p = await t.partner();
+    const eMail = individual().eMail;
+    const answers = await tenAtOnce((i) => p.run("prfl entity", individual({ eMail, name: { first: `Ada${i}`, last: "Okafor" } })));
+    const first = allTheFirst(answers);
+    const [row] = await db.select().from(consumers).where(eq(consumers.partnerId, p.partnerId));
+    expect(row!.id).toBe(first.id_uuid);
+    expect((row!.profile.name as { first: string }).first).toMatch(/^Ada\d$/);
+  });
+});
+
+describe("issuance: insure (a reused seed.id is refused, spec 2.5 rule 2)", () => {
+  for (const { label, code } of [
+    { label: "test", code: "vhcl-tprt-1111" },
+    { label: "live", code: "phnn-flx1-1111" },
+    { label: "live", code: "mexx-stnd-1111" },
+  ] as const)
+    test(`${label} ${code}: ten identical and ten different requests under one seed.id: one policy (one event${label === "live" ? ", one premium" : ""}) and nine 409s each`, async () => {
+      const p = label === "live" ? await livePartner() : await t.partner();
+      const consumer = await consumerFor(p, code, label);
+      const c = productCases[code]!;
+      const seed = insureSeed(c);
+      const first = oneSucceeds(await tenAtOnce(() => p.run(`entt_${consumer}: insure`, seed, label)), `seed.id is already in use: ${seed.id}`);
+      expect(first.id).toBe(seed.id);
+      const id = crypto.randomUUID();
+      oneSucceeds(await tenAtOnce(() => p.run(`entt_${consumer}: insure`, insureSeed(c, { id }), label)), `seed.id is already in use: ${id}`);
+      for (const reference of [seed.id as string, id]) {
+        expect(await rows(policies, and(eq(policies.partnerId, p.partnerId), eq(policies.reference, reference)))).toBe(1);
+        expect(await eventsNaming(p, reference)).toHaveLength(1);
+      }
+      const premiums = await rows(walletEntries, and(eq(walletEntries.partnerId, p.partnerId), eq(walletEntries.kind, "premium")));
+      expect(premiums).toBe(label === "live" ? 2 : 0);
+      await ledgerAgrees(p.partnerId);
+    });
+});
+
+describe("funding: wallet topup", () => {
+  for (const label of ["test", "live"] as const)
+    test(`${label}: ten identical top-ups answer the first (one funding, one credit, one event); ten amounts under one reference: one, and nine 409s`, async () => {
+      const p = await t.partner();
+      const reference = `topup-${crypto.randomUUID().slice(0, 8)}`;
+      const first = allTheFirst(await tenAtOnce(() => p.run("wallet topup", { amount: 2500.5, reference }, label)));
+      expect(first).toMatchObject({ reference, amount: 2500.5, status: "credited", balance: 2500.5 });
+      expect(await rows(walletFundings, and(eq(walletFundings.partnerId, p.partnerId), eq(walletFundings.reference, reference)))).toBe(1);
+      expect(await rows(walletEntries, and(eq(walletEntries.partnerId, p.partnerId), eq(walletEntries.reference, reference)))).toBe(label === "live" ? 1 : 0);
+      expect(await eventsNaming(p, reference)).toHaveLength(1);
+
+      const other = `topup-${crypto.randomUUID().slice(0, 8)}`;
+      oneSucceeds(
+        await tenAtOnce((i) => p.run("wallet topup", { amount: 100 + i, reference: other }, label)),
+        `seed.reference ${other} was already used for a top-up of`,
+      );
+      expect(await rows(walletFundings, and(eq(walletFundings.partnerId, p.partnerId), eq(walletFundings.reference, other)))).toBe(1);
+      await ledgerAgrees(p.partnerId);
+    });
+});
+
+describe("claims: claim submit", () => {
+  test("ten identical claims answer the first (one claim, one event); ten amounts under one reference: one, and nine 409s", async () => {
+    const p = await t.partner();
+    const policy = await approved(p, "phnn-flx1-1111");
+    const claim = (amount: number, reference: string) =>
+      p.run("claim submit", { policy: policy.reference, incidentDate: watDate(), description: "Cracked screen", amount, reference });
+    const reference = `clm-${crypto.randomUUID().slice(0, 8)}`;
+    const first = allTheFirst(await tenAtOnce(() => claim(20_000, reference)));
+    expect(first).toMatchObject({ reference, status: "submitted", amount: 20_000 });
+    expect(await rows(claims, and(eq(claims.partnerId, p.partnerId), eq(claims.reference, reference)))).toBe(1);
+    expect(await eventsNaming(p, reference)).toHaveLength(1);
+
+    const other = `clm-${crypto.randomUUID().slice(0, 8)}`;
+    oneSucceeds(await tenAtOnce((i) => claim(10_000 + i, other)), `seed.reference ${other} was already used for claim`, "another amount");
+    expect(await rows(claims, and(eq(claims.partnerId, p.partnerId), eq(claims.reference, other)))).toBe(1);
+  });
+});
+
+describe("financing: payment financeLoan (one plan per policy) and payment recordInstallment", () => {
+  const terms = (policy: string, downPayment = 3000) => ({ policy, downPayment, installments: 4, frequency: "weekly", firstDueDate: watDate(7) });
+
+  test("financeLoan: ten identical plans and ten on other terms for one policy: one plan, and nine 409s naming it", async () => {
+    const p = await t.partner();
+    const policy = await approved(p);
+    const first = oneSucceeds(await tenAtOnce(() => p.run("payment financeLoan", terms(policy.reference))), "already has financing plan");
+    const other = await approved(p);
+    oneSucceeds(await tenAtOnce((i) => p.run("payment financeLoan", terms(other.reference, 1000 + i))), "already has financing plan");
+    for (const one of [policy, other]) expect(await rows(financingPlans, eq(financingPlans.policyId, one.row.id))).toBe(1);
+    expect(first.policy).toBe(policy.reference);
+  });
+
+  test("recordInstallment: ten identical payments answer the first (one payment, one event); ten amounts under one reference: one, and nine 409s", async () => {
+    const p = await t.partner();
+    const policy = await approved(p);
+    const plan = await p.run("payment financeLoan", terms(policy.reference));
+    expect(plan.exctnFdbck.id).toBe(75);
+    const reference = `rcpt-${crypto.randomUUID().slice(0, 8)}`;
+    const first = allTheFirst(await tenAtOnce(() => p.run("payment recordInstallment", { planNo: plan.planNo, amount: 1500, reference })));
+    expect(first).toMatchObject({ planNo: plan.planNo, reference, amount: 1500 });
+    expect(await rows(financingPayments, and(eq(financingPayments.partnerId, p.partnerId), eq(financingPayments.reference, reference)))).toBe(1);
+    expect(await eventsNaming(p, reference)).toHaveLength(1);
+
+    const other = `rcpt-${crypto.randomUUID().slice(0, 8)}`;
+    oneSucceeds(
+      await tenAtOnce((i) => p.run("payment recordInstallment", { planNo: plan.planNo, amount: 100 + i, reference: other })),
+      `seed.reference ${other} was already used for a payment of`,
+    );
+    expect(await rows(financingPayments, and(eq(financingPayments.partnerId, p.partnerId), eq(financingPayments.reference, other)))).toBe(1);
+  });
+});
+
+describe("webhooks: webhook register (the URL is the reference; a repeat is refused: the secret is shown once)", () => {
+  test("ten identical registrations and ten with other events for one URL: one endpoint, and nine 409s naming it", async () => {
+    const p = await t.partner();
+    const url = `http://127.0.0.1:9/hooks/${crypto.randomUUID().slice(0, 8)}`;
+    const first = oneSucceeds(
+      await tenAtOnce(() => p.run("webhook register", { url, events: ["policy.approved"] })),
+      `seed.url is already registered as endpoint`,
+    );
+    expect(first).toMatchObject({ url, events: ["policy.approved"] });
+    const other = `http://127.0.0.1:9/hooks/${crypto.randomUUID().slice(0, 8)}`;
+    const events = ["policy.approved", "policy.declined", "claim.updated"];
+    oneSucceeds(await tenAtOnce((i) => p.run("webhook register", { url: other, events: [events[i % 3]!] })), "seed.url is already registered as endpoint");
+    for (const one of [url, other])
+      expect(await rows(webhookEndpoints, and(eq(webhookEndpoints.partnerId, p.partnerId), eq(webhookEndpoints.url, one)))).toBe(1);
+  });
+});
 
 describe("after issuance: cncl, rinst, rnew, ndrs", () => {
   test("cncl: ten identical cancellations answer the first (one cancellation, one refund, one event); ten under one reference with other notes: one, and nine 409s", async () => {
@@ -86,6 +240,17 @@ describe("after issuance: cncl, rinst, rnew, ndrs", () => {
     expect(await rows(policyReinstatements, and(eq(policyReinstatements.partnerId, p.partnerId), eq(policyReinstatements.reference, id)))).toBe(1);
   });
 
+  test("rinst of a lapsed policy: ten identical reinstatements answer the first (the missed installments recorded once)", async () => {
+    const p = await livePartner();
+    const { policy, planNo } = await lapsedPolicy(p);
+    const seed = { id: crypto.randomUUID() };
+    const first = allTheFirst(await tenAtOnce(() => p.run(`rinst ${policy.address}`, seed, "live")));
+    expect(first).toMatchObject({ status: "a", reinstatement: { id: seed.id, paid: 9000 } });
+    expect(await rows(policyReinstatements, eq(policyReinstatements.policyId, policy.row.id))).toBe(1);
+    expect(await rows(financingPayments, and(eq(financingPayments.partnerId, p.partnerId), eq(financingPayments.reference, `RINST-${seed.id}`)))).toBe(1);
+    expect(await p.run("payment status", { planNo }, "live")).toMatchObject({ status: "active", outstanding: 3000 });
+  });
+
   test("rnew: ten identical renewals answer the first (one new policy, one premium); one reference on ten policies, and ten references on one: one each, and nine 409s", async () => {
     const p = await livePartner();
     const policy = await approved(p, "allr-stnd-1111", "live");
@@ -129,5 +294,21 @@ describe("after issuance: cncl, rinst, rnew, ndrs", () => {
     const answers = await tenAtOnce((i) => p.run(`ndrs ${other.address}`, { id, addtnlFact: { rgstrtId: `LND${100 + i}XY` } }));
     oneSucceeds(answers, `seed.id ${id} was already used to change policy ${other.reference} with other changes`);
     expect(await rows(policyEndorsements, eq(policyEndorsements.policyId, other.row.id))).toBe(1);
+  });
+});
+
+describe("automatic renewal: rnew …*AUTO and its run", () => {
+  test("ten identical opt-ins at once answer alike; two runs at once renew once, and neither says the renewal failed", async () => {
+    const p = await livePartner();
+    const policy = await approved(p, "phnn-flx1-1111", "live");
+    allTheFirst(await tenAtOnce(() => p.run(`rnew ${policy.address}*AUTO`, { enabled: true }, "live")));
+    await endingIn(policy.row, 5);
+    const before = await ledgerAgrees(p.partnerId);
+    const runs = await Promise.all([renewOptedInPolicies(db, new Date(), 0), renewOptedInPolicies(db, new Date(), 0)]);
+    expect(runs.map((r) => r.renewed).sort()).toEqual([0, 1]);
+    expect(await eventsOf(p.partnerId, "policy.renewal_failed")).toHaveLength(0);
+    const [renewal, ...more] = await db.select().from(policies).where(eq(policies.renewsPolicyId, policy.row.id));
+    expect(more).toHaveLength(0);
+    expect(await ledgerAgrees(p.partnerId)).toBe(before - renewal!.premiumKobo);
   });
 });
