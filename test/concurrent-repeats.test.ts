@@ -15,8 +15,11 @@ import { walletFundings } from "../src/modules/funding/schema";
 import { policyCancellations, policyEndorsements, policyReinstatements } from "../src/modules/lifecycle/schema";
 import { renewOptedInPolicies } from "../src/modules/lifecycle/service";
 import { policies } from "../src/modules/policies/schema";
+import { quotes } from "../src/modules/quotes/schema";
 import { walletEntries } from "../src/modules/wallet/schema";
 import { webhookEndpoints } from "../src/modules/webhooks/schema";
+import { type Browser, type PortalResponse, signedIn } from "./portal/browser";
+import { vehicleFacts } from "./support/fixtures";
 import { individual, PNG_BASE64, type TestPartner, testApp } from "./support/harness";
 import { lifecycleHelpers } from "./support/lifecycle";
 import { fullConsumer, insureSeed, productCases, watDate } from "./support/policies";
@@ -310,5 +313,251 @@ describe("automatic renewal: rnew …*AUTO and its run", () => {
     const [renewal, ...more] = await db.select().from(policies).where(eq(policies.renewsPolicyId, policy.row.id));
     expect(more).toHaveLength(0);
     expect(await ledgerAgrees(p.partnerId)).toBe(before - renewal!.premiumKobo);
+  });
+});
+
+/** The reference a lifecycle form was drawn with (its hidden `id`). */
+const formReference = (page: PortalResponse) => /<input type="hidden" name="id" value="([^"]+)"/.exec(page.text)![1]!;
+
+/** Ten form posts at once from one signed-in browser. */
+const tenPosts = (b: Browser, path: string, fields: (i: number) => Record<string, string>) => tenAtOnce((i) => b.post(path, fields(i)));
+
+/** Every answer is a redirect to the same page. */
+function allRedirectTo(answers: PortalResponse[], location: string) {
+  for (const answer of answers) expect({ status: answer.status, location: answer.location }).toEqual({ status: 303, location });
+}
+
+/** Exactly one redirect; every other answer the form again with the refusal (`status`), in words containing each of `words`. */
+function oneRedirects(answers: PortalResponse[], status: number, ...words: string[]) {
+  const done = answers.filter((a) => a.status === 303);
+  expect(done).toHaveLength(1);
+  for (const refused of answers.filter((a) => a.status !== 303)) {
+    expect(refused.status).toBe(status);
+    for (const word of words) expect(refused.text).toContain(word);
+  }
+  return done[0]!;
+}
+
+describe("the portal's forms", () => {
+  test("cancel: the form's reference makes ten identical posts one cancellation, each sent to the policy; ten with other notes: one, and nine refusals", async () => {
+    const p = await t.partner();
+    const policy = await approved(p);
+    const b = await signedIn(t, p.portal);
+    const id = formReference(await b.get(`/portal/policies/${policy.reference}/cancel`));
+    allRedirectTo(
+      await tenPosts(b, `/portal/policies/${policy.reference}/cancel`, () => ({ id, effectiveDate: watDate(), reason: "insured_request" })),
+      `/portal/policies/${policy.reference}`,
+    );
+    expect(await rows(policyCancellations, eq(policyCancellations.policyId, policy.row.id))).toBe(1);
+    expect((await policy.status()).status).toBe("c");
+
+    const other = await approved(p);
+    const otherId = formReference(await b.get(`/portal/policies/${other.reference}/cancel`));
+    const answers = await tenPosts(b, `/portal/policies/${other.reference}/cancel`, (i) => ({ id: otherId, reason: "other", note: `Note ${i}` }));
+    oneRedirects(answers, 409, `was already used to cancel policy ${other.reference}, with another note`);
+    expect(await rows(policyCancellations, eq(policyCancellations.policyId, other.row.id))).toBe(1);
+  });
+
+  test("the operator's cancel: ten identical posts of the desk's form are one cancellation, each sent to the policy", async () => {
+    const p = await t.partner();
+    const policy = await approved(p);
+    const admin = await signedIn(t, operator.portal);
+    const id = formReference(await admin.get(`/admin/policies/${policy.row.id}/cancel`));
+    allRedirectTo(
+      await tenPosts(admin, `/admin/policies/${policy.row.id}/cancel`, () => ({
+        id,
+        effectiveDate: watDate(),
+        reason: "misrepresentation",
+        note: "Undeclared",
+      })),
+      `/admin/policies/${policy.row.id}`,
+    );
+    expect(await rows(policyCancellations, eq(policyCancellations.policyId, policy.row.id))).toBe(1);
+  });
+
+  test("reinstate: ten identical confirmations are one reinstatement; the page's reference on ten other policies' pages: one, and nine refusals", async () => {
+    const p = await t.partner();
+    const cancelled = await Promise.all(
+      Array.from({ length: 11 }, async () => {
+        const one = await approved(p);
+        expect((await one.cancel()).exctnFdbck.id).toBe(75);
+        return one;
+      }),
+    );
+    const [policy, ...others] = cancelled as [(typeof cancelled)[0], ...typeof cancelled];
+    const b = await signedIn(t, p.portal);
+    const id = formReference(await b.get(`/portal/policies/${policy.reference}/reinstate`));
+    allRedirectTo(await tenPosts(b, `/portal/policies/${policy.reference}/reinstate`, () => ({ id })), `/portal/policies/${policy.reference}`);
+    expect(await rows(policyReinstatements, eq(policyReinstatements.policyId, policy.row.id))).toBe(1);
+
+    const otherId = formReference(await b.get(`/portal/policies/${others[0]!.reference}/reinstate`));
+    oneRedirects(
+      await tenAtOnce((i) => b.post(`/portal/policies/${others[i]!.reference}/reinstate`, { id: otherId })),
+      409,
+      `${otherId} was already used to reinstate policy`,
+    );
+    expect(await rows(policyReinstatements, and(eq(policyReinstatements.partnerId, p.partnerId), eq(policyReinstatements.reference, otherId)))).toBe(1);
+  });
+
+  test("renew: ten identical confirmations are one renewal, each sent to it; the page's reference on ten other policies' pages: one, and nine refusals", async () => {
+    const p = await t.partner();
+    const due = await Promise.all(
+      Array.from({ length: 11 }, async () => {
+        const one = await approved(p);
+        await endingIn(one.row, 20);
+        return one;
+      }),
+    );
+    const [policy, ...others] = due as [(typeof due)[0], ...typeof due];
+    const b = await signedIn(t, p.portal);
+    const id = formReference(await b.get(`/portal/policies/${policy.reference}/renew`));
+    allRedirectTo(await tenPosts(b, `/portal/policies/${policy.reference}/renew`, () => ({ id })), `/portal/policies/${id}`);
+    expect(await rows(policies, eq(policies.renewsPolicyId, policy.row.id))).toBe(1);
+
+    const otherId = formReference(await b.get(`/portal/policies/${others[0]!.reference}/renew`));
+    oneRedirects(
+      await tenAtOnce((i) => b.post(`/portal/policies/${others[i]!.reference}/renew`, { id: otherId })),
+      409,
+      `${otherId} identifies an earlier policy`,
+    );
+    expect(await rows(policies, and(eq(policies.partnerId, p.partnerId), eq(policies.reference, otherId)))).toBe(1);
+  });
+
+  test("change: the reference kept through the preview makes ten identical confirmations one change; ten other plates under it: one, and nine refusals", async () => {
+    const p = await t.partner();
+    const policy = await approved(p);
+    const b = await signedIn(t, p.portal);
+    const path = `/portal/policies/${policy.reference}/change`;
+    const drawn = formReference(await b.get(path));
+    const id = formReference(await b.post(path, { id: drawn, "addtnlFact.rgstrtId": "LND456XY", step: "preview" }));
+    expect(id).toBe(drawn);
+    allRedirectTo(await tenPosts(b, path, () => ({ id, "addtnlFact.rgstrtId": "LND456XY", step: "confirm" })), `/portal/policies/${policy.reference}`);
+    expect(await rows(policyEndorsements, eq(policyEndorsements.policyId, policy.row.id))).toBe(1);
+
+    const otherId = formReference(await b.get(path));
+    oneRedirects(
+      await tenPosts(b, path, (i) => ({ id: otherId, "addtnlFact.rgstrtId": `KJA${100 + i}AA`, step: "confirm" })),
+      400,
+      `${otherId} was already used to change policy ${policy.reference} with other changes`,
+    );
+    expect(await rows(policyEndorsements, eq(policyEndorsements.policyId, policy.row.id))).toBe(2);
+  });
+
+  test("quote & issue: ten identical posts of the form are one policy (and one quote), each sent to it; ten other vehicles under its reference: one, and nine refusals", async () => {
+    const p = await t.partner();
+    const consumer = (await p.run("prfl entity", fullConsumer())).id as string;
+    const b = await signedIn(t, p.portal);
+    const form = await b.get(`/portal/quote?product=vhcl-tprt-1111&consumer=${consumer}`);
+    const id = /name="id"[^>]* value="([^"]+)"/.exec(form.text)![1]!;
+    const vehicle = (plate: string) => ({
+      product: "vhcl-tprt-1111",
+      consumer,
+      id,
+      insrncDrtn: "1y",
+      ...Object.fromEntries(Object.entries({ ...vehicleFacts(), rgstrtId: plate }).map(([field, value]) => [`addtnlFact.${field}`, value])),
+    });
+    allRedirectTo(await tenPosts(b, "/portal/quote/issue", () => vehicle("ABC123DE")), `/portal/policies/${id}`);
+    expect(await rows(policies, and(eq(policies.partnerId, p.partnerId), eq(policies.reference, id)))).toBe(1);
+    expect(await rows(quotes, eq(quotes.partnerId, p.partnerId))).toBe(1);
+
+    oneRedirects(await tenPosts(b, "/portal/quote/issue", (i) => ({ ...vehicle(`KJA${100 + i}AA`), id: `${id.slice(0, -1)}0` })), 400, "is already in use");
+    expect(await rows(policies, eq(policies.partnerId, p.partnerId))).toBe(2);
+  });
+
+  test("top-up: ten identical posts credit once, each showing that top-up; ten amounts under one reference: one, and nine refusals", async () => {
+    const p = await t.partner();
+    const b = await signedIn(t, p.portal);
+    await b.get("/portal/wallet");
+    const reference = `topup-${crypto.randomUUID().slice(0, 8)}`;
+    const answers = await tenPosts(b, "/portal/wallet/topup", () => ({ amount: "2,500.50", reference }));
+    for (const answer of answers) {
+      expect(answer.status).toBe(200);
+      expect(answer.text).toContain(reference);
+      expect(answer.text).toContain("₦2,500.50");
+    }
+    expect(await rows(walletFundings, and(eq(walletFundings.partnerId, p.partnerId), eq(walletFundings.reference, reference)))).toBe(1);
+
+    const other = `topup-${crypto.randomUUID().slice(0, 8)}`;
+    const refused = await tenPosts(b, "/portal/wallet/topup", (i) => ({ amount: String(100 + i), reference: other }));
+    expect(refused.filter((a) => a.status === 200)).toHaveLength(1);
+    for (const answer of refused.filter((a) => a.status !== 200)) {
+      expect(answer.status).toBe(409);
+      expect(answer.text).toContain(`${other} was already used for a top-up of`);
+    }
+    expect(await rows(walletFundings, and(eq(walletFundings.partnerId, p.partnerId), eq(walletFundings.reference, other)))).toBe(1);
+  });
+
+  test("claim: ten identical posts with a reference are one claim, each sent to it; ten amounts under one reference: one, and nine refusals", async () => {
+    const p = await t.partner();
+    const policy = await approved(p, "phnn-flx1-1111");
+    const b = await signedIn(t, p.portal);
+    await b.get(`/portal/claims/new?policy=${policy.reference}`);
+    const claim = (amount: string, reference: string) => ({
+      policy: policy.reference,
+      incidentDate: watDate(),
+      description: "Screen cracked",
+      amount,
+      reference,
+    });
+    const reference = `clm-${crypto.randomUUID().slice(0, 8)}`;
+    const answers = await tenPosts(b, "/portal/claims", () => claim("45,000", reference));
+    allRedirectTo(answers, answers[0]!.location!);
+    expect(await rows(claims, and(eq(claims.partnerId, p.partnerId), eq(claims.reference, reference)))).toBe(1);
+
+    const other = `clm-${crypto.randomUUID().slice(0, 8)}`;
+    oneRedirects(await tenPosts(b, "/portal/claims", (i) => claim(String(1000 + i), other)), 409, `${other} was already used for claim`);
+    expect(await rows(claims, and(eq(claims.partnerId, p.partnerId), eq(claims.reference, other)))).toBe(1);
+  });
+
+  test("financing: ten identical plans for one policy are one, and nine refusals naming it; ten identical installments are one payment, each showing it", async () => {
+    const p = await t.partner();
+    const policy = await approved(p);
+    const b = await signedIn(t, p.portal);
+    await b.get(`/portal/financing/new?policy=${policy.reference}`);
+    const plan = { policy: policy.reference, downPayment: "3,000", installments: "4", frequency: "weekly", firstDueDate: watDate(), graceDays: "" };
+    const created = oneRedirects(await tenPosts(b, "/portal/financing", () => plan), 409, "already has financing plan");
+    expect(await rows(financingPlans, eq(financingPlans.policyId, policy.row.id))).toBe(1);
+
+    const planNo = /\/portal\/financing\/(FIN-[^?]+)\?/.exec(created.location!)![1]!;
+    const reference = `rcpt-${crypto.randomUUID().slice(0, 8)}`;
+    for (const answer of await tenPosts(b, `/portal/financing/${planNo}/installments`, () => ({ amount: "1,500", reference, paidAt: "" }))) {
+      expect(answer.status).toBe(200);
+      expect(answer.text).toContain(reference);
+    }
+    expect(await rows(financingPayments, and(eq(financingPayments.partnerId, p.partnerId), eq(financingPayments.reference, reference)))).toBe(1);
+    const other = `rcpt-${crypto.randomUUID().slice(0, 8)}`;
+    const refused = await tenPosts(b, `/portal/financing/${planNo}/installments`, (i) => ({ amount: String(100 + i), reference: other, paidAt: "" }));
+    expect(refused.filter((a) => a.status === 409)).toHaveLength(9);
+    expect(await rows(financingPayments, and(eq(financingPayments.partnerId, p.partnerId), eq(financingPayments.reference, other)))).toBe(1);
+  });
+
+  test("consumer: ten identical registrations of one e-mail are one consumer, each sent to it", async () => {
+    const p = await t.partner();
+    const b = await signedIn(t, p.portal);
+    await b.get("/portal/consumers/new");
+    const person = {
+      class: "h",
+      "name.first": "Ngozi",
+      "name.last": "Eze",
+      phoneNo: "+2348031112222",
+      eMail: `ngozi.${crypto.randomUUID().slice(0, 6)}@example.ng`,
+    };
+    const answers = await tenPosts(b, "/portal/consumers", () => person);
+    allRedirectTo(answers, answers[0]!.location!);
+    expect(await rows(consumers, eq(consumers.partnerId, p.partnerId))).toBe(1);
+  });
+
+  test("webhook: ten identical registrations of one URL are one endpoint, and nine refusals naming it", async () => {
+    const p = await t.partner();
+    const b = await signedIn(t, p.portal);
+    await b.get("/portal/webhooks");
+    const url = `http://127.0.0.1:9/hooks/${crypto.randomUUID().slice(0, 8)}`;
+    const answers = await tenPosts(b, "/portal/webhooks", () => ({ url, events: "policy.approved" }));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    for (const refused of answers.filter((a) => a.status !== 200)) {
+      expect(refused.status).toBe(400);
+      expect(refused.text).toContain("is already registered as endpoint");
+    }
+    expect(await rows(webhookEndpoints, and(eq(webhookEndpoints.partnerId, p.partnerId), eq(webhookEndpoints.url, url)))).toBe(1);
   });
 });

@@ -33,7 +33,7 @@ const db = t.database.db;
 const operator = await t.partner({ admin: true });
 const DAY = 86_400_000;
 
-const { approved, age, endingIn, lapsedPolicy, livePartner, partnerCanceller, ledgerAgrees, eventsOf, refused } = lifecycleHelpers(t, operator);
+const { approved, age, endingIn, financed, lapsedPolicy, livePartner, partnerCanceller, ledgerAgrees, eventsOf, refused } = lifecycleHelpers(t, operator);
 
 describe("cncl", () => {
   test("cancels an approved policy: status c with the note, the refund in the answer, STATUS and the list say so, the event is written", async () => {
@@ -221,12 +221,7 @@ describe("a financed policy", () => {
   test("cancelling closes the plan and settles it: what the consumer paid against what the cover cost", async () => {
     const p = await livePartner();
     const policy = await approved(p, "vhcl-tprt-1111", "live");
-    const plan = await p.run(
-      "payment financeLoan",
-      { policy: policy.reference, downPayment: 3000, installments: 4, frequency: "weekly", firstDueDate: watDate() },
-      "live",
-    );
-    expect(plan.exctnFdbck.id).toBe(75);
+    const plan = await financed(p, policy.reference, 3000);
     await p.run("payment recordInstallment", { planNo: plan.planNo, amount: 3000, reference: `pay-${crypto.randomUUID()}` }, "live");
     const answer = await policy.cancel();
     expect(answer.cancellation.refund).toBe(15000);

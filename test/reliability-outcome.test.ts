@@ -119,9 +119,9 @@ async function vehiclePolicy(): Promise<string> {
 }
 
 const { approved, endingIn } = lifecycleHelpers(t, await t.partner({ admin: true }));
-/** The rows a change stored under a partner reference (seed.id) in `table`. */
-const changesUnder =
-  (table: typeof policyCancellations | typeof policyReinstatements | typeof policyEndorsements) =>
+/** The rows stored under a partner reference (seed.id) in `table`: a change, or a renewal's policy. */
+const storedUnder =
+  (table: typeof policies | typeof policyCancellations | typeof policyReinstatements | typeof policyEndorsements) =>
   ({ seed }: Request) =>
     countOf(
       db
@@ -249,7 +249,7 @@ const commands: {
   {
     grammar: "cncl <policy address>",
     request: async () => ({ cmmnd: `cncl ${(await approved(p)).address}`, seed: { id: crypto.randomUUID(), reason: "insured_request" } }),
-    stored: changesUnder(policyCancellations),
+    stored: storedUnder(policyCancellations),
     repeat: "the first answer",
   },
   {
@@ -259,7 +259,7 @@ const commands: {
       expect((await policy.cancel()).exctnFdbck.id).toBe(75);
       return { cmmnd: `rinst ${policy.address}`, seed: { id: crypto.randomUUID() } };
     },
-    stored: changesUnder(policyReinstatements),
+    stored: storedUnder(policyReinstatements),
     repeat: "the first answer",
   },
   {
@@ -269,19 +269,13 @@ const commands: {
       await endingIn(policy.row, 20);
       return { cmmnd: `rnew ${policy.address}`, seed: { id: crypto.randomUUID() } };
     },
-    stored: ({ seed }) =>
-      countOf(
-        db
-          .select()
-          .from(policies)
-          .where(and(eq(policies.partnerId, p.partnerId), eq(policies.reference, seed.id as string))),
-      ),
+    stored: storedUnder(policies),
     repeat: "the first answer",
   },
   {
     grammar: "ndrs <policy address>",
     request: async () => ({ cmmnd: `ndrs ${(await approved(p)).address}`, seed: { id: crypto.randomUUID(), addtnlFact: { rgstrtId: "LND456XY" } } }),
-    stored: changesUnder(policyEndorsements),
+    stored: storedUnder(policyEndorsements),
     repeat: "the first answer",
   },
 ];

@@ -61,15 +61,17 @@ export function lifecycleHelpers(t: TestApp, operator: TestPartner) {
     return age(row, exactly ? shift : Math.round(shift));
   }
 
+  /** A live policy's financing plan: `downPayment` naira down, the rest in 4 weekly installments from today. */
+  async function financed(p: TestPartner, policy: string, downPayment: number) {
+    const plan = await p.run("payment financeLoan", { policy, downPayment, installments: 4, frequency: "weekly", firstDueDate: watDate() }, "live");
+    expect(plan.exctnFdbck.id).toBe(75);
+    return plan;
+  }
+
   /** A live financed vehicle policy whose plan (₦3,000 down, 4 weekly ₦3,000) started two weeks ago and lapsed today on the first missed installment. */
   async function lapsedPolicy(p: TestPartner, daysAgo = 14) {
     const policy = await approved(p, "vhcl-tprt-1111", "live");
-    const plan = await p.run(
-      "payment financeLoan",
-      { policy: policy.reference, downPayment: 3000, installments: 4, frequency: "weekly", firstDueDate: watDate() },
-      "live",
-    );
-    expect(plan.exctnFdbck.id).toBe(75);
+    const plan = await financed(p, policy.reference, 3000);
     const [row] = await db.select().from(financingPlans).where(eq(financingPlans.planNo, plan.planNo));
     await age(policy.row, daysAgo);
     const back = sql`interval '${sql.raw(String(daysAgo))} days'`;
@@ -124,5 +126,5 @@ export function lifecycleHelpers(t: TestApp, operator: TestPartner) {
     for (const fragment of fragments) expect(feedback.elbrtn).toContain(fragment);
   }
 
-  return { approved, age, endingIn, lapsedPolicy, livePartner, partnerCanceller, ledgerAgrees, eventsOf, refused };
+  return { approved, age, endingIn, financed, lapsedPolicy, livePartner, partnerCanceller, ledgerAgrees, eventsOf, refused };
 }
