@@ -316,6 +316,31 @@ describe("automatic renewal: rnew …*AUTO and its run", () => {
   });
 });
 
+describe("writes without a reference: the second of a pair finds the first's outcome", () => {
+  test("appr, claim withdraw and webhook delete: ten identical requests at once apply once; nine are refused naming the state they found", async () => {
+    const p = await livePartner();
+    const consumer = await consumerFor(p, "vhcl-cmpr-1111", "live");
+    const pending = await p.run(`entt_${consumer}: insure`, insureSeed(productCases["vhcl-cmpr-1111"]!), "live");
+    expect(pending.status).toBe("p");
+    const address = `entt_${consumer}|insr_vhcl-cmpr-1111-${pending.id}`;
+    oneSucceeds(await tenAtOnce(() => operator.run(`appr ${address}`, undefined, "live")), "is already approved: only pending policies can be reviewed");
+    expect(await eventsNaming(p, pending.id)).toHaveLength(2);
+
+    const policy = await approved(p, "phnn-flx1-1111");
+    const claim = await p.run("claim submit", { policy: policy.reference, incidentDate: watDate(), description: "Cracked screen", amount: 20_000 });
+    const withdrawals = await tenAtOnce(() => p.run("claim withdraw", { claimNo: claim.claimNo }));
+    const withdrawn = withdrawals.filter((a) => a.exctnFdbck.id === 75);
+    expect(withdrawn).toHaveLength(1);
+    for (const refused of withdrawals.filter((a) => a.exctnFdbck.id !== 75)) expect(refused.exctnFdbck).toMatchObject({ id: 55, id_v4: 409 });
+    expect((await eventsOf(p.partnerId, "claim.updated")).filter((e) => e.payload.claimNo === claim.claimNo)).toHaveLength(1);
+
+    const endpoint = await p.run("webhook register", { url: `http://127.0.0.1:9/hooks/${crypto.randomUUID().slice(0, 8)}` });
+    const deletions = await tenAtOnce(() => p.run("webhook delete", { endpointId: endpoint.endpointId }));
+    expect(deletions.filter((a) => a.exctnFdbck.id === 75)).toHaveLength(1);
+    for (const refused of deletions.filter((a) => a.exctnFdbck.id !== 75)) expect(refused.exctnFdbck).toMatchObject({ id: 55, id_v4: 404 });
+  });
+});
+
 /** The reference a lifecycle form was drawn with (its hidden `id`). */
 const formReference = (page: PortalResponse) => /<input type="hidden" name="id" value="([^"]+)"/.exec(page.text)![1]!;
 
