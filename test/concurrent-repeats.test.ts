@@ -485,7 +485,8 @@ describe("the portal's forms", () => {
     expect(await rows(policies, and(eq(policies.partnerId, p.partnerId), eq(policies.reference, id)))).toBe(1);
     expect(await rows(quotes, eq(quotes.partnerId, p.partnerId))).toBe(1);
 
-    oneRedirects(await tenPosts(b, "/portal/quote/issue", (i) => ({ ...vehicle(`KJA${100 + i}AA`), id: `${id.slice(0, -1)}0` })), 400, "is already in use");
+    const other = crypto.randomUUID();
+    oneRedirects(await tenPosts(b, "/portal/quote/issue", (i) => ({ ...vehicle(`KJA${100 + i}AA`), id: other })), 400, "is already in use");
     expect(await rows(policies, eq(policies.partnerId, p.partnerId))).toBe(2);
   });
 
