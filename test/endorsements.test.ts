@@ -19,7 +19,7 @@ import { lifecycleHelpers } from "./support/lifecycle";
 const t = await testApp();
 const db = t.database.db;
 const operator = await t.partner({ admin: true });
-const { approved, age, livePartner, ledgerAgrees, eventsOf, refused } = lifecycleHelpers(t, operator);
+const { approved, age, financed, livePartner, ledgerAgrees, eventsOf, refused } = lifecycleHelpers(t, operator);
 const DAY = 86_400_000;
 const admin = { actor: { label: "operator", partnerId: operator.partnerId }, by: "admin:operator@example.com" };
 
@@ -263,12 +263,7 @@ describe("live changes: the premium difference for the cover still to run, and r
   test("a financed policy's premium does not change while its plan runs; a change that keeps the premium is applied", async () => {
     const p = await livePartner();
     const policy = await approved(p, "allr-stnd-1111", "live");
-    const plan = await p.run(
-      "payment financeLoan",
-      { policy: policy.reference, downPayment: 1000, installments: 4, frequency: "weekly", firstDueDate: watDate() },
-      "live",
-    );
-    expect(plan.exctnFdbck.id).toBe(75);
+    const plan = await financed(p, policy.reference, 1000);
     refused(await endorse(p, policy.address, { sumInsured: 2_000_000 }, "live"), 409, `financing plan ${plan.planNo}`);
     expect((await endorse(p, policy.address, { description: "Laptop and camera" }, "live")).endorsement.status).toBe("applied");
   });

@@ -4,13 +4,12 @@
  * registry's record, and expiry at the end of cover.
  */
 import { describe, expect, test } from "bun:test";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import fc from "fast-check";
 import { renderCertificateFor } from "../src/modules/certificates/service";
 import { publishApprovedVehicles } from "../src/modules/enrichment/publication";
 import type { PublishedPolicy } from "../src/modules/enrichment/registry";
-import { financingInstallments, financingPlans } from "../src/modules/financing/schema";
-import { runLapse } from "../src/modules/financing/service";
+import { financingPlans } from "../src/modules/financing/schema";
 import { policyCancellations } from "../src/modules/lifecycle/schema";
 import {
   cancelPolicy,
@@ -34,7 +33,7 @@ const db = t.database.db;
 const operator = await t.partner({ admin: true });
 const DAY = 86_400_000;
 
-const { approved, age, endingIn, livePartner, partnerCanceller, ledgerAgrees, eventsOf, refused } = lifecycleHelpers(t, operator);
+const { approved, age, endingIn, financed, lapsedPolicy, livePartner, partnerCanceller, ledgerAgrees, eventsOf, refused } = lifecycleHelpers(t, operator);
 
 describe("cncl", () => {
   test("cancels an approved policy: status c with the note, the refund in the answer, STATUS and the list say so, the event is written", async () => {
@@ -227,12 +226,7 @@ describe("a financed policy", () => {
   test("cancelling closes the plan and settles it: what the consumer paid against what the cover cost", async () => {
     const p = await livePartner();
     const policy = await approved(p, "vhcl-tprt-1111", "live");
-    const plan = await p.run(
-      "payment financeLoan",
-      { policy: policy.reference, downPayment: 3000, installments: 4, frequency: "weekly", firstDueDate: watDate() },
-      "live",
-    );
-    expect(plan.exctnFdbck.id).toBe(75);
+    const plan = await financed(p, policy.reference, 3000);
     await p.run("payment recordInstallment", { planNo: plan.planNo, amount: 3000, reference: `pay-${crypto.randomUUID()}` }, "live");
     const answer = await policy.cancel();
     expect(answer.cancellation.refund).toBe(15000);
@@ -306,31 +300,6 @@ describe("the vehicle registry", () => {
 });
 
 describe("reinstating a lapsed policy", () => {
-  /** A live financed vehicle policy whose plan (₦3,000 down, 4 weekly ₦3,000) started two weeks ago and lapsed today on the first missed installment. */
-  async function lapsedPolicy(p: Awaited<ReturnType<typeof livePartner>>, daysAgo = 14) {
-    const policy = await approved(p, "vhcl-tprt-1111", "live");
-    const plan = await p.run(
-      "payment financeLoan",
-      { policy: policy.reference, downPayment: 3000, installments: 4, frequency: "weekly", firstDueDate: watDate() },
-      "live",
-    );
-    expect(plan.exctnFdbck.id).toBe(75);
-    const [row] = await db.select().from(financingPlans).where(eq(financingPlans.planNo, plan.planNo));
-    await age(policy.row, daysAgo);
-    const back = sql`interval '${sql.raw(String(daysAgo))} days'`;
-    await db
-      .update(financingInstallments)
-      .set({ dueDate: sql`${financingInstallments.dueDate} - ${back}` })
-      .where(eq(financingInstallments.planId, row!.id));
-    await db
-      .update(financingPlans)
-      .set({ nextDueDate: sql`${financingPlans.nextDueDate} - ${back}`, graceDays: 0 })
-      .where(eq(financingPlans.id, row!.id));
-    expect((await runLapse(db, watDate(), new Date(), { mode: "live" })).map((l) => l.planNo)).toContain(plan.planNo);
-    expect((await policy.status()).status).toBe("l");
-    return { policy, planNo: plan.planNo as string };
-  }
-
   test("within 30 days: the missed installments are recorded as paid, the plan runs again, the policy is in force with the lapsed time a gap; the wallet is untouched", async () => {
     const p = await livePartner();
     const { policy, planNo } = await lapsedPolicy(p);

@@ -17,10 +17,12 @@ import type { DatabaseHandle } from "../src/db/client";
 import { claims } from "../src/modules/claims/schema";
 import { financingPayments, financingPlans } from "../src/modules/financing/schema";
 import { walletFundings } from "../src/modules/funding/schema";
+import { policyCancellations, policyEndorsements, policyReinstatements } from "../src/modules/lifecycle/schema";
 import { policies } from "../src/modules/policies/schema";
 import { walletEntries } from "../src/modules/wallet/schema";
 import { webhookEndpoints } from "../src/modules/webhooks/schema";
 import { type TestPartner, testApp, testDatabase } from "./support/harness";
+import { lifecycleHelpers } from "./support/lifecycle";
 import { fullConsumer, insureSeed, productCases, watDate } from "./support/policies";
 
 type Fault = "after commit" | "before commit" | "statement timeout" | "not a connection error";
@@ -115,6 +117,18 @@ async function vehiclePolicy(): Promise<string> {
   expect(issued.exctnFdbck.id).toBe(75);
   return issued.id;
 }
+
+const { approved, endingIn } = lifecycleHelpers(t, await t.partner({ admin: true }));
+/** The rows stored under a partner reference (seed.id) in `table`: a change, or a renewal's policy. */
+const storedUnder =
+  (table: typeof policies | typeof policyCancellations | typeof policyReinstatements | typeof policyEndorsements) =>
+  ({ seed }: Request) =>
+    countOf(
+      db
+        .select()
+        .from(table)
+        .where(and(eq(table.partnerId, p.partnerId), eq(table.reference, seed.id as string))),
+    );
 
 const fresh = () => crypto.randomUUID().slice(0, 8);
 const countOf = async (rows: Promise<unknown[]>) => (await rows).length;
@@ -231,6 +245,38 @@ const commands: {
           .where(and(eq(webhookEndpoints.partnerId, p.partnerId), eq(webhookEndpoints.url, seed.url as string))),
       ),
     repeat: "refused as a duplicate",
+  },
+  {
+    grammar: "cncl <policy address>",
+    request: async () => ({ cmmnd: `cncl ${(await approved(p)).address}`, seed: { id: crypto.randomUUID(), reason: "insured_request" } }),
+    stored: storedUnder(policyCancellations),
+    repeat: "the first answer",
+  },
+  {
+    grammar: "rinst <policy address>",
+    request: async () => {
+      const policy = await approved(p);
+      expect((await policy.cancel()).exctnFdbck.id).toBe(75);
+      return { cmmnd: `rinst ${policy.address}`, seed: { id: crypto.randomUUID() } };
+    },
+    stored: storedUnder(policyReinstatements),
+    repeat: "the first answer",
+  },
+  {
+    grammar: "rnew <policy address>",
+    request: async () => {
+      const policy = await approved(p);
+      await endingIn(policy.row, 20);
+      return { cmmnd: `rnew ${policy.address}`, seed: { id: crypto.randomUUID() } };
+    },
+    stored: storedUnder(policies),
+    repeat: "the first answer",
+  },
+  {
+    grammar: "ndrs <policy address>",
+    request: async () => ({ cmmnd: `ndrs ${(await approved(p)).address}`, seed: { id: crypto.randomUUID(), addtnlFact: { rgstrtId: "LND456XY" } } }),
+    stored: storedUnder(policyEndorsements),
+    repeat: "the first answer",
   },
 ];
 

@@ -2,12 +2,14 @@
 import { expect } from "bun:test";
 import { and, eq, sql } from "drizzle-orm";
 import { outboxEvents } from "../../src/modules/events/schema";
+import { financingInstallments, financingPlans } from "../../src/modules/financing/schema";
+import { runLapse } from "../../src/modules/financing/service";
 import type { KeyLabel } from "../../src/modules/partners/service";
 import { policies } from "../../src/modules/policies/schema";
 import type { PolicyRecord } from "../../src/modules/policies/types";
 import { walletEntries, wallets } from "../../src/modules/wallet/schema";
 import { expectError, type TestApp, type TestPartner } from "./harness";
-import { fullConsumer, insureSeed, productCases } from "./policies";
+import { fullConsumer, insureSeed, productCases, watDate } from "./policies";
 
 const DAY = 86_400_000;
 
@@ -59,6 +61,33 @@ export function lifecycleHelpers(t: TestApp, operator: TestPartner) {
     return age(row, exactly ? shift : Math.round(shift));
   }
 
+  /** A live policy's financing plan: `downPayment` naira down, the rest in 4 weekly installments from today. */
+  async function financed(p: TestPartner, policy: string, downPayment: number) {
+    const plan = await p.run("payment financeLoan", { policy, downPayment, installments: 4, frequency: "weekly", firstDueDate: watDate() }, "live");
+    expect(plan.exctnFdbck.id).toBe(75);
+    return plan;
+  }
+
+  /** A live financed vehicle policy whose plan (₦3,000 down, 4 weekly ₦3,000) started two weeks ago and lapsed today on the first missed installment. */
+  async function lapsedPolicy(p: TestPartner, daysAgo = 14) {
+    const policy = await approved(p, "vhcl-tprt-1111", "live");
+    const plan = await financed(p, policy.reference, 3000);
+    const [row] = await db.select().from(financingPlans).where(eq(financingPlans.planNo, plan.planNo));
+    await age(policy.row, daysAgo);
+    const back = sql`interval '${sql.raw(String(daysAgo))} days'`;
+    await db
+      .update(financingInstallments)
+      .set({ dueDate: sql`${financingInstallments.dueDate} - ${back}` })
+      .where(eq(financingInstallments.planId, row!.id));
+    await db
+      .update(financingPlans)
+      .set({ nextDueDate: sql`${financingPlans.nextDueDate} - ${back}`, graceDays: 0 })
+      .where(eq(financingPlans.id, row!.id));
+    expect((await runLapse(db, watDate(), new Date(), { mode: "live" })).map((l) => l.planNo)).toContain(plan.planNo);
+    expect((await policy.status()).status).toBe("l");
+    return { policy, planNo: plan.planNo as string };
+  }
+
   async function livePartner() {
     const p = await t.partner();
     expect((await p.run("wallet topup", { amount: 100_000_000, reference: `fund-${crypto.randomUUID()}` }, "live")).exctnFdbck.id).toBe(75);
@@ -97,5 +126,5 @@ export function lifecycleHelpers(t: TestApp, operator: TestPartner) {
     for (const fragment of fragments) expect(feedback.elbrtn).toContain(fragment);
   }
 
-  return { approved, age, endingIn, livePartner, partnerCanceller, ledgerAgrees, eventsOf, refused };
+  return { approved, age, endingIn, financed, lapsedPolicy, livePartner, partnerCanceller, ledgerAgrees, eventsOf, refused };
 }

@@ -13,6 +13,8 @@ export interface RefundPreview {
 
 export interface CancelFormProps {
   reference: string;
+  /** The reference the cancellation is stored under, drawn with the form: sending the form again is a repeat, not a second cancellation. */
+  changeReference: string;
   productName: string;
   /** The policy page, where Back goes. */
   backHref: string;
@@ -67,6 +69,7 @@ export function CancelForm(props: CancelFormProps) {
         confirm={`Cancel policy ${props.reference}? This cannot be undone: the partner's systems are told at once.`}
         csrf={props.csrf}
       >
+        <input type="hidden" name="id" value={props.changeReference} />
         <div hx-get={props.previewHref} hx-trigger="change from:#f-effectiveDate" hx-include="#f-effectiveDate" hx-target="#refund-preview" hx-swap="outerHTML">
           <Input
             name="effectiveDate"

@@ -20,6 +20,8 @@ interface ChangePreview {
 
 export interface ChangeFormProps {
   reference: string;
+  /** The reference the change is stored under, drawn with the form and kept through its preview: confirming twice is a repeat. */
+  changeReference: string;
   productName: string;
   backHref: string;
   action: string;
@@ -45,6 +47,7 @@ export function ChangeForm(props: ChangeFormProps) {
         <>
           <ProblemSummary problem={props.problem} inputs={props.entries.map((e) => e.path)} />
           <HxForm action={props.action} target="#change" csrf={props.csrf}>
+            <input type="hidden" name="id" value={props.changeReference} />
             <ProductFields entries={props.entries} values={props.values} problem={props.problem} />
             {props.preview ? (
               <div class="card" aria-live="polite">

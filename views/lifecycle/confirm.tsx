@@ -6,6 +6,8 @@ export interface ConfirmChangeProps {
   /** The heading's and the button's verb. */
   verb: "Reinstate" | "Renew";
   reference: string;
+  /** The reference the change is stored under, drawn with the page: confirming twice is a repeat, not a second change. */
+  changeReference: string;
   productName: string;
   backHref: string;
   action: string;
@@ -59,6 +61,7 @@ export function ConfirmChange(props: ConfirmChangeProps) {
         <ChangeRefused problem={props.problem}>{back}</ChangeRefused>
       ) : (
         <HxForm action={props.action} target="#confirm-change" confirm={`${props.verb} policy ${props.reference}? ${props.consequence}.`} csrf={props.csrf}>
+          <input type="hidden" name="id" value={props.changeReference} />
           <ChangeLines lines={props.lines} />
           <p>
             <button type="submit">{props.verb} the policy</button> {back}

@@ -26,9 +26,15 @@ import { POLICY_STATUS_WORDS, policyContext, requirePolicyMode, statusEvent } fr
 import type { PolicyRecord } from "../policies/types";
 import { payPremiumFor, refundPremium } from "../wallet/service";
 import { type FactChange, policyEndorsements } from "./schema";
-import { type Canceller, oncePerReference, type PolicyLocator, whereOf } from "./service";
+import { type Canceller, changeOnce, type EarlierChange, type PolicyLocator, priorChange, storedChange, whereOf } from "./service";
 
 export type EndorsementRecord = typeof policyEndorsements.$inferSelect;
+
+/** A change asked for under the partner's reference: the facts as sent. */
+export interface EndorsementRequest {
+  reference: string;
+  addtnlFact: unknown;
+}
 
 export interface EndorsementOutcome {
   policy: PolicyRecord;
@@ -185,32 +191,24 @@ export async function quoteEndorsement(db: Database, canceller: Canceller, locat
   return { policy, assessment: await assessEndorsement(db, policy, requested, now) };
 }
 
-/** The change stored under this partner's reference (a repeat, or a lost answer); another request under it is a conflict. */
-export async function storedEndorsement(
-  db: Executor,
-  canceller: Canceller,
-  locator: PolicyLocator,
-  request: { reference: string; addtnlFact: unknown },
-): Promise<EndorsementOutcome | null> {
-  if (canceller.kind !== "partner") return null;
-  const [prior] = await db
-    .select({ endorsement: policyEndorsements, policy: policies })
-    .from(policyEndorsements)
-    .innerJoin(policies, eq(policies.id, policyEndorsements.policyId))
-    .where(and(eq(policyEndorsements.partnerId, canceller.partnerId), eq(policyEndorsements.reference, request.reference)));
-  if (!prior) return null;
-  const [samePolicy] = await db
-    .select({ id: policies.id })
-    .from(policies)
-    .where(and(whereOf(canceller, locator).where, eq(policies.id, prior.policy.id)));
-  if (!samePolicy || !same(prior.endorsement.requested, request.addtnlFact))
-    throw new CommandError(
-      409,
-      `seed.id ${request.reference} was already used to change policy ${prior.policy.reference}${samePolicy ? " with other changes" : ""}: a repeat must send the same change`,
-      "seed.id",
-    );
-  return { policy: prior.policy, endorsement: prior.endorsement, repeated: true };
-}
+/** The change stored under the request's reference, as the outcome of a repeat; another request under it is a conflict. */
+const earlierEndorsement =
+  (request: EndorsementRequest): EarlierChange<EndorsementOutcome> =>
+  async (db, partnerId, policyWhere) => {
+    const prior = await priorChange(db, policyEndorsements, partnerId, request.reference, policyWhere);
+    if (!prior) return null;
+    if (!prior.samePolicy || !same(prior.change.requested, request.addtnlFact))
+      throw new CommandError(
+        409,
+        `seed.id ${request.reference} was already used to change policy ${prior.policy.reference}${prior.samePolicy ? " with other changes" : ""}: a repeat must send the same change`,
+        "seed.id",
+      );
+    return { policy: prior.policy, endorsement: prior.change, repeated: true };
+  };
+
+/** The change stored under the request's reference (a repeat, or a lost answer); null when there is none. */
+export const storedEndorsement = (db: Executor, canceller: Canceller, locator: PolicyLocator, request: EndorsementRequest) =>
+  storedChange(db, canceller, locator, earlierEndorsement(request));
 
 /** Apply a change to its policy in the caller's transaction: the new terms and certificate version, a refund due, the event. */
 async function applyEndorsement(tx: Executor, policy: PolicyRecord, endorsement: EndorsementRecord, now: Date, decidedBy: string | null) {
@@ -257,72 +255,64 @@ export async function endorsePolicy(
   db: Database,
   canceller: Canceller,
   locator: PolicyLocator,
-  request: { reference: string; addtnlFact: unknown },
+  request: EndorsementRequest,
   now: Date,
 ): Promise<EndorsementOutcome> {
-  const { where, notFound } = whereOf(canceller, locator);
-  const repeat = () => storedEndorsement(db, canceller, locator, request);
-  const earlier = await repeat();
-  if (earlier) return earlier;
-  const indexes = {
-    reference: "policy_endorsements_reference_idx",
-    policy: "policy_endorsements_pending_idx",
-    taken: "the policy has a change waiting for an administrator",
+  const rule = {
+    inItsMode: "it is changed",
+    earlier: earlierEndorsement(request),
+    indexes: {
+      reference: "policy_endorsements_reference_idx",
+      policy: "policy_endorsements_pending_idx",
+      taken: "the policy has a change waiting for an administrator",
+    },
   };
-  return oncePerReference(indexes, repeat, () =>
-    db.transaction(async (tx) => {
-      const [policy] = await tx.select().from(policies).where(where).for("update");
-      if (!policy) throw notFound();
-      if (canceller.kind === "partner") requirePolicyMode(policy, canceller.mode, "it is changed");
-      // A concurrent repeat that held the lock first has stored it: answer with that.
-      const stored = await storedEndorsement(tx, canceller, locator, request);
-      if (stored) return stored;
-      const assessment = await assessEndorsement(tx, policy, request.addtnlFact, now);
-      const { terms, premium } = assessment;
-      if (policy.mode === "live" && premium.changeKobo > 0)
-        await payPremiumFor(tx, { partnerId: policy.partnerId, policyId: policy.id, premiumKobo: premium.changeKobo, now }, []);
-      const [endorsement] = await tx
-        .insert(policyEndorsements)
-        .values({
-          id: newId(),
-          partnerId: policy.partnerId,
-          policyId: policy.id,
+  return changeOnce(db, canceller, locator, rule, async (tx, policy) => {
+    const assessment = await assessEndorsement(tx, policy, request.addtnlFact, now);
+    const { terms, premium } = assessment;
+    if (policy.mode === "live" && premium.changeKobo > 0)
+      await payPremiumFor(tx, { partnerId: policy.partnerId, policyId: policy.id, premiumKobo: premium.changeKobo, now }, []);
+    const [endorsement] = await tx
+      .insert(policyEndorsements)
+      .values({
+        id: newId(),
+        partnerId: policy.partnerId,
+        policyId: policy.id,
+        reference: request.reference,
+        status: "pending",
+        requested: request.addtnlFact as Record<string, unknown>,
+        changes: assessment.changes,
+        facts: terms.facts,
+        printed: terms.printed.map(([label, value]) => [label, value]),
+        coverStart: assessment.coverStart,
+        coverEnd: assessment.coverEnd,
+        deviceId: terms.deviceId ?? null,
+        premiumChangeKobo: premium.changeKobo,
+        explanation: premium.explanation,
+        by: canceller.kind === "partner" ? "partner" : canceller.by,
+        createdAt: now,
+      })
+      .returning();
+    await tx.update(policies).set({ endorsed: true }).where(eq(policies.id, policy.id));
+    const outcome = assessment.reviewed ? { policy, endorsement: endorsement! } : await applyEndorsement(tx, policy, endorsement!, now, null);
+    await recordAudit(
+      tx,
+      canceller.actor,
+      {
+        action: "policy.endorse",
+        subject: policy.reference,
+        partnerId: policy.partnerId,
+        details: {
           reference: request.reference,
-          status: "pending",
-          requested: request.addtnlFact as Record<string, unknown>,
-          changes: assessment.changes,
-          facts: terms.facts,
-          printed: terms.printed.map(([label, value]) => [label, value]),
-          coverStart: assessment.coverStart,
-          coverEnd: assessment.coverEnd,
-          deviceId: terms.deviceId ?? null,
+          status: outcome.endorsement.status,
+          fields: assessment.changes.map((c) => c.field),
           premiumChangeKobo: premium.changeKobo,
-          explanation: premium.explanation,
-          by: canceller.kind === "partner" ? "partner" : canceller.by,
-          createdAt: now,
-        })
-        .returning();
-      await tx.update(policies).set({ endorsed: true }).where(eq(policies.id, policy.id));
-      const outcome = assessment.reviewed ? { policy, endorsement: endorsement! } : await applyEndorsement(tx, policy, endorsement!, now, null);
-      await recordAudit(
-        tx,
-        canceller.actor,
-        {
-          action: "policy.endorse",
-          subject: policy.reference,
-          partnerId: policy.partnerId,
-          details: {
-            reference: request.reference,
-            status: outcome.endorsement.status,
-            fields: assessment.changes.map((c) => c.field),
-            premiumChangeKobo: premium.changeKobo,
-          },
         },
-        now,
-      );
-      return { ...outcome, repeated: false };
-    }),
-  );
+      },
+      now,
+    );
+    return { ...outcome, repeated: false };
+  });
 }
 
 /**

@@ -4,7 +4,7 @@ import { ChangeDecision, ChangeForm } from "../../../views/lifecycle/change";
 import { ConfirmChange, type ConfirmChangeProps } from "../../../views/lifecycle/confirm";
 import type { FormProblem } from "../../../views/portal/ui";
 import { CommandError } from "../../core/errors";
-import { newId, normaliseUuid } from "../../core/ids";
+import { normaliseUuid } from "../../core/ids";
 import { isoDate } from "../../core/validation";
 import type { Database } from "../../db/client";
 import type { AppDeps } from "../../http/context";
@@ -14,8 +14,8 @@ import { type PortalViewer, portalSession } from "../../portal/session";
 import { inWords } from "../../portal/words";
 import { findPolicyByReference, policiesByIds } from "../policies/service";
 import type { PolicyRecord } from "../policies/types";
-import { decideEndorsement, endorsePolicy } from "./endorsements";
-import { cancelFormView, changeDecisionView, changeFormView, refundPreview, reinstateView, renewView, requestedChanges } from "./presenter";
+import { decideEndorsement, endorsementsOf, endorsePolicy } from "./endorsements";
+import { cancelFormView, changeDecisionView, changeFormView, changeReferenceOf, refundPreview, reinstateView, renewView, requestedChanges } from "./presenter";
 import { CANCELLATION_REASONS, type CancellationReason } from "./schema";
 import { type Canceller, cancelPolicy, reinstatePolicy, renewPolicy } from "./service";
 
@@ -75,21 +75,21 @@ interface PageContext {
 interface ConfirmedChange {
   verb: "Reinstate" | "Renew";
   view(db: Database, canceller: Canceller, policy: PolicyRecord, base: string, csrf: string, now: Date, problem?: string): Promise<ConfirmChangeProps>;
-  make(db: Database, canceller: Canceller, policy: PolicyRecord, now: Date): Promise<PolicyRecord>;
+  /** The change under the page's reference: confirming the same page again answers as the first time. */
+  make(db: Database, canceller: Canceller, policy: PolicyRecord, reference: string, now: Date): Promise<PolicyRecord>;
 }
 
-// The portal's own references: each confirmation is one change; a second one is refused in words.
 const REINSTATE: ConfirmedChange = {
   verb: "Reinstate",
   view: (db, canceller, policy, base, csrf, now, problem) => reinstateView(db, canceller, policy, base, csrf, now, problem),
-  make: async (db, canceller, policy, now) => (await reinstatePolicy(db, canceller, { policyId: policy.id }, newId(), now)).policy,
+  make: async (db, canceller, policy, reference, now) => (await reinstatePolicy(db, canceller, { policyId: policy.id }, reference, now)).policy,
 };
 /** Renewing, priced and decided as insure with the app's insurer delay. */
 const renewing = (insurerDelayMs: number): ConfirmedChange => ({
   verb: "Renew",
   view: (db, canceller, policy, base, csrf, now, problem) => renewView(db, canceller, policy, base, csrf, now, insurerDelayMs, problem),
   // The renewal's page follows: the new policy.
-  make: async (db, canceller, policy, now) => (await renewPolicy(db, canceller, { policyId: policy.id }, newId(), now, insurerDelayMs)).renewal,
+  make: async (db, canceller, policy, reference, now) => (await renewPolicy(db, canceller, { policyId: policy.id }, reference, now, insurerDelayMs)).renewal,
 });
 
 /** The confirmation pages of one surface: the page, then the change (or the page again with the refusal in words). */
@@ -107,7 +107,7 @@ function confirmationPages(db: Database, surface: Surface) {
       const policy = await surface.find(db, ctx.viewer, keyOf(ctx.params));
       if (!policy) return respond(change, ctx);
       try {
-        const next = await change.make(db, surface.canceller(ctx.viewer), policy, new Date());
+        const next = await change.make(db, surface.canceller(ctx.viewer), policy, changeReferenceOf(formValues(ctx.body)), new Date());
         return redirectTo(ctx.request, ctx.set, surface.base(next));
       } catch (error) {
         if (!(error instanceof CommandError)) throw error;
@@ -173,10 +173,14 @@ function cancellationPages(deps: AppDeps, surface: Surface) {
         let problem: FormProblem | undefined;
         try {
           const changes = requestedChanges(policy, values);
+          const reference = changeReferenceOf(values);
+          const confirm = values.step === "confirm";
+          // Confirmed again once its change applied: the form's details are the policy's own now.
+          const applied = confirm && !Object.keys(changes).length && (await endorsementsOf(db, policy.id)).some((e) => e.reference === reference);
+          if (applied) return redirectTo(request, set, surface.base(policy));
           if (!Object.keys(changes).length) throw new CommandError(400, "Change at least one detail: every value above is the policy's own");
-          if (values.step === "confirm") {
-            // The portal's own reference: each confirmation is one change.
-            await endorsePolicy(db, canceller, { policyId: policy.id }, { reference: newId(), addtnlFact: changes }, now);
+          if (confirm) {
+            await endorsePolicy(db, canceller, { policyId: policy.id }, { reference, addtnlFact: changes }, now);
             return redirectTo(request, set, surface.base(policy));
           }
         } catch (error) {
@@ -202,8 +206,7 @@ function cancellationPages(deps: AppDeps, surface: Surface) {
           const effectiveDate = typedValue(values.effectiveDate);
           if (effectiveDate && !isoDate.safeParse(effectiveDate).success)
             throw new CommandError(400, "seed.effectiveDate must be a date in the form YYYY-MM-DD", "seed.effectiveDate");
-          // The portal's own reference: each submission is one cancellation, and a second one of the policy is refused.
-          const cancellation = { reference: newId(), reason, effectiveDate, note: typedValue(values.note) };
+          const cancellation = { reference: changeReferenceOf(values), reason, effectiveDate, note: typedValue(values.note) };
           await cancelPolicy(db, canceller, { policyId: policy.id }, cancellation, now, "seed.note");
           return redirectTo(request, set, surface.base(policy));
         } catch (error) {

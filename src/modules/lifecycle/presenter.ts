@@ -4,6 +4,7 @@ import type { ChangeDecisionProps, ChangeFormProps, ChangeRow } from "../../../v
 import type { ConfirmChangeProps } from "../../../views/lifecycle/confirm";
 import type { FormProblem } from "../../../views/portal/ui";
 import { CommandError } from "../../core/errors";
+import { newId, normaliseUuid } from "../../core/ids";
 import { formatNaira } from "../../core/money";
 import { lastCoverDay } from "../../core/time";
 import type { Database } from "../../db/client";
@@ -19,6 +20,13 @@ import { checkChangeable, type EndorsementRecord, endorsableFields, endorsements
 import { CANCELLATION_REASON_TEXT } from "./model";
 import type { FactChange } from "./schema";
 import { assessReinstatement, type CancellationRecord, type CancellationTerms, type Canceller, quoteCancellation, quoteRenewal } from "./service";
+
+/**
+ * The reference a form's change is stored under: the one the form was drawn with (its `id`), so that
+ * sending it again is answered as the first time (docs/reliability.md, "Concurrent repeats"); a new
+ * one for a new form, or a post without one.
+ */
+export const changeReferenceOf = (values?: Record<string, string | undefined>): string => normaliseUuid(values?.id) ?? newId();
 
 /** Whose wallet the refund goes to, in the viewer's words. */
 const walletOf = (canceller: Canceller) => (canceller.kind === "partner" ? "your wallet" : "the partner's wallet");
@@ -74,6 +82,7 @@ export async function cancelFormView(
   const { preview } = await refundPreview(db, canceller, policy, effectiveDate, now);
   return {
     reference: policy.reference,
+    changeReference: changeReferenceOf(form.values),
     productName: productName(policy.productCode),
     backHref: base,
     action: `${base}/cancel`,
@@ -114,6 +123,7 @@ async function confirmationOf(
   const shell = {
     verb,
     reference: policy.reference,
+    changeReference: changeReferenceOf(),
     productName: productName(policy.productCode),
     backHref: base,
     action: `${base}/${verb.toLowerCase()}`,
@@ -271,6 +281,7 @@ export async function changeFormView(
 ): Promise<ChangeFormProps> {
   const shell = {
     reference: policy.reference,
+    changeReference: changeReferenceOf(form.values),
     productName: productName(policy.productCode),
     backHref: base,
     action: `${base}/change`,

@@ -176,46 +176,31 @@ function checkReason(canceller: Canceller, request: CancellationRequest, noteFie
     throw new CommandError(400, `${noteField} is required with reason "other": say why in ${noteField}`, noteField);
 }
 
-/** The cancellation stored under this partner's reference, as the outcome of a repeat; a different request under it is a conflict. */
-async function earlierCancellation(db: Executor, partnerId: string, policyWhere: SQL, request: CancellationRequest): Promise<CancellationOutcome | null> {
-  const [prior] = await db
-    .select({ cancellation: policyCancellations, policy: policies })
-    .from(policyCancellations)
-    .innerJoin(policies, eq(policies.id, policyCancellations.policyId))
-    .where(and(eq(policyCancellations.partnerId, partnerId), eq(policyCancellations.reference, request.reference)));
-  if (!prior) return null;
-  const [samePolicy] = await db
-    .select({ id: policies.id })
-    .from(policies)
-    .where(and(policyWhere, eq(policies.id, prior.policy.id)));
-  const differences = [
-    !samePolicy && "policy",
-    prior.cancellation.reason !== request.reason && "reason",
-    request.effectiveDate !== undefined && prior.cancellation.effectiveDate !== request.effectiveDate && "effectiveDate",
-    (prior.cancellation.note ?? undefined) !== (request.note ?? undefined) && "note",
-  ].filter((d): d is string => !!d);
-  if (differences.length)
-    throw new CommandError(
-      409,
-      `seed.id ${request.reference} was already used to cancel policy ${prior.policy.reference}, with another ${differences.join(", ")}: a repeat must send the same cancellation`,
-      "seed.id",
-    );
-  return { policy: prior.policy, cancellation: prior.cancellation, repeated: true };
-}
+/** The cancellation stored under the request's reference, as the outcome of a repeat; a different request under it is a conflict. */
+const earlierCancellation =
+  (request: CancellationRequest): EarlierChange<CancellationOutcome> =>
+  async (db, partnerId, policyWhere) => {
+    const prior = await priorChange(db, policyCancellations, partnerId, request.reference, policyWhere);
+    if (!prior) return null;
+    const { change: cancellation, policy } = prior;
+    const differences = [
+      !prior.samePolicy && "policy",
+      cancellation.reason !== request.reason && "reason",
+      request.effectiveDate !== undefined && cancellation.effectiveDate !== request.effectiveDate && "effectiveDate",
+      (cancellation.note ?? undefined) !== (request.note ?? undefined) && "note",
+    ].filter((d): d is string => !!d);
+    if (differences.length)
+      throw new CommandError(
+        409,
+        `seed.id ${request.reference} was already used to cancel policy ${policy.reference}, with another ${differences.join(", ")}: a repeat must send the same cancellation`,
+        "seed.id",
+      );
+    return { policy, cancellation, repeated: true };
+  };
 
-/**
- * The cancellation stored under the request's reference (a repeat, or a request whose answer was
- * lost); null when there is none. The operator's cancellations have no reference of the partner's.
- */
-export function storedCancellation(
-  db: Executor,
-  canceller: Canceller,
-  locator: PolicyLocator,
-  request: CancellationRequest,
-): Promise<CancellationOutcome | null> {
-  if (canceller.kind !== "partner") return Promise.resolve(null);
-  return earlierCancellation(db, canceller.partnerId, whereOf(canceller, locator).where, request);
-}
+/** The cancellation stored under the request's reference (a repeat, or a request whose answer was lost); null when there is none. */
+export const storedCancellation = (db: Executor, canceller: Canceller, locator: PolicyLocator, request: CancellationRequest) =>
+  storedChange(db, canceller, locator, earlierCancellation(request));
 
 /**
  * Cancel an approved policy from a date (`cncl`, the portal, the operator's desk): the policy
@@ -232,91 +217,135 @@ export async function cancelPolicy(
   noteField = "seed.note",
 ): Promise<CancellationOutcome> {
   checkReason(canceller, request, noteField);
-  const { where, notFound } = whereOf(canceller, locator);
-  const repeat = () => storedCancellation(db, canceller, locator, request);
-  const earlier = await repeat();
-  if (earlier) return earlier;
-  const indexes = { reference: "policy_cancellations_reference_idx", policy: "policy_cancellations_policy_idx", taken: "the policy is already cancelled" };
-  return oncePerReference(indexes, repeat, () =>
-    db.transaction(async (tx) => {
-      const [policy] = await tx.select().from(policies).where(where).for("update");
-      if (!policy) throw notFound();
-      if (canceller.kind === "partner") requirePolicyMode(policy, canceller.mode, CANCELLED_IN_ITS_MODE);
-      const { effectiveDate, effectiveAt, refund } = await assess(tx, policy, request.effectiveDate, now);
-      const by = canceller.kind === "partner" ? "partner" : canceller.by;
-      const [cancellation] = await tx
-        .insert(policyCancellations)
-        .values({
-          id: newId(),
-          partnerId: policy.partnerId,
-          policyId: policy.id,
-          reference: request.reference,
-          reason: request.reason,
-          note: request.note ?? null,
-          effectiveDate,
-          effectiveAt,
-          refundKobo: refund.refundKobo,
-          feeKobo: refund.feeKobo,
-          basis: refund.basis,
-          explanation: refund.explanation,
-          by,
-          createdAt: now,
-        })
-        .returning();
-      const [cancelled] = await tx
-        .update(policies)
-        .set({
-          status: "c",
-          statusNote: cancellationNote(effectiveDate, request.reason, request.note),
-          statusAt: now,
-          cancelledFrom: effectiveAt,
-          // A vehicle's registry record is published again, ending where the cover now ends.
-          registryPublishedAt: null,
-        })
-        .where(eq(policies.id, policy.id))
-        .returning();
-      if (policy.mode === "live" && refund.refundKobo > 0) {
-        await refundPremium(tx, policy.partnerId, policy.id, refund.refundKobo, now);
-        await reverseOnRefund(tx, policy, refund.refundKobo, policy.premiumKobo, now);
-      }
-      // What the cover cost in the end: the premium less the refund (the fee included).
-      await cancelPlanOfPolicy(tx, policy.id, policy.premiumKobo - refund.refundKobo, cancelled!.statusNote!, now);
-      const event = statusEvent(cancelled!);
-      await recordEvent(tx, { ...event, payload: { ...event.payload, cancellation: wireCancellation(cancellation!) } }, now);
-      await recordAudit(
-        tx,
-        canceller.actor,
-        {
-          action: "policy.cancel",
-          subject: policy.reference,
-          partnerId: policy.partnerId,
-          details: { effectiveDate, reason: request.reason, refundKobo: refund.refundKobo, feeKobo: refund.feeKobo },
-        },
-        now,
-      );
-      return { policy: cancelled!, cancellation: cancellation!, repeated: false };
-    }),
-  );
+  const rule = {
+    inItsMode: CANCELLED_IN_ITS_MODE,
+    earlier: earlierCancellation(request),
+    indexes: { reference: "policy_cancellations_reference_idx", policy: "policy_cancellations_policy_idx", taken: "the policy is already cancelled" },
+  };
+  return changeOnce(db, canceller, locator, rule, async (tx, policy) => {
+    const { effectiveDate, effectiveAt, refund } = await assess(tx, policy, request.effectiveDate, now);
+    const by = canceller.kind === "partner" ? "partner" : canceller.by;
+    const [cancellation] = await tx
+      .insert(policyCancellations)
+      .values({
+        id: newId(),
+        partnerId: policy.partnerId,
+        policyId: policy.id,
+        reference: request.reference,
+        reason: request.reason,
+        note: request.note ?? null,
+        effectiveDate,
+        effectiveAt,
+        refundKobo: refund.refundKobo,
+        feeKobo: refund.feeKobo,
+        basis: refund.basis,
+        explanation: refund.explanation,
+        by,
+        createdAt: now,
+      })
+      .returning();
+    const [cancelled] = await tx
+      .update(policies)
+      .set({
+        status: "c",
+        statusNote: cancellationNote(effectiveDate, request.reason, request.note),
+        statusAt: now,
+        cancelledFrom: effectiveAt,
+        // A vehicle's registry record is published again, ending where the cover now ends.
+        registryPublishedAt: null,
+      })
+      .where(eq(policies.id, policy.id))
+      .returning();
+    if (policy.mode === "live" && refund.refundKobo > 0) {
+      await refundPremium(tx, policy.partnerId, policy.id, refund.refundKobo, now);
+      await reverseOnRefund(tx, policy, refund.refundKobo, policy.premiumKobo, now);
+    }
+    // What the cover cost in the end: the premium less the refund (the fee included).
+    await cancelPlanOfPolicy(tx, policy.id, policy.premiumKobo - refund.refundKobo, cancelled!.statusNote!, now);
+    const event = statusEvent(cancelled!);
+    await recordEvent(tx, { ...event, payload: { ...event.payload, cancellation: wireCancellation(cancellation!) } }, now);
+    await recordAudit(
+      tx,
+      canceller.actor,
+      {
+        action: "policy.cancel",
+        subject: policy.reference,
+        partnerId: policy.partnerId,
+        details: { effectiveDate, reason: request.reason, refundKobo: refund.refundKobo, feeKobo: refund.feeKobo },
+      },
+      now,
+    );
+    return { policy: cancelled!, cancellation: cancellation!, repeated: false };
+  });
 }
 
 /**
- * A change stored once per partner reference and once per policy: a concurrent repeat that stored
- * it first answers with what it stored; another change of the policy made at the same moment
- * (the second waited for the first's lock and saw it, the index is the backstop) is a 409.
+ * Looks up the change stored under a request's reference among the references of `partnerId`: the
+ * outcome of a repeat, or null when there is none. `policyWhere` names the policy the request
+ * addresses: the reference used on another policy (or with other terms) is a conflict (409).
  */
-export async function oncePerReference<T>(
-  indexes: { reference: string; policy: string; taken: string },
-  repeat: () => Promise<T | null>,
-  change: () => Promise<T>,
+export type EarlierChange<T> = (db: Executor, partnerId: string, policyWhere: SQL) => Promise<T | null>;
+
+/** The tables of changes stored under a partner's reference. */
+type ChangeTable = typeof policyCancellations | typeof policyReinstatements | typeof policyEndorsements;
+
+/** The change stored in `table` under the partner's reference, with its policy and whether that is the one `policyWhere` names. */
+export async function priorChange<T extends ChangeTable>(
+  db: Executor,
+  table: T,
+  partnerId: string,
+  reference: string,
+  policyWhere: SQL,
+): Promise<{ change: T["$inferSelect"]; policy: PolicyRecord; samePolicy: boolean } | null> {
+  const changes = table as ChangeTable;
+  const [prior] = await db
+    .select({ change: changes, policy: policies, samePolicy: sql<boolean>`coalesce(${policyWhere}, false)` })
+    .from(changes)
+    .innerJoin(policies, eq(policies.id, changes.policyId))
+    .where(and(eq(changes.partnerId, partnerId), eq(changes.reference, reference)));
+  return prior ?? null;
+}
+
+/**
+ * The change stored under a request's reference, read without a lock (a lost answer's recovery;
+ * a twin on another policy that the reference's index refused): among the partner's references, or
+ * for the operator those of the addressed policy's partner, where the portal's forms keep theirs.
+ */
+export async function storedChange<T>(db: Executor, canceller: Canceller, locator: PolicyLocator, earlier: EarlierChange<T>): Promise<T | null> {
+  const { where } = whereOf(canceller, locator);
+  const [policy] = canceller.kind === "partner" ? [canceller] : await db.select({ partnerId: policies.partnerId }).from(policies).where(where);
+  return policy ? earlier(db, policy.partnerId, where) : null;
+}
+
+/**
+ * A change of one policy made once per reference (docs/reliability.md, "Concurrent repeats"): one
+ * transaction locks the policy first and only then looks for the change stored under the request's
+ * reference, so a concurrent repeat waits for the first and answers with what it stored, before any
+ * rule sees the policy as changed. The reference's unique index catches twins on two policies (the
+ * loser reads the winner: a conflict); the policy's (`taken`) another change of it at that moment.
+ */
+export async function changeOnce<T>(
+  db: Database,
+  canceller: Canceller,
+  locator: PolicyLocator,
+  rule: { inItsMode: string; earlier: EarlierChange<T>; indexes?: { reference: string; policy: string; taken: string } },
+  change: (tx: Executor, policy: PolicyRecord) => Promise<T>,
 ): Promise<T> {
+  const { where, notFound } = whereOf(canceller, locator);
   try {
-    return await change();
+    return await db.transaction(async (tx) => {
+      const [policy] = await tx.select().from(policies).where(where).for("update");
+      if (!policy) throw notFound();
+      if (canceller.kind === "partner") requirePolicyMode(policy, canceller.mode, rule.inItsMode);
+      return (await rule.earlier(tx, policy.partnerId, where)) ?? (await change(tx, policy));
+    });
   } catch (error) {
-    if (isUniqueViolation(error, indexes.reference)) {
-      const first = await repeat();
+    const { indexes } = rule;
+    if (indexes && isUniqueViolation(error, indexes.reference)) {
+      const first = await storedChange(db, canceller, locator, rule.earlier);
       if (first) return first;
     }
-    if (isUniqueViolation(error, indexes.policy)) throw new CommandError(409, indexes.taken);
+    if (indexes && isUniqueViolation(error, indexes.policy)) throw new CommandError(409, indexes.taken);
     throw error;
   }
 }
@@ -407,27 +436,24 @@ export const reinstatable = (db: Executor, policy: PolicyRecord, now: Date): Pro
       )
     : Promise.resolve(false);
 
-/** The reinstatement stored under the partner's reference (a repeat, or an answer lost); another policy under it is a conflict. */
-export async function storedReinstatement(db: Executor, canceller: Canceller, locator: PolicyLocator, reference: string): Promise<ReinstatementOutcome | null> {
-  if (canceller.kind !== "partner") return null;
-  const [prior] = await db
-    .select({ reinstatement: policyReinstatements, policy: policies })
-    .from(policyReinstatements)
-    .innerJoin(policies, eq(policies.id, policyReinstatements.policyId))
-    .where(and(eq(policyReinstatements.partnerId, canceller.partnerId), eq(policyReinstatements.reference, reference)));
-  if (!prior) return null;
-  const [samePolicy] = await db
-    .select({ id: policies.id })
-    .from(policies)
-    .where(and(whereOf(canceller, locator).where, eq(policies.id, prior.policy.id)));
-  if (!samePolicy)
-    throw new CommandError(
-      409,
-      `seed.id ${reference} was already used to reinstate policy ${prior.policy.reference}: a repeat must name the same policy`,
-      "seed.id",
-    );
-  return { ...prior, repeated: true };
-}
+/** The reinstatement stored under the reference, as the outcome of a repeat; another policy under it is a conflict. */
+const earlierReinstatement =
+  (reference: string): EarlierChange<ReinstatementOutcome> =>
+  async (db, partnerId, policyWhere) => {
+    const prior = await priorChange(db, policyReinstatements, partnerId, reference, policyWhere);
+    if (!prior) return null;
+    if (!prior.samePolicy)
+      throw new CommandError(
+        409,
+        `seed.id ${reference} was already used to reinstate policy ${prior.policy.reference}: a repeat must name the same policy`,
+        "seed.id",
+      );
+    return { policy: prior.policy, reinstatement: prior.change, repeated: true };
+  };
+
+/** The reinstatement stored under the reference (a repeat, or an answer lost); null when there is none. */
+export const storedReinstatement = (db: Executor, canceller: Canceller, locator: PolicyLocator, reference: string) =>
+  storedChange(db, canceller, locator, earlierReinstatement(reference));
 
 /**
  * Put a cancelled policy back in force within the window (`rinst`, the portal, the operator): the
@@ -436,75 +462,66 @@ export async function storedReinstatement(db: Executor, canceller: Canceller, lo
  * are refused). One transaction with its ledger line, `policy.reinstated` and an audit row.
  */
 export async function reinstatePolicy(db: Database, canceller: Canceller, locator: PolicyLocator, reference: string, now: Date): Promise<ReinstatementOutcome> {
-  const { where, notFound } = whereOf(canceller, locator);
-  const repeat = () => storedReinstatement(db, canceller, locator, reference);
-  const earlier = await repeat();
-  if (earlier) return earlier;
-  const indexes = {
-    reference: "policy_reinstatements_reference_idx",
-    policy: "policy_reinstatements_cancellation_idx",
-    taken: "the policy is already reinstated",
+  const rule = {
+    inItsMode: "it is reinstated",
+    earlier: earlierReinstatement(reference),
+    indexes: { reference: "policy_reinstatements_reference_idx", policy: "policy_reinstatements_cancellation_idx", taken: "the policy is already reinstated" },
   };
-  return oncePerReference(indexes, repeat, () =>
-    db.transaction(async (tx) => {
-      const [policy] = await tx.select().from(policies).where(where).for("update");
-      if (!policy) throw notFound();
-      if (canceller.kind === "partner") requirePolicyMode(policy, canceller.mode, "it is reinstated");
-      const { cancellation, plan, owedKobo, gap } = await assessReinstatement(tx, policy, now);
-      if (plan) await reopenLapsedPlan(tx, plan, policy, `RINST-${reference}`, now);
-      else if (owedKobo > 0) {
-        // Paying the refund back earns back the commission it took, at the policy's rate.
-        await payPremiumFor(tx, { partnerId: policy.partnerId, policyId: policy.id, premiumKobo: owedKobo, now }, []);
-        await earnOnExtraPremium(tx, policy, owedKobo, now);
-      }
-      const [reinstatement] = await tx
-        .insert(policyReinstatements)
-        .values({
-          id: newId(),
-          partnerId: policy.partnerId,
-          policyId: policy.id,
-          cancellationId: cancellation?.id ?? null,
-          planId: plan?.plan.id ?? null,
-          reference,
-          owedKobo,
-          gapFrom: gap?.from ?? null,
-          gapTo: gap?.to ?? null,
-          by: canceller.kind === "partner" ? "partner" : canceller.by,
-          createdAt: now,
-        })
-        .returning();
-      if (cancellation) await tx.update(policyCancellations).set({ reinstatedAt: now }).where(eq(policyCancellations.id, cancellation.id));
-      const [reinstated] = await tx
-        .update(policies)
-        .set({
-          status: "a",
-          statusNote: gap
-            ? `Reinstated on ${watToday(now)}${plan ? ", the missed installments paid" : ""}: no cover from ${watToday(gap.from)} to ${watToday(gap.to)}`
-            : `Reinstated on ${watToday(now)}, before the cancellation took effect`,
-          statusAt: now,
-          cancelledFrom: null,
-          coverGaps: gap ? [...policy.coverGaps, { from: gap.from.toISOString(), to: gap.to.toISOString() }] : policy.coverGaps,
-          // The registry's record runs to the original end again.
-          registryPublishedAt: null,
-        })
-        .where(eq(policies.id, policy.id))
-        .returning();
-      const event = statusEvent(reinstated!);
-      await recordEvent(tx, { ...event, type: "policy.reinstated", payload: { ...event.payload, reinstatement: wireReinstatement(reinstatement!) } }, now);
-      await recordAudit(
-        tx,
-        canceller.actor,
-        {
-          action: "policy.reinstate",
-          subject: policy.reference,
-          partnerId: policy.partnerId,
-          details: { owedKobo, gapFrom: gap?.from ?? null, gapTo: gap?.to ?? null },
-        },
-        now,
-      );
-      return { policy: reinstated!, reinstatement: reinstatement!, repeated: false };
-    }),
-  );
+  return changeOnce(db, canceller, locator, rule, async (tx, policy) => {
+    const { cancellation, plan, owedKobo, gap } = await assessReinstatement(tx, policy, now);
+    if (plan) await reopenLapsedPlan(tx, plan, policy, `RINST-${reference}`, now);
+    else if (owedKobo > 0) {
+      // Paying the refund back earns back the commission it took, at the policy's rate.
+      await payPremiumFor(tx, { partnerId: policy.partnerId, policyId: policy.id, premiumKobo: owedKobo, now }, []);
+      await earnOnExtraPremium(tx, policy, owedKobo, now);
+    }
+    const [reinstatement] = await tx
+      .insert(policyReinstatements)
+      .values({
+        id: newId(),
+        partnerId: policy.partnerId,
+        policyId: policy.id,
+        cancellationId: cancellation?.id ?? null,
+        planId: plan?.plan.id ?? null,
+        reference,
+        owedKobo,
+        gapFrom: gap?.from ?? null,
+        gapTo: gap?.to ?? null,
+        by: canceller.kind === "partner" ? "partner" : canceller.by,
+        createdAt: now,
+      })
+      .returning();
+    if (cancellation) await tx.update(policyCancellations).set({ reinstatedAt: now }).where(eq(policyCancellations.id, cancellation.id));
+    const [reinstated] = await tx
+      .update(policies)
+      .set({
+        status: "a",
+        statusNote: gap
+          ? `Reinstated on ${watToday(now)}${plan ? ", the missed installments paid" : ""}: no cover from ${watToday(gap.from)} to ${watToday(gap.to)}`
+          : `Reinstated on ${watToday(now)}, before the cancellation took effect`,
+        statusAt: now,
+        cancelledFrom: null,
+        coverGaps: gap ? [...policy.coverGaps, { from: gap.from.toISOString(), to: gap.to.toISOString() }] : policy.coverGaps,
+        // The registry's record runs to the original end again.
+        registryPublishedAt: null,
+      })
+      .where(eq(policies.id, policy.id))
+      .returning();
+    const event = statusEvent(reinstated!);
+    await recordEvent(tx, { ...event, type: "policy.reinstated", payload: { ...event.payload, reinstatement: wireReinstatement(reinstatement!) } }, now);
+    await recordAudit(
+      tx,
+      canceller.actor,
+      {
+        action: "policy.reinstate",
+        subject: policy.reference,
+        partnerId: policy.partnerId,
+        details: { owedKobo, gapFrom: gap?.from ?? null, gapTo: gap?.to ?? null },
+      },
+      now,
+    );
+    return { policy: reinstated!, reinstatement: reinstatement!, repeated: false };
+  });
 }
 
 /** A reinstatement as answers and events show it. */
@@ -619,20 +636,25 @@ export interface RenewalOutcome {
   repeated: boolean;
 }
 
-/** The renewal stored under `reference`, when it renews this policy (a repeat, or a lost answer); another policy under it is a conflict. */
-export async function storedRenewal(db: Executor, canceller: Canceller, locator: PolicyLocator, reference: string): Promise<RenewalOutcome | null> {
-  if (canceller.kind !== "partner") return null;
-  const renewal = await findPolicyByReference(db, canceller.partnerId, reference);
-  if (!renewal) return null;
-  const [renewed] = renewal.renewsPolicyId
-    ? await db
-        .select()
-        .from(policies)
-        .where(and(whereOf(canceller, locator).where, eq(policies.id, renewal.renewsPolicyId)))
-    : [];
-  if (!renewed) throw new CommandError(409, `seed.id is already in use: ${reference} identifies an earlier policy of this partner`, "seed.id");
-  return { renewed, renewal, repeated: true };
-}
+/** The renewal stored under `reference`, when it renews the addressed policy (a repeat); another policy under it is a conflict. */
+const earlierRenewal =
+  (reference: string): EarlierChange<RenewalOutcome> =>
+  async (db, partnerId, policyWhere) => {
+    const renewal = await findPolicyByReference(db, partnerId, reference);
+    if (!renewal) return null;
+    const [renewed] = renewal.renewsPolicyId
+      ? await db
+          .select()
+          .from(policies)
+          .where(and(policyWhere, eq(policies.id, renewal.renewsPolicyId)))
+      : [];
+    if (!renewed) throw new CommandError(409, `seed.id is already in use: ${reference} identifies an earlier policy of this partner`, "seed.id");
+    return { renewed, renewal, repeated: true };
+  };
+
+/** The renewal stored under `reference` (a repeat, or a lost answer); null when there is none. */
+export const storedRenewal = (db: Executor, canceller: Canceller, locator: PolicyLocator, reference: string) =>
+  storedChange(db, canceller, locator, earlierRenewal(reference));
 
 /** What renewing would issue now (premium, cover, decision route), or why it cannot be; nothing is stored. */
 export async function quoteRenewal(db: Database, canceller: Canceller, locator: PolicyLocator, now: Date, insurerDelayMs: number) {
@@ -661,13 +683,7 @@ export async function renewPolicy(
   now: Date,
   insurerDelayMs: number,
 ): Promise<RenewalOutcome> {
-  const { where, notFound } = whereOf(canceller, locator);
-  const earlier = await storedRenewal(db, canceller, locator, reference);
-  if (earlier) return earlier;
-  return db.transaction(async (tx) => {
-    const [policy] = await tx.select().from(policies).where(where).for("update");
-    if (!policy) throw notFound();
-    if (canceller.kind === "partner") requirePolicyMode(policy, canceller.mode, "it is renewed");
+  return changeOnce(db, canceller, locator, { inItsMode: "it is renewed", earlier: earlierRenewal(reference) }, async (tx, policy) => {
     const refusal = renewalRefusal(policy, now);
     if (refusal) throw refusal;
     const renewal = await issueRenewal(tx, { partnerId: policy.partnerId, mode: policy.mode, now, insurerDelayMs, actor: canceller.actor }, policy, reference);

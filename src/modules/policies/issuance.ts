@@ -104,16 +104,38 @@ export interface QuoteAndIssueInput extends Issuer {
 
 /**
  * The portal's quote-and-issue: store the quote and issue the policy against it in one
- * transaction, so a refused issuance leaves neither behind.
+ * transaction, so a refused issuance leaves neither behind. The form sent again (a double
+ * submission, or its retry) answers the policy it issued: the spec's refusal of a reused reference
+ * binds the command, and a person is better told where the policy is (docs/reliability.md,
+ * "Concurrent repeats"). Another request under the reference is refused as by insure.
  */
-export function quoteAndIssue(db: Database, input: QuoteAndIssueInput): Promise<PolicyRecord> {
-  return db.transaction(async (tx) => {
-    await quotePremium(tx, input.partnerId, input.product.code, input.quoteSeed, input.now);
-    refuseBlankFields(input.policySeed);
-    const policy = await newPolicy(tx, input, input.product, parseWith(policyFieldsSeed, input.policySeed));
-    await storePolicy(tx, input.actor, policy, null);
-    return policy;
-  });
+export async function quoteAndIssue(db: Database, input: QuoteAndIssueInput): Promise<PolicyRecord> {
+  let asked: PolicyRecord | undefined;
+  try {
+    return await db.transaction(async (tx) => {
+      await quotePremium(tx, input.partnerId, input.product.code, input.quoteSeed, input.now);
+      refuseBlankFields(input.policySeed);
+      asked = await newPolicy(tx, input, input.product, parseWith(policyFieldsSeed, input.policySeed));
+      await storePolicy(tx, input.actor, asked, null);
+      return asked;
+    });
+  } catch (error) {
+    const first = asked && error instanceof CommandError && error.status === 409 ? await sameIssued(db, asked) : null;
+    if (first) return first;
+    throw error;
+  }
+}
+
+/** The policy stored under `asked`'s reference when it is the one asked for: the same consumer, product, mode, duration and facts. */
+async function sameIssued(db: Executor, asked: PolicyRecord): Promise<PolicyRecord | null> {
+  const stored = await findPolicyByReference(db, asked.partnerId, asked.reference);
+  const same =
+    stored?.consumerId === asked.consumerId &&
+    stored.productCode === asked.productCode &&
+    stored.mode === asked.mode &&
+    stored.duration === asked.duration &&
+    Bun.deepEquals(stored.facts, JSON.parse(JSON.stringify(asked.facts)));
+  return same ? stored : null;
 }
 
 /**
