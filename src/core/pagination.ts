@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CommandError } from "./errors";
 import { normaliseUuid } from "./ids";
+import { inDateRange } from "./validation";
 
 export interface Page<T> {
   items: T[];
@@ -21,6 +22,8 @@ export function decodeCursor(cursor: string): { at: Date; id: string } {
   const [iso, id] = Buffer.from(cursor, "base64url").toString().split("|");
   const at = new Date(iso ?? "");
   const uuid = normaliseUuid(id);
-  if (Number.isNaN(at.getTime()) || !uuid) throw new CommandError(400, "seed.cursor is not a cursor this service returned", "seed.cursor");
+  // A cursor made up with a time outside the calendar would reach the database as one it refuses.
+  if (Number.isNaN(at.getTime()) || !inDateRange(at.toISOString().slice(0, 10)) || !uuid)
+    throw new CommandError(400, "seed.cursor is not a cursor this service returned", "seed.cursor");
   return { at, id: uuid };
 }
