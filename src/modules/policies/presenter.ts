@@ -178,7 +178,7 @@ export async function policyView(db: Database, config: Config, policy: PolicyRec
     reinstatable(db, policy, new Date()),
   ]);
   const product = findProduct(policy.productCode);
-  const hosted = policy.status === "a" && (policy.mode === "test" || product.family.policy.certificate(product.type).delivery === "hosted");
+  const hosted = hasCertificate(policy) && (policy.mode === "test" || product.family.policy.certificate(product.type).delivery === "hosted");
   return {
     reference: policy.reference,
     productName: productName(policy.productCode),
