@@ -69,7 +69,7 @@ describe("bad consumer input gets a specific error and stores nothing", () => {
     ["social id type unknown", { socialID: { type: "nin", id: "1" } }, /seed\.socialID\.type must be one of "nidd", "dlcn", "ipss", "vcrd", "bvnn"/],
     ["date of birth in another format", { dob: { date: "12/04/1990" } }, /seed\.dob\.date must be a date in the form YYYY-MM-DD/],
     ["date of birth not a calendar date", { dob: { date: "1990-02-30" } }, /seed\.dob\.date is not a real calendar date/],
-    ["date of birth in the future", { dob: { date: "2999-01-01" } }, /seed\.dob\.date must be a date of birth in the past/],
+    ["date of birth in the future", { dob: { date: "2099-01-01" } }, /seed\.dob\.date must be a date of birth in the past/],
     ["e-mail malformed", { eMail: "not-an-email" }, /seed\.eMail must be a valid e-mail address/],
     ["a blank optional field", { name: { first: "Ada", middle: "" } }, /seed\.name\.middle is blank: omit optional fields/],
     ["a null field", { ntnlty: null }, /seed\.ntnlty is null: omit optional fields/],

@@ -445,7 +445,9 @@ describe("payment runLapse", () => {
 
     const record = await policy.policyStatus();
     expect(record).toMatchObject({ status: "l", statusNote: note, exctnFdbck: { id: 75 } });
-    expect(record).not.toHaveProperty("policyNo");
+    // The number it was approved with stays (as in its events and the lists), without a certificate of cover it no longer gives.
+    expect(record.policyNo).toMatch(/^TST-/);
+    expect(record).not.toHaveProperty("certUrl");
     expect(await p.run("payment status", { planNo })).toMatchObject({
       status: "lapsed",
       statusNote: note,

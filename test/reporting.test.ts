@@ -193,7 +193,7 @@ describe("premium bordereau", () => {
   });
 
   test("a month that is no month is refused, naming the field", async () => {
-    await expect(premiumBordereau(db, underwriter("ldwy"), "2026-13")).rejects.toThrow("month must be YYYY-MM");
+    await expect(premiumBordereau(db, underwriter("ldwy"), "2026-13")).rejects.toThrow("month must be a month as YYYY-MM from 1900-01 to 2099-12");
   });
 });
 
@@ -325,7 +325,7 @@ describe("the admin's reports page and downloads", () => {
 
     const refused = await admin.get("/admin/reports?month=2026-13&insurer=ldwy");
     expect(refused.status).toBe(400);
-    expect(refused.text).toContain("Month must be YYYY-MM");
+    expect(refused.text).toContain("Month must be a month as YYYY-MM from 1900-01 to 2099-12");
     expect((await admin.get(`/admin/reports/premium.csv?month=${month}&insurer=nope`)).status).toBe(400);
 
     const csv = await admin.get(`/admin/reports/premium.csv?month=${month}&insurer=ldwy`);

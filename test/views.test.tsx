@@ -150,7 +150,7 @@ const views: [string, () => JSX.Element | string][] = [
         filters={{ status: EVIL }}
         products={[{ value: EVIL, label: EVIL }]}
         withPartner
-        problem={EVIL}
+        problem={{ message: EVIL, input: "from", more: [{ message: EVIL }] }}
       />
     ),
   ],

@@ -166,21 +166,51 @@ const isContainer = (value: unknown): value is object => value !== null && typeo
 const unsafeValue = (value: unknown) => (typeof value === "string" ? unstorableText(value) : null);
 
 // Reusable field shapes. Messages are completed by describeIssue with the field name.
+
+/**
+ * The days every date either surface takes lies between, both included (dates of birth, cover,
+ * loans, incidents, list filters, months, paging cursors): room for anyone alive and for any cover
+ * or loan written now, and every instant made from them is one PostgreSQL stores (it refuses the
+ * year 0, and JavaScript writes years past 9999 in a form it cannot read). Each field's own rule
+ * (a birth in the past, cover from today) narrows it further.
+ */
+export const DATE_RANGE = { first: "1900-01-01", last: "2099-12-31" } as const;
+
+/** Whether a day (YYYY-MM-DD, already well formed; or a month, YYYY-MM) lies within DATE_RANGE. */
+export const inDateRange = (day: string) => day >= DATE_RANGE.first.slice(0, day.length) && day <= DATE_RANGE.last.slice(0, day.length);
+
+/** A calendar month written YYYY-MM within DATE_RANGE. */
+export const isMonth = (text: string) => /^\d{4}-(0[1-9]|1[0-2])$/.test(text) && inDateRange(text);
+
+/** How a refusal names the months a field takes. */
+export const MONTH_RULE = `a month as YYYY-MM from ${DATE_RANGE.first.slice(0, 7)} to ${DATE_RANGE.last.slice(0, 7)}`;
+
+// Each check stops at its first failure, so a malformed date is refused once, for its form.
 export const isoDate = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date in the form YYYY-MM-DD")
-  .refine((s) => {
-    const d = new Date(`${s}T00:00:00Z`);
-    return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
-  }, "is not a real calendar date");
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: "must be a date in the form YYYY-MM-DD", abort: true })
+  .refine(
+    (s) => {
+      const d = new Date(`${s}T00:00:00Z`);
+      return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
+    },
+    { error: "is not a real calendar date", abort: true },
+  )
+  .refine(inDateRange, { error: (issue) => `must be a date from ${DATE_RANGE.first} to ${DATE_RANGE.last}; received ${quoted(issue.input)}` });
 
 export const isoDateTime = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, "must be a date and time in the form YYYY-MM-DD HH:MM:SS")
-  .refine((s) => {
-    const d = new Date(`${s.replace(" ", "T")}Z`);
-    return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s.replace(" ", "T"));
-  }, "is not a real date and time");
+  .regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, { error: "must be a date and time in the form YYYY-MM-DD HH:MM:SS", abort: true })
+  .refine(
+    (s) => {
+      const d = new Date(`${s.replace(" ", "T")}Z`);
+      return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s.replace(" ", "T"));
+    },
+    { error: "is not a real date and time", abort: true },
+  )
+  .refine((s) => inDateRange(s.slice(0, 10)), {
+    error: (issue) => `must be a date and time from ${DATE_RANGE.first} 00:00:00 to ${DATE_RANGE.last} 23:59:59; received ${quoted(issue.input)}`,
+  });
 
 /** A non-blank string (blank strings are refused rather than treated as absent). */
 export const text = (max = 500) => z.string().trim().min(1).max(max);

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { VerifyPage } from "../../views/verify";
 import { certificateFor } from "../modules/certificates/service";
 import { verificationOf } from "../modules/certificates/verification";
-import { findPolicyByCertificateToken, findPolicyByNumber } from "../modules/policies/service";
+import { findPolicyByCertificateToken, findPolicyByNumber, hasCertificate } from "../modules/policies/service";
 import type { AppDeps } from "./context";
 
 /** certUrl (the hosted certificate behind an unguessable token) and the public verification page. */
@@ -10,7 +10,8 @@ export const certificateRoutes = (deps: AppDeps) =>
   new Elysia({ name: "certificates" })
     .get("/certificates/:token", async ({ params, set }) => {
       const policy = await findPolicyByCertificateToken(deps.database.db, params.token);
-      if (policy?.status !== "a") {
+      // Cancelled and expired policies keep their certificate (docs/lifecycle.md); a cancelled one's says so.
+      if (!policy || !hasCertificate(policy)) {
         set.status = 404;
         return { error: "no certificate at this address" };
       }

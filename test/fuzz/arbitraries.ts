@@ -182,11 +182,29 @@ const numberLikeString = fc.oneof(
   fc.bigInt().map(String),
 );
 
+/** Dates well formed or nearly, outside the calendar every date keeps to or not in it at all: the year 0 and before PostgreSQL refuses, years past 9999 JavaScript writes as it cannot read. */
+const dateLikeString = fc.constantFrom(
+  "0001-01-01",
+  "0000-01-01",
+  "1899-12-31",
+  "2100-01-01",
+  "9999-12-31",
+  "+275760-09-13",
+  "-000001-01-01",
+  "2026-02-30",
+  "2026-13-01",
+  "0001-01-01 00:00:00",
+  "9999-12-31 23:59:59",
+  "0000-01",
+  "9999-12",
+);
+
 /** Storable hostile text (no NUL, no unpaired surrogates). */
 export const awkwardString: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: fc.string({ unit: "binary", maxLength: 30 }).map(withoutPoison) },
   { weight: 4, arbitrary: fc.array(fc.oneof(awkwardFragment, fc.string({ maxLength: 6 })), { maxLength: 6 }).map((parts) => parts.join("")) },
   { weight: 1, arbitrary: numberLikeString },
+  { weight: 1, arbitrary: dateLikeString },
   { weight: 1, arbitrary: fc.constantFrom("", " ", "\t\n", "\u00a0", "\u3000\u2028") },
 );
 

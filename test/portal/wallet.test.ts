@@ -205,7 +205,7 @@ describe("wallet page", () => {
     const bad = await b.get("/portal/wallet/usage?month=2025-13", { "hx-request": "true" });
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('id="f-month-error"');
-    expect(bad.text).toContain("Month must be YYYY-MM; received &quot;2025-13&quot;");
+    expect(bad.text).toContain("Month must be a month as YYYY-MM from 1900-01 to 2099-12; received &quot;2025-13&quot;");
     expect(bad.text).toContain('value="2025-13"');
 
     // Another partner's statement for the same month is empty.

@@ -1,7 +1,7 @@
 import type { Children } from "@kitajs/html";
 import { coverPeriod, dateTime, naira, POLICY_STATUS_TEXT } from "../format";
 import { ChangeHistory, type ChangeRow } from "../lifecycle/change";
-import { Badge, DownloadLink, Input, MoreRows, Table } from "../portal/ui";
+import { Badge, DownloadLink, type FormProblem, Input, MoreRows, ProblemSummary, Table } from "../portal/ui";
 
 export interface PolicyRow {
   reference: string;
@@ -64,7 +64,8 @@ export function PolicyList(props: {
   filters: PolicyFilterValues;
   products: { value: string; label: string }[];
   withPartner?: boolean;
-  problem?: string;
+  /** A refused date (beside its input) or page (above the list). */
+  problem?: FormProblem;
   /** The same list as CSV. */
   exportHref: string;
 }) {
@@ -92,18 +93,12 @@ export function PolicyList(props: {
             { value: "7", label: "Within 7 days" },
           ]}
         />
-        <Input name="from" label="Issued from" kind="date" value={props.filters.from} />
-        <Input name="to" label="to" kind="date" value={props.filters.to} />
+        <Input name="from" label="Issued from" kind="date" value={props.filters.from} problem={props.problem} />
+        <Input name="to" label="to" kind="date" value={props.filters.to} problem={props.problem} />
         <button type="submit">Filter</button>
       </form>
+      <ProblemSummary problem={props.problem} inputs={["from", "to"]} />
       <DownloadLink href={props.exportHref} />
-      {props.problem ? (
-        <p class="problem" role="alert" safe>
-          {props.problem}
-        </p>
-      ) : (
-        ""
-      )}
       <Table
         columns={["Reference", props.withPartner && "Partner", "Consumer", "Product", "Status", { label: "Premium", numeric: true }, "Issued"]}
         count={props.rows.length}

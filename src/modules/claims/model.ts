@@ -10,7 +10,7 @@ import { refuseBlankFields } from "../../core/blank";
 import { type DecodedDocument, decodeDocument } from "../../core/documents";
 import { CommandError } from "../../core/errors";
 import { nairaAmount, toKobo } from "../../core/money";
-import { pageSeed } from "../../core/pagination";
+import { pageSeed, withDayFilter } from "../../core/pagination";
 import { isoDate, parseWith, text } from "../../core/validation";
 import { givenFields, typedValue } from "../../portal/page";
 import { wireValue } from "../../products/forms";
@@ -51,17 +51,14 @@ export const submitSeed = z.strictObject({
 
 export const statusSeed = z.strictObject({ claimNo });
 
-export const listSeed = z
-  .strictObject({
+/** From and to: the days claims were submitted. */
+export const listSeed = withDayFilter(
+  z.strictObject({
     ...pageSeed.shape,
     status: z.enum(CLAIM_STATUSES).optional(),
     policy: policyReference.optional(),
-    /** Submitted on or after this date (Nigerian local time). */
-    from: isoDate.optional(),
-    /** Submitted on or before this date (Nigerian local time). */
-    to: isoDate.optional(),
-  })
-  .refine((s) => !s.from || !s.to || s.from <= s.to, { message: "must not be before seed.from", path: ["to"] });
+  }),
+);
 
 export const withdrawSeed = z.strictObject({ claimNo, note: text(500).optional() });
 

@@ -21,7 +21,7 @@ const productLine = z.object({
 });
 
 const FUTURE = refusal(400, "seed.month <month> is in the future: the latest statement is for <month>, the month so far");
-const MALFORMED = refusal(400, 'seed.month must be a month as YYYY-MM, such as <month>; received "<value>"');
+const MALFORMED = refusal(400, 'seed.month must be a month as YYYY-MM from 1900-01 to 2099-12, such as <month>; received "<value>"');
 const empty = {
   month: "{{month}}",
   currency: "NGN",
@@ -64,7 +64,7 @@ export const commissionCommands = [
     errors: [MALFORMED, FUTURE, UNKNOWN_FIELD],
     examples: [
       { name: "statement", title: "This month so far, for an account without live business yet", cmmnd: "wallet statement", seed: {}, answer: empty },
-      { name: "statement-future", title: "A month that has not begun", cmmnd: "wallet statement", seed: { month: "2999-01" }, refusal: FUTURE },
+      { name: "statement-future", title: "A month that has not begun", cmmnd: "wallet statement", seed: { month: "2099-12" }, refusal: FUTURE },
       { name: "statement-malformed", title: "A month written another way", cmmnd: "wallet statement", seed: { month: "10/2026" }, refusal: MALFORMED },
     ],
     async handler(ctx, _params, seed) {

@@ -1,6 +1,7 @@
 /** Commission rates as people write them ("12.5 %") and the statement's month, checked. */
 import { CommandError } from "../../core/errors";
-import { currentWatMonth, isMonth } from "../enrichment/service";
+import { isMonth, MONTH_RULE } from "../../core/validation";
+import { currentWatMonth } from "../enrichment/service";
 
 /** A rate in basis points as the portal and the ledger say it: 1250 → "12.5 %". */
 export function percentText(basisPoints: number): string {
@@ -32,7 +33,7 @@ export function rateFrom(text: string | undefined, field: string): number {
 export function statementMonth(raw: unknown, now: Date, field: string): string {
   const current = currentWatMonth(now);
   if (typeof raw !== "string" || !isMonth(raw.trim()))
-    throw new CommandError(400, `${field} must be a month as YYYY-MM, such as ${current}; received ${JSON.stringify(raw ?? null)}`, field);
+    throw new CommandError(400, `${field} must be ${MONTH_RULE}, such as ${current}; received ${JSON.stringify(raw ?? null)}`, field);
   const month = raw.trim();
   if (month > current) throw new CommandError(400, `${field} ${month} is in the future: the latest statement is for ${current}, the month so far`, field);
   return month;

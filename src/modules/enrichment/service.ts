@@ -1,7 +1,7 @@
 import { and, eq, gte, lt, sql } from "drizzle-orm";
 import { CommandError } from "../../core/errors";
 import { newId } from "../../core/ids";
-import { parseWith } from "../../core/validation";
+import { isMonth, MONTH_RULE, parseWith } from "../../core/validation";
 import type { Database, Executor } from "../../db/client";
 import { type AuditActor, recordAudit } from "../audit/service";
 import { registrySeed } from "./model";
@@ -130,12 +130,9 @@ export interface UsageStatement {
 
 const WAT_OFFSET_MS = 3_600_000;
 
-/** A calendar month written YYYY-MM. */
-export const isMonth = (text: string) => /^\d{4}-(0[1-9]|1[0-2])$/.test(text);
-
 /** The calendar month `YYYY-MM` in Nigerian time as [start, end) instants. */
 export function watMonth(month: string): [Date, Date] {
-  if (!isMonth(month)) throw new CommandError(400, `month must be YYYY-MM; received "${month}"`, "month");
+  if (!isMonth(month)) throw new CommandError(400, `month must be ${MONTH_RULE}; received "${month}"`, "month");
   const [year, monthIndex] = month.split("-").map(Number) as [number, number];
   return [new Date(Date.UTC(year, monthIndex - 1, 1) - WAT_OFFSET_MS), new Date(Date.UTC(year, monthIndex, 1) - WAT_OFFSET_MS)];
 }

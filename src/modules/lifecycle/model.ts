@@ -1,7 +1,7 @@
 /** The lifecycle's wire seeds (cncl, the refund quote) and the portal's cancellation form. */
 import { z } from "zod";
 import { wireTimestamp } from "../../core/answers";
-import { isoDate } from "../../core/validation";
+import { isoDate, parseWith } from "../../core/validation";
 import { transactionReference } from "../policies/reference";
 import { CANCELLATION_REASONS, type CancellationReason, ENDORSEMENT_STATUSES } from "./schema";
 
@@ -29,6 +29,10 @@ export type CancelSeed = z.output<typeof cancelSeed>;
 export const refundQuoteSeed = z.strictObject({
   effectiveDate: isoDate.optional().meta({ description: "The first day without cover: today (the default) or a later day within the cover" }),
 });
+
+/** The cancel form's day, read as the refund quote reads seed.effectiveDate (so refused in its words); left blank, today. */
+export const typedEffectiveDate = (typed: string | undefined) =>
+  typed?.trim() ? parseWith(refundQuoteSeed, { effectiveDate: typed.trim() }).effectiveDate : undefined;
 
 /** `rinst entt_…`: put a cancelled policy back in force. */
 export const reinstateSeed = z.strictObject({

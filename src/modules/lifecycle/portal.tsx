@@ -5,7 +5,6 @@ import { ConfirmChange, type ConfirmChangeProps } from "../../../views/lifecycle
 import type { FormProblem } from "../../../views/portal/ui";
 import { CommandError } from "../../core/errors";
 import { normaliseUuid } from "../../core/ids";
-import { isoDate } from "../../core/validation";
 import type { Database } from "../../db/client";
 import type { AppDeps } from "../../http/context";
 import { notFound, type ResponseSet, redirectTo } from "../../portal/kit";
@@ -15,6 +14,7 @@ import { inWords } from "../../portal/words";
 import { findPolicyByReference, policiesByIds } from "../policies/service";
 import type { PolicyRecord } from "../policies/types";
 import { decideEndorsement, endorsementsOf, endorsePolicy } from "./endorsements";
+import { typedEffectiveDate } from "./model";
 import { cancelFormView, changeDecisionView, changeFormView, changeReferenceOf, refundPreview, reinstateView, renewView, requestedChanges } from "./presenter";
 import { CANCELLATION_REASONS, type CancellationReason } from "./schema";
 import { type Canceller, cancelPolicy, reinstatePolicy, renewPolicy } from "./service";
@@ -203,9 +203,7 @@ function cancellationPages(deps: AppDeps, surface: Surface) {
         try {
           const reason = asReason(values.reason);
           if (!reason) throw new CommandError(400, "seed.reason is required: choose why the policy is cancelled", "seed.reason");
-          const effectiveDate = typedValue(values.effectiveDate);
-          if (effectiveDate && !isoDate.safeParse(effectiveDate).success)
-            throw new CommandError(400, "seed.effectiveDate must be a date in the form YYYY-MM-DD", "seed.effectiveDate");
+          const effectiveDate = typedEffectiveDate(values.effectiveDate);
           const cancellation = { reference: changeReferenceOf(values), reason, effectiveDate, note: typedValue(values.note) };
           await cancelPolicy(db, canceller, { policyId: policy.id }, cancellation, now, "seed.note");
           return redirectTo(request, set, surface.base(policy));

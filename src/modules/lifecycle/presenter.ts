@@ -17,7 +17,7 @@ import { watToday } from "../../products/policy-helpers";
 import type { FormField } from "../../products/types";
 import type { PolicyRecord } from "../policies/types";
 import { checkChangeable, type EndorsementRecord, endorsableFields, endorsementsOf, quoteEndorsement } from "./endorsements";
-import { CANCELLATION_REASON_TEXT } from "./model";
+import { CANCELLATION_REASON_TEXT, typedEffectiveDate } from "./model";
 import type { FactChange } from "./schema";
 import { assessReinstatement, type CancellationRecord, type CancellationTerms, type Canceller, quoteCancellation, quoteRenewal } from "./service";
 
@@ -56,7 +56,7 @@ export async function refundPreview(
   now: Date,
 ): Promise<{ preview?: RefundPreview; problem?: string }> {
   try {
-    const { terms } = await quoteCancellation(db, canceller, { policyId: policy.id }, effectiveDate, now);
+    const { terms } = await quoteCancellation(db, canceller, { policyId: policy.id }, typedEffectiveDate(effectiveDate), now);
     return { preview: previewOf(policy, terms, canceller, now) };
   } catch (error) {
     if (!(error instanceof CommandError)) throw error;

@@ -8,8 +8,8 @@ import { CommandError } from "../../core/errors";
 import { normaliseUuid } from "../../core/ids";
 import { parseWith } from "../../core/validation";
 import type { AppDeps } from "../../http/context";
-import { csvDownload } from "../../portal/export";
-import { download, exportHref, moreHref, notFound, PAGE_SIZE, redirectTo } from "../../portal/kit";
+import { csvDownload, csvOrRefusal } from "../../portal/export";
+import { download, exportHref, notFound, redirectTo } from "../../portal/kit";
 import { formValues, page, problemOf } from "../../portal/page";
 import { portalSession } from "../../portal/session";
 import { watToday } from "../../products/policy-helpers";
@@ -18,12 +18,13 @@ import { consumerDocument, wireConsumerId } from "../consumers/service";
 import { configuredRegistry } from "../enrichment/registry";
 import { vinDecoderAt } from "../enrichment/vin";
 import { partnerNames } from "../partners/service";
-import { policyFilters, reviewForm } from "./model";
+import { policyFilters, policyFilterValues, reviewForm } from "./model";
 import {
   certificateDownload,
   POLICY_CSV_COLUMNS,
   pendingRow,
   policyCsvRows,
+  policyListPage,
   policyRows,
   policyView,
   productOptions,
@@ -101,49 +102,55 @@ export const policyAdmin = (deps: AppDeps) => {
     )
     .get(
       "/admin/policies.csv",
-      ({ query }) => {
-        const { filters } = policyFilters(query);
-        return csvDownload({
-          filename: `transactions-${watToday(new Date())}`,
-          columns: ["Partner", ...POLICY_CSV_COLUMNS],
-          page: (limit, cursor) => listPolicies(db, {}, filters, { limit, cursor }),
-          rows: async (items) =>
-            policyCsvRows(
-              db,
-              items,
-              await partnerNames(
+      ({ query, set }) =>
+        csvOrRefusal(set, () => {
+          const filters = policyFilters(policyFilterValues(query));
+          return csvDownload({
+            filename: `transactions-${watToday(new Date())}`,
+            columns: ["Partner", ...POLICY_CSV_COLUMNS],
+            page: (limit, cursor) => listPolicies(db, {}, filters, { limit, cursor }),
+            rows: async (items) =>
+              policyCsvRows(
                 db,
-                items.map((p) => p.partnerId),
+                items,
+                await partnerNames(
+                  db,
+                  items.map((p) => p.partnerId),
+                ),
               ),
-            ),
-        });
-      },
+          });
+        }),
       { portal: "admin" },
     )
     .get(
       "/admin/policies",
-      async ({ viewer, csrf, request, query }) => {
-        const { filters, values } = policyFilters(query);
-        const list = await listPolicies(db, {}, filters, { limit: PAGE_SIZE, cursor: query.cursor || undefined });
-        const names = await partnerNames(
-          db,
-          list.items.map((p) => p.partnerId),
-        );
-        const rows = await policyRows(db, list.items, hrefOf, names);
-        const more = moreHref("/admin/policies", values, list.nextCursor);
-        if (query.rows) return <PolicyRows rows={rows} more={more} withPartner />;
+      async ({ viewer, csrf, request, query, set }) => {
+        const rowsOf = async (items: PolicyRecord[]) =>
+          policyRows(
+            db,
+            items,
+            hrefOf,
+            await partnerNames(
+              db,
+              items.map((p) => p.partnerId),
+            ),
+          );
+        const list = await policyListPage(db, {}, query, "/admin/policies", rowsOf);
+        if (list.problem) set.status = 400;
+        if (query.rows) return <PolicyRows rows={list.rows} more={list.more} withPartner />;
         return page(
           request,
           { title: "Transactions", active: "policies", viewer, csrf },
           <PolicyList
             title="All partners' transactions"
             action="/admin/policies"
-            rows={rows}
-            more={more}
-            filters={values}
+            rows={list.rows}
+            more={list.more}
+            filters={list.values}
+            problem={list.problem}
             products={productOptions()}
             withPartner
-            exportHref={exportHref("/admin/policies.csv", values)}
+            exportHref={exportHref("/admin/policies.csv", list.values)}
           />,
         );
       },

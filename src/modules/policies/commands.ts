@@ -12,13 +12,13 @@ import { endorsementShape } from "../lifecycle/model";
 import { issuedPolicy, issuePolicy } from "./issuance";
 import { createdWithin, listSeed, reviewSeed } from "./model";
 import { reviewPolicy } from "./review";
-import { findPolicy, listPolicies, policyHeading } from "./service";
+import { findPolicy, hasCertificate, listPolicies, policyHeading } from "./service";
 import type { PolicyRecord } from "./types";
 import { addressOf, POLICY_ADDRESS, POLICY_UNKNOWN, policyStatus, statusNote, storedReference } from "./wire";
 
-/** Spec 2.6: the policy number once approved, and the certificate in the product's form. */
+/** Spec 2.6: the policy number once approved, and the certificate in the product's form (both kept once cancelled or expired; a lapsed policy keeps its number). */
 const certificateShape = z.object({
-  policyNo: z.string().optional().meta({ description: "Once approved: the policy number (TST-… in test mode)" }),
+  policyNo: z.string().optional().meta({ description: "Once approved, also when cancelled, expired or lapsed since: the policy number (TST-… in test mode)" }),
   certUrl: z.url().optional().meta({ description: "The hosted certificate (travel; every product in test mode)" }),
   crtfct: z.string().optional().meta({
     description:
@@ -45,8 +45,10 @@ const listedPolicy = z.object({
 const listedPolicyOfAnyPartner = listedPolicy.extend({ partnerId: z.uuid().meta({ description: "The partner the policy belongs to" }) });
 
 /**
- * What a partner sees of an approved policy (spec 2.6): its number, plus the certificate inline
- * (crtfct) when `inline`, and a hosted link (certUrl) for hosted-form products and in test mode.
+ * What a partner sees of a policy that was approved (spec 2.6): its number, plus the certificate
+ * inline (crtfct) when `inline`, and a hosted link (certUrl) for hosted-form products and in test
+ * mode. Cancelled and expired policies keep both (a cancelled one's certificate says so); a lapsed
+ * one keeps its number, without a certificate that would show cover it no longer gives.
  */
 async function certificateFields(
   ctx: CommandContext,
@@ -54,11 +56,12 @@ async function certificateFields(
   inline: (form: CertificateForm) => boolean,
   document: () => Promise<CertificateDocument> = () => certificateFor(ctx.db, ctx.config, policy),
 ) {
-  if (policy.status !== "a") return {};
+  // Numbered at approval: pending and declined policies have none, nor one that lapsed while pending.
+  if (!policy.policyNo) return {};
+  const fields: z.input<typeof certificateShape> = { policyNo: policy.policyNo };
+  if (!hasCertificate(policy)) return fields;
   const product = findProduct(policy.productCode);
   const form = product.family.policy.certificate(product.type);
-  // An approved policy always has its number.
-  const fields: z.input<typeof certificateShape> = { policyNo: policy.policyNo! };
   if (form.delivery === "hosted" || policy.mode === "test") fields.certUrl = certificateUrl(ctx.config, policy);
   if (inline(form)) fields.crtfct = Buffer.from((await document()).content).toString("base64");
   if (fields.certUrl || fields.crtfct) fields.crtfctType = form.type;
@@ -352,6 +355,20 @@ export const policyCommands = [
         title: "The vehicle policy issued in test mode",
         cmmnd: `dump entt_{{consumer.id}}|insr_vhcl-tprt-1111-{{policy.id}}*STATUS`,
         answer: { status: "a", policyNo: "{{policy.policyNo}}", certUrl: "{{policy.certUrl}}", crtfctType: "pdf", tmstmp: "{{timestamp}}" },
+      },
+      {
+        name: "status-cancelled",
+        title: "The vehicle policy once cancelled: its number and certificate stay (the certificate now says it is cancelled)",
+        cmmnd: `dump entt_{{consumer.id}}|insr_vhcl-tprt-1111-{{policy.id}}*STATUS`,
+        after: ["cancel"],
+        answer: {
+          status: "c",
+          statusNote: "Cancelled from {{today}}: the insured asked to cancel",
+          policyNo: "{{policy.policyNo}}",
+          certUrl: "{{policy.certUrl}}",
+          crtfctType: "pdf",
+          tmstmp: "{{timestamp}}",
+        },
       },
       {
         name: "status-pending",

@@ -1,8 +1,8 @@
 /** The policies' wire seeds (the insure, appr and list commands) and the portal's forms (the list's filters, the operator's review). */
 import { z } from "zod";
 import { normaliseUuid } from "../../core/ids";
-import { pageSeed } from "../../core/pagination";
-import { isoDate } from "../../core/validation";
+import { pageSeed, withDayFilter } from "../../core/pagination";
+import { parseWith } from "../../core/validation";
 import { allProductCodes } from "../../products";
 import { watMidnight } from "../../products/policy-helpers";
 import { POLICY_STATUSES } from "./schema";
@@ -44,14 +44,12 @@ export const reviewForm = z.object({
 });
 
 /** `dump entt_*` and `dump entt_*ADMIN`. */
-export const listSeed = pageSeed.extend({
-  status: z.enum(POLICY_STATUSES).optional(),
-  productCode: z.string().max(40).optional(),
-  /** Created on or after this date (Nigerian local time). */
-  from: isoDate.optional(),
-  /** Created on or before this date (Nigerian local time). */
-  to: isoDate.optional(),
-});
+export const listSeed = withDayFilter(
+  pageSeed.extend({
+    status: z.enum(POLICY_STATUSES).optional(),
+    productCode: z.string().max(40).optional(),
+  }),
+);
 
 /** A list's date bounds (Nigerian local time), both days included: the same for the commands and the portal. */
 export const createdWithin = (from: string | undefined, to: string | undefined): Pick<PolicyFilters, "from" | "to"> => ({
@@ -59,26 +57,35 @@ export const createdWithin = (from: string | undefined, to: string | undefined):
   to: to ? new Date(watMidnight(to).getTime() + 86_400_000) : undefined,
 });
 
-const DATE = /^\d{4}-\d\d-\d\d$/;
 /** The "expiring soon" choices of the list, in days. */
 const EXPIRING_WITHIN = ["30", "7"];
+/** The list commands' own day filter, so a date the portal is given is refused in the same words. */
+const dayFilter = withDayFilter(z.object({}));
 
-/** The portal list's filters from a query string; anything malformed is dropped rather than refused (it is a filter). */
-export function policyFilters(query: Record<string, string | undefined>, now = new Date()): { filters: PolicyFilters; values: Record<string, string> } {
+/**
+ * The portal list's filters from a query string, as typed: a choice the page's selects never offer
+ * is dropped; the dates are kept, to be shown with their refusal (policyFilters).
+ */
+export function policyFilterValues(query: Record<string, string | undefined>): Record<string, string> {
   const values: Record<string, string> = {};
   if (query.status && (POLICY_STATUSES as readonly string[]).includes(query.status)) values.status = query.status;
   if (query.product && allProductCodes().includes(query.product)) values.product = query.product;
-  if (query.from && DATE.test(query.from)) values.from = query.from;
-  if (query.to && DATE.test(query.to)) values.to = query.to;
+  if (query.from?.trim()) values.from = query.from.trim();
+  if (query.to?.trim()) values.to = query.to.trim();
   if (query.expiring && EXPIRING_WITHIN.includes(query.expiring)) values.expiring = query.expiring;
-  const consumerId = query.consumer ? normaliseUuid(query.consumer) : undefined;
-  if (consumerId) values.consumer = query.consumer!;
-  const filters: PolicyFilters = {
+  if (query.consumer && normaliseUuid(query.consumer)) values.consumer = query.consumer;
+  return values;
+}
+
+/** The policies the list's values select; a date the list commands refuse is refused here in their words (400, naming from or to). */
+export function policyFilters(values: Record<string, string>, now = new Date()): PolicyFilters {
+  const { from, to } = parseWith(dayFilter, { from: values.from, to: values.to });
+  const consumerId = values.consumer ? normaliseUuid(values.consumer) : undefined;
+  return {
     ...(consumerId ? { consumerId } : {}),
     status: values.status as PolicyFilters["status"],
     productCode: values.product,
-    ...createdWithin(values.from, values.to),
+    ...createdWithin(from, to),
     ...(values.expiring ? { coverEndsBy: { now, by: new Date(now.getTime() + Number(values.expiring) * 86_400_000) } } : {}),
   };
-  return { filters, values };
 }

@@ -1,13 +1,13 @@
 import { Elysia } from "elysia";
 import { PolicyDetail, PolicyList, PolicyRows, PolicyStatusBlock } from "../../../views/policies/policies";
 import type { AppDeps } from "../../http/context";
-import { csvDownload } from "../../portal/export";
-import { exportHref, moreHref, notFound, PAGE_SIZE } from "../../portal/kit";
+import { csvDownload, csvOrRefusal } from "../../portal/export";
+import { exportHref, notFound } from "../../portal/kit";
 import { page } from "../../portal/page";
 import { portalSession } from "../../portal/session";
 import { watToday } from "../../products/policy-helpers";
-import { policyFilters } from "./model";
-import { certificateDownload, POLICY_CSV_COLUMNS, partnerPolicyView, policyCsvRows, policyRows, policyView, productOptions } from "./presenter";
+import { policyFilters, policyFilterValues } from "./model";
+import { certificateDownload, POLICY_CSV_COLUMNS, partnerPolicyView, policyCsvRows, policyListPage, policyRows, policyView, productOptions } from "./presenter";
 import { findPolicyByReference, hasCertificate, listPolicies } from "./service";
 import type { PolicyRecord } from "./types";
 
@@ -22,23 +22,22 @@ export const policyPortal = (deps: AppDeps) => {
     .use(portalSession(deps))
     .get(
       "/portal/policies",
-      async ({ viewer, csrf, request, query }) => {
-        const { filters, values } = policyFilters(query);
-        const list = await listPolicies(db, { partnerId: viewer.partnerId }, filters, { limit: PAGE_SIZE, cursor: query.cursor || undefined });
-        const rows = await policyRows(db, list.items, hrefOf);
-        const more = moreHref("/portal/policies", values, list.nextCursor);
-        if (query.rows) return <PolicyRows rows={rows} more={more} />;
+      async ({ viewer, csrf, request, query, set }) => {
+        const list = await policyListPage(db, { partnerId: viewer.partnerId }, query, "/portal/policies", (items) => policyRows(db, items, hrefOf));
+        if (list.problem) set.status = 400;
+        if (query.rows) return <PolicyRows rows={list.rows} more={list.more} />;
         return page(
           request,
           { title: "Policies", active: "policies", viewer, csrf },
           <PolicyList
             title="Policies"
             action="/portal/policies"
-            rows={rows}
-            more={more}
-            filters={values}
+            rows={list.rows}
+            more={list.more}
+            filters={list.values}
+            problem={list.problem}
             products={productOptions()}
-            exportHref={exportHref("/portal/policies.csv", values)}
+            exportHref={exportHref("/portal/policies.csv", list.values)}
           />,
         );
       },
@@ -46,15 +45,16 @@ export const policyPortal = (deps: AppDeps) => {
     )
     .get(
       "/portal/policies.csv",
-      ({ viewer, query }) => {
-        const { filters } = policyFilters(query);
-        return csvDownload({
-          filename: `policies-${watToday(new Date())}`,
-          columns: POLICY_CSV_COLUMNS,
-          page: (limit, cursor) => listPolicies(db, { partnerId: viewer.partnerId }, filters, { limit, cursor }),
-          rows: (items) => policyCsvRows(db, items),
-        });
-      },
+      ({ viewer, query, set }) =>
+        csvOrRefusal(set, () => {
+          const filters = policyFilters(policyFilterValues(query));
+          return csvDownload({
+            filename: `policies-${watToday(new Date())}`,
+            columns: POLICY_CSV_COLUMNS,
+            page: (limit, cursor) => listPolicies(db, { partnerId: viewer.partnerId }, filters, { limit, cursor }),
+            rows: (items) => policyCsvRows(db, items),
+          });
+        }),
       { portal: "partner" },
     )
     .get(

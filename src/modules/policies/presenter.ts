@@ -1,12 +1,15 @@
 import type { PendingRow } from "../../../views/admin/admin";
 import { POLICY_STATUS_TEXT, waitingFor } from "../../../views/format";
 import type { PolicyRow, PolicyView } from "../../../views/policies/policies";
+import type { FormProblem } from "../../../views/portal/ui";
 import type { Config } from "../../config";
 import type { CsvValue } from "../../core/csv";
 import { CommandError } from "../../core/errors";
 import { toNaira } from "../../core/money";
 import { coverDays, watTimestamp } from "../../core/time";
 import type { Database } from "../../db/client";
+import { moreHref, PAGE_SIZE } from "../../portal/kit";
+import { problemOf } from "../../portal/page";
 import { fieldLabel, inWords } from "../../portal/words";
 import { allProductCodes, findProduct, productName } from "../../products";
 import { certificateFor, certificateUrl, verificationUrl } from "../certificates/service";
@@ -19,7 +22,8 @@ import { planNoOfPolicy } from "../financing/service";
 import { checkChangeable, endorsementsOf } from "../lifecycle/endorsements";
 import { cancellationSummary, changeHistory } from "../lifecycle/presenter";
 import { cancellationOf, reinstatable, renewable, renewalLinks } from "../lifecycle/service";
-import { hasCertificate, latestQuote, policyContext, storedTerms } from "./service";
+import { policyFilters, policyFilterValues } from "./model";
+import { hasCertificate, latestQuote, listPolicies, policyContext, storedTerms } from "./service";
 import type { PolicyRecord } from "./types";
 
 export const productOptions = () => allProductCodes().map((code) => ({ value: code, label: productName(code) }));
@@ -174,7 +178,7 @@ export async function policyView(db: Database, config: Config, policy: PolicyRec
     reinstatable(db, policy, new Date()),
   ]);
   const product = findProduct(policy.productCode);
-  const hosted = policy.status === "a" && (policy.mode === "test" || product.family.policy.certificate(product.type).delivery === "hosted");
+  const hosted = hasCertificate(policy) && (policy.mode === "test" || product.family.policy.certificate(product.type).delivery === "hosted");
   return {
     reference: policy.reference,
     productName: productName(policy.productCode),
@@ -229,6 +233,30 @@ export async function partnerPolicyView(db: Database, config: Config, policy: Po
   view.claimHref = policy.status === "a" ? `/portal/claims/new${query}` : undefined;
   view.financeHref = financeable ? `/portal/financing/new${query}` : undefined;
   return view;
+}
+
+export interface PolicyListPage {
+  values: Record<string, string>;
+  rows: PolicyRow[];
+  more: string | null;
+  problem?: FormProblem;
+}
+
+/** A page of the policies of `scope` the query's filters select; a refused filter (a date, a page) gives no rows and its refusal beside its input. */
+export async function policyListPage(
+  db: Database,
+  scope: { partnerId?: string },
+  query: Record<string, string | undefined>,
+  base: string,
+  rowsOf: (items: PolicyRecord[]) => Promise<PolicyRow[]>,
+): Promise<PolicyListPage> {
+  const values = policyFilterValues(query);
+  try {
+    const list = await listPolicies(db, scope, policyFilters(values), { limit: PAGE_SIZE, cursor: query.cursor?.trim() || undefined });
+    return { values, rows: await rowsOf(list.items), more: moreHref(base, values, list.nextCursor) };
+  } catch (error) {
+    return { values, rows: [], more: null, problem: problemOf(error) };
+  }
 }
 
 /** The certificate of an approved policy as a download. */
