@@ -130,12 +130,14 @@ export interface components {
         /** claim list: seed */
         "claim-list.seed": {
             cursor?: string;
+            /** @description Created on or after this day (YYYY-MM-DD, Nigerian time; 1900-01-01 to 2099-12-31) */
             from?: string;
             /** @default 20 */
             limit?: number;
             policy?: string;
             /** @enum {string} */
             status?: "submitted" | "in_review" | "approved" | "rejected" | "paid" | "withdrawn";
+            /** @description Created on or before this day (YYYY-MM-DD, Nigerian time; 1900-01-01 to 2099-12-31) */
             to?: string;
         };
         /**
@@ -501,12 +503,14 @@ export interface components {
         /** dump entt_*ADMIN: seed */
         "dump-entt-admin.seed": {
             cursor?: string;
+            /** @description Created on or after this day (YYYY-MM-DD, Nigerian time; 1900-01-01 to 2099-12-31) */
             from?: string;
             /** @default 20 */
             limit?: number;
             productCode?: string;
             /** @enum {string} */
             status?: "p" | "a" | "d" | "l" | "c" | "e";
+            /** @description Created on or before this day (YYYY-MM-DD, Nigerian time; 1900-01-01 to 2099-12-31) */
             to?: string;
         };
         /**
@@ -642,7 +646,7 @@ export interface components {
                 version?: number;
             }[];
             exctnFdbck: components["schemas"]["SuccessFeedback"];
-            /** @description Once approved: the policy number (TST-… in test mode) */
+            /** @description Once approved, also when cancelled, expired or lapsed since: the policy number (TST-… in test mode) */
             policyNo?: string;
             /**
              * @description p pending, a approved, d declined, l lapsed (a financed policy whose plan lapsed), c cancelled, e expired (docs/lifecycle.md)
@@ -845,12 +849,14 @@ export interface components {
         /** dump entt_*: seed */
         "dump-entt.seed": {
             cursor?: string;
+            /** @description Created on or after this day (YYYY-MM-DD, Nigerian time; 1900-01-01 to 2099-12-31) */
             from?: string;
             /** @default 20 */
             limit?: number;
             productCode?: string;
             /** @enum {string} */
             status?: "p" | "a" | "d" | "l" | "c" | "e";
+            /** @description Created on or before this day (YYYY-MM-DD, Nigerian time; 1900-01-01 to 2099-12-31) */
             to?: string;
         };
         /**
@@ -1192,7 +1198,7 @@ export interface components {
             exctnFdbck: components["schemas"]["SuccessFeedback"];
             /** @description The transaction reference as stored (a UUID hyphenated and lower-case): the <tx_id> of later commands */
             id: string;
-            /** @description Once approved: the policy number (TST-… in test mode) */
+            /** @description Once approved, also when cancelled, expired or lapsed since: the policy number (TST-… in test mode) */
             policyNo?: string;
             /**
              * @description p pending, a approved, d declined, l lapsed (a financed policy whose plan lapsed), c cancelled, e expired (docs/lifecycle.md)
