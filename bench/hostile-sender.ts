@@ -3,9 +3,10 @@
  * own so that sending never slows the load generator that measures the partner's quotes. Runs until
  * SIGTERM, then prints what it got as one line of JSON (SenderTally).
  *
- *   bun bench/hostile-sender.ts fast <url> <first address> <body file> <senders>
+ *   bun bench/hostile-sender.ts fast <url> <first address> <body file> <senders> [<per second>]
  *     POSTs the body in <body file> back to back from <senders> clients at once, each one request at
- *     a time as fast as the server takes them, each from an address of its own.
+ *     a time, each from an address of its own: as fast as the server takes them, or at most
+ *     <per second> requests a second each (an attacker keeping under the per-address refusal limit).
  *   bun bench/hostile-sender.ts slow <url> <first address> <connections> <addresses>
  *     Holds <connections> connections open from <addresses> addresses, each sending the head of a
  *     POST / with Content-Length: 1000000 and then one byte a second; one the server closes is
@@ -37,9 +38,10 @@ const tally = (outcome: string, startedAt: number) => {
   outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
 };
 
-async function fast(url: string, body: Uint8Array<ArrayBuffer>, from: string): Promise<never> {
+async function fast(url: string, body: Uint8Array<ArrayBuffer>, from: string, perSecond: number): Promise<never> {
   for (;;) {
     const started = performance.now();
+    const next = started + 1000 / perSecond;
     let outcome: string;
     try {
       const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": from }, body });
@@ -49,6 +51,7 @@ async function fast(url: string, body: Uint8Array<ArrayBuffer>, from: string): P
       outcome = "cut off";
     }
     tally(outcome, started);
+    await Bun.sleep(Math.max(0, next - performance.now()));
   }
 }
 
@@ -80,9 +83,10 @@ if (import.meta.main) {
     const result: SenderTally = { outcomes, meanMs: requests ? Math.round(totalMs / requests) : 0 };
     process.stdout.write(`${JSON.stringify(result)}\n`, () => process.exit(0));
   });
-  if (mode === "fast" && url && rest.length === 2) {
+  if (mode === "fast" && url && (rest.length === 2 || rest.length === 3)) {
     const body = await Bun.file(rest[0]!).bytes();
-    await Promise.all(Array.from({ length: Number(rest[1]) }, (_, i) => fast(url, body, from(i))));
+    const perSecond = rest[2] ? Number(rest[2]) : Number.POSITIVE_INFINITY;
+    await Promise.all(Array.from({ length: Number(rest[1]) }, (_, i) => fast(url, body, from(i), perSecond)));
   } else if (mode === "slow" && url && rest.length === 2) {
     const [connections, addresses] = rest.map(Number) as [number, number];
     for (let i = 0; i < connections; i++) slow(url, from(i % addresses));
