@@ -533,6 +533,13 @@ describe("the portal's forms", () => {
     const other = `clm-${crypto.randomUUID().slice(0, 8)}`;
     oneRedirects(await tenPosts(b, "/portal/claims", (i) => claim(String(1000 + i), other)), 409, `${other} was already used for claim`);
     expect(await rows(claims, and(eq(claims.partnerId, p.partnerId), eq(claims.reference, other)))).toBe(1);
+
+    // The form comes with a reference of its own in the reference input: sent ten times as it came, one claim.
+    const drawn = /name="reference"[^>]*value="(CLM-[0-9A-F]{12})"/.exec((await b.get(`/portal/claims/new?policy=${policy.reference}`)).text)?.[1];
+    expect(drawn).toBeDefined();
+    const sent = await tenPosts(b, "/portal/claims", () => claim("2,000", drawn!));
+    allRedirectTo(sent, sent[0]!.location!);
+    expect(await rows(claims, and(eq(claims.partnerId, p.partnerId), eq(claims.reference, drawn!)))).toBe(1);
   });
 
   test("financing: ten identical plans for one policy are one, and nine refusals naming it; ten identical installments are one payment, each showing it", async () => {

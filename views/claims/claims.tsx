@@ -186,7 +186,7 @@ const DOCUMENT_FIELDS: FieldSpec[] = Array.from({ length: CLAIM_DOCUMENT_INPUTS 
 const REFERENCE_FIELD: FieldSpec = {
   name: "reference",
   label: "Your claim reference",
-  hint: "Optional: 1–64 letters, digits, dots, hyphens or underscores. Sending the same claim again with it never files it twice.",
+  hint: "Filled in for you, so that sending this claim twice never files it twice. You may put your own instead: 1–64 letters, digits, dots, hyphens or underscores.",
 };
 
 const CLAIM_FORM_INPUTS = namesOf([...CLAIM_FIELDS, REFERENCE_FIELD, ...DOCUMENT_FIELDS]);

@@ -20,6 +20,7 @@ import {
   claimRow,
   claimView,
   documentProblem,
+  drawnClaimReference,
   partnerHref,
 } from "./presenter";
 import { type ClaimDetail as ClaimDetailRecord, claimDetail, claimDocument, listClaims, submitClaim, withdrawClaim } from "./service";
@@ -102,7 +103,11 @@ export const claimPortal = (deps: AppDeps) => {
     .get(
       "/portal/claims/new",
       async ({ viewer, csrf, request, query }) =>
-        page(request, shell(viewer, csrf, "Make a claim"), await claimForm(viewer, csrf, { policy: query.policy?.trim() || undefined })),
+        page(
+          request,
+          shell(viewer, csrf, "Make a claim"),
+          await claimForm(viewer, csrf, { policy: query.policy?.trim() || undefined, reference: drawnClaimReference() }),
+        ),
       { portal: "partner" },
     )
     .post(

@@ -1,5 +1,6 @@
 /** Claims as the portal's pages show them: rows, the claim page's view model, the moves offered, the list with its paging. */
 
+import { randomBytes } from "node:crypto";
 import {
   CLAIM_STATUS_TEXT,
   type ClaimFilterValues,
@@ -25,6 +26,13 @@ import { DOCUMENT_TYPES, listFiltersOf, listSeed, parseClaimSeed } from "./model
 import { CLAIM_TRANSITIONS, type ClaimActor } from "./rules";
 import type { ClaimStatus } from "./schema";
 import { type ClaimDetail, type ClaimRecord, type ClaimScope, listClaims } from "./service";
+
+/**
+ * The reference a new claim form is drawn with, in its "Your claim reference" input: the same form
+ * sent twice (a double click, a retry after a lost answer) is one claim, as a repeat of `claim
+ * submit` with its reference is. The person may replace it with their own.
+ */
+export const drawnClaimReference = () => `CLM-${randomBytes(6).toString("hex").toUpperCase()}`;
 
 export const partnerHref = (claimNo: string) => `/portal/claims/${claimNo}`;
 export const adminHref = (claimNo: string) => `/admin/claims/${claimNo}`;
