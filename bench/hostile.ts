@@ -100,6 +100,8 @@ export async function measureHostile(
   settings: HostileSettings,
   scratchDir: string,
   say: (m: string) => void,
+  /** Before each phase (the benchmark's checkpoint, so that none of PostgreSQL's own falls in one). */
+  beforePhase: () => Promise<void>,
 ): Promise<HostileReport> {
   const body = JSON.stringify({
     userInfo: { id: victim.partnerId, athrzt: { id: victim.keyId, key: victim.key } },
@@ -117,6 +119,7 @@ export async function measureHostile(
   const phases: HostilePhase[] = [];
   /** One phase: the partner's quotes for `seconds`, the server's memory sampled every 100 ms, with `sender` (if any) running from a second before. */
   const phase = async (name: string, description: string, paced: boolean, senderArgs?: string[]) => {
+    await beforePhase();
     const sender = senderArgs ? startSender(senderArgs) : undefined;
     if (sender) await Bun.sleep(1000); // the hostile clients are at it before the measurement starts
     let result: LoadResult | undefined;

@@ -443,6 +443,7 @@ async function main(): Promise<number> {
         settings.hostile,
         logDir,
         say,
+        checkpoint,
       );
       for (const { name, quotes } of hostile.phases)
         if (quotes.failed || quotes.errors)

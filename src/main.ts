@@ -15,6 +15,11 @@ import { startWorker } from "./worker/loop";
 
 const environment = loadConfig();
 setLogLevel(environment.LOG_LEVEL);
+// Renamed in issue 34: a deployment still setting it would otherwise believe it throttles sign-in.
+if (process.env.LOGIN_MAX_ATTEMPTS !== undefined)
+  log.warn(
+    "LOGIN_MAX_ATTEMPTS is no longer read: sign-in is throttled by LOGIN_FREE_ATTEMPTS, LOGIN_DELAY_MS, LOGIN_MAX_DELAY_MS and LOGIN_ADDRESS_MAX (README.md)",
+  );
 
 /**
  * Spec 4.4's verification service is a process of its own; `npm start` runs one beside this service
