@@ -1,13 +1,11 @@
 import { defineModule } from "../manifest";
-import { walletCommands } from "./commands";
-import { walletPortal } from "./portal";
 import * as tables from "./schema";
 
-/** The partner's prepaid wallet: top-ups, premiums debited, refunds. */
+/**
+ * The partner's prepaid wallet: its balance and ledger, debited by premiums and credited by refunds
+ * and top-ups. Its page and `wallet topup` belong to the funding module, which tops it up.
+ */
 export const walletModule = defineModule({
   name: "wallet",
-  commands: walletCommands,
-  routes: walletPortal,
   tables,
-  nav: [{ area: "portal", href: "/portal/wallet", label: "Wallet", key: "wallet", order: 60 }],
 });

@@ -3,10 +3,10 @@ import { currency, naira, wireTimestamp } from "../../core/answers";
 import { toNaira } from "../../core/money";
 import { command, refusal } from "../../core/registry";
 import { watTimestamp } from "../../core/time";
-import { paymentProvider } from "../funding/providers";
-import { FUNDING_STATUSES } from "../funding/schema";
-import { earlierTopUpState, startFunding, type TopUpState, testTopUp } from "../funding/service";
-import { topUpRequestFrom, topUpSeed } from "./model";
+import { topUpRequestFrom, topUpSeed } from "../wallet/model";
+import { paymentProvider } from "./providers";
+import { FUNDING_STATUSES } from "./schema";
+import { earlierTopUpState, startFunding, type TopUpState, testTopUp } from "./service";
 
 const REFERENCE_REUSED = refusal(409, "seed.reference <reference> was already used for a top-up of <amount> naira", "the same reference with another amount");
 const OTHER_MODE = refusal(409, "seed.reference <reference> was already used for a <mode>-mode top-up", "a reference used with the other kind of key");
@@ -38,7 +38,7 @@ function topUpAnswer(state: TopUpState) {
   };
 }
 
-export const walletCommands = [
+export const fundingCommands = [
   command({
     grammar: "wallet topup",
     pattern: /^wallet topup$/,

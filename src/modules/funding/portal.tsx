@@ -8,12 +8,12 @@ import { formValues, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { watToday } from "../../products/policy-helpers";
 import { currentWatMonth, usageStatement } from "../enrichment/service";
-import { fundingRow, topUpOutcome } from "../funding/presenter";
-import { paymentProvider } from "../funding/providers";
-import { partnerFundings, payInSandbox, startFunding, testTopUp } from "../funding/service";
-import { topUpRequestFrom, topUpSeedFrom } from "./model";
-import { LEDGER_CSV_COLUMNS, ledgerCsvRow, ledgerRow } from "./presenter";
-import { policyReferences, walletBalance, walletLedger } from "./service";
+import { topUpRequestFrom, topUpSeedFrom } from "../wallet/model";
+import { LEDGER_CSV_COLUMNS, ledgerCsvRow, ledgerRow } from "../wallet/presenter";
+import { policyReferences, walletBalance, walletLedger } from "../wallet/service";
+import { fundingRow, topUpOutcome } from "./presenter";
+import { paymentProvider } from "./providers";
+import { partnerFundings, payInSandbox, startFunding, testTopUp } from "./service";
 
 /** Partner pages: wallet balance, top-up, ledger and the monthly usage statement. */
 export const walletPortal = (deps: AppDeps) => {
