@@ -1,3 +1,6 @@
+/** The environment a key runs in, and a policy was issued in (spec 3, 5.5): the sandbox, or production. */
+export type Mode = "test" | "live";
+
 /** Who is calling: the partner account behind a verified key, and the environment that key runs in. */
 export interface Principal {
   partnerId: string;
@@ -7,5 +10,5 @@ export interface Principal {
   keyId: string;
   keyLabel: "test" | "live" | "legacy";
   /** Test and live keys pin their environment; a legacy key follows the account toggle (spec 5.5). */
-  mode: "test" | "live";
+  mode: Mode;
 }

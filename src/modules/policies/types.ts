@@ -5,13 +5,12 @@ import type { policies } from "./schema";
 /** A stored policy, as every module reads it. */
 export type PolicyRecord = typeof policies.$inferSelect;
 
-/** The key's mode a policy was issued in (spec 3, 5.5). */
-export type Mode = "test" | "live";
+export type { Mode } from "../../core/principal";
 
 /** The insurer's answer about one policy. A real insurer plugs in behind this interface. */
 type InsurerDecision = { approve: true } | { approve: false; reason: string };
 
-/** The insurer that underwrites live policies (src/modules/sandbox/insurer.ts and simulatedInsurer implement it). */
+/** The insurer that underwrites live policies (the sandbox's, in ./underwriting.ts, and simulatedInsurer implement it). */
 export interface InsurerGateway {
   underwrite(
     policy: PolicyRecord,

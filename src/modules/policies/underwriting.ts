@@ -7,7 +7,8 @@ import type { UnderwritingFacts } from "../../products/types";
 import { findConsumer } from "../consumers/service";
 import type { VehicleRegistry } from "../enrichment/registry";
 import { registryAnswer } from "../enrichment/service";
-import { sandboxInsurer } from "../sandbox/insurer";
+import { sandboxDeclineNote } from "../sandbox/declines";
+import { magicReference } from "../sandbox/references";
 import { type Decision, decideAll } from "./review";
 import { policies } from "./schema";
 import { latestQuote, policyContext, storedTerms } from "./service";
@@ -18,6 +19,18 @@ export const simulatedInsurer: InsurerGateway = {
   async underwrite(_policy, { product, terms, policyContext, facts }) {
     const reason = product.family.policy.declineReason(product.type, terms, policyContext, facts);
     return reason ? { approve: false, reason } : { approve: true };
+  },
+};
+
+/**
+ * The insurer of TEST-mode policies, which no insurer may see (spec 5.5): only a magic reference
+ * (src/modules/sandbox/references.ts) leaves a test policy pending with a time to decide it, and this
+ * answers what that reference asked for. Anything else due is approved, as test mode approves.
+ */
+const sandboxInsurer: InsurerGateway = {
+  async underwrite(policy, { product, terms, policyContext }) {
+    if (magicReference("test", policy.reference)?.later === "d") return { approve: false, reason: sandboxDeclineNote(product, terms, policyContext) };
+    return { approve: true };
   },
 };
 

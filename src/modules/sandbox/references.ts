@@ -6,7 +6,7 @@
  *
  * This table is the whole behaviour; docs/sandbox.md describes it for partners.
  */
-import type { Mode } from "../policies/types";
+import type { Mode } from "../../core/principal";
 
 export interface MagicReference {
   /** Upper case; a reference matches when it starts with it, whatever its case. */
