@@ -2,21 +2,22 @@ import { configuredRegistry } from "../enrichment/registry";
 import { defineModule } from "../manifest";
 import { policyAdmin } from "./admin";
 import { policyCommands } from "./commands";
-import { policyPortal } from "./portal";
+import { policyPortal, quotePortal } from "./portal";
 import * as tables from "./schema";
 import { underwriteDuePolicies } from "./underwriting";
 
-/** Issuance, status, the operator's approvals, and underwriting of live policies by the insurer. */
+/** Issuance (the portal's quote & issue too), status, the operator's approvals, and underwriting of live policies by the insurer. */
 export const policiesModule = defineModule({
   name: "policies",
   commands: policyCommands,
-  routes: (deps) => policyPortal(deps).use(policyAdmin(deps)),
+  routes: (deps) => quotePortal(deps).use(policyPortal(deps)).use(policyAdmin(deps)),
   jobs: ({ db, config, gateway }) => {
     const registry = configuredRegistry(config);
     return [{ name: "underwriting", run: (now) => underwriteDuePolicies(db, gateway, now, { registry }) }];
   },
   tables,
   nav: [
+    { area: "portal", href: "/portal/quote", label: "Quote & issue", key: "quote", order: 20 },
     { area: "portal", href: "/portal/policies", label: "Policies", key: "policies", order: 30 },
     { area: "admin", href: "/admin", label: "Approvals", key: "approvals", order: 0 },
     { area: "admin", href: "/admin/policies", label: "Transactions", key: "policies", order: 10 },

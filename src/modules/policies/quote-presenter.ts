@@ -7,8 +7,8 @@ import { isOnlyMissing } from "../../portal/words";
 import { findProduct, type Product } from "../../products";
 import { consumerName } from "../consumers/presenter";
 import { findConsumer, listConsumers, wireConsumerId } from "../consumers/service";
-import { productOptions } from "../policies/presenter";
-import { quoteSeedFromForm } from "./model";
+import { quoteSeedFromForm } from "../quotes/model";
+import { productOptions } from "./presenter";
 
 type FormValues = Record<string, string | undefined>;
 
