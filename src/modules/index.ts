@@ -8,6 +8,7 @@ import { consumersModule } from "./consumers";
 import { dashboardModule } from "./dashboard";
 import { enrichmentModule } from "./enrichment";
 import { eventsModule } from "./events";
+import { routeEventsBy } from "./events/service";
 import { financingModule } from "./financing";
 import { fundingModule } from "./funding";
 import { lifecycleModule } from "./lifecycle";
@@ -18,6 +19,7 @@ import { quotesModule } from "./quotes";
 import { reportingModule } from "./reporting";
 import { walletModule } from "./wallet";
 import { webhooksModule } from "./webhooks";
+import { hasWebhookEndpoint } from "./webhooks/destinations";
 
 /**
  * Every module of the service. Adding one is its folder plus one line here: the command registry,
@@ -45,3 +47,6 @@ export const modules: readonly ModuleManifest[] = [
   eventsModule,
   dashboardModule,
 ];
+
+// The outbox asks the webhooks module, which sits above it, whether a partner's events have anywhere to go.
+routeEventsBy(hasWebhookEndpoint);

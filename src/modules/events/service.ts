@@ -1,7 +1,6 @@
 import { newId } from "../../core/ids";
 import type { Executor } from "../../db/client";
 import { insertCommitted } from "../../db/group-commit";
-import { hasWebhookEndpoint } from "../webhooks/destinations";
 import { outboxEvents } from "./schema";
 
 export interface DomainEvent {
@@ -11,9 +10,22 @@ export interface DomainEvent {
   targetUrl?: string | null;
 }
 
+/** Whether a partner's events have a standing destination (an enabled webhook endpoint). */
+type Destinations = (db: Executor, partnerId: string) => Promise<boolean>;
+
+/**
+ * The webhooks module answers, wired by the assembly (src/modules/index.ts), since the outbox sits
+ * below the module that delivers it. Unwired, every event waits for the fan-out: always right, a
+ * write per event slower.
+ */
+let destinations: Destinations = async () => true;
+export const routeEventsBy = (check: Destinations) => {
+  destinations = check;
+};
+
 /** An outbox row; an event with nowhere to go (no one-off URL, no enabled endpoint) is born dispatched. */
 export async function outboxRow(db: Executor, event: DomainEvent, now: Date) {
-  const goesSomewhere = !!event.targetUrl || (await hasWebhookEndpoint(db, event.partnerId));
+  const goesSomewhere = !!event.targetUrl || (await destinations(db, event.partnerId));
   return { id: newId(), ...event, targetUrl: event.targetUrl ?? null, createdAt: now, dispatchedAt: goesSomewhere ? null : now };
 }
 
