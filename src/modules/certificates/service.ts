@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { day } from "../../../views/format";
 import type { Config } from "../../config";
 import { publicUrl } from "../../config";
@@ -7,7 +7,6 @@ import { coverDays, watTimestamp } from "../../core/time";
 import type { Database, Executor } from "../../db/client";
 import { findProduct, productName } from "../../products";
 import { consumers } from "../consumers/schema";
-import { policyEndorsements } from "../lifecycle/schema";
 import { partners } from "../partners/schema";
 import type { PolicyRecord } from "../policies/types";
 import { CERTIFICATE_MIME, type CertificateModel, type CertificateType } from "./model";
@@ -69,18 +68,18 @@ export async function renderCertificateFor(db: Executor, config: Config, policy:
     printed: policy.printed,
     verifyUrl: verificationUrl(config, policy.policyNo!),
     ...(cancelled ? { status: `CANCELLED from ${day(policy.cancelledFrom)}: no cover after ${day(cover.lastDay)}` } : {}),
-    ...(policy.version > 1 ? { version: await versionLine(db, policy) } : {}),
+    ...(policy.version > 1 ? { version: versionLine(policy) } : {}),
   };
   return { type, mime: CERTIFICATE_MIME[type], content: await renderCertificate(model, type) };
 }
 
 /** "2, after the change of 25 Nov 2026": the version a changed policy's certificate prints, and when it was made. */
-async function versionLine(db: Executor, policy: PolicyRecord): Promise<string> {
-  const [change] = await db
-    .select({ at: policyEndorsements.createdAt, decidedAt: policyEndorsements.decidedAt })
-    .from(policyEndorsements)
-    .where(and(eq(policyEndorsements.policyId, policy.id), eq(policyEndorsements.version, policy.version)));
-  return change ? `${policy.version}, after the change of ${day(change.decidedAt ?? change.at)}` : String(policy.version);
+const versionLine = (policy: PolicyRecord): string =>
+  policy.versionAt ? `${policy.version}, after the change of ${day(policy.versionAt)}` : String(policy.version);
+
+/** Forget a policy's stored certificates: its terms changed, and the next request draws the new version. */
+export async function discardCertificates(tx: Executor, policyId: string): Promise<void> {
+  await tx.delete(certificates).where(eq(certificates.policyId, policyId));
 }
 
 /** Keep a rendered certificate. A concurrent first request may have stored it already: keep theirs (identical terms). */

@@ -16,7 +16,7 @@ import { endorsementPremiumChange, type PremiumChange } from "../../products/end
 import { watToday } from "../../products/policy-helpers";
 import type { EndorsementRule, PolicyTerms } from "../../products/types";
 import { type AuditActor, recordAudit } from "../audit/service";
-import { certificates } from "../certificates/schema";
+import { discardCertificates } from "../certificates/service";
 import { earnOnExtraPremium, reverseOnRefund } from "../commissions/earning";
 import { findConsumer } from "../consumers/service";
 import { recordEvent } from "../events/service";
@@ -228,12 +228,13 @@ async function applyEndorsement(tx: Executor, policy: PolicyRecord, endorsement:
       deviceId: endorsement.deviceId,
       premiumKobo: policy.premiumKobo + endorsement.premiumChangeKobo,
       version,
+      versionAt: now,
       // The registry learns a new plate; the certificate is drawn again with the new version.
       registryPublishedAt: null,
     })
     .where(eq(policies.id, policy.id))
     .returning();
-  await tx.delete(certificates).where(eq(certificates.policyId, policy.id));
+  await discardCertificates(tx, policy.id);
   if (policy.mode === "live" && endorsement.premiumChangeKobo < 0) {
     await refundPremium(tx, policy.partnerId, policy.id, -endorsement.premiumChangeKobo, now);
     await reverseOnRefund(tx, policy, -endorsement.premiumChangeKobo, policy.premiumKobo, now);

@@ -239,6 +239,7 @@ async function newPolicy(
     autoRenew: false,
     autoRenewFailedAt: null,
     version: 1,
+    versionAt: null,
     endorsed: false,
   };
 }

@@ -49,6 +49,8 @@ export const policies = pgTable(
     coverGaps: jsonb("cover_gaps").$type<{ from: string; to: string }[]>().notNull().default([]),
     /** The certificate's version: 1 at issuance, one more for each change applied (endorsement; docs/lifecycle.md). */
     version: integer("version").notNull().default(1),
+    /** When the current version took effect (the change that made it applied); null for version 1. Printed on its certificate. */
+    versionAt: timestamp("version_at", { withTimezone: true }),
     /** Whether a change was ever asked for (policy_endorsements has rows): STATUS reads the history only then. */
     endorsed: boolean("endorsed").notNull().default(false),
     /** A cancelled policy's end of cover: the instant its cancellation took effect (docs/lifecycle.md). */
