@@ -10,27 +10,23 @@
  */
 import { describe, expect, test } from "bun:test";
 import type { z } from "zod";
-import {
-  type AdminConsumerEntry,
-  type AdminTransactionEntry,
-  type Answer,
-  type AnswerBody,
-  type AnswerSchemaName,
-  type ConsumerSeed,
-  type InsureSeed,
+import type {
+  AdminConsumerEntry,
+  AdminTransactionEntry,
+  Answer,
+  AnswerBody,
+  AnswerSchemaName,
+  ConsumerSeed,
+  InsureSeed,
   PartnerClient,
-  type QuoteSeed,
-  type Schemas,
-  type StatusAnswerBody,
+  QuoteSeed,
+  Schemas,
+  StatusAnswerBody,
 } from "../../clients/typescript/src/index";
 import { commandRegistry } from "../../src/commands";
 import { vehicleFacts as fixtureVehicle } from "../support/fixtures";
+import { type Holds, type Method, recordingClient, type Same } from "./support";
 
-/** True when A and B are the same type (not merely assignable: a seed of optional fields is assignable to most others). */
-type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
-type Holds<T extends true> = T;
-
-type Method = { [M in keyof PartnerClient]: PartnerClient[M] extends (...args: any[]) => Promise<unknown> ? M : never }[keyof PartnerClient];
 /** The seed parameter (position `At`) of a method, without the `undefined` of a default. */
 type SeedOf<M extends Method, At extends number> = NonNullable<Parameters<PartnerClient[M]>[At]>;
 type AnswerOf<M extends Method> = Awaited<ReturnType<PartnerClient[M]>>;
@@ -219,22 +215,6 @@ const accepted: Record<string, (client: PartnerClient) => Promise<unknown>> = {
 
 // A product code the generated types do not know yet (the service added it since) can still be quoted, with any fields.
 export const quoteNewProduct = (client: PartnerClient, code: string) => client.quote(code, { anyField: 1 });
-
-/** A client whose fetch keeps each request and answers a bare success. */
-function recordingClient() {
-  const sent: { cmmnd: string; seed?: unknown }[] = [];
-  const client = new PartnerClient({
-    baseUrl: "http://service.invalid/",
-    partnerId: crypto.randomUUID(),
-    keyId: crypto.randomUUID(),
-    key: btoa("k".repeat(32)),
-    fetch: async (_input, init) => {
-      sent.push(JSON.parse(String(init?.body)).cmmnd);
-      return Response.json({ exctnFdbck: { id: 75, id_v4: 200 } });
-    },
-  });
-  return { client, sent };
-}
 
 /** The zod schema the service validates a request's seed with: the command's, or its product's. */
 function seedSchemaOf(cmmnd: string, seed: unknown): z.ZodType {

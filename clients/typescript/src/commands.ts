@@ -3,7 +3,10 @@
 /** `entt_<consumer_id>|insr_<product_code>-<tx_id>`: the policy that status, appr and the lifecycle commands address. */
 const policy = (consumerId: string, productCode: string, txId: string) => `entt_${consumerId}|insr_${productCode}-${txId}`;
 
-/** Builders of every command string (placeholders filled in). */
+/**
+ * Builders of every command string (placeholders filled in), named as the client's methods:
+ * test/client/commands.test.ts fails while a command of the service's registry has no method here.
+ */
 export const commands = {
   registerConsumer: () => "prfl entity",
   quote: (productCode: string) => `dump ipck_${productCode}*PRMM`,
