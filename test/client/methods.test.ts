@@ -201,6 +201,83 @@ describe("wallet, claims, financing", () => {
   });
 });
 
+describe("the policy lifecycle: each change by its own reference, a repeat answering the first", () => {
+  /** A vehicle policy of its own, approved at once (test mode). */
+  async function vehiclePolicy() {
+    const txId = crypto.randomUUID();
+    await client.insure(state.consumerId, { ctgry: "vhcl", type: "tprt", pckg: "1111", id: txId, insrncDrtn: "1y", addtnlFact: vehicleFacts() });
+    return [state.consumerId, "vhcl-tprt-1111", txId] as const;
+  }
+
+  test("quoteEndorsement, then endorse: a new plate, applied at once as certificate version 2", async () => {
+    const policy = await vehiclePolicy();
+    const addtnlFact = { rgstrtId: "LND456XY" };
+    const changes = [{ field: "rgstrtId", from: "ABC123DE", to: "LND456XY" }];
+    const preview = await client.quoteEndorsement(...policy, { addtnlFact });
+    expect(preview).toEqual({
+      id: policy[2],
+      status: "a",
+      changes,
+      premiumChange: 0,
+      explanation: "The premium does not change",
+      reviewed: false,
+      exctnFdbck: OK,
+    });
+    const seed = { id: crypto.randomUUID(), addtnlFact };
+    const endorsed = await client.endorse(...policy, seed);
+    expect(endorsed).toMatchObject({
+      id: policy[2],
+      status: "a",
+      version: 2,
+      endorsement: { id: seed.id, status: "applied", version: 2, changes, premiumChange: 0 },
+      exctnFdbck: OK,
+    });
+    expect(await client.endorse(...policy, seed)).toEqual(endorsed);
+  });
+
+  test("quoteCancellation and cancel from a later day give the same figures; reinstate before it takes effect: no gap", async () => {
+    const policy = await vehiclePolicy();
+    const effectiveDate = watDate(30);
+    const refund = await client.quoteCancellation(...policy, effectiveDate);
+    expect(refund).toMatchObject({ id: policy[2], status: "a", effectiveDate, refund: 15_000, fee: 0, refundBasis: "cooling-off", exctnFdbck: OK });
+    const { id: _id, status: _status, exctnFdbck: _feedback, ...figures } = refund;
+    const seed = { id: crypto.randomUUID(), reason: "item_sold" as const, effectiveDate, note: "Car sold to a dealer" };
+    const cancelled = await client.cancel(...policy, seed);
+    expect(cancelled).toMatchObject({
+      id: policy[2],
+      status: "c",
+      cancellation: { id: seed.id, reason: "item_sold", note: seed.note, ...figures },
+      exctnFdbck: OK,
+    });
+    expect(cancelled.statusNote).toStartWith(`Cancelled from ${effectiveDate}`);
+    expect(await client.cancel(...policy, seed)).toEqual(cancelled);
+    expect((await client.status(...policy)).status).toBe("c");
+
+    const reinstatement = { id: crypto.randomUUID() };
+    const reinstated = await client.reinstate(...policy, reinstatement);
+    expect(reinstated).toMatchObject({ id: policy[2], status: "a", reinstatement: { id: reinstatement.id, paid: 0 }, exctnFdbck: OK });
+    expect(reinstated.reinstatement.gap).toBeUndefined();
+    expect(await client.reinstate(...policy, reinstatement)).toEqual(reinstated);
+    expect((await client.status(...policy)).status).toBe("a");
+  });
+
+  test("renew in the last 60 days: a new policy under seed.id, its status by its own reference; setAutoRenew on and off", async () => {
+    const txId = crypto.randomUUID();
+    const addtnlFact = { sumInsured: 1_000_000, description: "Laptop, camera and two phones" };
+    await client.insure(state.consumerId, { ctgry: "allr", type: "stnd", pckg: "1111", id: txId, insrncDrtn: "1m", addtnlFact });
+    const seed = { id: crypto.randomUUID() };
+    const renewed = await client.renew(state.consumerId, "allr-stnd-1111", txId, seed);
+    expect(renewed).toMatchObject({ id: seed.id, renews: txId, status: "a", prmm: 5_000, exctnFdbck: OK });
+    // Its cover continues from the midnight after the renewed one's ends.
+    expect(renewed.coverStart).toMatch(/^\d{4}-\d\d-\d\d 00:00:00$/);
+    expect(await client.renew(state.consumerId, "allr-stnd-1111", txId, seed)).toEqual(renewed);
+    expect(await client.status(state.consumerId, "allr-stnd-1111", renewed.id)).toMatchObject({ status: "a", policyNo: renewed.policyNo });
+
+    expect(await client.setAutoRenew(state.consumerId, "allr-stnd-1111", renewed.id, true)).toEqual({ id: renewed.id, autoRenew: true, exctnFdbck: OK });
+    expect(await client.setAutoRenew(state.consumerId, "allr-stnd-1111", renewed.id, false)).toEqual({ id: renewed.id, autoRenew: false, exctnFdbck: OK });
+  });
+});
+
 describe("webhooks: the endpoint commands, and real deliveries verified by verifyWebhook", () => {
   test("registerWebhook → secret once; listWebhooks without it", async () => {
     const registered = await client.registerWebhook({ url: receiver.url("/client"), events: ["webhook.test", "wallet.credited"], description: "client test" });

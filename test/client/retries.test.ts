@@ -247,6 +247,13 @@ describe("network errors: repeated only when the command is safe to repeat", () 
       ["prfl entity", { class: "h", eMail: "a@b.ng" }],
       ["webhook secret"],
       ["webhook update", { endpointId: "x", enabled: true }],
+      ["dump entt_ab|insr_vhcl-tprt-1111-x*REFUND"],
+      ["dump entt_ab|insr_vhcl-tprt-1111-x*ENDORSE", { addtnlFact: { rgstrtId: "LND456XY" } }],
+      ["rnew entt_ab|insr_vhcl-tprt-1111-x*AUTO", { enabled: true }],
+      ["cncl entt_ab|insr_vhcl-tprt-1111-x", { id: "CNCL-1", reason: "duplicate" }],
+      ["rinst entt_ab|insr_vhcl-tprt-1111-x", { id: "RINST-1" }],
+      ["rnew entt_ab|insr_vhcl-tprt-1111-x", { id: "RNEW-1" }],
+      ["ndrs entt_ab|insr_vhcl-tprt-1111-x", { id: "NDRS-1", addtnlFact: { rgstrtId: "LND456XY" } }],
     ];
     const unsafe: [string, unknown?][] = [
       ["entt_3f1c0d9e8b7a4c2f9e1d0c3b5a7f9e21: insure", { ...insure, id: undefined }],
@@ -264,6 +271,10 @@ describe("network errors: repeated only when the command is safe to repeat", () 
       ["webhook test", {}],
       ["webhook secret", { rotate: true }],
       ["webhook update", { endpointId: "x", rotateSecret: true }],
+      ["cncl entt_ab|insr_vhcl-tprt-1111-x", { reason: "duplicate" }],
+      ["rinst entt_ab|insr_vhcl-tprt-1111-x", {}],
+      ["rnew entt_ab|insr_vhcl-tprt-1111-x", {}],
+      ["ndrs entt_ab|insr_vhcl-tprt-1111-x", { addtnlFact: { rgstrtId: "LND456XY" } }],
       ["something new", {}],
     ];
     for (const [cmmnd, seed] of safe) expect({ cmmnd, safe: isSafeToRepeat(cmmnd, seed) }).toEqual({ cmmnd, safe: true });

@@ -81,6 +81,29 @@ export function countingFetch(inner: typeof fetch = fetch) {
   return { fetch: wrapped, bodies };
 }
 
+/** True when A and B are the same type (not merely assignable: a seed of optional fields is assignable to most others). */
+export type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+/** A compile error unless T is true: `Holds<Same<…>>` in a type checked by `npm run typecheck`. */
+export type Holds<T extends true> = T;
+/** The methods of PartnerClient (what answers a promise). */
+export type Method = { [M in keyof PartnerClient]: PartnerClient[M] extends (...args: any[]) => Promise<unknown> ? M : never }[keyof PartnerClient];
+
+/** A client whose fetch keeps each request (`{ cmmnd, seed }`) instead of sending it, and answers a bare success. */
+export function recordingClient() {
+  const sent: { cmmnd: string; seed?: unknown }[] = [];
+  const client = new PartnerClient({
+    baseUrl: "http://service.invalid/",
+    partnerId: crypto.randomUUID(),
+    keyId: crypto.randomUUID(),
+    key: btoa("k".repeat(32)),
+    fetch: async (_input, init) => {
+      sent.push(JSON.parse(String(init?.body)).cmmnd);
+      return Response.json({ exctnFdbck: { id: 75, id_v4: 200 } });
+    },
+  });
+  return { client, sent };
+}
+
 export { newImei as imei, vehicleFacts, watDate } from "../support/fixtures";
 
 export const consumerSeed = () => ({

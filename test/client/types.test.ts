@@ -10,27 +10,23 @@
  */
 import { describe, expect, test } from "bun:test";
 import type { z } from "zod";
-import {
-  type AdminConsumerEntry,
-  type AdminTransactionEntry,
-  type Answer,
-  type AnswerBody,
-  type AnswerSchemaName,
-  type ConsumerSeed,
-  type InsureSeed,
+import type {
+  AdminConsumerEntry,
+  AdminTransactionEntry,
+  Answer,
+  AnswerBody,
+  AnswerSchemaName,
+  ConsumerSeed,
+  InsureSeed,
   PartnerClient,
-  type QuoteSeed,
-  type Schemas,
-  type StatusAnswerBody,
+  QuoteSeed,
+  Schemas,
+  StatusAnswerBody,
 } from "../../clients/typescript/src/index";
 import { commandRegistry } from "../../src/commands";
 import { vehicleFacts as fixtureVehicle } from "../support/fixtures";
+import { type Holds, type Method, recordingClient, type Same } from "./support";
 
-/** True when A and B are the same type (not merely assignable: a seed of optional fields is assignable to most others). */
-type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
-type Holds<T extends true> = T;
-
-type Method = { [M in keyof PartnerClient]: PartnerClient[M] extends (...args: any[]) => Promise<unknown> ? M : never }[keyof PartnerClient];
 /** The seed parameter (position `At`) of a method, without the `undefined` of a default. */
 type SeedOf<M extends Method, At extends number> = NonNullable<Parameters<PartnerClient[M]>[At]>;
 type AnswerOf<M extends Method> = Awaited<ReturnType<PartnerClient[M]>>;
@@ -49,6 +45,18 @@ export type MethodsUseTheirCommandsSchemas = [
   Holds<Answers<"status", "dump-entt-consumer-id-insr-product-code-tx-id-status">>,
   Holds<Takes<"approve", 3, "appr-entt-consumer-id-insr-product-code-tx-id">>,
   Holds<Answers<"approve", "appr-entt-consumer-id-insr-product-code-tx-id">>,
+  Holds<Takes<"cancel", 3, "cncl-entt-consumer-id-insr-product-code-tx-id">>,
+  Holds<Answers<"cancel", "cncl-entt-consumer-id-insr-product-code-tx-id">>,
+  Holds<Answers<"quoteCancellation", "dump-entt-consumer-id-insr-product-code-tx-id-refund">>,
+  Holds<Takes<"reinstate", 3, "rinst-entt-consumer-id-insr-product-code-tx-id">>,
+  Holds<Answers<"reinstate", "rinst-entt-consumer-id-insr-product-code-tx-id">>,
+  Holds<Takes<"renew", 3, "rnew-entt-consumer-id-insr-product-code-tx-id">>,
+  Holds<Answers<"renew", "rnew-entt-consumer-id-insr-product-code-tx-id">>,
+  Holds<Answers<"setAutoRenew", "rnew-entt-consumer-id-insr-product-code-tx-id-auto">>,
+  Holds<Takes<"endorse", 3, "ndrs-entt-consumer-id-insr-product-code-tx-id">>,
+  Holds<Answers<"endorse", "ndrs-entt-consumer-id-insr-product-code-tx-id">>,
+  Holds<Takes<"quoteEndorsement", 3, "dump-entt-consumer-id-insr-product-code-tx-id-endorse">>,
+  Holds<Answers<"quoteEndorsement", "dump-entt-consumer-id-insr-product-code-tx-id-endorse">>,
   Holds<Takes<"listTransactions", 0, "dump-entt">>,
   Holds<Answers<"listTransactions", "dump-entt">>,
   Holds<Takes<"listAllTransactions", 0, "dump-entt-admin">>,
@@ -81,6 +89,7 @@ export type MethodsUseTheirCommandsSchemas = [
   Holds<Answers<"runLapse", "payment-runlapse">>,
   Holds<Takes<"topUpWallet", 0, "wallet-topup">>,
   Holds<Answers<"topUpWallet", "wallet-topup">>,
+  Holds<Answers<"walletStatement", "wallet-statement">>,
   Holds<Takes<"registerWebhook", 0, "webhook-register">>,
   Holds<Answers<"registerWebhook", "webhook-register">>,
   Holds<Takes<"updateWebhook", 0, "webhook-update">>,
@@ -206,22 +215,6 @@ const accepted: Record<string, (client: PartnerClient) => Promise<unknown>> = {
 
 // A product code the generated types do not know yet (the service added it since) can still be quoted, with any fields.
 export const quoteNewProduct = (client: PartnerClient, code: string) => client.quote(code, { anyField: 1 });
-
-/** A client whose fetch keeps each request and answers a bare success. */
-function recordingClient() {
-  const sent: { cmmnd: string; seed?: unknown }[] = [];
-  const client = new PartnerClient({
-    baseUrl: "http://service.invalid/",
-    partnerId: crypto.randomUUID(),
-    keyId: crypto.randomUUID(),
-    key: btoa("k".repeat(32)),
-    fetch: async (_input, init) => {
-      sent.push(JSON.parse(String(init?.body)).cmmnd);
-      return Response.json({ exctnFdbck: { id: 75, id_v4: 200 } });
-    },
-  });
-  return { client, sent };
-}
 
 /** The zod schema the service validates a request's seed with: the command's, or its product's. */
 function seedSchemaOf(cmmnd: string, seed: unknown): z.ZodType {

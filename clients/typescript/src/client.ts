@@ -5,6 +5,10 @@ import type {
   AdminConsumerEntry,
   AdminTransactionEntry,
   Answer,
+  AutoRenewAnswerBody,
+  CancelAnswerBody,
+  CancellationQuoteAnswerBody,
+  CancelSeed,
   CertificateFields,
   ClaimDetail,
   ClaimEntry,
@@ -16,6 +20,10 @@ import type {
   ClaimWithdrawSeed,
   ConsumerEntry,
   ConsumerSeed,
+  EndorseAnswerBody,
+  EndorsementQuoteAnswerBody,
+  EndorsementQuoteSeed,
+  EndorseSeed,
   FinanceLoanAnswerBody,
   FinanceLoanSeed,
   Hospital,
@@ -24,6 +32,7 @@ import type {
   InstallmentSeed,
   InsureAnswerBody,
   InsureSeed,
+  IsoDate,
   ListSeed,
   ModeAnswerBody,
   Page,
@@ -32,6 +41,10 @@ import type {
   QuoteAnswerBody,
   QuoteSeed,
   RegisterConsumerAnswerBody,
+  ReinstateAnswerBody,
+  ReinstateSeed,
+  RenewAnswerBody,
+  RenewSeed,
   ReviewAnswerBody,
   ReviewSeed,
   RunLapseAnswerBody,
@@ -260,6 +273,74 @@ export class PartnerClient {
   /** `set env_live` / `set env_test`: the account toggle (legacy keys follow it; test and live keys stay pinned). */
   setMode(mode: "live" | "test", options?: CallOptions): Promise<Answer<ModeAnswerBody>> {
     return this.command<ModeAnswerBody>(commands.setMode(mode), undefined, options);
+  }
+
+  // --- the policy lifecycle (docs/lifecycle.md) ---------------------------------------------------
+
+  /**
+   * `cncl entt_…|insr_…`: cancel an approved policy from `seed.effectiveDate` (today unless a later
+   * day within the cover): status `c`, the product's refund to the wallet, a financing plan closed.
+   * A repeat with the same `seed.id` returns the first answer.
+   */
+  cancel(consumerId: string, productCode: ProductCode, txId: string, seed: CancelSeed, options?: CallOptions): Promise<Answer<CancelAnswerBody>> {
+    return this.command<CancelAnswerBody>(commands.cancel(consumerId, productCode, txId), seed, options);
+  }
+
+  /** `dump entt_…|insr_…*REFUND`: what cancelling from `effectiveDate` (today when omitted) would give back; changes nothing. */
+  quoteCancellation(
+    consumerId: string,
+    productCode: ProductCode,
+    txId: string,
+    effectiveDate?: IsoDate,
+    options?: CallOptions,
+  ): Promise<Answer<CancellationQuoteAnswerBody>> {
+    const seed = (effectiveDate ? { effectiveDate } : {}) satisfies Schemas["dump-entt-consumer-id-insr-product-code-tx-id-refund.seed"];
+    return this.command<CancellationQuoteAnswerBody>(commands.quoteCancellation(consumerId, productCode, txId), seed, options);
+  }
+
+  /**
+   * `rinst entt_…|insr_…`: put a cancelled policy back in force within 30 days of the cancellation
+   * taking effect (its refund paid back from the wallet), or a lapsed one within 30 days of the lapse.
+   * A repeat with the same `seed.id` returns the first answer.
+   */
+  reinstate(consumerId: string, productCode: ProductCode, txId: string, seed: ReinstateSeed, options?: CallOptions): Promise<Answer<ReinstateAnswerBody>> {
+    return this.command<ReinstateAnswerBody>(commands.reinstate(consumerId, productCode, txId), seed, options);
+  }
+
+  /**
+   * `rnew entt_…|insr_…`: renew a policy in its last 60 days into a new one under `seed.id`, its
+   * cover continuing from the day after, decided and paid as insure: follow the answer's `id` with
+   * {@link status} or {@link waitForDecision}. A repeat with the same `seed.id` returns the first answer.
+   */
+  renew(consumerId: string, productCode: ProductCode, txId: string, seed: RenewSeed, options?: CallOptions): Promise<Answer<RenewAnswerBody>> {
+    return this.command<RenewAnswerBody>(commands.renew(consumerId, productCode, txId), seed, options);
+  }
+
+  /** `rnew entt_…|insr_…*AUTO`: renew the policy automatically from the wallet a week before its cover ends (`true`), or no longer (`false`). */
+  setAutoRenew(consumerId: string, productCode: ProductCode, txId: string, enabled: boolean, options?: CallOptions): Promise<Answer<AutoRenewAnswerBody>> {
+    const seed = { enabled } satisfies Schemas["rnew-entt-consumer-id-insr-product-code-tx-id-auto.seed"];
+    return this.command<AutoRenewAnswerBody>(commands.setAutoRenew(consumerId, productCode, txId), seed, options);
+  }
+
+  /**
+   * `ndrs entt_…|insr_…`: change an approved policy's facts mid-term (an endorsement): applied at
+   * once as a new certificate version, or pending where an administrator reviews the product's live
+   * changes; the premium difference is charged or given back. A repeat with the same `seed.id`
+   * returns the first answer.
+   */
+  endorse(consumerId: string, productCode: ProductCode, txId: string, seed: EndorseSeed, options?: CallOptions): Promise<Answer<EndorseAnswerBody>> {
+    return this.command<EndorseAnswerBody>(commands.endorse(consumerId, productCode, txId), seed, options);
+  }
+
+  /** `dump entt_…|insr_…*ENDORSE`: what {@link endorse} with these facts would change and cost now; changes nothing. */
+  quoteEndorsement(
+    consumerId: string,
+    productCode: ProductCode,
+    txId: string,
+    seed: EndorsementQuoteSeed,
+    options?: CallOptions,
+  ): Promise<Answer<EndorsementQuoteAnswerBody>> {
+    return this.command<EndorsementQuoteAnswerBody>(commands.quoteEndorsement(consumerId, productCode, txId), seed, options);
   }
 
   // --- enrichment (activated accounts) ----------------------------------------------------------

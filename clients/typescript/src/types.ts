@@ -129,6 +129,32 @@ export type CertificateFields = Pick<StatusAnswerBody, "statusNote" | "policyNo"
 export type ReviewSeed = Schemas["appr-entt-consumer-id-insr-product-code-tx-id.seed"];
 export type ReviewAnswerBody = AnswerBody<"appr-entt-consumer-id-insr-product-code-tx-id.response">;
 
+// --- the policy lifecycle (docs/lifecycle.md): cncl, rinst, rnew, ndrs and their previews ------
+
+/** `id` is your reference for the cancellation (a repeat with it returns the first answer); `effectiveDate` today unless later. */
+export type CancelSeed = Schemas["cncl-entt-consumer-id-insr-product-code-tx-id.seed"];
+export type CancellationReason = CancelSeed["reason"];
+/** The policy, now `c`, with its `cancellation`: the refund to the wallet and the rule that gave it. */
+export type CancelAnswerBody = AnswerBody<"cncl-entt-consumer-id-insr-product-code-tx-id.response">;
+/** The figures `cncl` would store from that date, changing nothing. */
+export type CancellationQuoteAnswerBody = AnswerBody<"dump-entt-consumer-id-insr-product-code-tx-id-refund.response">;
+/** `id` is your reference for the reinstatement (a repeat with it returns the first answer). */
+export type ReinstateSeed = Schemas["rinst-entt-consumer-id-insr-product-code-tx-id.seed"];
+/** The policy back in force, with what was `paid` and the `gap` without cover, if any. */
+export type ReinstateAnswerBody = AnswerBody<"rinst-entt-consumer-id-insr-product-code-tx-id.response">;
+/** `id` is the new policy's transaction reference, as insure's `seed.id`. */
+export type RenewSeed = Schemas["rnew-entt-consumer-id-insr-product-code-tx-id.seed"];
+/** The new policy (`id`) and the one it `renews`: decided and paid as insure; its status by its own reference. */
+export type RenewAnswerBody = AnswerBody<"rnew-entt-consumer-id-insr-product-code-tx-id.response">;
+export type AutoRenewAnswerBody = AnswerBody<"rnew-entt-consumer-id-insr-product-code-tx-id-auto.response">;
+/** `id` is your reference for the change; `addtnlFact` only the fields that change (each product's list: docs/lifecycle.md). */
+export type EndorseSeed = Schemas["ndrs-entt-consumer-id-insr-product-code-tx-id.seed"];
+/** The policy with its `endorsement`: applied at once (a new certificate `version`), or pending an administrator's review. */
+export type EndorseAnswerBody = AnswerBody<"ndrs-entt-consumer-id-insr-product-code-tx-id.response">;
+export type EndorsementQuoteSeed = Schemas["dump-entt-consumer-id-insr-product-code-tx-id-endorse.seed"];
+/** What `ndrs` would change and charge (or give back), and whether an administrator would review it; changes nothing. */
+export type EndorsementQuoteAnswerBody = AnswerBody<"dump-entt-consumer-id-insr-product-code-tx-id-endorse.response">;
+
 // --- dump entt_* -------------------------------------------------------------------------------
 
 export type TransactionListSeed = Schemas["dump-entt.seed"];
