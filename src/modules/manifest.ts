@@ -14,10 +14,15 @@ interface JobContext {
   gateway: InsurerGateway;
 }
 
-/** What the assembled service tells a module's pages (a module cannot import the registry that gathers it). */
-interface ServiceFacts {
+/**
+ * What the assembled service tells a module's pages: what a module cannot import, because it sits
+ * above it (the registry that gathers it; a module higher in the order, docs/architecture.md).
+ */
+export interface ServiceFacts {
   /** Every command's grammar, in the reference's order. */
   commandGrammars: readonly string[];
+  /** Partners' names by id (the partners module's): for the audit log, which every module writes below it. */
+  partnerNames(db: Database, partnerIds: string[]): Promise<Map<string, string>>;
 }
 
 /**

@@ -2,6 +2,8 @@ import { Elysia } from "elysia";
 import { commandRegistry } from "../commands";
 import type { AppDeps } from "../http/context";
 import { modules } from "../modules";
+import type { ServiceFacts } from "../modules/manifest";
+import { partnerNames } from "../modules/partners/service";
 import { authRoutes } from "./auth-routes";
 import { dashboardRoutes } from "./dashboard";
 import { SHELL_NAV } from "./navigation";
@@ -16,7 +18,7 @@ import { portalBodies } from "./session";
  */
 export const portalRoutes = (appDeps: AppDeps) => {
   const deps: AppDeps = { ...appDeps, navigation: [...SHELL_NAV, ...modules.flatMap((module) => module.nav ?? [])] };
-  const facts = { commandGrammars: commandRegistry.definitions.map((definition) => definition.grammar) };
+  const facts: ServiceFacts = { commandGrammars: commandRegistry.definitions.map((definition) => definition.grammar), partnerNames };
   const portal = new Elysia({ name: "portal" })
     .onAfterHandle({ as: "global" }, ({ request, set }) => {
       const path = new URL(request.url).pathname;

@@ -5,6 +5,21 @@
  * docs/lifecycle.md gives the rules with worked examples.
  */
 
+/** Why a policy is cancelled (`cncl` seed.reason): stored with the cancellation, and said in words wherever it is shown. */
+export const CANCELLATION_REASONS = ["insured_request", "item_sold", "duplicate", "trip_cancelled", "loan_repaid", "misrepresentation", "other"] as const;
+export type CancellationReason = (typeof CANCELLATION_REASONS)[number];
+
+/** Each reason in words; the insurer's findings are the operator's to give. */
+export const CANCELLATION_REASON_TEXT: Readonly<Record<CancellationReason, { text: string; operatorOnly?: boolean }>> = {
+  insured_request: { text: "The insured asked to cancel" },
+  item_sold: { text: "The insured vehicle, device, goods or property was sold or replaced" },
+  duplicate: { text: "Issued twice by mistake" },
+  trip_cancelled: { text: "The trip or shipment was called off" },
+  loan_repaid: { text: "The loan was repaid early" },
+  misrepresentation: { text: "Misrepresentation or fraud found by the insurer", operatorOnly: true },
+  other: { text: "Another reason (say which in the note)" },
+};
+
 /** How a family refunds. */
 export type CancellationRule =
   /** Cover that runs with time (vehicle, device, health, property): the unexpired share, less a short-period fee. */

@@ -6,7 +6,7 @@ import { moreHref } from "../../portal/kit";
 import { page } from "../../portal/page";
 import { portalSession } from "../../portal/session";
 import { watToday } from "../../products/policy-helpers";
-import { partnerNames } from "../partners/service";
+import type { ServiceFacts } from "../manifest";
 import { AUDIT_CSV_COLUMNS, auditCsvRow, auditRow } from "./presenter";
 import { listAudit } from "./service";
 
@@ -14,7 +14,7 @@ import { listAudit } from "./service";
 const AUDIT_PAGE_SIZE = 50;
 
 /** The operator's audit log: who did what, newest first. */
-export const auditAdmin = (deps: AppDeps) => {
+export const auditAdmin = (deps: AppDeps, { partnerNames }: ServiceFacts) => {
   const db = deps.database.db;
   return new Elysia({ name: "admin-audit" })
     .use(portalSession(deps))

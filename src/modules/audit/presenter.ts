@@ -3,7 +3,7 @@ import { dateTime, naira, POLICY_STATUS_TEXT } from "../../../views/format";
 import type { CsvValue } from "../../core/csv";
 import { watTimestamp } from "../../core/time";
 import { productName } from "../../products";
-import { CANCELLATION_REASON_TEXT } from "../lifecycle/model";
+import { CANCELLATION_REASON_TEXT } from "../../products/cancellation";
 import type { AuditRecord } from "./service";
 
 /** Each audited action in words (the stored names are for queries and exports). */

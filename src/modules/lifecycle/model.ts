@@ -2,19 +2,9 @@
 import { z } from "zod";
 import { wireTimestamp } from "../../core/answers";
 import { isoDate, parseWith } from "../../core/validation";
+import { CANCELLATION_REASONS } from "../../products/cancellation";
 import { transactionReference } from "../policies/reference";
-import { CANCELLATION_REASONS, type CancellationReason, ENDORSEMENT_STATUSES } from "./schema";
-
-/** Each reason in words, and whether a partner may give it (misrepresentation is the insurer's finding). */
-export const CANCELLATION_REASON_TEXT: Readonly<Record<CancellationReason, { text: string; operatorOnly?: boolean }>> = {
-  insured_request: { text: "The insured asked to cancel" },
-  item_sold: { text: "The insured vehicle, device, goods or property was sold or replaced" },
-  duplicate: { text: "Issued twice by mistake" },
-  trip_cancelled: { text: "The trip or shipment was called off" },
-  loan_repaid: { text: "The loan was repaid early" },
-  misrepresentation: { text: "Misrepresentation or fraud found by the insurer", operatorOnly: true },
-  other: { text: "Another reason (say which in the note)" },
-};
+import { ENDORSEMENT_STATUSES } from "./schema";
 
 /** `cncl entt_…`: cancel an approved policy from a date. */
 export const cancelSeed = z.strictObject({

@@ -11,12 +11,12 @@ import { notFound, type ResponseSet, redirectTo } from "../../portal/kit";
 import { formValues, page, problemOf, typedValue } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { inWords } from "../../portal/words";
+import { CANCELLATION_REASONS, type CancellationReason } from "../../products/cancellation";
 import { findPolicyByReference, policiesByIds } from "../policies/service";
 import type { PolicyRecord } from "../policies/types";
 import { decideEndorsement, endorsementsOf, endorsePolicy } from "./endorsements";
 import { typedEffectiveDate } from "./model";
 import { cancelFormView, changeDecisionView, changeFormView, changeReferenceOf, refundPreview, reinstateView, renewView, requestedChanges } from "./presenter";
-import { CANCELLATION_REASONS, type CancellationReason } from "./schema";
 import { type Canceller, cancelPolicy, reinstatePolicy, renewPolicy } from "./service";
 
 /** One surface's way to its policies: the partner's by reference, the operator's by id. */

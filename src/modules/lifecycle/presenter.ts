@@ -11,13 +11,13 @@ import type { Database } from "../../db/client";
 import { problemOf } from "../../portal/page";
 import { inWords } from "../../portal/words";
 import { findProduct, productName } from "../../products";
-import { claimsAfterCancellation } from "../../products/cancellation";
+import { CANCELLATION_REASON_TEXT, claimsAfterCancellation } from "../../products/cancellation";
 import { seedFromForm } from "../../products/forms";
 import { watToday } from "../../products/policy-helpers";
 import type { FormField } from "../../products/types";
 import type { PolicyRecord } from "../policies/types";
 import { checkChangeable, type EndorsementRecord, endorsableFields, endorsementsOf, quoteEndorsement } from "./endorsements";
-import { CANCELLATION_REASON_TEXT, typedEffectiveDate } from "./model";
+import { typedEffectiveDate } from "./model";
 import type { FactChange } from "./schema";
 import { assessReinstatement, type CancellationRecord, type CancellationTerms, type Canceller, quoteCancellation, quoteRenewal } from "./service";
 

@@ -1,13 +1,10 @@
 import { sql } from "drizzle-orm";
 import { bigint, date, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { REFUND_BASES } from "../../products/cancellation";
+import { CANCELLATION_REASONS, REFUND_BASES } from "../../products/cancellation";
 import { claims } from "../claims/schema";
 import { financingPlans } from "../financing/schema";
 import { partnerOwned } from "../partners/schema";
 import { policies } from "../policies/schema";
-
-export const CANCELLATION_REASONS = ["insured_request", "item_sold", "duplicate", "trip_cancelled", "loan_repaid", "misrepresentation", "other"] as const;
-export type CancellationReason = (typeof CANCELLATION_REASONS)[number];
 
 /**
  * A policy's cancellation, as an object with its effective time and its money (docs/lifecycle.md):

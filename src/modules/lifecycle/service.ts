@@ -12,7 +12,7 @@ import { lastCoverDay, watTimestamp } from "../../core/time";
 import type { Database, Executor } from "../../db/client";
 import { isUniqueViolation } from "../../db/errors";
 import { findProduct, renewableProductCodes } from "../../products";
-import { cancellationRefund, type Refund } from "../../products/cancellation";
+import { CANCELLATION_REASON_TEXT, type CancellationReason, cancellationRefund, type Refund } from "../../products/cancellation";
 import { watMidnight, watToday } from "../../products/policy-helpers";
 import { type AuditActor, recordAudit } from "../audit/service";
 import { claims } from "../claims/schema";
@@ -32,8 +32,7 @@ import {
 } from "../policies/service";
 import type { Mode, PolicyRecord } from "../policies/types";
 import { payPremiumFor, refundPremium } from "../wallet/service";
-import { CANCELLATION_REASON_TEXT } from "./model";
-import { type CancellationReason, policyCancellations, policyEndorsements, policyReinstatements } from "./schema";
+import { policyCancellations, policyEndorsements, policyReinstatements } from "./schema";
 
 export type CancellationRecord = typeof policyCancellations.$inferSelect;
 
