@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import postgres from "postgres";
 import { openDatabase } from "../src/db/client";
-import { issuePolicy } from "../src/modules/policies/issuance";
+import { issuePolicy } from "../src/modules/issuance/issuance";
 import { classifyCommandAnswer, runLoad } from "./load";
 import { cpuMs, fundedPartners, postgresPids, withScratchDatabase } from "./measure";
 import { benchInsureSeed, benchPerson } from "./seeds";

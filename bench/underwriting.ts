@@ -11,8 +11,8 @@
  */
 import { openDatabase } from "../src/db/client";
 import { changeRate } from "../src/modules/commissions/service";
-import { issuePolicy } from "../src/modules/policies/issuance";
-import { simulatedInsurer, underwriteDuePolicies } from "../src/modules/policies/underwriting";
+import { issuePolicy } from "../src/modules/issuance/issuance";
+import { simulatedInsurer, underwriteDuePolicies } from "../src/modules/issuance/underwriting";
 import { cpuMs, fundedPartners, postgresPids, withScratchDatabase } from "./measure";
 import { benchInsureSeed } from "./seeds";
 

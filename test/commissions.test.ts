@@ -13,9 +13,9 @@ import { basisPointsOf, percentText, previousMonth, rateFrom, statementMonth } f
 import { changeRate, listRates, partnerStatement } from "../src/modules/commissions/service";
 import { currentWatMonth, watMonth } from "../src/modules/enrichment/service";
 import { outboxEvents } from "../src/modules/events/schema";
+import { simulatedInsurer, underwriteDuePolicies } from "../src/modules/issuance/underwriting";
 import { policies } from "../src/modules/policies/schema";
 import type { PolicyRecord } from "../src/modules/policies/types";
-import { simulatedInsurer, underwriteDuePolicies } from "../src/modules/policies/underwriting";
 import { walletEntries, wallets } from "../src/modules/wallet/schema";
 import { postCommissions } from "../src/modules/wallet/service";
 import { type TestPartner, testApp } from "./support/harness";

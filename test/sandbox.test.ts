@@ -7,8 +7,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { asc, eq } from "drizzle-orm";
 import { outboxEvents } from "../src/modules/events/schema";
+import { simulatedInsurer, underwriteDuePolicies } from "../src/modules/issuance/underwriting";
 import { policies } from "../src/modules/policies/schema";
-import { simulatedInsurer, underwriteDuePolicies } from "../src/modules/policies/underwriting";
 import { MAGIC_REFERENCES, magicReference } from "../src/modules/sandbox/references";
 import { walletEntries, wallets } from "../src/modules/wallet/schema";
 import { deliverDueWebhooks, deliverySettings, dispatchOutboxEvents } from "../src/modules/webhooks/dispatcher";

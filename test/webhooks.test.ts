@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
-import { simulatedInsurer, underwriteDuePolicies } from "../src/modules/policies/underwriting";
+import { simulatedInsurer, underwriteDuePolicies } from "../src/modules/issuance/underwriting";
 import {
   type DeliverySettings,
   deliverDueWebhooks,

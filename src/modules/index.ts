@@ -11,6 +11,7 @@ import { eventsModule } from "./events";
 import { routeEventsBy } from "./events/service";
 import { financingModule } from "./financing";
 import { fundingModule } from "./funding";
+import { issuanceModule } from "./issuance";
 import { lifecycleModule } from "./lifecycle";
 import type { ModuleManifest } from "./manifest";
 import { partnersModule } from "./partners";
@@ -31,6 +32,7 @@ export const modules: readonly ModuleManifest[] = [
   quotesModule,
   partnersModule,
   policiesModule,
+  issuanceModule,
   walletModule,
   fundingModule,
   commissionsModule,

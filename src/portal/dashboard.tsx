@@ -3,7 +3,7 @@ import { Dashboard } from "../../views/portal/dashboard";
 import type { AppDeps } from "../http/context";
 import { dashboardCharts } from "../modules/dashboard/presenter";
 import { expiringSoon, policiesByStatus, premiumsByMonth } from "../modules/dashboard/statistics";
-import { policyLine } from "../modules/policies/presenter";
+import { policyLine } from "../modules/issuance/presenter";
 import { listPolicies } from "../modules/policies/service";
 import { walletBalance } from "../modules/wallet/service";
 import { page } from "./page";

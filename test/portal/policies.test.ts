@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { count, eq } from "drizzle-orm";
-import { simulatedInsurer, underwriteDuePolicies } from "../../src/modules/policies/underwriting";
+import { simulatedInsurer, underwriteDuePolicies } from "../../src/modules/issuance/underwriting";
 import { quotes as quotesTable } from "../../src/modules/quotes/schema";
 import { inWords } from "../../src/portal/words";
 import { PNG_BASE64, testApp } from "../support/harness";

@@ -19,7 +19,7 @@ import { claims } from "../claims/schema";
 import { earnOnExtraPremium, reverseOnRefund } from "../commissions/earning";
 import { recordEvent } from "../events/service";
 import { cancelPlanOfPolicy, lapsedPlanOfPolicy, reopenLapsedPlan } from "../financing/service";
-import { issueRenewal, renewalOf } from "../policies/issuance";
+import { issueRenewal, renewalOf } from "../issuance/issuance";
 import { policies } from "../policies/schema";
 import {
   addressConditions,

@@ -1,25 +1,12 @@
-import { configuredRegistry } from "../enrichment/registry";
 import { defineModule } from "../manifest";
-import { policyAdmin } from "./admin";
-import { policyCommands } from "./commands";
-import { policyPortal, quotePortal } from "./portal";
 import * as tables from "./schema";
-import { underwriteDuePolicies } from "./underwriting";
 
-/** Issuance (the portal's quote & issue too), status, the operator's approvals, and underwriting of live policies by the insurer. */
+/**
+ * The policies table and what every module reads of a policy (its record, its address and
+ * reference on the wire, its queries): the shared kernel below the modules that issue, change,
+ * claim on, finance and bill policies (docs/architecture.md).
+ */
 export const policiesModule = defineModule({
   name: "policies",
-  commands: policyCommands,
-  routes: (deps) => quotePortal(deps).use(policyPortal(deps)).use(policyAdmin(deps)),
-  jobs: ({ db, config, gateway }) => {
-    const registry = configuredRegistry(config);
-    return [{ name: "underwriting", run: (now) => underwriteDuePolicies(db, gateway, now, { registry }) }];
-  },
   tables,
-  nav: [
-    { area: "portal", href: "/portal/quote", label: "Quote & issue", key: "quote", order: 20 },
-    { area: "portal", href: "/portal/policies", label: "Policies", key: "policies", order: 30 },
-    { area: "admin", href: "/admin", label: "Approvals", key: "approvals", order: 0 },
-    { area: "admin", href: "/admin/policies", label: "Transactions", key: "policies", order: 10 },
-  ],
 });

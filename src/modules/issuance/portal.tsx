@@ -9,13 +9,13 @@ import { exportHref, notFound, redirectTo } from "../../portal/kit";
 import { formValuesWithFiles, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { watToday } from "../../products/policy-helpers";
+import { policyFilters, policyFilterValues } from "../policies/model";
+import { findPolicyByReference, hasCertificate, listPolicies } from "../policies/service";
+import type { PolicyRecord } from "../policies/types";
 import { issueSeedsFromForm } from "../quotes/model";
 import { quoteAndIssue } from "./issuance";
-import { policyFilters, policyFilterValues } from "./model";
 import { certificateDownload, POLICY_CSV_COLUMNS, partnerPolicyView, policyCsvRows, policyListPage, policyRows, policyView, productOptions } from "./presenter";
 import { premiumPreview, productOf, quotePageView } from "./quote-presenter";
-import { findPolicyByReference, hasCertificate, listPolicies } from "./service";
-import type { PolicyRecord } from "./types";
 
 const NOT_YOURS = "No policy with this reference on your account.";
 

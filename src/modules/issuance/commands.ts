@@ -9,12 +9,12 @@ import { keyActor } from "../audit/service";
 import { type CertificateDocument, certificateFor, certificateUrl, renderCertificateFor } from "../certificates/service";
 import { endorsementsOf, wireEndorsement } from "../lifecycle/endorsements";
 import { endorsementShape } from "../lifecycle/model";
+import { createdWithin, listSeed, reviewSeed } from "../policies/model";
+import { findPolicy, hasCertificate, listPolicies, policyHeading } from "../policies/service";
+import type { PolicyRecord } from "../policies/types";
+import { addressOf, POLICY_ADDRESS, POLICY_UNKNOWN, policyStatus, statusNote, storedReference } from "../policies/wire";
 import { issuedPolicy, issuePolicy } from "./issuance";
-import { createdWithin, listSeed, reviewSeed } from "./model";
 import { reviewPolicy } from "./review";
-import { findPolicy, hasCertificate, listPolicies, policyHeading } from "./service";
-import type { PolicyRecord } from "./types";
-import { addressOf, POLICY_ADDRESS, POLICY_UNKNOWN, policyStatus, statusNote, storedReference } from "./wire";
 
 /** Spec 2.6: the policy number once approved, and the certificate in the product's form (both kept once cancelled or expired; a lapsed policy keeps its number). */
 const certificateShape = z.object({

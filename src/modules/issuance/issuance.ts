@@ -14,15 +14,15 @@ import { earnOnApproval } from "../commissions/earning";
 import { type ConsumerRecord, findConsumer } from "../consumers/service";
 import { outboxEvents } from "../events/schema";
 import { outboxRow } from "../events/service";
+import { insureSeed, policyFieldsSeed, webHookUrl } from "../policies/model";
+import { normaliseReference } from "../policies/reference";
+import { type PolicyStatus, policies } from "../policies/schema";
+import { consumerIdFrom, findPolicyByReference, latestQuote, newPolicyNumber, policyContext, statusEvent } from "../policies/service";
+import type { Mode, PolicyRecord } from "../policies/types";
 import { quotePremium } from "../quotes/service";
 import { sandboxDeclineNote } from "../sandbox/declines";
 import { magicReference } from "../sandbox/references";
 import { payPremiumFor } from "../wallet/service";
-import { insureSeed, policyFieldsSeed, webHookUrl } from "./model";
-import { normaliseReference } from "./reference";
-import { type PolicyStatus, policies } from "./schema";
-import { consumerIdFrom, findPolicyByReference, latestQuote, newPolicyNumber, policyContext, statusEvent } from "./service";
-import type { Mode, PolicyRecord } from "./types";
 
 const newCertificateToken = () => randomBytes(24).toString("base64url");
 

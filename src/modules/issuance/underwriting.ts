@@ -7,12 +7,12 @@ import type { UnderwritingFacts } from "../../products/types";
 import { findConsumer } from "../consumers/service";
 import type { VehicleRegistry } from "../enrichment/registry";
 import { registryAnswer } from "../enrichment/service";
+import { policies } from "../policies/schema";
+import { latestQuote, policyContext, storedTerms } from "../policies/service";
+import type { InsurerGateway, PolicyRecord } from "../policies/types";
 import { sandboxDeclineNote } from "../sandbox/declines";
 import { magicReference } from "../sandbox/references";
 import { type Decision, decideAll } from "./review";
-import { policies } from "./schema";
-import { latestQuote, policyContext, storedTerms } from "./service";
-import type { InsurerGateway, PolicyRecord } from "./types";
 
 /** The built-in insurer: applies the product's decline rules (spec 7); its delay is the scheduling delay. */
 export const simulatedInsurer: InsurerGateway = {

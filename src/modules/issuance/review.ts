@@ -6,10 +6,10 @@ import { findProduct } from "../../products";
 import { type AuditActor, recordAudit } from "../audit/service";
 import { earnOnApproval } from "../commissions/earning";
 import { recordEvents } from "../events/service";
+import { policies } from "../policies/schema";
+import { addressConditions, newPolicyNumber, notFoundAt, type PolicyAddress, requirePolicyMode, statusEvent } from "../policies/service";
+import type { Mode, PolicyRecord } from "../policies/types";
 import { refundPremiums } from "../wallet/service";
-import { policies } from "./schema";
-import { addressConditions, newPolicyNumber, notFoundAt, type PolicyAddress, requirePolicyMode, statusEvent } from "./service";
-import type { Mode, PolicyRecord } from "./types";
 
 const noLongerPending = (policy: PolicyRecord) => new CommandError(409, `policy ${policy.reference} is no longer pending`);
 

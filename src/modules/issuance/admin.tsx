@@ -18,7 +18,9 @@ import { consumerDocument, wireConsumerId } from "../consumers/service";
 import { configuredRegistry } from "../enrichment/registry";
 import { vinDecoderAt } from "../enrichment/vin";
 import { partnerNames } from "../partners/service";
-import { policyFilters, policyFilterValues, reviewForm } from "./model";
+import { policyFilters, policyFilterValues, reviewForm } from "../policies/model";
+import { hasCertificate, listPolicies, policiesByIds } from "../policies/service";
+import type { PolicyRecord } from "../policies/types";
 import {
   certificateDownload,
   POLICY_CSV_COLUMNS,
@@ -33,8 +35,6 @@ import {
   vehicleChecksView,
 } from "./presenter";
 import { reviewPolicyById } from "./review";
-import { hasCertificate, listPolicies, policiesByIds } from "./service";
-import type { PolicyRecord } from "./types";
 
 /** The operator's pages for policies: the approvals queue, every partner's transactions, any policy's detail. */
 export const policyAdmin = (deps: AppDeps) => {
