@@ -21,8 +21,8 @@ export function assertDriverPatched(driver = loadedDriver): void {
     if (missing > 0)
       throw new Error(
         `postgres.js is not patched: ${path} lacks ${missing} of the ${hunks.length} fixes of patches/postgres@3.4.9.patch, without which a lost database connection can hang or crash the service (docs/reliability.md). ` +
-          "Its install skipped the postinstall script (npm install or npm ci --ignore-scripts?). " +
-          "Run `node scripts/patch-dependencies.mjs`, or install again without --ignore-scripts, then start again.",
+          "The install skipped the project's postinstall script (npm install or npm ci --ignore-scripts?). " +
+          "Run `node scripts/patch-dependencies.mjs` (or `npm rebuild`, which runs every install script skipped), then start again.",
       );
   }
 }
