@@ -1,12 +1,12 @@
 /**
  * The PostgreSQL driver under dropped connections (docs/reliability.md, "Lost database
- * connections"; scripts/patch-dependencies.mjs, edit 4). PostgreSQL only: 30 callers query one
+ * connections"; patches/postgres@3.4.9.patch, fix 4). PostgreSQL only: 30 callers query one
  * pool of 10 connections with the options the service uses, each asking for its own number back,
  * while every backend of the database is terminated every 0.1–0.3 s for 5 s. Unpatched, under Bun,
  * queries of a connection that closed with an error stayed on it: one was answered with an empty
  * result (the service read a genuine key as unknown and answered 401), the others never settled,
  * hanging their callers and the connection. Now every query ends within seconds of the last fault,
- * with its own answer or a connection error. And (edit 5) a query that fails after some of its rows
+ * with its own answer or a connection error. And (fix 5) a query that fails after some of its rows
  * arrived no longer shifts the rows of the connection's next query.
  */
 import { afterAll, expect, test } from "bun:test";

@@ -11,6 +11,7 @@ import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { type Config, loadConfig } from "../config";
 import { log } from "../core/log";
+import { assertDriverPatched } from "./driver-patch";
 
 /** One drizzle type for both engines: domain code never knows which one it talks to. */
 export type Database = PgDatabase<PgQueryResultHKT>;
@@ -76,7 +77,9 @@ export type ConnectionSettings = Pick<
 
 /**
  * `url` set → PostgreSQL through postgres.js (its connections bounded by `connection`, the defaults
- * when not given); otherwise PGlite in `dataDir` ("memory://" for tests). Migrations are applied.
+ * when not given), refused when the installed postgres.js lacks its patch; otherwise PGlite in
+ * `dataDir` ("memory://" for tests), which never opens a postgres.js connection, so needs no patch.
+ * Migrations are applied.
  */
 export async function openDatabase(options: { url?: string; dataDir?: string; connection?: ConnectionSettings }): Promise<DatabaseHandle> {
   if (options.url) return openPostgres(options.url, options.connection ?? loadConfig({}));
@@ -103,6 +106,7 @@ function connectionOptions(settings: ConnectionSettings): postgres.Options<Recor
 }
 
 async function openPostgres(url: string, settings: ConnectionSettings): Promise<DatabaseHandle> {
+  assertDriverPatched();
   const migrationClient = postgres(url, { max: 1, onnotice: () => {} });
   try {
     await migrationClient`select pg_advisory_lock(${MIGRATION_LOCK})`;
