@@ -55,6 +55,8 @@ export interface ProductFamily {
   policy: PolicyRules;
   /** What a cancelled policy's premium gives back (src/products/cancellation.ts, docs/lifecycle.md). */
   cancellation: CancellationRule;
+  /** The most a claim on one of its policies may ask for (docs/claims.md). */
+  claims: ClaimRule;
   /** The insurer that underwrites `type` and is owed its premium (the bordereaux, docs/reporting.md). */
   insurer(type: string): Insurer;
   /** The mid-term changes (endorsements) an insured may ask for; absent: none (cancel and issue anew). */
@@ -63,6 +65,27 @@ export interface ProductFamily {
   forms(type: string): ProductForms;
   /** The zod schemas `quote` and `policy.terms` validate `type`'s seeds with: the command reference shows them (src/reference). */
   schemas(type: string): ProductSchemas;
+}
+
+/** What a claim rule reads of the policy claimed on. */
+export interface ClaimedPolicy {
+  /** The full product code, e.g. "phnn-flx1-1111". */
+  productCode: string;
+  /** The facts stored with the policy (its validated addtnlFact and insrncDrtn). */
+  facts: Readonly<Record<string, unknown>>;
+}
+
+/** The most a claim may ask for, in integer kobo, and what that figure is. */
+export interface ClaimCeiling {
+  kobo: number;
+  /** What the ceiling is, for the refusal: "the declared value of the goods (goodsValue)". */
+  basis: string;
+}
+
+/** A family's claim limits (src/products/claims.ts has the ones families share). `T`: how the family names a type. */
+export interface ClaimRule<T = string> {
+  /** The most a claim on a policy of `type` may ask for: its sum insured where the product has one. */
+  ceiling(type: T, policy: ClaimedPolicy): ClaimCeiling;
 }
 
 /**
