@@ -55,7 +55,7 @@ export interface ProductFamily {
   policy: PolicyRules;
   /** What a cancelled policy's premium gives back (src/products/cancellation.ts, docs/lifecycle.md). */
   cancellation: CancellationRule;
-  /** The most a claim on one of its policies may ask for (docs/claims.md). */
+  /** The most a claim on one of its policies may ask for, and the excess an approval keeps back (docs/claims.md). */
   claims: ClaimRule;
   /** The insurer that underwrites `type` and is owed its premium (the bordereaux, docs/reporting.md). */
   insurer(type: string): Insurer;
@@ -86,6 +86,8 @@ export interface ClaimCeiling {
 export interface ClaimRule<T = string> {
   /** The most a claim on a policy of `type` may ask for: its sum insured where the product has one. */
   ceiling(type: T, policy: ClaimedPolicy): ClaimCeiling;
+  /** Kept back from each approved claim, in percent of the approved amount; absent: no excess. */
+  excessPercent?: number;
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * The claim rules that need no database: the state machine, the excess, the most a claim may be
- * worth (as the policy's product family rules it), and claim numbers. The service and every
+ * worth (both as the policy's product family rules them), and claim numbers. The service and every
  * surface read them from here.
  */
 import { randomBytes } from "node:crypto";
@@ -35,15 +35,12 @@ export function checkTransition(claimNo: string, from: ClaimStatus, to: ClaimSta
   throw new CommandError(409, `claim ${claimNo} is ${from}, so it cannot become ${to}: from ${from} it can only become ${allowed}`);
 }
 
-/** Excess per claim in percent of the approved amount, by product category (spec 2.5: phone cover, 10 % per claim). */
-const EXCESS_PERCENT: Readonly<Record<string, number>> = { phnn: 10 };
-
 /**
  * What an approval pays: the excess is the product's percentage of the approved amount, rounded
  * half up to the kobo; the payable amount is the rest, so excess + payable = approved exactly.
  */
 export function settlement(productCode: string, approvedKobo: number): { excessKobo: number; payableKobo: number } {
-  const percent = EXCESS_PERCENT[productCode.split("-")[0]!] ?? 0;
+  const percent = findProduct(productCode).family.claims.excessPercent ?? 0;
   const excessKobo = Math.round((approvedKobo * percent) / 100);
   return { excessKobo, payableKobo: approvedKobo - excessKobo };
 }

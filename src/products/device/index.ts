@@ -7,7 +7,7 @@ import { durationField, nameField, productFamily, wholeNairaInKobo } from "../sh
 import type { ClaimRule, ProductFamily } from "../types";
 import { deviceForms } from "./form";
 import { type DeviceIdentifier, deviceFacts, devicePolicy, IMEI, SERIAL_NUMBER } from "./policy";
-import { DEVICE_DURATIONS, type DeviceTier, devicePremiumKobo, LAPTOP_TIERS, PHONE_TIERS, type PhoneTier } from "./tiers";
+import { DEVICE_DURATIONS, type DeviceTier, devicePremiumKobo, LAPTOP_TIERS, PHONE_EXCESS_PERCENT, PHONE_TIERS, type PhoneTier } from "./tiers";
 
 const deviceSeed = z.object({ insrncDrtn: durationField(DEVICE_DURATIONS) });
 
@@ -40,9 +40,10 @@ function deviceFamily<T extends DeviceTier>(
   });
 }
 
-/** Spec 2.5: a phone is insured for the top of its tier's value band. */
+/** Spec 2.5: a phone is insured for the top of its tier's value band, and each claim keeps back the excess. */
 const phoneClaims: ClaimRule<PhoneTier> = {
   ceiling: (tier, { productCode }) => ({ kobo: wholeNairaInKobo(tier.deviceValueTo), basis: `the top of the device value band of ${productCode}` }),
+  excessPercent: PHONE_EXCESS_PERCENT,
 };
 
 // Spec 2.5: uIdnt is the IMEI for phones, the serial number for laptops.

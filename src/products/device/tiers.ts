@@ -20,7 +20,10 @@ export interface PhoneTier extends DeviceTier {
   deviceValueTo: number;
 }
 
-const PHONE_COVER = "Accidental screen damage (drop, impact, pressure), in Nigeria only; 10% excess per claim";
+/** Spec 2.5: kept back from every approved phone claim, in percent. */
+export const PHONE_EXCESS_PERCENT = 10;
+
+const PHONE_COVER = `Accidental screen damage (drop, impact, pressure), in Nigeria only; ${PHONE_EXCESS_PERCENT}% excess per claim`;
 
 /** Bands of spec 2.5, lowest first; premiums of spec 2.4 (flx1 and flx2; flx3 is not shown and keeps the same 6m = half-year pattern). */
 const PHONE_BANDS = [
