@@ -1,11 +1,11 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { freePort } from "../bench/servers";
 import { publishApprovedVehicles } from "../src/modules/enrichment/publication";
 import { httpVehicleRegistry, type PublishedPolicy, type VehicleRegistry } from "../src/modules/enrichment/registry";
 import { usageCharges } from "../src/modules/enrichment/schema";
 import { currentWatMonth, usageStatement } from "../src/modules/enrichment/service";
-import { policies } from "../src/modules/policies/schema";
+import { awaitingRegistry, policies } from "../src/modules/policies/schema";
 import { simulatedInsurer, underwriteDuePolicies } from "../src/modules/policies/underwriting";
 import { newPlate, publishVehicle } from "./niid/records";
 import { type TestPartner, testApp } from "./support/harness";
@@ -313,5 +313,15 @@ describe("underwriting consults the registry; approved vehicle policies are publ
       .where(eq(policies.partnerId, p.partnerId));
     const published = rows.filter((row) => row.publishedAt !== null).map((row) => references.get(row.reference));
     expect(published.sort()).toEqual(vehicles);
+  });
+
+  test("the publication job's query reads the queue's partial index: the migrated index lists the products the families publish", async () => {
+    const plan = await db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      return tx.execute(sql`explain ${tx.select().from(policies).where(awaitingRegistry(policies)).orderBy(policies.statusAt).limit(20)}`);
+    });
+    // postgres.js answers an array of rows, PGlite an object with `rows`.
+    const rows = (Array.isArray(plan) ? plan : (plan as unknown as { rows: unknown[] }).rows) as Record<string, string>[];
+    expect(rows.map((row) => row["QUERY PLAN"]).join("\n")).toContain("policies_unpublished_vehicles_idx");
   });
 });
