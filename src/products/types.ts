@@ -103,8 +103,6 @@ export interface EndorsementRule {
   beforeCoverStarts?: boolean;
   /** Whether a live change goes to an administrator; absent: when the policy itself was reviewed (its route is manual). */
   reviewed?(type: string, changed: readonly string[]): boolean;
-  /** Stored facts kept as they are rather than sent through `policy.terms` again (a document's stored summary). */
-  carried?: readonly string[];
 }
 
 /**
@@ -263,6 +261,12 @@ export interface PolicyRules {
   /** The simulated insurer's decision (spec 7 decline reasons); null approves. */
   declineReason(type: string, terms: PolicyTerms, context: PolicyContext, facts: UnderwritingFacts): string | null;
   certificate(type: string): CertificateForm;
+  /**
+   * Facts stored as a summary of a document sent (its kind and size), never the document, so they
+   * cannot go through `terms` again: a change keeps them as stored, a renewal leaves them out and is
+   * decided as a request without the document (docs/lifecycle.md).
+   */
+  documentFacts?: readonly string[];
   /**
    * Vehicle products: the vehicle a policy insures, as the registry should show it. The insurer
    * checks the plate against the registry before approving; approved policies are published to it.

@@ -46,8 +46,6 @@ export const vehicle: ProductFamily = productFamily({
   endorsement: {
     fields: (type) => (type === "cmpr" ? ["rgstrtId", "vhclValueForInsrnc"] : ["rgstrtId"]),
     reviewed: (_type, changed) => changed.includes("vhclValueForInsrnc"),
-    // Stored as the document's kind and size, not the document: kept as it is, not validated again.
-    carried: ["proofOfOwnrsh"],
   },
   forms: vehicleForms,
   schemas({ code }) {
