@@ -1,15 +1,15 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { freePort } from "../bench/servers";
 import { publishApprovedVehicles } from "../src/modules/enrichment/publication";
 import { httpVehicleRegistry, type PublishedPolicy, type VehicleRegistry } from "../src/modules/enrichment/registry";
 import { usageCharges } from "../src/modules/enrichment/schema";
 import { currentWatMonth, usageStatement } from "../src/modules/enrichment/service";
 import { simulatedInsurer, underwriteDuePolicies } from "../src/modules/issuance/underwriting";
-import { policies } from "../src/modules/policies/schema";
+import { awaitingRegistry, policies } from "../src/modules/policies/schema";
 import { newPlate, publishVehicle } from "./niid/records";
 import { type TestPartner, testApp } from "./support/harness";
-import { fullConsumer, insureSeed, productCases } from "./support/policies";
+import { approvedPolicy, fullConsumer, insureSeed, productCases } from "./support/policies";
 import { startVerificationService } from "./support/verification-service";
 
 const niid = await startVerificationService();
@@ -298,5 +298,30 @@ describe("underwriting consults the registry; approved vehicle policies are publ
     expect(row!.registryPublishedAt).not.toBeNull();
     const found = await p.run("enrch niid_vehicle", { search_type: "policy", value: issued.policyNo });
     expect(found).toMatchObject({ status: "found", details: { registration_number: plate, vehicle_make: "Toyota", insurer: "Sandbox Insurance Plc" } });
+  });
+
+  test("only vehicle policies are published: an approved policy of any other product is not in the registry's queue", async () => {
+    const p = await enrichedPartner();
+    const vehicles = ["vhcl-cmpr-1111", "vhcl-tprt-1111"];
+    const others = ["phnn-flx1-1111", "lapt-flx2-1111", "gtrn-stnd-1111", "allr-stnd-1111"];
+    const references = new Map<string, string>();
+    for (const code of [...vehicles, ...others]) references.set(await approvedPolicy(p, code), code);
+    while ((await publishApprovedVehicles(db, registry, "Sandbox Insurance Plc", new Date())) > 0) {}
+    const rows = await db
+      .select({ reference: policies.reference, publishedAt: policies.registryPublishedAt })
+      .from(policies)
+      .where(eq(policies.partnerId, p.partnerId));
+    const published = rows.filter((row) => row.publishedAt !== null).map((row) => references.get(row.reference));
+    expect(published.sort()).toEqual(vehicles);
+  });
+
+  test("the publication job's query reads the queue's partial index: the migrated index lists the products the families publish", async () => {
+    const plan = await db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      return tx.execute(sql`explain ${tx.select().from(policies).where(awaitingRegistry(policies)).orderBy(policies.statusAt).limit(20)}`);
+    });
+    // postgres.js answers an array of rows, PGlite an object with `rows`.
+    const rows = (Array.isArray(plan) ? plan : (plan as unknown as { rows: unknown[] }).rows) as Record<string, string>[];
+    expect(rows.map((row) => row["QUERY PLAN"]).join("\n")).toContain("policies_unpublished_vehicles_idx");
   });
 });

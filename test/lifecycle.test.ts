@@ -24,7 +24,7 @@ import { walletEntries } from "../src/modules/wallet/schema";
 import { findProduct } from "../src/products";
 import { cancellationRefund } from "../src/products/cancellation";
 import { pdfText } from "./certificates/parse";
-import { testApp } from "./support/harness";
+import { PNG_BASE64, testApp } from "./support/harness";
 import { lifecycleHelpers } from "./support/lifecycle";
 import { fullConsumer, insureSeed, productCases, watDate } from "./support/policies";
 
@@ -421,6 +421,23 @@ describe("renewal", () => {
     const [, consumer] = /^entt_([^|]+)\|/.exec(policy.address)!;
     expect((await p.run(`dump entt_${consumer}|insr_vhcl-tprt-1111-RENEW1*STATUS`)).status).toBe("a");
     expect(await p.run(`rnew ${policy.address}`, { id: "RENEW1" })).toEqual(answer);
+  });
+
+  test("a comprehensive vehicle's proof of ownership is not carried over: approved at once with it, its renewal goes to review", async () => {
+    const p = await livePartner();
+    const c = productCases["vhcl-cmpr-1111"]!;
+    const consumer = (await p.run("prfl entity", fullConsumer(), "live")).id as string;
+    const answer = await p.run(`entt_${consumer}: insure`, insureSeed(c, { addtnlFact: { ...c.addtnlFact(), proofOfOwnrsh: PNG_BASE64 } }), "live");
+    expect(answer.status).toBe("a");
+    const [row] = await db
+      .select()
+      .from(policies)
+      .where(and(eq(policies.partnerId, p.partnerId), eq(policies.reference, answer.id)));
+    expect(row!.facts.proofOfOwnrsh).toMatchObject({ mime: "image/png" });
+    const { renewal } = await renewPolicy(db, partnerCanceller(p), { policyId: (await endingIn(row!, 20)).id }, crypto.randomUUID(), new Date(), 0);
+    expect(renewal).toMatchObject({ status: "p", route: "manual" });
+    expect(renewal.facts).not.toHaveProperty("proofOfOwnrsh");
+    expect(renewal.facts.vhclValueForInsrnc).toBe(row!.facts.vhclValueForInsrnc);
   });
 
   test("a renewal and a cancellation at once: the renewed policy is locked, so each sees the other's outcome", async () => {

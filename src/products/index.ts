@@ -72,6 +72,9 @@ export function allProductCodes(): string[] {
 /** Products whose cover runs with time (their refunds are pro-rata): the ones that come up for renewal, and are reminded of it. */
 export const renewableProductCodes = (): string[] => allProductCodes().filter((code) => findProduct(code).family.cancellation.kind === "pro-rata");
 
+/** Products whose policies name a registered vehicle (`policy.registeredVehicle`): once approved, they are published to the vehicle registry. */
+export const vehicleRegistryProductCodes = (): string[] => allProductCodes().filter((code) => findProduct(code).family.policy.registeredVehicle !== undefined);
+
 /** The `prmm` of a quote response: whole naira, except kobo for credit life (spec 2.4). */
 export function wirePremium(family: ProductFamily, premiumKobo: number): number {
   return family.premiumUnit === "kobo" ? premiumKobo : Math.round(premiumKobo / 100);

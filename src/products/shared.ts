@@ -8,6 +8,7 @@ import { getOrMake } from "../core/maps";
 import { formatNaira } from "../core/money";
 import type { CancellationRule } from "./cancellation";
 import type {
+  ClaimRule,
   ConsumerClass,
   EndorsementRule,
   Insurer,
@@ -97,6 +98,7 @@ interface FamilyRules<T extends ProductType> {
   consumerRequirements(type: T, consumerClass: ConsumerClass): readonly string[];
   policy: PolicyRules;
   cancellation: CancellationRule;
+  claims: ClaimRule<NoInfer<T>>;
   /** The underwriter of every type, or of each type (health: the type is the insurer). */
   insurer: Insurer | ((type: T) => Insurer);
   endorsement?: EndorsementRule;
@@ -104,9 +106,9 @@ interface FamilyRules<T extends ProductType> {
   schemas(type: T): ProductSchemas;
 }
 
-/** A ProductFamily whose quote, requirements and schemas first refuse a type it does not sell (requireType). */
+/** A ProductFamily whose quote, requirements, claim ceiling and schemas first refuse a type it does not sell (requireType). */
 export function productFamily<T extends ProductType>(rules: FamilyRules<T>): ProductFamily {
-  const { ctgry, name, types, premiumUnit = "naira", policy, cancellation, endorsement, forms } = rules;
+  const { ctgry, name, types, premiumUnit = "naira", policy, cancellation, claims, endorsement, forms } = rules;
   const typeOf = (type: string) => requireType(types, ctgry, type);
   return {
     ctgry,
@@ -117,6 +119,7 @@ export function productFamily<T extends ProductType>(rules: FamilyRules<T>): Pro
     consumerRequirements: (type, consumerClass) => rules.consumerRequirements(typeOf(type), consumerClass),
     policy,
     cancellation,
+    claims: { ...claims, ceiling: (type, policy) => claims.ceiling(typeOf(type), policy) },
     insurer: (type) => (typeof rules.insurer === "function" ? rules.insurer(typeOf(type)) : rules.insurer),
     ...(endorsement ? { endorsement } : {}),
     forms,

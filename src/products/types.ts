@@ -55,6 +55,8 @@ export interface ProductFamily {
   policy: PolicyRules;
   /** What a cancelled policy's premium gives back (src/products/cancellation.ts, docs/lifecycle.md). */
   cancellation: CancellationRule;
+  /** The most a claim on one of its policies may ask for, and the excess an approval keeps back (docs/claims.md). */
+  claims: ClaimRule;
   /** The insurer that underwrites `type` and is owed its premium (the bordereaux, docs/reporting.md). */
   insurer(type: string): Insurer;
   /** The mid-term changes (endorsements) an insured may ask for; absent: none (cancel and issue anew). */
@@ -63,6 +65,29 @@ export interface ProductFamily {
   forms(type: string): ProductForms;
   /** The zod schemas `quote` and `policy.terms` validate `type`'s seeds with: the command reference shows them (src/reference). */
   schemas(type: string): ProductSchemas;
+}
+
+/** What a claim rule reads of the policy claimed on. */
+export interface ClaimedPolicy {
+  /** The full product code, e.g. "phnn-flx1-1111". */
+  productCode: string;
+  /** The facts stored with the policy (its validated addtnlFact and insrncDrtn). */
+  facts: Readonly<Record<string, unknown>>;
+}
+
+/** The most a claim may ask for, in integer kobo, and what that figure is. */
+export interface ClaimCeiling {
+  kobo: number;
+  /** What the ceiling is, for the refusal: "the declared value of the goods (goodsValue)". */
+  basis: string;
+}
+
+/** A family's claim limits (src/products/claims.ts has the ones families share). `T`: how the family names a type. */
+export interface ClaimRule<T = string> {
+  /** The most a claim on a policy of `type` may ask for: its sum insured where the product has one. */
+  ceiling(type: T, policy: ClaimedPolicy): ClaimCeiling;
+  /** Kept back from each approved claim, in percent of the approved amount; absent: no excess. */
+  excessPercent?: number;
 }
 
 /**
@@ -78,8 +103,6 @@ export interface EndorsementRule {
   beforeCoverStarts?: boolean;
   /** Whether a live change goes to an administrator; absent: when the policy itself was reviewed (its route is manual). */
   reviewed?(type: string, changed: readonly string[]): boolean;
-  /** Stored facts kept as they are rather than sent through `policy.terms` again (a document's stored summary). */
-  carried?: readonly string[];
 }
 
 /**
@@ -238,6 +261,12 @@ export interface PolicyRules {
   /** The simulated insurer's decision (spec 7 decline reasons); null approves. */
   declineReason(type: string, terms: PolicyTerms, context: PolicyContext, facts: UnderwritingFacts): string | null;
   certificate(type: string): CertificateForm;
+  /**
+   * Facts stored as a summary of a document sent (its kind and size), never the document, so they
+   * cannot go through `terms` again: a change keeps them as stored, a renewal leaves them out and is
+   * decided as a request without the document (docs/lifecycle.md).
+   */
+  documentFacts?: readonly string[];
   /**
    * Vehicle products: the vehicle a policy insures, as the registry should show it. The insurer
    * checks the plate against the registry before approving; approved policies are published to it.

@@ -1,10 +1,13 @@
 /**
  * The claim rules that need no database: the state machine, the excess, the most a claim may be
- * worth, and claim numbers. The service and every surface read them from here.
+ * worth (both as the policy's product family rules them), and claim numbers. The service and every
+ * surface read them from here.
  */
 import { randomBytes } from "node:crypto";
 import { CommandError } from "../../core/errors";
+import { findProduct } from "../../products";
 import { watToday } from "../../products/policy-helpers";
+import type { ClaimCeiling, ClaimedPolicy } from "../../products/types";
 import type { ClaimStatus } from "./schema";
 
 /** Who moves a claim: the partner who submitted it, or the operator's administrators. */
@@ -32,57 +35,20 @@ export function checkTransition(claimNo: string, from: ClaimStatus, to: ClaimSta
   throw new CommandError(409, `claim ${claimNo} is ${from}, so it cannot become ${to}: from ${from} it can only become ${allowed}`);
 }
 
-/** Excess per claim in percent of the approved amount, by product category (spec 2.5: phone cover, 10 % per claim). */
-const EXCESS_PERCENT: Readonly<Record<string, number>> = { phnn: 10 };
-
 /**
  * What an approval pays: the excess is the product's percentage of the approved amount, rounded
  * half up to the kobo; the payable amount is the rest, so excess + payable = approved exactly.
  */
 export function settlement(productCode: string, approvedKobo: number): { excessKobo: number; payableKobo: number } {
-  const percent = EXCESS_PERCENT[productCode.split("-")[0]!] ?? 0;
+  const percent = findProduct(productCode).family.claims.excessPercent ?? 0;
   const excessKobo = Math.round((approvedKobo * percent) / 100);
   return { excessKobo, payableKobo: approvedKobo - excessKobo };
 }
 
-export interface ClaimCeiling {
-  kobo: number;
-  /** What the ceiling is, for the refusal: "the declared value of the goods (goodsValue)". */
-  basis: string;
-}
-
-/** The most a claim may ask for on a policy without a sum insured (third-party vehicle, laptop, travel, health): 100,000,000 naira. */
-const GENERAL_CEILING: ClaimCeiling = { kobo: 100_000_000 * 100, basis: "the most any claim may ask for" };
-
-/** Spec 2.5: the top of each phone tier's device value band, in naira. */
-const PHONE_BAND_TOP: Readonly<Record<string, number>> = { flx1: 200_000, flx2: 500_000, flx3: 1_500_000 };
-
-/** The most a claim on this policy may ask for: its sum insured where the product has one. */
-export function claimCeiling(policy: { productCode: string; facts: Record<string, unknown> }): ClaimCeiling {
-  const [ctgry, type] = policy.productCode.split("-") as [string, string];
-  const { facts } = policy;
-  // Facts hold naira, except credit life's loanAmount, which the spec gives in kobo.
-  const sumInsured = (value: unknown, basis: string, perNaira = 100): ClaimCeiling =>
-    typeof value === "number" ? { kobo: Math.round(value * perNaira), basis } : GENERAL_CEILING;
-  switch (ctgry) {
-    case "vhcl":
-      return sumInsured(facts.vhclValueForInsrnc, "the insured value of the vehicle (vhclValueForInsrnc)");
-    case "gtrn":
-    case "mexx":
-    case "mrnn":
-      return sumInsured(facts.goodsValue, "the declared value of the goods (goodsValue)");
-    case "allr":
-    case "firb":
-      return sumInsured(facts.sumInsured, "the sum insured (sumInsured)");
-    case "crlt":
-      return sumInsured(facts.loanAmount, "the loan amount (loanAmount)", 1);
-    case "lrgg":
-      return sumInsured(facts.LoanAmount, "the loan amount (LoanAmount)");
-    case "phnn":
-      return sumInsured(PHONE_BAND_TOP[type], `the top of the device value band of ${policy.productCode}`);
-    default:
-      return GENERAL_CEILING;
-  }
+/** The most a claim on this policy may ask for, as its product family rules (its sum insured where the product has one). */
+export function claimCeiling(policy: ClaimedPolicy): ClaimCeiling {
+  const { family, type } = findProduct(policy.productCode);
+  return family.claims.ceiling(type, policy);
 }
 
 /** Crockford base32 without look-alikes; 10 random characters (50 bits): unguessable and unique by index. */

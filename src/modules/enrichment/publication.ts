@@ -1,8 +1,8 @@
-import { and, eq, inArray, isNull, like } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { coverDays } from "../../core/time";
 import type { Database } from "../../db/client";
 import { findProduct } from "../../products";
-import { policies } from "../policies/schema";
+import { awaitingRegistry, policies } from "../policies/schema";
 import { storedTerms } from "../policies/service";
 import type { VehicleRegistry } from "./registry";
 
@@ -18,8 +18,8 @@ export async function publishApprovedVehicles(db: Database, registry: VehicleReg
     const due = await tx
       .select()
       .from(policies)
-      // The same condition as the partial index policies_unpublished_vehicles_idx.
-      .where(and(inArray(policies.status, ["a", "c"]), isNull(policies.registryPublishedAt), like(policies.productCode, "vhcl-%")))
+      // The condition of the partial index policies_unpublished_vehicles_idx.
+      .where(awaitingRegistry(policies))
       .orderBy(policies.statusAt)
       .limit(batch)
       .for("update", { skipLocked: true });

@@ -17,7 +17,7 @@ import { outboxRow } from "../events/service";
 import { insureSeed, policyFieldsSeed, webHookUrl } from "../policies/model";
 import { normaliseReference } from "../policies/reference";
 import { type PolicyStatus, policies } from "../policies/schema";
-import { consumerIdFrom, findPolicyByReference, latestQuote, newPolicyNumber, policyContext, statusEvent } from "../policies/service";
+import { consumerIdFrom, findPolicyByReference, latestQuote, newPolicyNumber, policyContext, resentFacts, statusEvent } from "../policies/service";
 import type { Mode, PolicyRecord } from "../policies/types";
 import { quotePremium } from "../quotes/service";
 import { sandboxDeclineNote } from "../sandbox/declines";
@@ -141,8 +141,8 @@ async function sameIssued(db: Executor, asked: PolicyRecord): Promise<PolicyReco
 /**
  * The renewal of `renewed` (docs/lifecycle.md), in the caller's transaction: a new policy under
  * `reference` for the same consumer, product, duration and facts, priced by today's rules, its
- * cover continuing from the day `renewed`'s ends, decided and paid as any new policy. A vehicle's
- * proof of ownership is not carried over: comprehensive cover without it goes to review (spec 3).
+ * cover continuing from the day `renewed`'s ends, decided and paid as any new policy. Facts the
+ * family keeps as a document's summary (a vehicle's proof of ownership) are not carried over.
  */
 export async function issueRenewal(tx: Executor, issuer: Omit<Issuer, "consumerParam">, renewed: PolicyRecord, reference: string): Promise<PolicyRecord> {
   const renewal = await renewalOf(tx, issuer, renewed, reference);
@@ -157,11 +157,10 @@ export async function issueRenewal(tx: Executor, issuer: Omit<Issuer, "consumerP
 
 /** The renewal `issueRenewal` would store, priced and decided; nothing is stored (the portal shows it before confirming). */
 export async function renewalOf(db: Executor, issuer: Omit<Issuer, "consumerParam">, renewed: PolicyRecord, reference: string): Promise<PolicyRecord> {
-  const { insrncDrtn: _duration, proofOfOwnrsh: _proof, ...addtnlFact } = renewed.facts;
   const fields = {
     id: reference,
     ...(renewed.duration ? { insrncDrtn: renewed.duration } : {}),
-    addtnlFact: { ...addtnlFact, ...(renewed.webhookUrl ? { webHook: renewed.webhookUrl } : {}) },
+    addtnlFact: { ...resentFacts(renewed), ...(renewed.webhookUrl ? { webHook: renewed.webhookUrl } : {}) },
   };
   const policy = await newPolicy(db, { ...issuer, consumerParam: renewed.consumerId, coverFrom: renewed.coverEnd }, findProduct(renewed.productCode), fields);
   // An opted-in policy's renewal stays opted in.

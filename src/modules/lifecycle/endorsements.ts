@@ -22,7 +22,7 @@ import { findConsumer } from "../consumers/service";
 import { recordEvent } from "../events/service";
 import { financingPlans } from "../financing/schema";
 import { policies } from "../policies/schema";
-import { POLICY_STATUS_WORDS, policyContext, requirePolicyMode, statusEvent } from "../policies/service";
+import { POLICY_STATUS_WORDS, policyContext, requirePolicyMode, resentFacts, statusEvent } from "../policies/service";
 import type { PolicyRecord } from "../policies/types";
 import { payPremiumFor, refundPremium } from "../wallet/service";
 import { type FactChange, policyEndorsements } from "./schema";
@@ -75,13 +75,6 @@ export const endorsableFields = (policy: PolicyRecord): readonly string[] => {
   return product.family.endorsement?.fields(product.type) ?? [];
 };
 
-/** The facts the product rules are asked with: the stored ones less what the terms add (duration) or keep as stored (`carried`). */
-function sentFacts(policy: PolicyRecord, rule: EndorsementRule): Record<string, unknown> {
-  const { insrncDrtn: _duration, ...facts } = policy.facts;
-  for (const field of rule.carried ?? []) delete facts[field];
-  return facts;
-}
-
 /** Whether `policy` can be changed now (in force, within the time its product allows, no change waiting): its product's rule, or the refusal. */
 export async function checkChangeable(db: Executor, policy: PolicyRecord, now: Date): Promise<EndorsementRule> {
   const rule = ruleOf(policy);
@@ -109,7 +102,7 @@ async function assessEndorsement(db: Executor, policy: PolicyRecord, requested: 
   if (!isRecord(requested) || Object.keys(requested).length === 0)
     throw new CommandError(400, `${FIELD} must name the changes, e.g. { "${rule.fields(product.type)[0]}": … }`, FIELD);
   const allowed = rule.fields(product.type);
-  const current = sentFacts(policy, rule);
+  const current = resentFacts(policy);
   for (const [field, value] of Object.entries(requested)) {
     if (!allowed.includes(field))
       throw new CommandError(
@@ -137,7 +130,7 @@ async function assessEndorsement(db: Executor, policy: PolicyRecord, requested: 
     // Terms the rules would no longer take today: priced at what the policy cost.
     currentKobo = policy.premiumKobo;
   }
-  for (const field of rule.carried ?? []) if (policy.facts[field] !== undefined) terms.facts[field] = policy.facts[field];
+  for (const field of product.family.policy.documentFacts ?? []) if (policy.facts[field] !== undefined) terms.facts[field] = policy.facts[field];
 
   // As at underwriting: a live device holds one live policy at a time (test mode checks no devices).
   const deviceMoved = policy.mode === "live" && terms.deviceId !== undefined && terms.deviceId !== policy.deviceId;

@@ -1,11 +1,23 @@
-import { sql } from "drizzle-orm";
-import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { inArray, type SQL, sql } from "drizzle-orm";
+import { type AnyPgColumn, bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { vehicleRegistryProductCodes } from "../../products";
 import { consumers } from "../consumers/schema";
 import { partnerOwned } from "../partners/schema";
 
 /** p pending, a approved (active), d declined (spec 3); l lapsed, c cancelled, e expired (docs/lifecycle.md). */
 export const POLICY_STATUSES = ["p", "a", "d", "l", "c", "e"] as const;
 export type PolicyStatus = (typeof POLICY_STATUSES)[number];
+
+/**
+ * Approved or cancelled policies of the products whose families publish them to the vehicle registry,
+ * whose cover the registry does not know yet (a cancellation publishes the shortened cover again).
+ * Written once for the partial index and the publication job's query, with the product codes as
+ * literals, so the planner reads the query's condition as the index's. A family that starts
+ * publishing changes the index: `npm run db:generate` (test/enrichment.test.ts checks the plan).
+ */
+export function awaitingRegistry(t: { status: AnyPgColumn; registryPublishedAt: AnyPgColumn; productCode: AnyPgColumn }): SQL {
+  return sql`${t.status} in ('a', 'c') and ${t.registryPublishedAt} is null and ${inArray(t.productCode, vehicleRegistryProductCodes())}`.inlineParams();
+}
 
 export const policies = pgTable(
   "policies",
@@ -69,11 +81,8 @@ export const policies = pgTable(
     index("policies_created_idx").on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("policies_underwrite_idx").on(t.underwriteAt).where(sql`${t.status} = 'p' and ${t.underwriteAt} is not null`),
     index("policies_pending_idx").on(t.createdAt).where(sql`${t.status} = 'p'`),
-    // Approved or cancelled vehicle policies whose cover the registry does not know yet (the publication job's queue;
-    // vehicle codes start "vhcl-"): a cancellation publishes the shortened cover again.
-    index("policies_unpublished_vehicles_idx")
-      .on(t.statusAt)
-      .where(sql`${t.status} in ('a', 'c') and ${t.registryPublishedAt} is null and ${t.productCode} like 'vhcl-%'`),
+    // The publication job's queue, oldest change first.
+    index("policies_unpublished_vehicles_idx").on(t.statusAt).where(awaitingRegistry(t)),
     // Active policies by the end of their cover: the expiry job's queue.
     index("policies_active_cover_end_idx").on(t.coverEnd).where(sql`${t.status} = 'a'`),
     index("policies_device_idx").on(t.deviceId).where(sql`${t.deviceId} is not null`),

@@ -72,6 +72,13 @@ export const storedTerms = (p: PolicyRecord): PolicyTerms => ({
   printed: p.printed,
 });
 
+/** The stored facts as a request sends them again (a change, a renewal): less insrncDrtn, a field of its own, and the family's document summaries. */
+export function resentFacts(policy: PolicyRecord): Record<string, unknown> {
+  const { insrncDrtn: _duration, ...facts } = policy.facts;
+  for (const field of findProduct(policy.productCode).family.policy.documentFacts ?? []) delete facts[field];
+  return facts;
+}
+
 /** A policy that was approved has a certificate, also once cancelled (it says so) or expired. */
 export const hasCertificate = (policy: Pick<PolicyRecord, "status">) => policy.status === "a" || policy.status === "c" || policy.status === "e";
 

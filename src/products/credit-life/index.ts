@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { notAcceptable } from "../../core/errors";
 import { parseWith } from "../../core/validation";
+import { sumInsuredFrom } from "../claims";
 import { SANDBOX_INSURERS } from "../insurers";
 import { nameField, productFamily, requiredFor } from "../shared";
 import type { ConsumerClass, ProductFamily, Quote } from "../types";
@@ -40,6 +41,8 @@ export const creditLife: ProductFamily = productFamily({
   policy: creditLifePolicy,
   // The cover follows the loan: what is refunded follows what is still owed.
   cancellation: { kind: "outstanding-loan" },
+  // The cover pays off the loan: a claim is worth at most the loan, which the facts keep in kobo as the wire sends it.
+  claims: sumInsuredFrom("loanAmount", "the loan amount", "kobo"),
   insurer: SANDBOX_INSURERS.aiico,
   // A loan topped up or partly repaid (with the clearance a larger one needs), or another director: reviewed as issuance is.
   endorsement: { fields: () => ["loanAmount", "medicalTestClearance", "directorName", "directorDob"] },

@@ -1,16 +1,23 @@
 /** Device warranties: phone screen protection (phnn) and laptop warranty (lapt), fixed premiums per tier. */
 import { z } from "zod";
 import { parseWith } from "../../core/validation";
+import { WITHOUT_SUM_INSURED } from "../claims";
 import { SANDBOX_INSURERS } from "../insurers";
-import { durationField, nameField, productFamily } from "../shared";
-import type { ProductFamily } from "../types";
+import { durationField, nameField, productFamily, wholeNairaInKobo } from "../shared";
+import type { ClaimRule, ProductFamily } from "../types";
 import { deviceForms } from "./form";
 import { type DeviceIdentifier, deviceFacts, devicePolicy, IMEI, SERIAL_NUMBER } from "./policy";
-import { DEVICE_DURATIONS, type DeviceTier, devicePremiumKobo, LAPTOP_TIERS, PHONE_TIERS } from "./tiers";
+import { DEVICE_DURATIONS, type DeviceTier, devicePremiumKobo, LAPTOP_TIERS, PHONE_EXCESS_PERCENT, PHONE_TIERS, type PhoneTier } from "./tiers";
 
 const deviceSeed = z.object({ insrncDrtn: durationField(DEVICE_DURATIONS) });
 
-function deviceFamily(ctgry: string, name: string, tiers: readonly DeviceTier[], identifier: DeviceIdentifier): ProductFamily {
+function deviceFamily<T extends DeviceTier>(
+  ctgry: string,
+  name: string,
+  tiers: readonly T[],
+  identifier: DeviceIdentifier,
+  claims: ClaimRule<T>,
+): ProductFamily {
   const facts = deviceFacts(identifier);
   return productFamily({
     ctgry,
@@ -24,6 +31,7 @@ function deviceFamily(ctgry: string, name: string, tiers: readonly DeviceTier[],
     consumerRequirements: (_tier, consumerClass) => [nameField(consumerClass), "phoneNo", "eMail"],
     policy: devicePolicy(ctgry, tiers, identifier, facts),
     cancellation: { kind: "pro-rata", feePercent: 10 },
+    claims,
     insurer: SANDBOX_INSURERS.axaMansard,
     // A replacement device: the cover moves to it (a device holds one policy at a time).
     endorsement: { fields: () => ["brand", "model", "uIdnt"] },
@@ -32,6 +40,12 @@ function deviceFamily(ctgry: string, name: string, tiers: readonly DeviceTier[],
   });
 }
 
+/** Spec 2.5: a phone is insured for the top of its tier's value band, and each claim keeps back the excess. */
+const phoneClaims: ClaimRule<PhoneTier> = {
+  ceiling: (tier, { productCode }) => ({ kobo: wholeNairaInKobo(tier.deviceValueTo), basis: `the top of the device value band of ${productCode}` }),
+  excessPercent: PHONE_EXCESS_PERCENT,
+};
+
 // Spec 2.5: uIdnt is the IMEI for phones, the serial number for laptops.
-export const phone = deviceFamily("phnn", "Phone screen protection", PHONE_TIERS, IMEI);
-export const laptop = deviceFamily("lapt", "Laptop warranty", LAPTOP_TIERS, SERIAL_NUMBER);
+export const phone = deviceFamily("phnn", "Phone screen protection", PHONE_TIERS, IMEI, phoneClaims);
+export const laptop = deviceFamily("lapt", "Laptop warranty", LAPTOP_TIERS, SERIAL_NUMBER, WITHOUT_SUM_INSURED);

@@ -1,4 +1,5 @@
 /** Device warranty tiers and their fixed premiums (spec 2.4), and what each tier covers (spec 2.5). */
+import { naira } from "../forms";
 import { wholeNairaInKobo } from "../shared";
 import type { ProductType } from "../types";
 
@@ -13,24 +14,30 @@ export interface DeviceTier extends ProductType {
   covers: string;
 }
 
-const PHONE_COVER = "Accidental screen damage (drop, impact, pressure), in Nigeria only; 10% excess per claim";
+/** A phone tier also covers one band of device values (spec 2.5). */
+export interface PhoneTier extends DeviceTier {
+  /** The most a phone of the tier may be worth, in naira: the band starts one naira above the tier below. */
+  deviceValueTo: number;
+}
 
-/** Spec 2.4: flx1 and flx2 figures; flx3 is not shown and keeps the same 6m = half-year pattern. */
-export const PHONE_TIERS = [
-  { code: "flx1", name: "Phone screen protection, basic (phones worth up to ₦200,000)", premiumNaira: { "6m": 3600, "1y": 7200 }, covers: PHONE_COVER },
-  {
-    code: "flx2",
-    name: "Phone screen protection, standard (phones worth ₦200,001 to ₦500,000)",
-    premiumNaira: { "6m": 10800, "1y": 21600 },
-    covers: PHONE_COVER,
-  },
-  {
-    code: "flx3",
-    name: "Phone screen protection, premium (phones worth ₦500,001 to ₦1,500,000)",
-    premiumNaira: { "6m": 32400, "1y": 64800 },
-    covers: PHONE_COVER,
-  },
-] as const satisfies readonly DeviceTier[];
+/** Spec 2.5: kept back from every approved phone claim, in percent. */
+export const PHONE_EXCESS_PERCENT = 10;
+
+const PHONE_COVER = `Accidental screen damage (drop, impact, pressure), in Nigeria only; ${PHONE_EXCESS_PERCENT}% excess per claim`;
+
+/** Bands of spec 2.5, lowest first; premiums of spec 2.4 (flx1 and flx2; flx3 is not shown and keeps the same 6m = half-year pattern). */
+const PHONE_BANDS = [
+  { code: "flx1", level: "basic", deviceValueTo: 200_000, premiumNaira: { "6m": 3600, "1y": 7200 } },
+  { code: "flx2", level: "standard", deviceValueTo: 500_000, premiumNaira: { "6m": 10800, "1y": 21600 } },
+  { code: "flx3", level: "premium", deviceValueTo: 1_500_000, premiumNaira: { "6m": 32400, "1y": 64800 } },
+] as const;
+
+/** Each tier named by its band, "Phone screen protection, standard (phones worth ₦200,001 to ₦500,000)", so the figures are written once. */
+export const PHONE_TIERS: readonly PhoneTier[] = PHONE_BANDS.map(({ level, ...band }, i) => {
+  const below = PHONE_BANDS[i - 1];
+  const worth = below ? `${naira(below.deviceValueTo + 1)} to ${naira(band.deviceValueTo)}` : `up to ${naira(band.deviceValueTo)}`;
+  return { ...band, name: `Phone screen protection, ${level} (phones worth ${worth})`, covers: PHONE_COVER };
+});
 
 /** Spec 2.4: annual figures; the 6m premium is not shown and is set at 55% of annual. */
 export const LAPTOP_TIERS = [

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { badRequest } from "../../core/errors";
 import { parseWith } from "../../core/validation";
+import { WITHOUT_SUM_INSURED } from "../claims";
 import { durationField, MONTHLY_DURATIONS, personRequirements, productFamily, requireType } from "../shared";
 import type { ProductFamily, ProductType } from "../types";
 import { healthForms } from "./form";
@@ -44,6 +45,7 @@ export const health: ProductFamily = productFamily({
   consumerRequirements: (_insurer, consumerClass) => personRequirements(consumerClass),
   policy: healthPolicy,
   cancellation: { kind: "pro-rata", feePercent: 10 },
+  claims: WITHOUT_SUM_INSURED,
   // Each HMO underwrites its own cover: the type is the insurer.
   insurer({ code }) {
     const { name } = requireType(HEALTH_INSURERS, "hlth", code);

@@ -1,6 +1,7 @@
 /** Loan repayment guaranty (lrgg-stnd), deprecated in favour of credit life but still sold to existing integrations. */
 import { z } from "zod";
 import { parseWith } from "../../core/validation";
+import { sumInsuredFrom } from "../claims";
 import { borrowerRequirements } from "../credit-life";
 import { SANDBOX_INSURERS } from "../insurers";
 import { productFamily } from "../shared";
@@ -26,6 +27,7 @@ export const loanGuaranty: ProductFamily = productFamily({
   policy: loanGuarantyPolicy,
   // The guarantee follows the loan: what is refunded follows what is still owed.
   cancellation: { kind: "outstanding-loan" },
+  claims: sumInsuredFrom("LoanAmount", "the loan amount"),
   insurer: SANDBOX_INSURERS.aiico,
   forms: loanGuarantyForms,
   schemas: () => ({ quote: guarantySeed, addtnlFact: guarantyFacts }),

@@ -1,6 +1,7 @@
 /** Property covers: all risk (allr) and fire and burglary (firb), an annual rate on the sum insured pro-rated by duration. */
 import { z } from "zod";
 import { parseWith } from "../../core/validation";
+import { sumInsuredFrom } from "../claims";
 import { SANDBOX_INSURERS } from "../insurers";
 import { durationField, MONTHLY_DURATIONS, nameField, productFamily } from "../shared";
 import type { ProductFamily } from "../types";
@@ -23,6 +24,7 @@ function propertyFamily(ctgry: string, name: string, covers: readonly PropertyCo
     consumerRequirements: (_cover, consumerClass) => [nameField(consumerClass), "phoneNo", "eMail", "addrss.addrss"],
     policy: propertyPolicy(ctgry, covers, issuance),
     cancellation: { kind: "pro-rata", feePercent: 10 },
+    claims: sumInsuredFrom("sumInsured", "the sum insured"),
     insurer: SANDBOX_INSURERS.nem,
     // A changed sum insured or description (and, for a building, its address).
     endorsement: { fields: () => (issuance.premises ? ["sumInsured", "description", "premisesAddress"] : ["sumInsured", "description"]) },

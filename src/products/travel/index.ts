@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { badRequest } from "../../core/errors";
 import { parseWith } from "../../core/validation";
+import { WITHOUT_SUM_INSURED } from "../claims";
 import { SANDBOX_INSURERS } from "../insurers";
 import { personRequirements, productFamily } from "../shared";
 import type { ProductFamily, ProductType, Quote } from "../types";
@@ -69,6 +70,7 @@ export const travel: ProductFamily = productFamily({
   policy: travelPolicy,
   // One trip: once the traveller has departed the risk has run.
   cancellation: { kind: "until-risk-starts", feePercent: 10, start: "the traveller departed" },
+  claims: WITHOUT_SUM_INSURED,
   insurer: SANDBOX_INSURERS.axaMansard,
   // A renewed passport, moved dates, another next of kin: before departure only.
   endorsement: {

@@ -1,6 +1,7 @@
 /** Motor insurance: third-party (flat rate) and comprehensive (share of the vehicle's value). */
 import { z } from "zod";
 import { parseWith } from "../../core/validation";
+import { sumInsuredFrom } from "../claims";
 import { SANDBOX_INSURERS } from "../insurers";
 import { durationField, nameField, productFamily, requiredFor } from "../shared";
 import type { ConsumerClass, ProductFamily, ProductType, Quote } from "../types";
@@ -38,13 +39,13 @@ export const vehicle: ProductFamily = productFamily({
   consumerRequirements,
   policy: vehiclePolicy,
   cancellation: { kind: "pro-rata", feePercent: 10 },
+  // Comprehensive cover insures the vehicle's value; third-party cover names none, so takes the general ceiling.
+  claims: sumInsuredFrom("vhclValueForInsrnc", "the insured value of the vehicle"),
   insurer: SANDBOX_INSURERS.leadway,
   // A new plate (re-registration); comprehensive cover also a new insured value, which an administrator reviews.
   endorsement: {
     fields: (type) => (type === "cmpr" ? ["rgstrtId", "vhclValueForInsrnc"] : ["rgstrtId"]),
     reviewed: (_type, changed) => changed.includes("vhclValueForInsrnc"),
-    // Stored as the document's kind and size, not the document: kept as it is, not validated again.
-    carried: ["proofOfOwnrsh"],
   },
   forms: vehicleForms,
   schemas({ code }) {

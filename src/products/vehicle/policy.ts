@@ -171,4 +171,7 @@ export const vehiclePolicy: PolicyRules = {
   certificate() {
     return { type: "pdf", delivery: "policyNo" };
   },
+
+  // Kept as the document's kind and size: a change keeps it, a renewal goes without it to review (spec 3).
+  documentFacts: ["proofOfOwnrsh"],
 };
