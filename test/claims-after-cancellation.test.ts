@@ -11,7 +11,7 @@ import { auditLog } from "../src/modules/audit/schema";
 import { claims } from "../src/modules/claims/schema";
 import { commissionOn } from "../src/modules/commissions/earning";
 import { changeRate } from "../src/modules/commissions/service";
-import { policyCancellations } from "../src/modules/lifecycle/schema";
+import { policyCancellations } from "../src/modules/policies/schema";
 import { walletEntries } from "../src/modules/wallet/schema";
 import { naira } from "../views/format";
 import { signedIn } from "./portal/browser";

@@ -10,7 +10,6 @@ import { renderCertificateFor } from "../src/modules/certificates/service";
 import { publishApprovedVehicles } from "../src/modules/enrichment/publication";
 import type { PublishedPolicy } from "../src/modules/enrichment/registry";
 import { financingPlans } from "../src/modules/financing/schema";
-import { policyCancellations } from "../src/modules/lifecycle/schema";
 import {
   cancelPolicy,
   expireEndedPolicies,
@@ -19,7 +18,7 @@ import {
   renewOptedInPolicies,
   renewPolicy,
 } from "../src/modules/lifecycle/service";
-import { policies } from "../src/modules/policies/schema";
+import { policies, policyCancellations } from "../src/modules/policies/schema";
 import { walletEntries } from "../src/modules/wallet/schema";
 import { findProduct } from "../src/products";
 import { cancellationRefund } from "../src/products/cancellation";

@@ -9,9 +9,8 @@ import { CommandError } from "../../core/errors";
 import { toNaira as naira } from "../../core/money";
 import type { Executor } from "../../db/client";
 import { earnOnExtraPremium } from "../commissions/earning";
-import { policyCancellations } from "../lifecycle/schema";
-import { type CancellationRecord, cancellationOf } from "../lifecycle/service";
-import { policies } from "../policies/schema";
+import { policies, policyCancellations } from "../policies/schema";
+import { type CancellationRecord, cancellationOf } from "../policies/service";
 import type { PolicyRecord } from "../policies/types";
 import { payPremiumFor } from "../wallet/service";
 

@@ -21,9 +21,9 @@ import { type VinDecoder, validVin } from "../enrichment/vin";
 import { planNoOfPolicy } from "../financing/service";
 import { checkChangeable, endorsementsOf } from "../lifecycle/endorsements";
 import { cancellationSummary, changeHistory } from "../lifecycle/presenter";
-import { cancellationOf, reinstatable, renewable, renewalLinks } from "../lifecycle/service";
+import { reinstatable, renewable, renewalLinks } from "../lifecycle/service";
 import { policyFilters, policyFilterValues } from "../policies/model";
-import { hasCertificate, latestQuote, listPolicies, policyContext, storedTerms } from "../policies/service";
+import { cancellationOf, hasCertificate, latestQuote, listPolicies, policyContext, storedTerms } from "../policies/service";
 import type { PolicyRecord } from "../policies/types";
 
 export const productOptions = () => allProductCodes().map((code) => ({ value: code, label: productName(code) }));

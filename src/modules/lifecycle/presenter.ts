@@ -15,11 +15,12 @@ import { CANCELLATION_REASON_TEXT, claimsAfterCancellation } from "../../product
 import { seedFromForm } from "../../products/forms";
 import { watToday } from "../../products/policy-helpers";
 import type { FormField } from "../../products/types";
+import type { CancellationRecord } from "../policies/service";
 import type { PolicyRecord } from "../policies/types";
 import { checkChangeable, type EndorsementRecord, endorsableFields, endorsementsOf, quoteEndorsement } from "./endorsements";
 import { typedEffectiveDate } from "./model";
 import type { FactChange } from "./schema";
-import { assessReinstatement, type CancellationRecord, type CancellationTerms, type Canceller, quoteCancellation, quoteRenewal } from "./service";
+import { assessReinstatement, type CancellationTerms, type Canceller, quoteCancellation, quoteRenewal } from "./service";
 
 /**
  * The reference a form's change is stored under: the one the form was drawn with (its `id`), so that

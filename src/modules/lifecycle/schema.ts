@@ -1,54 +1,8 @@
 import { sql } from "drizzle-orm";
 import { bigint, date, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { CANCELLATION_REASONS, REFUND_BASES } from "../../products/cancellation";
-import { claims } from "../claims/schema";
 import { financingPlans } from "../financing/schema";
 import { partnerOwned } from "../partners/schema";
-import { policies } from "../policies/schema";
-
-/**
- * A policy's cancellation, as an object with its effective time and its money (docs/lifecycle.md):
- * one per policy, and one per partner reference, so a repeat finds the first.
- */
-export const policyCancellations = pgTable(
-  "policy_cancellations",
-  {
-    ...partnerOwned(),
-    policyId: uuid("policy_id")
-      .notNull()
-      .references(() => policies.id),
-    /** The partner's reference for the cancellation (seed.id): a repeat with it returns the first answer. */
-    reference: text("reference").notNull(),
-    reason: text("reason", { enum: CANCELLATION_REASONS }).notNull(),
-    note: text("note"),
-    /** The first day without cover (WAT). */
-    effectiveDate: date("effective_date", { mode: "string" }).notNull(),
-    /** The instant the cover stopped: now when effective today, else midnight WAT starting the effective date. */
-    effectiveAt: timestamp("effective_at", { withTimezone: true }).notNull(),
-    refundKobo: bigint("refund_kobo", { mode: "number" }).notNull(),
-    feeKobo: bigint("fee_kobo", { mode: "number" }).notNull(),
-    /** Which part of the family's rule decided, and the rule in words. */
-    basis: text("basis", { enum: REFUND_BASES }).notNull(),
-    explanation: text("explanation").notNull(),
-    /** Who cancelled: "partner" or "admin:<e-mail or partner id>". */
-    by: text("by").notNull(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
-    /** When the policy was reinstated (the cancellation undone): a policy has one cancellation in force at a time. */
-    reinstatedAt: timestamp("reinstated_at", { withTimezone: true }),
-    /**
-     * The refund taken back when a claim on the policy was approved after the cancellation (the cover
-     * was used: docs/lifecycle.md), when, and for which claim; taken once. A reinstatement pays back
-     * only what is left of the refund.
-     */
-    refundTakenBackKobo: bigint("refund_taken_back_kobo", { mode: "number" }).notNull().default(0),
-    refundTakenBackAt: timestamp("refund_taken_back_at", { withTimezone: true }),
-    refundTakenBackClaimId: uuid("refund_taken_back_claim_id").references(() => claims.id),
-  },
-  (t) => [
-    uniqueIndex("policy_cancellations_policy_idx").on(t.policyId).where(sql`${t.reinstatedAt} is null`),
-    uniqueIndex("policy_cancellations_reference_idx").on(t.partnerId, t.reference),
-  ],
-);
+import { policies, policyCancellations } from "../policies/schema";
 
 /** A cancelled or lapsed policy put back in force (docs/lifecycle.md): what was paid and the gap in cover it leaves. */
 export const policyReinstatements = pgTable(

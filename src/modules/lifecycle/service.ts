@@ -20,9 +20,11 @@ import { earnOnExtraPremium, reverseOnRefund } from "../commissions/earning";
 import { recordEvent } from "../events/service";
 import { cancelPlanOfPolicy, lapsedPlanOfPolicy, reopenLapsedPlan } from "../financing/service";
 import { issueRenewal, renewalOf } from "../issuance/issuance";
-import { policies } from "../policies/schema";
+import { policies, policyCancellations } from "../policies/schema";
 import {
   addressConditions,
+  type CancellationRecord,
+  cancellationOf,
   findPolicyByReference,
   notFoundAt,
   POLICY_STATUS_WORDS,
@@ -32,9 +34,7 @@ import {
 } from "../policies/service";
 import type { Mode, PolicyRecord } from "../policies/types";
 import { payPremiumFor, refundPremium } from "../wallet/service";
-import { policyCancellations, policyEndorsements, policyReinstatements } from "./schema";
-
-export type CancellationRecord = typeof policyCancellations.$inferSelect;
+import { policyEndorsements, policyReinstatements } from "./schema";
 
 export interface CancellationRequest {
   /** The canceller's reference: a repeat with it returns the first answer. */
@@ -360,15 +360,6 @@ export const wireCancellation = (c: CancellationRecord) => ({
   refundBasis: c.basis,
   refundExplanation: c.explanation,
 });
-
-/** The cancellation in force of a policy (not undone by a reinstatement), if it has one. */
-export async function cancellationOf(db: Executor, policyId: string): Promise<CancellationRecord | null> {
-  const [row] = await db
-    .select()
-    .from(policyCancellations)
-    .where(and(eq(policyCancellations.policyId, policyId), isNull(policyCancellations.reinstatedAt)));
-  return row ?? null;
-}
 
 export type ReinstatementRecord = typeof policyReinstatements.$inferSelect;
 

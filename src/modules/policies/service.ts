@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, desc, eq, gt, gte, inArray, lt, lte, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, gt, gte, inArray, isNull, lt, lte, type SQL, sql } from "drizzle-orm";
 import { CommandError } from "../../core/errors";
 import { normaliseUuid } from "../../core/ids";
 import { decodeCursor, encodeCursor, type Page } from "../../core/pagination";
@@ -10,7 +10,7 @@ import { findProduct, type Product } from "../../products";
 import type { PolicyContext, PolicyTerms, QuoteOnFile } from "../../products/types";
 import type { ConsumerRecord } from "../consumers/service";
 import { quotes } from "../quotes/schema";
-import { type PolicyStatus, policies } from "./schema";
+import { type PolicyStatus, policies, policyCancellations } from "./schema";
 import type { Mode, PolicyRecord } from "./types";
 
 /*
@@ -258,4 +258,15 @@ export async function listPolicies(
 
 export async function policiesByIds(db: Executor, ids: string[]): Promise<PolicyRecord[]> {
   return ids.length ? db.select().from(policies).where(inArray(policies.id, ids)) : [];
+}
+
+export type CancellationRecord = typeof policyCancellations.$inferSelect;
+
+/** The cancellation in force of a policy (not undone by a reinstatement), if it has one. */
+export async function cancellationOf(db: Executor, policyId: string): Promise<CancellationRecord | null> {
+  const [row] = await db
+    .select()
+    .from(policyCancellations)
+    .where(and(eq(policyCancellations.policyId, policyId), isNull(policyCancellations.reinstatedAt)));
+  return row ?? null;
 }

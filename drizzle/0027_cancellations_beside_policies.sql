@@ -1,0 +1,1 @@
+ALTER TABLE "policy_cancellations" DROP CONSTRAINT "policy_cancellations_refund_taken_back_claim_id_claims_id_fk";
