@@ -5,7 +5,7 @@ import type { CommandDefinition } from "../core/registry";
 import type { Database } from "../db/client";
 import type { AppDeps } from "../http/context";
 import type { NavEntry } from "../portal/navigation";
-import type { InsurerGateway } from "./policies/types";
+import type { InsurerGateway, PolicyRecord } from "./policies/types";
 
 /** What a background job may need: the database, the configuration, and the insurer to underwrite with. */
 interface JobContext {
@@ -23,6 +23,11 @@ export interface ServiceFacts {
   commandGrammars: readonly string[];
   /** Partners' names by id (the partners module's): for the audit log, which every module writes below it. */
   partnerNames(db: Database, partnerIds: string[]): Promise<Map<string, string>>;
+  /**
+   * A consumer's policies, newest first, at most `limit` (the policies module's, above consumers, whose
+   * table it references): for the consumer's page. `partnerId` limits them to one partner's.
+   */
+  policiesOfConsumer(db: Database, scope: { partnerId?: string }, consumerId: string, limit: number): Promise<PolicyRecord[]>;
 }
 
 /**

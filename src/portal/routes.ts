@@ -4,6 +4,7 @@ import type { AppDeps } from "../http/context";
 import { modules } from "../modules";
 import type { ServiceFacts } from "../modules/manifest";
 import { partnerNames } from "../modules/partners/service";
+import { listPolicies } from "../modules/policies/service";
 import { authRoutes } from "./auth-routes";
 import { dashboardRoutes } from "./dashboard";
 import { SHELL_NAV } from "./navigation";
@@ -18,7 +19,11 @@ import { portalBodies } from "./session";
  */
 export const portalRoutes = (appDeps: AppDeps) => {
   const deps: AppDeps = { ...appDeps, navigation: [...SHELL_NAV, ...modules.flatMap((module) => module.nav ?? [])] };
-  const facts: ServiceFacts = { commandGrammars: commandRegistry.definitions.map((definition) => definition.grammar), partnerNames };
+  const facts: ServiceFacts = {
+    commandGrammars: commandRegistry.definitions.map((definition) => definition.grammar),
+    partnerNames,
+    policiesOfConsumer: async (db, scope, consumerId, limit) => (await listPolicies(db, scope, { consumerId }, { limit })).items,
+  };
   const portal = new Elysia({ name: "portal" })
     .onAfterHandle({ as: "global" }, ({ request, set }) => {
       const path = new URL(request.url).pathname;

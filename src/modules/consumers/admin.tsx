@@ -8,13 +8,13 @@ import { page } from "../../portal/page";
 import { portalSession } from "../../portal/session";
 import { fieldLabel } from "../../portal/words";
 import { watToday } from "../../products/policy-helpers";
+import type { ServiceFacts } from "../manifest";
 import { partnerNames, rowsWithPartner } from "../partners/service";
-import { listPolicies } from "../policies/service";
 import { CONSUMER_CSV_COLUMNS, consumerCsvRow, consumerName, consumerPolicyRow, consumerRow, profileLines } from "./presenter";
 import { consumerById, consumerDocumentList, listConsumers } from "./service";
 
 /** Every partner's consumers, searchable, and each one's page with documents and policies (the operator's view; read-only). */
-export const consumerAdmin = (deps: AppDeps) => {
+export const consumerAdmin = (deps: AppDeps, { policiesOfConsumer }: ServiceFacts) => {
   const db = deps.database.db;
   return new Elysia({ name: "admin-consumers" })
     .use(portalSession(deps))
@@ -51,7 +51,7 @@ export const consumerAdmin = (deps: AppDeps) => {
         const shell = (title: string) => ({ title, active: "consumers", viewer, csrf });
         if (!consumer) return page(request, shell("Not found"), notFound(set, "No consumer with this id."));
         const [policies, documents, names] = await Promise.all([
-          listPolicies(db, {}, { consumerId: consumer.id }, { limit: 50 }),
+          policiesOfConsumer(db, {}, consumer.id, 50),
           consumerDocumentList(db, consumer.id),
           partnerNames(db, [consumer.partnerId]),
         ]);
@@ -61,7 +61,7 @@ export const consumerAdmin = (deps: AppDeps) => {
           <ConsumerDetail
             consumer={{ ...consumerRow(consumer), profile: consumer.profile }}
             lines={profileLines(consumer.profile)}
-            policies={policies.items.map((p) => consumerPolicyRow(p, `/admin/policies/${p.id}`))}
+            policies={policies.map((p) => consumerPolicyRow(p, `/admin/policies/${p.id}`))}
             operator={{
               partnerName: names.get(consumer.partnerId) ?? "—",
               documents: documents.map((d) => ({ label: fieldLabel(d.field), href: `/admin/consumers/${consumer.id}/documents/${d.field}` })),

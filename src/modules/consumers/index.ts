@@ -8,7 +8,7 @@ import * as tables from "./schema";
 export const consumersModule = defineModule({
   name: "consumers",
   commands: consumerCommands,
-  routes: (deps) => consumerPortal(deps).use(consumerAdmin(deps)),
+  routes: (deps, facts) => consumerPortal(deps, facts).use(consumerAdmin(deps, facts)),
   tables,
   nav: [
     { area: "portal", href: "/portal/consumers", label: "Consumers", key: "consumers", order: 10 },

@@ -8,7 +8,7 @@ import { formValuesWithFiles, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { seedFromForm } from "../../products/forms";
 import { watToday } from "../../products/policy-helpers";
-import { listPolicies } from "../policies/service";
+import type { ServiceFacts } from "../manifest";
 import { consumerForm, profileValues } from "./model";
 import { CONSUMER_CSV_COLUMNS, consumerCsvRow, consumerName, consumerPolicyRow, consumerRow, profileLines } from "./presenter";
 import { findConsumer, listConsumers, registerConsumer, wireConsumerId } from "./service";
@@ -19,7 +19,7 @@ const classOf = (value: string | undefined): "h" | "o" => (value === "o" ? "o" :
 /** Where to go once an update is saved: only back to a quote of this portal (never elsewhere). */
 const returnPath = (path: string | undefined) => (path && /^\/portal\/quote\?[\w\-=&%.]*$/.test(path) ? path : undefined);
 
-export const consumerPortal = (deps: AppDeps) => {
+export const consumerPortal = (deps: AppDeps, { policiesOfConsumer }: ServiceFacts) => {
   const db = deps.database.db;
   const shell = (viewer: PortalViewer, csrf: string, title: string) => ({ title, active: "consumers", viewer, csrf });
   const missing = (request: Request, viewer: PortalViewer, csrf: string, set: { status?: number | string; headers: Record<string, unknown> }, what: string) =>
@@ -90,14 +90,14 @@ export const consumerPortal = (deps: AppDeps) => {
         const id = normaliseUuid(params.id);
         const consumer = id ? await findConsumer(db, viewer.partnerId, id) : null;
         if (!consumer) return missing(request, viewer, csrf, set, "No consumer with this id on your account.");
-        const policies = await listPolicies(db, { partnerId: viewer.partnerId }, { consumerId: consumer.id }, { limit: 50 });
+        const policies = await policiesOfConsumer(db, { partnerId: viewer.partnerId }, consumer.id, 50);
         return page(
           request,
           shell(viewer, csrf, consumerName(consumer.profile) || "Consumer"),
           <ConsumerDetail
             consumer={{ ...consumerRow(consumer), profile: consumer.profile }}
             lines={profileLines(consumer.profile)}
-            policies={policies.items.map((p) => consumerPolicyRow(p, `/portal/policies/${encodeURIComponent(p.reference)}`))}
+            policies={policies.map((p) => consumerPolicyRow(p, `/portal/policies/${encodeURIComponent(p.reference)}`))}
           />,
         );
       },

@@ -5,7 +5,6 @@ import type { CsvValue } from "../../core/csv";
 import { watTimestamp } from "../../core/time";
 import type { Executor } from "../../db/client";
 import { productName } from "../../products";
-import type { PolicyRecord } from "../policies/types";
 import { consumerForm, profileValues } from "./model";
 import { consumers } from "./schema";
 import { type ConsumerRecord, wireConsumerId } from "./service";
@@ -59,8 +58,11 @@ export function profileLines(profile: Record<string, unknown>): [label: string, 
     .map(([path, label]) => [label, path === "dob.date" ? day(values[path]!) : (OPTION_TEXT.get(`${path}=${values[path]}`) ?? values[path]!)]);
 }
 
+/** What a consumer's page shows of one of their policies. */
+type ConsumerPolicy = Pick<ConsumerPolicyRow, "reference" | "productCode" | "status" | "premiumKobo" | "mode" | "createdAt">;
+
 /** A row of a consumer's policies, linking to `href` (the partner's or the operator's policy page). */
-export function consumerPolicyRow(p: PolicyRecord, href: string): ConsumerPolicyRow {
+export function consumerPolicyRow(p: ConsumerPolicy, href: string): ConsumerPolicyRow {
   return {
     reference: p.reference,
     href,
