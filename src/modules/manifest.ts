@@ -1,4 +1,5 @@
 import type { AnyElysia } from "elysia";
+import type { PolicyLifecycleView } from "../../views/policies/policies";
 import type { Config } from "../config";
 import type { Job } from "../core/job";
 import type { CommandDefinition } from "../core/registry";
@@ -28,6 +29,11 @@ export interface ServiceFacts {
    * table it references): for the consumer's page. `partnerId` limits them to one partner's.
    */
   policiesOfConsumer(db: Database, scope: { partnerId?: string }, consumerId: string, limit: number): Promise<PolicyRecord[]>;
+  /**
+   * What the lifecycle module (above issuance, whose renewals it issues) adds to a policy's page at
+   * `base`: its cancellation, changes and renewals, and the links to act on them.
+   */
+  policyLifecycle(db: Database, policy: PolicyRecord, base: string, now: Date): Promise<PolicyLifecycleView>;
 }
 
 /**

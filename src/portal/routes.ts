@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import { commandRegistry } from "../commands";
 import type { AppDeps } from "../http/context";
 import { modules } from "../modules";
+import { policyLifecycleView } from "../modules/lifecycle/presenter";
 import type { ServiceFacts } from "../modules/manifest";
 import { partnerNames } from "../modules/partners/service";
 import { listPolicies } from "../modules/policies/service";
@@ -23,6 +24,7 @@ export const portalRoutes = (appDeps: AppDeps) => {
     commandGrammars: commandRegistry.definitions.map((definition) => definition.grammar),
     partnerNames,
     policiesOfConsumer: async (db, scope, consumerId, limit) => (await listPolicies(db, scope, { consumerId }, { limit })).items,
+    policyLifecycle: policyLifecycleView,
   };
   const portal = new Elysia({ name: "portal" })
     .onAfterHandle({ as: "global" }, ({ request, set }) => {

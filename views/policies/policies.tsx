@@ -157,6 +157,12 @@ export interface PolicyView {
 }
 
 /** The part of a policy that changes: reloads itself every few seconds while the policy is pending. */
+/** The part of a policy's page the lifecycle module gives (src/modules/lifecycle/presenter.ts, policyLifecycleView). */
+export type PolicyLifecycleView = Pick<
+  PolicyView,
+  "cancelHref" | "cancellationText" | "reinstateHref" | "renewHref" | "changeHref" | "decideChangeHref" | "changes" | "renewal" | "renews"
+>;
+
 export function PolicyStatusBlock(props: { policy: PolicyView }) {
   const p = props.policy;
   const pending = p.status === "p";

@@ -17,6 +17,7 @@ import { DOCUMENT_FIELDS } from "../consumers/model";
 import { consumerDocument, wireConsumerId } from "../consumers/service";
 import { configuredRegistry } from "../enrichment/registry";
 import { vinDecoderAt } from "../enrichment/vin";
+import type { ServiceFacts } from "../manifest";
 import { partnerNames } from "../partners/service";
 import { policyFilters, policyFilterValues, reviewForm } from "../policies/model";
 import { hasCertificate, listPolicies, policiesByIds } from "../policies/service";
@@ -37,7 +38,7 @@ import {
 import { reviewPolicyById } from "./review";
 
 /** The operator's pages for policies: the approvals queue, every partner's transactions, any policy's detail. */
-export const policyAdmin = (deps: AppDeps) => {
+export const policyAdmin = (deps: AppDeps, { policyLifecycle }: ServiceFacts) => {
   const db = deps.database.db;
   const hrefOf = (p: PolicyRecord) => `/admin/policies/${p.id}`;
   const registry = configuredRegistry(deps.config);
@@ -161,7 +162,14 @@ export const policyAdmin = (deps: AppDeps) => {
       async ({ viewer, csrf, request, params, set }) => {
         const policy = await policyById(params.id);
         if (!policy) return page(request, { title: "Not found", active: "policies", viewer, csrf }, notFound(set, "No such policy."));
-        const view = await policyView(db, deps.config, policy, hrefOf(policy), `/admin/consumers?q=${encodeURIComponent(wireConsumerId(policy.consumerId))}`);
+        const view = await policyView(
+          db,
+          deps.config,
+          policyLifecycle,
+          policy,
+          hrefOf(policy),
+          `/admin/consumers?q=${encodeURIComponent(wireConsumerId(policy.consumerId))}`,
+        );
         // A policy waiting for the operator is decided here: the desk, not a page that waits for itself.
         const reviewing = policy.status === "p" && policy.route === "manual";
         if (reviewing) view.pendingText = "Waiting for your review.";
@@ -182,7 +190,7 @@ export const policyAdmin = (deps: AppDeps) => {
           set.status = 404;
           return "";
         }
-        return <PolicyStatusBlock policy={await policyView(db, deps.config, policy, hrefOf(policy), "")} />;
+        return <PolicyStatusBlock policy={await policyView(db, deps.config, policyLifecycle, policy, hrefOf(policy), "")} />;
       },
       { portal: "admin" },
     )

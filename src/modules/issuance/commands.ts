@@ -7,12 +7,10 @@ import type { CertificateForm } from "../../products/types";
 import { insureSeedVariants } from "../../reference/products";
 import { keyActor } from "../audit/service";
 import { type CertificateDocument, certificateFor, certificateUrl, renderCertificateFor } from "../certificates/service";
-import { endorsementsOf, wireEndorsement } from "../lifecycle/endorsements";
-import { endorsementShape } from "../lifecycle/model";
 import { createdWithin, listSeed, reviewSeed } from "../policies/model";
-import { findPolicy, hasCertificate, listPolicies, policyHeading } from "../policies/service";
+import { endorsementsOf, findPolicy, hasCertificate, listPolicies, policyHeading } from "../policies/service";
 import type { PolicyRecord } from "../policies/types";
-import { addressOf, POLICY_ADDRESS, POLICY_UNKNOWN, policyStatus, statusNote, storedReference } from "../policies/wire";
+import { addressOf, endorsementShape, POLICY_ADDRESS, POLICY_UNKNOWN, policyStatus, statusNote, storedReference, wireEndorsement } from "../policies/wire";
 import { issuedPolicy, issuePolicy } from "./issuance";
 import { reviewPolicy } from "./review";
 

@@ -13,7 +13,7 @@ import { underwriteDuePolicies } from "./underwriting";
 export const issuanceModule = defineModule({
   name: "issuance",
   commands: policyCommands,
-  routes: (deps) => quotePortal(deps).use(policyPortal(deps)).use(policyAdmin(deps)),
+  routes: (deps, facts) => quotePortal(deps).use(policyPortal(deps, facts)).use(policyAdmin(deps, facts)),
   jobs: ({ db, config, gateway }) => {
     const registry = configuredRegistry(config);
     return [{ name: "underwriting", run: (now) => underwriteDuePolicies(db, gateway, now, { registry }) }];

@@ -9,6 +9,7 @@ import { exportHref, notFound, redirectTo } from "../../portal/kit";
 import { formValuesWithFiles, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { watToday } from "../../products/policy-helpers";
+import type { ServiceFacts } from "../manifest";
 import { policyFilters, policyFilterValues } from "../policies/model";
 import { findPolicyByReference, hasCertificate, listPolicies } from "../policies/service";
 import type { PolicyRecord } from "../policies/types";
@@ -20,7 +21,7 @@ import { premiumPreview, productOf, quotePageView } from "./quote-presenter";
 const NOT_YOURS = "No policy with this reference on your account.";
 
 /** Partner pages for policies: the filtered list, a detail that refreshes itself while pending, certificate downloads. */
-export const policyPortal = (deps: AppDeps) => {
+export const policyPortal = (deps: AppDeps, { policyLifecycle }: ServiceFacts) => {
   const db = deps.database.db;
   const policyOf = async (partnerId: string, reference: string) => findPolicyByReference(db, partnerId, decodeURIComponent(reference));
   const hrefOf = (p: PolicyRecord) => `/portal/policies/${encodeURIComponent(p.reference)}`;
@@ -68,7 +69,7 @@ export const policyPortal = (deps: AppDeps) => {
       async ({ viewer, csrf, request, params, set }) => {
         const policy = await policyOf(viewer.partnerId, params.reference);
         if (!policy) return page(request, { title: "Not found", active: "policies", viewer, csrf }, notFound(set, NOT_YOURS));
-        const view = await partnerPolicyView(db, deps.config, policy, hrefOf(policy));
+        const view = await partnerPolicyView(db, deps.config, policyLifecycle, policy, hrefOf(policy));
         return page(request, { title: `Policy ${policy.reference}`, active: "policies", viewer, csrf }, <PolicyDetail policy={view} />);
       },
       { portal: "partner" },
@@ -78,7 +79,7 @@ export const policyPortal = (deps: AppDeps) => {
       async ({ viewer, params, set }) => {
         const policy = await policyOf(viewer.partnerId, params.reference);
         if (!policy) return notFound(set, NOT_YOURS);
-        return <PolicyStatusBlock policy={await policyView(db, deps.config, policy, hrefOf(policy), "")} />;
+        return <PolicyStatusBlock policy={await policyView(db, deps.config, policyLifecycle, policy, hrefOf(policy), "")} />;
       },
       { portal: "partner" },
     )

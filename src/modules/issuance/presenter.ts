@@ -19,11 +19,9 @@ import type { VehicleRegistry } from "../enrichment/registry";
 import { registryAnswer } from "../enrichment/service";
 import { type VinDecoder, validVin } from "../enrichment/vin";
 import { planNoOfPolicy } from "../financing/service";
-import { checkChangeable, endorsementsOf } from "../lifecycle/endorsements";
-import { cancellationSummary, changeHistory } from "../lifecycle/presenter";
-import { reinstatable, renewable, renewalLinks } from "../lifecycle/service";
+import type { ServiceFacts } from "../manifest";
 import { policyFilters, policyFilterValues } from "../policies/model";
-import { cancellationOf, hasCertificate, latestQuote, listPolicies, policyContext, storedTerms } from "../policies/service";
+import { hasCertificate, latestQuote, listPolicies, policyContext, storedTerms } from "../policies/service";
 import type { PolicyRecord } from "../policies/types";
 
 export const productOptions = () => allProductCodes().map((code) => ({ value: code, label: productName(code) }));
@@ -161,22 +159,19 @@ export async function vehicleChecksView(
 export const reviewDone = (decided: PolicyRecord) =>
   decided.status === "a" ? `Approved ${decided.reference}: policy number ${decided.policyNo}.` : `Declined ${decided.reference}: ${decided.statusNote}.`;
 
+/** What the lifecycle module adds to a policy's page (the service facts hand it over: the lifecycle sits above issuance). */
+export type PolicyLifecycle = ServiceFacts["policyLifecycle"];
+
 /** Everything a policy page shows, with links for this viewer (`base` is the page's own path). */
-export async function policyView(db: Database, config: Config, policy: PolicyRecord, base: string, consumerHref: string): Promise<PolicyView> {
-  const consumer = await findConsumer(db, policy.partnerId, policy.consumerId);
-  const [cancellation, links, endorsements, changeable, canReinstate] = await Promise.all([
-    policy.status === "c" ? cancellationOf(db, policy.id) : null,
-    renewalLinks(db, policy),
-    endorsementsOf(db, policy.id),
-    checkChangeable(db, policy, new Date()).then(
-      () => true,
-      (error) => {
-        if (!(error instanceof CommandError)) throw error;
-        return false;
-      },
-    ),
-    reinstatable(db, policy, new Date()),
-  ]);
+export async function policyView(
+  db: Database,
+  config: Config,
+  lifecycle: PolicyLifecycle,
+  policy: PolicyRecord,
+  base: string,
+  consumerHref: string,
+): Promise<PolicyView> {
+  const [consumer, changes] = await Promise.all([findConsumer(db, policy.partnerId, policy.consumerId), lifecycle(db, policy, base, new Date())]);
   const product = findProduct(policy.productCode);
   const hosted = hasCertificate(policy) && (policy.mode === "test" || product.family.policy.certificate(product.type).delivery === "hosted");
   return {
@@ -200,22 +195,9 @@ export async function policyView(db: Database, config: Config, policy: PolicyRec
     verifyHref: policy.policyNo ? verificationUrl(config, policy.policyNo) : null,
     statusHref: `${base}/status`,
     pendingText: PENDING_TEXT[policy.route],
-    cancelHref: policy.status === "a" ? `${base}/cancel` : undefined,
-    cancellationText: cancellation ? cancellationSummary(policy, cancellation) : undefined,
-    reinstateHref: canReinstate ? `${base}/reinstate` : undefined,
-    renewHref: !links.renewal && renewable(policy, new Date()) ? `${base}/renew` : undefined,
-    changeHref: changeable ? `${base}/change` : undefined,
-    // The operator decides a change waiting for review on the change page.
-    decideChangeHref: base.startsWith("/admin/") && endorsements.some((e) => e.status === "pending") ? `${base}/change` : undefined,
-    changes: changeHistory(policy, endorsements),
-    renewal: links.renewal && { reference: links.renewal.reference, href: siblingHref(base, links.renewal) },
-    renews: links.renews && { reference: links.renews.reference, href: siblingHref(base, links.renews) },
+    ...changes,
   };
 }
-
-/** Another policy's page on the same surface as `base` (the operator's pages go by id, the partner's by reference). */
-const siblingHref = (base: string, other: PolicyRecord) =>
-  base.startsWith("/admin/") ? `/admin/policies/${other.id}` : `/portal/policies/${encodeURIComponent(other.reference)}`;
 
 /** What a pending policy waits for, as its partner reads it. */
 const PENDING_TEXT: Record<PolicyRecord["route"], string> = {
@@ -225,8 +207,8 @@ const PENDING_TEXT: Record<PolicyRecord["route"], string> = {
 };
 
 /** A partner's policy page: its detail, with the claim and finance actions this policy allows. */
-export async function partnerPolicyView(db: Database, config: Config, policy: PolicyRecord, base: string): Promise<PolicyView> {
-  const view = await policyView(db, config, policy, base, `/portal/consumers/${wireConsumerId(policy.consumerId)}`);
+export async function partnerPolicyView(db: Database, config: Config, lifecycle: PolicyLifecycle, policy: PolicyRecord, base: string): Promise<PolicyView> {
+  const view = await policyView(db, config, lifecycle, policy, base, `/portal/consumers/${wireConsumerId(policy.consumerId)}`);
   const query = `?policy=${encodeURIComponent(policy.reference)}`;
   // One plan per policy, ever: only an approved or pending policy with a premium and no plan yet can be financed.
   const financeable = (policy.status === "a" || policy.status === "p") && policy.premiumKobo > 0 && !(await planNoOfPolicy(db, policy.id));

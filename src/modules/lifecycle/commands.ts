@@ -7,19 +7,9 @@ import { findProduct, wirePremium } from "../../products";
 import { REFUND_BASES } from "../../products/cancellation";
 import { keyActor } from "../audit/service";
 import { normaliseReference } from "../policies/reference";
-import { addressOf, POLICY_ADDRESS, POLICY_UNKNOWN, policyStatus, statusNote, storedReference } from "../policies/wire";
-import { type EndorsementOutcome, endorsePolicy, quoteEndorsement, storedEndorsement, wireEndorsement } from "./endorsements";
-import {
-  autoRenewSeed,
-  type CancelSeed,
-  cancelSeed,
-  endorsementQuoteSeed,
-  endorsementShape,
-  endorseSeed,
-  refundQuoteSeed,
-  reinstateSeed,
-  renewSeed,
-} from "./model";
+import { addressOf, endorsementShape, POLICY_ADDRESS, POLICY_UNKNOWN, policyStatus, statusNote, storedReference, wireEndorsement } from "../policies/wire";
+import { type EndorsementOutcome, endorsePolicy, quoteEndorsement, storedEndorsement } from "./endorsements";
+import { autoRenewSeed, type CancelSeed, cancelSeed, endorsementQuoteSeed, endorseSeed, refundQuoteSeed, reinstateSeed, renewSeed } from "./model";
 import {
   type CancellationOutcome,
   type CancellationRequest,

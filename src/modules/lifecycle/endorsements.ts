@@ -5,11 +5,10 @@
  * run. An applied change makes a new certificate version; a live change the family has reviewed
  * waits for an administrator. Each step is one transaction with its ledger line, event and audit row.
  */
-import { and, asc, eq, ne } from "drizzle-orm";
+import { and, eq, ne } from "drizzle-orm";
 import { CommandError } from "../../core/errors";
 import { newId } from "../../core/ids";
 import { toNaira as naira } from "../../core/money";
-import { watTimestamp } from "../../core/time";
 import type { Database, Executor } from "../../db/client";
 import { findProduct, productName } from "../../products";
 import { endorsementPremiumChange, type PremiumChange } from "../../products/endorsement";
@@ -21,14 +20,12 @@ import { earnOnExtraPremium, reverseOnRefund } from "../commissions/earning";
 import { findConsumer } from "../consumers/service";
 import { recordEvent } from "../events/service";
 import { financingPlans } from "../financing/schema";
-import { policies } from "../policies/schema";
-import { POLICY_STATUS_WORDS, policyContext, requirePolicyMode, resentFacts, statusEvent } from "../policies/service";
+import { type FactChange, policies, policyEndorsements } from "../policies/schema";
+import { type EndorsementRecord, POLICY_STATUS_WORDS, policyContext, requirePolicyMode, resentFacts, statusEvent } from "../policies/service";
 import type { PolicyRecord } from "../policies/types";
+import { wireEndorsement } from "../policies/wire";
 import { payPremiumFor, refundPremium } from "../wallet/service";
-import { type FactChange, policyEndorsements } from "./schema";
 import { type Canceller, changeOnce, type EarlierChange, type PolicyLocator, priorChange, storedChange, whereOf } from "./service";
-
-export type EndorsementRecord = typeof policyEndorsements.$inferSelect;
 
 /** A change asked for under the partner's reference: the facts as sent. */
 export interface EndorsementRequest {
@@ -357,24 +354,3 @@ export async function decideEndorsement(
     return { ...outcome, repeated: false };
   });
 }
-
-/** A policy's changes, oldest first: its version history. */
-export function endorsementsOf(db: Executor, policyId: string): Promise<EndorsementRecord[]> {
-  return db
-    .select()
-    .from(policyEndorsements)
-    .where(eq(policyEndorsements.policyId, policyId))
-    .orderBy(asc(policyEndorsements.createdAt), asc(policyEndorsements.id));
-}
-
-/** A change as answers and events show it. */
-export const wireEndorsement = (e: EndorsementRecord) => ({
-  id: e.reference,
-  status: e.status,
-  ...(e.statusNote ? { statusNote: e.statusNote } : {}),
-  ...(e.version ? { version: e.version } : {}),
-  changes: e.changes,
-  premiumChange: naira(e.premiumChangeKobo),
-  explanation: e.explanation,
-  tmstmp: watTimestamp(e.createdAt),
-});

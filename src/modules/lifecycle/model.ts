@@ -1,10 +1,9 @@
 /** The lifecycle's wire seeds (cncl, the refund quote) and the portal's cancellation form. */
+
 import { z } from "zod";
-import { wireTimestamp } from "../../core/answers";
 import { isoDate, parseWith } from "../../core/validation";
 import { CANCELLATION_REASONS } from "../../products/cancellation";
 import { transactionReference } from "../policies/reference";
-import { ENDORSEMENT_STATUSES } from "./schema";
 
 /** `cncl entt_…`: cancel an approved policy from a date. */
 export const cancelSeed = z.strictObject({
@@ -53,17 +52,3 @@ export const endorseSeed = z.strictObject({
 
 /** `dump entt_…*ENDORSE`: what a change would cost, changing nothing. */
 export const endorsementQuoteSeed = z.strictObject({ addtnlFact: changedFacts });
-
-/** A change as answers, events and STATUS show it (wireEndorsement). */
-export const endorsementShape = z.object({
-  id: z.string().meta({ description: "Your reference for the change" }),
-  status: z.enum(ENDORSEMENT_STATUSES).meta({ description: "applied: in force now; pending: an administrator decides; declined: see statusNote" }),
-  statusNote: z.string().optional(),
-  version: z.int().optional().meta({ description: "The certificate version it made, once applied (issuance is version 1)" }),
-  changes: z
-    .array(z.object({ field: z.string(), from: z.unknown(), to: z.unknown() }))
-    .meta({ description: "Each changed addtnlFact field, before and after" }),
-  premiumChange: z.number().meta({ description: "Naira charged to the wallet (positive) or given back (negative) for the cover still to run (live policies)" }),
-  explanation: z.string().meta({ description: "The pro-rata arithmetic in words" }),
-  tmstmp: wireTimestamp,
-});

@@ -2,6 +2,7 @@ import { coverPeriod, dateTime, day } from "../../../views/format";
 import type { CancelFormProps, RefundPreview } from "../../../views/lifecycle/cancel";
 import type { ChangeDecisionProps, ChangeFormProps, ChangeRow } from "../../../views/lifecycle/change";
 import type { ConfirmChangeProps } from "../../../views/lifecycle/confirm";
+import type { PolicyLifecycleView } from "../../../views/policies/policies";
 import type { FormProblem } from "../../../views/portal/ui";
 import { CommandError } from "../../core/errors";
 import { newId, normaliseUuid } from "../../core/ids";
@@ -15,12 +16,12 @@ import { CANCELLATION_REASON_TEXT, claimsAfterCancellation } from "../../product
 import { seedFromForm } from "../../products/forms";
 import { watToday } from "../../products/policy-helpers";
 import type { FormField } from "../../products/types";
-import type { CancellationRecord } from "../policies/service";
+import type { FactChange } from "../policies/schema";
+import { type CancellationRecord, cancellationOf, type EndorsementRecord, endorsementsOf } from "../policies/service";
 import type { PolicyRecord } from "../policies/types";
-import { checkChangeable, type EndorsementRecord, endorsableFields, endorsementsOf, quoteEndorsement } from "./endorsements";
+import { checkChangeable, endorsableFields, quoteEndorsement } from "./endorsements";
 import { typedEffectiveDate } from "./model";
-import type { FactChange } from "./schema";
-import { assessReinstatement, type CancellationTerms, type Canceller, quoteCancellation, quoteRenewal } from "./service";
+import { assessReinstatement, type CancellationTerms, type Canceller, quoteCancellation, quoteRenewal, reinstatable, renewable, renewalLinks } from "./service";
 
 /**
  * The reference a form's change is stored under: the one the form was drawn with (its `id`), so that
@@ -339,3 +340,40 @@ export async function changeDecisionView(
     problem,
   };
 }
+
+/**
+ * What the lifecycle adds to a policy's page at `base` (issuance's page gets it through the service
+ * facts): the cancellation in force, the changes, the renewal links, and the actions this policy
+ * offers now.
+ */
+export async function policyLifecycleView(db: Database, policy: PolicyRecord, base: string, now: Date): Promise<PolicyLifecycleView> {
+  const [cancellation, links, endorsements, changeable, canReinstate] = await Promise.all([
+    policy.status === "c" ? cancellationOf(db, policy.id) : null,
+    renewalLinks(db, policy),
+    endorsementsOf(db, policy.id),
+    checkChangeable(db, policy, now).then(
+      () => true,
+      (error) => {
+        if (!(error instanceof CommandError)) throw error;
+        return false;
+      },
+    ),
+    reinstatable(db, policy, now),
+  ]);
+  return {
+    cancelHref: policy.status === "a" ? `${base}/cancel` : undefined,
+    cancellationText: cancellation ? cancellationSummary(policy, cancellation) : undefined,
+    reinstateHref: canReinstate ? `${base}/reinstate` : undefined,
+    renewHref: !links.renewal && renewable(policy, now) ? `${base}/renew` : undefined,
+    changeHref: changeable ? `${base}/change` : undefined,
+    // The operator decides a change waiting for review on the change page.
+    decideChangeHref: base.startsWith("/admin/") && endorsements.some((e) => e.status === "pending") ? `${base}/change` : undefined,
+    changes: changeHistory(policy, endorsements),
+    renewal: links.renewal && { reference: links.renewal.reference, href: siblingHref(base, links.renewal) },
+    renews: links.renews && { reference: links.renews.reference, href: siblingHref(base, links.renews) },
+  };
+}
+
+/** Another policy's page on the same surface as `base` (the operator's pages go by id, the partner's by reference). */
+const siblingHref = (base: string, other: PolicyRecord) =>
+  base.startsWith("/admin/") ? `/admin/policies/${other.id}` : `/portal/policies/${encodeURIComponent(other.reference)}`;

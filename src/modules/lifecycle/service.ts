@@ -20,7 +20,7 @@ import { earnOnExtraPremium, reverseOnRefund } from "../commissions/earning";
 import { recordEvent } from "../events/service";
 import { cancelPlanOfPolicy, lapsedPlanOfPolicy, reopenLapsedPlan } from "../financing/service";
 import { issueRenewal, renewalOf } from "../issuance/issuance";
-import { policies, policyCancellations } from "../policies/schema";
+import { policies, policyCancellations, policyEndorsements } from "../policies/schema";
 import {
   addressConditions,
   type CancellationRecord,
@@ -34,7 +34,7 @@ import {
 } from "../policies/service";
 import type { Mode, PolicyRecord } from "../policies/types";
 import { payPremiumFor, refundPremium } from "../wallet/service";
-import { policyEndorsements, policyReinstatements } from "./schema";
+import { policyReinstatements } from "./schema";
 
 export interface CancellationRequest {
   /** The canceller's reference: a repeat with it returns the first answer. */

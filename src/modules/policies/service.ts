@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, desc, eq, gt, gte, inArray, isNull, lt, lte, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, lte, type SQL, sql } from "drizzle-orm";
 import { CommandError } from "../../core/errors";
 import { normaliseUuid } from "../../core/ids";
 import { decodeCursor, encodeCursor, type Page } from "../../core/pagination";
@@ -10,7 +10,7 @@ import { findProduct, type Product } from "../../products";
 import type { PolicyContext, PolicyTerms, QuoteOnFile } from "../../products/types";
 import type { ConsumerRecord } from "../consumers/service";
 import { quotes } from "../quotes/schema";
-import { type PolicyStatus, policies, policyCancellations } from "./schema";
+import { type PolicyStatus, policies, policyCancellations, policyEndorsements } from "./schema";
 import type { Mode, PolicyRecord } from "./types";
 
 /*
@@ -269,4 +269,15 @@ export async function cancellationOf(db: Executor, policyId: string): Promise<Ca
     .from(policyCancellations)
     .where(and(eq(policyCancellations.policyId, policyId), isNull(policyCancellations.reinstatedAt)));
   return row ?? null;
+}
+
+export type EndorsementRecord = typeof policyEndorsements.$inferSelect;
+
+/** A policy's changes, oldest first: its version history. */
+export function endorsementsOf(db: Executor, policyId: string): Promise<EndorsementRecord[]> {
+  return db
+    .select()
+    .from(policyEndorsements)
+    .where(eq(policyEndorsements.policyId, policyId))
+    .orderBy(asc(policyEndorsements.createdAt), asc(policyEndorsements.id));
 }
