@@ -1,18 +1,17 @@
 import { Elysia } from "elysia";
+import { commandEndpoint } from "./assembly/command-endpoint";
+import { healthRoutes } from "./assembly/health";
+import { countHttpRequest, metricsRoutes } from "./assembly/metrics";
+import { pageRoutes } from "./assembly/pages";
+import { portalRoutes } from "./assembly/portal";
 import { CommandError } from "./core/errors";
 import { failure } from "./core/feedback";
 import { log } from "./core/log";
 import { isTransientDatabaseError } from "./db/errors";
-import { certificateRoutes } from "./http/certificates";
-import { commandEndpoint } from "./http/command-endpoint";
 import { type AppDeps, requestContext, requestFacts } from "./http/context";
 import { errorPage, wantsPage } from "./http/error-pages";
-import { healthRoutes } from "./http/health";
-import { countHttpRequest, metricsRoutes } from "./http/metrics";
-import { pageRoutes } from "./http/pages";
 import { refuseUnsafeInput } from "./http/unsafe-input";
 import { isPortalPath } from "./portal/paths";
-import { portalRoutes } from "./portal/routes";
 import { inWords } from "./portal/words";
 import { referenceRoutes } from "./reference/routes";
 
@@ -74,7 +73,6 @@ export function createApp(deps: AppDeps) {
     .use(healthRoutes(deps))
     .use(metricsRoutes(deps))
     .use(pageRoutes(deps))
-    .use(certificateRoutes(deps))
     .use(referenceRoutes(deps))
     .use(portalRoutes(deps))
     .use(commandEndpoint(deps));

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { jsonLimits, memberText } from "../src/core/json-shape";
 import { MemoryRateLimiter, RedisRateLimiter } from "../src/core/rate-limit";
 import { clientAddressOf, NO_SOCKET_ADDRESS } from "../src/http/client-address";
-import { MAX_SIGN_IN_BODY_BYTES } from "../src/portal/auth-routes";
+import { MAX_SIGN_IN_BODY_BYTES } from "../src/modules/accounts/portal";
 import { MAX_SIGNED_OUT_BODY_BYTES } from "../src/portal/session";
 import { signedIn } from "./portal/browser";
 import { redisAvailable, redisUrl, type TestApp, type TestPartner, testApp } from "./support/harness";

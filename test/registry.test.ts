@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { commandRegistry } from "../src/commands";
+import { commandRegistry } from "../src/assembly/commands";
 
 const CONSUMER = "0f8fad5bd9cb469fa16570867728950e";
 const TX = "7c9e6679-7425-40de-944b-e07fc1f90ae7";

@@ -3,8 +3,8 @@
  * markup in every string and must print it as text. (xss-scan checks the source; this checks the output.)
  */
 import { describe, expect, test } from "bun:test";
-import { consumerForm } from "../src/modules/consumers/model";
 import { findProduct } from "../src/products";
+import { consumerForm } from "../src/products/consumer-form";
 import { ApprovalQueue, AuditPage, PartnersPage } from "../views/admin/admin";
 import { ReviewDesk } from "../views/admin/review";
 import { ConsumerDetail, ConsumerForm, ConsumerList } from "../views/consumers/consumers";

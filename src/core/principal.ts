@@ -12,3 +12,21 @@ export interface Principal {
   /** Test and live keys pin their environment; a legacy key follows the account toggle (spec 5.5). */
   mode: Mode;
 }
+
+/** A portal sign-in's role: a partner's owner or staff, or the operator's administrator. */
+export type PortalRole = "owner" | "staff" | "admin";
+
+/** Who is signed in: the user, their partner account, and the session. */
+export interface Viewer {
+  sessionId: string;
+  userId: string;
+  email: string;
+  name: string;
+  role: PortalRole;
+  mustChangePassword: boolean;
+  partnerId: string;
+  partnerName: string;
+  /** The account toggle (legacy keys follow it); the portal acts in this mode. */
+  mode: Mode;
+  enrichmentEnabled: boolean;
+}

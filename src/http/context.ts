@@ -1,8 +1,9 @@
 import { Elysia } from "elysia";
 import type { Config } from "../config";
 import type { CapacityGate } from "../core/capacity";
+import type { Viewer } from "../core/principal";
 import type { DelayLimiter, RateLimiter } from "../core/rate-limit";
-import type { DatabaseHandle } from "../db/client";
+import type { Database, DatabaseHandle } from "../db/client";
 import type { NavEntry } from "../portal/navigation";
 
 /** What the HTTP surfaces need; tests build it with an in-memory database and their own limits. */
@@ -22,6 +23,8 @@ export interface AppDeps {
   refusalLimiter: RateLimiter;
   /** The portal's side navigation, gathered from the module manifests by src/portal/routes.ts. */
   navigation?: readonly NavEntry[];
+  /** Who a portal session is, or null once it ended: the accounts module's lookup, handed down by src/assembly/portal.ts. */
+  sessionViewer?: (db: Database, sessionId: string, now: Date) => Promise<Viewer | null>;
   now?: () => Date;
 }
 

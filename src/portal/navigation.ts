@@ -1,4 +1,4 @@
-import type { PortalRole } from "../modules/accounts/service";
+import type { PortalRole } from "../core/principal";
 
 /** A link of the portal's side navigation, declared by the module that serves the page (its manifest). */
 export interface NavEntry {
@@ -20,9 +20,6 @@ export interface NavViewer {
 }
 
 export type NavLink = Pick<NavEntry, "href" | "label" | "key">;
-
-/** The shell's own link; every other is a module's (src/portal/routes.ts gathers them). */
-export const SHELL_NAV: readonly NavEntry[] = [{ area: "portal", href: "/portal", label: "Dashboard", key: "dashboard", order: 0 }];
 
 /** The links `viewer` sees: admins the admin area's, partner staff the portal's, in order. */
 export function navigationFor(entries: readonly NavEntry[], viewer: NavViewer): NavLink[] {

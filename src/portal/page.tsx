@@ -21,6 +21,13 @@ export function problemOf(error: unknown): FormProblem {
   return { message: inWords(error.message), input: inputForField(error.field), ...(more.length ? { more } : {}) };
 }
 
+/** A refusal for a page that shows it: the answer takes the domain's status, the page the problem in words. */
+export function refusedProblem(error: unknown, set: { status?: number | string }): FormProblem {
+  const problem = problemOf(error);
+  set.status = (error as CommandError).status;
+  return problem;
+}
+
 /**
  * Every submitted field by its input name. Elysia nests dotted names of multipart forms
  * ({ name: { first } }) but not of urlencoded ones: both are flattened back to "name.first".

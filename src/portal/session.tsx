@@ -8,12 +8,12 @@ import { jwt } from "@elysiajs/jwt";
 import { Elysia } from "elysia";
 import { ERRORS, ErrorPanel } from "../../views/errors";
 import { CommandError } from "../core/errors";
+import type { PortalRole, Viewer } from "../core/principal";
 import { countRefusal, refusalKeys } from "../core/rate-limit";
 import { BUSY, bodyPace, IncomingBody, UnidentifiedBodiesAtCapacity } from "../http/body";
 import { clientAddressOf } from "../http/client-address";
 import type { AppDeps } from "../http/context";
 import { errorPage } from "../http/error-pages";
-import { type PortalRole, sessionViewer, type Viewer } from "../modules/accounts/service";
 import { type NavLink, navigationFor } from "./navigation";
 import { page } from "./page";
 import { isSignedInPath } from "./paths";
@@ -55,8 +55,11 @@ function stopWith(request: Request, set: { headers: Record<string, unknown> }, l
 
 const portalSessionToken = (deps: AppDeps) => jwt({ name: "sessionToken", secret: deps.sessionSecret, exp: `${deps.config.SESSION_TTL_HOURS}h` });
 
-export const portalSession = (deps: AppDeps) =>
-  new Elysia({ name: "portal-session" }).use(portalSessionToken(deps)).macro({
+export const portalSession = (deps: AppDeps) => {
+  const { sessionViewer } = deps;
+  // The accounts module's lookup, handed down by the assembly (src/assembly/portal.ts): the toolkit imports no module.
+  if (!sessionViewer) throw new Error("portalSession needs deps.sessionViewer (set by portalRoutes)");
+  return new Elysia({ name: "portal-session" }).use(portalSessionToken(deps)).macro({
     portal: (access: Access) => ({
       async resolve({ sessionToken, cookie, request, set, status, body }) {
         const path = new URL(request.url).pathname;
@@ -82,6 +85,7 @@ export const portalSession = (deps: AppDeps) =>
       },
     }),
   });
+};
 
 /** A form of a signed-out visitor (the sign-in form, which has its own parser, aside) is small. */
 export const MAX_SIGNED_OUT_BODY_BYTES = 64 * 1024;

@@ -6,8 +6,8 @@
  */
 
 import { formatNaira } from "../core/money";
-import { consumerForm } from "../modules/consumers/model";
 import { allProductCodes, findProduct, productName } from "../products";
+import { consumerForm } from "../products/consumer-form";
 import { printNairaFigure } from "../products/shared";
 import type { FormEntry } from "../products/types";
 

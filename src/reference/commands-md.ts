@@ -4,7 +4,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { commandRegistry } from "../commands";
+import { commandRegistry } from "../assembly/commands";
 import { type Definition, slugOf } from "./model";
 
 export const COMMANDS_MD = fileURLToPath(new URL("../../docs/commands.md", import.meta.url));

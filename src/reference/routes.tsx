@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { ReferencePage } from "../../views/reference/docs";
-import { commandRegistry } from "../commands";
+import { commandRegistry } from "../assembly/commands";
 import { publicUrl } from "../config";
 import type { AppDeps } from "../http/context";
 import { referenceOf } from "./model";

@@ -11,7 +11,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import type { commands } from "../../clients/typescript/src/index";
-import { commandRegistry } from "../../src/commands";
+import { commandRegistry } from "../../src/assembly/commands";
 import { type Holds, type Method, recordingClient, root, type Same } from "./support";
 
 type CommandMethod = keyof typeof commands;

@@ -23,7 +23,7 @@ import type {
   Schemas,
   StatusAnswerBody,
 } from "../../clients/typescript/src/index";
-import { commandRegistry } from "../../src/commands";
+import { commandRegistry } from "../../src/assembly/commands";
 import { vehicleFacts as fixtureVehicle } from "../support/fixtures";
 import { type Holds, type Method, recordingClient, type Same } from "./support";
 

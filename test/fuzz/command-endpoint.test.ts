@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, test } from "bun:test";
 import fc from "fast-check";
-import { commandRegistry } from "../../src/commands";
+import { commandRegistry } from "../../src/assembly/commands";
 import { MAX_JSON_DEPTH } from "../../src/core/envelope";
 import { normaliseUuid } from "../../src/core/ids";
 import type { CommandDefinition } from "../../src/core/registry";

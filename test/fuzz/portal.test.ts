@@ -8,8 +8,8 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { consumerForm } from "../../src/modules/consumers/model";
 import { findProduct } from "../../src/products";
+import { consumerForm } from "../../src/products/consumer-form";
 import { Browser, type PortalResponse, signedIn } from "../portal/browser";
 import { PNG_BASE64 } from "../support/harness";
 import { productCases, watDate } from "../support/policies";

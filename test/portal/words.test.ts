@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { commandRegistry } from "../../src/commands";
+import { commandRegistry } from "../../src/assembly/commands";
 import { fieldLabel, inWords } from "../../src/portal/words";
 import { JARGON } from "./browser";
 

@@ -6,7 +6,7 @@
  */
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { commandRegistry } from "../../src/commands";
+import { commandRegistry } from "../../src/assembly/commands";
 import { partnerStatement } from "../../src/modules/commissions/service";
 import { wireStatement } from "../../src/modules/commissions/wire";
 import { currentWatMonth } from "../../src/modules/enrichment/service";

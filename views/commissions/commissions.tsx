@@ -1,7 +1,16 @@
 /** The monthly statement (partners, and the operator for any partner) and the operator's commission rates. */
-import type { StatementFigure } from "../../src/modules/commissions/presenter";
 import { naira } from "../format";
 import { Csrf, Done, type FormProblem, type FormValues, Input, ProblemSummary, Table } from "../portal/ui";
+
+/** One line of a monthly statement, as the presenter makes it. */
+export interface StatementFigure {
+  label: string;
+  kobo: number;
+  /** How the figure is made, in a few words. */
+  note: string;
+  /** The figures the statement adds up to (net due, closing balance). */
+  total?: boolean;
+}
 
 interface StatementProductRow {
   name: string;

@@ -1,5 +1,5 @@
 import type { Children } from "@kitajs/html";
-import type { PortalRole } from "../../src/modules/accounts/service";
+import type { PortalRole } from "../../src/core/principal";
 import { PageHead } from "../layout";
 
 /** What every portal page knows about the person looking at it. */

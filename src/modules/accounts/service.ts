@@ -3,27 +3,11 @@ import { and, eq, gt, isNull, ne, sql } from "drizzle-orm";
 import type { Config } from "../../config";
 import { CommandError } from "../../core/errors";
 import { newId } from "../../core/ids";
+import type { PortalRole, Viewer } from "../../core/principal";
 import type { Database, Executor } from "../../db/client";
 import { recordAudit } from "../audit/service";
 import { partners, portalUsers } from "../partners/schema";
 import { portalSessions, serviceSecrets } from "./schema";
-
-export type PortalRole = "owner" | "staff" | "admin";
-
-/** Who is signed in: the user, their partner account, and the session. */
-export interface Viewer {
-  sessionId: string;
-  userId: string;
-  email: string;
-  name: string;
-  role: PortalRole;
-  mustChangePassword: boolean;
-  partnerId: string;
-  partnerName: string;
-  /** The account toggle (legacy keys follow it); the portal acts in this mode. */
-  mode: "test" | "live";
-  enrichmentEnabled: boolean;
-}
 
 const MIN_PASSWORD_LENGTH = 12;
 // A real argon2id hash of a random password: a sign-in for an unknown e-mail costs the same as a wrong password.

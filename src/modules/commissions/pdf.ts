@@ -1,10 +1,11 @@
 /** The statement as a one-page-per-section A4 PDF, drawn in the certificates' embedded DejaVu Sans (₦ and any partner name). */
 import fontkit from "@pdf-lib/fontkit";
 import { PDFDocument, type PDFFont, type PDFPage, rgb } from "pdf-lib";
+import type { StatementFigure } from "../../../views/commissions/commissions";
 import { formatNaira } from "../../core/money";
 import { productName } from "../../products";
 import { certificateFaces } from "../certificates/fonts";
-import { type StatementFigure, statementDays, statementFigures } from "./presenter";
+import { statementDays, statementFigures } from "./presenter";
 import type { PartnerStatement } from "./service";
 
 const A4 = { width: 595.28, height: 841.89 };

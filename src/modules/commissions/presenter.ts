@@ -1,19 +1,12 @@
 /** The statement's figures in the order and words every surface shows them (page, PDF, CSV, CLI). */
+
+import type { StatementFigure } from "../../../views/commissions/commissions";
 import { monthName } from "../../../views/format";
 import type { CsvValue } from "../../core/csv";
 import { toNaira } from "../../core/money";
 import { productName } from "../../products";
 import { watToday } from "../../products/policy-helpers";
 import type { PartnerStatement } from "./service";
-
-export interface StatementFigure {
-  label: string;
-  kobo: number;
-  /** How the figure is made, in a few words. */
-  note: string;
-  /** The figures the statement adds up to (net due, closing balance). */
-  total?: boolean;
-}
 
 /** What the partner paid the operator for the month, then how the wallet moved: each reconciles on its own. */
 export function statementFigures(s: PartnerStatement): { due: StatementFigure[]; wallet: StatementFigure[] } {

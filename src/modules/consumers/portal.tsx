@@ -6,10 +6,11 @@ import { csvDownload } from "../../portal/export";
 import { moreHref, notFound, PAGE_SIZE, redirectTo } from "../../portal/kit";
 import { formValuesWithFiles, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
+import { consumerForm } from "../../products/consumer-form";
 import { seedFromForm } from "../../products/forms";
 import { watToday } from "../../products/policy-helpers";
 import type { ServiceFacts } from "../manifest";
-import { consumerForm, profileValues } from "./model";
+import { profileValues } from "./model";
 import { CONSUMER_CSV_COLUMNS, consumerCsvRow, consumerName, consumerPolicyRow, consumerRow, profileLines } from "./presenter";
 import { findConsumer, listConsumers, registerConsumer, wireConsumerId } from "./service";
 

@@ -5,7 +5,8 @@ import type { CsvValue } from "../../core/csv";
 import { watTimestamp } from "../../core/time";
 import type { Executor } from "../../db/client";
 import { productName } from "../../products";
-import { consumerForm, profileValues } from "./model";
+import { consumerForm } from "../../products/consumer-form";
+import { profileValues } from "./model";
 import { consumers } from "./schema";
 import { type ConsumerRecord, wireConsumerId } from "./service";
 

@@ -4,7 +4,7 @@ import { partnerCommands } from "./commands";
 import { partnerPortal } from "./portal";
 import * as tables from "./schema";
 
-/** Partner accounts: keys, mode, team; the operator's partner administration. */
+/** Partner accounts: keys and mode; the operator's partner administration. */
 export const partnersModule = defineModule({
   name: "partners",
   commands: partnerCommands,
@@ -12,7 +12,6 @@ export const partnersModule = defineModule({
   tables,
   nav: [
     { area: "portal", href: "/portal/keys", label: "API keys", key: "keys", order: 90 },
-    { area: "portal", href: "/portal/team", label: "Team", key: "team", order: 110, shownTo: (viewer) => viewer.role === "owner" },
     { area: "admin", href: "/admin/partners", label: "Partners", key: "partners", order: 40 },
   ],
 });

@@ -1,13 +1,11 @@
 import { Elysia } from "elysia";
 import { KeysPage, type KeysProps } from "../../../views/partners/keys";
-import { TeamPage, type TeamProps } from "../../../views/partners/team";
 import { CommandError } from "../../core/errors";
 import { normaliseUuid } from "../../core/ids";
 import type { AppDeps } from "../../http/context";
 import { redirectTo } from "../../portal/kit";
-import { formValues, page, problemOf } from "../../portal/page";
+import { formValues, page, refusedProblem } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
-import { inviteStaff, listUsers, setStaffActive } from "../accounts/service";
 import { keyLabelOf, modeOf } from "./model";
 import { keySlots } from "./presenter";
 import { partnerKeys, revokeKey, rotateKey, setAccountMode } from "./service";
@@ -17,7 +15,7 @@ const MODE_SWITCHED = {
   test: "The account is in test mode: the legacy key and this portal now issue test policies.",
 } as const;
 
-/** Partner pages: API keys and the account mode (owners change, staff look), and the owner's team. */
+/** Partner pages: API keys and the account mode (owners change, staff look). */
 export const partnerPortal = (deps: AppDeps) => {
   const db = deps.database.db;
 
@@ -31,18 +29,6 @@ export const partnerPortal = (deps: AppDeps) => {
     };
     return page(request, { title: "API keys", active: "keys", viewer, csrf }, <KeysPage {...props} />);
   }
-
-  async function teamPage(request: Request, viewer: PortalViewer, csrf: string, extra: Partial<TeamProps> = {}) {
-    const props: TeamProps = { users: await listUsers(db, viewer.partnerId), invite: { values: {} }, csrf, ...extra };
-    return page(request, { title: "Team", active: "team", viewer, csrf }, <TeamPage {...props} />);
-  }
-
-  /** A refusal's status for the response (the domain's own), and its message for the page. */
-  const refused = (error: unknown, set: { status?: number | string }) => {
-    const problem = problemOf(error);
-    set.status = (error as CommandError).status;
-    return problem;
-  };
 
   return new Elysia({ name: "portal-partners" })
     .use(portalSession(deps))
@@ -61,7 +47,7 @@ export const partnerPortal = (deps: AppDeps) => {
           const issued = await rotateKey(db, viewer.partnerId, label, { actor: viewer, now: new Date() });
           return keysPage(request, viewer, csrf, { issued: { label, ...issued } });
         } catch (error) {
-          return keysPage(request, viewer, csrf, { problem: refused(error, set) });
+          return keysPage(request, viewer, csrf, { problem: refusedProblem(error, set) });
         }
       },
       { portal: "owner" },
@@ -75,7 +61,7 @@ export const partnerPortal = (deps: AppDeps) => {
           const revoked = await revokeKey(db, keyId, { partnerId: viewer.partnerId, audit: { actor: viewer, now: new Date() } });
           return keysPage(request, viewer, csrf, { done: `The ${revoked.label} key ${revoked.id} is revoked: requests with it are refused from now on.` });
         } catch (error) {
-          return keysPage(request, viewer, csrf, { problem: refused(error, set) });
+          return keysPage(request, viewer, csrf, { problem: refusedProblem(error, set) });
         }
       },
       { portal: "owner" },
@@ -89,40 +75,7 @@ export const partnerPortal = (deps: AppDeps) => {
           // Post, redirect, get: a reload does not send the switch again, and the header shows the new mode.
           return redirectTo(request, set, `/portal/keys?switched=${mode}`);
         } catch (error) {
-          return keysPage(request, viewer, csrf, { problem: refused(error, set) });
-        }
-      },
-      { portal: "owner" },
-    )
-    .get("/portal/team", ({ viewer, csrf, request }) => teamPage(request, viewer, csrf), { portal: "owner" })
-    .post(
-      "/portal/team",
-      async ({ viewer, csrf, request, body, set }) => {
-        const values = formValues(body);
-        try {
-          const { user, oneTimePassword } = await inviteStaff(db, viewer, { email: values.email ?? "", name: values.name ?? "" }, new Date());
-          return teamPage(request, viewer, csrf, { invited: { email: user.email, name: user.name, oneTimePassword } });
-        } catch (error) {
-          return teamPage(request, viewer, csrf, { invite: { values, problem: refused(error, set) } });
-        }
-      },
-      { portal: "owner" },
-    )
-    .post(
-      "/portal/team/:id/:change",
-      async ({ viewer, csrf, request, params, set }) => {
-        const userId = normaliseUuid(params.id);
-        try {
-          if (params.change !== "deactivate" && params.change !== "reactivate") throw new CommandError(404, "no such change: deactivate or reactivate");
-          if (!userId) throw new CommandError(404, "no such staff member on this account");
-          const active = params.change === "reactivate";
-          await setStaffActive(db, viewer, userId, active, new Date());
-          const [user] = (await listUsers(db, viewer.partnerId)).filter((u) => u.id === userId);
-          return teamPage(request, viewer, csrf, {
-            done: active ? `${user?.email} can sign in again.` : `${user?.email} is deactivated and signed out everywhere.`,
-          });
-        } catch (error) {
-          return teamPage(request, viewer, csrf, { problem: refused(error, set) });
+          return keysPage(request, viewer, csrf, { problem: refusedProblem(error, set) });
         }
       },
       { portal: "owner" },

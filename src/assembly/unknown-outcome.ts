@@ -1,4 +1,3 @@
-import { commandRegistry } from "../commands";
 import { beforeDeadline } from "../core/deadline";
 import type { Envelope } from "../core/envelope";
 import { CommandError } from "../core/errors";
@@ -6,7 +5,8 @@ import { type CommandResponse, databaseLost, failure, success } from "../core/fe
 import { log } from "../core/log";
 import type { Principal } from "../core/principal";
 import type { DatabaseHandle } from "../db/client";
-import type { AppDeps } from "./context";
+import type { AppDeps } from "../http/context";
+import { commandRegistry } from "./commands";
 
 /** How often the database is asked whether it answers again while an outcome is being found out. */
 const POLL_MS = 250;

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { Landing } from "../../views/landing";
-import type { AppDeps } from "./context";
+import type { AppDeps } from "../http/context";
 
 const publicDir = new URL("../../public/", import.meta.url);
 const assetTypes: Record<string, string> = { css: "text/css; charset=utf-8", js: "text/javascript; charset=utf-8" };

@@ -15,7 +15,7 @@ import { Elysia } from "elysia";
 import { observeLog } from "../core/log";
 import { getOrMake } from "../core/maps";
 import { resultRows } from "../db/results";
-import type { AppDeps } from "./context";
+import type { AppDeps } from "../http/context";
 
 const PREFIX = "partner_service_";
 

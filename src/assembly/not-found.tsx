@@ -1,8 +1,8 @@
 import { Elysia } from "elysia";
 import { ERRORS, ErrorPanel } from "../../views/errors";
 import type { AppDeps } from "../http/context";
-import { page } from "./page";
-import { homeOf, portalSession } from "./session";
+import { page } from "../portal/page";
+import { homeOf, portalSession } from "../portal/session";
 
 /** Any other address under /portal or /admin: the not-found page in the viewer's own layout, with the way home. */
 export const portalNotFound = (deps: AppDeps) => {

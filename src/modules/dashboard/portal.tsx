@@ -1,16 +1,16 @@
 import { Elysia } from "elysia";
-import { Dashboard } from "../../views/portal/dashboard";
-import type { AppDeps } from "../http/context";
-import { dashboardCharts } from "../modules/dashboard/presenter";
-import { expiringSoon, policiesByStatus, premiumsByMonth } from "../modules/dashboard/statistics";
-import { policyLine } from "../modules/issuance/presenter";
-import { listPolicies } from "../modules/policies/service";
-import { walletBalance } from "../modules/wallet/service";
-import { page } from "./page";
-import { portalSession } from "./session";
+import { Dashboard } from "../../../views/portal/dashboard";
+import type { AppDeps } from "../../http/context";
+import { page } from "../../portal/page";
+import { portalSession } from "../../portal/session";
+import { policyLine } from "../issuance/presenter";
+import { listPolicies } from "../policies/service";
+import { walletBalance } from "../wallet/service";
+import { dashboardCharts } from "./presenter";
+import { expiringSoon, policiesByStatus, premiumsByMonth } from "./statistics";
 
 /** The partner's home: policies by status, premium this month, wallet balance, charts, recent activity. */
-export const dashboardRoutes = (deps: AppDeps) => {
+export const dashboardPortal = (deps: AppDeps) => {
   const db = deps.database.db;
   return new Elysia({ name: "portal-dashboard" }).use(portalSession(deps)).get(
     "/portal",

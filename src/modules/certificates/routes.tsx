@@ -1,9 +1,9 @@
 import { Elysia } from "elysia";
-import { VerifyPage } from "../../views/verify";
-import { certificateFor } from "../modules/certificates/service";
-import { verificationOf } from "../modules/certificates/verification";
-import { findPolicyByCertificateToken, findPolicyByNumber, hasCertificate } from "../modules/policies/service";
-import type { AppDeps } from "./context";
+import { VerifyPage } from "../../../views/verify";
+import type { AppDeps } from "../../http/context";
+import { findPolicyByCertificateToken, findPolicyByNumber, hasCertificate } from "../policies/service";
+import { certificateFor } from "./service";
+import { verificationOf } from "./verification";
 
 /** certUrl (the hosted certificate behind an unguessable token) and the public verification page. */
 export const certificateRoutes = (deps: AppDeps) =>

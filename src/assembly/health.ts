@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { beforeDeadline } from "../core/deadline";
-import type { AppDeps } from "./context";
+import type { AppDeps } from "../http/context";
 
 /**
  * How long /healthz waits for the database to answer: a probe must get its answer in time even

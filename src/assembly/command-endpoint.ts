@@ -1,5 +1,4 @@
 import { Elysia } from "elysia";
-import { commandRegistry } from "../commands";
 import { type Envelope, parseEnvelope, refuseShape, senderIn } from "../core/envelope";
 import { CommandError } from "../core/errors";
 import { atCapacity, type CommandResponse, failure, success } from "../core/feedback";
@@ -8,11 +7,12 @@ import { log } from "../core/log";
 import type { Principal } from "../core/principal";
 import { countRefusal, type RateDecision, refusalKeys } from "../core/rate-limit";
 import { isTransientDatabaseError } from "../db/errors";
+import { bodyPace, IDENTIFY_WITHIN_BYTES, IncomingBody, UnidentifiedBodiesAtCapacity } from "../http/body";
+import { clientAddressOf } from "../http/client-address";
+import { type AppDeps, requestContext } from "../http/context";
 import { apiLogFor } from "../modules/api-log/buffer";
 import { authenticate } from "../modules/partners/service";
-import { bodyPace, IDENTIFY_WITHIN_BYTES, IncomingBody, UnidentifiedBodiesAtCapacity } from "./body";
-import { clientAddressOf } from "./client-address";
-import { type AppDeps, requestContext } from "./context";
+import { commandRegistry } from "./commands";
 import { answerLostConnection } from "./unknown-outcome";
 
 /**
