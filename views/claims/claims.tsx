@@ -1,11 +1,11 @@
 import { dateTime, day, naira } from "../format";
-import { Badge, DownloadLink, Empty, type FormProblem, type FormValues, HxForm, Input, MoreRows, ProblemSummary, Table } from "../portal/ui";
+import { ListRows, ListSection } from "../portal/list-section";
+import { Badge, type Column, Empty, type FormProblem, type FormValues, HxForm, Input, ProblemSummary } from "../portal/ui";
 import {
   Announce,
   Details,
   type FieldSpec,
   Fields,
-  FilterForm,
   FormSection,
   LinkCell,
   MoneyCell,
@@ -48,10 +48,21 @@ export interface ClaimRow {
   createdAt: Date;
 }
 
+const claimColumns = (withPartner?: boolean): Column[] => [
+  "Claim",
+  withPartner && "Partner",
+  "Policy",
+  "Status",
+  "Incident",
+  { label: "Claimed", numeric: true },
+  { label: "Payable", numeric: true },
+  "Submitted",
+];
+
 /** The rows of a claim list (also what "Show more" swaps in). */
 export function ClaimRows(props: { rows: ClaimRow[]; more: string | null; withPartner?: boolean }) {
   return (
-    <>
+    <ListRows columns={claimColumns(props.withPartner)} more={props.more}>
       {props.rows.map((c) => (
         <tr>
           <LinkCell href={c.href} text={c.claimNo} />
@@ -75,8 +86,7 @@ export function ClaimRows(props: { rows: ClaimRow[]; more: string | null; withPa
           <td safe>{dateTime(c.createdAt)}</td>
         </tr>
       ))}
-      <MoreRows href={props.more} colspan={props.withPartner ? 8 : 7} />
-    </>
+    </ListRows>
   );
 }
 
@@ -114,39 +124,33 @@ export function ClaimList(props: {
   exportHref: string;
 }) {
   const { rows, values, problem } = props.list;
-  const filtered = Object.values(values).some(Boolean);
   return (
-    <section>
-      <div class="title-row">
-        <h1 safe>{props.title}</h1>
-        {props.newHref ? (
-          <a class="button" href={props.newHref}>
-            Make a claim
-          </a>
-        ) : (
-          ""
-        )}
-      </div>
-      <FilterForm action={props.action} fields={CLAIM_FILTERS} values={{ ...values }} problem={problem} />
-      <DownloadLink href={props.exportHref} />
-      <Table
-        columns={[
-          "Claim",
-          props.withPartner && "Partner",
-          "Policy",
-          "Status",
-          "Incident",
-          { label: "Claimed", numeric: true },
-          { label: "Payable", numeric: true },
-          "Submitted",
-        ]}
-        count={rows.length}
-        empty={filtered ? "No claims match these filters." : "No claims yet. Claims are made from an approved policy's page."}
-        caption="Claims, newest first"
-      >
-        <ClaimRows rows={rows} more={props.list.more} withPartner={props.withPartner} />
-      </Table>
-    </section>
+    <ListSection
+      heading={
+        <div class="title-row">
+          <h1 safe>{props.title}</h1>
+          {props.newHref ? (
+            <a class="button" href={props.newHref}>
+              Make a claim
+            </a>
+          ) : (
+            ""
+          )}
+        </div>
+      }
+      action={props.action}
+      filters={CLAIM_FILTERS}
+      values={{ ...values }}
+      problem={problem}
+      exportHref={props.exportHref}
+      columns={claimColumns(props.withPartner)}
+      count={rows.length}
+      empty="No claims yet. Claims are made from an approved policy's page."
+      emptyFiltered="No claims match these filters."
+      caption="Claims, newest first"
+    >
+      <ClaimRows rows={rows} more={props.list.more} withPartner={props.withPartner} />
+    </ListSection>
   );
 }
 

@@ -1,11 +1,11 @@
 import { dateTime, day, naira } from "../format";
-import { Badge, DownloadLink, type FormProblem, type FormValues, HxForm, MoreRows, ProblemSummary, Table } from "../portal/ui";
+import { ListRows, ListSection } from "../portal/list-section";
+import { Badge, type Column, type FormProblem, type FormValues, HxForm, ProblemSummary, Table } from "../portal/ui";
 import {
   Announce,
   Details,
   type FieldSpec,
   Fields,
-  FilterForm,
   FormSection,
   LinkCell,
   MoneyCell,
@@ -37,10 +37,22 @@ export interface PlanRow {
   createdAt: Date;
 }
 
+const planColumns = (withPartner?: boolean): Column[] => [
+  "Plan",
+  withPartner && "Partner",
+  "Policy",
+  "Status",
+  { label: "Premium", numeric: true },
+  { label: "Financed", numeric: true },
+  { label: "Outstanding", numeric: true },
+  "Next due",
+  "Created",
+];
+
 /** The rows of a plan list (also what "Show more" swaps in). */
 export function PlanRows(props: { rows: PlanRow[]; more: string | null; withPartner?: boolean }) {
   return (
-    <>
+    <ListRows columns={planColumns(props.withPartner)} more={props.more}>
       {props.rows.map((p) => (
         <tr>
           <LinkCell href={p.href} text={p.planNo} />
@@ -56,8 +68,7 @@ export function PlanRows(props: { rows: PlanRow[]; more: string | null; withPart
           <td safe>{dateTime(p.createdAt)}</td>
         </tr>
       ))}
-      <MoreRows href={props.more} colspan={props.withPartner ? 9 : 8} />
-    </>
+    </ListRows>
   );
 }
 
@@ -67,8 +78,8 @@ const PLAN_FILTERS = [statusField(PLAN_STATUS_TEXT)];
 export function PlanList(props: {
   title: string;
   action: string;
-  /** A page of plans as the presenter gives it: the rows, the "more" link and the status filter. */
-  list: { rows: PlanRow[]; more: string | null; status?: string };
+  /** A page of plans as the presenter gives it: the rows, the "more" link, the status filter and a refused page. */
+  list: { rows: PlanRow[]; more: string | null; values: { status?: string }; problem?: FormProblem };
   withPartner?: boolean;
   intro?: string;
   /** The operator's "Run lapse now" card, shown above the list. */
@@ -76,46 +87,42 @@ export function PlanList(props: {
   /** The same list as CSV. */
   exportHref: string;
 }) {
-  const { rows, status } = props.list;
+  const { rows, values, problem } = props.list;
   return (
-    <section>
-      <h1 safe>{props.title}</h1>
-      {props.intro ? (
-        <p class="muted" safe>
-          {props.intro}
-        </p>
-      ) : (
-        ""
-      )}
-      {props.lapse ? (
+    <ListSection
+      heading={
         <>
-          <LapseRun csrf={props.lapse.csrf} state={props.lapse.state} today={props.lapse.today} />
-          <h2>Plans</h2>
+          <h1 safe>{props.title}</h1>
+          {props.intro ? (
+            <p class="muted" safe>
+              {props.intro}
+            </p>
+          ) : (
+            ""
+          )}
+          {props.lapse ? (
+            <>
+              <LapseRun csrf={props.lapse.csrf} state={props.lapse.state} today={props.lapse.today} />
+              <h2>Plans</h2>
+            </>
+          ) : (
+            ""
+          )}
         </>
-      ) : (
-        ""
-      )}
-      <FilterForm action={props.action} fields={PLAN_FILTERS} values={{ status }} />
-      <DownloadLink href={props.exportHref} />
-      <Table
-        columns={[
-          "Plan",
-          props.withPartner && "Partner",
-          "Policy",
-          "Status",
-          { label: "Premium", numeric: true },
-          { label: "Financed", numeric: true },
-          { label: "Outstanding", numeric: true },
-          "Next due",
-          "Created",
-        ]}
-        count={rows.length}
-        empty={status ? "No plans with this status." : "No financing plans yet. Finance a policy's premium from the policy's page."}
-        caption="Financing plans, newest first"
-      >
-        <PlanRows rows={rows} more={props.list.more} withPartner={props.withPartner} />
-      </Table>
-    </section>
+      }
+      action={props.action}
+      filters={PLAN_FILTERS}
+      values={{ status: values.status }}
+      problem={problem}
+      exportHref={props.exportHref}
+      columns={planColumns(props.withPartner)}
+      count={rows.length}
+      empty="No financing plans yet. Finance a policy's premium from the policy's page."
+      emptyFiltered="No plans with this status."
+      caption="Financing plans, newest first"
+    >
+      <PlanRows rows={rows} more={props.list.more} withPartner={props.withPartner} />
+    </ListSection>
   );
 }
 

@@ -1,7 +1,9 @@
 import type { Children } from "@kitajs/html";
 import { coverPeriod, dateTime, naira, POLICY_STATUS_TEXT } from "../format";
 import { ChangeHistory, type ChangeRow } from "../lifecycle/change";
-import { Badge, DownloadLink, type FormProblem, Input, MoreRows, ProblemSummary, Table } from "../portal/ui";
+import { ListRows, ListSection } from "../portal/list-section";
+import { Badge, type Column, type FormProblem } from "../portal/ui";
+import { type FieldSpec, statusField } from "../shared-forms/record";
 
 export interface PolicyRow {
   reference: string;
@@ -19,9 +21,19 @@ export interface PolicyRow {
 
 const statusTone = (status: string) => (status === "a" ? "ok" : status === "p" ? "wait" : status === "e" ? "info" : "bad");
 
+const policyColumns = (withPartner?: boolean): Column[] => [
+  "Reference",
+  withPartner && "Partner",
+  "Consumer",
+  "Product",
+  "Status",
+  { label: "Premium", numeric: true },
+  "Issued",
+];
+
 export function PolicyRows(props: { rows: PolicyRow[]; more: string | null; withPartner?: boolean }) {
   return (
-    <>
+    <ListRows columns={policyColumns(props.withPartner)} more={props.more}>
       {props.rows.map((p) => (
         <tr>
           <td>
@@ -42,8 +54,7 @@ export function PolicyRows(props: { rows: PolicyRow[]; more: string | null; with
           <td safe>{dateTime(p.createdAt)}</td>
         </tr>
       ))}
-      <MoreRows href={props.more} colspan={props.withPartner ? 7 : 6} />
-    </>
+    </ListRows>
   );
 }
 
@@ -54,6 +65,24 @@ export interface PolicyFilterValues {
   from?: string;
   to?: string;
 }
+
+/** The filters of the transactions list: status, product, when the cover ends, creation dates. */
+const policyFilters = (products: { value: string; label: string }[]): FieldSpec[] => [
+  statusField(POLICY_STATUS_TEXT),
+  { name: "product", label: "Product", kind: "select", emptyChoice: "Any", options: products },
+  {
+    name: "expiring",
+    label: "Cover ends",
+    kind: "select",
+    emptyChoice: "Any time",
+    options: [
+      { value: "30", label: "Within 30 days" },
+      { value: "7", label: "Within 7 days" },
+    ],
+  },
+  { name: "from", label: "Issued from", kind: "date" },
+  { name: "to", label: "to", kind: "date" },
+];
 
 /** The transactions list with its filters (status, product, creation dates). */
 export function PolicyList(props: {
@@ -70,43 +99,19 @@ export function PolicyList(props: {
   exportHref: string;
 }) {
   return (
-    <section>
-      <h1 safe>{props.title}</h1>
-      <form class="filters" method="get" action={props.action}>
-        <Input
-          name="status"
-          label="Status"
-          kind="select"
-          emptyChoice="Any"
-          value={props.filters.status}
-          options={Object.entries(POLICY_STATUS_TEXT).map(([value, label]) => ({ value, label }))}
-        />
-        <Input name="product" label="Product" kind="select" emptyChoice="Any" value={props.filters.product} options={props.products} />
-        <Input
-          name="expiring"
-          label="Cover ends"
-          kind="select"
-          emptyChoice="Any time"
-          value={props.filters.expiring}
-          options={[
-            { value: "30", label: "Within 30 days" },
-            { value: "7", label: "Within 7 days" },
-          ]}
-        />
-        <Input name="from" label="Issued from" kind="date" value={props.filters.from} problem={props.problem} />
-        <Input name="to" label="to" kind="date" value={props.filters.to} problem={props.problem} />
-        <button type="submit">Filter</button>
-      </form>
-      <ProblemSummary problem={props.problem} inputs={["from", "to"]} />
-      <DownloadLink href={props.exportHref} />
-      <Table
-        columns={["Reference", props.withPartner && "Partner", "Consumer", "Product", "Status", { label: "Premium", numeric: true }, "Issued"]}
-        count={props.rows.length}
-        empty="No policies match."
-      >
-        <PolicyRows rows={props.rows} more={props.more} withPartner={props.withPartner} />
-      </Table>
-    </section>
+    <ListSection
+      heading={<h1 safe>{props.title}</h1>}
+      action={props.action}
+      filters={policyFilters(props.products)}
+      values={{ ...props.filters }}
+      problem={props.problem}
+      exportHref={props.exportHref}
+      columns={policyColumns(props.withPartner)}
+      count={props.rows.length}
+      empty="No policies match."
+    >
+      <PolicyRows rows={props.rows} more={props.more} withPartner={props.withPartner} />
+    </ListSection>
   );
 }
 

@@ -36,19 +36,6 @@ export function Fields(props: { fields: readonly FieldSpec[]; values: FormValues
   );
 }
 
-/** A list's filters (a GET form), with a refused filter's message when its input is not on the page. */
-export function FilterForm(props: { action: string; fields: readonly FieldSpec[]; values: FormValues; problem?: FormProblem }) {
-  return (
-    <>
-      <form class="filters" method="get" action={props.action} role="search">
-        <Fields fields={props.fields} values={props.values} problem={props.problem} />
-        <button type="submit">Filter</button>
-      </form>
-      <ProblemSummary problem={props.problem} inputs={namesOf(props.fields)} />
-    </>
-  );
-}
-
 /** A page-sized form: its title, what it is about (when known), a refusal without an input of its own, then the form. */
 export function FormSection(props: {
   id: string;

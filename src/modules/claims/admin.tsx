@@ -3,7 +3,8 @@ import { type ClaimActionState, ClaimDetail, ClaimList, ClaimRows } from "../../
 import { CommandError } from "../../core/errors";
 import type { AppDeps } from "../../http/context";
 import { csvDownload, csvOrRefusal } from "../../portal/export";
-import { download, exportHref, notFound, refusedAsNull } from "../../portal/kit";
+import { download, notFound, refusedAsNull } from "../../portal/kit";
+import { listAnswer } from "../../portal/list";
 import { formValues, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { watToday } from "../../products/policy-helpers";
@@ -15,7 +16,7 @@ import {
   CLAIM_CSV_COLUMNS,
   claimCsvRow,
   claimFiltersOf,
-  claimListPage,
+  claimList,
   claimRow,
   claimView,
   operatorMoves,
@@ -47,17 +48,16 @@ export const claimAdmin = (deps: AppDeps) => {
     .use(portalSession(deps))
     .get(
       "/admin/claims",
-      async ({ viewer, csrf, request, query, set }) => {
-        const names = await partnerNames(db);
-        const list = await claimListPage(db, {}, query, "/admin/claims", (c) => claimRow(c, adminHref(c.claimNo), names.get(c.partnerId) ?? ""));
-        if (list.problem) set.status = 400;
-        if (query.rows) return <ClaimRows rows={list.rows} more={list.more} withPartner />;
-        return page(
-          request,
-          shell(viewer, csrf, "Claims"),
-          <ClaimList title="All partners' claims" action="/admin/claims" list={list} withPartner exportHref={exportHref("/admin/claims.csv", list.values)} />,
-        );
-      },
+      (ctx) =>
+        listAnswer(
+          ctx,
+          claimList(db, {}, "/admin/claims", (items) => rowsWithPartner(db, items, (c, partnerName) => claimRow(c, adminHref(c.claimNo), partnerName))),
+          {
+            shell: shell(ctx.viewer, ctx.csrf, "Claims"),
+            rows: (list) => <ClaimRows rows={list.rows} more={list.more} withPartner />,
+            page: (list) => <ClaimList title="All partners' claims" action="/admin/claims" list={list} withPartner exportHref={list.exportHref} />,
+          },
+        ),
       { portal: "admin" },
     )
     .get(

@@ -4,7 +4,8 @@ import type { FormProblem } from "../../../views/portal/ui";
 import { CommandError } from "../../core/errors";
 import type { AppDeps } from "../../http/context";
 import { csvDownload, csvOrRefusal } from "../../portal/export";
-import { download, exportHref, notFound, redirectTo, refusedAsNull } from "../../portal/kit";
+import { download, notFound, redirectTo, refusedAsNull } from "../../portal/kit";
+import { listAnswer } from "../../portal/list";
 import { formValues, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { watToday } from "../../products/policy-helpers";
@@ -15,7 +16,7 @@ import {
   canWithdraw,
   claimCsvRow,
   claimFiltersOf,
-  claimListPage,
+  claimList,
   claimPolicySummary,
   claimRow,
   claimView,
@@ -68,22 +69,16 @@ export const claimPortal = (deps: AppDeps) => {
     .use(portalSession(deps))
     .get(
       "/portal/claims",
-      async ({ viewer, csrf, request, query, set }) => {
-        const list = await claimListPage(db, { partnerId: viewer.partnerId }, query, "/portal/claims", (c) => claimRow(c, partnerHref(c.claimNo)));
-        if (list.problem) set.status = 400;
-        if (query.rows) return <ClaimRows rows={list.rows} more={list.more} />;
-        return page(
-          request,
-          shell(viewer, csrf, "Claims"),
-          <ClaimList
-            title="Claims"
-            action="/portal/claims"
-            list={list}
-            newHref="/portal/claims/new"
-            exportHref={exportHref("/portal/claims.csv", list.values)}
-          />,
-        );
-      },
+      (ctx) =>
+        listAnswer(
+          ctx,
+          claimList(db, { partnerId: ctx.viewer.partnerId }, "/portal/claims", (items) => items.map((c) => claimRow(c, partnerHref(c.claimNo)))),
+          {
+            shell: shell(ctx.viewer, ctx.csrf, "Claims"),
+            rows: (list) => <ClaimRows rows={list.rows} more={list.more} />,
+            page: (list) => <ClaimList title="Claims" action="/portal/claims" list={list} newHref="/portal/claims/new" exportHref={list.exportHref} />,
+          },
+        ),
       { portal: "partner" },
     )
     .get(

@@ -15,8 +15,7 @@ import type { CsvValue } from "../../core/csv";
 import { toNaira } from "../../core/money";
 import { lastCoverDay, watTimestamp } from "../../core/time";
 import type { Database } from "../../db/client";
-import { moreHref, PAGE_SIZE } from "../../portal/kit";
-import { problemOf } from "../../portal/page";
+import type { ListSource } from "../../portal/list";
 import { productName } from "../../products";
 import { watToday } from "../../products/policy-helpers";
 import type { PolicyRecord } from "../policies/types";
@@ -154,29 +153,19 @@ export function documentProblem(problem: FormProblem, inputs: string[]): FormPro
   return match && inputs[Number(match[1])] ? { ...problem, input: inputs[Number(match[1])] } : problem;
 }
 
-export interface ClaimListPage {
-  values: ClaimFilterValues;
-  rows: ClaimRow[];
-  more: string | null;
-  problem?: FormProblem;
-}
-
-/** The claims list of `scope` with the query's filters (`claim list`'s own seed, so a refusal reads the same); a refused filter gives no rows. */
-export async function claimListPage(
+/** The claims list of `scope` (its page at `path`) with the query's filters: `claim list`'s own seed, so a refusal reads the same. */
+export const claimList = (
   db: Database,
   scope: ClaimScope,
-  query: Record<string, string | undefined>,
-  base: string,
-  row: (c: ClaimRecord) => ClaimRow,
-): Promise<ClaimListPage> {
-  const { values } = listFiltersOf(query);
-  try {
-    const list = await listClaims(db, scope, claimFiltersOf(query), { limit: PAGE_SIZE, cursor: query.cursor?.trim() || undefined });
-    return { values, rows: list.items.map(row), more: moreHref(base, { ...values }, list.nextCursor) };
-  } catch (error) {
-    return { values, rows: [], more: null, problem: problemOf(error) };
-  }
-}
+  path: string,
+  rows: (items: ClaimRecord[]) => ClaimRow[] | Promise<ClaimRow[]>,
+): ListSource<ClaimFilterValues, ReturnType<typeof claimFiltersOf>, ClaimRecord, ClaimRow> => ({
+  path,
+  values: (query) => listFiltersOf(query).values,
+  filters: claimFiltersOf,
+  fetch: (filters, paging) => listClaims(db, scope, filters, paging),
+  rows,
+});
 
 /** The claims a list's query selects (`claim list`'s own seed, so a refusal reads the same). */
 export function claimFiltersOf(query: Record<string, string | undefined>) {

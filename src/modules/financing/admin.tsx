@@ -1,15 +1,16 @@
 import { Elysia } from "elysia";
-import { LapseRun, type LapseRunState, PlanDetail, PlanList, PlanRows } from "../../../views/financing/financing";
+import { LapseRun, type LapseRunState, PlanDetail, PlanList, type PlanRow, PlanRows } from "../../../views/financing/financing";
 import { CommandError } from "../../core/errors";
 import type { AppDeps } from "../../http/context";
 import { csvDownload } from "../../portal/export";
-import { exportHref, notFound, refusedAsNull } from "../../portal/kit";
+import { notFound, refusedAsNull } from "../../portal/kit";
+import { type ListPage, listAnswer, listPage } from "../../portal/list";
 import { formValues, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { watToday } from "../../products/policy-helpers";
 import { partnerNames, rowsWithPartner } from "../partners/service";
-import { lapseSeedFrom, planNoOf, planStatusOf } from "./model";
-import { adminHref, lapseResult, PLAN_CSV_COLUMNS, planCsvRow, planListPage, planRow, planView } from "./presenter";
+import { lapseSeedFrom, planNoOf } from "./model";
+import { adminHref, lapseResult, PLAN_CSV_COLUMNS, planCsvRow, planFiltersOf, planList, planRow, planView } from "./presenter";
 import { listPlans, planDetail, runLapse } from "./service";
 
 /** The operator's financing pages: every partner's plans with "Run lapse now", and any plan. */
@@ -17,37 +18,28 @@ export const financingAdmin = (deps: AppDeps) => {
   const db = deps.database.db;
   const shell = (viewer: PortalViewer, csrf: string, title: string) => ({ title, active: "financing", viewer, csrf });
 
-  async function planList(query: Record<string, string | undefined>) {
-    const names = await partnerNames(db);
-    return planListPage(db, {}, query, "/admin/financing", (p) => planRow(p, adminHref(p.planNo), names.get(p.partnerId) ?? ""));
-  }
-
-  async function adminPage(csrf: string, query: Record<string, string | undefined>, lapse: LapseRunState) {
-    const list = await planList(query);
-    const today = watToday(new Date());
-    return (
-      <PlanList
-        title="All partners' financing plans"
-        action="/admin/financing"
-        list={list}
-        withPartner
-        lapse={{ csrf, state: lapse, today }}
-        exportHref={exportHref("/admin/financing.csv", { status: list.status })}
-      />
-    );
-  }
+  const plans = planList(db, {}, "/admin/financing", (items) => rowsWithPartner(db, items, (p, partnerName) => planRow(p, adminHref(p.planNo), partnerName)));
+  const adminList = (csrf: string, list: ListPage<{ status?: string }, PlanRow>, lapse: LapseRunState) => (
+    <PlanList
+      title="All partners' financing plans"
+      action="/admin/financing"
+      list={list}
+      withPartner
+      lapse={{ csrf, state: lapse, today: watToday(new Date()) }}
+      exportHref={list.exportHref}
+    />
+  );
 
   return new Elysia({ name: "admin-financing" })
     .use(portalSession(deps))
     .get(
       "/admin/financing",
-      async ({ viewer, csrf, request, query }) => {
-        if (query.rows) {
-          const list = await planList(query);
-          return <PlanRows rows={list.rows} more={list.more} withPartner />;
-        }
-        return page(request, shell(viewer, csrf, "Financing"), await adminPage(csrf, query, { values: {} }));
-      },
+      (ctx) =>
+        listAnswer(ctx, plans, {
+          shell: shell(ctx.viewer, ctx.csrf, "Financing"),
+          rows: (list) => <PlanRows rows={list.rows} more={list.more} withPartner />,
+          page: (list) => adminList(ctx.csrf, list, { values: {} }),
+        }),
       { portal: "admin" },
     )
     .get(
@@ -56,7 +48,7 @@ export const financingAdmin = (deps: AppDeps) => {
         csvDownload({
           filename: `financing-${watToday(new Date())}`,
           columns: ["Partner", ...PLAN_CSV_COLUMNS],
-          page: (limit, cursor) => listPlans(db, {}, { status: planStatusOf(query.status) }, { limit, cursor }),
+          page: (limit, cursor) => listPlans(db, {}, planFiltersOf(query), { limit, cursor }),
           rows: (items) => rowsWithPartner(db, items, planCsvRow),
         }),
       { portal: "admin" },
@@ -77,7 +69,7 @@ export const financingAdmin = (deps: AppDeps) => {
         }
         // htmx swaps the run's card; without htmx the whole page comes back with the list as it is now.
         if (request.headers.get("hx-request") === "true") return <LapseRun csrf={csrf} state={state} today={watToday(new Date())} />;
-        return page(request, shell(viewer, csrf, "Financing"), await adminPage(csrf, {}, state));
+        return page(request, shell(viewer, csrf, "Financing"), adminList(csrf, await listPage(plans, {}), state));
       },
       { portal: "admin" },
     )

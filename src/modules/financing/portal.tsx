@@ -4,22 +4,14 @@ import type { FormProblem } from "../../../views/portal/ui";
 import { CommandError } from "../../core/errors";
 import type { AppDeps } from "../../http/context";
 import { csvDownload } from "../../portal/export";
-import { exportHref, notFound, redirectTo, refusedAsNull } from "../../portal/kit";
+import { notFound, redirectTo, refusedAsNull } from "../../portal/kit";
+import { listAnswer } from "../../portal/list";
 import { formValues, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { watToday } from "../../products/policy-helpers";
 import { findPolicyByReference } from "../policies/service";
-import {
-  financeSeedFrom,
-  installmentSeedFrom,
-  PLAN_LIMITS,
-  type PlanDetail as PlanDetailRecord,
-  paymentRequestFrom,
-  planNoOf,
-  planRequestFrom,
-  planStatusOf,
-} from "./model";
-import { financePolicySummary, PLAN_CSV_COLUMNS, partnerHref, paymentOutcome, planCsvRow, planListPage, planRow, planView } from "./presenter";
+import { financeSeedFrom, installmentSeedFrom, PLAN_LIMITS, type PlanDetail as PlanDetailRecord, paymentRequestFrom, planNoOf, planRequestFrom } from "./model";
+import { financePolicySummary, PLAN_CSV_COLUMNS, partnerHref, paymentOutcome, planCsvRow, planFiltersOf, planList, planRow, planView } from "./presenter";
 import { addDays } from "./schedule";
 import { financePremium, listPlans, planDetail, recordInstallment } from "./service";
 
@@ -60,21 +52,16 @@ export const financingPortal = (deps: AppDeps) => {
     .use(portalSession(deps))
     .get(
       "/portal/financing",
-      async ({ viewer, csrf, request, query }) => {
-        const list = await planListPage(db, { partnerId: viewer.partnerId }, query, "/portal/financing", (p) => planRow(p, partnerHref(p.planNo)));
-        if (query.rows) return <PlanRows rows={list.rows} more={list.more} />;
-        return page(
-          request,
-          shell(viewer, csrf, "Financing"),
-          <PlanList
-            title="Premium financing"
-            action="/portal/financing"
-            list={list}
-            intro={INTRO}
-            exportHref={exportHref("/portal/financing.csv", { status: list.status })}
-          />,
-        );
-      },
+      (ctx) =>
+        listAnswer(
+          ctx,
+          planList(db, { partnerId: ctx.viewer.partnerId }, "/portal/financing", (items) => items.map((p) => planRow(p, partnerHref(p.planNo)))),
+          {
+            shell: shell(ctx.viewer, ctx.csrf, "Financing"),
+            rows: (list) => <PlanRows rows={list.rows} more={list.more} />,
+            page: (list) => <PlanList title="Premium financing" action="/portal/financing" list={list} intro={INTRO} exportHref={list.exportHref} />,
+          },
+        ),
       { portal: "partner" },
     )
     .get(
@@ -83,7 +70,7 @@ export const financingPortal = (deps: AppDeps) => {
         csvDownload({
           filename: `financing-${watToday(new Date())}`,
           columns: PLAN_CSV_COLUMNS,
-          page: (limit, cursor) => listPlans(db, { partnerId: viewer.partnerId }, { status: planStatusOf(query.status) }, { limit, cursor }),
+          page: (limit, cursor) => listPlans(db, { partnerId: viewer.partnerId }, planFiltersOf(query), { limit, cursor }),
           rows: async (items) => items.map((p) => planCsvRow(p)),
         }),
       { portal: "partner" },

@@ -6,12 +6,13 @@ import type { CsvValue } from "../../core/csv";
 import { toNaira } from "../../core/money";
 import { lastCoverDay, watTimestamp } from "../../core/time";
 import type { Database } from "../../db/client";
-import { moreHref, PAGE_SIZE } from "../../portal/kit";
+import type { ListQuery, ListSource } from "../../portal/list";
 import { productName } from "../../products";
 import { watToday } from "../../products/policy-helpers";
 import type { PolicyRecord } from "../policies/types";
 import { type PlanDetail, type PlanSummary, planStatusOf } from "./model";
-import { financedKobo, type LapsedPlan, listPlans, outstandingKobo, type PaymentResult } from "./service";
+import type { PlanStatus } from "./schema";
+import { financedKobo, type LapsedPlan, listPlans, outstandingKobo, type PaymentResult, type PlanFilters } from "./service";
 
 export const partnerHref = (planNo: string) => `/portal/financing/${planNo}`;
 export const adminHref = (planNo: string) => `/admin/financing/${planNo}`;
@@ -91,18 +92,22 @@ export function financePolicySummary(policy: PolicyRecord | null): FinancePolicy
   };
 }
 
-/** The plans of `scope` with the query's status filter, a page at a time. */
-export async function planListPage(
+/** The plans a list's query selects (its status; any other is no filter). */
+export const planFiltersOf = (query: ListQuery): PlanFilters => ({ status: planStatusOf(query.status) });
+
+/** The plans of `scope` (its page at `path`) with the query's status filter. */
+export const planList = (
   db: Database,
   scope: { partnerId?: string },
-  query: Record<string, string | undefined>,
-  base: string,
-  row: (p: PlanSummary) => PlanRow,
-) {
-  const status = planStatusOf(query.status);
-  const list = await listPlans(db, scope, { status }, { limit: PAGE_SIZE, cursor: query.cursor?.trim() || undefined });
-  return { status, rows: list.items.map(row), more: moreHref(base, { status }, list.nextCursor) };
-}
+  path: string,
+  rows: (items: PlanSummary[]) => PlanRow[] | Promise<PlanRow[]>,
+): ListSource<{ status?: PlanStatus }, PlanFilters, PlanSummary, PlanRow> => ({
+  path,
+  values: (query) => ({ status: planStatusOf(query.status) }),
+  filters: planFiltersOf,
+  fetch: (filters, paging) => listPlans(db, scope, filters, paging),
+  rows,
+});
 
 /** The columns of a financing CSV (the operator's adds the partner first). */
 export const PLAN_CSV_COLUMNS = [

@@ -9,7 +9,8 @@ import { normaliseUuid } from "../../core/ids";
 import { parseWith } from "../../core/validation";
 import type { AppDeps } from "../../http/context";
 import { csvDownload, csvOrRefusal } from "../../portal/export";
-import { download, exportHref, notFound, redirectTo } from "../../portal/kit";
+import { download, notFound, redirectTo } from "../../portal/kit";
+import { listAnswer } from "../../portal/list";
 import { formValues, page, problemOf } from "../../portal/page";
 import { portalSession } from "../../portal/session";
 import { watToday } from "../../products/policy-helpers";
@@ -27,7 +28,7 @@ import {
   POLICY_CSV_COLUMNS,
   pendingRow,
   policyCsvRows,
-  policyListPage,
+  policyList,
   policyRows,
   policyView,
   productOptions,
@@ -41,6 +42,17 @@ import { reviewPolicyById } from "./review";
 export const policyAdmin = (deps: AppDeps, { policyLifecycle }: ServiceFacts) => {
   const db = deps.database.db;
   const hrefOf = (p: PolicyRecord) => `/admin/policies/${p.id}`;
+  /** Every partner's policies as the list's rows, each with its partner's name. */
+  const rowsOf = async (items: PolicyRecord[]) =>
+    policyRows(
+      db,
+      items,
+      hrefOf,
+      await partnerNames(
+        db,
+        items.map((p) => p.partnerId),
+      ),
+    );
   const registry = configuredRegistry(deps.config);
 
   const policyById = async (id: string) => {
@@ -125,36 +137,24 @@ export const policyAdmin = (deps: AppDeps, { policyLifecycle }: ServiceFacts) =>
     )
     .get(
       "/admin/policies",
-      async ({ viewer, csrf, request, query, set }) => {
-        const rowsOf = async (items: PolicyRecord[]) =>
-          policyRows(
-            db,
-            items,
-            hrefOf,
-            await partnerNames(
-              db,
-              items.map((p) => p.partnerId),
-            ),
-          );
-        const list = await policyListPage(db, {}, query, "/admin/policies", rowsOf);
-        if (list.problem) set.status = 400;
-        if (query.rows) return <PolicyRows rows={list.rows} more={list.more} withPartner />;
-        return page(
-          request,
-          { title: "Transactions", active: "policies", viewer, csrf },
-          <PolicyList
-            title="All partners' transactions"
-            action="/admin/policies"
-            rows={list.rows}
-            more={list.more}
-            filters={list.values}
-            problem={list.problem}
-            products={productOptions()}
-            withPartner
-            exportHref={exportHref("/admin/policies.csv", list.values)}
-          />,
-        );
-      },
+      (ctx) =>
+        listAnswer(ctx, policyList(db, {}, "/admin/policies", rowsOf), {
+          shell: { title: "Transactions", active: "policies", viewer: ctx.viewer, csrf: ctx.csrf },
+          rows: (list) => <PolicyRows rows={list.rows} more={list.more} withPartner />,
+          page: (list) => (
+            <PolicyList
+              title="All partners' transactions"
+              action="/admin/policies"
+              rows={list.rows}
+              more={list.more}
+              filters={list.values}
+              problem={list.problem}
+              products={productOptions()}
+              withPartner
+              exportHref={list.exportHref}
+            />
+          ),
+        }),
       { portal: "admin" },
     )
     .get(

@@ -5,7 +5,8 @@ import { Premium, QuotePage } from "../../../views/quotes/quote";
 import { CommandError } from "../../core/errors";
 import type { AppDeps } from "../../http/context";
 import { csvDownload, csvOrRefusal } from "../../portal/export";
-import { exportHref, notFound, redirectTo } from "../../portal/kit";
+import { notFound, redirectTo } from "../../portal/kit";
+import { listAnswer } from "../../portal/list";
 import { formValuesWithFiles, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { watToday } from "../../products/policy-helpers";
@@ -15,7 +16,7 @@ import { findPolicyByReference, hasCertificate, listPolicies } from "../policies
 import type { PolicyRecord } from "../policies/types";
 import { issueSeedsFromForm } from "../quotes/model";
 import { quoteAndIssue } from "./issuance";
-import { certificateDownload, POLICY_CSV_COLUMNS, partnerPolicyView, policyCsvRows, policyListPage, policyRows, policyView, productOptions } from "./presenter";
+import { certificateDownload, POLICY_CSV_COLUMNS, partnerPolicyView, policyCsvRows, policyList, policyRows, policyView, productOptions } from "./presenter";
 import { premiumPreview, productOf, quotePageView } from "./quote-presenter";
 
 const NOT_YOURS = "No policy with this reference on your account.";
@@ -29,25 +30,27 @@ export const policyPortal = (deps: AppDeps, { policyLifecycle }: ServiceFacts) =
     .use(portalSession(deps))
     .get(
       "/portal/policies",
-      async ({ viewer, csrf, request, query, set }) => {
-        const list = await policyListPage(db, { partnerId: viewer.partnerId }, query, "/portal/policies", (items) => policyRows(db, items, hrefOf));
-        if (list.problem) set.status = 400;
-        if (query.rows) return <PolicyRows rows={list.rows} more={list.more} />;
-        return page(
-          request,
-          { title: "Policies", active: "policies", viewer, csrf },
-          <PolicyList
-            title="Policies"
-            action="/portal/policies"
-            rows={list.rows}
-            more={list.more}
-            filters={list.values}
-            problem={list.problem}
-            products={productOptions()}
-            exportHref={exportHref("/portal/policies.csv", list.values)}
-          />,
-        );
-      },
+      (ctx) =>
+        listAnswer(
+          ctx,
+          policyList(db, { partnerId: ctx.viewer.partnerId }, "/portal/policies", (items) => policyRows(db, items, hrefOf)),
+          {
+            shell: { title: "Policies", active: "policies", viewer: ctx.viewer, csrf: ctx.csrf },
+            rows: (list) => <PolicyRows rows={list.rows} more={list.more} />,
+            page: (list) => (
+              <PolicyList
+                title="Policies"
+                action="/portal/policies"
+                rows={list.rows}
+                more={list.more}
+                filters={list.values}
+                problem={list.problem}
+                products={productOptions()}
+                exportHref={list.exportHref}
+              />
+            ),
+          },
+        ),
       { portal: "partner" },
     )
     .get(

@@ -1,15 +1,13 @@
 import type { PendingRow } from "../../../views/admin/admin";
 import { POLICY_STATUS_TEXT, waitingFor } from "../../../views/format";
 import type { PolicyRow, PolicyView } from "../../../views/policies/policies";
-import type { FormProblem } from "../../../views/portal/ui";
 import type { Config } from "../../config";
 import type { CsvValue } from "../../core/csv";
 import { CommandError } from "../../core/errors";
 import { toNaira } from "../../core/money";
 import { coverDays, watTimestamp } from "../../core/time";
 import type { Database } from "../../db/client";
-import { moreHref, PAGE_SIZE } from "../../portal/kit";
-import { problemOf } from "../../portal/page";
+import type { ListSource } from "../../portal/list";
 import { fieldLabel, inWords } from "../../portal/words";
 import { allProductCodes, findProduct, productName } from "../../products";
 import { certificateFor, certificateUrl, verificationUrl } from "../certificates/service";
@@ -21,7 +19,7 @@ import { type VinDecoder, validVin } from "../enrichment/vin";
 import { planNoOfPolicy } from "../financing/service";
 import type { ServiceFacts } from "../manifest";
 import { policyFilters, policyFilterValues } from "../policies/model";
-import { hasCertificate, latestQuote, listPolicies, policyContext, storedTerms } from "../policies/service";
+import { hasCertificate, latestQuote, listPolicies, type PolicyFilters, policyContext, storedTerms } from "../policies/service";
 import type { PolicyRecord } from "../policies/types";
 
 export const productOptions = () => allProductCodes().map((code) => ({ value: code, label: productName(code) }));
@@ -217,29 +215,19 @@ export async function partnerPolicyView(db: Database, config: Config, lifecycle:
   return view;
 }
 
-export interface PolicyListPage {
-  values: Record<string, string>;
-  rows: PolicyRow[];
-  more: string | null;
-  problem?: FormProblem;
-}
-
-/** A page of the policies of `scope` the query's filters select; a refused filter (a date, a page) gives no rows and its refusal beside its input. */
-export async function policyListPage(
+/** The policies of `scope` (its page at `path`) the query's filters select; a refused filter (a date, a page) gives no rows and its refusal beside its input. */
+export const policyList = (
   db: Database,
   scope: { partnerId?: string },
-  query: Record<string, string | undefined>,
-  base: string,
-  rowsOf: (items: PolicyRecord[]) => Promise<PolicyRow[]>,
-): Promise<PolicyListPage> {
-  const values = policyFilterValues(query);
-  try {
-    const list = await listPolicies(db, scope, policyFilters(values), { limit: PAGE_SIZE, cursor: query.cursor?.trim() || undefined });
-    return { values, rows: await rowsOf(list.items), more: moreHref(base, values, list.nextCursor) };
-  } catch (error) {
-    return { values, rows: [], more: null, problem: problemOf(error) };
-  }
-}
+  path: string,
+  rows: (items: PolicyRecord[]) => Promise<PolicyRow[]>,
+): ListSource<Record<string, string>, PolicyFilters, PolicyRecord, PolicyRow> => ({
+  path,
+  values: policyFilterValues,
+  filters: (query) => policyFilters(policyFilterValues(query)),
+  fetch: (filters, paging) => listPolicies(db, scope, filters, paging),
+  rows,
+});
 
 /** The certificate of an approved policy as a download. */
 export async function certificateDownload(db: Database, config: Config, policy: PolicyRecord, set: { headers: Record<string, unknown>; status?: unknown }) {

@@ -107,12 +107,12 @@ export async function partnerNames(db: Database, partnerIds?: string[]): Promise
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 
-/** A batch of the operator's export with each row's partner name first, the names read once for the batch. */
-export async function rowsWithPartner<T extends { partnerId: string }>(
+/** A batch of the operator's rows (a list's page, an export's batch) with each one's partner name, the names read once for the batch. */
+export async function rowsWithPartner<T extends { partnerId: string }, Row = CsvValue[]>(
   db: Database,
   items: readonly T[],
-  row: (item: T, partner: string) => CsvValue[],
-): Promise<CsvValue[][]> {
+  row: (item: T, partner: string) => Row,
+): Promise<Row[]> {
   const names = await partnerNames(
     db,
     items.map((item) => item.partnerId),
