@@ -4,6 +4,15 @@ import { toNaira as naira } from "../../core/money";
 import { ADMIN_ONLY, command, refusal } from "../../core/registry";
 import { watTimestamp } from "../../core/time";
 import { keyActor } from "../audit/service";
+import {
+  CANNOT_BECOME,
+  claimListExamples,
+  claimReviewExamples,
+  claimStatusExamples,
+  claimSubmitExamples,
+  claimWithdrawExamples,
+  IN_THE_FUTURE,
+} from "./examples";
 import { approvedKoboOf, claimRequestFrom, DOCUMENT_TYPES, listSeed, parseClaimSeed, reviewSeed, statusSeed, submitSeed, withdrawSeed } from "./model";
 import { CLAIM_STATUSES } from "./schema";
 import {
@@ -82,37 +91,9 @@ const submittedAnswer = (claim: ClaimRecord) => ({
   tmstmp: watTimestamp(claim.createdAt),
 });
 
-// ─── The reference: refusals and examples ───────────────────────────────────────────────────
+// ─── The reference: refusals no example shows (examples.ts has the examples and the refusals they show) ───
 
-const IN_THE_FUTURE = refusal(400, "seed.incidentDate must not be in the future: today is <date> in Nigeria; received <date>");
-const CANNOT_BECOME = refusal(
-  409,
-  "claim <claimNo> is <status>, <a final status: it|so it> cannot become <status><: from … it can only become …>",
-  "the claim's status does not allow the change",
-);
 const UNKNOWN_CLAIM = refusal(404, "no claim <claimNo> among this partner's claims");
-
-const bumper = {
-  policy: "{{policy.id}}",
-  incidentDate: "{{today}}",
-  description: "Rear bumper damaged in a collision at Ikeja",
-  amount: 85000,
-  reference: "clm-ref-001",
-};
-/** The claim `claim` submits, as every answer shows it. */
-const submitted = {
-  claimNo: "{{claim.claimNo}}",
-  reference: "clm-ref-001",
-  policy: "{{policy.id}}",
-  productCode: "vhcl-tprt-1111",
-  mode: "test",
-  incidentDate: "{{today}}",
-  description: bumper.description,
-  amount: 85000,
-  currency: "NGN",
-  tmstmp: "{{claim.tmstmp}}",
-};
-const submittedStep = { status: "submitted", at: "{{claim.tmstmp}}" };
 
 // Seeds are parsed in the handlers, not by the registry: blank fields must be refused (406) before validation.
 export const claimCommands = [
@@ -155,32 +136,7 @@ export const claimCommands = [
       BLANK_FIELD,
       UNKNOWN_FIELD,
     ],
-    examples: [
-      {
-        name: "claim",
-        title: "A claim on the vehicle policy, for an accident today",
-        cmmnd: "claim submit",
-        seed: bumper,
-        answer: {
-          claimNo: "{{claimNo}}",
-          reference: "clm-ref-001",
-          status: "submitted",
-          policy: "{{policy.id}}",
-          productCode: "vhcl-tprt-1111",
-          mode: "test",
-          amount: 85000,
-          currency: "NGN",
-          tmstmp: "{{timestamp}}",
-        },
-      },
-      {
-        name: "claim-in-the-future",
-        title: "An incident date after today",
-        cmmnd: "claim submit",
-        seed: { ...bumper, incidentDate: "{{today+1}}" },
-        refusal: IN_THE_FUTURE,
-      },
-    ],
+    examples: claimSubmitExamples,
     async handler(ctx, _params, raw) {
       const request = claimRequestFrom(parseClaimSeed(submitSeed, raw), ctx.config.MAX_DOCUMENT_BYTES);
       const { claim } = await submitClaim(ctx.db, { partnerId: ctx.principal.partnerId, mode: ctx.principal.mode, request, now: ctx.now() });
@@ -202,15 +158,7 @@ export const claimCommands = [
     documentedSeed: statusSeed,
     answer: claimDetailAnswer,
     errors: [UNKNOWN_CLAIM, refusal(400, "seed.claimNo must be a claim number as claim submit returned it, e.g. CLM-2026-7K3M9Q2XAB")],
-    examples: [
-      {
-        name: "claim-status",
-        title: "The claim just submitted",
-        cmmnd: "claim status",
-        seed: { claimNo: "{{claim.claimNo}}" },
-        answer: { ...submitted, status: "submitted", updated: "{{claim.tmstmp}}", documents: [], history: [submittedStep] },
-      },
-    ],
+    examples: claimStatusExamples,
     async handler(ctx, _params, raw) {
       const seed = parseClaimSeed(statusSeed, raw);
       return wireClaimDetail(await claimDetail(ctx.db, { partnerId: ctx.principal.partnerId }, seed.claimNo));
@@ -224,16 +172,7 @@ export const claimCommands = [
     documentedSeed: listSeed,
     answer: page(listedClaim),
     errors: [refusal(400, "seed.to must not be before seed.from")],
-    examples: [
-      {
-        name: "claims",
-        title: "The submitted claims of one policy",
-        cmmnd: "claim list",
-        seed: { status: "submitted", policy: "{{policy.id}}" },
-        after: ["claim"],
-        answer: { list: [{ ...submitted, status: "submitted", updated: "{{claim.tmstmp}}" }], nextCursor: null },
-      },
-    ],
+    examples: claimListExamples,
     async handler(ctx, _params, raw) {
       const { limit, cursor, ...filters } = parseClaimSeed(listSeed, raw);
       const page = await listClaims(ctx.db, { partnerId: ctx.principal.partnerId }, filters, { limit, cursor });
@@ -248,30 +187,7 @@ export const claimCommands = [
     documentedSeed: withdrawSeed,
     answer: claimDetailAnswer,
     errors: [UNKNOWN_CLAIM, CANNOT_BECOME],
-    examples: [
-      {
-        name: "claim-withdraw",
-        title: "Withdraw the claim: the consumer settled privately",
-        cmmnd: "claim withdraw",
-        seed: { claimNo: "{{claim.claimNo}}", note: "Settled privately with the other driver" },
-        answer: {
-          ...submitted,
-          status: "withdrawn",
-          statusNote: "Settled privately with the other driver",
-          updated: "{{timestamp}}",
-          documents: [],
-          history: [submittedStep, { status: "withdrawn", note: "Settled privately with the other driver", at: "{{timestamp}}" }],
-        },
-      },
-      {
-        name: "claim-withdraw-again",
-        title: "Withdraw it twice",
-        cmmnd: "claim withdraw",
-        seed: { claimNo: "{{claim.claimNo}}" },
-        after: ["claim-withdraw"],
-        refusal: CANNOT_BECOME,
-      },
-    ],
+    examples: claimWithdrawExamples,
     async handler(ctx, _params, raw) {
       const seed = parseClaimSeed(withdrawSeed, raw);
       const claim = await withdrawClaim(ctx.db, {
@@ -313,23 +229,7 @@ export const claimCommands = [
       ),
       ADMIN_ONLY,
     ],
-    examples: [
-      {
-        name: "claim-review",
-        title: "The operator takes the claim into review",
-        cmmnd: "claim review",
-        seed: { claimNo: "{{claim.claimNo}}", status: "in_review", note: "Assessor assigned" },
-        answer: {
-          partnerId: "{{partnerId}}",
-          ...submitted,
-          status: "in_review",
-          statusNote: "Assessor assigned",
-          updated: "{{timestamp}}",
-          documents: [],
-          history: [submittedStep, { status: "in_review", note: "Assessor assigned", at: "{{timestamp}}" }],
-        },
-      },
-    ],
+    examples: claimReviewExamples,
     async handler(ctx, _params, raw) {
       const seed = parseClaimSeed(reviewSeed, raw);
       const claim = await reviewClaim(ctx.db, {

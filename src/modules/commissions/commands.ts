@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { currency, naira, UNKNOWN_FIELD } from "../../core/answers";
-import { command, refusal } from "../../core/registry";
+import { command } from "../../core/registry";
 import { currentWatMonth } from "../enrichment/service";
+import { FUTURE, MALFORMED, walletStatementExamples } from "./examples";
 import { statementMonth } from "./model";
 import { partnerStatement } from "./service";
 import { wireStatement } from "./wire";
@@ -19,24 +20,6 @@ const productLine = z.object({
   commission: naira(),
   commissionReversed: naira(),
 });
-
-const FUTURE = refusal(400, "seed.month <month> is in the future: the latest statement is for <month>, the month so far");
-const MALFORMED = refusal(400, 'seed.month must be a month as YYYY-MM from 1900-01 to 2099-12, such as <month>; received "<value>"');
-const empty = {
-  month: "{{month}}",
-  currency: "NGN",
-  openingBalance: 0,
-  topUps: 0,
-  premiums: 0,
-  refunds: 0,
-  commission: 0,
-  commissionReversed: 0,
-  closingBalance: 0,
-  registryChecks: { count: 0, amount: 0 },
-  netDue: 0,
-  policiesWritten: 0,
-  products: [],
-};
 
 export const commissionCommands = [
   command({
@@ -62,11 +45,7 @@ export const commissionCommands = [
       products: z.array(productLine),
     }),
     errors: [MALFORMED, FUTURE, UNKNOWN_FIELD],
-    examples: [
-      { name: "statement", title: "This month so far, for an account without live business yet", cmmnd: "wallet statement", seed: {}, answer: empty },
-      { name: "statement-future", title: "A month that has not begun", cmmnd: "wallet statement", seed: { month: "2099-12" }, refusal: FUTURE },
-      { name: "statement-malformed", title: "A month written another way", cmmnd: "wallet statement", seed: { month: "10/2026" }, refusal: MALFORMED },
-    ],
+    examples: walletStatementExamples,
     async handler(ctx, _params, seed) {
       const now = ctx.now();
       const month = seed.month === undefined ? currentWatMonth(now) : statementMonth(seed.month, now, "seed.month");

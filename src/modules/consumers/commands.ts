@@ -3,6 +3,7 @@ import { BAD_CURSOR, BLANK_FIELD, page, UNKNOWN_FIELD, wireTimestamp } from "../
 import { pageSeed } from "../../core/pagination";
 import { type CommandContext, command, refusal } from "../../core/registry";
 import { watTimestamp } from "../../core/time";
+import { BAD_PHONE, consumerListAdminExamples, consumerListExamples, profileExamples } from "./examples";
 import { consumerSeed, DOCUMENT_FIELDS } from "./model";
 import { type ConsumerRecord, listConsumers, registerConsumer, wireConsumerId } from "./service";
 
@@ -63,26 +64,11 @@ async function everyPartnerPage(ctx: CommandContext, seed: { limit: number; curs
   };
 }
 
-// ─── The reference: refusals and examples ───────────────────────────────────────────────────
+// ─── The reference: refusals no example shows (examples.ts has the examples and the refusals they show) ───
 
 const NAME_REQUIRED = refusal(400, "seed.name.first is required for an individual consumer (class h)");
 const PHONE_REQUIRED = refusal(400, "seed.phoneNo is required for an individual consumer (class h)");
 const BRAND_REQUIRED = refusal(400, "seed.name.brand is required for an organisation consumer (class o)");
-const BAD_PHONE = refusal(400, "seed.phoneNo must be +234 followed by 10 digits with no leading zero, e.g. +2348012345678");
-
-/** The consumer every example that insures someone registers first. */
-const adaeze = {
-  type: "s",
-  class: "h",
-  name: { first: "Adaeze", last: "Okafor" },
-  gender: "f",
-  dob: { date: "1990-04-12" },
-  addrss: { addrss: "12 Admiralty Way, Lekki, Lagos" },
-  phoneNo: "+2348031234567",
-  eMail: "adaeze@example.ng",
-};
-
-const listedAdaeze = { id: "{{consumer.id}}", id_uuid: "{{consumer.id_uuid}}", ...adaeze, documents: [], tmstmp: "{{timestamp}}", updated: "{{timestamp}}" };
 
 export const consumerCommands = [
   command({
@@ -107,57 +93,7 @@ export const consumerCommands = [
       BLANK_FIELD,
       UNKNOWN_FIELD,
     ],
-    examples: [
-      { name: "consumer", title: "Register an individual", cmmnd: "prfl entity", seed: adaeze, answer: { id: "{{hex32}}", id_uuid: "{{uuid}}" } },
-      {
-        name: "consumer-again",
-        title: "The same e-mail again: the same consumer, with the fields sent updated",
-        cmmnd: "prfl entity",
-        seed: { class: "h", eMail: "adaeze@example.ng", mrtlStatus: "married" },
-        after: ["consumer"],
-        answer: { id: "{{consumer.id}}", id_uuid: "{{consumer.id_uuid}}" },
-      },
-      {
-        name: "consumer-exporter",
-        title: "Register an individual for marine cover: identity document and tax id (spec 2.3)",
-        cmmnd: "prfl entity",
-        seed: {
-          class: "h",
-          name: { first: "Emeka", last: "Nwosu" },
-          socialID: {
-            type: "nidd",
-            id: "12345678901",
-            image: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
-          },
-          taxId: "TIN-0012345",
-          addrss: { addrss: "3 Wharf Road, Apapa, Lagos" },
-          phoneNo: "+2348051234567",
-          eMail: "emeka@nwosuexports.ng",
-        },
-        answer: { id: "{{hex32}}", id_uuid: "{{uuid}}" },
-      },
-      {
-        name: "consumer-organisation",
-        title: "Register an organisation",
-        cmmnd: "prfl entity",
-        seed: {
-          class: "o",
-          name: { brand: "Okafor Logistics Ltd" },
-          rc: "RC1234567",
-          addrss: { addrss: "5 Creek Road, Apapa, Lagos" },
-          phoneNo: "+2348091234567",
-          eMail: "ops@okaforlogistics.ng",
-        },
-        answer: { id: "{{hex32}}", id_uuid: "{{uuid}}" },
-      },
-      {
-        name: "consumer-bad-phone",
-        title: "A Nigerian number keeping its leading zero",
-        cmmnd: "prfl entity",
-        seed: { class: "h", name: { first: "Adaeze" }, phoneNo: "+23408031234567" },
-        refusal: BAD_PHONE,
-      },
-    ],
+    examples: profileExamples,
     async handler(ctx, _params, seed) {
       const { id } = await registerConsumer(ctx.db, ctx.principal.partnerId, seed, {
         maxDocumentBytes: ctx.config.MAX_DOCUMENT_BYTES,
@@ -174,16 +110,7 @@ export const consumerCommands = [
     summary: "List this partner's consumers, newest first, with a cursor for the next page.",
     answer: page(listedConsumer),
     errors: [BAD_CURSOR],
-    examples: [
-      {
-        name: "consumers",
-        title: "The consumers registered so far",
-        cmmnd: "dump entt_*CSTMRS",
-        seed: { limit: 20 },
-        after: ["consumer"],
-        answer: { list: [listedAdaeze], nextCursor: null },
-      },
-    ],
+    examples: consumerListExamples,
     handler: (ctx, _params, seed) => listPage(ctx, seed),
   }),
   command({
@@ -194,16 +121,7 @@ export const consumerCommands = [
     summary: "List every partner's consumers (administrator only).",
     answer: page(listedConsumerOfAnyPartner),
     errors: [BAD_CURSOR],
-    examples: [
-      {
-        name: "consumers-admin",
-        title: "The newest consumer of any partner",
-        cmmnd: "dump entt_*CSTMRS_ADMIN",
-        seed: { limit: 1 },
-        after: ["consumer"],
-        answer: { list: [{ ...listedAdaeze, partnerId: "{{partnerId}}" }], nextCursor: "{{cursor}}" },
-      },
-    ],
+    examples: consumerListAdminExamples,
     handler: (ctx, _params, seed) => everyPartnerPage(ctx, seed),
   }),
 ];

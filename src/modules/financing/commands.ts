@@ -5,6 +5,7 @@ import { ADMIN_ONLY, type CommandContext, command, refusal } from "../../core/re
 import { watTimestamp } from "../../core/time";
 import { watToday } from "../../products/policy-helpers";
 import { keyActor } from "../audit/service";
+import { financeLoanExamples, ONE_PLAN, OVERPAID, planStatusExamples, recordInstallmentExamples, runLapseExamples } from "./examples";
 import {
   financeSeed,
   installmentSeed,
@@ -21,7 +22,7 @@ import { FREQUENCIES, PLAN_STATUSES } from "./schema";
 import { earlierPayment, earlierPlan, financePremium, outstandingKobo, type PaymentResult, planDetail, recordInstallment, runLapse } from "./service";
 import { wirePayment, wirePlanTerms, wireSchedule } from "./wire";
 
-// ─── The reference: answers, refusals and examples ──────────────────────────────────────────
+// ─── The reference: answers and refusals (examples.ts has the examples) ─────────────────────
 
 const planNumber = z.string().meta({ description: "The plan number (FIN-<year>-<10 characters>)" });
 const planTerms = {
@@ -57,28 +58,11 @@ const paymentAnswer = ({ planNo, payment }: PaymentResult) => ({
 });
 
 const PLAN_UNKNOWN = refusal(404, "seed.planNo: no financing plan <planNo> for this partner");
-const OVERPAID = refusal(409, "seed.amount <amount> naira is more than the <outstanding> naira outstanding on plan <planNo>");
 const OTHER_MODE = refusal(
   403,
   "policy <tx_id> was issued in <mode> mode: its premium is financed and paid with a <mode> key, and this key runs in <mode> mode",
   "a test key on a live policy's plan, or a live key on a test one",
 );
-const ONE_PLAN = refusal(409, "policy <tx_id> already has financing plan <planNo>: one plan per policy");
-
-const weekly = { policy: "{{policy.id}}", downPayment: 3000, installments: 4, frequency: "weekly", firstDueDate: "{{today+7}}" };
-const planTermsShown = {
-  planNo: "{{plan.planNo}}",
-  policy: "{{policy.id}}",
-  status: "active",
-  premium: 15000,
-  downPayment: 3000,
-  financed: 12000,
-  installments: 4,
-  frequency: "weekly",
-  graceDays: 7,
-};
-const dueDates = ["{{today+7}}", "{{today+14}}", "{{today+21}}", "{{today+28}}"];
-const firstInstallment = { planNo: "{{plan.planNo}}", amount: 3000, reference: "inst-001" };
 
 export const financingCommands = [
   command({
@@ -109,23 +93,7 @@ export const financingCommands = [
       BLANK_FIELD,
       UNKNOWN_FIELD,
     ],
-    examples: [
-      {
-        name: "plan",
-        title: "Finance the vehicle premium: 3,000 naira down, four weekly installments",
-        cmmnd: "payment financeLoan",
-        seed: weekly,
-        answer: {
-          ...planTermsShown,
-          planNo: "{{planNo}}",
-          currency: "NGN",
-          schedule: dueDates.map((dueDate, i) => ({ number: i + 1, dueDate, amount: 3000 })),
-          nextDueDate: "{{today+7}}",
-          tmstmp: "{{timestamp}}",
-        },
-      },
-      { name: "plan-again", title: "A second plan for the same policy", cmmnd: "payment financeLoan", seed: weekly, after: ["plan"], refusal: ONE_PLAN },
-    ],
+    examples: financeLoanExamples,
     async handler(ctx, _params, raw) {
       const plan = await financePremium(ctx.db, ctx.principal.partnerId, ctx.principal.mode, planRequestOf(ctx, raw), ctx.now());
       return planAnswer(plan);
@@ -163,31 +131,7 @@ export const financingCommands = [
       refusal(400, "seed.paidAt <date> is in the future (today is <date>)"),
       BLANK_FIELD,
     ],
-    examples: [
-      {
-        name: "installment",
-        title: "The first installment, paid today",
-        cmmnd: "payment recordInstallment",
-        seed: firstInstallment,
-        answer: {
-          ...firstInstallment,
-          paidAt: "{{today}}",
-          outstanding: 9000,
-          paidInstallments: 1,
-          nextDueDate: "{{today+14}}",
-          status: "active",
-          currency: "NGN",
-          tmstmp: "{{timestamp}}",
-        },
-      },
-      {
-        name: "installment-too-much",
-        title: "More than is outstanding",
-        cmmnd: "payment recordInstallment",
-        seed: { ...firstInstallment, amount: 20000, reference: "inst-002" },
-        refusal: OVERPAID,
-      },
-    ],
+    examples: recordInstallmentExamples,
     async handler(ctx, _params, raw) {
       return paymentAnswer(await recordInstallment(ctx.db, ctx.principal.partnerId, ctx.principal.mode, paymentRequestOf(raw), ctx.now()));
     },
@@ -210,15 +154,7 @@ export const financingCommands = [
       count: z.int(),
     }),
     errors: [ADMIN_ONLY],
-    examples: [
-      {
-        name: "lapse",
-        title: "Today's run, when no plan is overdue",
-        cmmnd: "payment runLapse",
-        seed: { asOf: "{{today}}" },
-        answer: { asOf: "{{today}}", lapsed: [], count: 0 },
-      },
-    ],
+    examples: runLapseExamples,
     async handler(ctx, _params, raw) {
       const seed = parseFinancingSeed(lapseSeed, raw);
       const asOf = seed.asOf ?? watToday(ctx.now());
@@ -256,31 +192,7 @@ export const financingCommands = [
       closedTmstmp: wireTimestamp.optional(),
     }),
     errors: [PLAN_UNKNOWN],
-    examples: [
-      {
-        name: "plan-status",
-        title: "The plan after its first installment",
-        cmmnd: "payment status",
-        seed: { planNo: "{{plan.planNo}}" },
-        after: ["installment"],
-        answer: {
-          ...planTermsShown,
-          currency: "NGN",
-          paid: 3000,
-          outstanding: 9000,
-          nextDueDate: "{{today+14}}",
-          schedule: dueDates.map((dueDate, i) => ({
-            number: i + 1,
-            dueDate,
-            amount: 3000,
-            paid: i === 0 ? 3000 : 0,
-            ...(i === 0 ? { paidTmstmp: "{{installment.tmstmp}}" } : {}),
-          })),
-          payments: [{ reference: "inst-001", amount: 3000, paidAt: "{{today}}", tmstmp: "{{installment.tmstmp}}" }],
-          tmstmp: "{{plan.tmstmp}}",
-        },
-      },
-    ],
+    examples: planStatusExamples,
     async handler(ctx, _params, raw) {
       const seed = parseFinancingSeed(planSeed, raw);
       const plan = await planDetail(ctx.db, { partnerId: ctx.principal.partnerId }, seed.planNo);

@@ -4,14 +4,12 @@ import { toNaira } from "../../core/money";
 import { command, refusal } from "../../core/registry";
 import { watTimestamp } from "../../core/time";
 import { topUpRequestFrom, topUpSeed } from "../wallet/model";
+import { REFERENCE_REUSED, topupExamples } from "./examples";
 import { paymentProvider } from "./providers";
 import { FUNDING_STATUSES } from "./schema";
 import { earlierTopUpState, startFunding, type TopUpState, testTopUp } from "./service";
 
-const REFERENCE_REUSED = refusal(409, "seed.reference <reference> was already used for a top-up of <amount> naira", "the same reference with another amount");
 const OTHER_MODE = refusal(409, "seed.reference <reference> was already used for a <mode>-mode top-up", "a reference used with the other kind of key");
-const topUp = { amount: 50000, reference: "bank-ref-001" };
-const unpaid = { amount: 250000, reference: "bank-ref-002-unpaid" };
 
 /** `wallet topup`'s answer: the top-up as it stands (credited with the balance after it; pending with how to pay). */
 function topUpAnswer(state: TopUpState) {
@@ -71,62 +69,7 @@ export const fundingCommands = [
       tmstmp: wireTimestamp,
     }),
     errors: [REFERENCE_REUSED, OTHER_MODE, refusal(400, "seed.amount must have at most two decimals (kobo)")],
-    examples: [
-      {
-        name: "topup",
-        title: "Fund the wallet that live premiums are paid from (live key; the sandbox provider pays at once)",
-        cmmnd: "wallet topup",
-        key: "live",
-        seed: topUp,
-        answer: { ...topUp, status: "credited", balance: 50000, currency: "NGN", tmstmp: "{{timestamp}}" },
-      },
-      {
-        name: "topup-again",
-        title: "The same top-up again: the first answer, nothing credited twice",
-        cmmnd: "wallet topup",
-        key: "live",
-        seed: topUp,
-        after: ["topup"],
-        answer: { ...topUp, status: "credited", balance: 50000, currency: "NGN", tmstmp: "{{topup.tmstmp}}" },
-      },
-      {
-        name: "topup-conflict",
-        title: "The same reference with another amount",
-        cmmnd: "wallet topup",
-        key: "live",
-        seed: { ...topUp, amount: 60000 },
-        after: ["topup"],
-        refusal: REFERENCE_REUSED,
-      },
-      {
-        name: "topup-unpaid",
-        title: "A live top-up waiting for the transfer (the sandbox's -unpaid reference): how to pay, credited when the provider confirms it",
-        cmmnd: "wallet topup",
-        key: "live",
-        seed: unpaid,
-        answer: {
-          ...unpaid,
-          status: "pending",
-          currency: "NGN",
-          payment: {
-            method: "bank_transfer",
-            bank: "Sandbox Microfinance Bank",
-            accountNumber: "{{accountNumber}}",
-            accountName: "Sandbox Checkout / Funding",
-            amount: 250000,
-            expires: "{{timestamp}}",
-          },
-          tmstmp: "{{timestamp}}",
-        },
-      },
-      {
-        name: "topup-test",
-        title: "A test-key top-up: credited at once as a specimen, in the test balance (live premiums cannot spend it)",
-        cmmnd: "wallet topup",
-        seed: { amount: 1000, reference: "test-ref-001" },
-        answer: { amount: 1000, reference: "test-ref-001", status: "credited", balance: 1000, currency: "NGN", tmstmp: "{{timestamp}}" },
-      },
-    ],
+    examples: topupExamples,
     async handler(ctx, _params, seed) {
       const { partnerId, mode } = ctx.principal;
       const request = topUpRequestFrom(seed);

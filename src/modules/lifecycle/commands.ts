@@ -9,6 +9,19 @@ import { keyActor } from "../audit/service";
 import { normaliseReference } from "../policies/reference";
 import { addressOf, endorsementShape, POLICY_ADDRESS, POLICY_UNKNOWN, policyStatus, statusNote, storedReference, wireEndorsement } from "../policies/wire";
 import { type EndorsementOutcome, endorsePolicy, quoteEndorsement, storedEndorsement } from "./endorsements";
+import {
+  ALREADY_CANCELLED,
+  autoRenewExamples,
+  cancelExamples,
+  DATE_PAST,
+  endorseExamples,
+  endorseQuoteExamples,
+  FIELD_FIXED,
+  NOT_CANCELLED,
+  refundQuoteExamples,
+  reinstateExamples,
+  renewExamples,
+} from "./examples";
 import { autoRenewSeed, type CancelSeed, cancelSeed, endorsementQuoteSeed, endorseSeed, refundQuoteSeed, reinstateSeed, renewSeed } from "./model";
 import {
   type CancellationOutcome,
@@ -45,12 +58,10 @@ const cancellationShape = z.object({
 });
 
 const NOT_ACTIVE = refusal(409, "policy <tx_id> <is pending|was declined|has lapsed|has expired>: only an approved policy can be cancelled");
-const ALREADY_CANCELLED = refusal(409, "policy <tx_id> is already cancelled (<statusNote>)", "another cancellation of a cancelled policy");
 const CLAIM_PENDING = refusal(
   409,
   "policy <tx_id> has claim <claimNo> still being decided (<status>): it can be cancelled once the claim is decided or withdrawn",
 );
-const DATE_PAST = refusal(400, "seed.effectiveDate must be today (<today>) or later: a cancellation never reaches back; received <date>");
 const DATE_AFTER_COVER = refusal(400, "seed.effectiveDate must be within the cover of policy <tx_id>, which ends on <date>; received <date>");
 const REFERENCE_REUSED = refusal(
   409,
@@ -58,14 +69,6 @@ const REFERENCE_REUSED = refusal(
 );
 const NOTE_REQUIRED = refusal(400, 'seed.note is required with reason "other": say why in seed.note');
 const OPERATOR_REASON = refusal(403, "seed.reason misrepresentation is the insurer's finding: only the operator cancels for it");
-
-const vehicleAddress = "entt_{{consumer.id}}|insr_vhcl-tprt-1111-{{policy.id}}";
-const coolingOff = {
-  refund: 15000,
-  fee: 0,
-  refundBasis: "cooling-off",
-  refundExplanation: "All of the premium: cancelled within 14 days of issue, with no claim made",
-};
 
 const answerOf = ({ policy, cancellation }: CancellationOutcome) => ({
   id: policy.reference,
@@ -99,7 +102,6 @@ const reinstatementShape = z.object({
     .optional()
     .meta({ description: "The time without cover, when the cancellation had taken effect: claims for incidents in it are refused" }),
 });
-const NOT_CANCELLED = refusal(409, "policy <tx_id> is not cancelled or lapsed: only a cancelled or lapsed policy can be reinstated");
 const WINDOW_CLOSED = refusal(409, "policy <tx_id> <was cancelled from|lapsed on> <date>: it could be reinstated for 30 days, until <date>");
 
 const reinstatedAnswer = ({ policy, reinstatement }: ReinstatementOutcome) => ({
@@ -123,7 +125,6 @@ const renewedAnswer = ({ renewed, renewal }: RenewalOutcome) => ({
 
 const NOT_IN_FORCE = refusal(409, "policy <tx_id> <is pending|was declined|has lapsed|was cancelled|has expired>: only an approved policy is changed");
 const NO_CHANGES = refusal(409, "policy <tx_id> (<product>) takes no mid-term changes: cancel it and issue a new policy with the new details");
-const FIELD_FIXED = refusal(400, "seed.addtnlFact.<field> cannot be changed on <product>: what can be is <fields>");
 const ENDORSEMENT_REFUSALS = [
   POLICY_UNKNOWN,
   NOT_IN_FORCE,
@@ -176,63 +177,7 @@ export const lifecycleCommands = [
       refusal(409, "seed.id <reference> was already used to change policy <tx_id>: a repeat must send the same change"),
       refusal(402, "insufficient wallet balance: the premium is <amount> naira and the balance is <balance> naira; top up with wallet topup", "live policies"),
     ],
-    examples: [
-      {
-        name: "endorse",
-        title: "The insured vehicle was re-registered: a new plate on the policy, certificate version 2, the premium unchanged",
-        cmmnd: `ndrs ${vehicleAddress}`,
-        seed: { id: "NDRS2026000001", addtnlFact: { rgstrtId: "LND456XY" } },
-        after: ["policy"],
-        answer: {
-          id: "{{policy.id}}",
-          status: "a",
-          version: 2,
-          endorsement: {
-            id: "NDRS2026000001",
-            status: "applied",
-            version: 2,
-            changes: [{ field: "rgstrtId", from: "ABC123DE", to: "LND456XY" }],
-            premiumChange: 0,
-            explanation: "The premium does not change",
-            tmstmp: "{{timestamp}}",
-          },
-          tmstmp: "{{timestamp}}",
-        },
-      },
-      {
-        name: "endorse-travel",
-        title: "The trip moves two days later, before departure: the cover moves with it",
-        cmmnd: "ndrs entt_{{consumer.id}}|insr_ltix-stnd-1111-{{policy-travel.id}}",
-        seed: { id: "NDRS2026000002", addtnlFact: { departureDate: "{{today+12}}", returnDate: "{{today+17}}" } },
-        after: ["policy-travel"],
-        answer: {
-          id: "{{policy-travel.id}}",
-          status: "a",
-          version: 2,
-          endorsement: {
-            id: "NDRS2026000002",
-            status: "applied",
-            version: 2,
-            changes: [
-              { field: "departureDate", from: "{{today+10}}", to: "{{today+12}}" },
-              { field: "returnDate", from: "{{today+15}}", to: "{{today+17}}" },
-            ],
-            premiumChange: 0,
-            explanation: "The premium does not change",
-            tmstmp: "{{timestamp}}",
-          },
-          tmstmp: "{{timestamp}}",
-        },
-      },
-      {
-        name: "endorse-fixed",
-        title: "A field the product does not let change (the vehicle's make)",
-        cmmnd: `ndrs ${vehicleAddress}`,
-        seed: { id: "NDRS2026000003", addtnlFact: { brand: "Honda" } },
-        after: ["policy"],
-        refusal: FIELD_FIXED,
-      },
-    ],
+    examples: endorseExamples,
     async handler(ctx, params, seed) {
       return endorsedAnswer(await endorsePolicy(ctx.db, partnerCanceller(ctx), { address: addressOf(params) }, endorsementRequest(seed), ctx.now()));
     },
@@ -257,23 +202,7 @@ export const lifecycleCommands = [
       reviewed: z.boolean().meta({ description: "true: an administrator decides the change (live policies of products whose changes are reviewed)" }),
     }),
     errors: ENDORSEMENT_REFUSALS,
-    examples: [
-      {
-        name: "endorse-quote",
-        title: "What a new plate on the vehicle policy would cost",
-        cmmnd: `dump ${vehicleAddress}*ENDORSE`,
-        seed: { addtnlFact: { rgstrtId: "LND456XY" } },
-        after: ["policy"],
-        answer: {
-          id: "{{policy.id}}",
-          status: "a",
-          changes: [{ field: "rgstrtId", from: "ABC123DE", to: "LND456XY" }],
-          premiumChange: 0,
-          explanation: "The premium does not change",
-          reviewed: false,
-        },
-      },
-    ],
+    examples: endorseQuoteExamples,
     async handler(ctx, params, seed) {
       refuseBlankFields(seed.addtnlFact, "seed.addtnlFact");
       const { policy, assessment } = await quoteEndorsement(ctx.db, partnerCanceller(ctx), { address: addressOf(params) }, seed.addtnlFact, ctx.now());
@@ -297,49 +226,7 @@ export const lifecycleCommands = [
       "a financing plan closed, the policy.cancelled event (docs/lifecycle.md). A repeat with the same seed.id returns the first answer.",
     answer: z.object({ id: storedReference, status: policyStatus, statusNote, cancellation: cancellationShape, tmstmp: wireTimestamp }),
     errors: [POLICY_UNKNOWN, NOT_ACTIVE, ALREADY_CANCELLED, CLAIM_PENDING, DATE_PAST, DATE_AFTER_COVER, REFERENCE_REUSED, NOTE_REQUIRED, OPERATOR_REASON],
-    examples: [
-      {
-        name: "cancel",
-        title: "Cancel the vehicle policy today, at the insured's request: within 14 days and with no claim, all of the premium comes back",
-        cmmnd: `cncl ${vehicleAddress}`,
-        seed: { id: "8a3c2f10-5b7d-4e21-9c4a-0d6e8f1a2b3c", reason: "insured_request" },
-        answer: {
-          id: "{{policy.id}}",
-          status: "c",
-          statusNote: "Cancelled from {{today}}: the insured asked to cancel",
-          cancellation: { id: "8a3c2f10-5b7d-4e21-9c4a-0d6e8f1a2b3c", reason: "insured_request", effectiveDate: "{{today}}", ...coolingOff },
-          tmstmp: "{{timestamp}}",
-        },
-      },
-      {
-        name: "cancel-later",
-        title: "Cancel it from a later day within the cover, saying why",
-        cmmnd: `cncl ${vehicleAddress}`,
-        seed: { id: "CNCL2026000042", reason: "item_sold", effectiveDate: "{{today+30}}", note: "Car sold to a dealer" },
-        answer: {
-          id: "{{policy.id}}",
-          status: "c",
-          statusNote: "Cancelled from {{today+30}}: the insured vehicle, device, goods or property was sold or replaced (Car sold to a dealer)",
-          cancellation: { id: "CNCL2026000042", reason: "item_sold", note: "Car sold to a dealer", effectiveDate: "{{today+30}}", ...coolingOff },
-          tmstmp: "{{timestamp}}",
-        },
-      },
-      {
-        name: "cancel-again",
-        title: "A second cancellation of the cancelled policy (another seed.id)",
-        cmmnd: `cncl ${vehicleAddress}`,
-        seed: { id: "9b4d3e21-6c8e-4f32-8d5b-1e7f9a2b3c4d", reason: "duplicate" },
-        after: ["cancel"],
-        refusal: ALREADY_CANCELLED,
-      },
-      {
-        name: "cancel-past",
-        title: "A cancellation that reaches back",
-        cmmnd: `cncl ${vehicleAddress}`,
-        seed: { id: "CNCL2026000043", reason: "insured_request", effectiveDate: "{{today-1}}" },
-        refusal: DATE_PAST,
-      },
-    ],
+    examples: cancelExamples,
     async handler(ctx, params, seed) {
       return answerOf(await cancelPolicy(ctx.db, partnerCanceller(ctx), { address: addressOf(params) }, requestOf(seed), ctx.now()));
     },
@@ -365,30 +252,7 @@ export const lifecycleCommands = [
       refusal(409, "policy <tx_id> lapsed before it was approved: issue a new policy instead"),
       refusal(402, "insufficient wallet balance: the premium is <amount> naira and the balance is <balance> naira; top up with wallet topup", "live policies"),
     ],
-    examples: [
-      {
-        name: "reinstate",
-        title: "Undo the cancellation of the vehicle policy before it takes effect: no gap in cover",
-        cmmnd: `rinst ${vehicleAddress}`,
-        seed: { id: "RINST2026000007" },
-        after: ["cancel-later"],
-        answer: {
-          id: "{{policy.id}}",
-          status: "a",
-          statusNote: "Reinstated on {{today}}, before the cancellation took effect",
-          reinstatement: { id: "RINST2026000007", paid: 0 },
-          tmstmp: "{{timestamp}}",
-        },
-      },
-      {
-        name: "reinstate-active",
-        title: "A policy that was never cancelled",
-        cmmnd: `rinst ${vehicleAddress}`,
-        seed: { id: "RINST2026000008" },
-        after: ["policy"],
-        refusal: NOT_CANCELLED,
-      },
-    ],
+    examples: reinstateExamples,
     async handler(ctx, params, seed) {
       return reinstatedAnswer(await reinstatePolicy(ctx.db, partnerCanceller(ctx), { address: addressOf(params) }, normaliseReference(seed.id), ctx.now()));
     },
@@ -422,31 +286,7 @@ export const lifecycleCommands = [
       refusal(409, "policy <tx_id> is already renewed"),
       refusal(402, "insufficient wallet balance: the premium is <premium> naira and the balance is <balance> naira; top up with wallet topup", "live policies"),
     ],
-    examples: [
-      {
-        name: "renew",
-        title: "Renew the month of all risk cover (in its last 60 days from the start): the new policy continues from the day after",
-        cmmnd: "rnew entt_{{consumer.id}}|insr_allr-stnd-1111-{{policy-all-risks.id}}",
-        seed: { id: "RNEW2026000001" },
-        answer: {
-          id: "RNEW2026000001",
-          renews: "{{policy-all-risks.id}}",
-          status: "a",
-          policyNo: "{{policyNo}}",
-          prmm: 5000,
-          coverStart: "{{timestamp}}",
-          coverEnd: "{{timestamp}}",
-        },
-      },
-      {
-        name: "renew-early",
-        title: "Renewing the year-long vehicle policy on its first day: too early",
-        cmmnd: `rnew ${vehicleAddress}`,
-        seed: { id: "4d2e8f60-1a3b-4c5d-8e9f-0a1b2c3d4e5f" },
-        after: ["policy"],
-        refusal: refusal(409, "policy <tx_id> can be renewed from <date>, 60 days before its cover ends on <date>"),
-      },
-    ],
+    examples: renewExamples,
     async handler(ctx, params, seed) {
       return renewedAnswer(
         await renewPolicy(ctx.db, partnerCanceller(ctx), { address: addressOf(params) }, normaliseReference(seed.id), ctx.now(), ctx.config.INSURER_DELAY_MS),
@@ -467,15 +307,7 @@ export const lifecycleCommands = [
       "policy.renewal_failed says when it cannot be (docs/lifecycle.md).",
     answer: z.object({ id: storedReference, autoRenew: z.boolean() }),
     errors: [POLICY_UNKNOWN, refusal(409, "policy <tx_id> covers one trip or loan: it is not renewed; issue a new policy instead")],
-    examples: [
-      {
-        name: "auto-renew",
-        title: "Renew the vehicle policy automatically when its year ends",
-        cmmnd: `rnew ${vehicleAddress}*AUTO`,
-        seed: { enabled: true },
-        answer: { id: "{{policy.id}}", autoRenew: true },
-      },
-    ],
+    examples: autoRenewExamples,
     async handler(ctx, params, seed) {
       const policy = await setAutoRenew(ctx.db, partnerCanceller(ctx), { address: addressOf(params) }, seed.enabled, ctx.now());
       return { id: policy.reference, autoRenew: policy.autoRenew };
@@ -489,15 +321,7 @@ export const lifecycleCommands = [
     summary: "What cancelling an approved policy from a date would give back now (changes nothing): the figures cncl would store.",
     answer: z.object({ id: storedReference, status: policyStatus, ...refundFields }),
     errors: [POLICY_UNKNOWN, NOT_ACTIVE, CLAIM_PENDING, DATE_PAST, DATE_AFTER_COVER],
-    examples: [
-      {
-        name: "refund-quote",
-        title: "The refund of the vehicle policy if cancelled in 30 days",
-        cmmnd: `dump ${vehicleAddress}*REFUND`,
-        seed: { effectiveDate: "{{today+30}}" },
-        answer: { id: "{{policy.id}}", status: "a", effectiveDate: "{{today+30}}", ...coolingOff },
-      },
-    ],
+    examples: refundQuoteExamples,
     async handler(ctx, params, seed) {
       const { policy, terms } = await quoteCancellation(ctx.db, partnerCanceller(ctx), { address: addressOf(params) }, seed.effectiveDate, ctx.now());
       return {

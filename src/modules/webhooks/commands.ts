@@ -4,6 +4,18 @@ import { pageSeed } from "../../core/pagination";
 import { type CommandContext, command, refusal } from "../../core/registry";
 import { watTimestamp } from "../../core/time";
 import { keyActor } from "../audit/service";
+import {
+  ENDPOINT_UNKNOWN,
+  NOT_HTTP,
+  webhookDeleteExamples,
+  webhookDeliveriesExamples,
+  webhookListExamples,
+  webhookRegisterExamples,
+  webhookReplayExamples,
+  webhookSecretExamples,
+  webhookTestExamples,
+  webhookUpdateExamples,
+} from "./examples";
 import { defaultSecretInput, deliveriesInput, endpointInput, registerInput, replayInput, updateInput } from "./model";
 import { DELIVERY_STATUSES } from "./schema";
 import {
@@ -115,33 +127,9 @@ function wireDelivery(d: DeliveryRecord) {
 
 const partnerOf = (ctx: CommandContext) => ctx.principal.partnerId;
 
-// ─── The reference: refusals and examples ───────────────────────────────────────────────────
+// ─── The reference: refusals no example shows (examples.ts has the examples and the refusals they show) ───
 
-const ENDPOINT_UNKNOWN = refusal(404, "no webhook endpoint <endpointId> for this partner: see webhook list");
-const NOT_HTTP = refusal(400, "seed.url must be an http(s) URL<, not the scheme sent>");
 const PRIVATE_URL = refusal(400, "seed.url must not point to a private or loopback address (<why>)", "SSRF protection");
-
-const decisions = { url: "{{webhookUrl}}", events: ["policy.approved", "policy.declined"], description: "Policy decisions" };
-const registered = {
-  endpointId: "{{webhook.endpointId}}",
-  url: "{{webhookUrl}}",
-  events: decisions.events,
-  description: decisions.description,
-  enabled: true,
-  tmstmp: "{{webhook.tmstmp}}",
-};
-const testDelivery = {
-  deliveryId: "{{webhook-test.deliveryId}}",
-  eventId: "{{webhook-test.eventId}}",
-  eventType: "webhook.test",
-  endpointId: "{{webhook.endpointId}}",
-  url: "{{webhookUrl}}",
-  status: "pending",
-  nextAttemptAt: "{{webhook-test.tmstmp}}",
-  attempts: [],
-  tmstmp: "{{webhook-test.tmstmp}}",
-  updated: "{{webhook-test.tmstmp}}",
-};
 
 export const webhookCommands = [
   command({
@@ -158,22 +146,7 @@ export const webhookCommands = [
       refusal(409, "at most 20 webhook endpoints per partner: delete one with webhook delete first"),
       UNKNOWN_FIELD,
     ],
-    examples: [
-      {
-        name: "webhook",
-        title: "An endpoint for policy decisions",
-        cmmnd: "webhook register",
-        seed: decisions,
-        answer: { ...decisions, endpointId: "{{uuid}}", enabled: true, tmstmp: "{{timestamp}}", updated: "{{timestamp}}", secret: "{{secret}}" },
-      },
-      {
-        name: "webhook-not-http",
-        title: "A URL that is not http(s)",
-        cmmnd: "webhook register",
-        seed: { url: "ftp://files.example.ng/hooks" },
-        refusal: NOT_HTTP,
-      },
-    ],
+    examples: webhookRegisterExamples,
     async handler(ctx, _params, seed) {
       const now = ctx.now();
       const endpoint = await registerEndpoint(ctx.db, partnerOf(ctx), seed, { rules: urlRules(ctx.config), now, actor: keyActor(ctx.principal) });
@@ -193,22 +166,7 @@ export const webhookCommands = [
     summary: "Change an endpoint's URL, events, description or enabled state, or rotate its secret (both sign for 24 h).",
     answer: endpointAnswer.extend({ secret: secret.optional() }),
     errors: [ENDPOINT_UNKNOWN, NOT_HTTP, PRIVATE_URL],
-    examples: [
-      {
-        name: "webhook-rotate",
-        title: "Rotate the endpoint's secret: the previous one signs for 24 more hours",
-        cmmnd: "webhook update",
-        seed: { endpointId: "{{webhook.endpointId}}", rotateSecret: true },
-        answer: { ...registered, previousSecretUntil: "{{timestamp}}", updated: "{{timestamp}}", secret: "{{secret}}" },
-      },
-      {
-        name: "webhook-unknown",
-        title: "An endpoint id this partner does not have",
-        cmmnd: "webhook update",
-        seed: { endpointId: "0190a5b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b", enabled: false },
-        refusal: ENDPOINT_UNKNOWN,
-      },
-    ],
+    examples: webhookUpdateExamples,
     async handler(ctx, _params, seed) {
       const now = ctx.now();
       const { endpoint, rotated } = await updateEndpoint(ctx.db, partnerOf(ctx), seed, { rules: urlRules(ctx.config), now, actor: keyActor(ctx.principal) });
@@ -228,16 +186,7 @@ export const webhookCommands = [
       tmstmp: wireTimestamp,
     }),
     errors: [ENDPOINT_UNKNOWN],
-    examples: [
-      {
-        name: "webhook-delete",
-        title: "Delete the endpoint while its test delivery is pending",
-        cmmnd: "webhook delete",
-        seed: { endpointId: "{{webhook.endpointId}}" },
-        after: ["webhook-test"],
-        answer: { endpointId: "{{webhook.endpointId}}", deleted: true, failedDeliveries: 1, tmstmp: "{{timestamp}}" },
-      },
-    ],
+    examples: webhookDeleteExamples,
     async handler(ctx, _params, seed) {
       const now = ctx.now();
       const { endpoint, failedDeliveries } = await deleteEndpoint(ctx.db, partnerOf(ctx), seed.endpointId, now, keyActor(ctx.principal));
@@ -252,15 +201,7 @@ export const webhookCommands = [
     summary: "List this partner's webhook endpoints (without secrets), newest first.",
     answer: page(endpointAnswer),
     errors: [BAD_CURSOR],
-    examples: [
-      {
-        name: "webhooks",
-        title: "The endpoints registered",
-        cmmnd: "webhook list",
-        after: ["webhook"],
-        answer: { list: [{ ...registered, updated: "{{webhook.updated}}" }], nextCursor: null },
-      },
-    ],
+    examples: webhookListExamples,
     async handler(ctx, _params, seed) {
       const now = ctx.now();
       const page = await listEndpoints(ctx.db, partnerOf(ctx), seed);
@@ -275,16 +216,7 @@ export const webhookCommands = [
     summary: "The webhook delivery log, newest first, each delivery with every attempt (request, response, latency, error).",
     answer: page(deliveryAnswer),
     errors: [BAD_CURSOR],
-    examples: [
-      {
-        name: "webhook-deliveries",
-        title: "The deliveries of webhook.test events: here one, not yet attempted",
-        cmmnd: "webhook deliveries",
-        seed: { eventType: "webhook.test" },
-        after: ["webhook-test"],
-        answer: { list: [testDelivery], nextCursor: null },
-      },
-    ],
+    examples: webhookDeliveriesExamples,
     async handler(ctx, _params, seed) {
       const { limit, cursor, ...filters } = seed;
       const page = await listDeliveries(ctx.db, partnerOf(ctx), filters, { limit, cursor });
@@ -303,22 +235,7 @@ export const webhookCommands = [
       refusal(409, "endpoint <endpointId> is disabled: enable it with webhook update (enabled: true) before replaying"),
       refusal(409, "delivery <deliveryId> went to endpoint <endpointId>, which was deleted"),
     ],
-    examples: [
-      {
-        name: "webhook-replay",
-        title: "Send the test event again",
-        cmmnd: "webhook replay",
-        seed: { deliveryId: "{{webhook-test.deliveryId}}" },
-        answer: {
-          ...testDelivery,
-          deliveryId: "{{uuid}}",
-          replayOf: "{{webhook-test.deliveryId}}",
-          nextAttemptAt: "{{timestamp}}",
-          tmstmp: "{{timestamp}}",
-          updated: "{{timestamp}}",
-        },
-      },
-    ],
+    examples: webhookReplayExamples,
     handler: async (ctx, _params, seed) => wireDelivery(await replayDelivery(ctx.db, partnerOf(ctx), seed.deliveryId, ctx.now(), keyActor(ctx.principal))),
   }),
   command({
@@ -329,22 +246,7 @@ export const webhookCommands = [
     summary: "Send a webhook.test event to one endpoint; answers its delivery (follow it with webhook deliveries).",
     answer: deliveryAnswer,
     errors: [ENDPOINT_UNKNOWN, refusal(409, "endpoint <endpointId> is disabled: enable it with webhook update (enabled: true) first")],
-    examples: [
-      {
-        name: "webhook-test",
-        title: "A test event to the endpoint, due at once",
-        cmmnd: "webhook test",
-        seed: { endpointId: "{{webhook.endpointId}}" },
-        answer: {
-          ...testDelivery,
-          deliveryId: "{{uuid}}",
-          eventId: "{{uuid}}",
-          nextAttemptAt: "{{timestamp}}",
-          tmstmp: "{{timestamp}}",
-          updated: "{{timestamp}}",
-        },
-      },
-    ],
+    examples: webhookTestExamples,
     handler: async (ctx, _params, seed) => wireDelivery(await sendTestEvent(ctx.db, partnerOf(ctx), seed.endpointId, ctx.now())),
   }),
   command({
@@ -355,14 +257,7 @@ export const webhookCommands = [
     summary: "The default secret that signs addtnlFact.webHook deliveries; { rotate: true } replaces it (both sign for 24 h).",
     answer: z.object({ secret, previousSecretUntil: wireTimestamp.optional(), tmstmp: wireTimestamp, updated: wireTimestamp }),
     errors: [UNKNOWN_FIELD],
-    examples: [
-      {
-        name: "webhook-secret",
-        title: "The default secret, made on first request",
-        cmmnd: "webhook secret",
-        answer: { secret: "{{secret}}", tmstmp: "{{timestamp}}", updated: "{{timestamp}}" },
-      },
-    ],
+    examples: webhookSecretExamples,
     async handler(ctx, _params, seed) {
       const now = ctx.now();
       const secret = await defaultSecret(ctx.db, partnerOf(ctx), { rotate: !!seed.rotate, now });
