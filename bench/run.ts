@@ -32,7 +32,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import postgres from "postgres";
-import { loadConfig } from "../src/config";
+import { loadConfig } from "../src/core/config";
 import { type Database, openDatabase } from "../src/db/client";
 import { registerConsumer } from "../src/modules/consumers/service";
 import { issuePolicy } from "../src/modules/issuance/issuance";

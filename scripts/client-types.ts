@@ -8,8 +8,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import openapiTS, { astToString, type OpenAPI3 } from "openapi-typescript";
 import { createApp } from "../src/app";
-import { loadConfig } from "../src/config";
 import { CapacityGate } from "../src/core/capacity";
+import { loadConfig } from "../src/core/config";
 import { setLogLevel } from "../src/core/log";
 import { MemoryRateLimiter } from "../src/core/rate-limit";
 import { openDatabase } from "../src/db/client";

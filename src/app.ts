@@ -32,7 +32,7 @@ export function createApp(deps: AppDeps) {
       }
       // The client's mistakes are 4xx wherever they surface, never a 500: a body the framework cannot
       // parse, and a refusal (CommandError) thrown before a route's own handling, such as portal input
-      // that can never be stored (src/portal/routes.ts) or an unreadable list cursor.
+      // that can never be stored (src/assembly/portal.ts) or an unreadable list cursor.
       const refusal =
         error instanceof CommandError
           ? { status: error.status, message: error.message }

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { loadConfig } from "./config";
+import { loadConfig } from "./core/config";
 import { setLogLevel } from "./core/log";
 import { openDatabase } from "./db/client";
 import { joinCacheNetwork } from "./db/shared-cache";

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createApp } from "./app";
-import { loadConfig } from "./config";
+import { loadConfig } from "./core/config";
 import { beforeDeadline } from "./core/deadline";
 import { log, setLogLevel } from "./core/log";
 import { serveUntilSignalled } from "./core/process";

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { resolve } from "node:path";
-import { type Config, loadConfig } from "./config";
 import { CapacityGate } from "./core/capacity";
+import { type Config, loadConfig } from "./core/config";
 import { MemoryDelayLimiter, MemoryRateLimiter, type RateLimiter, RedisDelayLimiter, RedisRateLimiter } from "./core/rate-limit";
 import { openDatabase } from "./db/client";
 import type { AppDeps } from "./http/context";

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import Ajv2020, { type ValidateFunction } from "ajv/dist/2020";
 import { commandRegistry } from "../src/assembly/commands";
-import { type CommandExample, type DocumentedError, NOT_ACTIVATED } from "../src/core/registry";
+import { type CommandExample, type DocumentedError, NOT_ACTIVATED } from "../src/http/registry";
 import type { KeyLabel } from "../src/modules/partners/service";
 import { COMMANDS_MD, commandsTable, withCommandsTable } from "../src/reference/commands-md";
 import { COMMON_REFUSALS } from "../src/reference/common";

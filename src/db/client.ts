@@ -9,7 +9,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
-import { type Config, loadConfig } from "../config";
+import { type Config, loadConfig } from "../core/config";
 import { log } from "../core/log";
 import { assertDriverPatched } from "./driver-patch";
 

@@ -1,5 +1,5 @@
-import type { Config } from "../config";
 import type { CapacityGate } from "../core/capacity";
+import type { Config } from "../core/config";
 import { CommandError } from "../core/errors";
 import { type JsonLimits, jsonShapeProblem } from "../core/json-shape";
 import { clip, fieldPath } from "../core/validation";

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
-import type { Config } from "../config";
 import type { CapacityGate } from "../core/capacity";
+import type { Config } from "../core/config";
 import type { Viewer } from "../core/principal";
 import type { DelayLimiter, RateLimiter } from "../core/rate-limit";
 import type { Database, DatabaseHandle } from "../db/client";
@@ -21,7 +21,7 @@ export interface AppDeps {
   loginLimiters: { perAccountAtAddress: DelayLimiter; perAddress: RateLimiter };
   /** Refusals before or at authentication, per client address and per claimed partner id (REFUSAL_LIMIT_MAX). */
   refusalLimiter: RateLimiter;
-  /** The portal's side navigation, gathered from the module manifests by src/portal/routes.ts. */
+  /** The portal's side navigation, gathered from the module manifests by src/assembly/portal.ts. */
   navigation?: readonly NavEntry[];
   /** Who a portal session is, or null once it ended: the accounts module's lookup, handed down by src/assembly/portal.ts. */
   sessionViewer?: (db: Database, sessionId: string, now: Date) => Promise<Viewer | null>;

@@ -1,10 +1,10 @@
 import type { AnyElysia } from "elysia";
 import type { PolicyLifecycleView } from "../../views/policies/policies";
-import type { Config } from "../config";
+import type { Config } from "../core/config";
 import type { Job } from "../core/job";
-import type { CommandDefinition } from "../core/registry";
 import type { Database } from "../db/client";
 import type { AppDeps } from "../http/context";
+import type { CommandDefinition } from "../http/registry";
 import type { NavEntry } from "../portal/navigation";
 import type { InsurerGateway, PolicyRecord } from "./policies/types";
 

@@ -2,11 +2,11 @@ import { Elysia } from "elysia";
 import { z } from "zod";
 import { CommandError } from "../core/errors";
 import { log } from "../core/log";
+import type { RegistryRecord } from "../core/niid-record";
 import { describeIssue, jsonKind } from "../core/validation";
 import { type BodyPace, readBoundedBody } from "../http/body";
 import { type CachedAnswer, RegistryCache } from "./cache";
 import { displayDate, watDate } from "./dates";
-import type { RegistryRecord } from "./record";
 import { normaliseSearchValue, RegistryFault, registryRecordSchema, SEARCH_TYPES, type SearchType, type VehicleRegistry } from "./registry";
 
 /** `details` of a found vehicle: the registry's fields in the wire's words. */

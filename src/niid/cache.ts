@@ -1,4 +1,4 @@
-import type { RegistryRecord } from "./record";
+import type { RegistryRecord } from "../core/niid-record";
 import { normalisePlate, normalisePolicy, type SearchType, type VehicleRegistry } from "./registry";
 
 export interface CacheOptions {

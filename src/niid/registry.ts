@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { rename, writeFile } from "node:fs/promises";
 import { z } from "zod";
+import type { RegistryRecord } from "../core/niid-record";
 import { isoDate } from "../core/validation";
-import type { RegistryRecord } from "./record";
 import { sandboxRecords } from "./sandbox-data";
 
 /** How a lookup names the vehicle: by its plate or by its insurance policy number. */

@@ -1,5 +1,5 @@
+import type { RegistryRecord } from "../core/niid-record";
 import { watDate } from "./dates";
-import type { RegistryRecord } from "./record";
 
 /**
  * The sandbox registry's vehicles: current-format plates (LGA code, 3 digits, 2 letters), cars

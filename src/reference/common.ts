@@ -3,10 +3,10 @@
  * command can meet (spec 7), as the reference documents them once.
  */
 import { z } from "zod";
-import { BLANK_FIELD } from "../core/answers";
 import { AT_CAPACITY, atCapacity, DATABASE_LOST, ERROR, SUCCESS } from "../core/feedback";
 import { COMPACT_UUID_PATTERN, UUID_PATTERN } from "../core/ids";
-import { ADMIN_ONLY, NOT_ACTIVATED, refusal } from "../core/registry";
+import { BLANK_FIELD } from "../http/answers";
+import { ADMIN_ONLY, NOT_ACTIVATED, refusal } from "../http/registry";
 
 const uuidV4 = z
   .union([z.string().regex(UUID_PATTERN), z.string().regex(COMPACT_UUID_PATTERN)])

@@ -4,10 +4,10 @@
  * /openapi.json, /docs and the docs/commands.md table are renderings of this one model.
  */
 import type { z } from "zod";
-import type { CommandDefinition, CommandExample, Json, JsonObject } from "../core/registry";
+import type { CommandDefinition, CommandExample, Json, JsonObject } from "../http/registry";
+import { productReferences } from "../modules/policies/insure-seeds";
 import type { ConsumerClass, FormEntry, PremiumUnit } from "../products/types";
 import { type JsonSchema, jsonSchemaOf } from "./json-schema";
-import { productReferences } from "./products";
 
 // biome-ignore lint/suspicious/noExplicitAny: the reference reads commands of every seed type
 export type Definition = CommandDefinition<any, z.ZodType>;

@@ -1,10 +1,10 @@
 /**
- * The `{{…}}` placeholders of the reference's examples (CommandExample in src/core/registry.ts):
+ * The `{{…}}` placeholders of the reference's examples (CommandExample in src/http/registry.ts):
  * filled in before a request is sent, and matched against what the service answered. One module,
  * so the page that explains them and the test that runs them read them the same way.
  */
 import { isDeepStrictEqual } from "node:util";
-import type { CommandExample, Json } from "../core/registry";
+import type { CommandExample, Json } from "../http/registry";
 import { watToday } from "../products/policy-helpers";
 
 /** Values the service generates, as answers show them: what each stands for and the form it must have. */

@@ -1,8 +1,8 @@
 import { Elysia } from "elysia";
-import { ReferencePage } from "../../views/reference/docs";
 import { commandRegistry } from "../assembly/commands";
-import { publicUrl } from "../config";
+import { publicUrl } from "../core/config";
 import type { AppDeps } from "../http/context";
+import { ReferencePage } from "./docs";
 import { referenceOf } from "./model";
 import { openApiDocument } from "./openapi";
 

@@ -1,5 +1,5 @@
 /**
- * The client has one method per command of the service's registry (src/commands.ts), and no
+ * The client has one method per command of the service's registry (src/assembly/commands.ts), and no
  * method for a command the registry does not know: each method, called with a client whose fetch
  * keeps the request, must send a command string one of the registry's commands matches, and every
  * command of the registry must be sent by a method. A command added to the registry without a

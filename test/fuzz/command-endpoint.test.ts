@@ -12,7 +12,7 @@ import fc from "fast-check";
 import { commandRegistry } from "../../src/assembly/commands";
 import { MAX_JSON_DEPTH } from "../../src/core/envelope";
 import { normaliseUuid } from "../../src/core/ids";
-import type { CommandDefinition } from "../../src/core/registry";
+import type { CommandDefinition } from "../../src/http/registry";
 import { PNG_BASE64 } from "../support/harness";
 import { fullConsumer, insureSeed, productCases, watDate } from "../support/policies";
 import {

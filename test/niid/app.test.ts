@@ -1,8 +1,8 @@
 /** The verification app in process (app.handle): caching, de-duplication, licence status, publication. */
 import { describe, expect, test } from "bun:test";
 import { setLogLevel } from "../../src/core/log";
+import type { RegistryRecord } from "../../src/core/niid-record";
 import { createNiidApp, licenceStatus, type NiidAppOptions } from "../../src/niid/app";
-import type { RegistryRecord } from "../../src/niid/record";
 import { normalisePlate, normalisePolicy, RegistryFault, SandboxRegistry, type SearchType, type VehicleRegistry } from "../../src/niid/registry";
 
 setLogLevel("silent");

@@ -3,9 +3,9 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { RegistryRecord } from "../../src/core/niid-record";
 import { loadNiidConfig } from "../../src/niid/config";
 import { displayDate, watDate } from "../../src/niid/dates";
-import type { RegistryRecord } from "../../src/niid/record";
 import { normaliseSearchValue, RegistryFault, SandboxRegistry } from "../../src/niid/registry";
 import { sandboxRecords } from "../../src/niid/sandbox-data";
 

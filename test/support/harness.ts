@@ -1,7 +1,7 @@
 import { RedisClient } from "bun";
 import { createApp } from "../../src/app";
-import { type Config, loadConfig } from "../../src/config";
 import { CapacityGate } from "../../src/core/capacity";
+import { type Config, loadConfig } from "../../src/core/config";
 import { setLogLevel } from "../../src/core/log";
 import { MemoryRateLimiter, type RateLimiter } from "../../src/core/rate-limit";
 import { type DatabaseHandle, openDatabase } from "../../src/db/client";

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, gt, isNull, ne, sql } from "drizzle-orm";
-import type { Config } from "../../config";
+import type { Config } from "../../core/config";
 import { CommandError } from "../../core/errors";
 import { newId } from "../../core/ids";
 import type { PortalRole, Viewer } from "../../core/principal";

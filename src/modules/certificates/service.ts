@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { day } from "../../../views/format";
-import type { Config } from "../../config";
-import { publicUrl } from "../../config";
+import type { Config } from "../../core/config";
+import { publicUrl } from "../../core/config";
 import { formatNaira } from "../../core/money";
 import { coverDays, watTimestamp } from "../../core/time";
 import type { Database, Executor } from "../../db/client";

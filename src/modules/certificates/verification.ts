@@ -1,6 +1,6 @@
 import { day } from "../../../views/format";
 import type { VerifiedPolicy } from "../../../views/verify";
-import type { Config } from "../../config";
+import type { Config } from "../../core/config";
 import type { Database } from "../../db/client";
 import { findProduct, productName } from "../../products";
 import { findConsumer } from "../consumers/service";

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { BLANK_FIELD, currency, naira as nairaField, page, UNKNOWN_FIELD, wireDate, wireTimestamp } from "../../core/answers";
 import { toNaira as naira } from "../../core/money";
-import { ADMIN_ONLY, command, refusal } from "../../core/registry";
 import { watTimestamp } from "../../core/time";
+import { BLANK_FIELD, currency, naira as nairaField, page, UNKNOWN_FIELD, wireDate, wireTimestamp } from "../../http/answers";
+import { ADMIN_ONLY, command, refusal } from "../../http/registry";
 import { keyActor } from "../audit/service";
 import {
   CANNOT_BECOME,

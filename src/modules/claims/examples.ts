@@ -1,9 +1,9 @@
 /**
- * The examples of the claims commands (CommandExample, src/core/registry.ts): the requests and answers
+ * The examples of the claims commands (CommandExample, src/http/registry.ts): the requests and answers
  * of /docs and /openapi.json, which test/reference.test.ts sends to the app. The refusals they show
  * are declared here too, and listed in their commands' errors.
  */
-import { type CommandExample, refusal } from "../../core/registry";
+import { type CommandExample, refusal } from "../../http/registry";
 
 export const IN_THE_FUTURE = refusal(400, "seed.incidentDate must not be in the future: today is <date> in Nigeria; received <date>");
 export const CANNOT_BECOME = refusal(

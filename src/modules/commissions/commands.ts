@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { currency, naira, UNKNOWN_FIELD } from "../../core/answers";
-import { command } from "../../core/registry";
+import { currency, naira, UNKNOWN_FIELD } from "../../http/answers";
+import { command } from "../../http/registry";
 import { currentWatMonth } from "../enrichment/service";
 import { FUTURE, MALFORMED, walletStatementExamples } from "./examples";
 import { statementMonth } from "./model";

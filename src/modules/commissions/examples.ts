@@ -1,9 +1,9 @@
 /**
- * The examples of the commissions commands (CommandExample, src/core/registry.ts): the requests and answers
+ * The examples of the commissions commands (CommandExample, src/http/registry.ts): the requests and answers
  * of /docs and /openapi.json, which test/reference.test.ts sends to the app. The refusals they show
  * are declared here too, and listed in their commands' errors.
  */
-import { type CommandExample, refusal } from "../../core/registry";
+import { type CommandExample, refusal } from "../../http/registry";
 
 export const FUTURE = refusal(400, "seed.month <month> is in the future: the latest statement is for <month>, the month so far");
 export const MALFORMED = refusal(400, 'seed.month must be a month as YYYY-MM from 1900-01 to 2099-12, such as <month>; received "<value>"');

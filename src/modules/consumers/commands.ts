@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { BAD_CURSOR, BLANK_FIELD, page, UNKNOWN_FIELD, wireTimestamp } from "../../core/answers";
 import { pageSeed } from "../../core/pagination";
-import { type CommandContext, command, refusal } from "../../core/registry";
 import { watTimestamp } from "../../core/time";
+import { BAD_CURSOR, BLANK_FIELD, page, UNKNOWN_FIELD, wireTimestamp } from "../../http/answers";
+import { type CommandContext, command, refusal } from "../../http/registry";
 import { BAD_PHONE, consumerListAdminExamples, consumerListExamples, profileExamples } from "./examples";
 import { consumerSeed, DOCUMENT_FIELDS } from "./model";
 import { type ConsumerRecord, listConsumers, registerConsumer, wireConsumerId } from "./service";

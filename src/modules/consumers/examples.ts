@@ -1,9 +1,9 @@
 /**
- * The examples of the consumers commands (CommandExample, src/core/registry.ts): the requests and answers
+ * The examples of the consumers commands (CommandExample, src/http/registry.ts): the requests and answers
  * of /docs and /openapi.json, which test/reference.test.ts sends to the app. The refusals they show
  * are declared here too, and listed in their commands' errors.
  */
-import { type CommandExample, refusal } from "../../core/registry";
+import { type CommandExample, refusal } from "../../http/registry";
 
 export const BAD_PHONE = refusal(400, "seed.phoneNo must be +234 followed by 10 digits with no leading zero, e.g. +2348012345678");
 

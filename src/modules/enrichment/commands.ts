@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { z } from "zod";
-import { type CommandContext, command, NOT_ACTIVATED, refusal } from "../../core/registry";
+import { type CommandContext, command, NOT_ACTIVATED, refusal } from "../../http/registry";
 import { registryCheckExamples, VALUE_REQUIRED, VIN_LETTERS, vinExamples } from "./examples";
 import { registrySeed, vinSeed } from "./model";
 import { configuredRegistry } from "./registry";

@@ -1,9 +1,9 @@
 /**
- * The examples of the enrichment commands (CommandExample, src/core/registry.ts): the requests and answers
+ * The examples of the enrichment commands (CommandExample, src/http/registry.ts): the requests and answers
  * of /docs and /openapi.json, which test/reference.test.ts sends to the app. The refusals they show
  * are declared here too, and listed in their commands' errors.
  */
-import { type CommandExample, NOT_ACTIVATED, refusal } from "../../core/registry";
+import { type CommandExample, NOT_ACTIVATED, refusal } from "../../http/registry";
 
 export const VALUE_REQUIRED = refusal(400, "seed.value is required");
 export const VIN_LETTERS = refusal(400, "seed.vin must not contain the letters I, O or Q (they are never used in VINs)");

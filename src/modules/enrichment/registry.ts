@@ -1,7 +1,7 @@
-import type { Config } from "../../config";
+import type { Config } from "../../core/config";
 import { CommandError } from "../../core/errors";
+import type { RegistryRecord } from "../../core/niid-record";
 import { storableText } from "../../core/validation";
-import type { RegistryRecord } from "../../niid/record";
 import type { RegistryAnswer } from "./schema";
 
 export type SearchType = "registration" | "policy";

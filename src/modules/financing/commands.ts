@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { BLANK_FIELD, currency, naira as nairaField, UNKNOWN_FIELD, wireDate, wireTimestamp } from "../../core/answers";
 import { toNaira as naira } from "../../core/money";
-import { ADMIN_ONLY, type CommandContext, command, refusal } from "../../core/registry";
 import { watTimestamp } from "../../core/time";
+import { BLANK_FIELD, currency, naira as nairaField, UNKNOWN_FIELD, wireDate, wireTimestamp } from "../../http/answers";
+import { ADMIN_ONLY, type CommandContext, command, refusal } from "../../http/registry";
 import { watToday } from "../../products/policy-helpers";
 import { keyActor } from "../audit/service";
 import { financeLoanExamples, ONE_PLAN, OVERPAID, planStatusExamples, recordInstallmentExamples, runLapseExamples } from "./examples";

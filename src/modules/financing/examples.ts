@@ -1,9 +1,9 @@
 /**
- * The examples of the financing commands (CommandExample, src/core/registry.ts): the requests and answers
+ * The examples of the financing commands (CommandExample, src/http/registry.ts): the requests and answers
  * of /docs and /openapi.json, which test/reference.test.ts sends to the app. The refusals they show
  * are declared here too, and listed in their commands' errors.
  */
-import { type CommandExample, refusal } from "../../core/registry";
+import { type CommandExample, refusal } from "../../http/registry";
 
 export const OVERPAID = refusal(409, "seed.amount <amount> naira is more than the <outstanding> naira outstanding on plan <planNo>");
 export const ONE_PLAN = refusal(409, "policy <tx_id> already has financing plan <planNo>: one plan per policy");

@@ -1,4 +1,4 @@
-import type { Config } from "../../config";
+import type { Config } from "../../core/config";
 import type { Job } from "../../core/job";
 import { log } from "../../core/log";
 import type { Database } from "../../db/client";

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { currency, naira, wireTimestamp } from "../../core/answers";
 import { toNaira } from "../../core/money";
-import { command, refusal } from "../../core/registry";
 import { watTimestamp } from "../../core/time";
+import { currency, naira, wireTimestamp } from "../../http/answers";
+import { command, refusal } from "../../http/registry";
 import { topUpRequestFrom, topUpSeed } from "../wallet/model";
 import { REFERENCE_REUSED, topupExamples } from "./examples";
 import { paymentProvider } from "./providers";

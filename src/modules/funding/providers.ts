@@ -1,4 +1,4 @@
-import type { Config } from "../../config";
+import type { Config } from "../../core/config";
 import type { PaymentProvider } from "./provider";
 import { sandboxProvider } from "./sandbox-provider";
 

@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { BAD_CURSOR, BLANK_FIELD, currency, page, wireTimestamp } from "../../core/answers";
-import { ADMIN_ONLY, type CommandContext, command, refusal } from "../../core/registry";
 import { watTimestamp } from "../../core/time";
+import { BAD_CURSOR, BLANK_FIELD, currency, page, wireTimestamp } from "../../http/answers";
+import { ADMIN_ONLY, type CommandContext, command, refusal } from "../../http/registry";
 import { findProduct, wirePremium } from "../../products";
 import type { CertificateForm } from "../../products/types";
-import { insureSeedVariants } from "../../reference/products";
 import { keyActor } from "../audit/service";
 import { type CertificateDocument, certificateFor, certificateUrl, renderCertificateFor } from "../certificates/service";
+import { insureSeedVariants } from "../policies/insure-seeds";
 import { createdWithin, listSeed, reviewSeed } from "../policies/model";
 import { endorsementsOf, findPolicy, hasCertificate, listPolicies, policyHeading } from "../policies/service";
 import type { PolicyRecord } from "../policies/types";

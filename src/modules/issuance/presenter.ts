@@ -1,7 +1,7 @@
 import type { PendingRow } from "../../../views/admin/admin";
 import { POLICY_STATUS_TEXT, waitingFor } from "../../../views/format";
 import type { PolicyRow, PolicyView } from "../../../views/policies/policies";
-import type { Config } from "../../config";
+import type { Config } from "../../core/config";
 import type { CsvValue } from "../../core/csv";
 import { CommandError } from "../../core/errors";
 import { toNaira } from "../../core/money";

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { BLANK_FIELD, wireTimestamp } from "../../core/answers";
 import { refuseBlankFields } from "../../core/blank";
-import { type CommandContext, command, refusal } from "../../core/registry";
 import { watTimestamp } from "../../core/time";
+import { BLANK_FIELD, wireTimestamp } from "../../http/answers";
+import { type CommandContext, command, refusal } from "../../http/registry";
 import { findProduct, wirePremium } from "../../products";
 import { REFUND_BASES } from "../../products/cancellation";
 import { keyActor } from "../audit/service";

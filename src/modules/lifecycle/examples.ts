@@ -1,9 +1,9 @@
 /**
- * The examples of the lifecycle commands (CommandExample, src/core/registry.ts): the requests and answers
+ * The examples of the lifecycle commands (CommandExample, src/http/registry.ts): the requests and answers
  * of /docs and /openapi.json, which test/reference.test.ts sends to the app. The refusals they show
  * are declared here too, and listed in their commands' errors.
  */
-import { type CommandExample, refusal } from "../../core/registry";
+import { type CommandExample, refusal } from "../../http/registry";
 
 export const ALREADY_CANCELLED = refusal(409, "policy <tx_id> is already cancelled (<statusNote>)", "another cancellation of a cancelled policy");
 export const DATE_PAST = refusal(400, "seed.effectiveDate must be today (<today>) or later: a cancellation never reaches back; received <date>");

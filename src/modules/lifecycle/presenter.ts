@@ -100,7 +100,7 @@ export async function cancelFormView(
 }
 
 /** What a policy page says of a cancellation: what came back and by which rule, and what a claim approved since took back. */
-export function cancellationSummary(policy: PolicyRecord, cancellation: CancellationRecord): string {
+function cancellationSummary(policy: PolicyRecord, cancellation: CancellationRecord): string {
   const refund =
     policy.mode === "test"
       ? `${formatNaira(cancellation.refundKobo)} would have come back (a test policy: no money moved)`
@@ -244,7 +244,7 @@ function premiumChangeText(policy: PolicyRecord, changeKobo: number, canceller: 
 }
 
 /** The history of `policy`'s changes, oldest first, for its page. */
-export function changeHistory(policy: PolicyRecord, endorsements: readonly EndorsementRecord[]): ChangeRow[] {
+function changeHistory(policy: PolicyRecord, endorsements: readonly EndorsementRecord[]): ChangeRow[] {
   const STATE: Record<EndorsementRecord["status"], (e: EndorsementRecord) => string> = {
     applied: (e) => `Version ${e.version}`,
     pending: () => "Waiting for review",

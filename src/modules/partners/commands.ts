@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { command } from "../../core/registry";
+import { command } from "../../http/registry";
 import { keyActor } from "../audit/service";
 import { modeExamples } from "./examples";
 import { setAccountMode } from "./service";

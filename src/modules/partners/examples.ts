@@ -1,8 +1,8 @@
 /**
- * The examples of the partners commands (CommandExample, src/core/registry.ts): the requests and answers
+ * The examples of the partners commands (CommandExample, src/http/registry.ts): the requests and answers
  * of /docs and /openapi.json, which test/reference.test.ts sends to the app.
  */
-import type { CommandExample } from "../../core/registry";
+import type { CommandExample } from "../../http/registry";
 
 /** set env_<mode>: one set per mode. */
 export const modeExamples = (mode: "test" | "live"): readonly CommandExample[] => [

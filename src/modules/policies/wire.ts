@@ -1,9 +1,9 @@
 /** The wire pieces of the commands that address one policy (status, appr, and the lifecycle's cncl and refund quote), and a change as they show it. */
 import { z } from "zod";
-import { wireTimestamp } from "../../core/answers";
 import { toNaira as naira } from "../../core/money";
-import { refusal } from "../../core/registry";
 import { watTimestamp } from "../../core/time";
+import { wireTimestamp } from "../../http/answers";
+import { refusal } from "../../http/registry";
 import { ENDORSEMENT_STATUSES, POLICY_STATUSES } from "./schema";
 import type { EndorsementRecord, PolicyAddress } from "./service";
 

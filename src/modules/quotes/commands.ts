@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { currency, NOT_A_NUMBER } from "../../core/answers";
-import { command, refusal } from "../../core/registry";
+import { currency, NOT_A_NUMBER } from "../../http/answers";
+import { command, refusal } from "../../http/registry";
 import { listHospitals } from "../../products/health";
-import { quoteSeedVariants } from "../../reference/products";
 import { hospitalsExamples, NO_LOAN_AMOUNT, NOT_SUPPORTED, ORIGIN, quoteExamples } from "./examples";
 import { hospitalSeed } from "./model";
+import { quoteSeedVariants } from "./seeds";
 import { quotePremium } from "./service";
 
 const NO_DESTINATION = refusal(400, "destination is not provided: seed.destination is required", "travel (spec 7)");

@@ -1,10 +1,10 @@
 /**
- * The examples of the quotes commands (CommandExample, src/core/registry.ts): the requests and answers
+ * The examples of the quotes commands (CommandExample, src/http/registry.ts): the requests and answers
  * of /docs and /openapi.json, which test/reference.test.ts sends to the app. The refusals they show
  * are declared here too, and listed in their commands' errors.
  */
-import { NOT_A_NUMBER } from "../../core/answers";
-import { type CommandExample, refusal } from "../../core/registry";
+import { NOT_A_NUMBER } from "../../http/answers";
+import { type CommandExample, refusal } from "../../http/registry";
 import { listHospitals } from "../../products/health";
 
 export const NOT_SUPPORTED = refusal(400, "product specified not supported: <reason>", "an unknown category, type or package (spec 7)");

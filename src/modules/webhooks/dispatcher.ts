@@ -4,7 +4,7 @@
  * FOR UPDATE SKIP LOCKED, so any number of instances can run them together.
  */
 import { and, eq, inArray, isNull, lte, sql } from "drizzle-orm";
-import type { Config } from "../../config";
+import type { Config } from "../../core/config";
 import { newId } from "../../core/ids";
 import { log } from "../../core/log";
 import { watTimestamp } from "../../core/time";

@@ -1,9 +1,9 @@
 /**
- * The examples of the webhooks commands (CommandExample, src/core/registry.ts): the requests and answers
+ * The examples of the webhooks commands (CommandExample, src/http/registry.ts): the requests and answers
  * of /docs and /openapi.json, which test/reference.test.ts sends to the app. The refusals they show
  * are declared here too, and listed in their commands' errors.
  */
-import { type CommandExample, refusal } from "../../core/registry";
+import { type CommandExample, refusal } from "../../http/registry";
 
 export const ENDPOINT_UNKNOWN = refusal(404, "no webhook endpoint <endpointId> for this partner: see webhook list");
 export const NOT_HTTP = refusal(400, "seed.url must be an http(s) URL<, not the scheme sent>");

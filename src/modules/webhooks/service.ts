@@ -5,7 +5,7 @@
 
 import { and, count, desc, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
-import type { Config } from "../../config";
+import type { Config } from "../../core/config";
 import { CommandError } from "../../core/errors";
 import { newId } from "../../core/ids";
 import { encodeCursor, type Page } from "../../core/pagination";

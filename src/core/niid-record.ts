@@ -1,4 +1,4 @@
-// Below both the registry and its sandbox data, so neither imports the other for the shape.
+// The national registry's record: the shape the enrichment module reads and the registry service (src/niid) answers, below both.
 /** One insured vehicle as the national registry holds it. */
 export interface RegistryRecord {
   policyNumber: string;

@@ -1,11 +1,11 @@
-import type { CommandExample, DocumentedError } from "../../src/core/registry";
-import { COMMON_REFUSALS, envelope, executionFeedback } from "../../src/reference/common";
-import { fieldRows } from "../../src/reference/fields";
-import { type JsonSchema, jsonSchemaOf } from "../../src/reference/json-schema";
-import { type CommandReference, type Definition, exampleAnswer, exampleEnvelope, type ProductEntry, type Reference, senderOf } from "../../src/reference/model";
-import { dependenciesOf, ENVIRONMENT, GENERATED } from "../../src/reference/placeholders";
-import { Layout } from "../layout";
-import { Table } from "../portal/ui";
+import { Layout } from "../../views/layout";
+import { Table } from "../../views/portal/ui";
+import type { CommandExample, DocumentedError } from "../http/registry";
+import { COMMON_REFUSALS, envelope, executionFeedback } from "./common";
+import { fieldRows } from "./fields";
+import { type JsonSchema, jsonSchemaOf } from "./json-schema";
+import { type CommandReference, type Definition, exampleAnswer, exampleEnvelope, type ProductEntry, type Reference, senderOf } from "./model";
+import { dependenciesOf, ENVIRONMENT, GENERATED } from "./placeholders";
 
 const json = (value: unknown) => JSON.stringify(value, null, 2);
 const exampleAnchor = (name: string) => `example-${name}`;

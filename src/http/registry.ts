@@ -1,9 +1,9 @@
 import type { z } from "zod";
-import type { Config } from "../config";
+import type { Config } from "../core/config";
+import { CommandError } from "../core/errors";
+import type { Principal } from "../core/principal";
+import { parseWith } from "../core/validation";
 import type { Database } from "../db/client";
-import { CommandError } from "./errors";
-import type { Principal } from "./principal";
-import { parseWith } from "./validation";
 
 export interface CommandContext {
   db: Database;

@@ -1,14 +1,15 @@
 /**
  * Every product's wire seeds for the reference, built from each family's own schemas
  * (ProductFamily.schemas): the quote seed, and the whole insure seed of spec 2.5 around the
- * product's addtnlFact. The quote and insure commands document their seeds as one variant per product.
+ * product's addtnlFact. The insure command documents its seed as one variant per product (the
+ * quote command's are src/products/seeds.ts: the insure seed needs the policy's own fields).
  */
 import { z } from "zod";
-import type { SeedVariant } from "../core/registry";
-import { webHookUrl } from "../modules/policies/model";
-import { transactionReference } from "../modules/policies/reference";
-import { PACKAGE, type ProductFamily, productFamilies } from "../products";
-import type { ProductForms, ProductType } from "../products/types";
+import type { SeedVariant } from "../../http/registry";
+import { PACKAGE, type ProductFamily, productFamilies } from "../../products";
+import type { ProductForms, ProductType } from "../../products/types";
+import { webHookUrl } from "./model";
+import { transactionReference } from "./reference";
 
 /** addtnlFact.webHook (spec 2.5): the insure seed's own rule, described for the reference. */
 const webHook = webHookUrl.meta({ description: "Optional: your URL for this policy's events (signed with your default webhook secret), instead of polling" });
@@ -45,10 +46,6 @@ export function productReferences(): readonly ProductReference[] {
   cached ??= productFamilies.flatMap((family) => family.types.map((type) => productReference(family, type)));
   return cached;
 }
-
-/** The quote command's seed: one variant per product, named in the command string. */
-export const quoteSeedVariants = (): readonly SeedVariant[] =>
-  productReferences().map((p) => ({ key: p.code, cmmnd: `dump ipck_${p.code}*PRMM`, seed: p.quote }));
 
 /** The insure command's seed: one variant per product, told apart by ctgry and type. */
 export const insureSeedVariants = (): readonly SeedVariant[] => productReferences().map((p) => ({ key: p.code, seed: p.insure }));
