@@ -5,6 +5,8 @@ import { ADMIN_ONLY, type CommandContext, command, refusal } from "../../core/re
 import { watTimestamp } from "../../core/time";
 import { watToday } from "../../products/policy-helpers";
 import { keyActor } from "../audit/service";
+import { earlierPayment, type PaymentResult, recordInstallment } from "./installments";
+import { runLapse } from "./lapse";
 import {
   financeSeed,
   installmentSeed,
@@ -17,8 +19,8 @@ import {
   planRequestFrom,
   planSeed,
 } from "./model";
+import { earlierPlan, financePremium, outstandingKobo, planDetail } from "./plans";
 import { FREQUENCIES, PLAN_STATUSES } from "./schema";
-import { earlierPayment, earlierPlan, financePremium, outstandingKobo, type PaymentResult, planDetail, recordInstallment, runLapse } from "./service";
 import { wirePayment, wirePlanTerms, wireSchedule } from "./wire";
 
 // ─── The reference: answers, refusals and examples ──────────────────────────────────────────

@@ -9,6 +9,7 @@ import { formValues, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { watToday } from "../../products/policy-helpers";
 import { findPolicyByReference } from "../policies/service";
+import { recordInstallment } from "./installments";
 import {
   financeSeedFrom,
   installmentSeedFrom,
@@ -19,9 +20,9 @@ import {
   planRequestFrom,
   planStatusOf,
 } from "./model";
+import { financePremium, listPlans, planDetail } from "./plans";
 import { financePolicySummary, PLAN_CSV_COLUMNS, partnerHref, paymentOutcome, planCsvRow, planListPage, planRow, planView } from "./presenter";
 import { addDays } from "./schedule";
-import { financePremium, listPlans, planDetail, recordInstallment } from "./service";
 
 const NO_PLAN = "No financing plan with this number on your account.";
 const INTRO = "A consumer pays a policy's premium as a down payment and installments. A missed installment past its grace days lapses the plan and the policy.";

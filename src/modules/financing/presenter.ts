@@ -10,8 +10,10 @@ import { moreHref, PAGE_SIZE } from "../../portal/kit";
 import { productName } from "../../products";
 import { watToday } from "../../products/policy-helpers";
 import type { PolicyRecord } from "../policies/types";
+import type { PaymentResult } from "./installments";
+import type { LapsedPlan } from "./lapse";
 import { type PlanDetail, type PlanSummary, planStatusOf } from "./model";
-import { financedKobo, type LapsedPlan, listPlans, outstandingKobo, type PaymentResult } from "./service";
+import { financedKobo, listPlans, outstandingKobo } from "./plans";
 
 export const partnerHref = (planNo: string) => `/portal/financing/${planNo}`;
 export const adminHref = (planNo: string) => `/admin/financing/${planNo}`;

@@ -18,7 +18,7 @@ import { type AuditActor, recordAudit } from "../audit/service";
 import { claims } from "../claims/schema";
 import { earnOnExtraPremium, reverseOnRefund } from "../commissions/earning";
 import { recordEvent } from "../events/service";
-import { cancelPlanOfPolicy, lapsedPlanOfPolicy, reopenLapsedPlan } from "../financing/service";
+import { cancelPlanOfPolicy, lapsedPlanOfPolicy, reopenLapsedPlan } from "../financing/lapse";
 import { issueRenewal, renewalOf } from "../issuance/issuance";
 import { policies, policyCancellations, policyEndorsements } from "../policies/schema";
 import {
