@@ -6,7 +6,7 @@ import { watTimestamp } from "../../core/time";
 import { topUpRequestFrom, topUpSeed } from "../wallet/model";
 import { paymentProvider } from "./providers";
 import { FUNDING_STATUSES } from "./schema";
-import { earlierTopUpState, startFunding, type TopUpState, testTopUp } from "./service";
+import { earlierTopUpState, startFunding, type TopUpState, testTopUp } from "./top-ups";
 
 const REFERENCE_REUSED = refusal(409, "seed.reference <reference> was already used for a top-up of <amount> naira", "the same reference with another amount");
 const OTHER_MODE = refusal(409, "seed.reference <reference> was already used for a <mode>-mode top-up", "a reference used with the other kind of key");
