@@ -1,9 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { outboxEvents } from "../src/modules/events/schema";
+import { checkFundings, payInSandbox, receiveCallback } from "../src/modules/funding/callbacks";
+import { confirmTransfer, decideConfirmation, resolveHeld } from "../src/modules/funding/confirmations";
 import { paymentProvider } from "../src/modules/funding/providers";
 import { fundingCallbacks, fundingConfirmations, walletFundings } from "../src/modules/funding/schema";
-import { checkFundings, confirmTransfer, decideConfirmation, payInSandbox, receiveCallback, resolveHeld } from "../src/modules/funding/service";
 import { portalUsers } from "../src/modules/partners/schema";
 import { walletEntries } from "../src/modules/wallet/schema";
 import { walletBalance } from "../src/modules/wallet/service";

@@ -4,7 +4,7 @@
  * cancelled, expired or lapsed policy, through the real surfaces.
  */
 import { describe, expect, test } from "bun:test";
-import { expireEndedPolicies } from "../src/modules/lifecycle/service";
+import { expireEndedPolicies } from "../src/modules/lifecycle/expiry";
 import { pdfText } from "./certificates/parse";
 import { signedIn } from "./portal/browser";
 import { testApp } from "./support/harness";

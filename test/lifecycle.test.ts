@@ -10,14 +10,10 @@ import { renderCertificateFor } from "../src/modules/certificates/service";
 import { publishApprovedVehicles } from "../src/modules/enrichment/publication";
 import type { PublishedPolicy } from "../src/modules/enrichment/registry";
 import { financingPlans } from "../src/modules/financing/schema";
-import {
-  cancelPolicy,
-  expireEndedPolicies,
-  reinstatePolicy,
-  remindExpiringPolicies,
-  renewOptedInPolicies,
-  renewPolicy,
-} from "../src/modules/lifecycle/service";
+import { cancelPolicy } from "../src/modules/lifecycle/cancellation";
+import { expireEndedPolicies, remindExpiringPolicies } from "../src/modules/lifecycle/expiry";
+import { reinstatePolicy } from "../src/modules/lifecycle/reinstatement";
+import { renewOptedInPolicies, renewPolicy } from "../src/modules/lifecycle/renewal";
 import { policies, policyCancellations } from "../src/modules/policies/schema";
 import { walletEntries } from "../src/modules/wallet/schema";
 import { findProduct } from "../src/products";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { escapeHtml } from "@kitajs/html";
-import { listPlans } from "../../src/modules/financing/service";
+import { listPlans } from "../../src/modules/financing/plans";
 import { inWords } from "../../src/portal/words";
 import { day } from "../../views/format";
 import { type TestPartner, testApp } from "../support/harness";

@@ -2,8 +2,8 @@
 import { expect } from "bun:test";
 import { and, eq, sql } from "drizzle-orm";
 import { outboxEvents } from "../../src/modules/events/schema";
+import { runLapse } from "../../src/modules/financing/lapse";
 import { financingInstallments, financingPlans } from "../../src/modules/financing/schema";
-import { runLapse } from "../../src/modules/financing/service";
 import type { KeyLabel } from "../../src/modules/partners/service";
 import { policies } from "../../src/modules/policies/schema";
 import type { PolicyRecord } from "../../src/modules/policies/types";

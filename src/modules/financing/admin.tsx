@@ -9,9 +9,10 @@ import { formValues, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { watToday } from "../../products/policy-helpers";
 import { partnerNames, rowsWithPartner } from "../partners/service";
+import { runLapse } from "./lapse";
 import { lapseSeedFrom, planNoOf } from "./model";
+import { listPlans, planDetail } from "./plans";
 import { adminHref, lapseResult, PLAN_CSV_COLUMNS, planCsvRow, planFiltersOf, planList, planRow, planView } from "./presenter";
-import { listPlans, planDetail, runLapse } from "./service";
 
 /** The operator's financing pages: every partner's plans with "Run lapse now", and any plan. */
 export const financingAdmin = (deps: AppDeps) => {

@@ -6,6 +6,8 @@ import { ADMIN_ONLY, type CommandContext, command, refusal } from "../../http/re
 import { watToday } from "../../products/policy-helpers";
 import { keyActor } from "../audit/service";
 import { financeLoanExamples, ONE_PLAN, OVERPAID, planStatusExamples, recordInstallmentExamples, runLapseExamples } from "./examples";
+import { earlierPayment, type PaymentResult, recordInstallment } from "./installments";
+import { runLapse } from "./lapse";
 import {
   financeSeed,
   installmentSeed,
@@ -18,8 +20,8 @@ import {
   planRequestFrom,
   planSeed,
 } from "./model";
+import { earlierPlan, financePremium, outstandingKobo, planDetail } from "./plans";
 import { FREQUENCIES, PLAN_STATUSES } from "./schema";
-import { earlierPayment, earlierPlan, financePremium, outstandingKobo, type PaymentResult, planDetail, recordInstallment, runLapse } from "./service";
 import { wirePayment, wirePlanTerms, wireSchedule } from "./wire";
 
 // ─── The reference: answers and refusals (examples.ts has the examples) ─────────────────────

@@ -3,7 +3,7 @@ import type { Job } from "../../core/job";
 import { log } from "../../core/log";
 import type { Database } from "../../db/client";
 import { watToday } from "../../products/policy-helpers";
-import { runLapse } from "./service";
+import { runLapse } from "./lapse";
 
 /**
  * The scheduled payment runLapse. The lapse rule is by date, so "daily" only needs a run soon after

@@ -10,10 +10,11 @@ import { formValues, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { watToday } from "../../products/policy-helpers";
 import { findPolicyByReference } from "../policies/service";
+import { recordInstallment } from "./installments";
 import { financeSeedFrom, installmentSeedFrom, PLAN_LIMITS, type PlanDetail as PlanDetailRecord, paymentRequestFrom, planNoOf, planRequestFrom } from "./model";
+import { financePremium, listPlans, planDetail } from "./plans";
 import { financePolicySummary, PLAN_CSV_COLUMNS, partnerHref, paymentOutcome, planCsvRow, planFiltersOf, planList, planRow, planView } from "./presenter";
 import { addDays } from "./schedule";
-import { financePremium, listPlans, planDetail, recordInstallment } from "./service";
 
 const NO_PLAN = "No financing plan with this number on your account.";
 const INTRO = "A consumer pays a policy's premium as a down payment and installments. A missed installment past its grace days lapses the plan and the policy.";

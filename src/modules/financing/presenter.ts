@@ -10,9 +10,11 @@ import type { ListQuery, ListSource } from "../../portal/list";
 import { productName } from "../../products";
 import { watToday } from "../../products/policy-helpers";
 import type { PolicyRecord } from "../policies/types";
+import type { PaymentResult } from "./installments";
+import type { LapsedPlan } from "./lapse";
 import { type PlanDetail, type PlanSummary, planStatusOf } from "./model";
+import { financedKobo, listPlans, outstandingKobo, type PlanFilters } from "./plans";
 import type { PlanStatus } from "./schema";
-import { financedKobo, type LapsedPlan, listPlans, outstandingKobo, type PaymentResult, type PlanFilters } from "./service";
 
 export const partnerHref = (planNo: string) => `/portal/financing/${planNo}`;
 export const adminHref = (planNo: string) => `/admin/financing/${planNo}`;

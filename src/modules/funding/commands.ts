@@ -7,7 +7,7 @@ import { topUpRequestFrom, topUpSeed } from "../wallet/model";
 import { REFERENCE_REUSED, topupExamples } from "./examples";
 import { paymentProvider } from "./providers";
 import { FUNDING_STATUSES } from "./schema";
-import { earlierTopUpState, startFunding, type TopUpState, testTopUp } from "./service";
+import { earlierTopUpState, startFunding, type TopUpState, testTopUp } from "./top-ups";
 
 const OTHER_MODE = refusal(409, "seed.reference <reference> was already used for a <mode>-mode top-up", "a reference used with the other kind of key");
 

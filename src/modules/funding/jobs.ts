@@ -2,8 +2,8 @@ import type { Config } from "../../core/config";
 import type { Job } from "../../core/job";
 import { log } from "../../core/log";
 import type { Database } from "../../db/client";
+import { checkFundings } from "./callbacks";
 import { paymentProvider } from "./providers";
-import { checkFundings } from "./service";
 
 /**
  * The funding check: at most once per FUNDING_CHECK_INTERVAL_MS in each process, asks the provider

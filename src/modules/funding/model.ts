@@ -2,7 +2,7 @@ import { z } from "zod";
 import { nairaAmount, toKobo } from "../../core/money";
 import { parseWith } from "../../core/validation";
 import { wireValue } from "../../products/forms";
-import type { ManualConfirmation } from "./service";
+import type { ManualConfirmation } from "./confirmations";
 
 /** An administrator's confirmation of a bank transfer by hand: the bank's reference and what arrived. */
 const confirmationForm = z.strictObject({

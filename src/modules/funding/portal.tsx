@@ -11,9 +11,11 @@ import { currentWatMonth, usageStatement } from "../enrichment/service";
 import { topUpRequestFrom, topUpSeedFrom } from "../wallet/model";
 import { LEDGER_CSV_COLUMNS, ledgerCsvRow, ledgerRow } from "../wallet/presenter";
 import { policyReferences, walletBalance, walletLedger } from "../wallet/service";
+import { payInSandbox } from "./callbacks";
+import { partnerFundings } from "./lists";
 import { fundingRow, topUpOutcome } from "./presenter";
 import { paymentProvider } from "./providers";
-import { partnerFundings, payInSandbox, startFunding, testTopUp } from "./service";
+import { startFunding, testTopUp } from "./top-ups";
 
 /** Partner pages: wallet balance, top-up, ledger and the monthly usage statement. */
 export const walletPortal = (deps: AppDeps) => {

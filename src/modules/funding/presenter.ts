@@ -2,7 +2,8 @@
 import type { FundingRow, OperatorFundingRow, PaymentToMake } from "../../../views/funding/funding";
 import type { TopUpOutcome } from "../../../views/wallet/wallet";
 import type { PaymentInstruction } from "./provider";
-import type { Funding, FundingConfirmation, TopUpState } from "./service";
+import type { Funding, FundingConfirmation } from "./settlement";
+import type { TopUpState } from "./top-ups";
 
 /** The sandbox's pay-now action of a pending funding; null for a real provider. */
 const payHref = (funding: Funding, sandbox: boolean) =>

@@ -10,10 +10,12 @@ import type { AppDeps } from "../../http/context";
 import { formValues, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { partnerNames } from "../partners/service";
+import { receiveCallback } from "./callbacks";
+import { confirmTransfer, decideConfirmation, resolveHeld } from "./confirmations";
+import { operatorFundings, requesterEmails } from "./lists";
 import { confirmationFrom } from "./model";
 import { operatorFundingRow } from "./presenter";
 import { paymentProvider } from "./providers";
-import { confirmTransfer, decideConfirmation, operatorFundings, receiveCallback, requesterEmails, resolveHeld } from "./service";
 
 /** A provider's callback is a small JSON document; anything larger is not one. */
 const MAX_CALLBACK_BYTES = 64 * 1024;

@@ -16,7 +16,7 @@ import { consumerDocumentList, findConsumer, wireConsumerId } from "../consumers
 import type { VehicleRegistry } from "../enrichment/registry";
 import { registryAnswer } from "../enrichment/service";
 import { type VinDecoder, validVin } from "../enrichment/vin";
-import { planNoOfPolicy } from "../financing/service";
+import { planNoOfPolicy } from "../financing/plans";
 import type { ServiceFacts } from "../manifest";
 import { policyFilters, policyFilterValues } from "../policies/model";
 import { hasCertificate, latestQuote, listPolicies, type PolicyFilters, policyContext, storedTerms } from "../policies/service";

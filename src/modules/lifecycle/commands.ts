@@ -8,6 +8,8 @@ import { REFUND_BASES } from "../../products/cancellation";
 import { keyActor } from "../audit/service";
 import { normaliseReference } from "../policies/reference";
 import { addressOf, endorsementShape, POLICY_ADDRESS, POLICY_UNKNOWN, policyStatus, statusNote, storedReference, wireEndorsement } from "../policies/wire";
+import { type CancellationOutcome, type CancellationRequest, cancelPolicy, quoteCancellation, storedCancellation, wireCancellation } from "./cancellation";
+import type { Canceller } from "./changes";
 import { type EndorsementOutcome, endorsePolicy, quoteEndorsement, storedEndorsement } from "./endorsements";
 import {
   ALREADY_CANCELLED,
@@ -23,23 +25,8 @@ import {
   renewExamples,
 } from "./examples";
 import { autoRenewSeed, type CancelSeed, cancelSeed, endorsementQuoteSeed, endorseSeed, refundQuoteSeed, reinstateSeed, renewSeed } from "./model";
-import {
-  type CancellationOutcome,
-  type CancellationRequest,
-  type Canceller,
-  cancelPolicy,
-  quoteCancellation,
-  type ReinstatementOutcome,
-  type RenewalOutcome,
-  reinstatePolicy,
-  renewPolicy,
-  setAutoRenew,
-  storedCancellation,
-  storedReinstatement,
-  storedRenewal,
-  wireCancellation,
-  wireReinstatement,
-} from "./service";
+import { type ReinstatementOutcome, reinstatePolicy, storedReinstatement, wireReinstatement } from "./reinstatement";
+import { type RenewalOutcome, renewPolicy, setAutoRenew, storedRenewal } from "./renewal";
 
 const naira = z.number().meta({ description: "Naira (kobo as two decimals)" });
 const refundFields = {

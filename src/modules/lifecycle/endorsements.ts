@@ -25,7 +25,7 @@ import { type EndorsementRecord, POLICY_STATUS_WORDS, policyContext, requirePoli
 import type { PolicyRecord } from "../policies/types";
 import { wireEndorsement } from "../policies/wire";
 import { payPremiumFor, refundPremium } from "../wallet/service";
-import { type Canceller, changeOnce, type EarlierChange, type PolicyLocator, priorChange, storedChange, whereOf } from "./service";
+import { type Canceller, changeOnce, type EarlierChange, type PolicyLocator, priorChange, storedChange, whereOf } from "./changes";
 
 /** A change asked for under the partner's reference: the facts as sent. */
 export interface EndorsementRequest {

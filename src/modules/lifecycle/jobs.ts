@@ -2,7 +2,8 @@ import type { Config } from "../../core/config";
 import type { Job } from "../../core/job";
 import { log } from "../../core/log";
 import type { Database } from "../../db/client";
-import { expireEndedPolicies, remindExpiringPolicies, renewOptedInPolicies } from "./service";
+import { expireEndedPolicies, remindExpiringPolicies } from "./expiry";
+import { renewOptedInPolicies } from "./renewal";
 
 /**
  * The lifecycle run: policies whose cover ended become `e`, renewable ones nearing their end are

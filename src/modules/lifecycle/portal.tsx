@@ -14,10 +14,13 @@ import { inWords } from "../../portal/words";
 import { CANCELLATION_REASONS, type CancellationReason } from "../../products/cancellation";
 import { endorsementsOf, findPolicyByReference, policiesByIds } from "../policies/service";
 import type { PolicyRecord } from "../policies/types";
+import { cancelPolicy } from "./cancellation";
+import type { Canceller } from "./changes";
 import { decideEndorsement, endorsePolicy } from "./endorsements";
 import { typedEffectiveDate } from "./model";
 import { cancelFormView, changeDecisionView, changeFormView, changeReferenceOf, refundPreview, reinstateView, renewView, requestedChanges } from "./presenter";
-import { type Canceller, cancelPolicy, reinstatePolicy, renewPolicy } from "./service";
+import { reinstatePolicy } from "./reinstatement";
+import { renewPolicy } from "./renewal";
 
 /** One surface's way to its policies: the partner's by reference, the operator's by id. */
 interface Surface {

@@ -19,9 +19,12 @@ import type { FormField } from "../../products/types";
 import type { FactChange } from "../policies/schema";
 import { type CancellationRecord, cancellationOf, type EndorsementRecord, endorsementsOf } from "../policies/service";
 import type { PolicyRecord } from "../policies/types";
+import { type CancellationTerms, quoteCancellation } from "./cancellation";
+import type { Canceller } from "./changes";
 import { checkChangeable, endorsableFields, quoteEndorsement } from "./endorsements";
 import { typedEffectiveDate } from "./model";
-import { assessReinstatement, type CancellationTerms, type Canceller, quoteCancellation, quoteRenewal, reinstatable, renewable, renewalLinks } from "./service";
+import { assessReinstatement, reinstatable } from "./reinstatement";
+import { quoteRenewal, renewable, renewalLinks } from "./renewal";
 
 /**
  * The reference a form's change is stored under: the one the form was drawn with (its `id`), so that
