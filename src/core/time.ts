@@ -1,3 +1,6 @@
+/** A day in milliseconds (the calendar day of WAT, which keeps no daylight saving). */
+export const DAY_MS = 86_400_000;
+
 /** Nigerian local time (WAT, UTC+1, no daylight saving) as the wire shows it: YYYY-MM-DD HH:MM:SS. */
 export function watTimestamp(at: Date): string {
   return new Date(at.getTime() + 3_600_000).toISOString().slice(0, 19).replace("T", " ");

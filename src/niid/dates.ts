@@ -1,7 +1,8 @@
 /** Dates as the registry keeps them (YYYY-MM-DD) and as it shows them (DD MMM YYYY), in Nigerian time. */
+import { DAY_MS } from "../core/time";
 
 const WAT_OFFSET_MS = 3_600_000; // West Africa Time: UTC+1, no daylight saving
-const DAY_MS = 86_400_000;
+
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"] as const;
 
 /** The calendar date in Nigeria at `at`, moved by `days`, as YYYY-MM-DD. */

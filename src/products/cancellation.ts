@@ -4,6 +4,7 @@
  * are computed in BigInt, so a trillion-naira premium times a year of milliseconds stays exact.
  * docs/lifecycle.md gives the rules with worked examples.
  */
+import { DAY_MS } from "../core/time";
 
 /** Why a policy is cancelled (`cncl` seed.reason): stored with the cancellation, and said in words wherever it is shown. */
 export const CANCELLATION_REASONS = ["insured_request", "item_sold", "duplicate", "trip_cancelled", "loan_repaid", "misrepresentation", "other"] as const;
@@ -31,7 +32,6 @@ export type CancellationRule =
 
 /** Days after issuance within which a cancellation without a claim gets all of the premium back. */
 const COOLING_OFF_DAYS = 14;
-const DAY_MS = 86_400_000;
 
 export interface CancellationCase {
   premiumKobo: number;

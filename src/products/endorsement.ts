@@ -6,7 +6,7 @@
  */
 import { formatNaira } from "../core/money";
 
-const DAY_MS = 86_400_000;
+import { DAY_MS } from "../core/time";
 
 export interface EndorsementPricing {
   /** The full-term premium of the policy's current terms, priced now. */

@@ -4,6 +4,7 @@
  * so the page that explains them and the test that runs them read them the same way.
  */
 import { isDeepStrictEqual } from "node:util";
+import { DAY_MS } from "../core/time";
 import type { CommandExample, Json } from "../http/registry";
 import { watToday } from "../products/policy-helpers";
 
@@ -87,8 +88,6 @@ function valueAt(root: unknown, path: string): unknown {
   }
   return node;
 }
-
-const DAY_MS = 86_400_000;
 
 function filled(placeholder: Placeholder, scope: Scope): unknown {
   switch (placeholder.kind) {

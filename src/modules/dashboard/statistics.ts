@@ -1,4 +1,5 @@
 import { and, eq, gte, lt, ne, sql } from "drizzle-orm";
+import { DAY_MS } from "../../core/time";
 import type { Executor } from "../../db/client";
 import { claims } from "../claims/schema";
 import { type PolicyStatus, policies } from "../policies/schema";
@@ -20,7 +21,6 @@ export interface ChartScope {
 }
 
 const WAT_MS = 3_600_000;
-const DAY_MS = 86_400_000;
 /** Days in the "by day" charts (today included). */
 const CHART_DAYS = 30;
 /** Months in the "by month" charts (this month included). */

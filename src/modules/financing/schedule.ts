@@ -2,6 +2,8 @@
  * The pure rules of premium financing: the installment schedule and the lapse note.
  * Dates are YYYY-MM-DD on the Nigerian calendar; money is integer kobo. No database here.
  */
+
+import { DAY_MS } from "../../core/time";
 import type { Frequency } from "./schema";
 
 export interface ScheduledInstallment {
@@ -10,7 +12,6 @@ export interface ScheduledInstallment {
   amountKobo: number;
 }
 
-const DAY_MS = 86_400_000;
 const dayNumber = (date: string) => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
 const dateOf = (utcMs: number) => new Date(utcMs).toISOString().slice(0, 10);
 

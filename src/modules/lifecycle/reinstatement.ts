@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import { CommandError } from "../../core/errors";
 import { newId } from "../../core/ids";
 import { toNaira as naira } from "../../core/money";
-import { lastCoverDay, watTimestamp } from "../../core/time";
+import { DAY_MS, lastCoverDay, watTimestamp } from "../../core/time";
 import type { Database, Executor } from "../../db/client";
 import { watToday } from "../../products/policy-helpers";
 import { recordAudit } from "../audit/service";
@@ -20,8 +20,6 @@ import type { PolicyRecord } from "../policies/types";
 import { payPremiumFor } from "../wallet/service";
 import { type Canceller, changeOnce, type EarlierChange, type PolicyLocator, priorChange, storedChange } from "./changes";
 import { policyReinstatements } from "./schema";
-
-const DAY_MS = 86_400_000;
 
 export type ReinstatementRecord = typeof policyReinstatements.$inferSelect;
 

@@ -7,7 +7,7 @@ import { and, asc, eq, gt, isNull, lte, or, sql } from "drizzle-orm";
 import { CommandError } from "../../core/errors";
 import { newId } from "../../core/ids";
 import { toNaira as naira } from "../../core/money";
-import { lastCoverDay, watTimestamp } from "../../core/time";
+import { DAY_MS, lastCoverDay, watTimestamp } from "../../core/time";
 import type { Database, Executor } from "../../db/client";
 import { renewableProductCodes } from "../../products";
 import { watToday } from "../../products/policy-helpers";
@@ -18,8 +18,6 @@ import { policies } from "../policies/schema";
 import { findPolicyByReference, POLICY_STATUS_WORDS, requirePolicyMode, statusEvent } from "../policies/service";
 import type { PolicyRecord } from "../policies/types";
 import { type Canceller, changeOnce, type EarlierChange, type PolicyLocator, storedChange, whereOf } from "./changes";
-
-const DAY_MS = 86_400_000;
 
 /** How long before the end of cover a policy may be renewed. */
 const RENEWAL_WINDOW_DAYS = 60;

@@ -13,7 +13,9 @@ import { POLICY_FIELDS, type TravelPlan, travelDestination, travelPlan, travelPr
 import { MAX_TRAVELER_AGE, MULTI_TRIP_DURATIONS, PLAN_TYPES, TRAVEL_TYPES } from "./tables";
 
 const PRODUCT_CODE = "ltix-stnd-1111";
-const DAY_MS = 86_400_000;
+
+import { DAY_MS } from "../../core/time";
+
 /** Chosen: a family plan covers the primary traveller and at most this many family members. */
 const MAX_PASSENGERS = 10;
 
