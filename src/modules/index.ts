@@ -1,26 +1,26 @@
-import { accountsModule } from "./accounts";
-import { apiLogModule } from "./api-log";
-import { auditModule } from "./audit";
-import { certificatesModule } from "./certificates";
-import { claimsModule } from "./claims";
-import { commissionsModule } from "./commissions";
-import { consumersModule } from "./consumers";
-import { dashboardModule } from "./dashboard";
-import { enrichmentModule } from "./enrichment";
-import { eventsModule } from "./events";
-import { routeEventsBy } from "./events/service";
-import { financingModule } from "./financing";
-import { fundingModule } from "./funding";
-import { issuanceModule } from "./issuance";
-import { lifecycleModule } from "./lifecycle";
+import { accountsModule } from "./accounts/module";
+import { apiLogModule } from "./api-log/module";
+import { auditModule } from "./audit/module";
+import { certificatesModule } from "./certificates/module";
+import { claimsModule } from "./claims/module";
+import { commissionsModule } from "./commissions/module";
+import { consumersModule } from "./consumers/module";
+import { dashboardModule } from "./dashboard/module";
+import { enrichmentModule } from "./enrichment/module";
+import { routeEventsBy } from "./events";
+import { eventsModule } from "./events/module";
+import { financingModule } from "./financing/module";
+import { fundingModule } from "./funding/module";
+import { issuanceModule } from "./issuance/module";
+import { lifecycleModule } from "./lifecycle/module";
 import type { ModuleManifest } from "./manifest";
-import { partnersModule } from "./partners";
-import { policiesModule } from "./policies";
-import { quotesModule } from "./quotes";
-import { reportingModule } from "./reporting";
-import { walletModule } from "./wallet";
-import { webhooksModule } from "./webhooks";
-import { hasWebhookEndpoint } from "./webhooks/destinations";
+import { partnersModule } from "./partners/module";
+import { policiesModule } from "./policies/module";
+import { quotesModule } from "./quotes/module";
+import { reportingModule } from "./reporting/module";
+import { walletModule } from "./wallet/module";
+import { hasWebhookEndpoint } from "./webhooks";
+import { webhooksModule } from "./webhooks/module";
 
 /**
  * Every module of the service. Adding one is its folder plus one line here: the command registry,

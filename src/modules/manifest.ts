@@ -37,7 +37,7 @@ export interface ServiceFacts {
 }
 
 /**
- * Everything a module adds to the service, in one place (src/modules/<area>/index.ts): the app,
+ * Everything a module adds to the service, in one place (src/modules/<area>/module.ts): the app,
  * the worker and drizzle gather the manifests listed in src/modules/index.ts, and nothing
  * registers outside them (test/architecture.test.ts).
  */
@@ -56,5 +56,5 @@ export interface ModuleManifest {
   nav?: readonly NavEntry[];
 }
 
-/** A manifest, checked against the type (keeps each module's index.ts one object). */
+/** A manifest, checked against the type (keeps each module's module.ts one object). */
 export const defineModule = (manifest: ModuleManifest): ModuleManifest => manifest;

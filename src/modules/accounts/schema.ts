@@ -1,5 +1,5 @@
 import { index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import { portalUsers } from "../partners/schema";
+import { portalUsers } from "../partners";
 
 /**
  * Portal sign-ins. The session cookie is a signed JWT naming one of these rows, so a session can

@@ -5,8 +5,8 @@ import { CommandError } from "../../core/errors";
 import { newId } from "../../core/ids";
 import type { PortalRole, Viewer } from "../../core/principal";
 import type { Database, Executor } from "../../db/client";
-import { recordAudit } from "../audit/service";
-import { partners, portalUsers } from "../partners/schema";
+import { recordAudit } from "../audit";
+import { partners, portalUsers } from "../partners";
 import { portalSessions, serviceSecrets } from "./schema";
 
 const MIN_PASSWORD_LENGTH = 12;

@@ -1,6 +1,11 @@
-import { defineModule } from "../manifest";
-import { certificateRoutes } from "./routes";
-import * as tables from "./schema";
-
-/** Certificates of issued policies: the hosted certificate (certUrl) and the public verification page. */
-export const certificatesModule = defineModule({ name: "certificates", routes: (deps) => certificateRoutes(deps), tables });
+/** What other modules may use of this one: they import nothing else of it (test/architecture.test.ts). */
+export { certificateFaces } from "./fonts";
+export {
+  type CertificateDocument,
+  certificateFor,
+  certificateUrl,
+  discardCertificates,
+  renderCertificateFor,
+  storeCertificate,
+  verificationUrl,
+} from "./service";

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { VerifyPage } from "../../../views/verify";
 import type { AppDeps } from "../../http/context";
-import { findPolicyByCertificateToken, findPolicyByNumber, hasCertificate } from "../policies/service";
+import { findPolicyByCertificateToken, findPolicyByNumber, hasCertificate } from "../policies";
 import { certificateFor } from "./service";
 import { verificationOf } from "./verification";
 

@@ -1,6 +1,6 @@
 import { pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { bytea } from "../../db/types";
-import { policies } from "../policies/schema";
+import { policies } from "../policies";
 
 /** A policy's rendered certificate, made once on first need and served from here. */
 export const certificates = pgTable("certificates", {

@@ -3,9 +3,9 @@ import type { VerifiedPolicy } from "../../../views/verify";
 import type { Config } from "../../core/config";
 import type { Database } from "../../db/client";
 import { findProduct, productName } from "../../products";
-import { findConsumer } from "../consumers/service";
-import { storedTerms } from "../policies/service";
-import type { PolicyRecord } from "../policies/types";
+import { findConsumer } from "../consumers";
+import type { PolicyRecord } from "../policies";
+import { storedTerms } from "../policies";
 import { insuredName } from "./service";
 
 /** Initials and surname only: the public page confirms a certificate without exposing the person. */

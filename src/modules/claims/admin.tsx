@@ -8,7 +8,7 @@ import { listAnswer } from "../../portal/list";
 import { formValues, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { watToday } from "../../products/policy-helpers";
-import { partnerNames, rowsWithPartner } from "../partners/service";
+import { partnerNames, rowsWithPartner } from "../partners";
 import { approvedKoboOf, claimNoOf, documentPositionOf, reviewSeedFrom } from "./model";
 import {
   adminHref,

@@ -8,11 +8,10 @@ import { eq } from "drizzle-orm";
 import { CommandError } from "../../core/errors";
 import { toNaira as naira } from "../../core/money";
 import type { Executor } from "../../db/client";
-import { earnOnExtraPremium } from "../commissions/earning";
-import { policies, policyCancellations } from "../policies/schema";
-import { type CancellationRecord, cancellationOf } from "../policies/service";
-import type { PolicyRecord } from "../policies/types";
-import { payPremiumFor } from "../wallet/service";
+import { earnOnExtraPremium } from "../commissions";
+import type { PolicyRecord } from "../policies";
+import { type CancellationRecord, cancellationOf, policies, policyCancellations } from "../policies";
+import { payPremiumFor } from "../wallet";
 
 /** Refuse (409) a claim on a policy whose cancellation in force was within the cooling-off, whatever the incident's date. */
 export async function refuseAfterCoolingOff(db: Executor, policy: PolicyRecord): Promise<void> {

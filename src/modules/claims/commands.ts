@@ -3,7 +3,7 @@ import { toNaira as naira } from "../../core/money";
 import { watTimestamp } from "../../core/time";
 import { BLANK_FIELD, currency, naira as nairaField, page, UNKNOWN_FIELD, wireDate, wireTimestamp } from "../../http/answers";
 import { ADMIN_ONLY, command, refusal } from "../../http/registry";
-import { keyActor } from "../audit/service";
+import { keyActor } from "../audit";
 import {
   CANNOT_BECOME,
   claimListExamples,

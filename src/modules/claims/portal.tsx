@@ -9,7 +9,7 @@ import { listAnswer } from "../../portal/list";
 import { formValues, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { watToday } from "../../products/policy-helpers";
-import { findPolicyByReference } from "../policies/service";
+import { findPolicyByReference } from "../policies";
 import { claimNoOf, claimRequestFrom, documentPositionOf, parseClaimSeed, submitSeed, submitSeedFrom, withdrawSeedFrom } from "./model";
 import {
   CLAIM_CSV_COLUMNS,

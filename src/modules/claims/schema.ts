@@ -2,8 +2,8 @@ import { sql } from "drizzle-orm";
 import { bigint, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import type { DecodedDocument } from "../../core/documents";
 import { bytea } from "../../db/types";
-import { partnerOwned } from "../partners/schema";
-import { policies } from "../policies/schema";
+import { partnerOwned } from "../partners";
+import { policies } from "../policies";
 
 export const CLAIM_STATUSES = ["submitted", "in_review", "approved", "rejected", "paid", "withdrawn"] as const;
 export type ClaimStatus = (typeof CLAIM_STATUSES)[number];

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { currency, naira, UNKNOWN_FIELD } from "../../http/answers";
 import { command } from "../../http/registry";
-import { currentWatMonth } from "../enrichment/service";
+import { currentWatMonth } from "../enrichment";
 import { FUTURE, MALFORMED, walletStatementExamples } from "./examples";
 import { statementMonth } from "./model";
 import { partnerStatement } from "./service";

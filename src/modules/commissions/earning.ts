@@ -5,9 +5,8 @@
  */
 import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client";
-import type { PolicyRecord } from "../policies/types";
-import { walletEntries } from "../wallet/schema";
-import { type CommissionLine, postCommissions } from "../wallet/service";
+import type { PolicyRecord } from "../policies";
+import { type CommissionLine, postCommissions, walletEntries } from "../wallet";
 import { percentText } from "./model";
 import { commissionRates } from "./schema";
 

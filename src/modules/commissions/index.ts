@@ -1,18 +1,2 @@
-import { defineModule } from "../manifest";
-import { commissionsAdmin } from "./admin";
-import { commissionCommands } from "./commands";
-import { commissionsPortal } from "./portal";
-import * as tables from "./schema";
-
-/** Commissions on live premiums (rates set by the operator) and the partner's monthly statement. */
-export const commissionsModule = defineModule({
-  name: "commissions",
-  commands: commissionCommands,
-  routes: (deps) => commissionsPortal(deps).use(commissionsAdmin(deps)),
-  tables,
-  nav: [
-    { area: "portal", href: "/portal/statements", label: "Statements", key: "statements", order: 65 },
-    { area: "admin", href: "/admin/commissions", label: "Commission rates", key: "commissions", order: 52 },
-    { area: "admin", href: "/admin/statements", label: "Statements", key: "statements", order: 53 },
-  ],
-});
+/** What other modules may use of this one: they import nothing else of it (test/architecture.test.ts). */
+export { earnOnApproval, earnOnExtraPremium, reverseOnRefund } from "./earning";

@@ -1,7 +1,7 @@
 /** Commission rates as people write them ("12.5 %") and the statement's month, checked. */
 import { CommandError } from "../../core/errors";
 import { isMonth, MONTH_RULE } from "../../core/validation";
-import { currentWatMonth } from "../enrichment/service";
+import { currentWatMonth } from "../enrichment";
 
 /** A rate in basis points as the portal and the ledger say it: 1250 → "12.5 %". */
 export function percentText(basisPoints: number): string {

@@ -7,7 +7,7 @@ import { watTimestamp } from "../../core/time";
 import { download } from "../../portal/kit";
 import { inWords } from "../../portal/words";
 import { productName } from "../../products";
-import { currentWatMonth } from "../enrichment/service";
+import { currentWatMonth } from "../enrichment";
 import { percentText, previousMonth, statementMonth } from "./model";
 import { renderStatementPdf } from "./pdf";
 import { statementCsvRows, statementDays, statementFigures } from "./presenter";

@@ -4,7 +4,7 @@ import { PDFDocument, type PDFFont, type PDFPage, rgb } from "pdf-lib";
 import type { StatementFigure } from "../../../views/commissions/commissions";
 import { formatNaira } from "../../core/money";
 import { productName } from "../../products";
-import { certificateFaces } from "../certificates/fonts";
+import { certificateFaces } from "../certificates";
 import { statementDays, statementFigures } from "./presenter";
 import type { PartnerStatement } from "./service";
 

@@ -4,7 +4,7 @@ import { CommandError } from "../../core/errors";
 import type { AppDeps } from "../../http/context";
 import { page, problemOf } from "../../portal/page";
 import { portalSession } from "../../portal/session";
-import { currentWatMonth } from "../enrichment/service";
+import { currentWatMonth } from "../enrichment";
 import { askedMonth, statementDownload, statementPart } from "./pages";
 import { partnerStatement } from "./service";
 

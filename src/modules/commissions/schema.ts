@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { partners, portalUsers } from "../partners/schema";
+import { partners, portalUsers } from "../partners";
 
 /**
  * The share of a live premium a partner earns (docs/commissions.md), in basis points: one rate per

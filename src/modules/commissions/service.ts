@@ -4,11 +4,11 @@ import { CommandError } from "../../core/errors";
 import { newId } from "../../core/ids";
 import type { Database } from "../../db/client";
 import { allProductCodes, findProduct } from "../../products";
-import { type AuditActor, recordAudit } from "../audit/service";
-import { usageStatement, watMonth } from "../enrichment/service";
-import { partners } from "../partners/schema";
-import { policies } from "../policies/schema";
-import { walletEntries } from "../wallet/schema";
+import { type AuditActor, recordAudit } from "../audit";
+import { usageStatement, watMonth } from "../enrichment";
+import { partners } from "../partners";
+import { policies } from "../policies";
+import { walletEntries } from "../wallet";
 import { percentText } from "./model";
 import { commissionRates } from "./schema";
 

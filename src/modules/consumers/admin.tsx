@@ -9,7 +9,7 @@ import { portalSession } from "../../portal/session";
 import { fieldLabel } from "../../portal/words";
 import { watToday } from "../../products/policy-helpers";
 import type { ServiceFacts } from "../manifest";
-import { partnerNames, rowsWithPartner } from "../partners/service";
+import { partnerNames, rowsWithPartner } from "../partners";
 import { CONSUMER_CSV_COLUMNS, consumerCsvRow, consumerName, consumerPolicyRow, consumerRow, profileLines } from "./presenter";
 import { consumerById, consumerDocumentList, listConsumers } from "./service";
 

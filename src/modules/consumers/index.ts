@@ -1,17 +1,5 @@
-import { defineModule } from "../manifest";
-import { consumerAdmin } from "./admin";
-import { consumerCommands } from "./commands";
-import { consumerPortal } from "./portal";
-import * as tables from "./schema";
-
-/** The people and businesses partners insure (prfl entity). */
-export const consumersModule = defineModule({
-  name: "consumers",
-  commands: consumerCommands,
-  routes: (deps, facts) => consumerPortal(deps, facts).use(consumerAdmin(deps, facts)),
-  tables,
-  nav: [
-    { area: "portal", href: "/portal/consumers", label: "Consumers", key: "consumers", order: 10 },
-    { area: "admin", href: "/admin/consumers", label: "Consumers", key: "consumers", order: 20 },
-  ],
-});
+/** What other modules may use of this one: they import nothing else of it (test/architecture.test.ts). */
+export { DOCUMENT_FIELDS } from "./model";
+export { consumerName, consumerNamesOf, profileLines } from "./presenter";
+export { consumers } from "./schema";
+export { type ConsumerRecord, consumerDocument, consumerDocumentList, findConsumer, listConsumers, wireConsumerId } from "./service";

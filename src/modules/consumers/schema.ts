@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { bytea } from "../../db/types";
-import { partnerOwned } from "../partners/schema";
+import { partnerOwned } from "../partners";
 
 export const consumers = pgTable(
   "consumers",

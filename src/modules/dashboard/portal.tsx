@@ -3,9 +3,9 @@ import { Dashboard } from "../../../views/portal/dashboard";
 import type { AppDeps } from "../../http/context";
 import { page } from "../../portal/page";
 import { portalSession } from "../../portal/session";
-import { policyLine } from "../issuance/presenter";
-import { listPolicies } from "../policies/service";
-import { walletBalance } from "../wallet/service";
+import { policyLine } from "../issuance";
+import { listPolicies } from "../policies";
+import { walletBalance } from "../wallet";
 import { dashboardCharts } from "./presenter";
 import { expiringSoon, policiesByStatus, premiumsByMonth } from "./statistics";
 

@@ -2,7 +2,7 @@ import type { DashboardChart } from "../../../views/charts/dashboard-charts";
 import { day, monthName, POLICY_STATUS_TEXT } from "../../../views/format";
 import type { Executor } from "../../db/client";
 import { productName } from "../../products";
-import { POLICY_STATUSES } from "../policies/schema";
+import { POLICY_STATUSES } from "../policies";
 import { type ChartScope, claimsRatioByMonth, policiesByProduct, policiesByStatus, premiumsByDay, premiumsByMonth, walletBalanceByDay } from "./statistics";
 
 /** "Nov 2026" from 2026-11. */

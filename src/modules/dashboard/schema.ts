@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, date, index, integer, pgTable, text, uuid } from "drizzle-orm/pg-core";
-import { POLICY_STATUSES } from "../policies/schema";
+import { POLICY_STATUSES } from "../policies";
 
 /**
  * Policies counted by the WAT day they were issued, product and status, with their premium: what

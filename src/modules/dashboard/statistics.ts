@@ -1,9 +1,9 @@
 import { and, eq, gte, lt, ne, sql } from "drizzle-orm";
 import { DAY_MS } from "../../core/time";
 import type { Executor } from "../../db/client";
-import { claims } from "../claims/schema";
-import { type PolicyStatus, policies } from "../policies/schema";
-import { walletEntries } from "../wallet/schema";
+import { claims } from "../claims";
+import { type PolicyStatus, policies } from "../policies";
+import { walletEntries } from "../wallet";
 import { policyDailyTotals } from "./schema";
 
 /**

@@ -2,8 +2,7 @@ import { eq } from "drizzle-orm";
 import { coverDays } from "../../core/time";
 import type { Database } from "../../db/client";
 import { findProduct } from "../../products";
-import { awaitingRegistry, policies } from "../policies/schema";
-import { storedTerms } from "../policies/service";
+import { awaitingRegistry, policies, storedTerms } from "../policies";
 import type { VehicleRegistry } from "./registry";
 
 /**

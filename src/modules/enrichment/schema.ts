@@ -1,5 +1,5 @@
 import { bigint, boolean, index, json, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
-import { partnerOwned } from "../partners/schema";
+import { partnerOwned } from "../partners";
 
 /**
  * Answers of the vehicle registry, shared by every instance: a repeat within five minutes is

@@ -3,7 +3,7 @@ import { CommandError } from "../../core/errors";
 import { newId } from "../../core/ids";
 import { isMonth, MONTH_RULE, parseWith } from "../../core/validation";
 import type { Database, Executor } from "../../db/client";
-import { type AuditActor, recordAudit } from "../audit/service";
+import { type AuditActor, recordAudit } from "../audit";
 import { registrySeed } from "./model";
 import { normaliseRegistryValue, type SearchType, type VehicleRegistry } from "./registry";
 import { type RegistryAnswer, registryLookups, type UsageService, usageCharges } from "./schema";

@@ -1,5 +1,3 @@
-import { defineModule } from "../manifest";
-import * as tables from "./schema";
-
-/** The outbox: events written with the change that caused them, delivered by the webhooks module. */
-export const eventsModule = defineModule({ name: "events", tables });
+/** What other modules may use of this one: they import nothing else of it (test/architecture.test.ts). */
+export { outboxEvents } from "./schema";
+export { type DomainEvent, outboxRow, recordEvent, recordEvents, routeEventsBy } from "./service";

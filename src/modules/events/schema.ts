@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
-import { partnerOwned } from "../partners/schema";
+import { partnerOwned } from "../partners";
 
 /**
  * The transactional outbox: every state change writes its event here in the same transaction,

@@ -8,7 +8,7 @@ import { type ListPage, listAnswer, listPage } from "../../portal/list";
 import { formValues, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { watToday } from "../../products/policy-helpers";
-import { partnerNames, rowsWithPartner } from "../partners/service";
+import { partnerNames, rowsWithPartner } from "../partners";
 import { runLapse } from "./lapse";
 import { lapseSeedFrom, planNoOf } from "./model";
 import { listPlans, planDetail } from "./plans";

@@ -4,7 +4,7 @@ import { watTimestamp } from "../../core/time";
 import { BLANK_FIELD, currency, naira as nairaField, UNKNOWN_FIELD, wireDate, wireTimestamp } from "../../http/answers";
 import { ADMIN_ONLY, type CommandContext, command, refusal } from "../../http/registry";
 import { watToday } from "../../products/policy-helpers";
-import { keyActor } from "../audit/service";
+import { keyActor } from "../audit";
 import { financeLoanExamples, ONE_PLAN, OVERPAID, planStatusExamples, recordInstallmentExamples, runLapseExamples } from "./examples";
 import { earlierPayment, type PaymentResult, recordInstallment } from "./installments";
 import { runLapse } from "./lapse";

@@ -9,7 +9,7 @@ import { listAnswer } from "../../portal/list";
 import { formValues, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { watToday } from "../../products/policy-helpers";
-import { findPolicyByReference } from "../policies/service";
+import { findPolicyByReference } from "../policies";
 import { recordInstallment } from "./installments";
 import { financeSeedFrom, installmentSeedFrom, PLAN_LIMITS, type PlanDetail as PlanDetailRecord, paymentRequestFrom, planNoOf, planRequestFrom } from "./model";
 import { financePremium, listPlans, planDetail } from "./plans";

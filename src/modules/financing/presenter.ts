@@ -9,7 +9,7 @@ import type { Database } from "../../db/client";
 import type { ListQuery, ListSource } from "../../portal/list";
 import { productName } from "../../products";
 import { watToday } from "../../products/policy-helpers";
-import type { PolicyRecord } from "../policies/types";
+import type { PolicyRecord } from "../policies";
 import type { PaymentResult } from "./installments";
 import type { LapsedPlan } from "./lapse";
 import { type PlanDetail, type PlanSummary, planStatusOf } from "./model";

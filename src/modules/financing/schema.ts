@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { bigint, date, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { partnerOwned } from "../partners/schema";
-import { policies } from "../policies/schema";
+import { partnerOwned } from "../partners";
+import { policies } from "../policies";
 
 export const PLAN_STATUSES = ["active", "completed", "lapsed", "cancelled"] as const;
 export type PlanStatus = (typeof PLAN_STATUSES)[number];

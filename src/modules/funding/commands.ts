@@ -3,7 +3,7 @@ import { toNaira } from "../../core/money";
 import { watTimestamp } from "../../core/time";
 import { currency, naira, wireTimestamp } from "../../http/answers";
 import { command, refusal } from "../../http/registry";
-import { topUpRequestFrom, topUpSeed } from "../wallet/model";
+import { topUpRequestFrom, topUpSeed } from "../wallet";
 import { REFERENCE_REUSED, topupExamples } from "./examples";
 import { paymentProvider } from "./providers";
 import { FUNDING_STATUSES } from "./schema";

@@ -8,7 +8,7 @@ import { CommandError } from "../../core/errors";
 import { newId } from "../../core/ids";
 import type { Database, Executor } from "../../db/client";
 import { isUniqueViolation } from "../../db/errors";
-import { type AuditActor, recordAudit } from "../audit/service";
+import { type AuditActor, recordAudit } from "../audit";
 import { type FundingStatus, fundingConfirmations } from "./schema";
 import {
   type CallbackOutcome,

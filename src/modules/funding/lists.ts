@@ -1,7 +1,7 @@
 /** The fundings as pages list them: a partner's own, and the operator's work with its open confirmations. */
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
-import { portalUsers } from "../partners/schema";
+import { portalUsers } from "../partners";
 import { type FundingStatus, fundingConfirmations, walletFundings } from "./schema";
 import { type Funding, type FundingConfirmation, TEST_PROVIDER } from "./settlement";
 

@@ -9,7 +9,7 @@ import { clientAddressOf } from "../../http/client-address";
 import type { AppDeps } from "../../http/context";
 import { formValues, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
-import { partnerNames } from "../partners/service";
+import { partnerNames } from "../partners";
 import { receiveCallback } from "./callbacks";
 import { confirmTransfer, decideConfirmation, resolveHeld } from "./confirmations";
 import { operatorFundings, requesterEmails } from "./lists";

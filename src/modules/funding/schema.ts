@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { bigint, check, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { bytea } from "../../db/types";
-import { partnerOwned, portalUsers } from "../partners/schema";
-import { walletEntries } from "../wallet/schema";
+import { partnerOwned, portalUsers } from "../partners";
+import { walletEntries } from "../wallet";
 
 export const FUNDING_STATUSES = ["pending", "credited", "held", "failed", "expired"] as const;
 export type FundingStatus = (typeof FUNDING_STATUSES)[number];

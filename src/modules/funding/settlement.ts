@@ -8,8 +8,8 @@ import { CommandError } from "../../core/errors";
 import { formatNaira, toNaira } from "../../core/money";
 import { storableText } from "../../core/validation";
 import type { Executor } from "../../db/client";
-import { recordEvent } from "../events/service";
-import { creditWallet, type WalletEntry } from "../wallet/service";
+import { recordEvent } from "../events";
+import { creditWallet, type WalletEntry } from "../wallet";
 import type { PaymentResult, ProviderPayment } from "./provider";
 import { type FundingStatus, type fundingConfirmations, walletFundings } from "./schema";
 

@@ -14,15 +14,12 @@ import { listAnswer } from "../../portal/list";
 import { formValues, page, problemOf } from "../../portal/page";
 import { portalSession } from "../../portal/session";
 import { watToday } from "../../products/policy-helpers";
-import { DOCUMENT_FIELDS } from "../consumers/model";
-import { consumerDocument, wireConsumerId } from "../consumers/service";
-import { configuredRegistry } from "../enrichment/registry";
-import { vinDecoderAt } from "../enrichment/vin";
+import { consumerDocument, DOCUMENT_FIELDS, wireConsumerId } from "../consumers";
+import { configuredRegistry, vinDecoderAt } from "../enrichment";
 import type { ServiceFacts } from "../manifest";
-import { partnerNames } from "../partners/service";
-import { policyFilters, policyFilterValues, reviewForm } from "../policies/model";
-import { hasCertificate, listPolicies, policiesByIds } from "../policies/service";
-import type { PolicyRecord } from "../policies/types";
+import { partnerNames } from "../partners";
+import type { PolicyRecord } from "../policies";
+import { hasCertificate, listPolicies, policiesByIds, policyFilters, policyFilterValues, reviewForm } from "../policies";
 import {
   certificateDownload,
   POLICY_CSV_COLUMNS,

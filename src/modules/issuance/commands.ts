@@ -4,13 +4,28 @@ import { BAD_CURSOR, BLANK_FIELD, currency, page, wireTimestamp } from "../../ht
 import { ADMIN_ONLY, type CommandContext, command, refusal } from "../../http/registry";
 import { findProduct, wirePremium } from "../../products";
 import type { CertificateForm } from "../../products/types";
-import { keyActor } from "../audit/service";
-import { type CertificateDocument, certificateFor, certificateUrl, renderCertificateFor } from "../certificates/service";
-import { insureSeedVariants } from "../policies/insure-seeds";
-import { createdWithin, listSeed, reviewSeed } from "../policies/model";
-import { endorsementsOf, findPolicy, hasCertificate, listPolicies, policyHeading } from "../policies/service";
-import type { PolicyRecord } from "../policies/types";
-import { addressOf, endorsementShape, POLICY_ADDRESS, POLICY_UNKNOWN, policyStatus, statusNote, storedReference, wireEndorsement } from "../policies/wire";
+import { keyActor } from "../audit";
+import { type CertificateDocument, certificateFor, certificateUrl, renderCertificateFor } from "../certificates";
+import type { PolicyRecord } from "../policies";
+import {
+  addressOf,
+  createdWithin,
+  endorsementShape,
+  endorsementsOf,
+  findPolicy,
+  hasCertificate,
+  insureSeedVariants,
+  listPolicies,
+  listSeed,
+  POLICY_ADDRESS,
+  POLICY_UNKNOWN,
+  policyHeading,
+  policyStatus,
+  reviewSeed,
+  statusNote,
+  storedReference,
+  wireEndorsement,
+} from "../policies";
 import {
   approveExamples,
   CONSUMER_UNKNOWN,

@@ -4,7 +4,7 @@
  * are declared here too, and listed in their commands' errors.
  */
 import { ADMIN_ONLY, type CommandExample, refusal } from "../../http/registry";
-import { POLICY_UNKNOWN } from "../policies/wire";
+import { POLICY_UNKNOWN } from "../policies";
 
 export const REFERENCE_TAKEN = refusal(
   409,

@@ -8,21 +8,30 @@ import type { Database, Executor } from "../../db/client";
 import { isUniqueViolation } from "../../db/errors";
 import { insertCommitted } from "../../db/group-commit";
 import { findProduct, type Product } from "../../products";
-import { type AuditActor, recordAudit } from "../audit/service";
-import { type CertificateDocument, storeCertificate } from "../certificates/service";
-import { earnOnApproval } from "../commissions/earning";
-import { type ConsumerRecord, findConsumer } from "../consumers/service";
-import { outboxEvents } from "../events/schema";
-import { outboxRow } from "../events/service";
-import { insureSeed, policyFieldsSeed, webHookUrl } from "../policies/model";
-import { normaliseReference } from "../policies/reference";
-import { type PolicyStatus, policies } from "../policies/schema";
-import { consumerIdFrom, findPolicyByReference, latestQuote, newPolicyNumber, policyContext, resentFacts, statusEvent } from "../policies/service";
-import type { Mode, PolicyRecord } from "../policies/types";
-import { quotePremium } from "../quotes/service";
-import { sandboxDeclineNote } from "../sandbox/declines";
-import { magicReference } from "../sandbox/references";
-import { payPremiumFor } from "../wallet/service";
+import { type AuditActor, recordAudit } from "../audit";
+import { type CertificateDocument, storeCertificate } from "../certificates";
+import { earnOnApproval } from "../commissions";
+import { type ConsumerRecord, findConsumer } from "../consumers";
+import { outboxEvents, outboxRow } from "../events";
+import type { Mode, PolicyRecord } from "../policies";
+import {
+  consumerIdFrom,
+  findPolicyByReference,
+  insureSeed,
+  latestQuote,
+  newPolicyNumber,
+  normaliseReference,
+  type PolicyStatus,
+  policies,
+  policyContext,
+  policyFieldsSeed,
+  resentFacts,
+  statusEvent,
+  webHookUrl,
+} from "../policies";
+import { quotePremium } from "../quotes";
+import { magicReference, sandboxDeclineNote } from "../sandbox";
+import { payPremiumFor } from "../wallet";
 
 const newCertificateToken = () => randomBytes(24).toString("base64url");
 

@@ -10,17 +10,14 @@ import type { Database } from "../../db/client";
 import type { ListSource } from "../../portal/list";
 import { fieldLabel, inWords } from "../../portal/words";
 import { allProductCodes, findProduct, productName } from "../../products";
-import { certificateFor, certificateUrl, verificationUrl } from "../certificates/service";
-import { consumerName, consumerNamesOf, profileLines } from "../consumers/presenter";
-import { consumerDocumentList, findConsumer, wireConsumerId } from "../consumers/service";
-import type { VehicleRegistry } from "../enrichment/registry";
-import { registryAnswer } from "../enrichment/service";
-import { type VinDecoder, validVin } from "../enrichment/vin";
-import { planNoOfPolicy } from "../financing/plans";
+import { certificateFor, certificateUrl, verificationUrl } from "../certificates";
+import { consumerDocumentList, consumerName, consumerNamesOf, findConsumer, profileLines, wireConsumerId } from "../consumers";
+import type { VehicleRegistry } from "../enrichment";
+import { registryAnswer, type VinDecoder, validVin } from "../enrichment";
+import { planNoOfPolicy } from "../financing";
 import type { ServiceFacts } from "../manifest";
-import { policyFilters, policyFilterValues } from "../policies/model";
-import { hasCertificate, latestQuote, listPolicies, type PolicyFilters, policyContext, storedTerms } from "../policies/service";
-import type { PolicyRecord } from "../policies/types";
+import type { PolicyRecord } from "../policies";
+import { hasCertificate, latestQuote, listPolicies, type PolicyFilters, policyContext, policyFilters, policyFilterValues, storedTerms } from "../policies";
 
 export const productOptions = () => allProductCodes().map((code) => ({ value: code, label: productName(code) }));
 

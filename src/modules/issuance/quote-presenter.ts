@@ -5,9 +5,8 @@ import type { Database } from "../../db/client";
 import { problemOf } from "../../portal/page";
 import { isOnlyMissing } from "../../portal/words";
 import { findProduct, type Product } from "../../products";
-import { consumerName } from "../consumers/presenter";
-import { findConsumer, listConsumers, wireConsumerId } from "../consumers/service";
-import { quoteSeedFromForm } from "../quotes/model";
+import { consumerName, findConsumer, listConsumers, wireConsumerId } from "../consumers";
+import { quoteSeedFromForm } from "../quotes";
 import { productOptions } from "./presenter";
 
 type FormValues = Record<string, string | undefined>;

@@ -3,13 +3,12 @@ import { CommandError } from "../../core/errors";
 import { uuidArray } from "../../db/arrays";
 import type { Database, Executor } from "../../db/client";
 import { findProduct } from "../../products";
-import { type AuditActor, recordAudit } from "../audit/service";
-import { earnOnApproval } from "../commissions/earning";
-import { recordEvents } from "../events/service";
-import { policies } from "../policies/schema";
-import { addressConditions, newPolicyNumber, notFoundAt, type PolicyAddress, requirePolicyMode, statusEvent } from "../policies/service";
-import type { Mode, PolicyRecord } from "../policies/types";
-import { refundPremiums } from "../wallet/service";
+import { type AuditActor, recordAudit } from "../audit";
+import { earnOnApproval } from "../commissions";
+import { recordEvents } from "../events";
+import type { Mode, PolicyRecord } from "../policies";
+import { addressConditions, newPolicyNumber, notFoundAt, type PolicyAddress, policies, requirePolicyMode, statusEvent } from "../policies";
+import { refundPremiums } from "../wallet";
 
 const noLongerPending = (policy: PolicyRecord) => new CommandError(409, `policy ${policy.reference} is no longer pending`);
 

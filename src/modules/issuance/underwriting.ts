@@ -4,14 +4,12 @@ import { getOrMake } from "../../core/maps";
 import type { Database } from "../../db/client";
 import { findProduct } from "../../products";
 import type { UnderwritingFacts } from "../../products/types";
-import { findConsumer } from "../consumers/service";
-import type { VehicleRegistry } from "../enrichment/registry";
-import { registryAnswer } from "../enrichment/service";
-import { policies } from "../policies/schema";
-import { latestQuote, policyContext, storedTerms } from "../policies/service";
-import type { InsurerGateway, PolicyRecord } from "../policies/types";
-import { sandboxDeclineNote } from "../sandbox/declines";
-import { magicReference } from "../sandbox/references";
+import { findConsumer } from "../consumers";
+import type { VehicleRegistry } from "../enrichment";
+import { registryAnswer } from "../enrichment";
+import type { InsurerGateway, PolicyRecord } from "../policies";
+import { latestQuote, policies, policyContext, storedTerms } from "../policies";
+import { magicReference, sandboxDeclineNote } from "../sandbox";
 import { type Decision, decideAll } from "./review";
 
 /** The built-in insurer: applies the product's decline rules (spec 7); its delay is the scheduling delay. */

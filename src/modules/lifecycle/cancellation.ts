@@ -13,15 +13,14 @@ import type { Database, Executor } from "../../db/client";
 import { findProduct } from "../../products";
 import { CANCELLATION_REASON_TEXT, type CancellationReason, cancellationRefund, type Refund } from "../../products/cancellation";
 import { watMidnight, watToday } from "../../products/policy-helpers";
-import { recordAudit } from "../audit/service";
-import { claims } from "../claims/schema";
-import { reverseOnRefund } from "../commissions/earning";
-import { recordEvent } from "../events/service";
-import { cancelPlanOfPolicy } from "../financing/lapse";
-import { policies, policyCancellations, policyEndorsements } from "../policies/schema";
-import { type CancellationRecord, POLICY_STATUS_WORDS, requirePolicyMode, statusEvent } from "../policies/service";
-import type { PolicyRecord } from "../policies/types";
-import { refundPremium } from "../wallet/service";
+import { recordAudit } from "../audit";
+import { claims } from "../claims";
+import { reverseOnRefund } from "../commissions";
+import { recordEvent } from "../events";
+import { cancelPlanOfPolicy } from "../financing";
+import type { PolicyRecord } from "../policies";
+import { type CancellationRecord, POLICY_STATUS_WORDS, policies, policyCancellations, policyEndorsements, requirePolicyMode, statusEvent } from "../policies";
+import { refundPremium } from "../wallet";
 import { type Canceller, changeOnce, type EarlierChange, type PolicyLocator, priorChange, storedChange, whereOf } from "./changes";
 
 export interface CancellationRequest {

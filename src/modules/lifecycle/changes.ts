@@ -7,10 +7,9 @@ import { and, eq, type SQL, sql } from "drizzle-orm";
 import { CommandError } from "../../core/errors";
 import type { Database, Executor } from "../../db/client";
 import { isUniqueViolation } from "../../db/errors";
-import type { AuditActor } from "../audit/service";
-import { policies, type policyCancellations, type policyEndorsements } from "../policies/schema";
-import { addressConditions, notFoundAt, type PolicyAddress, requirePolicyMode } from "../policies/service";
-import type { Mode, PolicyRecord } from "../policies/types";
+import type { AuditActor } from "../audit";
+import type { Mode, PolicyRecord } from "../policies";
+import { addressConditions, notFoundAt, type PolicyAddress, policies, type policyCancellations, type policyEndorsements, requirePolicyMode } from "../policies";
 import type { policyReinstatements } from "./schema";
 
 /** Who cancels: a partner (its own policies, with a key of the policy's mode) or the operator's administrator (any policy). */

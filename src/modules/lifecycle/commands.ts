@@ -5,9 +5,18 @@ import { BLANK_FIELD, wireTimestamp } from "../../http/answers";
 import { type CommandContext, command, refusal } from "../../http/registry";
 import { findProduct, wirePremium } from "../../products";
 import { REFUND_BASES } from "../../products/cancellation";
-import { keyActor } from "../audit/service";
-import { normaliseReference } from "../policies/reference";
-import { addressOf, endorsementShape, POLICY_ADDRESS, POLICY_UNKNOWN, policyStatus, statusNote, storedReference, wireEndorsement } from "../policies/wire";
+import { keyActor } from "../audit";
+import {
+  addressOf,
+  endorsementShape,
+  normaliseReference,
+  POLICY_ADDRESS,
+  POLICY_UNKNOWN,
+  policyStatus,
+  statusNote,
+  storedReference,
+  wireEndorsement,
+} from "../policies";
 import { type CancellationOutcome, type CancellationRequest, cancelPolicy, quoteCancellation, storedCancellation, wireCancellation } from "./cancellation";
 import type { Canceller } from "./changes";
 import { type EndorsementOutcome, endorsePolicy, quoteEndorsement, storedEndorsement } from "./endorsements";

@@ -14,17 +14,26 @@ import { findProduct, productName } from "../../products";
 import { endorsementPremiumChange, type PremiumChange } from "../../products/endorsement";
 import { watToday } from "../../products/policy-helpers";
 import type { EndorsementRule, PolicyTerms } from "../../products/types";
-import { type AuditActor, recordAudit } from "../audit/service";
-import { discardCertificates } from "../certificates/service";
-import { earnOnExtraPremium, reverseOnRefund } from "../commissions/earning";
-import { findConsumer } from "../consumers/service";
-import { recordEvent } from "../events/service";
-import { financingPlans } from "../financing/schema";
-import { type FactChange, policies, policyEndorsements } from "../policies/schema";
-import { type EndorsementRecord, POLICY_STATUS_WORDS, policyContext, requirePolicyMode, resentFacts, statusEvent } from "../policies/service";
-import type { PolicyRecord } from "../policies/types";
-import { wireEndorsement } from "../policies/wire";
-import { payPremiumFor, refundPremium } from "../wallet/service";
+import { type AuditActor, recordAudit } from "../audit";
+import { discardCertificates } from "../certificates";
+import { earnOnExtraPremium, reverseOnRefund } from "../commissions";
+import { findConsumer } from "../consumers";
+import { recordEvent } from "../events";
+import { financingPlans } from "../financing";
+import type { PolicyRecord } from "../policies";
+import {
+  type EndorsementRecord,
+  type FactChange,
+  POLICY_STATUS_WORDS,
+  policies,
+  policyContext,
+  policyEndorsements,
+  requirePolicyMode,
+  resentFacts,
+  statusEvent,
+  wireEndorsement,
+} from "../policies";
+import { payPremiumFor, refundPremium } from "../wallet";
 import { type Canceller, changeOnce, type EarlierChange, type PolicyLocator, priorChange, storedChange, whereOf } from "./changes";
 
 /** A change asked for under the partner's reference: the facts as sent. */

@@ -7,9 +7,8 @@ import { and, asc, eq, gt, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { DAY_MS, lastCoverDay } from "../../core/time";
 import type { Database } from "../../db/client";
 import { renewableProductCodes } from "../../products";
-import { recordEvent } from "../events/service";
-import { policies } from "../policies/schema";
-import { statusEvent } from "../policies/service";
+import { recordEvent } from "../events";
+import { policies, statusEvent } from "../policies";
 
 /** Days before the end of cover when a renewable policy's partner is reminded (`policy.expiring`). */
 const REMINDER_DAYS = [30, 7, 1] as const;

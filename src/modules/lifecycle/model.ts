@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { isoDate, parseWith } from "../../core/validation";
 import { CANCELLATION_REASONS } from "../../products/cancellation";
-import { transactionReference } from "../policies/reference";
+import { transactionReference } from "../policies";
 
 /** `cncl entt_…`: cancel an approved policy from a date. */
 export const cancelSeed = z.strictObject({

@@ -16,9 +16,8 @@ import { CANCELLATION_REASON_TEXT, claimsAfterCancellation } from "../../product
 import { seedFromForm } from "../../products/forms";
 import { watToday } from "../../products/policy-helpers";
 import type { FormField } from "../../products/types";
-import type { FactChange } from "../policies/schema";
-import { type CancellationRecord, cancellationOf, type EndorsementRecord, endorsementsOf } from "../policies/service";
-import type { PolicyRecord } from "../policies/types";
+import type { FactChange, PolicyRecord } from "../policies";
+import { type CancellationRecord, cancellationOf, type EndorsementRecord, endorsementsOf } from "../policies";
 import { type CancellationTerms, quoteCancellation } from "./cancellation";
 import type { Canceller } from "./changes";
 import { checkChangeable, endorsableFields, quoteEndorsement } from "./endorsements";

@@ -11,12 +11,11 @@ import { DAY_MS, lastCoverDay, watTimestamp } from "../../core/time";
 import type { Database, Executor } from "../../db/client";
 import { renewableProductCodes } from "../../products";
 import { watToday } from "../../products/policy-helpers";
-import { recordAudit } from "../audit/service";
-import { recordEvent } from "../events/service";
-import { issueRenewal, renewalOf } from "../issuance/issuance";
-import { policies } from "../policies/schema";
-import { findPolicyByReference, POLICY_STATUS_WORDS, requirePolicyMode, statusEvent } from "../policies/service";
-import type { PolicyRecord } from "../policies/types";
+import { recordAudit } from "../audit";
+import { recordEvent } from "../events";
+import { issueRenewal, renewalOf } from "../issuance";
+import type { PolicyRecord } from "../policies";
+import { findPolicyByReference, POLICY_STATUS_WORDS, policies, requirePolicyMode, statusEvent } from "../policies";
 import { type Canceller, changeOnce, type EarlierChange, type PolicyLocator, storedChange, whereOf } from "./changes";
 
 /** How long before the end of cover a policy may be renewed. */

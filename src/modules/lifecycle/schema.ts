@@ -1,7 +1,7 @@
 import { bigint, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { financingPlans } from "../financing/schema";
-import { partnerOwned } from "../partners/schema";
-import { policies, policyCancellations } from "../policies/schema";
+import { financingPlans } from "../financing";
+import { partnerOwned } from "../partners";
+import { policies, policyCancellations } from "../policies";
 
 /** A cancelled or lapsed policy put back in force (docs/lifecycle.md): what was paid and the gap in cover it leaves. */
 export const policyReinstatements = pgTable(

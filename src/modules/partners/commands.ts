@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { command } from "../../http/registry";
-import { keyActor } from "../audit/service";
+import { keyActor } from "../audit";
 import { modeExamples } from "./examples";
 import { setAccountMode } from "./service";
 

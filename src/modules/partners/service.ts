@@ -6,7 +6,7 @@ import { newCredentialId, newId } from "../../core/ids";
 import type { Principal } from "../../core/principal";
 import type { Database, Executor } from "../../db/client";
 import { preparedQuery } from "../../db/prepared";
-import { type AuditActor, recordAudit } from "../audit/service";
+import { type AuditActor, recordAudit } from "../audit";
 import { credentialCache, type KeyRecord } from "./credential-cache";
 import { apiKeys, partners, portalUsers } from "./schema";
 

@@ -1,12 +1,34 @@
-import { defineModule } from "../manifest";
-import * as tables from "./schema";
-
-/**
- * The policies table and what every module reads of a policy (its record, its address and
- * reference on the wire, its queries): the shared kernel below the modules that issue, change,
- * claim on, finance and bill policies (docs/architecture.md).
- */
-export const policiesModule = defineModule({
-  name: "policies",
-  tables,
-});
+/** What other modules may use of this one: they import nothing else of it (test/architecture.test.ts). */
+export { insureSeedVariants } from "./insure-seeds";
+export { createdWithin, insureSeed, listSeed, policyFieldsSeed, policyFilters, policyFilterValues, reviewForm, reviewSeed, webHookUrl } from "./model";
+export { normaliseReference, transactionReference } from "./reference";
+export { awaitingRegistry, type FactChange, POLICY_STATUSES, type PolicyStatus, policies, policyCancellations, policyEndorsements } from "./schema";
+export {
+  addressConditions,
+  type CancellationRecord,
+  cancellationOf,
+  consumerIdFrom,
+  type EndorsementRecord,
+  endorsementsOf,
+  findPolicy,
+  findPolicyByCertificateToken,
+  findPolicyByNumber,
+  findPolicyByReference,
+  hasCertificate,
+  latestQuote,
+  listPolicies,
+  newPolicyNumber,
+  notFoundAt,
+  POLICY_STATUS_WORDS,
+  type PolicyAddress,
+  type PolicyFilters,
+  policiesByIds,
+  policyContext,
+  policyHeading,
+  requirePolicyMode,
+  resentFacts,
+  statusEvent,
+  storedTerms,
+} from "./service";
+export type { InsurerGateway, Mode, PolicyRecord } from "./types";
+export { addressOf, endorsementShape, POLICY_ADDRESS, POLICY_UNKNOWN, policyStatus, statusNote, storedReference, wireEndorsement } from "./wire";

@@ -2,8 +2,8 @@ import { inArray, type SQL, sql } from "drizzle-orm";
 import { type AnyPgColumn, bigint, boolean, date, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { vehicleRegistryProductCodes } from "../../products";
 import { CANCELLATION_REASONS, REFUND_BASES } from "../../products/cancellation";
-import { consumers } from "../consumers/schema";
-import { partnerOwned } from "../partners/schema";
+import { consumers } from "../consumers";
+import { partnerOwned } from "../partners";
 
 /** p pending, a approved (active), d declined (spec 3); l lapsed, c cancelled, e expired (docs/lifecycle.md). */
 export const POLICY_STATUSES = ["p", "a", "d", "l", "c", "e"] as const;

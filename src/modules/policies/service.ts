@@ -8,8 +8,8 @@ import { afterPosition } from "../../db/keyset";
 import { preparedByShape, preparedQuery } from "../../db/prepared";
 import { findProduct, type Product } from "../../products";
 import type { PolicyContext, PolicyTerms, QuoteOnFile } from "../../products/types";
-import type { ConsumerRecord } from "../consumers/service";
-import { quotes } from "../quotes/schema";
+import type { ConsumerRecord } from "../consumers";
+import { quotes } from "../quotes";
 import { type PolicyStatus, policies, policyCancellations, policyEndorsements } from "./schema";
 import type { Mode, PolicyRecord } from "./types";
 

@@ -1,10 +1,4 @@
-import { defineModule } from "../manifest";
-import { quoteCommands } from "./commands";
-import * as tables from "./schema";
-
-/** Premium quotes (dump ipck_…*PRMM); the portal's quote-and-issue page is the policies module's. */
-export const quotesModule = defineModule({
-  name: "quotes",
-  commands: quoteCommands,
-  tables,
-});
+/** What other modules may use of this one: they import nothing else of it (test/architecture.test.ts). */
+export { issueSeedsFromForm, quoteSeedFromForm } from "./model";
+export { quotes } from "./schema";
+export { quotePremium } from "./service";

@@ -1,5 +1,5 @@
 import { bigint, index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
-import { partnerOwned } from "../partners/schema";
+import { partnerOwned } from "../partners";
 
 export const quotes = pgTable(
   "quotes",

@@ -7,7 +7,7 @@ import { exportHref } from "../../portal/kit";
 import { page, problemOf } from "../../portal/page";
 import type { PortalViewer } from "../../portal/session";
 import { portalSession } from "../../portal/session";
-import { currentWatMonth } from "../enrichment/service";
+import { currentWatMonth } from "../enrichment";
 import { bordereauCsv, bordereauXlsx } from "./files";
 import { underwriter, underwriters } from "./insurers";
 import { BORDEREAU_TEXT, type BordereauKind, type BordereauSheet, claimsSheet, monthOptions, premiumSheet } from "./presenter";

@@ -6,7 +6,7 @@ import { CLAIM_STATUS_TEXT } from "../../../views/claims/claims";
 import { monthName } from "../../../views/format";
 import { coverDays, watTimestamp } from "../../core/time";
 import { isMonth } from "../../core/validation";
-import { currentWatMonth } from "../enrichment/service";
+import { currentWatMonth } from "../enrichment";
 import type { BordereauTransaction, ClaimRow, ClaimsBordereau, PremiumBordereau, PremiumRow } from "./service";
 
 const TRANSACTION_TEXT: Record<BordereauTransaction, string> = { new: "New", cancellation: "Cancellation", change: "Change" };

@@ -10,12 +10,12 @@ import { getOrMake } from "../../core/maps";
 import type { Database } from "../../db/client";
 import { productName } from "../../products";
 import type { Insurer } from "../../products/types";
-import { type ClaimStatus, claims } from "../claims/schema";
-import { consumerNamesOf } from "../consumers/presenter";
-import { watMonth } from "../enrichment/service";
-import { partnerNames } from "../partners/service";
-import { policies } from "../policies/schema";
-import { walletEntries } from "../wallet/schema";
+import { type ClaimStatus, claims } from "../claims";
+import { consumerNamesOf } from "../consumers";
+import { watMonth } from "../enrichment";
+import { partnerNames } from "../partners";
+import { policies } from "../policies";
+import { walletEntries } from "../wallet";
 import { productCodesOf } from "./insurers";
 
 /** Rows read per query. */

@@ -1,11 +1,17 @@
-import { defineModule } from "../manifest";
-import * as tables from "./schema";
-
-/**
- * The partner's prepaid wallet: its balance and ledger, debited by premiums and credited by refunds
- * and top-ups. Its page and `wallet topup` belong to the funding module, which tops it up.
- */
-export const walletModule = defineModule({
-  name: "wallet",
-  tables,
-});
+/** What other modules may use of this one: they import nothing else of it (test/architecture.test.ts). */
+export { type TopUpRequest, topUpRequestFrom, topUpSeed, topUpSeedFrom } from "./model";
+export { LEDGER_CSV_COLUMNS, ledgerCsvRow, ledgerRow } from "./presenter";
+export { walletEntries, wallets } from "./schema";
+export {
+  type CommissionLine,
+  creditWallet,
+  earlierTopUp,
+  payPremiumFor,
+  policyReferences,
+  postCommissions,
+  refundPremium,
+  refundPremiums,
+  type WalletEntry,
+  walletBalance,
+  walletLedger,
+} from "./service";

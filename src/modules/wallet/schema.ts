@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { bigint, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { partnerOwned, partners } from "../partners/schema";
-import { policies } from "../policies/schema";
+import { partnerOwned, partners } from "../partners";
+import { policies } from "../policies";
 
 /** A partner's prepaid balance. The check makes an overdraft impossible whatever the code does. */
 export const wallets = pgTable(

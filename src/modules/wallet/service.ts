@@ -10,8 +10,8 @@ import { type Encoded, encode, insertsOfCallers, writeCommitted } from "../../db
 import type { TableRow } from "../../db/guarded";
 import { afterCursor } from "../../db/keyset";
 import { resultRows } from "../../db/results";
-import { recordEvent } from "../events/service";
-import { policies } from "../policies/schema";
+import { recordEvent } from "../events";
+import { policies } from "../policies";
 import type { TopUpRequest } from "./model";
 import { walletEntries, wallets } from "./schema";
 

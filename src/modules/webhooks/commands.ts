@@ -3,7 +3,7 @@ import { pageSeed } from "../../core/pagination";
 import { watTimestamp } from "../../core/time";
 import { BAD_CURSOR, page, UNKNOWN_FIELD, wireTimestamp } from "../../http/answers";
 import { type CommandContext, command, refusal } from "../../http/registry";
-import { keyActor } from "../audit/service";
+import { keyActor } from "../audit";
 import {
   ENDPOINT_UNKNOWN,
   NOT_HTTP,

@@ -1,15 +1,2 @@
-import { defineModule } from "../manifest";
-import { webhookCommands } from "./commands";
-import { webhookJobs } from "./jobs";
-import { webhookPortal } from "./portal";
-import * as tables from "./schema";
-
-/** Webhook endpoints and the signed delivery of outbox events. */
-export const webhooksModule = defineModule({
-  name: "webhooks",
-  commands: webhookCommands,
-  routes: webhookPortal,
-  jobs: ({ db, config }) => webhookJobs(db, config),
-  tables,
-  nav: [{ area: "portal", href: "/portal/webhooks", label: "Webhooks", key: "webhooks", order: 70 }],
-});
+/** What other modules may use of this one: they import nothing else of it (test/architecture.test.ts). */
+export { hasWebhookEndpoint } from "./destinations";

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { type AnyPgColumn, boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { outboxEvents } from "../events/schema";
-import { partnerOwned, partners } from "../partners/schema";
+import { outboxEvents } from "../events";
+import { partnerOwned, partners } from "../partners";
 
 /**
  * A partner's webhook endpoint (Standard Webhooks). The secret must be readable to sign with, so it

@@ -1,0 +1,17 @@
+import { defineModule } from "../manifest";
+import { claimAdmin } from "./admin";
+import { claimCommands } from "./commands";
+import { claimPortal } from "./portal";
+import * as tables from "./schema";
+
+/** Claims: submitted by partners, adjudicated by the operator. */
+export const claimsModule = defineModule({
+  name: "claims",
+  commands: claimCommands,
+  routes: (deps) => claimPortal(deps).use(claimAdmin(deps)),
+  tables,
+  nav: [
+    { area: "portal", href: "/portal/claims", label: "Claims", key: "claims", order: 40 },
+    { area: "admin", href: "/admin/claims", label: "Claims", key: "claims", order: 30 },
+  ],
+});
