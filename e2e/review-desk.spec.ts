@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import { newImei } from "../test/support/fixtures";
 import { accounts } from "./server";
-import { command, expect, expectAccessible, PNG, screenshot, signIn, test, VEHICLE_FORM } from "./support";
+import { command, expect, expectAccessible, PNG, pendingMarinePolicy, screenshot, signIn, test, VEHICLE_FORM } from "./support";
 
 /**
  * The people's flows of issue 15 that the other specs leave out: an underwriter works the review
@@ -16,46 +16,6 @@ test.describe.configure({ mode: "serial" });
 
 // The refused quote answers 400 on purpose, which Chromium logs as a failed load.
 test.use({ allowedBrowserErrors: [/Failed to load resource: the server responded with a status of 400/] });
-
-const watDate = () => new Date(Date.now() + 3_600_000).toISOString().slice(0, 10);
-
-/** A live marine import policy of a fully documented consumer: the insurer's underwriters review it by hand. */
-async function pendingMarinePolicy(page: Page) {
-  const { demoPartner } = accounts();
-  await command(page, demoPartner, "live", "wallet topup", { amount: 1_000_000, reference: `desk-${crypto.randomUUID()}` });
-  const email = `bola.${crypto.randomUUID().slice(0, 8)}@example.ng`;
-  const consumer = await command(page, demoPartner, "live", "prfl entity", {
-    type: "s",
-    class: "h",
-    name: { first: "Bola", last: "Ige" },
-    gender: "m",
-    dob: { date: "1979-03-02" },
-    addrss: { addrss: "9 Broad Street, Lagos" },
-    phoneNo: "+2348091234567",
-    eMail: email,
-    socialID: { type: "nidd", id: "12345678901", image: PNG.toString("base64") },
-    taxId: "TIN-0012345",
-  });
-  await command(page, demoPartner, "live", "dump ipck_mrnn-stnd-1111*PRMM", { goodsValue: 5_000_000, insrncDrtn: "3m" });
-  const policy = await command(page, demoPartner, "live", `entt_${consumer.id}: insure`, {
-    ctgry: "mrnn",
-    type: "stnd",
-    pckg: "1111",
-    id: crypto.randomUUID(),
-    insrncDrtn: "3m",
-    addtnlFact: {
-      items: [{ description: "Cashew nuts", quantity: 100, value: 5_000_000 }],
-      goodsValue: 5_000_000,
-      goodsDscrptn: "Agricultural produce",
-      voyage: [{ origin: "Lagos" }, { destination: "Rotterdam" }],
-      proformaInvoice: "PI-2026-0042",
-      proformaDate: watDate(),
-    },
-  });
-  expect(policy.status).toBe("p");
-  const status = async () => (await command(page, demoPartner, "live", `dump entt_${consumer.id}|insr_mrnn-stnd-1111-${policy.id}*STATUS`)).status;
-  return { reference: policy.id as string, consumerId: consumer.id as string, email, status };
-}
 
 const deskOf = (page: Page) => page.getByRole("heading", { name: "Your review" });
 

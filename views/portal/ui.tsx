@@ -291,8 +291,9 @@ export function Table(props: {
   showCaption?: boolean;
   class?: string;
   /**
-   * On a phone each row becomes a block of its cells, one under another, each `td` named by its
-   * `data-label`: for tables of a few columns whose last one holds an action that scrolling sideways would hide.
+   * On a phone each row becomes a card of its cells, one under another, each `td` named by its
+   * `data-label`. public/portal.js does this for every table (naming cells by their column); a table
+   * marked here is a card list even without the script.
    */
   stacked?: boolean;
   bodyId?: string;
@@ -303,35 +304,37 @@ export function Table(props: {
 }) {
   if (props.count === 0) return <Empty>{props.empty}</Empty>;
   return (
-    // Focusable: on a narrow screen a wide table scrolls inside its own box, and keyboards must reach it.
-    <table class={[props.class, props.stacked ? "stacked" : undefined].filter(Boolean).join(" ") || undefined} tabindex="0">
-      {props.caption ? (
-        <caption class={props.showCaption ? undefined : "visually-hidden"} safe>
-          {props.caption}
-        </caption>
-      ) : (
-        ""
-      )}
-      <thead>
-        <tr>
-          {props.columns.map((column) =>
-            !column ? (
-              ""
-            ) : typeof column === "string" ? (
-              <th scope="col" safe>
-                {column}
-              </th>
-            ) : (
-              <th scope="col" class="num" safe>
-                {column.label}
-              </th>
-            ),
-          )}
-        </tr>
-      </thead>
-      <tbody id={props.bodyId}>{props.children}</tbody>
-      {props.footer === undefined ? "" : <tfoot>{props.footer as "safe"}</tfoot>}
-    </table>
+    // A table wider than the page scrolls inside its own box, which keyboards must reach: the page never scrolls sideways.
+    <div class="table-box" tabindex="0">
+      <table class={[props.class, props.stacked ? "stacked" : undefined].filter(Boolean).join(" ") || undefined}>
+        {props.caption ? (
+          <caption class={props.showCaption ? undefined : "visually-hidden"} safe>
+            {props.caption}
+          </caption>
+        ) : (
+          ""
+        )}
+        <thead>
+          <tr>
+            {props.columns.map((column) =>
+              !column ? (
+                ""
+              ) : typeof column === "string" ? (
+                <th scope="col" safe>
+                  {column}
+                </th>
+              ) : (
+                <th scope="col" class="num" safe>
+                  {column.label}
+                </th>
+              ),
+            )}
+          </tr>
+        </thead>
+        <tbody id={props.bodyId}>{props.children}</tbody>
+        {props.footer === undefined ? "" : <tfoot>{props.footer as "safe"}</tfoot>}
+      </table>
+    </div>
   );
 }
 
