@@ -5,6 +5,7 @@
  */
 import type { DurationCode } from "./shared";
 import type { FormEntry, FormField, FormGroup, ProductForms } from "./types";
+import { normalisePlate } from "./vehicle/plate";
 
 const DURATION_LABELS: Record<DurationCode, string> = {
   "7d": "7 days",
@@ -56,9 +57,10 @@ function setPath(target: Record<string, unknown>, path: string, value: unknown) 
 /**
  * A phone number as people write it, in the wire's international form: "0803 123 4567" and
  * "08031234567" are +2348031234567, "234 803…" gains its "+"; spaces, dashes and brackets go.
- * Anything else is passed on as typed, for the rules to refuse in their own words.
+ * Anything else is passed on as typed, for the rules to refuse in their own words. The consumer
+ * search reads a typed number the same way, so it finds the number as stored.
  */
-function nigerianPhone(typed: string): string {
+export function nigerianPhone(typed: string): string {
   const compact = typed.replace(/[\s\-().]/g, "");
   if (/^0[1-9]\d{9}$/.test(compact)) return `+234${compact.slice(1)}`;
   if (/^234[1-9]\d{9}$/.test(compact)) return `+${compact}`;
@@ -86,6 +88,8 @@ export function wireValue(field: FormField, raw: string | undefined): unknown {
     }
     case "phone":
       return nigerianPhone(value);
+    case "plate":
+      return normalisePlate(value);
     case "checkbox":
       return value === "on" || value === "true";
     case "datetime":

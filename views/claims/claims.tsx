@@ -1,4 +1,4 @@
-import { dateTime, day, naira } from "../format";
+import { dateTime, day, naira, noteText } from "../format";
 import { ListRows, ListSection } from "../portal/list-section";
 import { Badge, type Column, Empty, type FormProblem, type FormValues, HxForm, Input, ProblemSummary } from "../portal/ui";
 import {
@@ -469,7 +469,7 @@ export function ClaimDetail(props: {
             ) : (
               ""
             )}
-            {step.note ? <p safe>{step.note}</p> : ""}
+            {step.note ? <p safe>{noteText(step.note)}</p> : ""}
           </li>
         ))}
       </ol>

@@ -18,6 +18,8 @@ export interface CancelFormProps {
   productName: string;
   /** The policy page, where Back goes. */
   backHref: string;
+  /** What the browser's confirmation says beside the question: what happens, who is told, how it can be undone. */
+  consequence: string;
   action: string;
   /** Re-computes the preview for the chosen day (htmx, on change). */
   previewHref: string;
@@ -63,12 +65,7 @@ export function CancelForm(props: CancelFormProps) {
       </h1>
       <p safe>{props.productName}</p>
       <ProblemSummary problem={props.problem} inputs={["effectiveDate", "reason", "note"]} />
-      <HxForm
-        action={props.action}
-        target="#cancel"
-        confirm={`Cancel policy ${props.reference}? This cannot be undone: the partner's systems are told at once.`}
-        csrf={props.csrf}
-      >
+      <HxForm action={props.action} target="#cancel" confirm={`Cancel policy ${props.reference}? ${props.consequence}`} csrf={props.csrf}>
         <input type="hidden" name="id" value={props.changeReference} />
         <div hx-get={props.previewHref} hx-trigger="change from:#f-effectiveDate" hx-include="#f-effectiveDate" hx-target="#refund-preview" hx-swap="outerHTML">
           <Input

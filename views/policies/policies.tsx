@@ -1,5 +1,5 @@
 import type { Children } from "@kitajs/html";
-import { coverPeriod, dateTime, naira, POLICY_STATUS_TEXT } from "../format";
+import { coverPeriod, dateTime, naira, noteText, POLICY_STATUS_TEXT } from "../format";
 import { ChangeHistory, type ChangeRow } from "../lifecycle/change";
 import { ListRows, ListSection } from "../portal/list-section";
 import { Badge, type Column, type FormProblem } from "../portal/ui";
@@ -181,7 +181,7 @@ export function PolicyStatusBlock(props: { policy: PolicyView }) {
           <span class="muted" safe>{`since ${dateTime(p.statusAt)}`}</span>
         )}
       </p>
-      {p.statusNote ? <p safe>{p.statusNote}</p> : ""}
+      {p.statusNote ? <p safe>{noteText(p.statusNote)}</p> : ""}
       {p.cancellationText ? <p safe>{p.cancellationText}</p> : ""}
       {p.policyNo ? (
         <p>
@@ -309,7 +309,8 @@ export function PolicyDetail(props: { policy: PolicyView; children?: Children })
         </dd>
         <dt>Premium</dt>
         <dd safe>{naira(p.premiumKobo)}</dd>
-        <dt>Cover</dt>
+        {/* "Cover period": a device's certificate lines (printed below) have a "Cover" of their own, what is covered. */}
+        <dt>Cover period</dt>
         <dd safe>{coverPeriod(p.coverStart, p.coverEnd)}</dd>
         <dt>Requested</dt>
         <dd safe>{dateTime(p.createdAt)}</dd>

@@ -120,6 +120,10 @@ export function Input(props: {
     case "phone":
       control = <input {...common} type="tel" autocomplete="tel" value={value} />;
       break;
+    case "plate":
+      // Plates are capitals: phones offer them first.
+      control = <input {...common} type="text" autocapitalize="characters" value={value} />;
+      break;
     default:
       control = <input {...common} type={kind} value={value} max={props.max} autocomplete={props.autocomplete} />;
   }

@@ -10,6 +10,7 @@ import { insertCommittedUnlessTaken } from "../../db/group-commit";
 import { afterCursor } from "../../db/keyset";
 import { preparedQuery } from "../../db/prepared";
 import { SharedCache } from "../../db/shared-cache";
+import { nigerianPhone } from "../../products/forms";
 import { type ConsumerSeed, consumerSeed, DOCUMENT_FIELDS } from "./model";
 import { consumerDocuments, consumers } from "./schema";
 
@@ -207,6 +208,9 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** An ilike pattern for text containing `text` (its wildcards taken literally). */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
 /** Newest first, keyset-paginated. `partnerId` undefined lists every partner's (admin); `search` matches names, e-mail and phone. */
 export async function listConsumers(
   db: Database,
@@ -217,12 +221,13 @@ export async function listConsumers(
   if (scope.partnerId) conditions.push(eq(consumers.partnerId, scope.partnerId));
   const search = scope.search?.trim();
   if (search) {
-    const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = containing(search);
     const profile = consumers.profile;
     conditions.push(
       or(
         ilike(consumers.email, pattern),
-        sql`${profile}->>'phoneNo' ilike ${pattern}`,
+        // A number as people type it ("0803 123 4567", "234 803…") is read as the phone field stores it (+234…).
+        sql`${profile}->>'phoneNo' ilike ${containing(nigerianPhone(search))}`,
         sql`concat_ws(' ', ${profile}->'name'->>'first', ${profile}->'name'->>'middle', ${profile}->'name'->>'last', ${profile}->'name'->>'brand')
           ilike ${pattern}`,
       )!,

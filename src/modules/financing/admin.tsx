@@ -12,7 +12,7 @@ import { partnerNames, rowsWithPartner } from "../partners";
 import { runLapse } from "./lapse";
 import { lapseSeedFrom, planNoOf } from "./model";
 import { listPlans, planDetail } from "./plans";
-import { adminHref, lapseResult, PLAN_CSV_COLUMNS, planCsvRow, planFiltersOf, planList, planRow, planView } from "./presenter";
+import { adminHref, lapseResult, PLAN_CSV_COLUMNS, planConsumer, planCsvRow, planFiltersOf, planList, planRow, planView } from "./presenter";
 
 /** The operator's financing pages: every partner's plans with "Run lapse now", and any plan. */
 export const financingAdmin = (deps: AppDeps) => {
@@ -84,7 +84,11 @@ export const financingAdmin = (deps: AppDeps) => {
         return page(
           request,
           shell(viewer, csrf, `Plan ${plan.planNo}`),
-          <PlanDetail plan={planView(plan, { partnerName: names.get(plan.partnerId) ?? "" })} csrf={csrf} backHref="/admin/financing" />,
+          <PlanDetail
+            plan={planView(plan, await planConsumer(db, plan, "admin"), { partnerName: names.get(plan.partnerId) ?? "" })}
+            csrf={csrf}
+            backHref="/admin/financing"
+          />,
         );
       },
       { portal: "admin" },

@@ -9,7 +9,8 @@ import type { Database } from "../../db/client";
 import type { ListQuery, ListSource } from "../../portal/list";
 import { productName } from "../../products";
 import { watToday } from "../../products/policy-helpers";
-import type { PolicyRecord } from "../policies";
+import { consumerNamesOf, wireConsumerId } from "../consumers";
+import { type PolicyRecord, policiesByIds } from "../policies";
 import type { PaymentResult } from "./installments";
 import type { LapsedPlan } from "./lapse";
 import { type PlanDetail, type PlanSummary, planStatusOf } from "./model";
@@ -32,10 +33,20 @@ export const planRow = (plan: PlanSummary, href: string, partnerName?: string): 
   createdAt: plan.createdAt,
 });
 
+/** Whose plan it is: the insured consumer of its policy, linked to their page on the viewer's surface. */
+export async function planConsumer(db: Database, plan: PlanSummary, surface: "partner" | "admin"): Promise<PlanView["consumer"]> {
+  const [policy] = await policiesByIds(db, [plan.policyId]);
+  if (!policy) return undefined;
+  const name = (await consumerNamesOf(db, [policy.consumerId])).get(policy.consumerId);
+  if (name === undefined) return undefined;
+  return { name, href: surface === "admin" ? `/admin/consumers/${policy.consumerId}` : `/portal/consumers/${wireConsumerId(policy.consumerId)}` };
+}
+
 /** Everything a plan page shows; the operator also sees whose plan it is. */
-export function planView(plan: PlanDetail, admin: { partnerName: string } | null): PlanView {
+export function planView(plan: PlanDetail, consumer: PlanView["consumer"], admin: { partnerName: string } | null): PlanView {
   return {
     planNo: plan.planNo,
+    consumer,
     policy: plan.policyReference,
     policyHref: admin ? `/admin/policies/${plan.policyId}` : `/portal/policies/${encodeURIComponent(plan.policyReference)}`,
     partnerName: admin?.partnerName,

@@ -10,7 +10,6 @@ import type { AppDeps } from "../../http/context";
 import { notFound, type ResponseSet, redirectTo } from "../../portal/kit";
 import { formValues, page, problemOf, typedValue } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
-import { inWords } from "../../portal/words";
 import { CANCELLATION_REASONS, type CancellationReason } from "../../products/cancellation";
 import type { PolicyRecord } from "../policies";
 import { endorsementsOf, findPolicyByReference, policiesByIds } from "../policies";
@@ -18,7 +17,17 @@ import { cancelPolicy } from "./cancellation";
 import type { Canceller } from "./changes";
 import { decideEndorsement, endorsePolicy } from "./endorsements";
 import { typedEffectiveDate } from "./model";
-import { cancelFormView, changeDecisionView, changeFormView, changeReferenceOf, refundPreview, reinstateView, renewView, requestedChanges } from "./presenter";
+import {
+  cancelFormView,
+  changeDecisionView,
+  changeFormView,
+  changeReferenceOf,
+  refundPreview,
+  refusalText,
+  reinstateView,
+  renewView,
+  requestedChanges,
+} from "./presenter";
 import { reinstatePolicy } from "./reinstatement";
 import { renewPolicy } from "./renewal";
 
@@ -115,7 +124,7 @@ function confirmationPages(db: Database, surface: Surface) {
       } catch (error) {
         if (!(error instanceof CommandError)) throw error;
         ctx.set.status = error.status;
-        return respond(change, ctx, () => inWords(error.message));
+        return respond(change, ctx, () => refusalText(error));
       }
     },
   };

@@ -1,4 +1,4 @@
-import { coverPeriod, dateTime, day } from "../../../views/format";
+import { coverPeriod, dateTime, day, gapDays, noteText } from "../../../views/format";
 import type { CancelFormProps, RefundPreview } from "../../../views/lifecycle/cancel";
 import type { ChangeDecisionProps, ChangeFormProps, ChangeRow } from "../../../views/lifecycle/change";
 import type { ConfirmChangeProps } from "../../../views/lifecycle/confirm";
@@ -16,13 +16,14 @@ import { CANCELLATION_REASON_TEXT, claimsAfterCancellation } from "../../product
 import { seedFromForm } from "../../products/forms";
 import { watToday } from "../../products/policy-helpers";
 import type { FormField } from "../../products/types";
+import { partnerNames } from "../partners";
 import type { FactChange, PolicyRecord } from "../policies";
 import { type CancellationRecord, cancellationOf, type EndorsementRecord, endorsementsOf } from "../policies";
 import { type CancellationTerms, quoteCancellation } from "./cancellation";
 import type { Canceller } from "./changes";
 import { checkChangeable, endorsableFields, quoteEndorsement } from "./endorsements";
 import { typedEffectiveDate } from "./model";
-import { assessReinstatement, reinstatable } from "./reinstatement";
+import { assessReinstatement, REINSTATEMENT_WINDOW_DAYS, reinstatable } from "./reinstatement";
 import { quoteRenewal, renewable, renewalLinks } from "./renewal";
 
 /**
@@ -31,6 +32,9 @@ import { quoteRenewal, renewable, renewalLinks } from "./renewal";
  * one for a new form, or a post without one.
  */
 export const changeReferenceOf = (values?: Record<string, string | undefined>): string => normaliseUuid(values?.id) ?? newId();
+
+/** A refusal on these pages in people's words, its dates as every date on the page ("until 27 Dec 2026"). */
+export const refusalText = (error: CommandError) => noteText(inWords(error.message));
 
 /** Whose wallet the refund goes to, in the viewer's words. */
 const walletOf = (canceller: Canceller) => (canceller.kind === "partner" ? "your wallet" : "the partner's wallet");
@@ -64,8 +68,21 @@ export async function refundPreview(
     return { preview: previewOf(policy, terms, canceller, now) };
   } catch (error) {
     if (!(error instanceof CommandError)) throw error;
-    return { problem: inWords(error.message) };
+    return { problem: refusalText(error) };
   }
+}
+
+/**
+ * What the confirmation of a cancellation says: the cover stops, who is told (the partner's staff
+ * read "your systems", the operator the partner's name), and that it is not final: it can be
+ * reinstated within the window, what came back paid back.
+ */
+async function cancelConsequence(db: Database, canceller: Canceller, policy: PolicyRecord): Promise<string> {
+  const whose = canceller.kind === "partner" ? "your" : `${(await partnerNames(db, [policy.partnerId])).get(policy.partnerId) ?? "the partner"}'s`;
+  return (
+    `The cover stops from the first day without cover, and ${whose} systems are told at once. ` +
+    `It can be reinstated within ${REINSTATEMENT_WINDOW_DAYS} days of that day, by paying back what came back.`
+  );
 }
 
 const REASON_OPTIONS = (canceller: Canceller) =>
@@ -89,6 +106,7 @@ export async function cancelFormView(
     changeReference: changeReferenceOf(form.values),
     productName: productName(policy.productCode),
     backHref: base,
+    consequence: await cancelConsequence(db, canceller, policy),
     action: `${base}/cancel`,
     previewHref: `${base}/cancel/refund`,
     reasons: REASON_OPTIONS(canceller),
@@ -137,7 +155,7 @@ async function confirmationOf(
     return { ...shell, ...(await assess()), problem };
   } catch (error) {
     if (!(error instanceof CommandError)) throw error;
-    return { ...shell, lines: [], consequence: "", problem: problem ?? inWords(error.message) };
+    return { ...shell, lines: [], consequence: "", problem: problem ?? refusalText(error) };
   }
 }
 
@@ -156,7 +174,7 @@ export function reinstateView(db: Database, canceller: Canceller, policy: Policy
         [plan ? "To pay" : "To pay back", owed],
         [
           "Gap in cover",
-          gap ? `No cover from ${day(gap.from)} to ${day(gap.to)}: claims for incidents then are refused.` : "None: the cancellation had not taken effect yet.",
+          gap ? `No cover ${gapDays(gap.from, gap.to)}: claims for incidents then are refused.` : "None: the cancellation had not taken effect yet.",
         ],
       ],
       consequence: owed,
@@ -191,7 +209,7 @@ export function renewView(
     return {
       lines: [
         ["New premium", premium],
-        ["Cover", coverPeriod(renewal.coverStart, renewal.coverEnd)],
+        ["Cover period", coverPeriod(renewal.coverStart, renewal.coverEnd)],
         ["Decision", policy.mode === "test" ? DECISION_TEXT.test : DECISION_TEXT[renewal.route]],
       ],
       consequence: premium,
@@ -298,7 +316,7 @@ export async function changeFormView(
     await checkChangeable(db, policy, now);
   } catch (error) {
     if (!(error instanceof CommandError)) throw error;
-    return { ...shell, refusal: inWords(error.message) };
+    return { ...shell, refusal: refusalText(error) };
   }
   if (!form.preview || form.problem) return shell;
   try {
