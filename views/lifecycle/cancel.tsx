@@ -66,7 +66,8 @@ export function CancelForm(props: CancelFormProps) {
       <HxForm
         action={props.action}
         target="#cancel"
-        confirm={`Cancel policy ${props.reference}? This cannot be undone: the partner's systems are told at once.`}
+        // True of both surfaces (the partner's staff and the operator): a cancellation can be reinstated (docs/lifecycle.md), so it is not "final".
+        confirm={`Cancel policy ${props.reference}? The cover stops from the day chosen and the refund shown goes back. It can be reinstated within 30 days of the cancellation taking effect, by paying that refund back.`}
         csrf={props.csrf}
       >
         <input type="hidden" name="id" value={props.changeReference} />
