@@ -117,7 +117,10 @@ export async function signedIn(t: TestApp, portal: { email: string; password: st
 }
 
 const fromAttribute = (value: string) =>
-  value.replaceAll("&quot;", '"').replaceAll("&#39;", "'").replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&amp;", "&");
+  value.replace(
+    /&(?:quot|#34|#39|#x27|lt|gt|amp);/g,
+    (entity) => ({ "&quot;": '"', "&#34;": '"', "&#39;": "'", "&#x27;": "'", "&lt;": "<", "&gt;": ">", "&amp;": "&" })[entity]!,
+  );
 
 /** The confirmation step on a page (views/portal/confirm.tsx): where its button posts and the hidden fields it sends, the CSRF token aside. */
 export function confirmStepFields(html: string): { action: string; fields: Record<string, string> } | null {

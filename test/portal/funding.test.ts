@@ -142,7 +142,7 @@ describe("the operator's fundings page", () => {
       bankReference: `NIP${crypto.randomUUID().slice(0, 12)}`,
       amount: String(amount),
     });
-    expect(step!.text).toContain(`from ${naira(t.config.FUNDING_FOUR_EYES_KOBO)} in all, it waits for a second administrator's approval`);
+    expect(step!.text).toContain(`from ${naira(t.config.FUNDING_FOUR_EYES_KOBO)} in all, it waits for a second administrator`);
     expect(asked.text).toContain("waits for a second administrator");
     expect(asked.text).toContain("Another administrator must approve it.");
     expect(await walletBalance(db, p.partnerId)).toBe(0);
