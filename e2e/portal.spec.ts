@@ -46,6 +46,8 @@ test("a partner issues a live comprehensive vehicle policy; an administrator app
   await expectAccessible(partner);
   await screenshot(partner, "quote-and-issue");
   await partner.getByRole("button", { name: "Issue policy" }).click();
+  // A live policy asks first, with its premium (e2e/confirmations.spec.ts).
+  await partner.getByRole("button", { name: "Issue and pay ₦200,000.00" }).click();
   await expect(partner.getByRole("heading", { name: /^Policy / })).toBeVisible();
   await expect(partner.locator("#policy-status")).toContainText("Pending");
   const reference = (await partner.getByRole("heading", { name: /^Policy / }).textContent())!.replace("Policy ", "").trim();

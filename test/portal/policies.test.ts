@@ -137,7 +137,15 @@ describe("quote and issue in the portal", () => {
     const b = await signedIn(t, p.portal);
     await b.get("/portal/quote?product=vhcl-tprt-1111");
     const reference = crypto.randomUUID();
-    const issued = await b.post("/portal/quote/issue", { product: "vhcl-tprt-1111", insrncDrtn: "1y", consumer, id: reference, ...vehicleForm });
+    // A live policy is issued from its confirmation, which shows the premium (test/portal/confirmations.test.ts).
+    const { step, answer: issued } = await b.postConfirmed("/portal/quote/issue", {
+      product: "vhcl-tprt-1111",
+      insrncDrtn: "1y",
+      consumer,
+      id: reference,
+      ...vehicleForm,
+    });
+    expect(step!.text).toContain("Issue and pay ₦");
     expect(issued.status).toBe(303);
     const pending = await b.get(issued.location!);
     expect(pending.text).toContain("Pending");

@@ -1,5 +1,5 @@
 import { dateTime, naira } from "../format";
-import { DownloadLink, type FormProblem, type FormValues, HxForm, Input, MoreRows, ProblemSummary, Table } from "../portal/ui";
+import { Done, DownloadLink, type FormProblem, type FormValues, HxForm, Input, MoreRows, ProblemSummary, Table } from "../portal/ui";
 
 export interface PendingRow {
   id: string;
@@ -107,7 +107,21 @@ export function PartnerRows(props: { rows: PartnerRow[]; csrf: string }) {
           </td>
           <td>{p.admin ? "Operator" : p.mode === "live" ? "Live" : "Test"}</td>
           <td>{p.enrichment ? "Active" : "Off"}</td>
-          <td>{p.suspended ? <span class="warn">Suspended</span> : "Active"}</td>
+          <td>
+            {p.suspended ? <span class="warn">Suspended</span> : "Active"}
+            {p.admin ? (
+              ""
+            ) : (
+              // Apart from the vehicle checks: it cuts the partner off (or lets them back in), so it asks first (the whole page becomes the question).
+              <HxForm action={`/admin/partners/${p.partnerId}`} target="#partners" class="inline" csrf={props.csrf}>
+                {" "}
+                <button type="submit" name="change" value={p.suspended ? "reinstate" : "suspend"} class={p.suspended ? "secondary" : "danger"}>
+                  {p.suspended ? "Reinstate…" : "Suspend…"}
+                  <span class="visually-hidden" safe>{` ${p.name}`}</span>
+                </button>
+              </HxForm>
+            )}
+          </td>
           <td>
             {p.admin ? (
               ""
@@ -115,9 +129,6 @@ export function PartnerRows(props: { rows: PartnerRow[]; csrf: string }) {
               <HxForm action={`/admin/partners/${p.partnerId}`} target="#partner-rows" swap="innerHTML" class="inline" csrf={props.csrf}>
                 <button type="submit" name="change" value={p.enrichment ? "enrichment-off" : "enrichment-on"} class="secondary">
                   {p.enrichment ? "Turn vehicle checks off" : "Activate vehicle checks"}
-                </button>{" "}
-                <button type="submit" name="change" value={p.suspended ? "reinstate" : "suspend"} class={p.suspended ? "secondary" : "danger"}>
-                  {p.suspended ? "Reinstate" : "Suspend"}
                 </button>
               </HxForm>
             )}
@@ -135,10 +146,19 @@ export interface CreatedPartner {
   portal: { email: string; password: string };
 }
 
-export function PartnersPage(props: { rows: PartnerRow[]; csrf: string; values: FormValues; problem?: FormProblem; created?: CreatedPartner }) {
+export function PartnersPage(props: {
+  rows: PartnerRow[];
+  csrf: string;
+  values: FormValues;
+  problem?: FormProblem;
+  created?: CreatedPartner;
+  /** What a confirmed account change did. */
+  done?: string;
+}) {
   return (
     <section id="partners">
       <h1>Partners</h1>
+      <Done text={props.done} />
       {props.created ? (
         <div class="success" role="status">
           <p>

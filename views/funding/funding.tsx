@@ -1,4 +1,5 @@
 import { dateTime, naira } from "../format";
+import { ConfirmStep, type ConfirmStepProps } from "../portal/confirm";
 import { Badge, type FormProblem, type FormValues, HxForm, Input, ProblemSummary, Table } from "../portal/ui";
 
 type FundingStatus = "pending" | "credited" | "held" | "failed" | "expired";
@@ -137,6 +138,8 @@ export interface FundingActionState {
   values: FormValues;
   problem?: FormProblem;
   done?: string;
+  /** The confirmation asked before a credit by hand, on the funding's card in place of its actions. */
+  ask?: ConfirmStepProps;
 }
 
 export interface OperatorFundingsProps {
@@ -213,7 +216,9 @@ function OperatorFunding(props: { row: OperatorFundingRow; csrf: string; state: 
       </p>
       {r.note ? <p safe>{r.note}</p> : ""}
       <ProblemSummary problem={problem} />
-      {r.awaiting ? (
+      {about && props.state.ask ? (
+        <ConfirmStep {...props.state.ask} />
+      ) : r.awaiting ? (
         <Awaiting awaiting={r.awaiting} csrf={props.csrf} />
       ) : r.status === "held" ? (
         <p>
@@ -258,6 +263,8 @@ export function OperatorFundingsPage(props: OperatorFundingsProps) {
         ""
       )}
       {props.state.problem && !props.state.fundingId ? <ProblemSummary problem={props.state.problem} /> : ""}
+      {/* A confirmation about a funding the list does not show (past its first rows) stands on its own. */}
+      {props.state.ask && !props.rows.some((row) => row.id === props.state.fundingId) ? <ConfirmStep {...props.state.ask} /> : ""}
       {props.rows.length === 0 ? <p class="empty">No fundings wait for the operator.</p> : ""}
       {props.rows.map((row) => (
         <OperatorFunding row={row} csrf={props.csrf} state={props.state} fourEyesKobo={props.fourEyesKobo} confirming={props.confirming} />

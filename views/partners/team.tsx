@@ -75,7 +75,7 @@ export function TeamPage(props: TeamProps) {
                 <HxForm
                   action={`/portal/team/${u.id}/${u.active ? "deactivate" : "reactivate"}`}
                   target="#team"
-                  confirm={u.active ? "Deactivate this user? They are signed out at once." : undefined}
+                  confirm={u.active ? `Deactivate ${u.email}? They are signed out at once and cannot sign in until reactivated.` : undefined}
                   class="inline"
                   csrf={props.csrf}
                 >

@@ -68,7 +68,7 @@ export function QuotePage(props: {
               <legend>Issue the policy</legend>
               <p class="muted">
                 {props.mode === "live"
-                  ? "LIVE: the premium is taken from your wallet and the policy goes to the insurer."
+                  ? "LIVE: the premium is taken from your wallet and the policy goes to the insurer. You see the premium and confirm it before anything is paid."
                   : "Test mode: a specimen policy is approved at once; nothing is billed."}
               </p>
               <ProblemSummary problem={props.problem} inputs={inputs} />

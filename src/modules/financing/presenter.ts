@@ -2,6 +2,8 @@
 
 import type { FinancePolicySummary, LapseRunState, PlanRow, PlanView } from "../../../views/financing/financing";
 import { PLAN_STATUS_TEXT } from "../../../views/financing/financing";
+import { day } from "../../../views/format";
+import type { ConfirmStepProps } from "../../../views/portal/confirm";
 import type { CsvValue } from "../../core/csv";
 import { toNaira } from "../../core/money";
 import { lastCoverDay, watTimestamp } from "../../core/time";
@@ -81,6 +83,19 @@ export const paymentOutcome = ({ applied, payment }: PaymentResult) => ({
 });
 
 /** The plans a lapse run lapsed, each linking to the operator's plan page. */
+/** Before a lapse run: how many plans it lapses and what that does. */
+export const lapseStep = (asOf: string, due: number): Pick<ConfirmStepProps, "heading" | "consequences" | "button"> => {
+  const plans = due === 1 ? "1 plan" : `${due} plans`;
+  return {
+    heading: `Lapse ${plans} as of ${day(asOf)}?`,
+    consequences: [
+      `${due === 1 ? "This plan's" : "Each plan's"} oldest unpaid installment is past its grace days on ${day(asOf)}.`,
+      "Each lapses with its policy: the cover stops and the partner is told. A lapsed policy can be reinstated within 30 days by paying the installments due.",
+    ],
+    button: `Lapse ${plans}`,
+  };
+};
+
 export const lapseResult = (asOf: string, lapsed: LapsedPlan[], names: Map<string, string>): NonNullable<LapseRunState["result"]> => ({
   asOf,
   lapsed: lapsed.map((p) => ({

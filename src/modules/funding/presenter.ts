@@ -1,6 +1,9 @@
 /** Fundings as the portal shows them: how to pay, the partner's list, the operator's work. */
 import type { FundingRow, OperatorFundingRow, PaymentToMake } from "../../../views/funding/funding";
+import type { ConfirmStepProps } from "../../../views/portal/confirm";
 import type { TopUpOutcome } from "../../../views/wallet/wallet";
+import { formatNaira } from "../../core/money";
+import type { ManualConfirmation } from "./confirmations";
 import type { PaymentInstruction } from "./provider";
 import type { Funding, FundingConfirmation } from "./settlement";
 import type { TopUpState } from "./top-ups";
@@ -78,5 +81,76 @@ export function operatorFundingRow(
       requestedBy: names.admins.get(awaiting.requestedBy) ?? "another administrator",
       mine: awaiting.requestedBy === viewerId,
     },
+  };
+}
+
+/** The words of an administrator's confirmation step before a credit by hand (the page adds where it posts). */
+export type CreditStep = Pick<ConfirmStepProps, "heading" | "lines" | "consequences" | "button">;
+
+const addsUp = (fourEyesKobo: number) =>
+  `What one administrator confirms or credits on a funding adds up: from ${formatNaira(fourEyesKobo)} in all, it waits for a second administrator's approval before anything is credited.`;
+
+/** A transfer's amount credits the wallet when it is the amount asked for, and holds the funding for a decision when it is not (settlement.ts). */
+function transferWords(funding: Funding, partner: string, amountKobo: number): Pick<CreditStep, "consequences" | "button"> {
+  const amount = formatNaira(amountKobo);
+  return amountKobo === funding.amountKobo
+    ? { consequences: [`The wallet of ${partner} is credited with ${amount}.`], button: `Credit ${amount} to ${partner}` }
+    : {
+        consequences: [`${amount} is not the ${formatNaira(funding.amountKobo)} asked for: the funding is held for a decision and nothing is credited yet.`],
+        button: `Confirm ${amount} received from ${partner}`,
+      };
+}
+
+/** Before an administrator confirms a bank transfer by hand. */
+export function transferStep(funding: Funding, partner: string, input: ManualConfirmation, fourEyesKobo: number): CreditStep {
+  const words = transferWords(funding, partner, input.amountKobo);
+  return {
+    heading: `Confirm ${formatNaira(input.amountKobo)} received from ${partner}?`,
+    lines: [
+      ["Partner", partner],
+      ["Top-up", funding.reference],
+      ["Asked for", formatNaira(funding.amountKobo)],
+      ["Bank reference", input.bankReference],
+      ["Amount received", formatNaira(input.amountKobo)],
+    ],
+    consequences: [...words.consequences, addsUp(fourEyesKobo)],
+    button: words.button,
+  };
+}
+
+/** Before a second administrator approves a confirmation waiting for them. */
+export function approvalStep(funding: Funding, confirmation: FundingConfirmation, partner: string, askedBy: string): CreditStep {
+  const amount = formatNaira(confirmation.amountKobo);
+  const words =
+    confirmation.kind === "transfer"
+      ? transferWords(funding, partner, confirmation.amountKobo)
+      : { consequences: [`The wallet of ${partner} is credited with ${amount}.`], button: `Credit ${amount} to ${partner}` };
+  return {
+    heading: `Approve ${amount} for ${partner}?`,
+    lines: [
+      ["Partner", partner],
+      ["Top-up", funding.reference],
+      ...(confirmation.bankReference ? [["Bank reference", confirmation.bankReference] as const] : []),
+      ["Amount", amount],
+      ["Asked by", askedBy],
+    ],
+    consequences: [...words.consequences, "You are the second administrator: once you approve, nobody else is asked."],
+    button: words.button,
+  };
+}
+
+/** Before an administrator credits what a held funding received. */
+export function heldCreditStep(funding: Funding, partner: string, fourEyesKobo: number): CreditStep {
+  const received = formatNaira(funding.receivedKobo ?? 0);
+  return {
+    heading: `Credit the ${received} received to ${partner}?`,
+    lines: [
+      ["Partner", partner],
+      ["Top-up", funding.reference],
+      ["Asked for", formatNaira(funding.amountKobo)],
+      ["Received", received],
+    ],
+    consequences: [`The wallet of ${partner} is credited with ${received}, what arrived, instead of the amount asked for.`, addsUp(fourEyesKobo)],
+    button: `Credit ${received} to ${partner}`,
   };
 }

@@ -7,14 +7,15 @@ import { countRefusal, type RateDecision, refusalKeys } from "../../core/rate-li
 import { bodyPace, readBoundedBytes, UnidentifiedBodiesAtCapacity } from "../../http/body";
 import { clientAddressOf } from "../../http/client-address";
 import type { AppDeps } from "../../http/context";
+import { confirmation } from "../../portal/confirm";
 import { formValues, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { partnerNames } from "../partners";
 import { receiveCallback } from "./callbacks";
-import { confirmTransfer, decideConfirmation, resolveHeld } from "./confirmations";
+import { confirmationToApprove, confirmTransfer, decideConfirmation, fundingToConfirm, heldToCredit, resolveHeld } from "./confirmations";
 import { operatorFundings, requesterEmails } from "./lists";
 import { confirmationFrom } from "./model";
-import { operatorFundingRow } from "./presenter";
+import { approvalStep, type CreditStep, heldCreditStep, operatorFundingRow, transferStep } from "./presenter";
 import { paymentProvider } from "./providers";
 
 /** A provider's callback is a small JSON document; anything larger is not one. */
@@ -92,6 +93,7 @@ export const fundingAdmin = (deps: AppDeps) => {
   const db = deps.database.db;
   const fourEyesKobo = deps.config.FUNDING_FOUR_EYES_KOBO;
   const shell = (viewer: PortalViewer, csrf: string) => ({ title: "Wallet fundings", active: "fundings", viewer, csrf });
+  const partnerName = async (partnerId: string) => (await partnerNames(db, [partnerId])).get(partnerId) ?? "the partner";
 
   async function fundingsPage(viewer: PortalViewer, csrf: string, state: FundingActionState, confirming?: string) {
     const list = await operatorFundings(db);
@@ -109,7 +111,11 @@ export const fundingAdmin = (deps: AppDeps) => {
     return <OperatorFundingsPage rows={rows} fourEyesKobo={fourEyesKobo} csrf={csrf} state={state} confirming={confirming} />;
   }
 
-  /** Run one administrator action and answer the page with its outcome (or its refusal, on the funding it was about). */
+  /**
+   * Run one administrator action and answer the page with its outcome (or its refusal, on the funding
+   * it was about); or with the confirmation it asks first, on the funding's card, whose form sends
+   * `fields` back to the same address.
+   */
   async function act(
     viewer: PortalViewer,
     csrf: string,
@@ -117,11 +123,27 @@ export const fundingAdmin = (deps: AppDeps) => {
     set: { status?: number | string },
     fundingId: string | undefined,
     values: Record<string, string | undefined>,
-    action: () => Promise<string>,
+    action: () => Promise<string | { ask: CreditStep; about: string; fields: Record<string, string | undefined> }>,
   ) {
     let state: FundingActionState;
     try {
-      state = { values: {}, done: await action() };
+      const outcome = await action();
+      state =
+        typeof outcome === "string"
+          ? { values: {}, done: outcome }
+          : {
+              fundingId: outcome.about,
+              values: {},
+              ask: {
+                ...outcome.ask,
+                id: `confirm-${outcome.about}`,
+                target: "#fundings",
+                action: new URL(request.url).pathname,
+                csrf,
+                fields: outcome.fields,
+                back: { label: "Go back without crediting", href: `/admin/fundings#funding-${outcome.about}` },
+              },
+            };
     } catch (error) {
       set.status = error instanceof CommandError ? error.status : 400;
       state = { fundingId, values, problem: problemOf(error) };
@@ -143,6 +165,15 @@ export const fundingAdmin = (deps: AppDeps) => {
         const values = formValues(body);
         return act(viewer, csrf, request, set, params.id, values, async () => {
           const input = confirmationFrom(values);
+          const step = confirmation(csrf, "funding.confirm", params.id, input.bankReference, input.amountKobo);
+          if (!step.given(values)) {
+            const funding = await fundingToConfirm(db, params.id);
+            return {
+              ask: transferStep(funding, await partnerName(funding.partnerId), input, fourEyesKobo),
+              about: funding.id,
+              fields: { bankReference: input.bankReference, amount: values.amount, ...step.fields },
+            };
+          }
           const { outcome } = await confirmTransfer(db, params.id, input, viewer, fourEyesKobo, new Date());
           return outcome === "awaiting_approval"
             ? `The confirmation of ${formatNaira(input.amountKobo)} waits for a second administrator's approval.`
@@ -153,21 +184,41 @@ export const fundingAdmin = (deps: AppDeps) => {
     )
     .post(
       "/admin/fundings/confirmations/:id/:decision",
-      async ({ viewer, csrf, request, params, set }) =>
+      async ({ viewer, csrf, request, params, body, set }) =>
         act(viewer, csrf, request, set, undefined, {}, async () => {
           if (params.decision !== "approve" && params.decision !== "reject") throw new CommandError(404, "no such decision");
-          const { funding, confirmation, outcome } = await decideConfirmation(db, params.id, params.decision, viewer, new Date());
+          // Approving credits the wallet: asked first. Rejecting moves nothing.
+          if (params.decision === "approve") {
+            const asked = await confirmationToApprove(db, params.id, viewer);
+            const step = confirmation(csrf, "funding.approve", params.id, asked.confirmation.amountKobo);
+            if (!step.given(formValues(body))) {
+              const askedBy = (await requesterEmails(db, [asked.confirmation.requestedBy])).get(asked.confirmation.requestedBy) ?? "another administrator";
+              return {
+                ask: approvalStep(asked.funding, asked.confirmation, await partnerName(asked.funding.partnerId), askedBy),
+                about: asked.funding.id,
+                fields: step.fields,
+              };
+            }
+          }
+          const { funding, confirmation: decided, outcome } = await decideConfirmation(db, params.id, params.decision, viewer, new Date());
           return outcome === "rejected"
             ? `The confirmation of ${funding.reference} is rejected: nothing was credited.`
-            : confirmationWords(outcome, confirmation.amountKobo);
+            : confirmationWords(outcome, decided.amountKobo);
         }),
       { portal: "admin" },
     )
     .post(
       "/admin/fundings/:id/:decision",
-      async ({ viewer, csrf, request, params, set }) =>
+      async ({ viewer, csrf, request, params, body, set }) =>
         act(viewer, csrf, request, set, params.id, {}, async () => {
           if (params.decision !== "credit-held" && params.decision !== "reject-held") throw new CommandError(404, "no such decision");
+          // Crediting is asked first; rejecting moves nothing (the browser asks, views/funding).
+          if (params.decision === "credit-held") {
+            const held = await heldToCredit(db, params.id);
+            const step = confirmation(csrf, "funding.credit-held", held.id, held.receivedKobo ?? 0);
+            if (!step.given(formValues(body)))
+              return { ask: heldCreditStep(held, await partnerName(held.partnerId), fourEyesKobo), about: held.id, fields: step.fields };
+          }
           const { funding, outcome } = await resolveHeld(
             db,
             params.id,

@@ -1,22 +1,26 @@
 import { Elysia } from "elysia";
 import { PolicyDetail, PolicyList, PolicyRows, PolicyStatusBlock } from "../../../views/policies/policies";
+import { ConfirmStep } from "../../../views/portal/confirm";
 import type { FormProblem } from "../../../views/portal/ui";
 import { Premium, QuotePage } from "../../../views/quotes/quote";
 import { CommandError } from "../../core/errors";
 import type { AppDeps } from "../../http/context";
+import { CONFIRMED_FIELD, confirmation } from "../../portal/confirm";
 import { csvDownload, csvOrRefusal } from "../../portal/export";
 import { notFound, redirectTo } from "../../portal/kit";
 import { listAnswer } from "../../portal/list";
 import { formValuesWithFiles, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { watToday } from "../../products/policy-helpers";
+import { consumerName, findConsumer } from "../consumers";
 import type { ServiceFacts } from "../manifest";
 import type { PolicyRecord } from "../policies";
 import { findPolicyByReference, hasCertificate, listPolicies, policyFilters, policyFilterValues } from "../policies";
 import { issueSeedsFromForm } from "../quotes";
-import { quoteAndIssue } from "./issuance";
+import { walletBalance } from "../wallet";
+import { quoteAndIssue, quoteAndIssuePreview } from "./issuance";
 import { certificateDownload, POLICY_CSV_COLUMNS, partnerPolicyView, policyCsvRows, policyList, policyRows, policyView, productOptions } from "./presenter";
-import { premiumPreview, productOf, quotePageView } from "./quote-presenter";
+import { issueStep, premiumPreview, productOf, quotePageView } from "./quote-presenter";
 
 const NOT_YOURS = "No policy with this reference on your account.";
 
@@ -130,6 +134,33 @@ export const quotePortal = (deps: AppDeps) => {
     );
   }
 
+  /** The question before a live policy is issued and paid, carrying the form's values back (to issue, or to change them). */
+  async function confirmIssue(
+    request: Request,
+    viewer: PortalViewer,
+    csrf: string,
+    values: Record<string, string | undefined>,
+    priced: PolicyRecord,
+    token: Record<string, string>,
+  ) {
+    const { _csrf: _token, [CONFIRMED_FIELD]: _earlier, ...carried } = values;
+    const consumer = await findConsumer(db, viewer.partnerId, priced.consumerId);
+    const insured = (consumer && consumerName(consumer.profile)) || "the consumer";
+    return page(
+      request,
+      { title: "Confirm the policy", active: "quote", viewer, csrf },
+      <ConfirmStep
+        id="quote-page"
+        level={1}
+        {...issueStep(priced, insured, await walletBalance(db, viewer.partnerId))}
+        action="/portal/quote/issue"
+        csrf={csrf}
+        fields={{ ...carried, ...token }}
+        back={{ label: "Change the details", action: "/portal/quote/form" }}
+      />,
+    );
+  }
+
   return new Elysia({ name: "portal-quotes" })
     .use(portalSession(deps))
     .get("/portal/quote", ({ viewer, csrf, request, query }) => render(request, viewer, csrf, { product: query.product, consumer: query.consumer }), {
@@ -146,7 +177,7 @@ export const quotePortal = (deps: AppDeps) => {
         const product = productOf(values.product);
         try {
           if (!product) throw new CommandError(400, "choose a product", "product");
-          const policy = await quoteAndIssue(db, {
+          const input = {
             actor: viewer,
             partnerId: viewer.partnerId,
             mode: viewer.mode,
@@ -155,7 +186,14 @@ export const quotePortal = (deps: AppDeps) => {
             ...issueSeedsFromForm(product, values),
             now: new Date(),
             insurerDelayMs: deps.config.INSURER_DELAY_MS,
-          });
+          };
+          // A live policy whose premium is paid now is issued only from its confirmation (a test one, or one the checks decline, moves no money).
+          if (viewer.mode === "live") {
+            const priced = await quoteAndIssuePreview(db, input);
+            const step = confirmation(csrf, "policy.issue", priced.reference, priced.productCode, priced.consumerId, priced.premiumKobo);
+            if (priced.status !== "d" && !step.given(values)) return confirmIssue(request, viewer, csrf, values, priced, step.fields);
+          }
+          const policy = await quoteAndIssue(db, input);
           return redirectTo(request, set, `/portal/policies/${encodeURIComponent(policy.reference)}`);
         } catch (error) {
           set.status = 400;

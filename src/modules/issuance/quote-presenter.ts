@@ -1,11 +1,15 @@
+import { coverPeriod } from "../../../views/format";
+import type { ConfirmStepProps } from "../../../views/portal/confirm";
 import type { ConsumerChoice } from "../../../views/quotes/quote";
 import { CommandError } from "../../core/errors";
 import { normaliseUuid } from "../../core/ids";
+import { formatNaira } from "../../core/money";
 import type { Database } from "../../db/client";
 import { problemOf } from "../../portal/page";
 import { isOnlyMissing } from "../../portal/words";
-import { findProduct, type Product } from "../../products";
+import { findProduct, type Product, productName } from "../../products";
 import { consumerName, findConsumer, listConsumers, wireConsumerId } from "../consumers";
+import type { PolicyRecord } from "../policies";
 import { quoteSeedFromForm } from "../quotes";
 import { productOptions } from "./presenter";
 
@@ -60,4 +64,35 @@ export function premiumPreview(values: FormValues) {
     if (error instanceof CommandError && isOnlyMissing(error.message)) return undefined;
     return { problem: problemOf(error) };
   }
+}
+
+/** What happens after a live policy's premium is paid, by how it is decided. */
+const AFTER_PAYMENT: Record<"a" | "insurer" | "review", string> = {
+  a: "The policy is approved at once and its certificate issued.",
+  insurer: "The policy goes to the insurer, who decides it; if it is declined, the premium comes back to your wallet.",
+  review: "The policy waits for the insurer's staff to review it; if it is declined, the premium comes back to your wallet.",
+};
+
+/**
+ * The confirmation of a live policy before it is issued and paid: the product, the insured, the
+ * cover and the premium taken from the wallet, with the balance before and after.
+ */
+export function issueStep(policy: PolicyRecord, insured: string, balanceKobo: number): Pick<ConfirmStepProps, "heading" | "lines" | "consequences" | "button"> {
+  const product = productName(policy.productCode);
+  return {
+    heading: `Issue a live policy for ${insured}?`,
+    lines: [
+      ["Product", product],
+      ["Insured", insured],
+      ["Transaction reference", policy.reference],
+      ["Cover", coverPeriod(policy.coverStart, policy.coverEnd)],
+      ["Premium", formatNaira(policy.premiumKobo)],
+      ["Wallet balance", `${formatNaira(balanceKobo)} now, ${formatNaira(balanceKobo - policy.premiumKobo)} after`],
+    ],
+    consequences: [
+      `${formatNaira(policy.premiumKobo)} is taken from your wallet now: this is a live policy, billed.`,
+      AFTER_PAYMENT[policy.status === "a" ? "a" : policy.route === "insurer" ? "insurer" : "review"],
+    ],
+    button: `Issue and pay ${formatNaira(policy.premiumKobo)}`,
+  };
 }
