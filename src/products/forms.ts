@@ -58,7 +58,7 @@ function setPath(target: Record<string, unknown>, path: string, value: unknown) 
  * "08031234567" are +2348031234567, "234 803…" gains its "+"; spaces, dashes and brackets go.
  * Anything else is passed on as typed, for the rules to refuse in their own words.
  */
-function nigerianPhone(typed: string): string {
+export function nigerianPhone(typed: string): string {
   const compact = typed.replace(/[\s\-().]/g, "");
   if (/^0[1-9]\d{9}$/.test(compact)) return `+234${compact.slice(1)}`;
   if (/^234[1-9]\d{9}$/.test(compact)) return `+${compact}`;

@@ -12,7 +12,8 @@ export interface RefundPreview {
 }
 
 export interface CancelFormProps {
-  reference: string;
+  /** The policy's number (or product) and whose it is (policyName). */
+  policyName: string;
   /** The reference the cancellation is stored under, drawn with the form: sending the form again is a repeat, not a second cancellation. */
   changeReference: string;
   productName: string;
@@ -59,14 +60,14 @@ export function CancelForm(props: CancelFormProps) {
   return (
     <section id="cancel">
       <h1>
-        Cancel policy <span safe>{props.reference}</span>
+        Cancel policy <span safe>{props.policyName}</span>
       </h1>
       <p safe>{props.productName}</p>
       <ProblemSummary problem={props.problem} inputs={["effectiveDate", "reason", "note"]} />
       <HxForm
         action={props.action}
         target="#cancel"
-        confirm={`Cancel policy ${props.reference}? This cannot be undone: the partner's systems are told at once.`}
+        confirm={`Cancel policy ${props.policyName}? This cannot be undone: the partner's systems are told at once.`}
         csrf={props.csrf}
       >
         <input type="hidden" name="id" value={props.changeReference} />
