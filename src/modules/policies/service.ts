@@ -201,7 +201,7 @@ interface FindKeys {
   plate: string | null;
   /** A Nigerian phone as people write it ("0803 123 4567", "08031234567", "8031234567", "+234…"), as stored. */
   phone: string | null;
-  /** The words of a name, each a prefix ("ada oka" finds Adaeze Okafor), as a tsquery; null without a letter. */
+  /** The words of a name, each a prefix ("ada oka" finds Adaeze Okafor), as a tsquery; null for text with a digit or no word. */
   nameWords: string | null;
 }
 
@@ -214,7 +214,8 @@ function findKeys(typed: string): FindKeys {
   const spaceless = upper.replace(/\s+/g, "");
   const compact = spaceless.replace(/[-.]/g, "");
   const phone = nigerianPhone(text);
-  const words = /\p{L}/u.test(text) ? (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 8) : [];
+  // A name is words of letters: text with a digit is a number, a plate or a phone, and one letter (an initial) would match a large part of the book.
+  const words = /\d/.test(text) ? [] : (text.toLowerCase().match(/\p{L}+/gu) ?? []).filter((word) => word.length > 1).slice(0, 8);
   return {
     policyNo: spaceless || null,
     imei: /^\d{15}$/.test(compact) ? `imei:${compact}` : null,
@@ -236,13 +237,15 @@ type FindValues = { [K in keyof FindKeys]: FindKeys[K] | Placeholder };
 function findCondition(keys: FindValues): SQL {
   const found = alias(policies, "found");
   const holder = alias(consumers, "holder");
+  // In a template an alias names itself only: its table is written out for FROM.
+  const policiesFound = sql`${policies} as "found"`;
   return sql`${policies.id} in (
-    select ${found.id} from ${found} where ${found.policyNo} = ${keys.policyNo}
-    union all select ${found.id} from ${found} where ${found.deviceId} = ${keys.imei}
-    union all select ${found.id} from ${found} where ${found.deviceId} = ${keys.serial}
-    union all select ${found.id} from ${found} where ${policyPlate(found)} = ${keys.plate}
-    union all select ${found.id} from ${found} where ${found.consumerId} in (
-      select ${holder.id} from ${holder}
+    select ${found.id} from ${policiesFound} where ${found.policyNo} = ${keys.policyNo}
+    union all select ${found.id} from ${policiesFound} where ${found.deviceId} = ${keys.imei}
+    union all select ${found.id} from ${policiesFound} where ${found.deviceId} = ${keys.serial}
+    union all select ${found.id} from ${policiesFound} where ${policyPlate(found)} = ${keys.plate}
+    union all select ${found.id} from ${policiesFound} where ${found.consumerId} in (
+      select ${holder.id} from ${consumers} as "holder"
       where ${consumerPhone(holder)} = ${keys.phone} or ${consumerNameWords(holder)} @@ to_tsquery('simple', ${keys.nameWords})))`;
 }
 
