@@ -154,7 +154,7 @@ test("a partner cancels a policy: the refund is shown before confirming, the pol
   await signIn(page, demoPartner);
   await page.goto(`/portal/policies/${policy.id}`);
   await page.getByRole("link", { name: "Cancel the policy" }).click();
-  await expect(page.getByRole("heading", { name: `Cancel policy ${policy.id}` })).toBeVisible();
+  await expect(page.getByRole("heading", { name: `Cancel policy ${policy.policyNo} (Kemi Bello)` })).toBeVisible();
   const preview = page.locator("#refund-preview");
   await expect(preview).toContainText("₦7,200.00 (a test policy: no money moves)");
   await expect(preview).toContainText("The cover stops as soon as you confirm.");
@@ -169,7 +169,7 @@ test("a partner cancels a policy: the refund is shown before confirming, the pol
   await screenshot(page, "cancel-policy");
   await page.getByRole("button", { name: "Cancel the policy" }).click();
   await expect(page).toHaveURL(new RegExp(`/portal/policies/${policy.id}$`));
-  expect(asked).toContain(`Cancel policy ${policy.id}?`);
+  expect(asked).toContain(`Cancel policy ${policy.policyNo} (Kemi Bello)?`);
   await expect(page.locator("#policy-status")).toContainText("Cancelled");
   await expect(page.locator("#policy-status")).toContainText("sold or replaced (Phone sold)");
   await expect(page.locator("#policy-status")).toContainText("₦7,200.00 would have come back");
@@ -199,9 +199,9 @@ test("renewing from the expiring list: the new premium and cover before confirmi
   await signIn(page, demoPartner);
   await page.getByRole("link", { name: "Expiring within 30 days" }).click();
   await expect(page).toHaveURL(/\/portal\/policies\?expiring=30$/);
-  await page.getByRole("link", { name: policy.id }).click();
+  await page.getByRole("link", { name: policy.policyNo }).click();
   await page.getByRole("link", { name: "Renew the policy" }).click();
-  await expect(page.getByRole("heading", { name: `Renew policy ${policy.id}` })).toBeVisible();
+  await expect(page.getByRole("heading", { name: `Renew policy ${policy.policyNo} (Chidi Nwosu)` })).toBeVisible();
   await expect(page.locator("main dl")).toContainText("₦5,000.00 (test mode: nothing is paid)");
   await expectAccessible(page);
   await screenshot(page, "renew-policy");
@@ -238,8 +238,8 @@ test("the operator reinstates a cancelled policy: what is paid back and the gap 
   const admin = await (await browser.newContext()).newPage();
   admin.on("dialog", (dialog) => void dialog.accept());
   await signIn(admin, operatorAdmin);
-  await admin.goto("/admin/policies?status=c");
-  await admin.getByRole("link", { name: policy.id }).click();
+  await admin.goto("/admin/policies?status=c&mode=test");
+  await admin.getByRole("link", { name: policy.policyNo }).click();
   await expect(admin.locator("#policy-status")).toContainText("Cancelled");
   await admin.getByRole("link", { name: "Reinstate the policy" }).click();
   await expect(admin.locator("main dl")).toContainText("Nothing (a test policy: no money moves)");
@@ -273,7 +273,7 @@ test("a partner changes a policy's device: the change and its price before confi
   await signIn(page, demoPartner);
   await page.goto(`/portal/policies/${policy.id}`);
   await page.getByRole("link", { name: "Change the policy" }).click();
-  await expect(page.getByRole("heading", { name: `Change policy ${policy.id}` })).toBeVisible();
+  await expect(page.getByRole("heading", { name: `Change policy ${policy.policyNo} (Tunde Ade)` })).toBeVisible();
   await expect(page.getByLabel("IMEI", { exact: true })).toHaveValue(first);
   await page.getByLabel("Model", { exact: true }).fill("Camon 30");
   await page.getByLabel("IMEI", { exact: true }).fill(replacement);

@@ -42,6 +42,7 @@ const viewer = {
   navigation: [{ href: EVIL, label: EVIL, key: "dashboard" }],
 };
 const policy = {
+  title: EVIL,
   reference: EVIL,
   productName: EVIL,
   productCode: "vhcl-tprt-1111",
@@ -65,6 +66,7 @@ const policy = {
 };
 const policyRow = {
   reference: EVIL,
+  policyNo: EVIL,
   productName: EVIL,
   consumerName: EVIL,
   partnerName: EVIL,
@@ -149,7 +151,8 @@ const views: [string, () => JSX.Element | string][] = [
         more={null}
         filters={{ status: EVIL }}
         products={[{ value: EVIL, label: EVIL }]}
-        withPartner
+        partners={[{ value: EVIL, label: EVIL }]}
+        count={{ count: 1, more: false }}
         problem={{ message: EVIL, input: "from", more: [{ message: EVIL }] }}
       />
     ),

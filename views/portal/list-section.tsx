@@ -8,6 +8,23 @@ import type { Children } from "@kitajs/html";
 import { type FieldSpec, Fields, namesOf } from "../shared-forms/record";
 import { type Column, DownloadLink, type FormProblem, type FormValues, MoreRows, ProblemSummary, Table } from "./ui";
 
+/** A list's count: `more` when there are more than `count` (a count stops somewhere on a large book). */
+export interface ListCount {
+  count: number;
+  more: boolean;
+}
+
+/** How many the filters select, in words: "1 policy", "24 policies", "More than 10,000 policies". */
+function CountLine(props: { count: ListCount; one: string; many: string }) {
+  const { count, more } = props.count;
+  const words = more ? `More than ${count.toLocaleString("en-NG")} ${props.many}` : `${count.toLocaleString("en-NG")} ${count === 1 ? props.one : props.many}`;
+  return (
+    <p class="list-count" role="status" safe>
+      {words}
+    </p>
+  );
+}
+
 /** A list's filters (a GET form), with a refused filter's message when its input is not on the page. */
 function FilterForm(props: { action: string; fields: readonly FieldSpec[]; values: FormValues; problem?: FormProblem }) {
   return (
@@ -50,6 +67,8 @@ export function ListSection(props: {
   empty: string;
   emptyFiltered?: string;
   caption?: string;
+  /** How many the filters select, and what they are called, when the list counts. */
+  total?: { count?: ListCount; one: string; many: string };
   children: Children;
 }) {
   const filtered = Object.values(props.values).some(Boolean);
@@ -58,6 +77,7 @@ export function ListSection(props: {
       {props.heading}
       <FilterForm action={props.action} fields={props.filters} values={props.values} problem={props.problem} />
       <DownloadLink href={props.exportHref} />
+      {props.total?.count ? <CountLine count={props.total.count} one={props.total.one} many={props.total.many} /> : ""}
       <Table columns={props.columns} count={props.count} empty={filtered && props.emptyFiltered ? props.emptyFiltered : props.empty} caption={props.caption}>
         {props.children}
       </Table>

@@ -17,15 +17,16 @@ import { watToday } from "../../products/policy-helpers";
 import { consumerDocument, DOCUMENT_FIELDS, wireConsumerId } from "../consumers";
 import { configuredRegistry, vinDecoderAt } from "../enrichment";
 import type { ServiceFacts } from "../manifest";
-import { partnerNames } from "../partners";
+import { businessPartners, partnerNames } from "../partners";
 import type { PolicyRecord } from "../policies";
-import { hasCertificate, listPolicies, policiesByIds, policyFilters, policyFilterValues, reviewForm } from "../policies";
+import { hasCertificate, listPolicies, policiesByIds, reviewForm } from "../policies";
 import {
   certificateDownload,
   POLICY_CSV_COLUMNS,
   pendingRow,
   policyCsvRows,
   policyList,
+  policyListFilters,
   policyRows,
   policyView,
   productOptions,
@@ -114,7 +115,7 @@ export const policyAdmin = (deps: AppDeps, { policyLifecycle }: ServiceFacts) =>
       "/admin/policies.csv",
       ({ query, set }) =>
         csvOrRefusal(set, () => {
-          const filters = policyFilters(policyFilterValues(query));
+          const filters = policyListFilters({}, query);
           return csvDownload({
             filename: `transactions-${watToday(new Date())}`,
             columns: ["Partner", ...POLICY_CSV_COLUMNS],
@@ -138,16 +139,17 @@ export const policyAdmin = (deps: AppDeps, { policyLifecycle }: ServiceFacts) =>
         listAnswer(ctx, policyList(db, {}, "/admin/policies", rowsOf), {
           shell: { title: "Transactions", active: "policies", viewer: ctx.viewer, csrf: ctx.csrf },
           rows: (list) => <PolicyRows rows={list.rows} more={list.more} withPartner />,
-          page: (list) => (
+          page: async (list) => (
             <PolicyList
               title="All partners' transactions"
               action="/admin/policies"
               rows={list.rows}
               more={list.more}
               filters={list.values}
+              count={list.count}
               problem={list.problem}
               products={productOptions()}
-              withPartner
+              partners={(await businessPartners(db)).map((p) => ({ value: p.id, label: p.name }))}
               exportHref={list.exportHref}
             />
           ),
@@ -172,7 +174,7 @@ export const policyAdmin = (deps: AppDeps, { policyLifecycle }: ServiceFacts) =>
         if (reviewing) view.pendingText = "Waiting for your review.";
         return page(
           request,
-          { title: `Policy ${policy.reference}`, active: reviewing ? "approvals" : "policies", viewer, csrf },
+          { title: view.title, active: reviewing ? "approvals" : "policies", viewer, csrf },
           <PolicyDetail policy={view}>{reviewing ? await desk(policy, csrf) : ""}</PolicyDetail>,
         );
       },

@@ -15,11 +15,21 @@ import { watToday } from "../../products/policy-helpers";
 import { consumerName, findConsumer } from "../consumers";
 import type { ServiceFacts } from "../manifest";
 import type { PolicyRecord } from "../policies";
-import { findPolicyByReference, hasCertificate, listPolicies, policyFilters, policyFilterValues } from "../policies";
+import { findPolicyByReference, hasCertificate, listPolicies } from "../policies";
 import { issueSeedsFromForm } from "../quotes";
 import { walletBalance } from "../wallet";
 import { quoteAndIssue, quoteAndIssuePreview } from "./issuance";
-import { certificateDownload, POLICY_CSV_COLUMNS, partnerPolicyView, policyCsvRows, policyList, policyRows, policyView, productOptions } from "./presenter";
+import {
+  certificateDownload,
+  POLICY_CSV_COLUMNS,
+  partnerPolicyView,
+  policyCsvRows,
+  policyList,
+  policyListFilters,
+  policyRows,
+  policyView,
+  productOptions,
+} from "./presenter";
 import { issueStep, premiumPreview, productOf, quotePageView } from "./quote-presenter";
 
 const NOT_YOURS = "No policy with this reference on your account.";
@@ -47,6 +57,7 @@ export const policyPortal = (deps: AppDeps, { policyLifecycle }: ServiceFacts) =
                 rows={list.rows}
                 more={list.more}
                 filters={list.values}
+                count={list.count}
                 problem={list.problem}
                 products={productOptions()}
                 exportHref={list.exportHref}
@@ -60,7 +71,7 @@ export const policyPortal = (deps: AppDeps, { policyLifecycle }: ServiceFacts) =
       "/portal/policies.csv",
       ({ viewer, query, set }) =>
         csvOrRefusal(set, () => {
-          const filters = policyFilters(policyFilterValues(query));
+          const filters = policyListFilters({ partnerId: viewer.partnerId }, query);
           return csvDownload({
             filename: `policies-${watToday(new Date())}`,
             columns: POLICY_CSV_COLUMNS,
@@ -76,7 +87,7 @@ export const policyPortal = (deps: AppDeps, { policyLifecycle }: ServiceFacts) =
         const policy = await policyOf(viewer.partnerId, params.reference);
         if (!policy) return page(request, { title: "Not found", active: "policies", viewer, csrf }, notFound(set, NOT_YOURS));
         const view = await partnerPolicyView(db, deps.config, policyLifecycle, policy, hrefOf(policy));
-        return page(request, { title: `Policy ${policy.reference}`, active: "policies", viewer, csrf }, <PolicyDetail policy={view} />);
+        return page(request, { title: view.title, active: "policies", viewer, csrf }, <PolicyDetail policy={view} />);
       },
       { portal: "partner" },
     )

@@ -17,17 +17,29 @@ import { registryAnswer, type VinDecoder, validVin } from "../enrichment";
 import { planNoOfPolicy } from "../financing";
 import type { ServiceFacts } from "../manifest";
 import type { PolicyRecord } from "../policies";
-import { hasCertificate, latestQuote, listPolicies, type PolicyFilters, policyContext, policyFilters, policyFilterValues, storedTerms } from "../policies";
+import {
+  countPolicies,
+  hasCertificate,
+  insuredName,
+  latestQuote,
+  listPolicies,
+  type PolicyFilters,
+  policyContext,
+  policyFilters,
+  policyFilterValues,
+  policyName,
+  storedTerms,
+} from "../policies";
 
 export const productOptions = () => allProductCodes().map((code) => ({ value: code, label: productName(code) }));
 
-/** What every list of policies shows of one: reference, product, the consumer's name (cached lookup), status, premium. */
+/** What every list of policies shows of one: number and reference, product, the insured's name (cached lookup), status, premium. */
 export async function policyLine(db: Database, p: PolicyRecord) {
-  const consumer = await findConsumer(db, p.partnerId, p.consumerId);
   return {
     reference: p.reference,
+    policyNo: p.policyNo,
     productName: productName(p.productCode),
-    consumerName: consumer ? consumerName(consumer.profile) : "—",
+    consumerName: await insuredName(db, p),
     status: p.status,
     premiumKobo: p.premiumKobo,
   };
@@ -166,14 +178,15 @@ export async function policyView(
   base: string,
   consumerHref: string,
 ): Promise<PolicyView> {
-  const [consumer, changes] = await Promise.all([findConsumer(db, policy.partnerId, policy.consumerId), lifecycle(db, policy, base, new Date())]);
+  const [insured, changes] = await Promise.all([insuredName(db, policy), lifecycle(db, policy, base, new Date())]);
   const product = findProduct(policy.productCode);
   const hosted = hasCertificate(policy) && (policy.mode === "test" || product.family.policy.certificate(product.type).delivery === "hosted");
   return {
+    title: policyName(policy, insured),
     reference: policy.reference,
     productName: productName(policy.productCode),
     productCode: policy.productCode,
-    consumerName: consumer ? consumerName(consumer.profile) : "—",
+    consumerName: insured,
     consumerHref,
     status: policy.status,
     statusNote: policy.statusNote,
@@ -212,7 +225,11 @@ export async function partnerPolicyView(db: Database, config: Config, lifecycle:
   return view;
 }
 
-/** The policies of `scope` (its page at `path`) the query's filters select; a refused filter (a date, a page) gives no rows and its refusal beside its input. */
+/**
+ * The policies of `scope` (its page at `path`) the query's filters select, counted; a refused filter
+ * (a date, a page, a text too long to find) gives no rows and its refusal beside its input. Without a
+ * partner's scope it is the operator's list, with the operator's filters (partner, mode).
+ */
 export const policyList = (
   db: Database,
   scope: { partnerId?: string },
@@ -220,11 +237,16 @@ export const policyList = (
   rows: (items: PolicyRecord[]) => Promise<PolicyRow[]>,
 ): ListSource<Record<string, string>, PolicyFilters, PolicyRecord, PolicyRow> => ({
   path,
-  values: policyFilterValues,
-  filters: (query) => policyFilters(policyFilterValues(query)),
+  values: (query) => policyFilterValues(query, !scope.partnerId),
+  filters: (query) => policyListFilters(scope, query),
   fetch: (filters, paging) => listPolicies(db, scope, filters, paging),
+  count: (filters) => countPolicies(db, scope, filters),
   rows,
 });
+
+/** The filters of a policies list of `scope` (its page, its CSV) as the query gives them: the operator's list has its own (partner, mode). */
+export const policyListFilters = (scope: { partnerId?: string }, query: Record<string, string | undefined>) =>
+  policyFilters(policyFilterValues(query, !scope.partnerId), !scope.partnerId);
 
 /** The certificate of an approved policy as a download. */
 export async function certificateDownload(db: Database, config: Config, policy: PolicyRecord, set: { headers: Record<string, unknown>; status?: unknown }) {

@@ -18,7 +18,7 @@ import { watToday } from "../../products/policy-helpers";
 import type { FormField } from "../../products/types";
 import { partnerNames } from "../partners";
 import type { FactChange, PolicyRecord } from "../policies";
-import { type CancellationRecord, cancellationOf, type EndorsementRecord, endorsementsOf } from "../policies";
+import { type CancellationRecord, cancellationOf, type EndorsementRecord, endorsementsOf, policyTitle } from "../policies";
 import { type CancellationTerms, quoteCancellation } from "./cancellation";
 import type { Canceller } from "./changes";
 import { checkChangeable, endorsableFields, quoteEndorsement } from "./endorsements";
@@ -102,7 +102,7 @@ export async function cancelFormView(
   const effectiveDate = form.values.effectiveDate?.trim() || undefined;
   const { preview } = await refundPreview(db, canceller, policy, effectiveDate, now);
   return {
-    reference: policy.reference,
+    policyName: await policyTitle(db, policy),
     changeReference: changeReferenceOf(form.values),
     productName: productName(policy.productCode),
     backHref: base,
@@ -135,6 +135,7 @@ function cancellationSummary(policy: PolicyRecord, cancellation: CancellationRec
 
 /** The confirmation page of a change (`verb`) to `policy` at `base`: its lines, or why it cannot be made (a refusal in words). */
 async function confirmationOf(
+  db: Database,
   verb: "Reinstate" | "Renew",
   policy: PolicyRecord,
   base: string,
@@ -144,7 +145,7 @@ async function confirmationOf(
 ): Promise<ConfirmChangeProps> {
   const shell = {
     verb,
-    reference: policy.reference,
+    policyName: await policyTitle(db, policy),
     changeReference: changeReferenceOf(),
     productName: productName(policy.productCode),
     backHref: base,
@@ -161,7 +162,7 @@ async function confirmationOf(
 
 /** The reinstatement page of `policy`: what is paid back and the gap it leaves, or why it cannot be. */
 export function reinstateView(db: Database, canceller: Canceller, policy: PolicyRecord, base: string, csrf: string, now: Date, problem?: string) {
-  return confirmationOf("Reinstate", policy, base, csrf, problem, async () => {
+  return confirmationOf(db, "Reinstate", policy, base, csrf, problem, async () => {
     const { plan, owedKobo, gap } = await assessReinstatement(db, policy, now);
     // A lapsed policy's missed installments are the consumer's to pay: recorded on the plan, not taken from the wallet.
     const owed = plan
@@ -200,7 +201,7 @@ export function renewView(
   insurerDelayMs: number,
   problem?: string,
 ) {
-  return confirmationOf("Renew", policy, base, csrf, problem, async () => {
+  return confirmationOf(db, "Renew", policy, base, csrf, problem, async () => {
     const { renewal } = await quoteRenewal(db, canceller, { policyId: policy.id }, now, insurerDelayMs);
     const premium =
       policy.mode === "test"
@@ -302,7 +303,7 @@ export async function changeFormView(
   now: Date,
 ): Promise<ChangeFormProps> {
   const shell = {
-    reference: policy.reference,
+    policyName: await policyTitle(db, policy),
     changeReference: changeReferenceOf(form.values),
     productName: productName(policy.productCode),
     backHref: base,
@@ -350,7 +351,7 @@ export async function changeDecisionView(
   const pending = (await endorsementsOf(db, policy.id)).filter((e) => e.status === "pending");
   if (!pending.length) return null;
   return {
-    reference: policy.reference,
+    policyName: await policyTitle(db, policy),
     productName: productName(policy.productCode),
     backHref: base,
     approveAction: `${base}/change/approve`,

@@ -107,6 +107,11 @@ export async function partnerNames(db: Database, partnerIds?: string[]): Promise
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 
+/** The partners an operator's list filters by, by name: the administrators' own operator account is not one of them. */
+export function businessPartners(db: Database): Promise<{ id: string; name: string }[]> {
+  return db.select({ id: partners.id, name: partners.name }).from(partners).where(eq(partners.isAdmin, false)).orderBy(asc(partners.name));
+}
+
 /** A batch of the operator's rows (a list's page, an export's batch) with each one's partner name, the names read once for the batch. */
 export async function rowsWithPartner<T extends { partnerId: string }, Row = CsvValue[]>(
   db: Database,
