@@ -78,8 +78,8 @@ describe("the operator's page of a partner", () => {
     // Users, with role and status.
     expect(page.text).toContain(p.portal.email);
     expect(page.text).toContain(staffEmail);
-    expect(page.text).toContain("<td>Owner</td>");
-    expect(page.text).toContain("<td>Staff</td>");
+    expect(page.text).toContain('<td data-label="Role">Owner</td>');
+    expect(page.text).toContain('<td data-label="Role">Staff</td>');
     // The newest policies, each to its page; the live top-up; the statements, each to the month's statement of this partner.
     expect(page.text).toMatch(new RegExp(`<a href="/admin/policies/[0-9a-f-]{36}">${reference}</a>`));
     expect(page.text).toContain(`<td>${topUp}</td>`);
@@ -123,7 +123,7 @@ describe("the administrators page", () => {
     expect((await second.get("/admin/fundings")).status).toBe(200);
     const list = await admin.get("/admin/administrators");
     expect(list.text).toContain(email);
-    expect(list.text).toContain("<td>Administrator</td>");
+    expect(list.text).toContain('<td data-label="Role">Administrator</td>');
     expect(list.text).not.toContain('id="one-time-password"');
     expect(await auditOf(operator.partnerId, "admin.invite")).toMatchObject([{ actor: operator.portal.email, subject: email }]);
     const audit = await admin.get("/admin/audit");

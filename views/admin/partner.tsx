@@ -1,20 +1,11 @@
-import { dateTime, day, naira } from "../format";
+import { day, naira } from "../format";
 import { FundingList, type FundingRow } from "../funding/funding";
-import { ROLE_TEXT, UserStatus } from "../partners/team";
+import { UserCells, type UserRow } from "../partners/team";
 import { type PolicyRow, PolicyRows, policyColumns } from "../policies/policies";
 import { Badge, Table } from "../portal/ui";
 
-export interface PartnerUser {
-  name: string;
-  email: string;
-  role: keyof typeof ROLE_TEXT;
-  active: boolean;
-  mustChangePassword: boolean;
-  lastSignInAt: Date | null;
-}
-
 /** A month's statement in short: what the partner owed for it and where the wallet ended. */
-export interface StatementLine {
+interface StatementLine {
   /** The month in words ("November 2026 so far"). */
   label: string;
   netDueKobo: number;
@@ -26,7 +17,7 @@ export interface PartnerPageProps {
   partner: { id: string; name: string; mode: "test" | "live"; suspended: boolean; enrichment: boolean; createdAt: Date };
   liveBalanceKobo: number;
   testBalanceKobo: number;
-  users: PartnerUser[];
+  users: UserRow[];
   /** The newest few, each linking to the policy's page. */
   policies: PolicyRow[];
   fundings: FundingRow[];
@@ -82,16 +73,11 @@ export function PartnerPage(props: PartnerPageProps) {
         caption={`Portal users of ${p.name}`}
         count={props.users.length}
         empty="No users."
+        stacked
       >
         {props.users.map((u) => (
           <tr>
-            <td safe>{u.name}</td>
-            <td safe>{u.email}</td>
-            <td>{ROLE_TEXT[u.role]}</td>
-            <td>
-              <UserStatus user={u} />
-            </td>
-            <td>{u.lastSignInAt ? dateTime(u.lastSignInAt) : "never"}</td>
+            <UserCells user={u} />
           </tr>
         ))}
       </Table>

@@ -13,6 +13,9 @@ interface TeamMember {
 }
 
 /** The two teams this page shows: a partner's portal users (the owner's), or the operator's administrators (each administrator's). */
+/** What a list of portal users shows of each. */
+export type UserRow = Omit<TeamMember, "id" | "createdAt">;
+
 export const TEAMS = {
   partner: {
     title: "Team",
@@ -49,7 +52,7 @@ export interface TeamProps {
   csrf: string;
 }
 
-export const ROLE_TEXT = { owner: "Owner", staff: "Staff", admin: "Administrator" } as const;
+const ROLE_TEXT = { owner: "Owner", staff: "Staff", admin: "Administrator" } as const;
 
 function Invited(props: { invited: NonNullable<TeamProps["invited"]> }) {
   const i = props.invited;
@@ -70,11 +73,31 @@ function Invited(props: { invited: NonNullable<TeamProps["invited"]> }) {
 }
 
 /** Whether a portal user can sign in: active, invited (not signed in with their own password yet) or deactivated. */
-export function UserStatus(props: { user: Pick<TeamMember, "active" | "mustChangePassword"> }) {
+function UserStatus(props: { user: Pick<TeamMember, "active" | "mustChangePassword"> }) {
   const u = props.user;
   if (!u.active) return <Badge tone="bad" text="Deactivated" />;
   if (u.mustChangePassword) return <Badge tone="wait" text="Invited" />;
   return <Badge tone="ok" text="Active" />;
+}
+
+/** A portal user's name (the row's heading), e-mail, role, status and last sign-in, named on a phone where the table stacks. */
+export function UserCells(props: { user: UserRow }) {
+  const u = props.user;
+  return (
+    <>
+      <th scope="row" safe>
+        {u.name}
+      </th>
+      <td data-label="E-mail" safe>
+        {u.email}
+      </td>
+      <td data-label="Role">{ROLE_TEXT[u.role]}</td>
+      <td data-label="Status">
+        <UserStatus user={u} />
+      </td>
+      <td data-label="Last signed in">{u.lastSignInAt ? dateTime(u.lastSignInAt) : "never"}</td>
+    </>
+  );
 }
 
 /** The team page: the owner's users of a partner account, or the operator's administrators; invite, deactivate, reactivate. */
@@ -82,20 +105,14 @@ export function TeamPage(props: TeamProps) {
   const team = TEAMS[props.team];
   return (
     <section id="team">
-      <h1 safe>{team.title}</h1>
+      <h1>{team.title}</h1>
       <ProblemSummary problem={props.problem} />
       {props.invited ? <Invited invited={props.invited} /> : ""}
       <Done text={props.done} />
-      <Table columns={["Name", "E-mail", "Role", "Status", "Last signed in", "Action"]} caption={team.caption}>
+      <Table columns={["Name", "E-mail", "Role", "Status", "Last signed in", "Action"]} caption={team.caption} stacked>
         {props.users.map((u) => (
           <tr>
-            <td safe>{u.name}</td>
-            <td safe>{u.email}</td>
-            <td>{ROLE_TEXT[u.role]}</td>
-            <td>
-              <UserStatus user={u} />
-            </td>
-            <td>{u.lastSignInAt ? dateTime(u.lastSignInAt) : "never"}</td>
+            <UserCells user={u} />
             <td>
               {u.id === props.viewerId ? (
                 <span class="muted">You</span>
@@ -119,10 +136,8 @@ export function TeamPage(props: TeamProps) {
         ))}
       </Table>
       <div class="card">
-        <h2 safe>{team.invite}</h2>
-        <p class="muted" safe>
-          {team.note}
-        </p>
+        <h2>{team.invite}</h2>
+        <p class="muted">{team.note}</p>
         <ProblemSummary problem={props.invite.problem} inputs={["email", "name"]} />
         <HxForm action={team.href} target="#team" csrf={props.csrf}>
           <Input name="name" label="Name" required value={props.invite.values.name} problem={props.invite.problem} autocomplete="off" />
