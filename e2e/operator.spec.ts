@@ -89,11 +89,11 @@ test("an administrator invites a second one, who signs in with the one-time pass
   });
   await page.goto("/admin/administrators");
   await page.getByRole("button", { name: `Deactivate ${email}` }).click();
-  await expect(page.getByRole("status")).toContainText(`${email} is deactivated and signed out everywhere.`);
+  await expect(page.locator("#team .success")).toHaveText(`${email} is deactivated and signed out everywhere.`);
   expect(asked).toEqual([`Deactivate ${email}? They are signed out at once.`]);
   await expect(page.getByRole("row", { name: new RegExp(email) })).toContainText("Deactivated");
   await page.getByRole("button", { name: `Reactivate ${email}` }).click();
-  await expect(page.getByRole("status")).toContainText(`${email} can sign in again.`);
+  await expect(page.locator("#team .success")).toHaveText(`${email} can sign in again.`);
   await screenshot(page, "operator-administrator-reactivated-desktop");
 });
 
