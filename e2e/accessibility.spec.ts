@@ -37,6 +37,7 @@ const adminNav = [
   "/admin/consumers",
   "/admin/claims",
   "/admin/partners",
+  "/admin/administrators",
   "/admin/financing",
   "/admin/commissions",
   "/admin/statements",

@@ -221,6 +221,16 @@ const ROUTES: Record<string, Route> = {
     fields: ["change"],
     plausible: { change: ["enrichment-on", "enrichment-off", "suspend", "reinstate"] },
   },
+  "admin partner page": { who: "operator", method: "GET", path: (p) => `/admin/partners/${p}`, genuineParam: target.partnerId, fields: [] },
+  "admin administrator invite": { who: "operator", method: "POST", path: () => "/admin/administrators", fields: ["email", "name"] },
+  // Hostile values only: a genuine id would switch off one of the fuzz operator's administrators (never itself: refused).
+  "admin administrator change": {
+    who: "operator",
+    method: "POST",
+    path: (p) => `/admin/administrators/${p}/deactivate`,
+    genuineParam: crypto.randomUUID(),
+    fields: [],
+  },
   "admin policy review": {
     who: "operator",
     method: "POST",

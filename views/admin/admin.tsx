@@ -101,7 +101,11 @@ export function PartnerRows(props: { rows: PartnerRow[]; csrf: string }) {
     <>
       {props.rows.map((p) => (
         <tr id={`partner-${p.partnerId}`}>
-          <td safe>{p.name}</td>
+          <td>
+            <a href={`/admin/partners/${p.partnerId}`} safe>
+              {p.name}
+            </a>
+          </td>
           <td>
             <code safe>{p.partnerId}</code>
           </td>

@@ -403,7 +403,7 @@ export function ClaimDetail(props: {
               </>
             ),
           },
-          c.reference ? ["Your reference", c.reference] : false,
+          c.reference ? [c.partnerName === undefined ? "Your reference" : "The partner's reference", c.reference] : false,
           ["Incident", day(c.incidentDate)],
           ["What happened", c.description],
           ["Submitted", dateTime(c.createdAt)],

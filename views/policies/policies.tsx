@@ -23,7 +23,7 @@ export interface PolicyRow {
 
 const statusTone = (status: string) => (status === "a" ? "ok" : status === "p" ? "wait" : status === "e" ? "info" : "bad");
 
-const policyColumns = (withPartner?: boolean): Column[] => [
+export const policyColumns = (withPartner?: boolean): Column[] => [
   "Policy",
   withPartner && "Partner",
   "Insured",

@@ -9,6 +9,9 @@ import type { AuditRecord } from "./service";
 /** Each audited action in words (the stored names are for queries and exports). */
 const ACTION_TEXT: Record<string, string> = {
   "account.mode": "Account mode switched",
+  "admin.deactivate": "Administrator deactivated",
+  "admin.invite": "Administrator invited",
+  "admin.reactivate": "Administrator reactivated",
   "claim.review": "Claim reviewed",
   "claim.submit": "Claim submitted",
   "claim.withdraw": "Claim withdrawn",

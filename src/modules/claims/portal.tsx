@@ -12,8 +12,8 @@ import { watToday } from "../../products/policy-helpers";
 import { findPolicyByReference } from "../policies";
 import { claimNoOf, claimRequestFrom, documentPositionOf, parseClaimSeed, submitSeed, submitSeedFrom, withdrawSeedFrom } from "./model";
 import {
-  CLAIM_CSV_COLUMNS,
   canWithdraw,
+  claimCsvColumns,
   claimCsvRow,
   claimFiltersOf,
   claimList,
@@ -88,7 +88,7 @@ export const claimPortal = (deps: AppDeps) => {
           const filters = claimFiltersOf(query);
           return csvDownload({
             filename: `claims-${watToday(new Date())}`,
-            columns: CLAIM_CSV_COLUMNS,
+            columns: claimCsvColumns("partner"),
             page: (limit, cursor) => listClaims(db, { partnerId: viewer.partnerId }, filters, { limit, cursor }),
             rows: async (items) => items.map((c) => claimCsvRow(c)),
           });

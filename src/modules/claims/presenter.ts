@@ -173,10 +173,11 @@ export function claimFiltersOf(query: Record<string, string | undefined>) {
   return filters;
 }
 
-/** The columns of a claims CSV (the operator's adds the partner first). */
-export const CLAIM_CSV_COLUMNS = [
+/** The columns of a claims CSV: the partner's, or the operator's (the partner first, and whose the reference is). */
+export const claimCsvColumns = (reader: "partner" | "operator") => [
+  ...(reader === "operator" ? ["Partner"] : []),
   "Claim number",
-  "Your reference",
+  reader === "partner" ? "Your reference" : "The partner's reference",
   "Policy",
   "Product code",
   "Status",
@@ -189,7 +190,7 @@ export const CLAIM_CSV_COLUMNS = [
   "Mode",
   "Submitted (WAT)",
   "Last change (WAT)",
-] as const;
+];
 
 const nairaOrBlank = (kobo: number | null) => (kobo === null ? null : toNaira(kobo));
 

@@ -17,7 +17,7 @@ import { watToday } from "../../products/policy-helpers";
 import { consumerDocument, DOCUMENT_FIELDS, wireConsumerId } from "../consumers";
 import { configuredRegistry, vinDecoderAt } from "../enrichment";
 import type { ServiceFacts } from "../manifest";
-import { businessPartners, partnerNames } from "../partners";
+import { partnerChoices, partnerNames } from "../partners";
 import type { PolicyRecord } from "../policies";
 import { hasCertificate, listPolicies, policiesByIds, reviewForm } from "../policies";
 import {
@@ -149,7 +149,7 @@ export const policyAdmin = (deps: AppDeps, { policyLifecycle }: ServiceFacts) =>
               count={list.count}
               problem={list.problem}
               products={productOptions()}
-              partners={(await businessPartners(db)).map((p) => ({ value: p.id, label: p.name }))}
+              partners={await partnerChoices(db)}
               exportHref={list.exportHref}
             />
           ),

@@ -24,7 +24,8 @@ const ASKED_FIRST = new Set(["suspend", "reinstate"]);
 /** The operator's partner administration: create partners, activate vehicle checks, suspend. */
 export const partnerAdmin = (deps: AppDeps) => {
   const db = deps.database.db;
-  const rows = async (): Promise<PartnerRow[]> => (await listPartners(db)).map(({ keys: _keys, ...p }) => p);
+  // The operator's own accounts are where its administrators sign in, not partners (/admin/administrators).
+  const rows = async (): Promise<PartnerRow[]> => (await listPartners(db)).filter((p) => !p.admin).map(({ keys: _keys, ...p }) => p);
   const partnersPage = async (request: Request, viewer: PortalViewer, csrf: string, props: Omit<Parameters<typeof PartnersPage>[0], "rows" | "csrf">) =>
     page(request, { title: "Partners", active: "partners", viewer, csrf }, <PartnersPage rows={await rows()} csrf={csrf} {...props} />);
 
