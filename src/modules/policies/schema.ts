@@ -20,6 +20,9 @@ export function awaitingRegistry(t: { status: AnyPgColumn; registryPublishedAt: 
   return sql`${t.status} in ('a', 'c') and ${t.registryPublishedAt} is null and ${inArray(t.productCode, vehicleRegistryProductCodes())}`.inlineParams();
 }
 
+/** A vehicle policy's registration plate (stored upper-case, letters and digits only), as the search and its index read it. */
+export const registrationPlate = (facts: AnyPgColumn) => sql`(${facts}->>'rgstrtId')`;
+
 export const policies = pgTable(
   "policies",
   {
@@ -87,6 +90,12 @@ export const policies = pgTable(
     // Active policies by the end of their cover: the expiry job's queue.
     index("policies_active_cover_end_idx").on(t.coverEnd).where(sql`${t.status} = 'a'`),
     index("policies_device_idx").on(t.deviceId).where(sql`${t.deviceId} is not null`),
+    // The search (src/modules/search): a reference across every partner, a plate, a consumer's policies newest first.
+    index("policies_reference_idx").on(t.reference),
+    index("policies_plate_idx")
+      .on(registrationPlate(t.facts))
+      .where(sql`${registrationPlate(t.facts)} is not null`),
+    index("policies_consumer_created_idx").on(t.consumerId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     // One renewal of a policy at a time: a declined renewal leaves room for another.
     uniqueIndex("policies_renews_idx").on(t.renewsPolicyId).where(sql`${t.renewsPolicyId} is not null and ${t.status} <> 'd'`),
   ],
