@@ -1,10 +1,11 @@
 /**
  * The search: each reading of the query (reading.ts) is an exact lookup on an index (numbers,
  * references, phone, e-mail, plate, device) or a trigram match on consumers' names
- * (drizzle/0028_search_indexes.sql). What a consumer matched brings their newest policies; what a
- * policy matched brings its claims and financing plan, each saying which of its fields matched.
+ * (drizzle/0028_search_indexes.sql), all sent at once; then the consumers found bring their newest
+ * policies in one query, and the policies found their claims and financing plans in two more at
+ * once, each saying which of its fields matched.
  */
-import { and, desc, eq, getTableColumns, ilike, inArray, type SQL } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, ilike, inArray, or, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import type { Database } from "../../db/client";
 import { claims } from "../claims";
@@ -132,30 +133,29 @@ export async function search(db: Database, scope: SearchScope, readings: readonl
       case "number":
         lookups.push(
           policiesWhere(eq(policies.policyNo, reading.value)).then((rows) => policyHits.add(rows, fixed("Policy number", reading.value))),
-          claimsWhere(eq(claims.claimNo, reading.value)).then((rows) => claimHits.add(rows, fixed("Claim number", reading.value))),
-          claimsWhere(inArray(claims.reference, [reading.value, reading.typed])).then((rows) =>
-            claimHits.add(rows, (claim) => [{ label: "Claim reference", value: claim.reference ?? reading.value }]),
+          // A drawn claim reference (CLM-…) looks like a claim number: one query for both.
+          claimsWhere(or(eq(claims.claimNo, reading.value), inArray(claims.reference, [reading.value, reading.typed]))).then((rows) =>
+            claimHits.add(rows, (claim) =>
+              claim.claimNo === reading.value
+                ? [{ label: "Claim number", value: claim.claimNo }]
+                : [{ label: "Claim reference", value: claim.reference ?? "" }],
+            ),
           ),
           plansWhere(eq(financingPlans.planNo, reading.value)).then((rows) => planHits.add(rows, fixed("Plan number", reading.value))),
         );
         break;
       case "reference": {
         const references = reading.uuid ? [reading.value, reading.uuid] : [reading.value];
+        const { uuid } = reading;
         lookups.push(
-          policiesWhere(inArray(policies.reference, references)).then((rows) =>
-            policyHits.add(rows, (p) => [{ label: "Transaction reference", value: p.reference }]),
+          policiesWhere(uuid ? or(inArray(policies.reference, references), eq(policies.id, uuid)) : inArray(policies.reference, references)).then((rows) =>
+            policyHits.add(rows, (p) => (p.id === uuid ? [{ label: "Policy id", value: uuid }] : [{ label: "Transaction reference", value: p.reference }])),
           ),
           claimsWhere(inArray(claims.reference, references)).then((rows) =>
             claimHits.add(rows, (claim) => [{ label: "Claim reference", value: claim.reference ?? reading.value }]),
           ),
         );
-        if (reading.uuid) {
-          const id = reading.uuid;
-          lookups.push(
-            policiesWhere(eq(policies.id, id)).then((rows) => policyHits.add(rows, fixed("Policy id", id))),
-            consumersWhere(eq(consumers.id, id)).then((rows) => consumerHits.add(rows, fixed("Consumer id", id.replaceAll("-", "")))),
-          );
-        }
+        if (uuid) lookups.push(consumersWhere(eq(consumers.id, uuid)).then((rows) => consumerHits.add(rows, fixed("Consumer id", uuid.replaceAll("-", "")))));
         break;
       }
       case "phone":
@@ -188,11 +188,12 @@ export async function search(db: Database, scope: SearchScope, readings: readonl
   }
   await Promise.all(lookups);
 
-  // A consumer found brings their newest policies: one short index scan each (policies_consumer_created_idx).
+  // The consumers found bring their newest policies (policies_consumer_created_idx), each saying what of the insured matched.
   const foundConsumers = consumerHits.list();
-  await Promise.all(
-    foundConsumers.map(async ({ record, matched }) => policyHits.add(await policiesWhere(eq(policies.consumerId, record.id)), () => asInsured(matched))),
-  );
+  if (foundConsumers.length) {
+    const matchedOf = new Map(foundConsumers.map((hit) => [hit.record.id, asInsured(hit.matched)]));
+    policyHits.add(await policiesWhere(inArray(policies.consumerId, [...matchedOf.keys()])), (p) => matchedOf.get(p.consumerId) ?? []);
+  }
   // A policy found brings its claims and its plan, matched by what the policy matched.
   const foundPolicies = policyHits.list();
   const policyIds = foundPolicies.map((hit) => hit.record.id);
