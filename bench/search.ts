@@ -11,6 +11,7 @@
  * On a fresh PostgreSQL database under BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/postgres),
  * dropped at the end. Env: BENCH_SEARCH_SIZES, BENCH_SEARCH_REQUESTS (50), BENCH_WRITE_DOCS (1).
  */
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type postgres from "postgres";
@@ -194,7 +195,7 @@ function queries(size: number): [what: string, typed: string][] {
   ];
 }
 
-function render(timings: Timing[], machine: ReturnType<typeof describeMachine>): string {
+function render(timings: Timing[], machine: ReturnType<typeof describeMachine>, load: number[]): string {
   const largest = Math.max(...sizes);
   const worst = Math.max(...timings.filter((t) => t.size === largest).map((t) => t.p95));
   return [
@@ -203,6 +204,7 @@ function render(timings: Timing[], machine: ReturnType<typeof describeMachine>):
     `One partner's book at each size, with a consumer for every five policies (a tenth of them another partner's), names from ${FIRST.length} first and ${LAST.length} last names, a plate on every`,
     "vehicle policy, an IMEI on every phone policy, a claim on every 50th policy and a financing plan on every 40th. Whole pages over HTTP, one request at a time",
     `(${requests} after 5 to warm), on ${machine.cores} cores (${machine.cpu}; PostgreSQL ${machine.postgres}). Indexes: drizzle/0028_search_indexes.sql.`,
+    `The machine's load average (1 min) while timing: ${Math.min(...load).toFixed(1)} to ${Math.max(...load).toFixed(1)}, on ${machine.cores} cores: figures above a few milliseconds are mostly waiting for a core.`,
     "",
     `Aim: p95 under ${AIM_MS} ms for each kind at ${largest.toLocaleString("en-NG")} policies; worst p95 measured there: ${worst} ms.`,
     "",
@@ -223,6 +225,7 @@ async function main(): Promise<number> {
       { who: "operator", path: "admin/search", cookie: await portalCookie(service, operator.portal) },
     ];
     const timings: Timing[] = [];
+    const load: number[] = [];
     for (const size of sizes) {
       say(`growing the book to ${size.toLocaleString("en-NG")} policies`);
       await growBook(bench, caller, other.partnerId, size);
@@ -234,13 +237,14 @@ async function main(): Promise<number> {
             if (!response.ok) throw new Error(`${surface.path}?q=${typed} answered HTTP ${response.status}`);
             return body;
           };
+          load.push(loadavg()[0]!);
           const { p50, p95, body } = await timed(requests, 5, send);
           const found = !body.includes("Nothing found for");
           timings.push({ size, who: surface.who, what, typed, found, p50, p95 });
           say(`${size} ${surface.who} ${what}: p50 ${p50} ms, p95 ${p95} ms${found ? "" : " (nothing found)"}`);
         }
     }
-    const section = render(timings, describeMachine(pgVersion));
+    const section = render(timings, describeMachine(pgVersion), load);
     process.stdout.write(`\n${section}\n`);
     if (env.BENCH_WRITE_DOCS !== "0") writeSection(join(root, "docs/performance.md"), section, SEARCH_MARKERS);
   });
