@@ -3,6 +3,7 @@
  * turns what a browser submits (strings, files) into the seed the JSON surface takes, so both
  * surfaces are validated by the same product rules with the same wording.
  */
+import { nigerianPhone } from "../core/validation";
 import type { DurationCode } from "./shared";
 import type { FormEntry, FormField, FormGroup, ProductForms } from "./types";
 import { normalisePlate } from "./vehicle/plate";
@@ -52,19 +53,6 @@ function setPath(target: Record<string, unknown>, path: string, value: unknown) 
     node = node[key] as Record<string, unknown>;
   }
   node[keys.at(-1)!] = value;
-}
-
-/**
- * A phone number as people write it, in the wire's international form: "0803 123 4567" and
- * "08031234567" are +2348031234567, "234 803…" gains its "+"; spaces, dashes and brackets go.
- * Anything else is passed on as typed, for the rules to refuse in their own words. The consumer
- * search reads a typed number the same way, so it finds the number as stored.
- */
-export function nigerianPhone(typed: string): string {
-  const compact = typed.replace(/[\s\-().]/g, "");
-  if (/^0[1-9]\d{9}$/.test(compact)) return `+234${compact.slice(1)}`;
-  if (/^234[1-9]\d{9}$/.test(compact)) return `+${compact}`;
-  return compact;
 }
 
 /**

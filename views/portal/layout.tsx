@@ -1,6 +1,7 @@
 import type { Children } from "@kitajs/html";
 import type { PortalRole } from "../../src/core/principal";
 import { PageHead } from "../layout";
+import { HeaderSearch } from "../search/search";
 
 /** What every portal page knows about the person looking at it. */
 export interface ShellProps {
@@ -46,6 +47,7 @@ export function PortalLayout(props: ShellProps & { children: Children }) {
                 </span>
               )}
             </span>
+            <HeaderSearch action={viewer.role === "admin" ? "/admin/search" : "/portal/search"} />
             <form method="post" action="/logout" class="inline">
               <input type="hidden" name="_csrf" value={props.csrf} />
               <span class="muted" safe>

@@ -4,13 +4,12 @@ import { type DecodedDocument, decodeDocument } from "../../core/documents";
 import { CommandError } from "../../core/errors";
 import { compactUuid, newId } from "../../core/ids";
 import { encodeCursor, type Page } from "../../core/pagination";
-import { parseWith } from "../../core/validation";
+import { nigerianPhone, parseWith } from "../../core/validation";
 import type { Database, Executor } from "../../db/client";
 import { insertCommittedUnlessTaken } from "../../db/group-commit";
 import { afterCursor } from "../../db/keyset";
 import { preparedQuery } from "../../db/prepared";
 import { SharedCache } from "../../db/shared-cache";
-import { nigerianPhone } from "../../products/forms";
 import { type ConsumerSeed, consumerSeed, DOCUMENT_FIELDS } from "./model";
 import { consumerDocuments, consumers } from "./schema";
 

@@ -2,7 +2,16 @@
 export { insureSeedVariants } from "./insure-seeds";
 export { createdWithin, insureSeed, listSeed, policyFieldsSeed, policyFilters, policyFilterValues, reviewForm, reviewSeed, webHookUrl } from "./model";
 export { normaliseReference, transactionReference } from "./reference";
-export { awaitingRegistry, type FactChange, POLICY_STATUSES, type PolicyStatus, policies, policyCancellations, policyEndorsements } from "./schema";
+export {
+  awaitingRegistry,
+  type FactChange,
+  POLICY_STATUSES,
+  type PolicyStatus,
+  policies,
+  policyCancellations,
+  policyEndorsements,
+  policyPlate,
+} from "./schema";
 export {
   addressConditions,
   type CancellationRecord,

@@ -20,7 +20,7 @@ export function awaitingRegistry(t: { status: AnyPgColumn; registryPublishedAt: 
   return sql`${t.status} in ('a', 'c') and ${t.registryPublishedAt} is null and ${inArray(t.productCode, vehicleRegistryProductCodes())}`.inlineParams();
 }
 
-/** A vehicle policy's plate (facts.rgstrtId, stored uppercase without spaces): written once for its index and "Find" (policyTextMatch). */
+/** A vehicle policy's plate (facts.rgstrtId, stored uppercase without spaces): written once for its index, "Find" (policyTextMatch) and the search. */
 export const policyPlate = (t: { facts: AnyPgColumn }): SQL => sql`(${t.facts}->>'rgstrtId')`;
 
 export const policies = pgTable(
@@ -92,6 +92,8 @@ export const policies = pgTable(
     // Active policies by the end of their cover: the expiry job's queue.
     index("policies_active_cover_end_idx").on(t.coverEnd).where(sql`${t.status} = 'a'`),
     index("policies_device_idx").on(t.deviceId).where(sql`${t.deviceId} is not null`),
+    // A reference across every partner and a consumer's policies newest first (the search, "Find").
+    index("policies_reference_idx").on(t.reference),
     index("policies_plate_idx")
       .on(policyPlate(t))
       .where(sql`${policyPlate(t)} is not null`),
