@@ -15,6 +15,8 @@ export type ListQuery = Record<string, string | undefined>;
 export interface ListSource<Values extends object, Filters, Item, Row> {
   /** The list's page (the filter form's action, the "more" link's base); its CSV is at `${path}.csv`. */
   path: string;
+  /** Rows a page: PAGE_SIZE unless the list says otherwise. */
+  pageSize?: number;
   /** The filters as typed: shown again in the form, carried by the "more" and CSV links. */
   values(query: ListQuery): Values;
   /** The filters the domain takes; a refusal (a CommandError naming its field) is shown beside that input. The CSV reads the same. */
@@ -45,7 +47,7 @@ export async function listPage<Values extends object, Filters, Item, Row>(
   const carried = { ...values } as ListQuery;
   const exported = exportHref(`${source.path}.csv`, carried);
   try {
-    const list = await source.fetch(source.filters(query), { limit: PAGE_SIZE, cursor: query.cursor?.trim() || undefined });
+    const list = await source.fetch(source.filters(query), { limit: source.pageSize ?? PAGE_SIZE, cursor: query.cursor?.trim() || undefined });
     return { values, rows: await source.rows(list.items), more: moreHref(source.path, carried, list.nextCursor), exportHref: exported };
   } catch (error) {
     return { values, rows: [], more: null, exportHref: exported, problem: problemOf(error) };

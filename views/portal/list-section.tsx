@@ -43,6 +43,8 @@ export function ListSection(props: {
   problem?: FormProblem;
   /** The same list as CSV. */
   exportHref: string;
+  /** How many rows the filters select in all, in words, shown under the filters. */
+  total?: string;
   columns: readonly Column[];
   /** The rows on this page: 0 shows the empty line instead of the table. */
   count: number;
@@ -57,6 +59,13 @@ export function ListSection(props: {
     <section>
       {props.heading}
       <FilterForm action={props.action} fields={props.filters} values={props.values} problem={props.problem} />
+      {props.total ? (
+        <p class="list-total" role="status" safe>
+          {props.total}
+        </p>
+      ) : (
+        ""
+      )}
       <DownloadLink href={props.exportHref} />
       <Table columns={props.columns} count={props.count} empty={filtered && props.emptyFiltered ? props.emptyFiltered : props.empty} caption={props.caption}>
         {props.children}
