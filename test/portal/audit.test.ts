@@ -20,12 +20,19 @@ const recordsOf = (text: string) =>
 const tableRows = (html: string) => [...html.matchAll(/<tr>\s*<td>\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}<\/td>[\s\S]*?<\/tr>/g)].map((m) => m[0]);
 const query = (filters: Record<string, string>) => new URLSearchParams(filters).toString();
 
-/** A partner with a cancelled policy (policy.cancel) and a claim (claim.submit), both audited under their test key. */
+/**
+ * A partner's policy with a claim the operator reviewed and rejected (two claim.review entries, under
+ * the operator's test key), then cancelled by the partner (policy.cancel, under theirs). Claims made
+ * through the JSON surface are not audited: the operator's decisions are.
+ */
 async function partnerWithHistory() {
   const p = await t.partner({ name: `Audit ${crypto.randomUUID().slice(0, 6)}` });
   const policy = await approved(p);
   const claim = await p.run("claim submit", { policy: policy.reference, incidentDate: watDate(), description: "Side mirror", amount: 20_000 });
-  expect((await policy.cancel()).status).toBe("c");
+  expect(await operator.run("claim review", { claimNo: claim.claimNo, status: "in_review" })).toMatchObject({ status: "in_review" });
+  expect(await operator.run("claim review", { claimNo: claim.claimNo, status: "rejected", note: "Not covered" })).toMatchObject({ status: "rejected" });
+  const cancelled = await policy.cancel();
+  expect(cancelled.status, cancelled.exctnFdbck?.elbrtn).toBe("c");
   return { p, policy, claimNo: claim.claimNo as string };
 }
 
@@ -55,7 +62,7 @@ describe("the audit log's filters", () => {
     // The claim, the cancellation (and the approval, when the product waits for one).
     const rows = tableRows(mine.text);
     const n = rows.length;
-    expect(n).toBeGreaterThanOrEqual(2);
+    expect(n).toBeGreaterThanOrEqual(3);
     expect(rows.every((row) => row.includes(first.p.name))).toBe(true);
     expect(mine.text).not.toContain(second.claimNo);
     expect(mine.text).toContain(`${n} entries match these filters.`);
@@ -67,8 +74,8 @@ describe("the audit log's filters", () => {
     expect(tableRows(cancelled.text)[0]).toContain("Policy cancelled");
 
     const claims = await admin.get(`/admin/audit?${query({ partner: second.p.partnerId, about: "claim" })}`);
-    expect(tableRows(claims.text)).toHaveLength(1);
-    expect(tableRows(claims.text)[0]).toContain(second.claimNo);
+    expect(tableRows(claims.text).map((row) => /Claim reviewed/.exec(row)?.[0])).toEqual(["Claim reviewed", "Claim reviewed"]);
+    expect(tableRows(claims.text).every((row) => row.includes(second.claimNo))).toBe(true);
 
     // Who: part of the actor, in any case ("API key test" for the test key).
     const byKey = await admin.get(`/admin/audit?${query({ partner: first.p.partnerId, actor: "api KEY" })}`);
@@ -105,11 +112,14 @@ describe("the audit log's filters", () => {
     const admin = await signedIn(t, operator.portal);
     const filters = query({ partner: p.partnerId, about: "claim" });
     const page = await admin.get(`/admin/audit?${filters}`);
-    expect(page.text).toContain(`href="/admin/audit.csv?${filters.replaceAll("&", "&amp;")}"`);
+    expect(page.text).toContain(`href="/admin/audit.csv?${filters}"`);
     const csv = recordsOf((await admin.get(`/admin/audit.csv?${filters}`)).text);
     expect(csv[0]).toBe("When (WAT),Who,Account,Action,About,Subject,Details");
-    expect(csv).toHaveLength(2);
-    expect(csv[1]).toContain(`,API key test,${p.name},Claim submitted,Claim,${claimNo},`);
+    expect(csv).toHaveLength(3);
+    expect(csv[1]).toContain(`,API key test,${p.name},Claim reviewed,Claim,${claimNo},`);
+    expect(csv[1]).toContain("Status: rejected");
+    expect(csv[1]).toContain("Note: Not covered");
+    expect(csv[2]).toContain(`,API key test,${p.name},Claim reviewed,Claim,${claimNo},Status: in review`);
     const everything = recordsOf((await admin.get(`/admin/audit.csv?${query({ partner: p.partnerId })}`)).text);
     expect(everything).toHaveLength(tableRows((await admin.get(`/admin/audit?${query({ partner: p.partnerId })}`)).text).length + 1);
     expect(everything.some((line) => line.includes("Policy cancelled") && line.includes(policy.row.policyNo ?? policy.reference))).toBe(true);
@@ -123,12 +133,12 @@ describe("the audit log's subjects", () => {
     const page = await admin.get(`/admin/audit?${query({ partner: p.partnerId })}`);
     const rows = tableRows(page.text);
     const cancelled = rows.find((row) => row.includes("Policy cancelled"))!;
-    const claimed = rows.find((row) => row.includes("Claim submitted"))!;
+    const claimed = rows.find((row) => row.includes("Claim reviewed"))!;
     expect(cancelled).toContain(`<a href="/admin/policies/${policy.row.id}">${policy.row.policyNo ?? policy.reference}</a>`);
     expect(cancelled).toContain("Policy ");
     expect(cancelled).toContain("Reason: ");
     expect(claimed).toContain(`<a href="/admin/claims/${claimNo}">${claimNo}</a>`);
-    expect(claimed).toContain("Claimed: ₦20,000.00");
+    expect(claimed).toContain("Status: rejected");
     // Every link opens.
     for (const href of [`/admin/policies/${policy.row.id}`, `/admin/claims/${claimNo}`]) expect((await admin.get(href)).status).toBe(200);
   });
