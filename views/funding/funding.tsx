@@ -55,7 +55,7 @@ const showField = (fallback: Show): FieldSpec => ({
 });
 
 /** A funding's history, folded away under its step count: when each step happened and who made it. */
-export function FundingTrail(props: { steps: TrailStep[] }) {
+function FundingTrail(props: { steps: TrailStep[] }) {
   return (
     <details class="trail">
       <summary safe>{`History (${props.steps.length} ${props.steps.length === 1 ? "step" : "steps"})`}</summary>
@@ -342,9 +342,7 @@ export function OperatorFundingsPage(props: OperatorFundingsProps) {
         <button type="submit">Filter</button>
       </form>
       {props.rows.length === 0 ? (
-        <p class="empty" safe>
-          {Object.values(values).some(Boolean) ? "No fundings match these filters." : "No fundings wait for the operator."}
-        </p>
+        <p class="empty">{Object.values(values).some(Boolean) ? "No fundings match these filters." : "No fundings wait for the operator."}</p>
       ) : (
         ""
       )}

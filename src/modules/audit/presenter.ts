@@ -140,7 +140,7 @@ export function auditDetailsText(action: string, details: Record<string, unknown
  * page each subject links to. The stored subject is that record's own key (a claim or plan number,
  * a funding's reference, a product code) or, for a policy, the partner's transaction reference.
  */
-export const SUBJECT_KINDS = {
+const SUBJECT_KINDS = {
   policy: { label: "Policy", prefixes: ["policy."] },
   claim: { label: "Claim", prefixes: ["claim."] },
   plan: { label: "Financing plan", prefixes: ["financing."] },

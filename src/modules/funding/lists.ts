@@ -115,7 +115,7 @@ export async function fundingTrails(db: Database, fundings: readonly Funding[]):
 }
 
 /** The e-mail addresses of the administrators who asked for or decided confirmations (the page names them). */
-export async function requesterEmails(db: Database, userIds: string[]): Promise<Map<string, string>> {
+async function requesterEmails(db: Database, userIds: string[]): Promise<Map<string, string>> {
   if (userIds.length === 0) return new Map();
   const rows = await db
     .select({ id: portalUsers.id, email: portalUsers.email })
