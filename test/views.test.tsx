@@ -8,6 +8,7 @@ import { consumerForm } from "../src/products/consumer-form";
 import { ApprovalQueue, AuditPage, PartnersPage } from "../views/admin/admin";
 import { ReviewDesk } from "../views/admin/review";
 import { ConsumerDetail, ConsumerForm, ConsumerList } from "../views/consumers/consumers";
+import { OperatorFundingsPage } from "../views/funding/funding";
 import { Landing } from "../views/landing";
 import { PolicyDetail, PolicyList } from "../views/policies/policies";
 import { PasswordForm, SignInPage } from "../views/portal/auth";
@@ -202,7 +203,47 @@ const views: [string, () => JSX.Element | string][] = [
       />
     ),
   ],
-  ["audit log", () => <AuditPage rows={[{ at, actor: EVIL, partnerName: EVIL, action: EVIL, subject: EVIL, details: EVIL }]} more={null} />],
+  [
+    "fundings with their history",
+    () => (
+      <OperatorFundingsPage
+        rows={[
+          {
+            id: EVIL,
+            partnerName: EVIL,
+            reference: EVIL,
+            amountKobo: 1,
+            receivedKobo: null,
+            status: "credited",
+            note: EVIL,
+            createdAt: at,
+            expiresAt: at,
+            trail: [{ at, text: EVIL }],
+            awaiting: null,
+          },
+        ]}
+        filters={{ values: { reference: EVIL }, partners: [{ value: EVIL, label: EVIL }] }}
+        olderHref={EVIL}
+        fourEyesKobo={1}
+        csrf={EVIL}
+        state={{ values: {}, done: EVIL }}
+      />
+    ),
+  ],
+  [
+    "audit log",
+    () => (
+      <AuditPage
+        rows={[{ at, actor: EVIL, partnerName: EVIL, action: EVIL, about: EVIL, subject: { text: EVIL, href: EVIL }, details: EVIL }]}
+        more={EVIL}
+        choices={{ partners: [{ value: EVIL, label: EVIL }], actions: [{ value: EVIL, label: EVIL }], subjects: [] }}
+        values={{ actor: EVIL, from: EVIL }}
+        problem={{ message: EVIL, input: "from" }}
+        exportHref={EVIL}
+        total={{ count: { count: 2, more: false }, one: EVIL, many: EVIL, filtered: true }}
+      />
+    ),
+  ],
   [
     "webhooks",
     () => (

@@ -16,6 +16,8 @@ export type ListQuery = Record<string, string | undefined>;
 export interface ListSource<Values extends object, Filters, Item, Row> {
   /** The list's page (the filter form's action, the "more" link's base); its CSV is at `${path}.csv`. */
   path: string;
+  /** Rows a page: PAGE_SIZE unless the list says otherwise. */
+  pageSize?: number;
   /** The filters as typed: shown again in the form, carried by the "more" and CSV links. */
   values(query: ListQuery): Values;
   /** The filters the domain takes; a refusal (a CommandError naming its field) is shown beside that input. The CSV reads the same. */
@@ -52,7 +54,7 @@ export async function listPage<Values extends object, Filters, Item, Row>(
   try {
     const filters = source.filters(query);
     const [list, count] = await Promise.all([
-      source.fetch(filters, { limit: PAGE_SIZE, cursor: query.cursor?.trim() || undefined }),
+      source.fetch(filters, { limit: source.pageSize ?? PAGE_SIZE, cursor: query.cursor?.trim() || undefined }),
       query.rows ? undefined : source.count?.(filters),
     ]);
     return {

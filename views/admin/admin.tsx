@@ -1,5 +1,7 @@
 import { dateTime, naira } from "../format";
-import { Done, DownloadLink, type FormProblem, type FormValues, HxForm, Input, MoreRows, ProblemSummary, Table } from "../portal/ui";
+import { ListRows, ListSection, type ListTotal } from "../portal/list-section";
+import { Done, type FormProblem, type FormValues, HxForm, Input, ProblemSummary, Table } from "../portal/ui";
+import type { FieldSpec } from "../shared-forms/record";
 
 export interface PendingRow {
   id: string;
@@ -217,41 +219,92 @@ export interface AuditRow {
   actor: string;
   partnerName: string;
   action: string;
-  subject: string;
+  /** What kind of record the entry is about ("Policy", "Claim"), empty when unknown. */
+  about: string;
+  /** The record in words (a policy by its number), linked to its page when it has one. */
+  subject: { text: string; href: string | null };
   details: string;
 }
 
+const AUDIT_COLUMNS = ["When", "Who", "Account", "Action", "Subject", "Details"] as const;
+
 export function AuditRows(props: { rows: AuditRow[]; more: string | null }) {
   return (
-    <>
+    <ListRows columns={AUDIT_COLUMNS} more={props.more}>
       {props.rows.map((r) => (
         <tr>
           <td safe>{dateTime(r.at)}</td>
-          <td safe>{r.actor}</td>
+          <td class="wrap" safe>
+            {r.actor}
+          </td>
           <td safe>{r.partnerName}</td>
           <td safe>{r.action}</td>
-          <td class="wrap" safe>
-            {r.subject}
+          <td class="wrap">
+            {r.about ? <span class="muted" safe>{`${r.about} `}</span> : ""}
+            {r.subject.href ? (
+              <a href={r.subject.href} safe>
+                {r.subject.text}
+              </a>
+            ) : (
+              <span safe>{r.subject.text}</span>
+            )}
           </td>
           <td class="wrap" safe>
             {r.details}
           </td>
         </tr>
       ))}
-      <MoreRows href={props.more} colspan={6} />
-    </>
+    </ListRows>
   );
 }
 
-export function AuditPage(props: { rows: AuditRow[]; more: string | null }) {
+/** The audit log's filters: account, who, what, about what, days; the choices come from the page (every partner, every action in words). */
+export interface AuditFilterChoices {
+  partners: { value: string; label: string }[];
+  actions: { value: string; label: string }[];
+  subjects: { value: string; label: string }[];
+}
+
+const auditFilters = (choices: AuditFilterChoices): FieldSpec[] => [
+  { name: "partner", label: "Account", kind: "select", emptyChoice: "Any", options: choices.partners },
+  { name: "actor", label: "Who", hint: "Part of an e-mail address or an API key's name." },
+  { name: "action", label: "What", kind: "select", emptyChoice: "Anything", options: choices.actions },
+  { name: "about", label: "About", kind: "select", emptyChoice: "Anything", options: choices.subjects },
+  { name: "from", label: "From", kind: "date" },
+  { name: "to", label: "to", kind: "date" },
+];
+
+export function AuditPage(props: {
+  rows: AuditRow[];
+  more: string | null;
+  choices: AuditFilterChoices;
+  values: FormValues;
+  problem?: FormProblem;
+  exportHref: string;
+  /** How many entries the filters select, in words. */
+  total?: ListTotal;
+}) {
   return (
-    <section>
-      <h1>Audit log</h1>
-      <p class="muted">Who did what, newest first: portal changes and the administrators' decisions.</p>
-      <DownloadLink href="/admin/audit.csv" />
-      <Table columns={["When", "Who", "Account", "Action", "Subject", "Details"]} count={props.rows.length} empty="Nothing recorded yet.">
-        <AuditRows rows={props.rows} more={props.more} />
-      </Table>
-    </section>
+    <ListSection
+      heading={
+        <>
+          <h1>Audit log</h1>
+          <p class="muted">Who did what, newest first: portal changes and the administrators' decisions.</p>
+        </>
+      }
+      action="/admin/audit"
+      filters={auditFilters(props.choices)}
+      values={props.values}
+      problem={props.problem}
+      exportHref={props.exportHref}
+      total={props.total}
+      columns={AUDIT_COLUMNS}
+      count={props.rows.length}
+      empty="Nothing recorded yet."
+      emptyFiltered="No entries match these filters."
+      caption="Audit log, newest first"
+    >
+      <AuditRows rows={props.rows} more={props.more} />
+    </ListSection>
   );
 }

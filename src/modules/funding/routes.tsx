@@ -1,19 +1,23 @@
 import { Elysia } from "elysia";
 import { type FundingActionState, OperatorFundingsPage } from "../../../views/funding/funding";
 import { CommandError } from "../../core/errors";
+import { normaliseUuid } from "../../core/ids";
 import { log } from "../../core/log";
 import { formatNaira } from "../../core/money";
 import { countRefusal, type RateDecision, refusalKeys } from "../../core/rate-limit";
+import { storableText } from "../../core/validation";
 import { bodyPace, readBoundedBytes, UnidentifiedBodiesAtCapacity } from "../../http/body";
 import { clientAddressOf } from "../../http/client-address";
 import type { AppDeps } from "../../http/context";
 import { confirmation } from "../../portal/confirm";
-import { formValues, page, problemOf } from "../../portal/page";
+import { exportHref, PAGE_SIZE, refusedAsNull } from "../../portal/kit";
+import type { ListQuery } from "../../portal/list";
+import { formValues, page, problemOf, typedValue } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { partnerNames } from "../partners";
 import { receiveCallback } from "./callbacks";
 import { confirmationToApprove, confirmTransfer, decideConfirmation, fundingToConfirm, heldToCredit, resolveHeld } from "./confirmations";
-import { operatorFundings, requesterEmails } from "./lists";
+import { FUNDING_SHOWS, fundingHistory, fundingShowOf, fundingTrails, operatorFundings, requesterEmails } from "./lists";
 import { confirmationFrom } from "./model";
 import { approvalStep, type CreditStep, heldCreditStep, operatorFundingRow, transferStep } from "./presenter";
 import { paymentProvider } from "./providers";
@@ -95,20 +99,37 @@ export const fundingAdmin = (deps: AppDeps) => {
   const shell = (viewer: PortalViewer, csrf: string) => ({ title: "Wallet fundings", active: "fundings", viewer, csrf });
   const partnerName = async (partnerId: string) => (await partnerNames(db, [partnerId])).get(partnerId) ?? "the partner";
 
-  async function fundingsPage(viewer: PortalViewer, csrf: string, state: FundingActionState, confirming?: string) {
-    const list = await operatorFundings(db);
-    const names = {
-      partners: await partnerNames(
-        db,
-        list.map((item) => item.funding.partnerId),
-      ),
-      admins: await requesterEmails(
-        db,
-        list.flatMap((item) => (item.awaiting ? [item.awaiting.requestedBy] : [])),
-      ),
+  /**
+   * The page: the open fundings (the work, oldest first, all of them) or, as the filter says, a
+   * history newest first by pages; each funding with its trail. `query` is the list's filters.
+   */
+  async function fundingsPage(viewer: PortalViewer, csrf: string, state: FundingActionState, confirming?: string, query: ListQuery = {}) {
+    const reference = typedValue(query.reference)?.slice(0, 64);
+    const values = {
+      show: query.show && query.show in FUNDING_SHOWS && query.show !== "open" ? query.show : undefined,
+      partner: normaliseUuid(query.partner) ?? undefined,
+      // A NUL cannot be looked for (the database refuses it): it becomes U+FFFD, which no reference holds.
+      reference: reference && storableText(reference),
     };
-    const rows = list.map((item) => operatorFundingRow(item.funding, item.awaiting, names, viewer.userId));
-    return <OperatorFundingsPage rows={rows} fourEyesKobo={fourEyesKobo} csrf={csrf} state={state} confirming={confirming} />;
+    const selection = { show: fundingShowOf(values.show, "open"), partnerId: values.partner, reference: values.reference };
+    const history =
+      selection.show === "open" ? null : await fundingHistory(db, selection, { limit: PAGE_SIZE, cursor: typedValue(query.cursor) }).catch(refusedAsNull);
+    const fundings = history ? history.items : selection.show === "open" ? await operatorFundings(db, selection) : [];
+    const [{ trails, admins }, partners] = await Promise.all([fundingTrails(db, fundings), partnerNames(db)]);
+    const rows = fundings.map((funding) => operatorFundingRow(funding, trails.get(funding.id), { partners, admins }, viewer.userId));
+    const olderHref = history?.nextCursor ? exportHref("/admin/fundings", { ...values, cursor: history.nextCursor }) : null;
+    const choices = [...partners.entries()].map(([value, label]) => ({ value, label })).sort((a, b) => a.label.localeCompare(b.label));
+    return (
+      <OperatorFundingsPage
+        rows={rows}
+        filters={{ values, partners: choices }}
+        olderHref={olderHref}
+        fourEyesKobo={fourEyesKobo}
+        csrf={csrf}
+        state={state}
+        confirming={confirming}
+      />
+    );
   }
 
   /**
@@ -156,7 +177,7 @@ export const fundingAdmin = (deps: AppDeps) => {
     .get(
       "/admin/fundings",
       async ({ viewer, csrf, request, query }) =>
-        page(request, shell(viewer, csrf), await fundingsPage(viewer, csrf, { values: {} }, query.confirm || undefined)),
+        page(request, shell(viewer, csrf), await fundingsPage(viewer, csrf, { values: {} }, query.confirm || undefined, query)),
       { portal: "admin" },
     )
     .post(

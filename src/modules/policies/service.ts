@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, lte, type Placeholder, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, lte, or, type Placeholder, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { CommandError } from "../../core/errors";
 import { normaliseUuid } from "../../core/ids";
@@ -411,4 +411,16 @@ export function endorsementsOf(db: Executor, policyId: string): Promise<Endorsem
     .from(policyEndorsements)
     .where(eq(policyEndorsements.policyId, policyId))
     .orderBy(asc(policyEndorsements.createdAt), asc(policyEndorsements.id));
+}
+
+/** The policies of these partners' references (the audit log names a policy by its reference): their ids and numbers, one query. */
+export async function policiesByReferences(
+  db: Executor,
+  refs: readonly { partnerId: string; reference: string }[],
+): Promise<{ partnerId: string; reference: string; id: string; policyNo: string | null }[]> {
+  if (refs.length === 0) return [];
+  return db
+    .select({ partnerId: policies.partnerId, reference: policies.reference, id: policies.id, policyNo: policies.policyNo })
+    .from(policies)
+    .where(or(...refs.map((ref) => and(eq(policies.partnerId, ref.partnerId), eq(policies.reference, ref.reference)))));
 }
