@@ -8,11 +8,26 @@ export interface PendingRow {
   consumerName: string;
   productName: string;
   premiumKobo: number;
+  /** Null for a product insured without a sum (the claims' general ceiling applies). */
+  sumInsuredKobo: number | null;
+  /** The premium and the sum insured in one phrase, for the approval's confirmation. */
+  amounts: string;
   createdAt: Date;
   href: string;
   /** "12 min", "3 h": how long it has waited. */
   waiting: string;
 }
+
+const QUEUE_COLUMNS = [
+  "Reference",
+  "Partner",
+  "Consumer",
+  "Product",
+  "Waiting",
+  { label: "Premium", numeric: true },
+  { label: "Sum insured", numeric: true },
+  "Decision",
+] as const;
 
 /** One row of the approvals queue, with its approve and decline actions (htmx swaps the row). */
 export function PendingPolicyRow(props: { row: PendingRow; csrf: string; problem?: FormProblem; done?: string }) {
@@ -20,7 +35,7 @@ export function PendingPolicyRow(props: { row: PendingRow; csrf: string; problem
   if (props.done)
     return (
       <tr id={`pending-${r.id}`}>
-        <td colspan="7" role="status" safe>
+        <td colspan={String(QUEUE_COLUMNS.length)} role="status" safe>
           {props.done}
         </td>
       </tr>
@@ -39,19 +54,31 @@ export function PendingPolicyRow(props: { row: PendingRow; csrf: string; problem
       <td class="num" safe>
         {naira(r.premiumKobo)}
       </td>
+      <td class="num" safe>
+        {r.sumInsuredKobo === null ? "—" : naira(r.sumInsuredKobo)}
+      </td>
       <td>
         <a href={r.href}>Review</a>
+        <ProblemSummary problem={props.problem} />
+        {/* Approving and declining ask different questions: approving names what the insurer takes on. */}
         <HxForm
           action={`/admin/policies/${r.id}/review`}
           target={`#pending-${r.id}`}
           class="review"
-          confirm={`Record this decision for policy ${r.reference}? The partner is told at once.`}
+          confirm={`Approve policy ${r.reference}? ${r.amounts}. The partner is told at once and the certificate is issued.`}
           csrf={props.csrf}
         >
-          <ProblemSummary problem={props.problem} />
           <button type="submit" name="decision" value="a">
             Approve
           </button>
+        </HxForm>
+        <HxForm
+          action={`/admin/policies/${r.id}/review`}
+          target={`#pending-${r.id}`}
+          class="review"
+          confirm={`Decline policy ${r.reference}? The partner is told at once, with your reason.`}
+          csrf={props.csrf}
+        >
           <label for={`note-${r.id}`} class="visually-hidden">
             Reason for declining
           </label>
@@ -74,7 +101,7 @@ export function ApprovalQueue(props: { rows: PendingRow[]; csrf: string }) {
         to see the consumer and their documents.
       </p>
       <Table
-        columns={["Reference", "Partner", "Consumer", "Product", "Waiting", { label: "Premium", numeric: true }, "Decision"]}
+        columns={[...QUEUE_COLUMNS]}
         count={props.rows.length}
         empty="Nothing is waiting for approval."
       >

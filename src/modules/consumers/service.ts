@@ -207,7 +207,20 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** Newest first, keyset-paginated. `partnerId` undefined lists every partner's (admin); `search` matches names, e-mail and phone. */
+/** `text` anywhere in a value, for LIKE: its wildcards taken literally. */
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * A search that is a phone number as people type it ("0803 123 4567", "08031234567", "+234 803…"),
+ * as the digits a stored number (+234 and ten digits, no spaces) holds: spaces, dashes, brackets and
+ * dots go, and so do the "+", a leading "234" and the trunk "0". Null when the search is not a number.
+ */
+function phoneDigits(search: string): string | null {
+  const digits = /^\+?(\d{4,15})$/.exec(search.replace(/[\s\-().]/g, ""))?.[1];
+  return digits ? digits.replace(/^(234|0)(?=\d{3})/, "") : null;
+}
+
+/** Newest first, keyset-paginated. `partnerId` undefined lists every partner's (admin); `search` matches names, e-mail and phone (as typed). */
 export async function listConsumers(
   db: Database,
   scope: { partnerId?: string; search?: string },
@@ -217,12 +230,14 @@ export async function listConsumers(
   if (scope.partnerId) conditions.push(eq(consumers.partnerId, scope.partnerId));
   const search = scope.search?.trim();
   if (search) {
-    const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = likePattern(search);
     const profile = consumers.profile;
+    const phone = phoneDigits(search);
     conditions.push(
       or(
         ilike(consumers.email, pattern),
         sql`${profile}->>'phoneNo' ilike ${pattern}`,
+        ...(phone ? [sql`${profile}->>'phoneNo' like ${likePattern(phone)}`] : []),
         sql`concat_ws(' ', ${profile}->'name'->>'first', ${profile}->'name'->>'middle', ${profile}->'name'->>'last', ${profile}->'name'->>'brand')
           ilike ${pattern}`,
       )!,

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { Elysia } from "elysia";
 import { ApprovalQueue, PendingPolicyRow } from "../../../views/admin/admin";
-import { ReviewDesk, VehicleChecks } from "../../../views/admin/review";
+import { ReviewDesk, ReviewPage, VehicleChecks } from "../../../views/admin/review";
 import { PolicyDetail, PolicyList, PolicyRows, PolicyStatusBlock } from "../../../views/policies/policies";
 import type { FormProblem } from "../../../views/portal/ui";
 import { CommandError } from "../../core/errors";
@@ -66,7 +66,8 @@ export const policyAdmin = (deps: AppDeps, { policyLifecycle }: ServiceFacts) =>
 
   const desk = async (policy: PolicyRecord, csrf: string, extra: { values?: Record<string, string | undefined>; problem?: FormProblem } = {}) => {
     const names = await partnerNames(db, [policy.partnerId]);
-    const view = await reviewDeskView(db, policy, hrefOf(policy), names.get(policy.partnerId) ?? "", await nextInQueue(policy.id));
+    const consumerHref = `/admin/consumers/${wireConsumerId(policy.consumerId)}`;
+    const view = await reviewDeskView(db, policy, hrefOf(policy), names.get(policy.partnerId) ?? "", consumerHref, await nextInQueue(policy.id));
     return <ReviewDesk {...view} now={new Date()} csrf={csrf} values={extra.values ?? {}} problem={extra.problem} />;
   };
 
@@ -167,14 +168,16 @@ export const policyAdmin = (deps: AppDeps, { policyLifecycle }: ServiceFacts) =>
           hrefOf(policy),
           `/admin/consumers?q=${encodeURIComponent(wireConsumerId(policy.consumerId))}`,
         );
-        // A policy waiting for the operator is decided here: the desk, not a page that waits for itself.
-        const reviewing = policy.status === "p" && policy.route === "manual";
-        if (reviewing) view.pendingText = "Waiting for your review.";
-        return page(
-          request,
-          { title: `Policy ${policy.reference}`, active: reviewing ? "approvals" : "policies", viewer, csrf },
-          <PolicyDetail policy={view}>{reviewing ? await desk(policy, csrf) : ""}</PolicyDetail>,
-        );
+        // A policy waiting for the operator is decided here: the desk, with the risk above the decision, not a page that waits for itself.
+        if (policy.status === "p" && policy.route === "manual") {
+          view.pendingText = "Waiting for your review.";
+          return page(
+            request,
+            { title: `Policy ${policy.reference}`, active: "approvals", viewer, csrf },
+            <ReviewPage policy={view}>{await desk(policy, csrf)}</ReviewPage>,
+          );
+        }
+        return page(request, { title: `Policy ${policy.reference}`, active: "policies", viewer, csrf }, <PolicyDetail policy={view} />);
       },
       { portal: "admin" },
     )

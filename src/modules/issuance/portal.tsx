@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { PolicyDetail, PolicyList, PolicyRows, PolicyStatusBlock } from "../../../views/policies/policies";
 import type { FormProblem } from "../../../views/portal/ui";
-import { Premium, QuotePage } from "../../../views/quotes/quote";
+import { ConsumerPicker, Premium, QuotePage } from "../../../views/quotes/quote";
 import { CommandError } from "../../core/errors";
 import type { AppDeps } from "../../http/context";
 import { csvDownload, csvOrRefusal } from "../../portal/export";
@@ -16,7 +16,7 @@ import { findPolicyByReference, hasCertificate, listPolicies, policyFilters, pol
 import { issueSeedsFromForm } from "../quotes";
 import { quoteAndIssue } from "./issuance";
 import { certificateDownload, POLICY_CSV_COLUMNS, partnerPolicyView, policyCsvRows, policyList, policyRows, policyView, productOptions } from "./presenter";
-import { premiumPreview, productOf, quotePageView } from "./quote-presenter";
+import { consumerChoices, premiumPreview, productOf, quotePageView } from "./quote-presenter";
 
 const NOT_YOURS = "No policy with this reference on your account.";
 
@@ -132,9 +132,22 @@ export const quotePortal = (deps: AppDeps) => {
 
   return new Elysia({ name: "portal-quotes" })
     .use(portalSession(deps))
-    .get("/portal/quote", ({ viewer, csrf, request, query }) => render(request, viewer, csrf, { product: query.product, consumer: query.consumer }), {
-      portal: "partner",
-    })
+    .get(
+      "/portal/quote",
+      ({ viewer, csrf, request, query }) =>
+        render(request, viewer, csrf, { product: query.product, consumer: query.consumer, q: typeof query.q === "string" ? query.q : undefined }),
+      { portal: "partner" },
+    )
+    // The consumer search narrows the picker as it is typed (without JavaScript, the search is a GET of the page above).
+    .get(
+      "/portal/quote/consumers",
+      async ({ viewer, query }) => {
+        // A repeated parameter arrives as a list: only one value is a search (or a choice).
+        const [consumer, search] = [query.consumer, query.q].map((v) => (typeof v === "string" ? v : undefined));
+        return <ConsumerPicker choices={await consumerChoices(db, viewer.partnerId, consumer, search)} value={consumer} />;
+      },
+      { portal: "partner" },
+    )
     .post("/portal/quote/form", async ({ viewer, csrf, request, body }) => render(request, viewer, csrf, await formValuesWithFiles(body)), {
       portal: "partner",
     })
