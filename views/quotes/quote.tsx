@@ -2,7 +2,7 @@ import type { FormEntry } from "../../src/products/types";
 import { naira } from "../format";
 import { type FormProblem, type FormValues, HxForm, Input, ProblemSummary, ProductFields } from "../portal/ui";
 
-export interface ConsumerChoice {
+interface ConsumerChoice {
   wireId: string;
   name: string;
 }
