@@ -100,11 +100,7 @@ export function ApprovalQueue(props: { rows: PendingRow[]; csrf: string }) {
         Live policies waiting for a person: marine import, credit life, loan guaranty, comprehensive vehicles without proof of ownership. Oldest first: open one
         to see the consumer and their documents.
       </p>
-      <Table
-        columns={[...QUEUE_COLUMNS]}
-        count={props.rows.length}
-        empty="Nothing is waiting for approval."
-      >
+      <Table columns={[...QUEUE_COLUMNS]} count={props.rows.length} empty="Nothing is waiting for approval.">
         {props.rows.map((row) => (
           <PendingPolicyRow row={row} csrf={props.csrf} />
         ))}

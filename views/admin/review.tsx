@@ -112,8 +112,8 @@ export function ReviewDesk(props: ReviewDeskProps) {
       )}
       <h3>Decision</h3>
       <p class="muted">
-        Keyboard: <kbd>A</kbd> approves (after you confirm); <kbd>D</kbd> goes to the reason for declining, where <kbd>Enter</kbd> declines
-        (after you confirm) and <kbd>Shift</kbd>+<kbd>Enter</kbd> starts a new line
+        Keyboard: <kbd>A</kbd> approves (after you confirm); <kbd>D</kbd> goes to the reason for declining, where <kbd>Enter</kbd> declines (after you confirm)
+        and <kbd>Shift</kbd>+<kbd>Enter</kbd> starts a new line
         {props.nextHref ? (
           <>
             ; <kbd>N</kbd> opens the next policy

@@ -130,51 +130,53 @@ export const quotePortal = (deps: AppDeps) => {
     );
   }
 
-  return new Elysia({ name: "portal-quotes" })
-    .use(portalSession(deps))
-    .get(
-      "/portal/quote",
-      ({ viewer, csrf, request, query }) =>
-        render(request, viewer, csrf, { product: query.product, consumer: query.consumer, q: typeof query.q === "string" ? query.q : undefined }),
-      { portal: "partner" },
-    )
-    // The consumer search narrows the picker as it is typed (without JavaScript, the search is a GET of the page above).
-    .get(
-      "/portal/quote/consumers",
-      async ({ viewer, query }) => {
-        // A repeated parameter arrives as a list: only one value is a search (or a choice).
-        const [consumer, search] = [query.consumer, query.q].map((v) => (typeof v === "string" ? v : undefined));
-        return <ConsumerPicker choices={await consumerChoices(db, viewer.partnerId, consumer, search)} value={consumer} />;
-      },
-      { portal: "partner" },
-    )
-    .post("/portal/quote/form", async ({ viewer, csrf, request, body }) => render(request, viewer, csrf, await formValuesWithFiles(body)), {
-      portal: "partner",
-    })
-    .post("/portal/quote/premium", async ({ body }) => <Premium premium={premiumPreview(await formValuesWithFiles(body))} />, { portal: "partner" })
-    .post(
-      "/portal/quote/issue",
-      async ({ viewer, csrf, request, body, set }) => {
-        const values = await formValuesWithFiles(body);
-        const product = productOf(values.product);
-        try {
-          if (!product) throw new CommandError(400, "choose a product", "product");
-          const policy = await quoteAndIssue(db, {
-            actor: viewer,
-            partnerId: viewer.partnerId,
-            mode: viewer.mode,
-            consumerParam: values.consumer ?? "",
-            product,
-            ...issueSeedsFromForm(product, values),
-            now: new Date(),
-            insurerDelayMs: deps.config.INSURER_DELAY_MS,
-          });
-          return redirectTo(request, set, `/portal/policies/${encodeURIComponent(policy.reference)}`);
-        } catch (error) {
-          set.status = 400;
-          return render(request, viewer, csrf, values, error);
-        }
-      },
-      { portal: "partner" },
-    );
+  return (
+    new Elysia({ name: "portal-quotes" })
+      .use(portalSession(deps))
+      .get(
+        "/portal/quote",
+        ({ viewer, csrf, request, query }) =>
+          render(request, viewer, csrf, { product: query.product, consumer: query.consumer, q: typeof query.q === "string" ? query.q : undefined }),
+        { portal: "partner" },
+      )
+      // The consumer search narrows the picker as it is typed (without JavaScript, the search is a GET of the page above).
+      .get(
+        "/portal/quote/consumers",
+        async ({ viewer, query }) => {
+          // A repeated parameter arrives as a list: only one value is a search (or a choice).
+          const [consumer, search] = [query.consumer, query.q].map((v) => (typeof v === "string" ? v : undefined));
+          return <ConsumerPicker choices={await consumerChoices(db, viewer.partnerId, consumer, search)} value={consumer} />;
+        },
+        { portal: "partner" },
+      )
+      .post("/portal/quote/form", async ({ viewer, csrf, request, body }) => render(request, viewer, csrf, await formValuesWithFiles(body)), {
+        portal: "partner",
+      })
+      .post("/portal/quote/premium", async ({ body }) => <Premium premium={premiumPreview(await formValuesWithFiles(body))} />, { portal: "partner" })
+      .post(
+        "/portal/quote/issue",
+        async ({ viewer, csrf, request, body, set }) => {
+          const values = await formValuesWithFiles(body);
+          const product = productOf(values.product);
+          try {
+            if (!product) throw new CommandError(400, "choose a product", "product");
+            const policy = await quoteAndIssue(db, {
+              actor: viewer,
+              partnerId: viewer.partnerId,
+              mode: viewer.mode,
+              consumerParam: values.consumer ?? "",
+              product,
+              ...issueSeedsFromForm(product, values),
+              now: new Date(),
+              insurerDelayMs: deps.config.INSURER_DELAY_MS,
+            });
+            return redirectTo(request, set, `/portal/policies/${encodeURIComponent(policy.reference)}`);
+          } catch (error) {
+            set.status = 400;
+            return render(request, viewer, csrf, values, error);
+          }
+        },
+        { portal: "partner" },
+      )
+  );
 };
