@@ -1,17 +1,16 @@
-import type { Children } from "@kitajs/html";
 import { dateTime, waitingFor } from "../format";
 import { PolicyStatusBlock, type PolicyView } from "../policies/policies";
 import { type FormProblem, type FormValues, HxForm, Input, ProblemSummary } from "../portal/ui";
 
 /** A policy waiting for the operator's review: its status (which reloads itself while pending), then the desk. */
-export function ReviewPage(props: { policy: PolicyView; children: Children }) {
+export function ReviewPage(props: { policy: PolicyView; desk: ReviewDeskProps }) {
   return (
     <section>
       <h1>
         Policy <span safe>{props.policy.reference}</span>
       </h1>
       <PolicyStatusBlock policy={props.policy} />
-      {props.children}
+      <ReviewDesk {...props.desk} />
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { Elysia } from "elysia";
 import { ApprovalQueue, PendingPolicyRow } from "../../../views/admin/admin";
-import { ReviewDesk, ReviewPage, VehicleChecks } from "../../../views/admin/review";
+import { ReviewDesk, type ReviewDeskProps, ReviewPage, VehicleChecks } from "../../../views/admin/review";
 import { PolicyDetail, PolicyList, PolicyRows, PolicyStatusBlock } from "../../../views/policies/policies";
 import type { FormProblem } from "../../../views/portal/ui";
 import { CommandError } from "../../core/errors";
@@ -64,11 +64,16 @@ export const policyAdmin = (deps: AppDeps, { policyLifecycle }: ServiceFacts) =>
     return next ? hrefOf(next) : undefined;
   };
 
-  const desk = async (policy: PolicyRecord, csrf: string, extra: { values?: Record<string, string | undefined>; problem?: FormProblem } = {}) => {
+  /** What the desk shows of a pending policy (on its page, and again with a refusal). */
+  const deskProps = async (
+    policy: PolicyRecord,
+    csrf: string,
+    extra: { values?: Record<string, string | undefined>; problem?: FormProblem } = {},
+  ): Promise<ReviewDeskProps> => {
     const names = await partnerNames(db, [policy.partnerId]);
     const consumerHref = `/admin/consumers/${wireConsumerId(policy.consumerId)}`;
     const view = await reviewDeskView(db, policy, hrefOf(policy), names.get(policy.partnerId) ?? "", consumerHref, await nextInQueue(policy.id));
-    return <ReviewDesk {...view} now={new Date()} csrf={csrf} values={extra.values ?? {}} problem={extra.problem} />;
+    return { ...view, now: new Date(), csrf, values: extra.values ?? {}, problem: extra.problem };
   };
 
   return new Elysia({ name: "admin-policies" })
@@ -105,7 +110,7 @@ export const policyAdmin = (deps: AppDeps, { policyLifecycle }: ServiceFacts) =>
           return <PendingPolicyRow row={await pendingRow(db, decided, names, hrefOf(decided))} csrf={csrf} done={reviewDone(decided)} />;
         } catch (error) {
           set.status = error instanceof CommandError ? error.status : 500;
-          if (fromDesk) return desk(policy, csrf, { values, problem: problemOf(error) });
+          if (fromDesk) return <ReviewDesk {...(await deskProps(policy, csrf, { values, problem: problemOf(error) }))} />;
           return <PendingPolicyRow row={await pendingRow(db, policy, names, hrefOf(policy))} csrf={csrf} problem={problemOf(error)} />;
         }
       },
@@ -174,7 +179,7 @@ export const policyAdmin = (deps: AppDeps, { policyLifecycle }: ServiceFacts) =>
           return page(
             request,
             { title: `Policy ${policy.reference}`, active: "approvals", viewer, csrf },
-            <ReviewPage policy={view}>{await desk(policy, csrf)}</ReviewPage>,
+            <ReviewPage policy={view} desk={await deskProps(policy, csrf)} />,
           );
         }
         return page(request, { title: `Policy ${policy.reference}`, active: "policies", viewer, csrf }, <PolicyDetail policy={view} />);

@@ -54,7 +54,7 @@ export async function policyRows(
 }
 
 /** What approving takes on, for the queue's quick approve and the desk's confirmation: the premium and, where the product has one, the sum insured. */
-export function approvalAmounts(policy: PolicyRecord): string {
+function approvalAmounts(policy: PolicyRecord): string {
   const sumInsured = sumInsuredKobo(policy);
   return `Premium ${naira(policy.premiumKobo)}${sumInsured === null ? ", no sum insured" : `, sum insured ${naira(sumInsured)}`}`;
 }
