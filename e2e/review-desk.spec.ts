@@ -424,8 +424,11 @@ for (const { name, width } of [
     const { demoPartner, operatorAdmin } = accounts();
     await command(page, demoPartner, "legacy", "set env_test");
     const consumer = await command(page, demoPartner, "legacy", "prfl entity", {
+      type: "s",
       class: "h",
       name: { first: "Emeka", last: "Obi" },
+      gender: "m",
+      dob: { date: "1985-06-21" },
       phoneNo: "+2348051239876",
       eMail: `emeka.${crypto.randomUUID().slice(0, 8)}@example.ng`,
       addrss: { addrss: "7 Allen Avenue, Ikeja" },
