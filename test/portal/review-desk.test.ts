@@ -53,6 +53,10 @@ describe("the review desk (issue 36)", () => {
     // Nothing of the risk is repeated below the desk (the policy's generic details are not drawn while it waits).
     expect(desk.split("<dt>Goods value</dt>")).toHaveLength(2);
     expect(desk).toContain("Waiting for your review.");
+    // The status block reloads itself in the operator's terms too.
+    const status = await admin.get(`/admin/policies/${id}/status`, { "hx-request": "true" });
+    expect(status.text).toContain("Waiting for your review.");
+    expect(status.text).not.toContain("insurer&#x27;s review");
   });
 
   test("the decision: approving names the premium and the sum insured; Enter in the reason declines, Shift+Enter starts a new line", async () => {

@@ -64,6 +64,15 @@ export const policyAdmin = (deps: AppDeps, { policyLifecycle }: ServiceFacts) =>
     return next ? hrefOf(next) : undefined;
   };
 
+  const awaitsReview = (policy: PolicyRecord) => policy.status === "p" && policy.route === "manual";
+
+  /** A policy as the operator reads it: one waiting for review waits for them (also in the status block's reloads), not for "the insurer". */
+  const adminPolicyView = async (policy: PolicyRecord, consumerHref: string) => {
+    const view = await policyView(db, deps.config, policyLifecycle, policy, hrefOf(policy), consumerHref);
+    if (awaitsReview(policy)) view.pendingText = "Waiting for your review.";
+    return view;
+  };
+
   /** What the desk shows of a pending policy (on its page, and again with a refusal). */
   const deskProps = async (
     policy: PolicyRecord,
@@ -165,23 +174,14 @@ export const policyAdmin = (deps: AppDeps, { policyLifecycle }: ServiceFacts) =>
       async ({ viewer, csrf, request, params, set }) => {
         const policy = await policyById(params.id);
         if (!policy) return page(request, { title: "Not found", active: "policies", viewer, csrf }, notFound(set, "No such policy."));
-        const view = await policyView(
-          db,
-          deps.config,
-          policyLifecycle,
-          policy,
-          hrefOf(policy),
-          `/admin/consumers?q=${encodeURIComponent(wireConsumerId(policy.consumerId))}`,
-        );
+        const view = await adminPolicyView(policy, `/admin/consumers?q=${encodeURIComponent(wireConsumerId(policy.consumerId))}`);
         // A policy waiting for the operator is decided here: the desk, with the risk above the decision, not a page that waits for itself.
-        if (policy.status === "p" && policy.route === "manual") {
-          view.pendingText = "Waiting for your review.";
+        if (awaitsReview(policy))
           return page(
             request,
             { title: `Policy ${policy.reference}`, active: "approvals", viewer, csrf },
             <ReviewPage policy={view} desk={await deskProps(policy, csrf)} />,
           );
-        }
         return page(request, { title: `Policy ${policy.reference}`, active: "policies", viewer, csrf }, <PolicyDetail policy={view} />);
       },
       { portal: "admin" },
@@ -195,7 +195,7 @@ export const policyAdmin = (deps: AppDeps, { policyLifecycle }: ServiceFacts) =>
           set.status = 404;
           return "";
         }
-        return <PolicyStatusBlock policy={await policyView(db, deps.config, policyLifecycle, policy, hrefOf(policy), "")} />;
+        return <PolicyStatusBlock policy={await adminPolicyView(policy, "")} />;
       },
       { portal: "admin" },
     )
