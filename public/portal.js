@@ -23,6 +23,16 @@ document.addEventListener("keydown", (event) => {
   else element.click();
 });
 
+// A reason box that sends its form on Enter (the desk's decline, whose confirmation still asks first);
+// Shift+Enter starts a new line, and Enter that picks an input method's candidate is left alone.
+document.addEventListener("keydown", (event) => {
+  if (event.key !== "Enter" || event.shiftKey || event.ctrlKey || event.metaKey || event.altKey || event.isComposing || event.defaultPrevented) return;
+  const field = event.target instanceof Element ? event.target.closest("textarea[data-enter-submits]") : null;
+  if (!(field instanceof HTMLTextAreaElement) || !field.form) return;
+  event.preventDefault();
+  field.form.requestSubmit();
+});
+
 // Where a page says where work starts (the desk's review), the keyboard starts there.
 document.addEventListener("DOMContentLoaded", () => {
   const start = document.querySelector("[data-focus]");

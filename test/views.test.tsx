@@ -172,7 +172,7 @@ const views: [string, () => JSX.Element | string][] = [
           policyEntries={forms.policy}
           values={{ destination: EVIL, "addtnlFact.passportNo": EVIL, id: EVIL, webHook: EVIL, consumer: EVIL }}
           premium={{ problem: { message: EVIL } }}
-          consumers={[{ wireId: EVIL, name: EVIL }]}
+          consumers={{ search: EVIL, options: [{ wireId: EVIL, name: EVIL }], found: 1, more: false }}
           problem={{ message: EVIL }}
           mode="live"
           csrf={EVIL}
@@ -185,7 +185,19 @@ const views: [string, () => JSX.Element | string][] = [
     () => (
       <ApprovalQueue
         rows={[
-          { id: "1", reference: EVIL, partnerName: EVIL, consumerName: EVIL, productName: EVIL, premiumKobo: 1, createdAt: at, href: "/x", waiting: EVIL },
+          {
+            id: "1",
+            reference: EVIL,
+            partnerName: EVIL,
+            consumerName: EVIL,
+            productName: EVIL,
+            premiumKobo: 1,
+            sumInsuredKobo: 2,
+            amounts: EVIL,
+            createdAt: at,
+            href: "/x",
+            waiting: EVIL,
+          },
         ]}
         csrf={EVIL}
       />
@@ -303,7 +315,11 @@ const views: [string, () => JSX.Element | string][] = [
         partnerName={EVIL}
         createdAt={at}
         now={at}
+        productName={EVIL}
+        amounts={EVIL}
+        risk={[[EVIL, EVIL]]}
         consumerName={EVIL}
+        consumerHref="/c"
         consumerLines={[[EVIL, EVIL]]}
         documents={[
           { label: EVIL, href: "/x", image: true },

@@ -228,6 +228,13 @@ const cases: Record<string, () => Promise<void>> = {
   "GET /portal/policies/:reference/renew": async () => expectStatus(await visit(owner, "GET", `/portal/policies/${w.b.policy.reference}/renew`), 404),
   "POST /portal/policies/:reference/renew": async () => expectStatus(await visit(owner, "POST", `/portal/policies/${w.b.policy.reference}/renew`, {}), 404),
   "GET /portal/quote": async () => expectStatus(await visit(owner, "GET", `/portal/quote?product=vhcl-tprt-1111&consumer=${w.b.consumer.id}`), 200),
+  "GET /portal/quote/consumers": async () => {
+    // The picker's search finds only A's consumers, whatever it is asked (B's name, e-mail, phone as typed, B's consumer as the choice).
+    for (const q of [w.b.consumer.email, w.b.consumer.name, "Bartholomew", "0803 123 4567"])
+      expectStatus(await visit(owner, "GET", `/portal/quote/consumers?q=${encodeURIComponent(q)}`, {}, { "hx-request": "true" }), 200);
+    expectStatus(await visit(owner, "GET", `/portal/quote/consumers?consumer=${w.b.consumer.id}`, {}, { "hx-request": "true" }), 200);
+    expectStatus(await visit(owner, "GET", `/portal/quote?q=${encodeURIComponent(w.b.consumer.name)}`), 200);
+  },
   "POST /portal/quote/form": async () =>
     expectStatus(await visit(owner, "POST", "/portal/quote/form", { product: "vhcl-tprt-1111", consumer: w.b.consumer.id }), 200),
   "POST /portal/quote/premium": async () =>

@@ -10,11 +10,26 @@ export interface PendingRow {
   consumerName: string;
   productName: string;
   premiumKobo: number;
+  /** Null for a product insured without a sum (the claims' general ceiling applies). */
+  sumInsuredKobo: number | null;
+  /** The premium and the sum insured in one phrase, for the approval's confirmation. */
+  amounts: string;
   createdAt: Date;
   href: string;
   /** "12 min", "3 h": how long it has waited. */
   waiting: string;
 }
+
+const QUEUE_COLUMNS = [
+  "Reference",
+  "Partner",
+  "Consumer",
+  "Product",
+  "Waiting",
+  { label: "Premium", numeric: true },
+  { label: "Sum insured", numeric: true },
+  "Decision",
+] as const;
 
 /** One row of the approvals queue, with its approve and decline actions (htmx swaps the row). */
 export function PendingPolicyRow(props: { row: PendingRow; csrf: string; problem?: FormProblem; done?: string }) {
@@ -22,7 +37,7 @@ export function PendingPolicyRow(props: { row: PendingRow; csrf: string; problem
   if (props.done)
     return (
       <tr id={`pending-${r.id}`}>
-        <td colspan="7" role="status" safe>
+        <td colspan={String(QUEUE_COLUMNS.length)} role="status" safe>
           {props.done}
         </td>
       </tr>
@@ -41,19 +56,31 @@ export function PendingPolicyRow(props: { row: PendingRow; csrf: string; problem
       <td class="num" safe>
         {naira(r.premiumKobo)}
       </td>
+      <td class="num" safe>
+        {r.sumInsuredKobo === null ? "—" : naira(r.sumInsuredKobo)}
+      </td>
       <td>
         <a href={r.href}>Review</a>
+        <ProblemSummary problem={props.problem} />
+        {/* Approving and declining ask different questions: approving names what the insurer takes on. */}
         <HxForm
           action={`/admin/policies/${r.id}/review`}
           target={`#pending-${r.id}`}
           class="review"
-          confirm={`Record this decision for policy ${r.reference}? The partner is told at once.`}
+          confirm={`Approve policy ${r.reference}? ${r.amounts}. The partner is told at once and the certificate is issued.`}
           csrf={props.csrf}
         >
-          <ProblemSummary problem={props.problem} />
           <button type="submit" name="decision" value="a">
             Approve
           </button>
+        </HxForm>
+        <HxForm
+          action={`/admin/policies/${r.id}/review`}
+          target={`#pending-${r.id}`}
+          class="review"
+          confirm={`Decline policy ${r.reference}? The partner is told at once, with your reason.`}
+          csrf={props.csrf}
+        >
           <label for={`note-${r.id}`} class="visually-hidden">
             Reason for declining
           </label>
@@ -75,11 +102,7 @@ export function ApprovalQueue(props: { rows: PendingRow[]; csrf: string }) {
         Live policies waiting for a person: marine import, credit life, loan guaranty, comprehensive vehicles without proof of ownership. Oldest first: open one
         to see the consumer and their documents.
       </p>
-      <Table
-        columns={["Reference", "Partner", "Consumer", "Product", "Waiting", { label: "Premium", numeric: true }, "Decision"]}
-        count={props.rows.length}
-        empty="Nothing is waiting for approval."
-      >
+      <Table columns={[...QUEUE_COLUMNS]} count={props.rows.length} empty="Nothing is waiting for approval.">
         {props.rows.map((row) => (
           <PendingPolicyRow row={row} csrf={props.csrf} />
         ))}

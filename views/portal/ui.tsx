@@ -66,6 +66,8 @@ export function Input(props: {
   redraws?: boolean;
   /** A key that focuses this input when the page offers keyboard shortcuts (public/portal.js). */
   shortcut?: string;
+  /** A textarea whose Enter sends its form (Shift+Enter still starts a new line; public/portal.js). */
+  enterSubmits?: boolean;
 }) {
   const { name, kind = "text", value = "" } = props;
   const error = errorFor(name, props.problem);
@@ -79,6 +81,7 @@ export function Input(props: {
     class: props.redraws ? "redraws" : undefined,
     "data-key": props.shortcut,
     "aria-keyshortcuts": props.shortcut?.toUpperCase(),
+    "data-enter-submits": props.enterSubmits,
   };
   let control: JSX.Element;
   switch (kind) {

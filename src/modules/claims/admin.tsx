@@ -36,7 +36,7 @@ export const claimAdmin = (deps: AppDeps) => {
 
   const detail = async (claim: ClaimDetailRecord, csrf: string, state: ClaimActionState = { values: {} }) => (
     <ClaimDetail
-      claim={claimView(claim, { partnerName: await partnerName(claim.partnerId) })}
+      claim={await claimView(db, claim, { partnerName: await partnerName(claim.partnerId) })}
       csrf={csrf}
       backHref="/admin/claims"
       state={state}

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { PolicyDetail, PolicyList, PolicyRows, PolicyStatusBlock } from "../../../views/policies/policies";
 import { ConfirmStep } from "../../../views/portal/confirm";
 import type { FormProblem } from "../../../views/portal/ui";
-import { Premium, QuotePage } from "../../../views/quotes/quote";
+import { ConsumerPicker, Premium, QuotePage } from "../../../views/quotes/quote";
 import { CommandError } from "../../core/errors";
 import type { AppDeps } from "../../http/context";
 import { CONFIRMED_FIELD, confirmation } from "../../portal/confirm";
@@ -30,7 +30,7 @@ import {
   policyView,
   productOptions,
 } from "./presenter";
-import { issueStep, premiumPreview, productOf, quotePageView } from "./quote-presenter";
+import { consumerChoices, issueStep, premiumPreview, productOf, quotePageView } from "./quote-presenter";
 
 const NOT_YOURS = "No policy with this reference on your account.";
 
@@ -172,45 +172,60 @@ export const quotePortal = (deps: AppDeps) => {
     );
   }
 
-  return new Elysia({ name: "portal-quotes" })
-    .use(portalSession(deps))
-    .get("/portal/quote", ({ viewer, csrf, request, query }) => render(request, viewer, csrf, { product: query.product, consumer: query.consumer }), {
-      portal: "partner",
-    })
-    .post("/portal/quote/form", async ({ viewer, csrf, request, body }) => render(request, viewer, csrf, await formValuesWithFiles(body)), {
-      portal: "partner",
-    })
-    .post("/portal/quote/premium", async ({ body }) => <Premium premium={premiumPreview(await formValuesWithFiles(body))} />, { portal: "partner" })
-    .post(
-      "/portal/quote/issue",
-      async ({ viewer, csrf, request, body, set }) => {
-        const values = await formValuesWithFiles(body);
-        const product = productOf(values.product);
-        try {
-          if (!product) throw new CommandError(400, "choose a product", "product");
-          const input = {
-            actor: viewer,
-            partnerId: viewer.partnerId,
-            mode: viewer.mode,
-            consumerParam: values.consumer ?? "",
-            product,
-            ...issueSeedsFromForm(product, values),
-            now: new Date(),
-            insurerDelayMs: deps.config.INSURER_DELAY_MS,
-          };
-          // A live policy whose premium is paid now is issued only from its confirmation (a test one, or one the checks decline, moves no money).
-          if (viewer.mode === "live") {
-            const priced = await quoteAndIssuePreview(db, input);
-            const step = confirmation(csrf, "policy.issue", priced.reference, priced.productCode, priced.consumerId, priced.premiumKobo);
-            if (priced.status !== "d" && !step.given(values)) return confirmIssue(request, viewer, csrf, values, priced, step.fields);
+  return (
+    new Elysia({ name: "portal-quotes" })
+      .use(portalSession(deps))
+      .get(
+        "/portal/quote",
+        ({ viewer, csrf, request, query }) =>
+          render(request, viewer, csrf, { product: query.product, consumer: query.consumer, q: typeof query.q === "string" ? query.q : undefined }),
+        { portal: "partner" },
+      )
+      // The consumer search narrows the picker as it is typed (without JavaScript, the search is a GET of the page above).
+      .get(
+        "/portal/quote/consumers",
+        async ({ viewer, query }) => {
+          // A repeated parameter arrives as a list: only one value is a search (or a choice).
+          const [consumer, search] = [query.consumer, query.q].map((v) => (typeof v === "string" ? v : undefined));
+          return <ConsumerPicker choices={await consumerChoices(db, viewer.partnerId, consumer, search)} value={consumer} />;
+        },
+        { portal: "partner" },
+      )
+      .post("/portal/quote/form", async ({ viewer, csrf, request, body }) => render(request, viewer, csrf, await formValuesWithFiles(body)), {
+        portal: "partner",
+      })
+      .post("/portal/quote/premium", async ({ body }) => <Premium premium={premiumPreview(await formValuesWithFiles(body))} />, { portal: "partner" })
+      .post(
+        "/portal/quote/issue",
+        async ({ viewer, csrf, request, body, set }) => {
+          const values = await formValuesWithFiles(body);
+          const product = productOf(values.product);
+          try {
+            if (!product) throw new CommandError(400, "choose a product", "product");
+            const input = {
+              actor: viewer,
+              partnerId: viewer.partnerId,
+              mode: viewer.mode,
+              consumerParam: values.consumer ?? "",
+              product,
+              ...issueSeedsFromForm(product, values),
+              now: new Date(),
+              insurerDelayMs: deps.config.INSURER_DELAY_MS,
+            };
+            // A live policy whose premium is paid now is issued only from its confirmation (a test one, or one the checks decline, moves no money).
+            if (viewer.mode === "live") {
+              const priced = await quoteAndIssuePreview(db, input);
+              const step = confirmation(csrf, "policy.issue", priced.reference, priced.productCode, priced.consumerId, priced.premiumKobo);
+              if (priced.status !== "d" && !step.given(values)) return confirmIssue(request, viewer, csrf, values, priced, step.fields);
+            }
+            const policy = await quoteAndIssue(db, input);
+            return redirectTo(request, set, `/portal/policies/${encodeURIComponent(policy.reference)}`);
+          } catch (error) {
+            set.status = 400;
+            return render(request, viewer, csrf, values, error);
           }
-          const policy = await quoteAndIssue(db, input);
-          return redirectTo(request, set, `/portal/policies/${encodeURIComponent(policy.reference)}`);
-        } catch (error) {
-          set.status = 400;
-          return render(request, viewer, csrf, values, error);
-        }
-      },
-      { portal: "partner" },
-    );
+        },
+        { portal: "partner" },
+      )
+  );
 };

@@ -1,5 +1,5 @@
 import type { PendingRow } from "../../../views/admin/admin";
-import { POLICY_STATUS_TEXT, waitingFor } from "../../../views/format";
+import { coverPeriod, naira, POLICY_STATUS_TEXT, waitingFor } from "../../../views/format";
 import type { PolicyRow, PolicyView } from "../../../views/policies/policies";
 import type { Config } from "../../core/config";
 import type { CsvValue } from "../../core/csv";
@@ -9,7 +9,7 @@ import { coverDays, watTimestamp } from "../../core/time";
 import type { Database } from "../../db/client";
 import type { ListSource } from "../../portal/list";
 import { fieldLabel, inWords } from "../../portal/words";
-import { allProductCodes, findProduct, productName } from "../../products";
+import { allProductCodes, findProduct, productName, sumInsuredKobo } from "../../products";
 import { certificateFor, certificateUrl, verificationUrl } from "../certificates";
 import { consumerDocumentList, consumerName, consumerNamesOf, findConsumer, profileLines, wireConsumerId } from "../consumers";
 import type { VehicleRegistry } from "../enrichment";
@@ -65,6 +65,12 @@ export async function policyRows(
   );
 }
 
+/** What approving takes on, for the queue's quick approve and the desk's confirmation: the premium and, where the product has one, the sum insured. */
+function approvalAmounts(policy: PolicyRecord): string {
+  const sumInsured = sumInsuredKobo(policy);
+  return `Premium ${naira(policy.premiumKobo)}${sumInsured === null ? ", no sum insured" : `, sum insured ${naira(sumInsured)}`}`;
+}
+
 /** A row of the operator's approvals queue. */
 export async function pendingRow(db: Database, policy: PolicyRecord, partnerNames: Map<string, string>, href: string): Promise<PendingRow> {
   const consumer = await findConsumer(db, policy.partnerId, policy.consumerId);
@@ -75,14 +81,37 @@ export async function pendingRow(db: Database, policy: PolicyRecord, partnerName
     consumerName: consumer ? consumerName(consumer.profile) : "—",
     productName: productName(policy.productCode),
     premiumKobo: policy.premiumKobo,
+    sumInsuredKobo: sumInsuredKobo(policy),
+    amounts: approvalAmounts(policy),
     createdAt: policy.createdAt,
     href,
     waiting: waitingFor(policy.createdAt, new Date()),
   };
 }
 
-/** The review desk of a pending policy: the consumer as the partner registered them, their documents, a vehicle's checks, and the next policy waiting. */
-export async function reviewDeskView(db: Database, policy: PolicyRecord, base: string, partnerName: string, nextHref: string | undefined) {
+/** What a pending policy insures, in words, first on the review desk: the sum insured, the premium, the cover, then the policy's own lines (goods value, voyage, vehicle…). */
+function riskLines(policy: PolicyRecord): [label: string, value: string][] {
+  const sumInsured = sumInsuredKobo(policy);
+  return [
+    ...(sumInsured === null ? [] : [["Sum insured", naira(sumInsured)] as [string, string]]),
+    ["Premium", naira(policy.premiumKobo)],
+    ["Cover", coverPeriod(policy.coverStart, policy.coverEnd)],
+    ...policy.printed,
+  ];
+}
+
+/**
+ * The review desk of a pending policy: the risk, the consumer as the partner registered them, their
+ * documents, a vehicle's checks, and the next policy waiting.
+ */
+export async function reviewDeskView(
+  db: Database,
+  policy: PolicyRecord,
+  base: string,
+  partnerName: string,
+  consumerHref: string,
+  nextHref: string | undefined,
+) {
   const consumer = await findConsumer(db, policy.partnerId, policy.consumerId);
   const documents = consumer ? await consumerDocumentList(db, consumer.id) : [];
   return {
@@ -90,7 +119,11 @@ export async function reviewDeskView(db: Database, policy: PolicyRecord, base: s
     reference: policy.reference,
     partnerName,
     createdAt: policy.createdAt,
+    productName: productName(policy.productCode),
+    amounts: approvalAmounts(policy),
+    risk: riskLines(policy),
     consumerName: consumer ? consumerName(consumer.profile) : "—",
+    consumerHref,
     consumerLines: consumer ? profileLines(consumer.profile) : [],
     documents: documents.map((d) => ({
       label: fieldLabel(d.field),

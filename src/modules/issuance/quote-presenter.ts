@@ -1,6 +1,6 @@
 import { coverPeriod } from "../../../views/format";
 import type { ConfirmStepProps } from "../../../views/portal/confirm";
-import type { ConsumerChoice } from "../../../views/quotes/quote";
+import type { ConsumerChoices } from "../../../views/quotes/quote";
 import { CommandError } from "../../core/errors";
 import { normaliseUuid } from "../../core/ids";
 import { formatNaira } from "../../core/money";
@@ -25,15 +25,28 @@ export const productOf = (code: string | undefined): Product | undefined => {
   }
 };
 
-/** The consumers to pick from: the newest hundred, and the one the form names when it is older. */
-async function consumerChoices(db: Database, partnerId: string, consumer: string | undefined): Promise<ConsumerChoice[]> {
-  const recent = (await listConsumers(db, { partnerId }, { limit: 100 })).items;
+/** How many consumers the picker lists: the newest, or the newest a search finds. */
+const CHOICES = 100;
+
+/**
+ * The consumers to pick from, newest first: the newest hundred, or those the search finds (name,
+ * phone as typed, e-mail); and the one the form names when the list does not hold it, so a choice
+ * is never lost.
+ */
+export async function consumerChoices(db: Database, partnerId: string, consumer: string | undefined, search: string | undefined): Promise<ConsumerChoices> {
+  const query = (search ?? "").trim().slice(0, 100);
+  const list = await listConsumers(db, { partnerId, search: query }, { limit: CHOICES });
   const chosenId = consumer ? normaliseUuid(consumer) : null;
-  const chosen = chosenId && !recent.some((c) => c.id === chosenId) ? await findConsumer(db, partnerId, chosenId) : null;
-  return (chosen ? [chosen, ...recent] : recent).map((c) => ({
-    wireId: wireConsumerId(c.id),
-    name: `${consumerName(c.profile) || "(no name)"}${c.profile.eMail ? ` · ${c.profile.eMail}` : ""}`,
-  }));
+  const chosen = chosenId && !list.items.some((c) => c.id === chosenId) ? await findConsumer(db, partnerId, chosenId) : null;
+  return {
+    search: query,
+    options: (chosen ? [chosen, ...list.items] : list.items).map((c) => ({
+      wireId: wireConsumerId(c.id),
+      name: `${consumerName(c.profile) || "(no name)"}${c.profile.phoneNo ? ` · ${c.profile.phoneNo}` : ""}${c.profile.eMail ? ` · ${c.profile.eMail}` : ""}`,
+    })),
+    found: list.items.length,
+    more: list.nextCursor !== null,
+  };
 }
 
 /** What the quote-and-issue page shows for these form values, beside the premium, the problem and the viewer. */
@@ -49,7 +62,7 @@ export async function quotePageView(db: Database, partnerId: string, values: For
     quoteEntries: forms?.quote ?? [],
     policyEntries: forms?.policy.filter((e) => !quotePaths.has(e.path)) ?? [],
     values: { id: crypto.randomUUID(), ...values },
-    consumers: await consumerChoices(db, partnerId, values.consumer),
+    consumers: await consumerChoices(db, partnerId, values.consumer, values.q),
   };
 }
 
