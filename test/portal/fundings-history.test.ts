@@ -44,11 +44,11 @@ async function approvedFunding() {
   const first = await signedIn(t, alice.portal);
   await first.get("/admin/fundings");
   const bank = bankReference();
-  const asked = await first.post(`/admin/fundings/${funding.id}/confirm`, { bankReference: bank, amount: String(amount) });
+  const { answer: asked } = await first.postConfirmed(`/admin/fundings/${funding.id}/confirm`, { bankReference: bank, amount: String(amount) });
   const confirmationId = /\/admin\/fundings\/confirmations\/([0-9a-f-]{36})\/reject/.exec(asked.text)![1]!;
   const second = await signedIn(t, bola.portal);
   await second.get("/admin/fundings");
-  expect((await second.post(`/admin/fundings/confirmations/${confirmationId}/approve`, {})).status).toBe(200);
+  expect((await second.postConfirmed(`/admin/fundings/confirmations/${confirmationId}/approve`, {})).answer.status).toBe(200);
   return { p, ref, funding, bank };
 }
 
@@ -89,7 +89,7 @@ describe("the operator's fundings: history as well as work", () => {
     const first = await signedIn(t, alice.portal);
     await first.get("/admin/fundings");
     // Alice asks to credit the held amount (above the threshold, so it waits); Bola rejects that; Alice then rejects the funding.
-    const asked = await first.post(`/admin/fundings/${funding.id}/credit-held`, {});
+    const { answer: asked } = await first.postConfirmed(`/admin/fundings/${funding.id}/credit-held`, {});
     const confirmationId = /\/admin\/fundings\/confirmations\/([0-9a-f-]{36})\/reject/.exec(asked.text)![1]!;
     const second = await signedIn(t, bola.portal);
     await second.get("/admin/fundings");

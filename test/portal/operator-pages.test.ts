@@ -4,10 +4,12 @@
  * out of the partner lists and pickers, and the operator's pages in the operator's voice.
  */
 import { describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
 import type { Viewer } from "../../src/core/principal";
 import { listUsers, setStaffActive } from "../../src/modules/accounts/service";
 import { listAudit } from "../../src/modules/audit/service";
 import { currentWatMonth } from "../../src/modules/enrichment";
+import { policies } from "../../src/modules/policies/schema";
 import { allProductCodes } from "../../src/products";
 import { type TestPartner, testApp } from "../support/harness";
 import { approvedPolicy } from "../support/policies";
@@ -81,7 +83,8 @@ describe("the operator's page of a partner", () => {
     expect(page.text).toContain('<td data-label="Role">Owner</td>');
     expect(page.text).toContain('<td data-label="Role">Staff</td>');
     // The newest policies, each to its page; the live top-up; the statements, each to the month's statement of this partner.
-    expect(page.text).toMatch(new RegExp(`<a href="/admin/policies/[0-9a-f-]{36}">${reference}</a>`));
+    const [issued] = await t.database.db.select({ policyNo: policies.policyNo }).from(policies).where(eq(policies.reference, reference));
+    expect(page.text).toMatch(new RegExp(`<a href="/admin/policies/[0-9a-f-]{36}">${issued!.policyNo}</a>`));
     expect(page.text).toContain(`<td>${topUp}</td>`);
     expect(page.text).toContain("Credited");
     const month = currentWatMonth(new Date());
@@ -92,7 +95,7 @@ describe("the operator's page of a partner", () => {
     expect(statement.text).toContain(`${p.name}: `);
 
     // A suspended partner says so.
-    await admin.post(`/admin/partners/${p.partnerId}`, { change: "suspend" }, { "hx-request": "true" });
+    await admin.postConfirmed(`/admin/partners/${p.partnerId}`, { change: "suspend" }, { "hx-request": "true" });
     expect((await admin.get(`/admin/partners/${p.partnerId}`)).text).toContain('<span class="badge badge-bad">Suspended</span>');
   });
 

@@ -109,7 +109,9 @@ describe("the pages' words", () => {
     const { reference, row } = await vehiclePolicy(p);
     const partner = await signedIn(t, p.portal);
     const own = confirmOf((await partner.get(`/portal/policies/${reference}/cancel`)).text);
-    expect(own).toStartWith(`Cancel policy ${reference}? The cover stops from the first day without cover, and your systems are told at once.`);
+    expect(own).toStartWith(
+      `Cancel policy ${row.policyNo} (Adaeze Okafor)? The cover stops from the first day without cover, and your systems are told at once.`,
+    );
     expect(own).toContain("It can be reinstated within 30 days of that day");
     expect(own).not.toContain("cannot be undone");
     expect(own).not.toContain("the partner's");

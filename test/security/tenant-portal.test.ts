@@ -228,6 +228,11 @@ const cases: Record<string, () => Promise<void>> = {
   "GET /portal/policies/:reference/renew": async () => expectStatus(await visit(owner, "GET", `/portal/policies/${w.b.policy.reference}/renew`), 404),
   "POST /portal/policies/:reference/renew": async () => expectStatus(await visit(owner, "POST", `/portal/policies/${w.b.policy.reference}/renew`, {}), 404),
   "GET /portal/quote": async () => expectStatus(await visit(owner, "GET", `/portal/quote?product=vhcl-tprt-1111&consumer=${w.b.consumer.id}`), 200),
+  "GET /portal/search": async () => {
+    // The search box finds only A's records, whatever it is asked (B's name, e-mail, phone as typed, B's consumer id).
+    for (const q of [w.b.consumer.email, w.b.consumer.name, "Bartholomew", "0803 123 4567", w.b.consumer.id])
+      expectStatus(await visit(owner, "GET", `/portal/search?q=${encodeURIComponent(q)}`), 200);
+  },
   "GET /portal/quote/consumers": async () => {
     // The picker's search finds only A's consumers, whatever it is asked (B's name, e-mail, phone as typed, B's consumer as the choice).
     for (const q of [w.b.consumer.email, w.b.consumer.name, "Bartholomew", "0803 123 4567"])
@@ -502,6 +507,7 @@ const cases: Record<string, () => Promise<void>> = {
   "GET /admin/audit": adminOnly("GET", () => "/admin/audit"),
   "GET /admin/audit.csv": adminOnly("GET", () => "/admin/audit.csv"),
   "GET /admin/dashboard": adminOnly("GET", () => "/admin/dashboard"),
+  "GET /admin/search": adminOnly("GET", () => `/admin/search?q=${encodeURIComponent(w.b.consumer.name)}`),
 };
 
 const routeKeys = () => w.t.app.routes.map((r) => `${r.method} ${r.path}`);
