@@ -35,6 +35,8 @@ async function confirmedFunding(page: Page) {
   await form.getByLabel("Bank reference", { exact: true }).fill(`NIP${tag()}${tag()}`);
   await form.getByLabel("Amount received in naira", { exact: true }).fill("30,000");
   await form.getByRole("button", { name: "Confirm a bank transfer" }).click();
+  // Crediting by hand asks first, naming the amount and the partner (e2e/confirmations.spec.ts).
+  await page.getByRole("button", { name: /^Credit ₦30,000\.00 to / }).click();
   await expect(page.getByRole("status").filter({ hasText: "Confirmed: ₦30,000.00 is credited" })).toBeVisible();
   return reference;
 }

@@ -90,7 +90,7 @@ test("an administrator invites a second one, who signs in with the one-time pass
   await page.goto("/admin/administrators");
   await page.getByRole("button", { name: `Deactivate ${email}` }).click();
   await expect(page.locator("#team .success")).toHaveText(`${email} is deactivated and signed out everywhere.`);
-  expect(asked).toEqual([`Deactivate ${email}? They are signed out at once.`]);
+  expect(asked).toEqual([`Deactivate ${email}? They are signed out at once and cannot sign in until reactivated.`]);
   await expect(page.getByRole("row", { name: new RegExp(email) })).toContainText("Deactivated");
   await page.getByRole("button", { name: `Reactivate ${email}` }).click();
   await expect(page.locator("#team .success")).toHaveText(`${email} can sign in again.`);
