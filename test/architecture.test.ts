@@ -116,7 +116,7 @@ const MODULE_TIERS: readonly (readonly string[])[] = [
   ["certificates", "enrichment", "financing", "wallet"],
   ["commissions", "funding"],
   ["claims", "issuance"],
-  ["dashboard", "lifecycle", "reporting", "search"],
+  ["dashboard", "lifecycle", "reporting"],
 ];
 const tierOf = new Map(MODULE_TIERS.flatMap((tier, level) => tier.map((module) => [module, level] as const)));
 

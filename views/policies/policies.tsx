@@ -1,14 +1,12 @@
 import type { Children } from "@kitajs/html";
-import { coverPeriod, dateTime, naira, noteText, POLICY_STATUS_TEXT } from "../format";
+import { coverPeriod, dateTime, naira, POLICY_STATUS_TEXT } from "../format";
 import { ChangeHistory, type ChangeRow } from "../lifecycle/change";
-import { type ListCount, ListRows, ListSection } from "../portal/list-section";
+import { ListRows, ListSection } from "../portal/list-section";
 import { Badge, type Column, type FormProblem } from "../portal/ui";
 import { type FieldSpec, statusField } from "../shared-forms/record";
 
 export interface PolicyRow {
   reference: string;
-  /** Set once approved: what the row is known by (before, its reference). */
-  policyNo: string | null;
   productName: string;
   consumerName: string;
   /** Set on the administrators' lists. */
@@ -23,10 +21,10 @@ export interface PolicyRow {
 
 const statusTone = (status: string) => (status === "a" ? "ok" : status === "p" ? "wait" : status === "e" ? "info" : "bad");
 
-export const policyColumns = (withPartner?: boolean): Column[] => [
-  "Policy",
+const policyColumns = (withPartner?: boolean): Column[] => [
+  "Reference",
   withPartner && "Partner",
-  "Insured",
+  "Consumer",
   "Product",
   "Status",
   { label: "Premium", numeric: true },
@@ -40,7 +38,7 @@ export function PolicyRows(props: { rows: PolicyRow[]; more: string | null; with
         <tr>
           <td>
             <a href={p.href} safe>
-              {p.policyNo ?? p.reference}
+              {p.reference}
             </a>
           </td>
           {props.withPartner ? <td safe>{p.partnerName ?? ""}</td> : ""}
@@ -48,14 +46,7 @@ export function PolicyRows(props: { rows: PolicyRow[]; more: string | null; with
           <td safe>{p.productName}</td>
           <td>
             <Badge tone={statusTone(p.status)} text={POLICY_STATUS_TEXT[p.status] ?? p.status} />
-            {p.mode === "test" ? (
-              <>
-                {" "}
-                <Badge tone="info" text="Test" />
-              </>
-            ) : (
-              ""
-            )}
+            {p.mode === "test" ? <span class="muted"> test</span> : ""}
           </td>
           <td class="num" safe>
             {naira(p.premiumKobo)}
@@ -68,9 +59,6 @@ export function PolicyRows(props: { rows: PolicyRow[]; more: string | null; with
 }
 
 export interface PolicyFilterValues {
-  q?: string;
-  partner?: string;
-  mode?: string;
   status?: string;
   expiring?: string;
   product?: string;
@@ -78,16 +66,8 @@ export interface PolicyFilterValues {
   to?: string;
 }
 
-/** What "Find" matches, said beside its box. */
-const FIND_HINT = "A policy number, the insured's name or phone, a plate or an IMEI";
-
-/**
- * The filters of a policies list: the text to find, on the operator's the partner and the mode
- * (live business unless asked), then status, product, when the cover ends, creation dates.
- */
-const policyFilters = (products: { value: string; label: string }[], partners?: { value: string; label: string }[]): FieldSpec[] => [
-  { name: "q", label: "Find", kind: "text", hint: FIND_HINT },
-  ...(partners ? operatorFilters(partners) : []),
+/** The filters of the transactions list: status, product, when the cover ends, creation dates. */
+const policyFilters = (products: { value: string; label: string }[]): FieldSpec[] => [
   statusField(POLICY_STATUS_TEXT),
   { name: "product", label: "Product", kind: "select", emptyChoice: "Any", options: products },
   {
@@ -104,22 +84,7 @@ const policyFilters = (products: { value: string; label: string }[], partners?: 
   { name: "to", label: "to", kind: "date" },
 ];
 
-/** The operator's own filters: one partner's policies, and the mode (the empty choice, the default, is live business). */
-const operatorFilters = (partners: { value: string; label: string }[]): FieldSpec[] => [
-  { name: "partner", label: "Partner", kind: "select", emptyChoice: "Any", options: partners },
-  {
-    name: "mode",
-    label: "Mode",
-    kind: "select",
-    emptyChoice: "Live",
-    options: [
-      { value: "test", label: "Test (specimens)" },
-      { value: "all", label: "Live and test" },
-    ],
-  },
-];
-
-/** A policies list with its filters and the count of what they select. */
+/** The transactions list with its filters (status, product, creation dates). */
 export function PolicyList(props: {
   title: string;
   action: string;
@@ -127,37 +92,30 @@ export function PolicyList(props: {
   more: string | null;
   filters: PolicyFilterValues;
   products: { value: string; label: string }[];
-  /** The operator's list: each row names its partner, and the list filters by partner and mode. */
-  partners?: { value: string; label: string }[];
-  /** How many the filters select. */
-  count?: ListCount;
-  /** A refused filter (beside its input) or page (above the list). */
+  withPartner?: boolean;
+  /** A refused date (beside its input) or page (above the list). */
   problem?: FormProblem;
   /** The same list as CSV. */
   exportHref: string;
 }) {
-  const withPartner = props.partners !== undefined;
   return (
     <ListSection
       heading={<h1 safe>{props.title}</h1>}
       action={props.action}
-      filters={policyFilters(props.products, props.partners)}
+      filters={policyFilters(props.products)}
       values={{ ...props.filters }}
       problem={props.problem}
       exportHref={props.exportHref}
-      columns={policyColumns(withPartner)}
+      columns={policyColumns(props.withPartner)}
       count={props.rows.length}
-      total={{ count: props.count, one: "policy", many: "policies" }}
       empty="No policies match."
     >
-      <PolicyRows rows={props.rows} more={props.more} withPartner={withPartner} />
+      <PolicyRows rows={props.rows} more={props.more} withPartner={props.withPartner} />
     </ListSection>
   );
 }
 
 export interface PolicyView {
-  /** The policy number (before it has one, the product) and the insured: the page's title. */
-  title: string;
   reference: string;
   productName: string;
   productCode: string;
@@ -223,7 +181,7 @@ export function PolicyStatusBlock(props: { policy: PolicyView }) {
           <span class="muted" safe>{`since ${dateTime(p.statusAt)}`}</span>
         )}
       </p>
-      {p.statusNote ? <p safe>{noteText(p.statusNote)}</p> : ""}
+      {p.statusNote ? <p safe>{p.statusNote}</p> : ""}
       {p.cancellationText ? <p safe>{p.cancellationText}</p> : ""}
       {p.policyNo ? (
         <p>
@@ -257,12 +215,9 @@ export function PolicyDetail(props: { policy: PolicyView; children?: Children })
   const p = props.policy;
   return (
     <section>
-      <h1 safe>{p.title}</h1>
-      <p class="muted">
-        <small>
-          Reference <span safe>{p.reference}</span>
-        </small>
-      </p>
+      <h1>
+        Policy <span safe>{p.reference}</span>
+      </h1>
       {p.mode === "test" ? <p class="notice">Test mode: a specimen, no cover, nothing billed.</p> : ""}
       <PolicyStatusBlock policy={p} />
       {p.claimHref || p.financeHref || p.changeHref || p.decideChangeHref || p.cancelHref || p.reinstateHref || p.renewHref ? (
@@ -354,8 +309,7 @@ export function PolicyDetail(props: { policy: PolicyView; children?: Children })
         </dd>
         <dt>Premium</dt>
         <dd safe>{naira(p.premiumKobo)}</dd>
-        {/* "Cover period": a device's certificate lines (printed below) have a "Cover" of their own, what is covered. */}
-        <dt>Cover period</dt>
+        <dt>Cover</dt>
         <dd safe>{coverPeriod(p.coverStart, p.coverEnd)}</dd>
         <dt>Requested</dt>
         <dd safe>{dateTime(p.createdAt)}</dd>

@@ -1,4 +1,4 @@
-import { dateTime, noteText, sentence } from "../format";
+import { dateTime } from "../format";
 import { Badge, Done, DownloadLink, type FormProblem, type FormValues, HxForm, Input, MoreRows, ProblemSummary, Table } from "../portal/ui";
 
 export interface EndpointRow {
@@ -181,7 +181,7 @@ export function DeliveryRows(props: { deliveries: DeliveryView[]; more: string |
                   <p safe>{`#${a.number} · ${dateTime(a.at)} · ${a.responseStatus ?? "no answer"} · ${a.latencyMs} ms · ${a.url}`}</p>
                   {a.error ? (
                     <p class="warn" safe>
-                      {sentence(noteText(a.error))}
+                      {a.error}
                     </p>
                   ) : (
                     ""
@@ -230,7 +230,7 @@ export function EndpointPage(props: {
         {endpointState(e)}{" "}
         {e.disabledReason ? (
           <span class="muted" safe>
-            {sentence(noteText(e.disabledReason))}
+            {e.disabledReason}
           </span>
         ) : (
           ""

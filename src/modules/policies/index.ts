@@ -2,22 +2,12 @@
 export { insureSeedVariants } from "./insure-seeds";
 export { createdWithin, insureSeed, listSeed, policyFieldsSeed, policyFilters, policyFilterValues, reviewForm, reviewSeed, webHookUrl } from "./model";
 export { normaliseReference, transactionReference } from "./reference";
-export {
-  awaitingRegistry,
-  type FactChange,
-  POLICY_STATUSES,
-  type PolicyStatus,
-  policies,
-  policyCancellations,
-  policyEndorsements,
-  policyPlate,
-} from "./schema";
+export { awaitingRegistry, type FactChange, POLICY_STATUSES, type PolicyStatus, policies, policyCancellations, policyEndorsements } from "./schema";
 export {
   addressConditions,
   type CancellationRecord,
   cancellationOf,
   consumerIdFrom,
-  countPolicies,
   type EndorsementRecord,
   endorsementsOf,
   findPolicy,
@@ -25,7 +15,6 @@ export {
   findPolicyByNumber,
   findPolicyByReference,
   hasCertificate,
-  insuredName,
   latestQuote,
   listPolicies,
   newPolicyNumber,
@@ -36,9 +25,6 @@ export {
   policiesByIds,
   policyContext,
   policyHeading,
-  policyName,
-  policyTextMatch,
-  policyTitle,
   requirePolicyMode,
   resentFacts,
   statusEvent,
