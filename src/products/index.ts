@@ -65,8 +65,11 @@ export function findProduct(code: string, field?: string): Product {
 }
 
 /** Every product code sold, including one hlth-<insurer>-1111 per health insurer. */
+/** A product's code: its family's category, its type and the one package (spec 2.4), e.g. vhcl-tprt-1111. */
+export const productCodeOf = (family: Pick<ProductFamily, "ctgry">, type: { code: string }): string => `${family.ctgry}-${type.code}-${PACKAGE}`;
+
 export function allProductCodes(): string[] {
-  return productFamilies.flatMap((family) => family.types.map((type) => `${family.ctgry}-${type.code}-${PACKAGE}`));
+  return productFamilies.flatMap((family) => family.types.map((type) => productCodeOf(family, type)));
 }
 
 /** Products whose cover runs with time (their refunds are pro-rata): the ones that come up for renewal, and are reminded of it. */

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import type { SeedVariant } from "../../http/registry";
-import { PACKAGE, type ProductFamily, productFamilies } from "../../products";
+import { PACKAGE, type ProductFamily, productCodeOf, productFamilies } from "../../products";
 import type { ProductForms, ProductType } from "../../products/types";
 import { webHookUrl } from "./model";
 import { transactionReference } from "./reference";
@@ -26,7 +26,7 @@ export interface ProductReference {
 }
 
 function productReference(family: ProductFamily, productType: ProductType): ProductReference {
-  const code = `${family.ctgry}-${productType.code}-${PACKAGE}`;
+  const code = productCodeOf(family, productType);
   const schemas = family.schemas(productType.code);
   const insure = z.strictObject({
     ctgry: z.literal(family.ctgry),
