@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { type Account, accounts } from "./server";
-import { expect, expectAccessible, screenshot, signIn, test } from "./support";
+import { expect, expectAccessible, expectNoSidewaysScroll, screenshot, signIn, test } from "./support";
 
 /**
  * axe-core takes about 10 s a page on a loaded two-core machine (over a minute for the long /docs),
@@ -37,6 +37,7 @@ const adminNav = [
   "/admin/consumers",
   "/admin/claims",
   "/admin/partners",
+  "/admin/administrators",
   "/admin/financing",
   "/admin/commissions",
   "/admin/statements",
@@ -50,11 +51,6 @@ const navLinks = (page: Page) =>
     .getByRole("navigation", { name: "Main" })
     .getByRole("link")
     .evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).pathname));
-
-/** Nothing on the page is wider than the screen: a wide table scrolls inside its own box. */
-async function expectNoSidewaysScroll(page: Page, width: number) {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth), `page width at a ${width} px screen`).toBeLessThanOrEqual(width);
-}
 
 /** The page at both widths, checked with axe-core and for sideways scrolling; a screenshot at each for people to look at. */
 async function checkAtEveryWidth(page: Page, path: string, screenshotName: string) {

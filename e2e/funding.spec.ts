@@ -74,6 +74,8 @@ test("an administrator confirms a bank transfer by hand; above the threshold it 
   await expectAccessible(page);
   await screenshot(page, "admin-funding-confirm");
   await card.getByRole("button", { name: "Confirm a bank transfer" }).click();
+  // It asks first, naming the partner and the amount (e2e/confirmations.spec.ts).
+  await card.getByRole("button", { name: `Credit ₦20,000.00 to ${demoPartner.name}` }).click();
   await expect(page.getByRole("status").filter({ hasText: "Confirmed: ₦20,000.00 is credited" })).toBeVisible();
   await expect(page.locator("article", { hasText: small })).toHaveCount(0);
   expect(await command(page.request, demoPartner, "live", "wallet topup", { amount: 20_000, reference: small })).toMatchObject({ status: "credited" });
@@ -83,6 +85,7 @@ test("an administrator confirms a bank transfer by hand; above the threshold it 
   await card.getByLabel("Bank reference", { exact: true }).fill(`NIP${tag()}${tag()}`);
   await card.getByLabel("Amount received in naira", { exact: true }).fill("1,500,000");
   await card.getByRole("button", { name: "Confirm a bank transfer" }).click();
+  await card.getByRole("button", { name: `Credit ₦1,500,000.00 to ${demoPartner.name}` }).click();
   await expect(page.getByRole("status").filter({ hasText: "waits for a second administrator" })).toBeVisible();
   card = page.locator("article", { hasText: large });
   await expect(card).toContainText("Another administrator must approve it.");

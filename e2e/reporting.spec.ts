@@ -6,7 +6,7 @@ import { expect, expectAccessible, screenshot, signIn, test } from "./support";
 
 test("the operator picks a month and an insurer, sees the bordereaux and downloads them as CSV and XLSX", async ({ page }) => {
   await signIn(page, accounts().operatorAdmin);
-  await page.getByRole("link", { name: "Reports" }).click();
+  await page.getByRole("link", { name: "Insurer bordereaux" }).click();
   await expect(page.getByRole("heading", { name: "Insurer bordereaux" })).toBeVisible();
   const month = await page.getByLabel("Month").inputValue();
   expect(month).toMatch(/^\d{4}-\d\d$/);

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import { newImei } from "../test/support/fixtures";
 import { accounts } from "./server";
-import { command, expect, expectAccessible, PNG, screenshot, signIn, test, VEHICLE_FORM } from "./support";
+import { command, expect, expectAccessible, PNG, pendingMarinePolicy, screenshot, signIn, test, VEHICLE_FORM, watDate } from "./support";
 
 /**
  * The people's flows of issue 15 that the other specs leave out: an underwriter works the review
@@ -16,46 +16,6 @@ test.describe.configure({ mode: "serial" });
 
 // The refused quote answers 400 on purpose, which Chromium logs as a failed load.
 test.use({ allowedBrowserErrors: [/Failed to load resource: the server responded with a status of 400/] });
-
-const watDate = () => new Date(Date.now() + 3_600_000).toISOString().slice(0, 10);
-
-/** A live marine import policy of a fully documented consumer: the insurer's underwriters review it by hand. */
-async function pendingMarinePolicy(page: Page) {
-  const { demoPartner } = accounts();
-  await command(page, demoPartner, "live", "wallet topup", { amount: 1_000_000, reference: `desk-${crypto.randomUUID()}` });
-  const email = `bola.${crypto.randomUUID().slice(0, 8)}@example.ng`;
-  const consumer = await command(page, demoPartner, "live", "prfl entity", {
-    type: "s",
-    class: "h",
-    name: { first: "Bola", last: "Ige" },
-    gender: "m",
-    dob: { date: "1979-03-02" },
-    addrss: { addrss: "9 Broad Street, Lagos" },
-    phoneNo: "+2348091234567",
-    eMail: email,
-    socialID: { type: "nidd", id: "12345678901", image: PNG.toString("base64") },
-    taxId: "TIN-0012345",
-  });
-  await command(page, demoPartner, "live", "dump ipck_mrnn-stnd-1111*PRMM", { goodsValue: 5_000_000, insrncDrtn: "3m" });
-  const policy = await command(page, demoPartner, "live", `entt_${consumer.id}: insure`, {
-    ctgry: "mrnn",
-    type: "stnd",
-    pckg: "1111",
-    id: crypto.randomUUID(),
-    insrncDrtn: "3m",
-    addtnlFact: {
-      items: [{ description: "Cashew nuts", quantity: 100, value: 5_000_000 }],
-      goodsValue: 5_000_000,
-      goodsDscrptn: "Agricultural produce",
-      voyage: [{ origin: "Lagos" }, { destination: "Rotterdam" }],
-      proformaInvoice: "PI-2026-0042",
-      proformaDate: watDate(),
-    },
-  });
-  expect(policy.status).toBe("p");
-  const status = async () => (await command(page, demoPartner, "live", `dump entt_${consumer.id}|insr_mrnn-stnd-1111-${policy.id}*STATUS`)).status;
-  return { reference: policy.id as string, consumerId: consumer.id as string, email, status };
-}
 
 const deskOf = (page: Page) => page.getByRole("heading", { name: "Your review" });
 
@@ -194,7 +154,7 @@ test("a partner cancels a policy: the refund is shown before confirming, the pol
   await signIn(page, demoPartner);
   await page.goto(`/portal/policies/${policy.id}`);
   await page.getByRole("link", { name: "Cancel the policy" }).click();
-  await expect(page.getByRole("heading", { name: `Cancel policy ${policy.id}` })).toBeVisible();
+  await expect(page.getByRole("heading", { name: `Cancel policy ${policy.policyNo} (Kemi Bello)` })).toBeVisible();
   const preview = page.locator("#refund-preview");
   await expect(preview).toContainText("₦7,200.00 (a test policy: no money moves)");
   await expect(preview).toContainText("The cover stops as soon as you confirm.");
@@ -209,7 +169,7 @@ test("a partner cancels a policy: the refund is shown before confirming, the pol
   await screenshot(page, "cancel-policy");
   await page.getByRole("button", { name: "Cancel the policy" }).click();
   await expect(page).toHaveURL(new RegExp(`/portal/policies/${policy.id}$`));
-  expect(asked).toContain(`Cancel policy ${policy.id}?`);
+  expect(asked).toContain(`Cancel policy ${policy.policyNo} (Kemi Bello)?`);
   await expect(page.locator("#policy-status")).toContainText("Cancelled");
   await expect(page.locator("#policy-status")).toContainText("sold or replaced (Phone sold)");
   await expect(page.locator("#policy-status")).toContainText("₦7,200.00 would have come back");
@@ -239,9 +199,9 @@ test("renewing from the expiring list: the new premium and cover before confirmi
   await signIn(page, demoPartner);
   await page.getByRole("link", { name: "Expiring within 30 days" }).click();
   await expect(page).toHaveURL(/\/portal\/policies\?expiring=30$/);
-  await page.getByRole("link", { name: policy.id }).click();
+  await page.getByRole("link", { name: policy.policyNo }).click();
   await page.getByRole("link", { name: "Renew the policy" }).click();
-  await expect(page.getByRole("heading", { name: `Renew policy ${policy.id}` })).toBeVisible();
+  await expect(page.getByRole("heading", { name: `Renew policy ${policy.policyNo} (Chidi Nwosu)` })).toBeVisible();
   await expect(page.locator("main dl")).toContainText("₦5,000.00 (test mode: nothing is paid)");
   await expectAccessible(page);
   await screenshot(page, "renew-policy");
@@ -278,12 +238,13 @@ test("the operator reinstates a cancelled policy: what is paid back and the gap 
   const admin = await (await browser.newContext()).newPage();
   admin.on("dialog", (dialog) => void dialog.accept());
   await signIn(admin, operatorAdmin);
-  await admin.goto("/admin/policies?status=c");
-  await admin.getByRole("link", { name: policy.id }).click();
+  await admin.goto("/admin/policies?status=c&mode=test");
+  await admin.getByRole("link", { name: policy.policyNo }).click();
   await expect(admin.locator("#policy-status")).toContainText("Cancelled");
   await admin.getByRole("link", { name: "Reinstate the policy" }).click();
   await expect(admin.locator("main dl")).toContainText("Nothing (a test policy: no money moves)");
-  await expect(admin.locator("main dl")).toContainText(/No cover from .* claims for incidents then are refused/);
+  // Cancelled and reinstated the same day: one day without cover, said as that day (issue 36).
+  await expect(admin.locator("main dl")).toContainText(/No cover on \d{1,2} [A-Z][a-z]{2} \d{4}: claims for incidents then are refused/);
   await expectAccessible(admin);
   await admin.getByRole("button", { name: "Reinstate the policy" }).click();
   await expect(admin.locator("#policy-status")).toContainText("Approved");
@@ -312,7 +273,7 @@ test("a partner changes a policy's device: the change and its price before confi
   await signIn(page, demoPartner);
   await page.goto(`/portal/policies/${policy.id}`);
   await page.getByRole("link", { name: "Change the policy" }).click();
-  await expect(page.getByRole("heading", { name: `Change policy ${policy.id}` })).toBeVisible();
+  await expect(page.getByRole("heading", { name: `Change policy ${policy.policyNo} (Tunde Ade)` })).toBeVisible();
   await expect(page.getByLabel("IMEI", { exact: true })).toHaveValue(first);
   await page.getByLabel("Model", { exact: true }).fill("Camon 30");
   await page.getByLabel("IMEI", { exact: true }).fill(replacement);
@@ -344,4 +305,157 @@ test("a list downloads as CSV: everything its filters select, in a file a spread
   const text = readFileSync((await file.path())!, "utf8");
   expect(text.startsWith("\uFEFFReference,Policy number,Product,")).toBe(true);
   for (const line of text.trimEnd().split("\r\n").slice(1)) expect(line).toContain(",Approved,");
+});
+
+// Issue 36: the desk reads as it is judged, the reason declines on Enter, the claim page says whose claim it is.
+for (const { name, width } of [
+  { name: "desktop", width: 1280 },
+  { name: "phone", width: 390 },
+]) {
+  test(`the review desk puts the risk above the decision; the queue's approve names the premium and the sum insured (${name})`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 900 });
+    const pending = await pendingMarinePolicy(page);
+    await signIn(page, accounts().operatorAdmin);
+    const row = page.getByRole("row", { name: new RegExp(pending.reference) });
+    await expect(row).toContainText("₦5,000,000.00");
+    await expect(row.locator("form[hx-confirm^='Approve policy']")).toHaveAttribute(
+      "hx-confirm",
+      new RegExp(`^Approve policy ${pending.reference}\\? Premium ₦[\\d,]+\\.\\d\\d, sum insured ₦5,000,000\\.00\\.`),
+    );
+    await row.getByRole("link", { name: "Review" }).click();
+    await expect(deskOf(page)).toBeFocused();
+    const risk = page.locator("#review dl.risk");
+    await expect(risk).toContainText("Sum insured");
+    await expect(risk).toContainText("₦5,000,000.00");
+    await expect(risk).toContainText("Lagos");
+    await expect(risk).toContainText("Rotterdam");
+    await expect(risk.getByRole("link", { name: "Bola Ige" })).toHaveAttribute("href", `/admin/consumers/${pending.consumerId}`);
+    await expect(risk).not.toContainText("mrnn-");
+    // On the page, the risk is above the decision and its buttons, at either width.
+    const top = async (locator: ReturnType<Page["locator"]>) => (await locator.boundingBox())!.y;
+    const riskTop = await top(page.getByRole("heading", { name: "The risk" }));
+    expect(riskTop).toBeLessThan(await top(page.getByRole("heading", { name: "Decision" })));
+    expect(riskTop).toBeLessThan(await top(page.getByRole("button", { name: "Approve" })));
+    expect(riskTop).toBeLessThan(await top(page.getByRole("button", { name: "Decline" })));
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    await expectAccessible(page);
+    await screenshot(page, `review-desk-risk-${name}`);
+  });
+
+  test(`after D the reason has the keyboard: Shift+Enter starts a new line, Enter declines after confirming (${name})`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 900 });
+    const pending = await pendingMarinePolicy(page);
+    let answer: "accept" | "dismiss" = "dismiss";
+    const asked: string[] = [];
+    page.on("dialog", (dialog) => {
+      asked.push(dialog.message());
+      void (answer === "accept" ? dialog.accept() : dialog.dismiss());
+    });
+    await signIn(page, accounts().operatorAdmin);
+    await page
+      .getByRole("row", { name: new RegExp(pending.reference) })
+      .getByRole("link", { name: "Review" })
+      .click();
+    await expect(deskOf(page)).toBeFocused();
+    await page.keyboard.press("d");
+    const reason = page.getByLabel("Reason for declining", { exact: true });
+    await expect(reason).toBeFocused();
+    await page.keyboard.type("Cargo not as declared.");
+    await page.keyboard.press("Shift+Enter");
+    await page.keyboard.type("The invoice names other goods.");
+    await expect(reason).toHaveValue("Cargo not as declared.\nThe invoice names other goods.");
+    await screenshot(page, `review-desk-decline-reason-${name}`);
+    // Enter asks first; declining nothing when the question is dismissed.
+    await page.keyboard.press("Enter");
+    await expect.poll(() => asked.length).toBe(1);
+    expect(asked[0]).toContain(`Decline policy ${pending.reference}?`);
+    await expect(reason).toHaveValue("Cargo not as declared.\nThe invoice names other goods.");
+    expect(await pending.status()).toBe("p");
+    // Confirmed: declined with the reason as typed, and the desk moves on.
+    answer = "accept";
+    const desk = page.url();
+    await reason.press("Enter");
+    await expect.poll(pending.status).toBe("d");
+    await expect(page).not.toHaveURL(desk);
+    expect(asked).toHaveLength(2);
+  });
+
+  test(`the operator's claim page names the insured, their phone and the policy number, and speaks of the product in words (${name})`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 900 });
+    const { demoPartner, operatorAdmin } = accounts();
+    await command(page, demoPartner, "legacy", "set env_test");
+    const consumer = await command(page, demoPartner, "legacy", "prfl entity", {
+      type: "s",
+      class: "h",
+      name: { first: "Emeka", last: "Obi" },
+      gender: "m",
+      dob: { date: "1985-06-21" },
+      phoneNo: "+2348051239876",
+      eMail: `emeka.${crypto.randomUUID().slice(0, 8)}@example.ng`,
+      addrss: { addrss: "7 Allen Avenue, Ikeja" },
+    });
+    const plate = `KJA${String(Math.floor(Math.random() * 900) + 100)}XY`;
+    const policy = await command(page, demoPartner, "legacy", `entt_${consumer.id}: insure`, {
+      ctgry: "vhcl",
+      type: "tprt",
+      pckg: "1111",
+      id: crypto.randomUUID(),
+      insrncDrtn: "1y",
+      addtnlFact: { brand: "Toyota", model: "Corolla", year: "2018", chsssId: "2T1BURHE0JC074316", engineId: "2ZR1234567", rgstrtId: plate },
+    });
+    expect(policy.status).toBe("a");
+    const claim = await command(page, demoPartner, "legacy", "claim submit", {
+      policy: policy.id,
+      incidentDate: watDate(),
+      description: "Rear bumper damaged in a collision at Ikeja",
+      amount: 85_000,
+    });
+    const { policyNo } = await command(page, demoPartner, "legacy", `dump entt_${consumer.id}|insr_vhcl-tprt-1111-${policy.id}*STATUS`);
+    await signIn(page, operatorAdmin);
+    await page.goto(`/admin/claims/${claim.claimNo}`);
+    const details = page.locator("#claim dl");
+    await expect(details.getByRole("link", { name: "Emeka Obi" })).toHaveAttribute("href", `/admin/consumers/${consumer.id}`);
+    await expect(details.getByRole("link", { name: "+2348051239876" })).toHaveAttribute("href", "tel:+2348051239876");
+    await expect(details).toContainText("Vehicle, third-party");
+    const main = page.locator("main");
+    await expect(main).not.toContainText("vhcl-tprt-1111");
+    await expect(main).not.toContainText("phone cover");
+    await expect(main).toContainText("this product keeps no excess");
+    await expect(page.getByRole("rowheader", { name: /Excess/ })).toHaveCount(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    await expectAccessible(page);
+    await screenshot(page, `admin-claim-${name}`);
+    await details.getByRole("link", { name: policyNo }).click();
+    await expect(page).toHaveURL(/\/admin\/policies\/[0-9a-f-]{36}$/);
+    await expect(page.locator("#policy-status")).toContainText(policyNo);
+  });
+}
+
+test("the quote's consumer picker is searched by phone as typed: the list narrows to the match, newest first", async ({ page }) => {
+  const { demoPartner } = accounts();
+  await command(page, demoPartner, "legacy", "set env_test");
+  const tag = crypto.randomUUID().slice(0, 8);
+  const digits = String(Math.floor(Math.random() * 9_000_000) + 1_000_000);
+  const phone = `+234809${digits}`;
+  for (const first of ["Older", "Newer"])
+    await command(page, demoPartner, "legacy", "prfl entity", {
+      class: "h",
+      name: { first, last: `Picker${tag}` },
+      phoneNo: first === "Older" ? phone : `+234708${digits}`,
+      eMail: `${first.toLowerCase()}.${tag}@example.ng`,
+    });
+  await signIn(page, demoPartner);
+  await page.goto("/portal/quote");
+  const search = page.getByLabel("Find the consumer by name, phone or e-mail", { exact: true });
+  const options = page.getByLabel("Consumer", { exact: true }).locator("option:not([value=''])");
+  await search.fill(`Picker${tag}`);
+  await expect(options).toHaveCount(2);
+  await expect(options.first()).toContainText("Newer");
+  await search.fill(`0809 ${digits.slice(0, 3)} ${digits.slice(3)}`);
+  await expect(options).toHaveCount(1);
+  await expect(options.first()).toContainText(`Older Picker${tag}`);
+  await expect(page.locator("#consumer-choice [role=status]")).toContainText("1 consumer matches");
+  await page.getByLabel("Consumer", { exact: true }).selectOption({ index: 1 });
+  await expectAccessible(page);
+  await screenshot(page, "quote-consumer-search");
 });

@@ -36,6 +36,8 @@ export interface Account {
 export interface Accounts {
   demoPartner: Account;
   operatorAdmin: Account;
+  /** Another administrator: the second pair of eyes. */
+  secondAdmin: Account;
 }
 
 export const accounts = (): Accounts => JSON.parse(readFileSync(ACCOUNTS, "utf8"));
@@ -166,6 +168,7 @@ async function startInstances(count: number): Promise<() => Promise<void>> {
     const tag = name.slice(4);
     const demoPartner = await cliPartner(databaseUrl, ["--name", "Demo Partner", "--enrichment", "--email", `demo-${tag}@partners.example`]);
     const operatorAdmin = await cliPartner(databaseUrl, ["--name", "Operator", "--admin", "--enrichment", "--email", `admin-${tag}@operator.example`]);
+    const secondAdmin = await cliPartner(databaseUrl, ["--name", "Operator second administrator", "--admin", "--email", `admin2-${tag}@operator.example`]);
 
     const niidPort = E2E_PORT + 1;
     const niid = spawn(BUN, ["src/niid/main.ts"], {
@@ -198,7 +201,7 @@ async function startInstances(count: number): Promise<() => Promise<void>> {
       targets.push(`http://127.0.0.1:${port}`);
     }
     proxy = await startRoundRobinProxy(targets, E2E_PORT);
-    saveAccounts({ demoPartner, operatorAdmin });
+    saveAccounts({ demoPartner, operatorAdmin, secondAdmin });
     console.log(`e2e: ${count} app instances (${targets.join(", ")}) on database ${name}, behind the round-robin proxy ${proxy.url}`);
     const counted = proxy;
     return async () => {

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { type BrowserContext, test as base, expect, type Page } from "@playwright/test";
-import type { Account } from "./server";
+import { type Account, accounts } from "./server";
 
 export { expect };
 
@@ -69,6 +69,11 @@ export async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: `e2e/screenshots/${name}.png`, fullPage: true });
 }
 
+/** Nothing on the page is wider than the screen: a wide table scrolls inside its own box. */
+export async function expectNoSidewaysScroll(page: Page, width: number) {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), `page width at a ${width} px screen`).toBeLessThanOrEqual(width);
+}
+
 /** Visit, check accessibility, keep a screenshot. */
 export async function visit(page: Page, path: string, name: string) {
   await page.goto(path);
@@ -96,3 +101,44 @@ export const VEHICLE_FORM = {
   "Engine number": "A25A1234567",
   "Registration plate": "LND123AB",
 };
+
+/** Today in Nigeria (WAT), as YYYY-MM-DD. */
+export const watDate = () => new Date(Date.now() + 3_600_000).toISOString().slice(0, 10);
+
+/** A live marine import policy of a fully documented consumer: the insurer's underwriters review it by hand. */
+export async function pendingMarinePolicy(page: Page) {
+  const { demoPartner } = accounts();
+  await command(page, demoPartner, "live", "wallet topup", { amount: 1_000_000, reference: `desk-${crypto.randomUUID()}` });
+  const email = `bola.${crypto.randomUUID().slice(0, 8)}@example.ng`;
+  const consumer = await command(page, demoPartner, "live", "prfl entity", {
+    type: "s",
+    class: "h",
+    name: { first: "Bola", last: "Ige" },
+    gender: "m",
+    dob: { date: "1979-03-02" },
+    addrss: { addrss: "9 Broad Street, Lagos" },
+    phoneNo: "+2348091234567",
+    eMail: email,
+    socialID: { type: "nidd", id: "12345678901", image: PNG.toString("base64") },
+    taxId: "TIN-0012345",
+  });
+  await command(page, demoPartner, "live", "dump ipck_mrnn-stnd-1111*PRMM", { goodsValue: 5_000_000, insrncDrtn: "3m" });
+  const policy = await command(page, demoPartner, "live", `entt_${consumer.id}: insure`, {
+    ctgry: "mrnn",
+    type: "stnd",
+    pckg: "1111",
+    id: crypto.randomUUID(),
+    insrncDrtn: "3m",
+    addtnlFact: {
+      items: [{ description: "Cashew nuts", quantity: 100, value: 5_000_000 }],
+      goodsValue: 5_000_000,
+      goodsDscrptn: "Agricultural produce",
+      voyage: [{ origin: "Lagos" }, { destination: "Rotterdam" }],
+      proformaInvoice: "PI-2026-0042",
+      proformaDate: watDate(),
+    },
+  });
+  expect(policy.status).toBe("p");
+  const status = async () => (await command(page, demoPartner, "live", `dump entt_${consumer.id}|insr_mrnn-stnd-1111-${policy.id}*STATUS`)).status;
+  return { reference: policy.id as string, consumerId: consumer.id as string, email, status };
+}

@@ -43,11 +43,13 @@ const deps = await buildDeps(config);
 if (!config.DATABASE_URL && config.SEED_DEMO === "true" && (await countPartners(deps.database.db)) === 0) {
   const demo = await createPartner(deps.database.db, { name: "Demo Partner", enrichment: true, email: "demo@partners.example" });
   const operator = await createPartner(deps.database.db, { name: "Operator", admin: true, enrichment: true, email: "admin@operator.example" });
+  // Four eyes needs a second administrator to approve what the first confirms.
+  const second = await createPartner(deps.database.db, { name: "Operator second administrator", admin: true, email: "admin2@operator.example" });
   process.stdout.write(
     [
       "",
       "First start on a new database: these credentials are shown once and stored only hashed.",
-      JSON.stringify({ demoPartner: demo, operatorAdmin: operator }, null, 2),
+      JSON.stringify({ demoPartner: demo, operatorAdmin: operator, secondAdmin: second }, null, 2),
       "",
     ].join("\n"),
   );

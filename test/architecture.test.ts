@@ -116,7 +116,7 @@ const MODULE_TIERS: readonly (readonly string[])[] = [
   ["certificates", "enrichment", "financing", "wallet"],
   ["commissions", "funding"],
   ["claims", "issuance"],
-  ["dashboard", "lifecycle", "reporting"],
+  ["dashboard", "lifecycle", "reporting", "search"],
 ];
 const tierOf = new Map(MODULE_TIERS.flatMap((tier, level) => tier.map((module) => [module, level] as const)));
 

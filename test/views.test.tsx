@@ -8,6 +8,7 @@ import { consumerForm } from "../src/products/consumer-form";
 import { ApprovalQueue, AuditPage, PartnersPage } from "../views/admin/admin";
 import { ReviewDesk } from "../views/admin/review";
 import { ConsumerDetail, ConsumerForm, ConsumerList } from "../views/consumers/consumers";
+import { OperatorFundingsPage } from "../views/funding/funding";
 import { Landing } from "../views/landing";
 import { PolicyDetail, PolicyList } from "../views/policies/policies";
 import { PasswordForm, SignInPage } from "../views/portal/auth";
@@ -42,6 +43,7 @@ const viewer = {
   navigation: [{ href: EVIL, label: EVIL, key: "dashboard" }],
 };
 const policy = {
+  title: EVIL,
   reference: EVIL,
   productName: EVIL,
   productCode: "vhcl-tprt-1111",
@@ -65,6 +67,7 @@ const policy = {
 };
 const policyRow = {
   reference: EVIL,
+  policyNo: EVIL,
   productName: EVIL,
   consumerName: EVIL,
   partnerName: EVIL,
@@ -149,7 +152,8 @@ const views: [string, () => JSX.Element | string][] = [
         more={null}
         filters={{ status: EVIL }}
         products={[{ value: EVIL, label: EVIL }]}
-        withPartner
+        partners={[{ value: EVIL, label: EVIL }]}
+        count={{ count: 1, more: false }}
         problem={{ message: EVIL, input: "from", more: [{ message: EVIL }] }}
       />
     ),
@@ -168,7 +172,7 @@ const views: [string, () => JSX.Element | string][] = [
           policyEntries={forms.policy}
           values={{ destination: EVIL, "addtnlFact.passportNo": EVIL, id: EVIL, webHook: EVIL, consumer: EVIL }}
           premium={{ problem: { message: EVIL } }}
-          consumers={[{ wireId: EVIL, name: EVIL }]}
+          consumers={{ search: EVIL, options: [{ wireId: EVIL, name: EVIL }], found: 1, more: false }}
           problem={{ message: EVIL }}
           mode="live"
           csrf={EVIL}
@@ -181,7 +185,19 @@ const views: [string, () => JSX.Element | string][] = [
     () => (
       <ApprovalQueue
         rows={[
-          { id: "1", reference: EVIL, partnerName: EVIL, consumerName: EVIL, productName: EVIL, premiumKobo: 1, createdAt: at, href: "/x", waiting: EVIL },
+          {
+            id: "1",
+            reference: EVIL,
+            partnerName: EVIL,
+            consumerName: EVIL,
+            productName: EVIL,
+            premiumKobo: 1,
+            sumInsuredKobo: 2,
+            amounts: EVIL,
+            createdAt: at,
+            href: "/x",
+            waiting: EVIL,
+          },
         ]}
         csrf={EVIL}
       />
@@ -199,7 +215,47 @@ const views: [string, () => JSX.Element | string][] = [
       />
     ),
   ],
-  ["audit log", () => <AuditPage rows={[{ at, actor: EVIL, partnerName: EVIL, action: EVIL, subject: EVIL, details: EVIL }]} more={null} />],
+  [
+    "fundings with their history",
+    () => (
+      <OperatorFundingsPage
+        rows={[
+          {
+            id: EVIL,
+            partnerName: EVIL,
+            reference: EVIL,
+            amountKobo: 1,
+            receivedKobo: null,
+            status: "credited",
+            note: EVIL,
+            createdAt: at,
+            expiresAt: at,
+            trail: [{ at, text: EVIL }],
+            awaiting: null,
+          },
+        ]}
+        filters={{ values: { reference: EVIL }, partners: [{ value: EVIL, label: EVIL }] }}
+        olderHref={EVIL}
+        fourEyesKobo={1}
+        csrf={EVIL}
+        state={{ values: {}, done: EVIL }}
+      />
+    ),
+  ],
+  [
+    "audit log",
+    () => (
+      <AuditPage
+        rows={[{ at, actor: EVIL, partnerName: EVIL, action: EVIL, about: EVIL, subject: { text: EVIL, href: EVIL }, details: EVIL }]}
+        more={EVIL}
+        choices={{ partners: [{ value: EVIL, label: EVIL }], actions: [{ value: EVIL, label: EVIL }], subjects: [] }}
+        values={{ actor: EVIL, from: EVIL }}
+        problem={{ message: EVIL, input: "from" }}
+        exportHref={EVIL}
+        total={{ count: { count: 2, more: false }, one: EVIL, many: EVIL, filtered: true }}
+      />
+    ),
+  ],
   [
     "webhooks",
     () => (
@@ -259,7 +315,11 @@ const views: [string, () => JSX.Element | string][] = [
         partnerName={EVIL}
         createdAt={at}
         now={at}
+        productName={EVIL}
+        amounts={EVIL}
+        risk={[[EVIL, EVIL]]}
         consumerName={EVIL}
+        consumerHref="/c"
         consumerLines={[[EVIL, EVIL]]}
         documents={[
           { label: EVIL, href: "/x", image: true },

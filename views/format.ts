@@ -2,8 +2,12 @@ import { formatNaira } from "../src/core/money";
 import { coverDays } from "../src/core/time";
 /** Nigerian formats for people: naira with thousands separators, local (WAT) dates and times. */
 
-/** ₦15,000.00 from kobo (src/core/money.ts: certificates write amounts the same way). */
-export const naira = formatNaira;
+/**
+ * ₦15,000.00 from kobo (src/core/money.ts: certificates write amounts the same way). A negative
+ * amount's "−" is joined to the figure (U+2060 WORD JOINER, which shows nothing), so a narrow
+ * column never wraps the sign away and a refund never reads as a charge.
+ */
+export const naira = (kobo: number) => formatNaira(kobo).replace(/^−/, "−\u2060");
 
 const WAT_MS = 3_600_000;
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
@@ -43,6 +47,35 @@ export function day(at: Date | string | null | undefined): string {
   if (!at) return "—";
   const wat = typeof at === "string" ? new Date(`${at}T00:00:00Z`) : new Date(at.getTime() + WAT_MS);
   return `${wat.getUTCDate()} ${MONTHS[wat.getUTCMonth()]} ${wat.getUTCFullYear()}`;
+}
+
+/** A gap in cover in words: "on 27 Nov 2026" for a single day, "from 27 Nov 2026 to 3 Dec 2026" for longer. */
+export function gapDays(from: Date, to: Date): string {
+  const [first, last] = [day(from), day(to)];
+  return first === last ? `on ${first}` : `from ${first} to ${last}`;
+}
+
+/** A sentence as people read it: a capital first letter ("no record was found" → "No record was found"). */
+export const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** A YYYY-MM-DD date inside a text (a quoted one is a value as typed: left as it is). */
+const ISO_DATE = /(?<![\d"-])(\d{4}-\d{2}-\d{2})(?![\d-])/g;
+/** A real date, not digits that only look like one (2026-02-30). */
+function isRealDate(iso: string): boolean {
+  const at = new Date(`${iso}T00:00:00Z`);
+  return !Number.isNaN(at.getTime()) && at.toISOString().startsWith(iso);
+}
+
+/**
+ * A stored note (a status note, a reason) as pages show it: its YYYY-MM-DD dates in words like
+ * every other date on the page ("Cancelled from 2026-11-27" is "Cancelled from 27 Nov 2026"), and
+ * a span of one day ("from 27 Nov 2026 to 27 Nov 2026") said as that day. Otherwise as written: a
+ * note a person typed keeps their words. The stored note itself, as the JSON surface and the CSV
+ * exports give it, keeps its ISO dates.
+ */
+export function noteText(note: string): string {
+  const dated = note.replace(ISO_DATE, (iso) => (isRealDate(iso) ? day(iso) : iso));
+  return dated.replace(/\bfrom (\d{1,2} [A-Z][a-z]{2} \d{4}) to \1(?!\d)/g, "on $1");
 }
 
 /** "23 Nov 2026 to 22 Nov 2027": the cover period (src/core/time.ts coverDays) in words. */

@@ -5,7 +5,7 @@ import { sessionViewer } from "../modules/accounts/service";
 import { policyLifecycleView } from "../modules/lifecycle/presenter";
 import type { ServiceFacts } from "../modules/manifest";
 import { partnerNames } from "../modules/partners/service";
-import { listPolicies } from "../modules/policies/service";
+import { listPolicies, policiesByReferences } from "../modules/policies/service";
 import { isPortalPath } from "../portal/paths";
 import { portalBodies } from "../portal/session";
 import { commandRegistry } from "./commands";
@@ -22,6 +22,7 @@ export const portalRoutes = (appDeps: AppDeps) => {
   const facts: ServiceFacts = {
     commandGrammars: commandRegistry.definitions.map((definition) => definition.grammar),
     partnerNames,
+    policiesByReference: policiesByReferences,
     policiesOfConsumer: async (db, scope, consumerId, limit) => (await listPolicies(db, scope, { consumerId }, { limit })).items,
     policyLifecycle: policyLifecycleView,
   };

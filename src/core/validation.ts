@@ -215,6 +215,18 @@ export const isoDateTime = z
 /** A non-blank string (blank strings are refused rather than treated as absent). */
 export const text = (max = 500) => z.string().trim().min(1).max(max);
 
+/**
+ * A phone number as people write it, in the wire's international form: "0803 123 4567" and
+ * "08031234567" are +2348031234567, "234 803…" gains its "+"; spaces, dashes and brackets go.
+ * Anything else is passed on as typed, for the rules to refuse in their own words.
+ */
+export function nigerianPhone(typed: string): string {
+  const compact = typed.replace(/[\s\-().]/g, "");
+  if (/^0[1-9]\d{9}$/.test(compact)) return `+234${compact.slice(1)}`;
+  if (/^234[1-9]\d{9}$/.test(compact)) return `+${compact}`;
+  return compact;
+}
+
 /** International format with a + prefix; Nigerian numbers are +234 and 10 digits, no leading zero (spec 2.3). */
 export const phoneNumber = z
   .string()

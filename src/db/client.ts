@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -198,7 +199,8 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
   const inMemory = dataDir.includes("://");
   const release = inMemory ? () => {} : lockDataDir(dataDir);
   try {
-    const client = await PGlite.create(dataDir);
+    // pg_trgm: the search's index on consumers' names (drizzle/0028_search_indexes.sql creates the extension).
+    const client = await PGlite.create(dataDir, { extensions: { pg_trgm } });
     const raw = drizzlePglite({ client });
     await migratePglite(raw, { migrationsFolder });
     const db = raw as unknown as Database;

@@ -18,6 +18,7 @@ import { partnersModule } from "./partners/module";
 import { policiesModule } from "./policies/module";
 import { quotesModule } from "./quotes/module";
 import { reportingModule } from "./reporting/module";
+import { searchModule } from "./search/module";
 import { walletModule } from "./wallet/module";
 import { hasWebhookEndpoint } from "./webhooks";
 import { webhooksModule } from "./webhooks/module";
@@ -48,6 +49,7 @@ export const modules: readonly ModuleManifest[] = [
   certificatesModule,
   eventsModule,
   dashboardModule,
+  searchModule,
 ];
 
 // The outbox asks the webhooks module, which sits above it, whether a partner's events have anywhere to go.

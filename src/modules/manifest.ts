@@ -22,8 +22,16 @@ interface JobContext {
 export interface ServiceFacts {
   /** Every command's grammar, in the reference's order. */
   commandGrammars: readonly string[];
-  /** Partners' names by id (the partners module's): for the audit log, which every module writes below it. */
-  partnerNames(db: Database, partnerIds: string[]): Promise<Map<string, string>>;
+  /** Partners' names by id, of these partners or of every one (the partners module's): for the audit log, which every module writes below it. */
+  partnerNames(db: Database, partnerIds?: string[]): Promise<Map<string, string>>;
+  /**
+   * The policies of these partners' transaction references, with their ids and numbers (the policies
+   * module's): the audit log names a policy by its reference and links it by its page, by its number.
+   */
+  policiesByReference(
+    db: Database,
+    refs: readonly { partnerId: string; reference: string }[],
+  ): Promise<{ partnerId: string; reference: string; id: string; policyNo: string | null }[]>;
   /**
    * A consumer's policies, newest first, at most `limit` (the policies module's, above consumers, whose
    * table it references): for the consumer's page. `partnerId` limits them to one partner's.

@@ -5,6 +5,7 @@
  * The list's own module says what differs (a ListSource); the view draws it with ListSection.
  */
 import type { ShellProps } from "../../views/portal/layout";
+import type { ListCount } from "../../views/portal/list-section";
 import type { FormProblem } from "../../views/portal/ui";
 import { exportHref, moreHref, PAGE_SIZE, type ResponseSet } from "./kit";
 import { page, problemOf } from "./page";
@@ -15,6 +16,8 @@ export type ListQuery = Record<string, string | undefined>;
 export interface ListSource<Values extends object, Filters, Item, Row> {
   /** The list's page (the filter form's action, the "more" link's base); its CSV is at `${path}.csv`. */
   path: string;
+  /** Rows a page: PAGE_SIZE unless the list says otherwise. */
+  pageSize?: number;
   /** The filters as typed: shown again in the form, carried by the "more" and CSV links. */
   values(query: ListQuery): Values;
   /** The filters the domain takes; a refusal (a CommandError naming its field) is shown beside that input. The CSV reads the same. */
@@ -23,6 +26,8 @@ export interface ListSource<Values extends object, Filters, Item, Row> {
   fetch(filters: Filters, paging: { limit: number; cursor?: string }): Promise<{ items: Item[]; nextCursor: string | null }>;
   /** The items as the table's rows. */
   rows(items: Item[]): Row[] | Promise<Row[]>;
+  /** How many the filters select, shown above the list (not counted again for "Show more"). */
+  count?(filters: Filters): Promise<ListCount>;
 }
 
 /** A page of a list as its view takes it; a refused filter or page gives no rows and the refusal. */
@@ -33,6 +38,8 @@ export interface ListPage<Values, Row> {
   more: string | null;
   /** The same list as CSV (every page of what the filters select). */
   exportHref: string;
+  /** How many the filters select, when the list counts (not on "Show more"). */
+  count?: ListCount;
   problem?: FormProblem;
 }
 
@@ -45,8 +52,18 @@ export async function listPage<Values extends object, Filters, Item, Row>(
   const carried = { ...values } as ListQuery;
   const exported = exportHref(`${source.path}.csv`, carried);
   try {
-    const list = await source.fetch(source.filters(query), { limit: PAGE_SIZE, cursor: query.cursor?.trim() || undefined });
-    return { values, rows: await source.rows(list.items), more: moreHref(source.path, carried, list.nextCursor), exportHref: exported };
+    const filters = source.filters(query);
+    const [list, count] = await Promise.all([
+      source.fetch(filters, { limit: source.pageSize ?? PAGE_SIZE, cursor: query.cursor?.trim() || undefined }),
+      query.rows ? undefined : source.count?.(filters),
+    ]);
+    return {
+      values,
+      rows: await source.rows(list.items),
+      more: moreHref(source.path, carried, list.nextCursor),
+      exportHref: exported,
+      ...(count ? { count } : {}),
+    };
   } catch (error) {
     return { values, rows: [], more: null, exportHref: exported, problem: problemOf(error) };
   }

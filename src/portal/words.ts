@@ -5,6 +5,7 @@
  * file only rewords it, with one table of labels and one list of phrasings for every page.
  */
 
+import { sentence } from "../../views/format";
 import { formatNaira } from "../core/money";
 import { allProductCodes, findProduct, productName } from "../products";
 import { consumerForm } from "../products/consumer-form";
@@ -188,9 +189,9 @@ const listOf = (fields: string) =>
 
 /** A refusal's message as the portal shows it. */
 export function inWords(message: string): string {
-  for (const [pattern, sentence] of SENTENCES) {
+  for (const [pattern, better] of SENTENCES) {
     const match = pattern.exec(message);
-    if (match) return reword(sentence(...match.slice(1)));
+    if (match) return reword(better(...match.slice(1)));
   }
   return reword(message);
 }
@@ -209,7 +210,7 @@ function reword(message: string): string {
         ? `${label} must be ${bound} ${printNairaFigure(Number(limit))}${received === undefined ? "" : `; received ${printNairaFigure(Number(received))}`}`
         : all,
   );
-  return text.charAt(0).toUpperCase() + text.slice(1);
+  return sentence(text);
 }
 
 /** A refusal that only says a field is still empty: a form being filled in is not wrong yet. */

@@ -11,6 +11,9 @@ const ANY_CLAIM: ClaimCeiling = { kobo: 100_000_000 * 100, basis: "the most any 
 /** Products insured without a sum (third-party vehicle, laptop, travel, health): every claim up to the general ceiling. */
 export const WITHOUT_SUM_INSURED: ClaimRule<unknown> = { ceiling: () => ANY_CLAIM };
 
+/** The policy's own sum insured a ceiling names, in kobo; null for the general ceiling (a product insured without one). */
+export const sumInsuredIn = (ceiling: ClaimCeiling): number | null => (ceiling === ANY_CLAIM ? null : ceiling.kobo);
+
 /**
  * Claims up to the figure the policy's `field` holds, described as `words (field)`: naira, or kobo
  * where the family keeps that figure in kobo (credit life's loanAmount, spec 2.4). A policy

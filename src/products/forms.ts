@@ -3,8 +3,10 @@
  * turns what a browser submits (strings, files) into the seed the JSON surface takes, so both
  * surfaces are validated by the same product rules with the same wording.
  */
+import { nigerianPhone } from "../core/validation";
 import type { DurationCode } from "./shared";
 import type { FormEntry, FormField, FormGroup, ProductForms } from "./types";
+import { normalisePlate } from "./vehicle/plate";
 
 const DURATION_LABELS: Record<DurationCode, string> = {
   "7d": "7 days",
@@ -54,18 +56,6 @@ function setPath(target: Record<string, unknown>, path: string, value: unknown) 
 }
 
 /**
- * A phone number as people write it, in the wire's international form: "0803 123 4567" and
- * "08031234567" are +2348031234567, "234 803…" gains its "+"; spaces, dashes and brackets go.
- * Anything else is passed on as typed, for the rules to refuse in their own words.
- */
-function nigerianPhone(typed: string): string {
-  const compact = typed.replace(/[\s\-().]/g, "");
-  if (/^0[1-9]\d{9}$/.test(compact)) return `+234${compact.slice(1)}`;
-  if (/^234[1-9]\d{9}$/.test(compact)) return `+${compact}`;
-  return compact;
-}
-
-/**
  * A submitted string as the field's wire type. Blank inputs are left out (the rules then say
  * "is required" where they must be present — never a 406 for a blank). Text that is not a number
  * stays text, so the rules answer with the JSON surface's own words ("must be a JSON number").
@@ -86,6 +76,8 @@ export function wireValue(field: FormField, raw: string | undefined): unknown {
     }
     case "phone":
       return nigerianPhone(value);
+    case "plate":
+      return normalisePlate(value);
     case "checkbox":
       return value === "on" || value === "true";
     case "datetime":

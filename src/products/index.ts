@@ -4,6 +4,7 @@
  */
 import { badRequest } from "../core/errors";
 import { quoted } from "../core/validation";
+import { sumInsuredIn } from "./claims";
 import { creditLife } from "./credit-life";
 import { laptop, phone } from "./device";
 import { health } from "./health";
@@ -12,7 +13,7 @@ import { marineExport, marineImport } from "./marine";
 import { allRisk, fireAndBurglary } from "./property";
 import { transit } from "./transit";
 import { travel } from "./travel";
-import type { ProductFamily, ProductType } from "./types";
+import type { ClaimedPolicy, ProductFamily, ProductType } from "./types";
 import { vehicle } from "./vehicle";
 
 export { listHospitals } from "./health";
@@ -62,6 +63,12 @@ export function findProduct(code: string, field?: string): Product {
   if (!productType) throw notSupported(`${ctgry} has no type ${quoted(typeCode)}`, field);
   if (pckg !== PACKAGE) throw notSupported(`package ${quoted(pckg)} does not exist; pckg is always ${PACKAGE}`, field);
   return { family, type: productType.code, productType, code };
+}
+
+/** A policy's sum insured in kobo, as its family's claim rule reads it; null for a product insured without one (third-party vehicle, laptop, travel, health). */
+export function sumInsuredKobo(policy: ClaimedPolicy): number | null {
+  const { family, type } = findProduct(policy.productCode);
+  return sumInsuredIn(family.claims.ceiling(type, policy));
 }
 
 /** Every product code sold, including one hlth-<insurer>-1111 per health insurer. */

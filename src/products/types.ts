@@ -121,7 +121,7 @@ export interface ProductSchemas {
 
 // ─── Portal forms (src/products/forms.ts turns submitted values into wire seeds) ──────────────
 
-type FieldKind = "text" | "textarea" | "number" | "integer" | "phone" | "date" | "datetime" | "select" | "checkbox" | "document";
+type FieldKind = "text" | "textarea" | "number" | "integer" | "phone" | "plate" | "date" | "datetime" | "select" | "checkbox" | "document";
 
 /** One input of a product form. */
 export interface FormField {

@@ -152,9 +152,10 @@ describe("the operator's pages", () => {
     expect((await admin.get("/admin/partners")).text).not.toContain(keyId![2]);
     const activated = await admin.post(`/admin/partners/${partnerId}`, { change: "enrichment-on" }, { "hx-request": "true" });
     expect(activated.text).toContain("Turn vehicle checks off");
-    await admin.post(`/admin/partners/${partnerId}`, { change: "suspend" }, { "hx-request": "true" });
+    // Suspending and reinstating ask first (test/portal/confirmations.test.ts): through their confirmation.
+    await admin.postConfirmed(`/admin/partners/${partnerId}`, { change: "suspend" }, { "hx-request": "true" });
     expect((await t.post(envelope)).exctnFdbck).toMatchObject({ id: 55, id_v4: 403 });
-    await admin.post(`/admin/partners/${partnerId}`, { change: "reinstate" }, { "hx-request": "true" });
+    await admin.postConfirmed(`/admin/partners/${partnerId}`, { change: "reinstate" }, { "hx-request": "true" });
     expect((await t.post(envelope)).exctnFdbck.id).toBe(75);
   });
 

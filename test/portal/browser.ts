@@ -88,6 +88,18 @@ export class Browser {
     });
   }
 
+  /**
+   * A post that asks first (views/portal/confirm.tsx): the answer to `fields` is the confirmation
+   * step, whose button then sends its fields back. `step` is that page (null when the post was
+   * refused or done without one), `answer` what its button got.
+   */
+  async postConfirmed(path: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
+    const step = await this.post(path, fields, headers);
+    const back = confirmStepFields(step.text);
+    if (!back) return { step: null, answer: step };
+    return { step, answer: await this.post(back.action, back.fields, headers) };
+  }
+
   /** Sign in through the real form. */
   async signIn(email: string, password: string): Promise<PortalResponse> {
     await this.get("/login");
@@ -102,4 +114,21 @@ export async function signedIn(t: TestApp, portal: { email: string; password: st
   if (answer.status !== 303) throw new Error(`sign-in failed: ${answer.status} ${answer.text.slice(0, 300)}`);
   await browser.get(answer.location!);
   return browser;
+}
+
+const fromAttribute = (value: string) =>
+  value.replace(
+    /&(?:quot|#34|#39|#x27|lt|gt|amp);/g,
+    (entity) => ({ "&quot;": '"', "&#34;": '"', "&#39;": "'", "&#x27;": "'", "&lt;": "<", "&gt;": ">", "&amp;": "&" })[entity]!,
+  );
+
+/** The confirmation step on a page (views/portal/confirm.tsx): where its button posts and the hidden fields it sends, the CSRF token aside. */
+export function confirmStepFields(html: string): { action: string; fields: Record<string, string> } | null {
+  const section = /<section[^>]*class="card confirm-step"[\s\S]*?<\/section>/.exec(html)?.[0];
+  const action = section && /<form[^>]* action="([^"]+)"/.exec(section)?.[1];
+  if (!section || !action) return null;
+  const fields: Record<string, string> = {};
+  for (const m of section.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g))
+    if (m[1] !== "_csrf") fields[fromAttribute(m[1]!)] = fromAttribute(m[2]!);
+  return { action: fromAttribute(action), fields };
 }

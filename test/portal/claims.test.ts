@@ -292,6 +292,46 @@ describe("claims adjudication", () => {
     expect(audit.text).toContain(claimNo);
   });
 
+  test("the operator's claim page says whose claim it is: the insured, their phone, the policy number linked, the product in words, the excess only where the product keeps one", async () => {
+    const p = await t.partner();
+    const policy = await insured(p, "vhcl-tprt-1111");
+    const b = await signedIn(t, p.portal);
+    const claimNo = await submitted(b, policy, { description: "Rear bumper hit at a junction" });
+    // The partner's one consumer so far, the insured.
+    const consumer = (await p.run("dump entt_*CSTMRS")).list[0].id as string;
+    const policyNo = (await p.run(`dump entt_${consumer}|insr_vhcl-tprt-1111-${policy}*STATUS`)).policyNo as string;
+    expect(policyNo).toBeTruthy();
+    const admin = await signedIn(t, operator.portal);
+    const page = (await admin.get(`/admin/claims/${claimNo}`)).text;
+    expect(page).toContain(`<dt>Insured</dt><dd><a href="/admin/consumers/${consumer}">Adaeze Okafor</a></dd>`);
+    expect(page).toContain('<dt>Phone</dt><dd><a href="tel:+2348031234567">+2348031234567</a></dd>');
+    expect(page).toMatch(new RegExp(`<dt>Policy number</dt><dd><a href="/admin/policies/[0-9a-f-]{36}">${policyNo}</a>`));
+    expect(page).toContain(`<dt>Policy reference</dt><dd>${policy}</dd>`);
+    expect(page).toContain("Vehicle, third-party");
+    expect(page).not.toContain("(vhcl-tprt-1111)");
+    // Third-party vehicle cover keeps no excess: no excess line, no phone's 10%.
+    expect(page).not.toContain("10% on phone cover");
+    expect(page).not.toContain('<th scope="row">Excess');
+    expect(page).toContain("this product keeps no excess, so all of it is payable");
+    await admin.post(`/admin/claims/${claimNo}/review`, { status: "in_review" }, { "hx-request": "true" });
+    const deciding = await admin.get(`/admin/claims/${claimNo}`);
+    expect(deciding.text).not.toContain("The excess");
+    const approved = await admin.post(`/admin/claims/${claimNo}/review`, { status: "approved" }, { "hx-request": "true" });
+    expect(approved.text).toContain(`Claim ${claimNo} is now approved: approved ₦45,000.00, payable ₦45,000.00.`);
+    // The partner's page names the same insured and policy number, linked to its own pages.
+    const partnerPage = (await b.get(`/portal/claims/${claimNo}`)).text;
+    expect(partnerPage).toContain(`<a href="/portal/consumers/${consumer}">Adaeze Okafor</a>`);
+    expect(partnerPage).toContain(`<a href="/portal/policies/${policy}">${policyNo}</a>`);
+    expect(partnerPage).not.toContain("(vhcl-tprt-1111)");
+
+    // A phone claim: the product keeps 10%, which the page says before and after approval.
+    const phone = await submitted(b, await insured(p, "phnn-flx1-1111"));
+    const phonePage = (await admin.get(`/admin/claims/${phone}`)).text;
+    expect(phonePage).toContain('<th scope="row">Excess (10%)</th>');
+    expect(phonePage).toContain("The approved amount, the excess (10% of it) and what is payable are set when the claim is approved.");
+    expect(phonePage).not.toContain("(phnn-flx1-1111)");
+  });
+
   test("who may open what: partners get 403 on the operator's pages, the operator 403 on partner pages, and no form works without its CSRF token", async () => {
     const p = await t.partner();
     const policy = await insured(p);

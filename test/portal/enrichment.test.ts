@@ -126,7 +126,7 @@ describe("vehicle checks page", () => {
     const answer = await b.post("/portal/vehicle/check", { search_type: "registration", value: plate });
     expect(answer.status).toBe(200);
     expect(answer.text).toContain(">Not found<");
-    expect(answer.text).toContain(`no insurance record was found for`);
+    expect(answer.text).toContain(`No insurance record was found for`);
     expect(answer.text).toContain(plate);
     expect(await chargesOf(p.partnerId)).toHaveLength(1);
   });

@@ -22,7 +22,11 @@ describe("CSV fields", () => {
     expect(csvField('say "hi"')).toBe('"say ""hi"""');
     expect(csvField("two\nlines")).toBe('"two\nlines"');
     expect(csvField('=HYPERLINK("x")')).toBe('"\'=HYPERLINK(""x"")"');
-    expect(csvField("+2348030000001")).toBe("'+2348030000001");
+    // Issue 36: a phone number or a signed number runs nothing, so it is written as it is (no apostrophe for spreadsheets to show).
+    expect(csvField("+2348030000001")).toBe("+2348030000001");
+    expect(csvField("-1500.50")).toBe("-1500.50");
+    for (const formula of ["+1+1", "-2+3+cmd|' /C calc'!A0", "+cmd|' /C calc'!A0", "-", "+", "+2348030000001 ", "\t+234", "\r1"])
+      expect(csvField(formula).replace(/^"/, "")).toStartWith("'");
     expect(csvField("@SUM(A1)")).toBe("'@SUM(A1)");
     expect(csvField(-1500.5)).toBe("-1500.5");
     expect(csvField(null)).toBe("");

@@ -5,7 +5,7 @@ import { inWords } from "../../src/portal/words";
 import { day } from "../../views/format";
 import { type TestPartner, testApp } from "../support/harness";
 import { fullConsumer, insureSeed, productCases, watDate } from "../support/policies";
-import { type Browser, signedIn } from "./browser";
+import { type Browser, confirmStepFields, signedIn } from "./browser";
 
 const t = await testApp();
 const db = t.database.db;
@@ -227,7 +227,12 @@ describe("the operator's financing page", () => {
     expect(today.status).toBe(200);
     expect(today.text).not.toContain(planNo); // due today with no grace: not late yet
 
-    const run = await admin.post("/admin/financing/lapse", { asOf: watDate(1) }, { "hx-request": "true" });
+    // A run that lapses something asks first, with how many plans; nothing lapses before its button.
+    const step = await admin.post("/admin/financing/lapse", { asOf: watDate(1) }, { "hx-request": "true" });
+    expect(step.text).toContain("Lapse 1 plan</button>");
+    expect((await b.get(`/portal/financing/${planNo}`)).text).not.toContain("Lapsed");
+    const confirmed = confirmStepFields(step.text)!;
+    const run = await admin.post(confirmed.action, confirmed.fields, { "hx-request": "true" });
     expect(run.status).toBe(200);
     expect(run.text).not.toContain("<html");
     expect(run.text).toContain('role="status"');

@@ -6,8 +6,9 @@ import { portalUsers } from "../../src/modules/partners/schema";
 import { setAccountMode } from "../../src/modules/partners/service";
 import { walletEntries } from "../../src/modules/wallet/schema";
 import { walletBalance } from "../../src/modules/wallet/service";
+import { naira } from "../../views/format";
 import { type TestPartner, testApp } from "../support/harness";
-import { type Browser, signedIn } from "./browser";
+import { type Browser, confirmStepFields, signedIn } from "./browser";
 
 const t = await testApp();
 const db = t.database.db;
@@ -104,7 +105,21 @@ describe("the operator's fundings page", () => {
     expect(refused.status).toBe(400);
     expect(refused.text).toContain('id="f-bankReference-error"');
     const bankReference = `NIP${crypto.randomUUID().slice(0, 12)}`;
-    const done = await admin.post(`/admin/fundings/${funding.id}/confirm`, { bankReference, amount: "3,000" }, { "hx-request": "true" });
+    // The form asks first, naming the partner and the amount; nothing is credited until its button is pressed.
+    const step = await admin.post(`/admin/fundings/${funding.id}/confirm`, { bankReference, amount: "3,000" }, { "hx-request": "true" });
+    expect(step.status).toBe(200);
+    expect(step.text).toContain(`Credit ₦3,000.00 to ${p.name}</button>`);
+    expect(step.text).toContain(bankReference);
+    expect(await walletBalance(db, p.partnerId)).toBe(0);
+    // A token of another amount (or none) is not this confirmation: it is asked again, and nothing is credited.
+    const forged = await admin.post(`/admin/fundings/${funding.id}/confirm`, { bankReference, amount: "3,000", confirmed: "forged" }, { "hx-request": "true" });
+    expect(forged.text).toContain(`Credit ₦3,000.00 to ${p.name}</button>`);
+    const otherAmount = confirmStepFields(step.text)!;
+    const changed = await admin.post(otherAmount.action, { ...otherAmount.fields, amount: "30,000" }, { "hx-request": "true" });
+    expect(changed.text).toContain(`Confirm ₦30,000.00 received from ${p.name}</button>`);
+    expect(await walletBalance(db, p.partnerId)).toBe(0);
+    const back = confirmStepFields(step.text)!;
+    const done = await admin.post(back.action, back.fields, { "hx-request": "true" });
     expect(done.status).toBe(200);
     expect(done.text).toContain("Confirmed: ₦3,000.00 is credited");
     expect(done.text).not.toContain(ref);
@@ -123,10 +138,11 @@ describe("the operator's fundings page", () => {
     const funding = await fundingOf(p, ref);
     const first = await signedIn(t, alice.portal);
     await first.get("/admin/fundings");
-    const asked = await first.post(`/admin/fundings/${funding.id}/confirm`, {
+    const { step, answer: asked } = await first.postConfirmed(`/admin/fundings/${funding.id}/confirm`, {
       bankReference: `NIP${crypto.randomUUID().slice(0, 12)}`,
       amount: String(amount),
     });
+    expect(step!.text).toContain(`from ${naira(t.config.FUNDING_FOUR_EYES_KOBO)} in all, it waits for a second administrator`);
     expect(asked.text).toContain("waits for a second administrator");
     expect(asked.text).toContain("Another administrator must approve it.");
     expect(await walletBalance(db, p.partnerId)).toBe(0);
@@ -140,7 +156,13 @@ describe("the operator's fundings page", () => {
     const second = await signedIn(t, bola.portal);
     const waiting = await second.get("/admin/fundings");
     expect(waiting.text).toContain("Waiting for your approval.");
-    const approved = await second.post(`/admin/fundings/confirmations/${confirmationId}/approve`, {});
+    // The approval asks first too: the partner, the amount and who asked; nothing is credited before its button.
+    const approval = await second.post(`/admin/fundings/confirmations/${confirmationId}/approve`, {});
+    expect(approval.text).toContain(`Credit ${naira(t.config.FUNDING_FOUR_EYES_KOBO)} to ${p.name}</button>`);
+    expect(approval.text).toContain(alice.portal.email);
+    expect(await walletBalance(db, p.partnerId)).toBe(0);
+    const back = confirmStepFields(approval.text)!;
+    const approved = await second.post(back.action, back.fields);
     expect(approved.status).toBe(200);
     expect(approved.text).toContain("is credited");
     expect(await walletBalance(db, p.partnerId)).toBe(t.config.FUNDING_FOUR_EYES_KOBO);
@@ -154,7 +176,8 @@ describe("the operator's fundings page", () => {
     const admin = await signedIn(t, alice.portal);
     const list = await admin.get("/admin/fundings");
     expect(list.text).toContain("₦400.00 arrived for a top-up of ₦800.00");
-    const credited = await admin.post(`/admin/fundings/${funding.id}/credit-held`, {});
+    const { step, answer: credited } = await admin.postConfirmed(`/admin/fundings/${funding.id}/credit-held`, {});
+    expect(step!.text).toContain(`Credit ₦400.00 to ${p.name}</button>`);
     expect(credited.text).toContain(`Credited ₦400.00 for ${ref}.`);
     expect(await walletBalance(db, p.partnerId)).toBe(40_000);
     expect((await admin.post(`/admin/fundings/${funding.id}/reject-held`, {})).status).toBe(409);
@@ -170,11 +193,18 @@ describe("the operator's fundings page", () => {
 describe("four eyes cannot be sidestepped: what one administrator credits on a funding adds up (issue 34)", () => {
   const THRESHOLD = t.config.FUNDING_FOUR_EYES_KOBO;
   const hx = { "hx-request": "true" };
-  const confirm = (admin: Browser, fundingId: string, amount: string) =>
-    admin.post(`/admin/fundings/${fundingId}/confirm`, { bankReference: `NIP${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`, amount }, hx);
-  const creditHeld = (admin: Browser, fundingId: string) => admin.post(`/admin/fundings/${fundingId}/credit-held`, {}, hx);
-  const decide = (admin: Browser, confirmationId: string, decision: "approve" | "reject") =>
-    admin.post(`/admin/fundings/confirmations/${confirmationId}/${decision}`, {}, hx);
+  // Each through its confirmation step (confirming, crediting and approving ask first): what its button got.
+  const confirm = async (admin: Browser, fundingId: string, amount: string) =>
+    (
+      await admin.postConfirmed(
+        `/admin/fundings/${fundingId}/confirm`,
+        { bankReference: `NIP${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`, amount },
+        hx,
+      )
+    ).answer;
+  const creditHeld = async (admin: Browser, fundingId: string) => (await admin.postConfirmed(`/admin/fundings/${fundingId}/credit-held`, {}, hx)).answer;
+  const decide = async (admin: Browser, confirmationId: string, decision: "approve" | "reject") =>
+    (await admin.postConfirmed(`/admin/fundings/confirmations/${confirmationId}/${decision}`, {}, hx)).answer;
   /** The funding's card on the page, where its refusals stand. */
   const card = (html: string, fundingId: string) =>
     /<article[^>]*id="funding-([^"]+)"[\s\S]*?<\/article>/g[Symbol.matchAll](html).find((m) => m[1] === fundingId)?.[0] ?? "";

@@ -137,7 +137,15 @@ describe("quote and issue in the portal", () => {
     const b = await signedIn(t, p.portal);
     await b.get("/portal/quote?product=vhcl-tprt-1111");
     const reference = crypto.randomUUID();
-    const issued = await b.post("/portal/quote/issue", { product: "vhcl-tprt-1111", insrncDrtn: "1y", consumer, id: reference, ...vehicleForm });
+    // A live policy is issued from its confirmation, which shows the premium (test/portal/confirmations.test.ts).
+    const { step, answer: issued } = await b.postConfirmed("/portal/quote/issue", {
+      product: "vhcl-tprt-1111",
+      insrncDrtn: "1y",
+      consumer,
+      id: reference,
+      ...vehicleForm,
+    });
+    expect(step!.text).toContain("Issue and pay ₦");
     expect(issued.status).toBe(303);
     const pending = await b.get(issued.location!);
     expect(pending.text).toContain("Pending");
@@ -161,5 +169,71 @@ describe("quote and issue in the portal", () => {
     expect((await intruder.get(`/portal/policies/${reference}`)).status).toBe(404);
     expect((await intruder.get(`/portal/policies/${reference}/certificate`)).status).toBe(404);
     expect((await intruder.get("/portal/policies")).text).not.toContain(reference);
+  });
+});
+
+describe("the consumer picker of quote and issue (issue 36)", () => {
+  /** The consumers the picker lists, in order, by their names. */
+  const listed = (html: string) => [...html.matchAll(/<option value="[0-9a-f]{32}"[^>]*>([^<·]+)/g)].map((m) => m[1]!.trim());
+
+  test("a search by name, phone as typed or e-mail narrows the list, newest first; without JavaScript it is a GET of the page", async () => {
+    const p = await t.partner();
+    const tag = crypto.randomUUID().slice(0, 8);
+    const person = (first: string, last: string, phoneNo: string) => ({
+      type: "s",
+      class: "h",
+      name: { first, last },
+      phoneNo,
+      eMail: `${first.toLowerCase()}.${tag}@example.ng`,
+    });
+    const { id: bola } = await p.run("prfl entity", person("Bola", "Ige", "+2348091234567"));
+    await p.run("prfl entity", person("Ngozi", "Eze", "+2348031112222"));
+    const b = await signedIn(t, p.portal);
+
+    // Everyone, newest first; the search field is there, outside the quote's own form.
+    const page = await b.get("/portal/quote?product=vhcl-tprt-1111");
+    expect(listed(page.text)).toEqual(["Ngozi Eze", "Bola Ige"]);
+    expect(page.text).toContain('<form class="search" role="search" action="/portal/quote" method="get">');
+    expect(page.text).toContain('hx-get="/portal/quote/consumers"');
+
+    // As htmx asks while typing: the phone the way the form invites it, with or without spaces, or in the international form.
+    for (const typed of ["0809 123 4567", "08091234567", "+234 809 123 4567", "2348091234567", "0809-123"]) {
+      const found = await b.get(`/portal/quote/consumers?q=${encodeURIComponent(typed)}`, { "hx-request": "true" });
+      expect(found.status).toBe(200);
+      expect(listed(found.text)).toEqual(["Bola Ige"]);
+      expect(found.text).toContain(`1 consumer matches “${typed}”, newest first.`);
+    }
+    expect(listed((await b.get("/portal/quote/consumers?q=ngo", { "hx-request": "true" })).text)).toEqual(["Ngozi Eze"]);
+    expect(listed((await b.get(`/portal/quote/consumers?q=bola.${tag}`, { "hx-request": "true" })).text)).toEqual(["Bola Ige"]);
+    const both = await b.get(`/portal/quote/consumers?q=${tag}`, { "hx-request": "true" });
+    expect(listed(both.text)).toEqual(["Ngozi Eze", "Bola Ige"]);
+    expect(both.text).toContain(`2 consumers match “${tag}”, newest first.`);
+    const none = await b.get("/portal/quote/consumers?q=Zainab", { "hx-request": "true" });
+    expect(listed(none.text)).toEqual([]);
+    expect(none.text).toContain("No consumer matches “Zainab”");
+
+    // A consumer already chosen stays listed (and chosen) whatever the search finds.
+    const kept = await b.get(`/portal/quote/consumers?q=ngo&consumer=${bola}`, { "hx-request": "true" });
+    expect(listed(kept.text)).toEqual(["Bola Ige", "Ngozi Eze"]);
+    expect(kept.text).toContain(`<option value="${bola}" selected>`);
+
+    // Without JavaScript: the page itself, narrowed, with the search as typed and the product kept.
+    const plain = await b.get(`/portal/quote?q=${encodeURIComponent("0809 123 4567")}&product=vhcl-tprt-1111`);
+    expect(plain.status).toBe(200);
+    expect(listed(plain.text)).toEqual(["Bola Ige"]);
+    expect(plain.text).toContain('value="0809 123 4567"');
+    expect(plain.text).toContain('<input type="hidden" name="product" value="vhcl-tprt-1111"/>');
+
+    // The Consumers page finds the phone as typed too (the same search).
+    const consumers = await b.get(`/portal/consumers?q=${encodeURIComponent("0809 123 4567")}`);
+    expect(consumers.text).toContain("Bola");
+    expect(consumers.text).not.toContain("Ngozi");
+
+    // Odd input is no error: a repeated parameter, a search of wildcards.
+    expect((await b.get("/portal/quote/consumers?q=a&q=b", { "hx-request": "true" })).status).toBe(200);
+    expect(listed((await b.get(`/portal/quote/consumers?q=${encodeURIComponent("%_")}`, { "hx-request": "true" })).text)).toEqual([]);
+    // Another partner's consumers are never listed.
+    const other = await signedIn(t, (await t.partner()).portal);
+    expect(listed((await other.get(`/portal/quote/consumers?q=${tag}`, { "hx-request": "true" })).text)).toEqual([]);
   });
 });

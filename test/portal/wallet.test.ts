@@ -213,3 +213,46 @@ describe("wallet page", () => {
     expect((await other.get("/portal/wallet?month=2025-02")).text).toContain("No vehicle checks in February 2025.");
   });
 });
+
+describe("the wallet in test mode", () => {
+  test("its own balance and ledger, marked as test money, beside the live wallet they never reach", async () => {
+    const p = await t.partner();
+    const b = await signedIn(t, p.portal);
+    const empty = await b.get("/portal/wallet");
+    expect(empty.text).toContain('id="test-balance">₦0.00<');
+    expect(empty.text).toContain("No test top-ups yet.");
+    await b.post("/portal/wallet/topup", { amount: "5,000", reference: "TEST-ONE" });
+    const done = await b.post("/portal/wallet/topup", { amount: "2,500.50", reference: "TEST-TWO" }, { "hx-request": "true" });
+    expect(done.text).toContain("The test balance is ₦7,500.50");
+    // The page says it too, not only the passing message.
+    const page = await b.get("/portal/wallet");
+    expect(page.text).toContain('id="test-balance">₦7,500.50<');
+    expect(page.text).toContain("Test money");
+    expect(page.text).toContain("Test wallet activity");
+    const testRows = page.text.slice(page.text.indexOf('id="test-ledger-rows"'), page.text.indexOf("</tbody>", page.text.indexOf('id="test-ledger-rows"')));
+    expect([...testRows.matchAll(/TEST-(ONE|TWO)/g)].map((m) => m[1])).toEqual(["TWO", "ONE"]);
+    expect(testRows).toContain("₦7,500.50");
+    expect(testRows).toContain("₦5,000.00");
+    // The live wallet is untouched, and says so.
+    expect(page.text).toContain('id="balance">₦0.00<');
+    expect(page.text).toContain("Live wallet balance");
+    expect(page.text).toContain("No wallet activity yet");
+    expect(await walletBalance(db, p.partnerId)).toBe(0);
+  });
+
+  test("test activity pages by 25 with Show more; a live-mode page has no test money", async () => {
+    const p = await t.partner();
+    for (let i = 1; i <= 27; i++) await p.run("wallet topup", { amount: i, reference: `TROW-${String(i).padStart(2, "0")}` });
+    const b = await signedIn(t, p.portal);
+    const page = await b.get("/portal/wallet");
+    expect(page.text).toContain('id="test-balance">₦378.00<');
+    const more = /hx-get="(\/portal\/wallet\?ledger=test(?:&|&amp;)rows=1&(?:amp;)?cursor=[^"]+)"/.exec(page.text)![1]!.replaceAll("&amp;", "&");
+    const rest = await b.get(more, { "hx-request": "true" });
+    expect(rest.status).toBe(200);
+    expect([...rest.text.matchAll(/TROW-(\d\d)/g)].map((m) => m[1])).toEqual(["02", "01"]);
+    await setAccountMode(db, p.partnerId, "live");
+    const live = await (await signedIn(t, p.portal)).get("/portal/wallet");
+    expect(live.text).not.toContain("test-balance");
+    expect(live.text).not.toContain("Test money");
+  });
+});

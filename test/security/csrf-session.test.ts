@@ -147,6 +147,12 @@ const routes: Record<string, () => { path: string; fields: Record<string, string
   "POST /admin/financing/lapse": () => ({ path: "/admin/financing/lapse", fields: { asOf: watDate(400) }, as: "admin" }),
   "POST /admin/partners": () => ({ path: "/admin/partners", fields: { name: "Forged Partner" }, as: "admin" }),
   "POST /admin/partners/:id": () => ({ path: `/admin/partners/${w.b.partner.partnerId}`, fields: { change: "suspend" }, as: "admin" }),
+  "POST /admin/administrators": () => ({
+    path: "/admin/administrators",
+    fields: { email: `csrf-${crypto.randomUUID().slice(0, 8)}@operator.example`, name: "Planted" },
+    as: "admin",
+  }),
+  "POST /admin/administrators/:id/:change": () => ({ path: `/admin/administrators/${crypto.randomUUID()}/deactivate`, fields: {}, as: "admin" }),
   // Unknown addresses (the not-found pages) check the token before answering too.
   "ALL /portal/*": () => ({ path: "/portal/nowhere", fields: {}, as: "owner" }),
   "ALL /admin/*": () => ({ path: "/admin/nowhere", fields: {}, as: "admin" }),

@@ -60,7 +60,7 @@ function expectNoInlineCode(what: string, html: string) {
   expect({ what, inlineScripts, styles }).toEqual({ what, inlineScripts: [], styles: [] });
 }
 
-const unknownFunding = crypto.randomUUID();
+const unknownRecord = crypto.randomUUID();
 
 /** A concrete path for a route pattern, with B's records (so pages render whole). */
 function concrete(path: string): string {
@@ -87,8 +87,8 @@ function concrete(path: string): string {
       if (path.startsWith("/portal/team")) return w.b.staff.id;
       if (path.startsWith("/admin/partners")) return w.b.partner.partnerId;
       if (path.startsWith("/admin/policies")) return policyId;
-      // No funding of B's is needed: the answer (a refusal) must carry the headers all the same.
-      if (path.startsWith("/admin/fundings") || path.startsWith("/portal/wallet/fundings")) return unknownFunding;
+      // No funding of B's, nor another administrator, is needed: the answer (a refusal) must carry the headers all the same.
+      if (path.startsWith("/admin/fundings") || path.startsWith("/portal/wallet/fundings") || path.startsWith("/admin/administrators")) return unknownRecord;
     }
     const value = values[param];
     if (!value) throw new Error(`no value for ${param} in ${path}: add one`);

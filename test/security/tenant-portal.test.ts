@@ -228,6 +228,18 @@ const cases: Record<string, () => Promise<void>> = {
   "GET /portal/policies/:reference/renew": async () => expectStatus(await visit(owner, "GET", `/portal/policies/${w.b.policy.reference}/renew`), 404),
   "POST /portal/policies/:reference/renew": async () => expectStatus(await visit(owner, "POST", `/portal/policies/${w.b.policy.reference}/renew`, {}), 404),
   "GET /portal/quote": async () => expectStatus(await visit(owner, "GET", `/portal/quote?product=vhcl-tprt-1111&consumer=${w.b.consumer.id}`), 200),
+  "GET /portal/search": async () => {
+    // The search box finds only A's records, whatever it is asked (B's name, e-mail, phone as typed, B's consumer id).
+    for (const q of [w.b.consumer.email, w.b.consumer.name, "Bartholomew", "0803 123 4567", w.b.consumer.id])
+      expectStatus(await visit(owner, "GET", `/portal/search?q=${encodeURIComponent(q)}`), 200);
+  },
+  "GET /portal/quote/consumers": async () => {
+    // The picker's search finds only A's consumers, whatever it is asked (B's name, e-mail, phone as typed, B's consumer as the choice).
+    for (const q of [w.b.consumer.email, w.b.consumer.name, "Bartholomew", "0803 123 4567"])
+      expectStatus(await visit(owner, "GET", `/portal/quote/consumers?q=${encodeURIComponent(q)}`, {}, { "hx-request": "true" }), 200);
+    expectStatus(await visit(owner, "GET", `/portal/quote/consumers?consumer=${w.b.consumer.id}`, {}, { "hx-request": "true" }), 200);
+    expectStatus(await visit(owner, "GET", `/portal/quote?q=${encodeURIComponent(w.b.consumer.name)}`), 200);
+  },
   "POST /portal/quote/form": async () =>
     expectStatus(await visit(owner, "POST", "/portal/quote/form", { product: "vhcl-tprt-1111", consumer: w.b.consumer.id }), 200),
   "POST /portal/quote/premium": async () =>
@@ -484,9 +496,18 @@ const cases: Record<string, () => Promise<void>> = {
     () => `/admin/partners/${w.b.partner.partnerId}`,
     () => ({ change: "suspend" }),
   ),
+  "GET /admin/partners/:id": adminOnly("GET", () => `/admin/partners/${w.b.partner.partnerId}`),
+  "GET /admin/administrators": adminOnly("GET", () => "/admin/administrators"),
+  "POST /admin/administrators": adminOnly(
+    "POST",
+    () => "/admin/administrators",
+    () => ({ email: `planted-${crypto.randomUUID().slice(0, 8)}@operator.example`, name: "Planted by A" }),
+  ),
+  "POST /admin/administrators/:id/:change": adminOnly("POST", () => `/admin/administrators/${w.b.staff.id}/deactivate`),
   "GET /admin/audit": adminOnly("GET", () => "/admin/audit"),
   "GET /admin/audit.csv": adminOnly("GET", () => "/admin/audit.csv"),
   "GET /admin/dashboard": adminOnly("GET", () => "/admin/dashboard"),
+  "GET /admin/search": adminOnly("GET", () => `/admin/search?q=${encodeURIComponent(w.b.consumer.name)}`),
 };
 
 const routeKeys = () => w.t.app.routes.map((r) => `${r.method} ${r.path}`);
@@ -529,6 +550,8 @@ describe("the operator's administrator", () => {
       "/admin/claims",
       "/admin/financing",
       "/admin/partners",
+      `/admin/partners/${w.b.partner.partnerId}`,
+      "/admin/administrators",
       "/admin/audit",
       "/admin/consumers",
       "/admin/dashboard",

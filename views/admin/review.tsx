@@ -1,5 +1,19 @@
 import { dateTime, waitingFor } from "../format";
+import { PolicyStatusBlock, type PolicyView } from "../policies/policies";
 import { type FormProblem, type FormValues, HxForm, Input, ProblemSummary } from "../portal/ui";
+
+/** A policy waiting for the operator's review: its status (which reloads itself while pending), then the desk. */
+export function ReviewPage(props: { policy: PolicyView; desk: ReviewDeskProps }) {
+  return (
+    <section>
+      <h1>
+        Policy <span safe>{props.policy.reference}</span>
+      </h1>
+      <PolicyStatusBlock policy={props.policy} />
+      <ReviewDesk {...props.desk} />
+    </section>
+  );
+}
 
 export interface ReviewDeskProps {
   policyId: string;
@@ -7,7 +21,15 @@ export interface ReviewDeskProps {
   partnerName: string;
   createdAt: Date;
   now: Date;
+  /** The product in words. */
+  productName: string;
   consumerName: string;
+  /** The consumer's own page. */
+  consumerHref: string;
+  /** The premium and the sum insured, for the confirmation: "Premium ₦95,000.00, sum insured ₦5,000,000.00". */
+  amounts: string;
+  /** What is insured, in words: the sum insured, the premium, the cover and the policy's own lines (goods value, voyage, vehicle…). */
+  risk: [label: string, value: string][];
   consumerLines: [label: string, value: string][];
   /** The consumer's documents: images are shown, PDFs open in the browser. */
   documents: { label: string; href: string; image: boolean }[];
@@ -20,7 +42,11 @@ export interface ReviewDeskProps {
   problem?: FormProblem;
 }
 
-/** An underwriter's desk for one pending policy: who asks, the consumer and their documents, and the decision. */
+/**
+ * An underwriter's desk for one pending policy, in the order it is judged: who asks, the risk (what is
+ * insured, for how much, for how long), the vehicle checks, the consumer and their documents, then the
+ * decision.
+ */
 export function ReviewDesk(props: ReviewDeskProps) {
   const action = `/admin/policies/${props.policyId}/review`;
   return (
@@ -32,10 +58,35 @@ export function ReviewDesk(props: ReviewDeskProps) {
         Asked by <strong safe>{props.partnerName}</strong> on <span safe>{dateTime(props.createdAt)}</span>: waiting{" "}
         <span safe>{waitingFor(props.createdAt, props.now)}</span>.
       </p>
+      <h3>The risk</h3>
+      <dl class="risk">
+        <dt>Product</dt>
+        <dd safe>{props.productName}</dd>
+        <dt>Insured</dt>
+        <dd>
+          <a href={props.consumerHref} safe>
+            {props.consumerName}
+          </a>
+        </dd>
+        {props.risk.map(([label, value]) => (
+          <>
+            <dt safe>{label}</dt>
+            <dd safe>{value}</dd>
+          </>
+        ))}
+      </dl>
+      {props.registryHref ? (
+        <>
+          <h3>Vehicle checks</h3>
+          <div id="registry-check" hx-get={props.registryHref} hx-trigger="load" hx-swap="outerHTML">
+            <p class="muted">Checking the vehicle registry and the VIN…</p>
+          </div>
+        </>
+      ) : (
+        ""
+      )}
       <h3>Consumer</h3>
       <dl>
-        <dt>Name</dt>
-        <dd safe>{props.consumerName}</dd>
         {props.consumerLines.map(([label, value]) => (
           <>
             <dt safe>{label}</dt>
@@ -58,22 +109,13 @@ export function ReviewDesk(props: ReviewDeskProps) {
       ) : (
         <p class="muted">The consumer has no documents on file.</p>
       )}
-      {props.registryHref ? (
-        <>
-          <h3>Vehicle checks</h3>
-          <div id="registry-check" hx-get={props.registryHref} hx-trigger="load" hx-swap="outerHTML">
-            <p class="muted">Checking the vehicle registry and the VIN…</p>
-          </div>
-        </>
-      ) : (
-        ""
-      )}
       <h3>Decision</h3>
       <p class="muted">
-        Keyboard: <kbd>A</kbd> approves (after you confirm), <kbd>D</kbd> goes to the reason for declining
+        Keyboard: <kbd>A</kbd> approves (after you confirm); <kbd>D</kbd> goes to the reason for declining, where <kbd>Enter</kbd> declines (after you confirm)
+        and <kbd>Shift</kbd>+<kbd>Enter</kbd> starts a new line
         {props.nextHref ? (
           <>
-            , <kbd>N</kbd> opens the next policy
+            ; <kbd>N</kbd> opens the next policy
           </>
         ) : (
           ""
@@ -85,7 +127,7 @@ export function ReviewDesk(props: ReviewDeskProps) {
         <HxForm
           action={action}
           target="#review"
-          confirm={`Approve policy ${props.reference}? The partner is told at once and the certificate is issued.`}
+          confirm={`Approve policy ${props.reference}? ${props.amounts}. The partner is told at once and the certificate is issued.`}
           csrf={props.csrf}
         >
           <input type="hidden" name="decision" value="a" />
@@ -108,8 +150,9 @@ export function ReviewDesk(props: ReviewDeskProps) {
             kind="textarea"
             value={props.values.statusNote}
             problem={props.problem}
-            hint="The partner and the consumer read it."
+            hint="The partner and the consumer read it. Enter declines; Shift+Enter starts a new line."
             shortcut="d"
+            enterSubmits
           />
           <button type="submit" class="danger">
             Decline

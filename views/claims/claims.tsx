@@ -1,4 +1,4 @@
-import { dateTime, day, naira } from "../format";
+import { dateTime, day, naira, noteText } from "../format";
 import { ListRows, ListSection } from "../portal/list-section";
 import { Badge, type Column, Empty, type FormProblem, type FormValues, HxForm, Input, ProblemSummary } from "../portal/ui";
 import {
@@ -252,9 +252,14 @@ export interface ClaimView {
   claimNo: string;
   reference: string | null;
   policy: string;
+  /** The policy's number, once approved (its page is linked by it). */
+  policyNo: string | null;
   policyHref: string;
   productName: string;
-  productCode: string;
+  /** The insured: their name, their phone and their page. */
+  insured?: { name: string; phone?: string; href: string };
+  /** What the product keeps back of each approved claim, in percent; null where it keeps no excess. */
+  excessPercent: number | null;
   /** Set on the administrators' pages. */
   partnerName?: string;
   mode: "test" | "live";
@@ -311,7 +316,15 @@ function WithdrawForm(props: { action: string; csrf: string; state: ClaimActionS
 }
 
 /** The operator's decision form: one button per move the state machine allows from here, and what approving moves besides the claim. */
-function ReviewForm(props: { action: string; csrf: string; moves: ClaimMove[]; state: ClaimActionState; claimedKobo: number; approvalTakes?: string }) {
+function ReviewForm(props: {
+  action: string;
+  csrf: string;
+  moves: ClaimMove[];
+  state: ClaimActionState;
+  claimedKobo: number;
+  excessPercent: number | null;
+  approvalTakes?: string;
+}) {
   const approving = props.moves.some((m) => m.status === "approved");
   const rejecting = props.moves.some((m) => m.status === "rejected");
   const fields: FieldSpec[] = [
@@ -321,7 +334,7 @@ function ReviewForm(props: { action: string; csrf: string; moves: ClaimMove[]; s
             name: "approvedAmount",
             label: "Approved amount in naira",
             kind: "number" as const,
-            hint: `Only to approve; leave blank to approve the amount claimed (${naira(props.claimedKobo)}). The excess is worked out from it.`,
+            hint: `Only to approve; leave blank to approve the amount claimed (${naira(props.claimedKobo)}).${props.excessPercent === null ? "" : ` The excess (${props.excessPercent}%) is worked out from it.`}`,
           },
         ]
       : []),
@@ -360,6 +373,12 @@ function ReviewForm(props: { action: string; csrf: string; moves: ClaimMove[]; s
 /** An amount that is set when the claim is approved: a dash until then. */
 const onApproval = (approved: boolean, kobo: number | null) => (approved ? naira(kobo ?? 0) : "—");
 
+/** What is settled on approval, said while the claim waits: the excess only where the product keeps one. */
+const settledOnApproval = (excessPercent: number | null) =>
+  excessPercent === null
+    ? "The approved amount is set when the claim is approved; this product keeps no excess, so all of it is payable."
+    : `The approved amount, the excess (${excessPercent}% of it) and what is payable are set when the claim is approved.`;
+
 /**
  * One claim: status, amounts with the excess and what is payable, documents, history, and the
  * viewer's next moves. htmx swaps this whole section after a change.
@@ -390,20 +409,37 @@ export function ClaimDetail(props: {
       <Details
         rows={[
           c.partnerName !== undefined && ["Partner", c.partnerName],
+          !!c.insured && {
+            label: "Insured",
+            html: (
+              <a href={c.insured.href} safe>
+                {c.insured.name}
+              </a>
+            ),
+          },
+          !!c.insured?.phone && {
+            label: "Phone",
+            html: (
+              <a href={`tel:${c.insured.phone}`} safe>
+                {c.insured.phone}
+              </a>
+            ),
+          },
           {
-            label: "Policy",
+            label: c.policyNo ? "Policy number" : "Policy",
             html: (
               <>
                 <a href={c.policyHref} safe>
-                  {c.policy}
+                  {c.policyNo ?? c.policy}
                 </a>{" "}
                 <span class="muted" safe>
-                  {`${c.productName} (${c.productCode})`}
+                  {c.productName}
                 </span>
               </>
             ),
           },
-          c.reference ? ["Your reference", c.reference] : false,
+          !!c.policyNo && ["Policy reference", c.policy],
+          c.reference ? [c.partnerName === undefined ? "Your reference" : "The partner's reference", c.reference] : false,
           ["Incident", day(c.incidentDate)],
           ["What happened", c.description],
           ["Submitted", dateTime(c.createdAt)],
@@ -425,12 +461,18 @@ export function ClaimDetail(props: {
               {onApproval(approved, c.approvedKobo)}
             </td>
           </tr>
-          <tr>
-            <th scope="row">Excess</th>
-            <td class="num" safe>
-              {onApproval(approved, c.excessKobo)}
-            </td>
-          </tr>
+          {c.excessPercent !== null || c.excessKobo ? (
+            <tr>
+              <th scope="row" safe>
+                {c.excessPercent === null ? "Excess" : `Excess (${c.excessPercent}%)`}
+              </th>
+              <td class="num" safe>
+                {onApproval(approved, c.excessKobo)}
+              </td>
+            </tr>
+          ) : (
+            ""
+          )}
           <tr>
             <th scope="row">Payable</th>
             <td class="num">
@@ -439,7 +481,13 @@ export function ClaimDetail(props: {
           </tr>
         </tbody>
       </table>
-      {approved ? "" : <p class="hint">The approved amount, the excess (10% on phone cover) and what is payable are set when the claim is approved.</p>}
+      {approved ? (
+        ""
+      ) : (
+        <p class="hint" safe>
+          {settledOnApproval(c.excessPercent)}
+        </p>
+      )}
       <h2>Documents</h2>
       {c.documents.length === 0 ? (
         <Empty>No documents were sent with this claim.</Empty>
@@ -469,7 +517,7 @@ export function ClaimDetail(props: {
             ) : (
               ""
             )}
-            {step.note ? <p safe>{step.note}</p> : ""}
+            {step.note ? <p safe>{noteText(step.note)}</p> : ""}
           </li>
         ))}
       </ol>
@@ -482,6 +530,7 @@ export function ClaimDetail(props: {
             moves={props.review.moves}
             state={state}
             claimedKobo={c.claimedKobo}
+            excessPercent={c.excessPercent}
             approvalTakes={props.review.approvalTakes}
           />
         ) : (

@@ -68,8 +68,9 @@ export function StatementPage(props: StatementProps) {
     <section id="statement" aria-labelledby="statement-title">
       <h1 id="statement-title">Monthly statement</h1>
       <p class="muted">
-        What your live business cost and earned in a month (Nigerian time): every amount is a sum of the month's wallet lines, so the opening balance plus the
-        month's movements is the closing balance, to the kobo. Vehicle registry checks are invoiced apart from the wallet.
+        {props.partners ? "What a partner's live business" : "What your live business"} cost and earned in a month (Nigerian time): every amount is a sum of the
+        month's wallet lines, so the opening balance plus the month's movements is the closing balance, to the kobo. Vehicle registry checks are invoiced apart
+        from the wallet.
       </p>
       <ProblemSummary problem={props.problem} inputs={["month", "partner"]} />
       <form class="filters" method="get" action={props.action}>

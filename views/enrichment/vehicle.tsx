@@ -1,4 +1,4 @@
-import { naira } from "../format";
+import { naira, sentence } from "../format";
 import { Badge, type FormProblem, type FormValues, HxForm, Input, ProblemSummary } from "../portal/ui";
 
 /** The registry check's answer as the page shows it (the JSON surface's `status`, `details`, `from_cache`, `message`). */
@@ -88,7 +88,7 @@ function RegistryAnswerView(props: { result: RegistryResult }) {
           ""
         )}
       </h3>
-      {r.status === "found" ? <Details labels={DETAIL_LABELS} fields={r.details} /> : <p safe>{r.message}</p>}
+      {r.status === "found" ? <Details labels={DETAIL_LABELS} fields={r.details} /> : <p safe>{sentence(r.message)}</p>}
       <p class="muted" safe>
         {billingLine(r)}
       </p>

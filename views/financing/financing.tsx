@@ -1,4 +1,4 @@
-import { dateTime, day, naira } from "../format";
+import { dateTime, day, naira, noteText } from "../format";
 import { ListRows, ListSection } from "../portal/list-section";
 import { Badge, type Column, type FormProblem, type FormValues, HxForm, ProblemSummary, Table } from "../portal/ui";
 import {
@@ -201,6 +201,8 @@ interface PaymentView {
 
 export interface PlanView {
   planNo: string;
+  /** The insured consumer (absent only if their record is gone). */
+  consumer?: { name: string; href: string };
   policy: string;
   policyHref: string;
   /** Set on the administrators' pages. */
@@ -318,6 +320,14 @@ export function PlanDetail(props: {
       <Details
         rows={[
           p.partnerName !== undefined && ["Partner", p.partnerName],
+          p.consumer !== undefined && {
+            label: "Consumer",
+            html: (
+              <a href={p.consumer.href} safe>
+                {p.consumer.name}
+              </a>
+            ),
+          },
           {
             label: "Policy",
             html: (
@@ -429,7 +439,7 @@ export function LapseRun(props: { csrf: string; state: LapseRunState; today: str
                     <LinkCell href={row.planHref} text={row.planNo} />
                     <td safe>{row.partnerName}</td>
                     <td safe>{row.policy}</td>
-                    <td safe>{row.statusNote}</td>
+                    <td safe>{noteText(row.statusNote)}</td>
                   </tr>
                 ))}
               </Table>

@@ -1,5 +1,7 @@
 import { dateTime, naira } from "../format";
+import { ConfirmStep, type ConfirmStepProps } from "../portal/confirm";
 import { Badge, type FormProblem, type FormValues, HxForm, Input, ProblemSummary, Table } from "../portal/ui";
+import { type FieldSpec, Fields } from "../shared-forms/record";
 
 type FundingStatus = "pending" | "credited" | "held" | "failed" | "expired";
 
@@ -15,6 +17,12 @@ export interface PaymentToMake {
   payHref: string | null;
 }
 
+/** One step of a funding's history: asked for, confirmed, approved, credited, rejected, expired. */
+export interface TrailStep {
+  at: Date;
+  text: string;
+}
+
 /** One funding in the partner's list. */
 export interface FundingRow {
   reference: string;
@@ -24,6 +32,44 @@ export interface FundingRow {
   createdAt: Date;
   expiresAt: Date;
   payHref: string | null;
+  /** Its history, oldest first: who confirmed and who approved, and when. */
+  trail: TrailStep[];
+}
+
+/** Which fundings a list shows (src/modules/funding/lists.ts FUNDING_SHOWS), in words. */
+const SHOW_TEXT = {
+  open: "Open: waiting for money or a decision",
+  all: "All fundings",
+  credited: "Credited",
+  rejected: "Rejected or failed",
+  expired: "Expired",
+} as const;
+type Show = keyof typeof SHOW_TEXT;
+
+/** The "Show" filter: its empty choice is the list's default (open for the operator, all for a partner), never offered twice. */
+const showField = (fallback: Show): FieldSpec => ({
+  name: "show",
+  label: "Show",
+  kind: "select",
+  emptyChoice: SHOW_TEXT[fallback],
+  options: (Object.keys(SHOW_TEXT) as Show[]).filter((show) => show !== fallback).map((show) => ({ value: show, label: SHOW_TEXT[show] })),
+});
+
+/** A funding's history, folded away under its step count: when each step happened and who made it. */
+function FundingTrail(props: { steps: TrailStep[] }) {
+  return (
+    <details class="trail">
+      <summary safe>{`History (${props.steps.length} ${props.steps.length === 1 ? "step" : "steps"})`}</summary>
+      <ol>
+        {props.steps.map((step) => (
+          <li>
+            <span class="muted" safe>{`${dateTime(step.at)}: `}</span>
+            <span safe>{step.text}</span>
+          </li>
+        ))}
+      </ol>
+    </details>
+  );
 }
 
 const STATUS_TEXT: Record<FundingStatus, string> = {
@@ -76,15 +122,21 @@ export function HowToPay(props: { payment: PaymentToMake; csrf: string; repeat?:
   );
 }
 
-/** The partner's live top-ups with their status in words. */
-export function FundingList(props: { rows: FundingRow[]; csrf: string }) {
+/** The partner's live top-ups with their status and history in words, all of them or those the filter shows. */
+export function FundingList(props: { rows: FundingRow[]; csrf: string; show?: string }) {
   return (
     <>
-      <h2>Live top-ups</h2>
+      <h2 id="fundings">Live top-ups</h2>
+      <form class="filters" method="get" action="/portal/wallet#fundings" role="search" aria-label="Live top-ups">
+        <Fields fields={[showField("all")]} values={{ show: props.show }} />
+        <button type="submit" class="secondary">
+          Show
+        </button>
+      </form>
       <Table
         columns={["Requested", "Reference", { label: "Amount", numeric: true }, "Status", "Pay before", ""]}
         count={props.rows.length}
-        empty="No live top-ups yet."
+        empty={props.show ? "No live top-ups of this kind." : "No live top-ups yet."}
         caption="Live top-ups, newest first"
         bodyId="funding-rows"
       >
@@ -104,6 +156,7 @@ export function FundingList(props: { rows: FundingRow[]; csrf: string }) {
               ) : (
                 ""
               )}
+              <FundingTrail steps={row.trail} />
             </td>
             <td>{row.status === "pending" ? dateTime(row.expiresAt) : "—"}</td>
             <td>{row.payHref ? <SandboxPay href={row.payHref} csrf={props.csrf} /> : ""}</td>
@@ -127,6 +180,8 @@ export interface OperatorFundingRow {
   note: string | null;
   createdAt: Date;
   expiresAt: Date;
+  /** Its history, oldest first: the four-eyes trail. */
+  trail: TrailStep[];
   /** A confirmation waiting for a second administrator: of a bank transfer (with the bank's reference), or of a held funding's credit. */
   awaiting: { id: string; kind: "transfer" | "held_credit"; bankReference: string | null; amountKobo: number; requestedBy: string; mine: boolean } | null;
 }
@@ -137,10 +192,16 @@ export interface FundingActionState {
   values: FormValues;
   problem?: FormProblem;
   done?: string;
+  /** The confirmation asked before a credit by hand, on the funding's card in place of its actions. */
+  ask?: ConfirmStepProps;
 }
 
 export interface OperatorFundingsProps {
   rows: OperatorFundingRow[];
+  /** The filters as typed (show, partner, reference) and the partners to choose from. */
+  filters: { values: FormValues; partners: { value: string; label: string }[] };
+  /** The next page of a history (newest first); none for the open fundings, all on one page. */
+  olderHref: string | null;
   /** The funding whose confirmation form is open (one form on the page at a time). */
   confirming?: string;
   fourEyesKobo: number;
@@ -198,12 +259,21 @@ function Awaiting(props: { awaiting: NonNullable<OperatorFundingRow["awaiting"]>
   );
 }
 
-function OperatorFunding(props: { row: OperatorFundingRow; csrf: string; state: FundingActionState; fourEyesKobo: number; confirming?: string }) {
+function OperatorFunding(props: {
+  row: OperatorFundingRow;
+  csrf: string;
+  state: FundingActionState;
+  fourEyesKobo: number;
+  confirming?: string;
+  /** The list's filters, kept by the link that opens the confirmation form. */
+  filters: FormValues;
+}) {
   const r = props.row;
   const about = props.state.fundingId === r.id;
   const confirming = r.status !== "held" && !r.awaiting && (props.confirming === r.id || about);
   // A refusal the form does not show (it is not open, or the refusal is about the funding) stands on the card.
   const problem = about && !confirming ? props.state.problem : undefined;
+  const open = r.status === "pending" || r.status === "held" || r.status === "expired";
   return (
     <article class="card" id={`funding-${r.id}`}>
       <h2 safe>{`${r.partnerName}: ${r.reference}`}</h2>
@@ -212,8 +282,13 @@ function OperatorFunding(props: { row: OperatorFundingRow; csrf: string; state: 
         {r.status === "pending" ? <span safe>{`; pay before ${dateTime(r.expiresAt)}`}</span> : ""}
       </p>
       {r.note ? <p safe>{r.note}</p> : ""}
+      <FundingTrail steps={r.trail} />
       <ProblemSummary problem={problem} />
-      {r.awaiting ? (
+      {about && props.state.ask ? (
+        <ConfirmStep {...props.state.ask} />
+      ) : !open && !r.awaiting ? (
+        ""
+      ) : r.awaiting ? (
         <Awaiting awaiting={r.awaiting} csrf={props.csrf} />
       ) : r.status === "held" ? (
         <p>
@@ -230,7 +305,7 @@ function OperatorFunding(props: { row: OperatorFundingRow; csrf: string; state: 
         <ConfirmForm row={r} csrf={props.csrf} state={props.state} fourEyesKobo={props.fourEyesKobo} />
       ) : (
         <p>
-          <a class="button secondary" href={`/admin/fundings?confirm=${r.id}#funding-${r.id}`}>
+          <a class="button secondary" href={`/admin/fundings?${new URLSearchParams({ ...definedOf(props.filters), confirm: r.id })}#funding-${r.id}`}>
             Confirm a bank transfer
           </a>
         </p>
@@ -239,8 +314,17 @@ function OperatorFunding(props: { row: OperatorFundingRow; csrf: string; state: 
   );
 }
 
-/** The operator's fundings page: pending and held fundings of every partner, oldest first. */
+const definedOf = (values: FormValues) => Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string] => Boolean(entry[1])));
+
+const operatorFilters = (partners: { value: string; label: string }[]): FieldSpec[] => [
+  showField("open"),
+  { name: "partner", label: "Partner", kind: "select", emptyChoice: "Any", options: partners },
+  { name: "reference", label: "Reference", hint: "The partner's top-up reference, as they gave it." },
+];
+
+/** The operator's fundings page: the open fundings of every partner, oldest first (the work), or a history newest first, each with its trail. */
 export function OperatorFundingsPage(props: OperatorFundingsProps) {
+  const values = props.filters.values;
   return (
     <section id="fundings">
       <h1>Wallet fundings</h1>
@@ -258,10 +342,29 @@ export function OperatorFundingsPage(props: OperatorFundingsProps) {
         ""
       )}
       {props.state.problem && !props.state.fundingId ? <ProblemSummary problem={props.state.problem} /> : ""}
-      {props.rows.length === 0 ? <p class="empty">No fundings wait for the operator.</p> : ""}
+      {/* A confirmation about a funding the list does not show (past its first rows) stands on its own. */}
+      {props.state.ask && !props.rows.some((row) => row.id === props.state.fundingId) ? <ConfirmStep {...props.state.ask} /> : ""}
+      <form class="filters" method="get" action="/admin/fundings" role="search">
+        <Fields fields={operatorFilters(props.filters.partners)} values={values} />
+        <button type="submit">Filter</button>
+      </form>
+      {props.rows.length === 0 ? (
+        <p class="empty">{Object.values(values).some(Boolean) ? "No fundings match these filters." : "No fundings wait for the operator."}</p>
+      ) : (
+        ""
+      )}
       {props.rows.map((row) => (
-        <OperatorFunding row={row} csrf={props.csrf} state={props.state} fourEyesKobo={props.fourEyesKobo} confirming={props.confirming} />
+        <OperatorFunding row={row} csrf={props.csrf} state={props.state} fourEyesKobo={props.fourEyesKobo} confirming={props.confirming} filters={values} />
       ))}
+      {props.olderHref ? (
+        <p>
+          <a class="button secondary" href={props.olderHref}>
+            Older fundings
+          </a>
+        </p>
+      ) : (
+        ""
+      )}
     </section>
   );
 }

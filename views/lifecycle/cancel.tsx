@@ -12,12 +12,15 @@ export interface RefundPreview {
 }
 
 export interface CancelFormProps {
-  reference: string;
+  /** The policy's number (or product) and whose it is (policyName). */
+  policyName: string;
   /** The reference the cancellation is stored under, drawn with the form: sending the form again is a repeat, not a second cancellation. */
   changeReference: string;
   productName: string;
   /** The policy page, where Back goes. */
   backHref: string;
+  /** What the browser's confirmation says beside the question: what happens, who is told, how it can be undone. */
+  consequence: string;
   action: string;
   /** Re-computes the preview for the chosen day (htmx, on change). */
   previewHref: string;
@@ -59,16 +62,11 @@ export function CancelForm(props: CancelFormProps) {
   return (
     <section id="cancel">
       <h1>
-        Cancel policy <span safe>{props.reference}</span>
+        Cancel policy <span safe>{props.policyName}</span>
       </h1>
       <p safe>{props.productName}</p>
       <ProblemSummary problem={props.problem} inputs={["effectiveDate", "reason", "note"]} />
-      <HxForm
-        action={props.action}
-        target="#cancel"
-        confirm={`Cancel policy ${props.reference}? This cannot be undone: the partner's systems are told at once.`}
-        csrf={props.csrf}
-      >
+      <HxForm action={props.action} target="#cancel" confirm={`Cancel policy ${props.policyName}? ${props.consequence}`} csrf={props.csrf}>
         <input type="hidden" name="id" value={props.changeReference} />
         <div hx-get={props.previewHref} hx-trigger="change from:#f-effectiveDate" hx-include="#f-effectiveDate" hx-target="#refund-preview" hx-swap="outerHTML">
           <Input

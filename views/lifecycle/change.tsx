@@ -19,7 +19,8 @@ interface ChangePreview {
 }
 
 export interface ChangeFormProps {
-  reference: string;
+  /** The policy's number (or product) and whose it is (policyName). */
+  policyName: string;
   /** The reference the change is stored under, drawn with the form and kept through its preview: confirming twice is a repeat. */
   changeReference: string;
   productName: string;
@@ -40,7 +41,7 @@ export function ChangeForm(props: ChangeFormProps) {
   const back = <a href={props.backHref}>Back to the policy</a>;
   return (
     <section id="change">
-      <ChangeHeading verb="Change" reference={props.reference} productName={props.productName} />
+      <ChangeHeading verb="Change" policyName={props.policyName} productName={props.productName} />
       {props.refusal ? (
         <ChangeRefused problem={props.refusal}>{back}</ChangeRefused>
       ) : (
@@ -73,7 +74,8 @@ export function ChangeForm(props: ChangeFormProps) {
 }
 
 export interface ChangeDecisionProps {
-  reference: string;
+  /** The policy's number (or product) and whose it is (policyName). */
+  policyName: string;
   productName: string;
   backHref: string;
   approveAction: string;
@@ -88,7 +90,7 @@ export function ChangeDecision(props: ChangeDecisionProps) {
   return (
     <section id="change">
       <h1>
-        Change to policy <span safe>{props.reference}</span>
+        Change to policy <span safe>{props.policyName}</span>
       </h1>
       <p safe>{props.productName}</p>
       <ProblemSummary problem={props.problem} inputs={["note"]} />
@@ -103,7 +105,7 @@ export function ChangeDecision(props: ChangeDecisionProps) {
         action={props.approveAction}
         target="#change"
         csrf={props.csrf}
-        confirm={`Approve the change to policy ${props.reference}? It is in force at once.`}
+        confirm={`Approve the change to policy ${props.policyName}? It is in force at once.`}
       >
         <p>
           <button type="submit">Approve the change</button>

@@ -5,7 +5,8 @@ import { HxForm } from "../portal/ui";
 export interface ConfirmChangeProps {
   /** The heading's and the button's verb. */
   verb: "Reinstate" | "Renew";
-  reference: string;
+  /** The policy's number (or product) and whose it is (policyName). */
+  policyName: string;
   /** The reference the change is stored under, drawn with the page: confirming twice is a repeat, not a second change. */
   changeReference: string;
   productName: string;
@@ -20,11 +21,11 @@ export interface ConfirmChangeProps {
   problem?: string;
 }
 
-/** The heading of a page that changes a policy ("Renew policy …"), and the product. */
-export const ChangeHeading = (props: { verb: "Reinstate" | "Renew" | "Change"; reference: string; productName: string }) => (
+/** The heading of a page that changes a policy ("Renew policy POL-… (Adaeze Okafor)"), and the product. */
+export const ChangeHeading = (props: { verb: "Reinstate" | "Renew" | "Change"; policyName: string; productName: string }) => (
   <>
     <h1>
-      {props.verb} policy <span safe>{props.reference}</span>
+      {props.verb} policy <span safe>{props.policyName}</span>
     </h1>
     <p safe>{props.productName}</p>
   </>
@@ -56,11 +57,11 @@ export function ConfirmChange(props: ConfirmChangeProps) {
   const back = <a href={props.backHref}>Back to the policy</a>;
   return (
     <section id="confirm-change">
-      <ChangeHeading verb={props.verb} reference={props.reference} productName={props.productName} />
+      <ChangeHeading verb={props.verb} policyName={props.policyName} productName={props.productName} />
       {props.problem ? (
         <ChangeRefused problem={props.problem}>{back}</ChangeRefused>
       ) : (
-        <HxForm action={props.action} target="#confirm-change" confirm={`${props.verb} policy ${props.reference}? ${props.consequence}.`} csrf={props.csrf}>
+        <HxForm action={props.action} target="#confirm-change" confirm={`${props.verb} policy ${props.policyName}? ${props.consequence}.`} csrf={props.csrf}>
           <input type="hidden" name="id" value={props.changeReference} />
           <ChangeLines lines={props.lines} />
           <p>

@@ -12,10 +12,39 @@ interface TeamMember {
   createdAt: Date;
 }
 
+/** The two teams this page shows: a partner's portal users (the owner's), or the operator's administrators (each administrator's). */
+/** What a list of portal users shows of each. */
+export type UserRow = Omit<TeamMember, "id" | "createdAt">;
+
+export const TEAMS = {
+  partner: {
+    title: "Team",
+    href: "/portal/team",
+    caption: "Portal users of this account",
+    /** The role the page invites, deactivates and reactivates. */
+    member: "staff",
+    invite: "Invite a staff member",
+    note: "Staff use every partner page except this one; they can see the API keys but not change them.",
+  },
+  operator: {
+    title: "Administrators",
+    href: "/admin/administrators",
+    caption: "The operator's administrators",
+    member: "admin",
+    invite: "Invite an administrator",
+    note: "An administrator uses every operator page. A second one approves what another asked to credit above the four-eyes threshold.",
+  },
+} as const;
+
+export type Team = keyof typeof TEAMS;
+
 export interface TeamProps {
+  team: Team;
+  /** The signed-in user: never offered to deactivate themselves. */
+  viewerId: string;
   users: TeamMember[];
   invite: { values: FormValues; problem?: FormProblem };
-  /** A staff member just invited: their one-time password, shown this once. */
+  /** Who was just invited: their one-time password, shown this once. */
   invited?: { email: string; name: string; oneTimePassword: string };
   done?: string;
   /** A refusal not about the invitation (e.g. deactivating someone not on the account). */
@@ -43,39 +72,57 @@ function Invited(props: { invited: NonNullable<TeamProps["invited"]> }) {
   );
 }
 
-function StatusOf(props: { user: TeamMember }) {
+/** Whether a portal user can sign in: active, invited (not signed in with their own password yet) or deactivated. */
+function UserStatus(props: { user: Pick<TeamMember, "active" | "mustChangePassword"> }) {
   const u = props.user;
   if (!u.active) return <Badge tone="bad" text="Deactivated" />;
   if (u.mustChangePassword) return <Badge tone="wait" text="Invited" />;
   return <Badge tone="ok" text="Active" />;
 }
 
-/** The owner's team page: users of the account, invite staff, deactivate or reactivate them. */
+/** A portal user's name (the row's heading), e-mail, role, status and last sign-in, named on a phone where the table stacks. */
+export function UserCells(props: { user: UserRow }) {
+  const u = props.user;
+  return (
+    <>
+      <th scope="row" safe>
+        {u.name}
+      </th>
+      <td data-label="E-mail" safe>
+        {u.email}
+      </td>
+      <td data-label="Role">{ROLE_TEXT[u.role]}</td>
+      <td data-label="Status">
+        <UserStatus user={u} />
+      </td>
+      <td data-label="Last signed in">{u.lastSignInAt ? dateTime(u.lastSignInAt) : "never"}</td>
+    </>
+  );
+}
+
+/** The team page: the owner's users of a partner account, or the operator's administrators; invite, deactivate, reactivate. */
 export function TeamPage(props: TeamProps) {
+  const team = TEAMS[props.team];
   return (
     <section id="team">
-      <h1>Team</h1>
+      <h1>{team.title}</h1>
       <ProblemSummary problem={props.problem} />
       {props.invited ? <Invited invited={props.invited} /> : ""}
       <Done text={props.done} />
-      <Table columns={["Name", "E-mail", "Role", "Status", "Last signed in", "Action"]} caption="Portal users of this account">
+      <Table columns={["Name", "E-mail", "Role", "Status", "Last signed in", "Action"]} caption={team.caption} stacked>
         {props.users.map((u) => (
           <tr>
-            <td safe>{u.name}</td>
-            <td safe>{u.email}</td>
-            <td>{ROLE_TEXT[u.role]}</td>
+            <UserCells user={u} />
             <td>
-              <StatusOf user={u} />
-            </td>
-            <td>{u.lastSignInAt ? dateTime(u.lastSignInAt) : "never"}</td>
-            <td>
-              {u.role !== "staff" ? (
+              {u.id === props.viewerId ? (
+                <span class="muted">You</span>
+              ) : u.role !== team.member ? (
                 ""
               ) : (
                 <HxForm
-                  action={`/portal/team/${u.id}/${u.active ? "deactivate" : "reactivate"}`}
+                  action={`${team.href}/${u.id}/${u.active ? "deactivate" : "reactivate"}`}
                   target="#team"
-                  confirm={u.active ? "Deactivate this user? They are signed out at once." : undefined}
+                  confirm={u.active ? `Deactivate ${u.email}? They are signed out at once and cannot sign in until reactivated.` : undefined}
                   class="inline"
                   csrf={props.csrf}
                 >
@@ -89,10 +136,10 @@ export function TeamPage(props: TeamProps) {
         ))}
       </Table>
       <div class="card">
-        <h2>Invite a staff member</h2>
-        <p class="muted">Staff use every partner page except this one; they can see the API keys but not change them.</p>
+        <h2>{team.invite}</h2>
+        <p class="muted">{team.note}</p>
         <ProblemSummary problem={props.invite.problem} inputs={["email", "name"]} />
-        <HxForm action="/portal/team" target="#team" csrf={props.csrf}>
+        <HxForm action={team.href} target="#team" csrf={props.csrf}>
           <Input name="name" label="Name" required value={props.invite.values.name} problem={props.invite.problem} autocomplete="off" />
           <Input name="email" label="E-mail" kind="email" required value={props.invite.values.email} problem={props.invite.problem} autocomplete="off" />
           <button type="submit">Invite</button>

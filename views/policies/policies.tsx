@@ -1,12 +1,14 @@
 import type { Children } from "@kitajs/html";
-import { coverPeriod, dateTime, naira, POLICY_STATUS_TEXT } from "../format";
+import { coverPeriod, dateTime, naira, noteText, POLICY_STATUS_TEXT } from "../format";
 import { ChangeHistory, type ChangeRow } from "../lifecycle/change";
-import { ListRows, ListSection } from "../portal/list-section";
+import { type ListCount, ListRows, ListSection } from "../portal/list-section";
 import { Badge, type Column, type FormProblem } from "../portal/ui";
 import { type FieldSpec, statusField } from "../shared-forms/record";
 
 export interface PolicyRow {
   reference: string;
+  /** Set once approved: what the row is known by (before, its reference). */
+  policyNo: string | null;
   productName: string;
   consumerName: string;
   /** Set on the administrators' lists. */
@@ -21,10 +23,10 @@ export interface PolicyRow {
 
 const statusTone = (status: string) => (status === "a" ? "ok" : status === "p" ? "wait" : status === "e" ? "info" : "bad");
 
-const policyColumns = (withPartner?: boolean): Column[] => [
-  "Reference",
+export const policyColumns = (withPartner?: boolean): Column[] => [
+  "Policy",
   withPartner && "Partner",
-  "Consumer",
+  "Insured",
   "Product",
   "Status",
   { label: "Premium", numeric: true },
@@ -38,7 +40,7 @@ export function PolicyRows(props: { rows: PolicyRow[]; more: string | null; with
         <tr>
           <td>
             <a href={p.href} safe>
-              {p.reference}
+              {p.policyNo ?? p.reference}
             </a>
           </td>
           {props.withPartner ? <td safe>{p.partnerName ?? ""}</td> : ""}
@@ -46,7 +48,14 @@ export function PolicyRows(props: { rows: PolicyRow[]; more: string | null; with
           <td safe>{p.productName}</td>
           <td>
             <Badge tone={statusTone(p.status)} text={POLICY_STATUS_TEXT[p.status] ?? p.status} />
-            {p.mode === "test" ? <span class="muted"> test</span> : ""}
+            {p.mode === "test" ? (
+              <>
+                {" "}
+                <Badge tone="info" text="Test" />
+              </>
+            ) : (
+              ""
+            )}
           </td>
           <td class="num" safe>
             {naira(p.premiumKobo)}
@@ -59,6 +68,9 @@ export function PolicyRows(props: { rows: PolicyRow[]; more: string | null; with
 }
 
 export interface PolicyFilterValues {
+  q?: string;
+  partner?: string;
+  mode?: string;
   status?: string;
   expiring?: string;
   product?: string;
@@ -66,8 +78,16 @@ export interface PolicyFilterValues {
   to?: string;
 }
 
-/** The filters of the transactions list: status, product, when the cover ends, creation dates. */
-const policyFilters = (products: { value: string; label: string }[]): FieldSpec[] => [
+/** What "Find" matches, said beside its box. */
+const FIND_HINT = "A policy number, the insured's name or phone, a plate or an IMEI";
+
+/**
+ * The filters of a policies list: the text to find, on the operator's the partner and the mode
+ * (live business unless asked), then status, product, when the cover ends, creation dates.
+ */
+const policyFilters = (products: { value: string; label: string }[], partners?: { value: string; label: string }[]): FieldSpec[] => [
+  { name: "q", label: "Find", kind: "text", hint: FIND_HINT },
+  ...(partners ? operatorFilters(partners) : []),
   statusField(POLICY_STATUS_TEXT),
   { name: "product", label: "Product", kind: "select", emptyChoice: "Any", options: products },
   {
@@ -84,7 +104,22 @@ const policyFilters = (products: { value: string; label: string }[]): FieldSpec[
   { name: "to", label: "to", kind: "date" },
 ];
 
-/** The transactions list with its filters (status, product, creation dates). */
+/** The operator's own filters: one partner's policies, and the mode (the empty choice, the default, is live business). */
+const operatorFilters = (partners: { value: string; label: string }[]): FieldSpec[] => [
+  { name: "partner", label: "Partner", kind: "select", emptyChoice: "Any", options: partners },
+  {
+    name: "mode",
+    label: "Mode",
+    kind: "select",
+    emptyChoice: "Live",
+    options: [
+      { value: "test", label: "Test (specimens)" },
+      { value: "all", label: "Live and test" },
+    ],
+  },
+];
+
+/** A policies list with its filters and the count of what they select. */
 export function PolicyList(props: {
   title: string;
   action: string;
@@ -92,30 +127,37 @@ export function PolicyList(props: {
   more: string | null;
   filters: PolicyFilterValues;
   products: { value: string; label: string }[];
-  withPartner?: boolean;
-  /** A refused date (beside its input) or page (above the list). */
+  /** The operator's list: each row names its partner, and the list filters by partner and mode. */
+  partners?: { value: string; label: string }[];
+  /** How many the filters select. */
+  count?: ListCount;
+  /** A refused filter (beside its input) or page (above the list). */
   problem?: FormProblem;
   /** The same list as CSV. */
   exportHref: string;
 }) {
+  const withPartner = props.partners !== undefined;
   return (
     <ListSection
       heading={<h1 safe>{props.title}</h1>}
       action={props.action}
-      filters={policyFilters(props.products)}
+      filters={policyFilters(props.products, props.partners)}
       values={{ ...props.filters }}
       problem={props.problem}
       exportHref={props.exportHref}
-      columns={policyColumns(props.withPartner)}
+      columns={policyColumns(withPartner)}
       count={props.rows.length}
+      total={{ count: props.count, one: "policy", many: "policies" }}
       empty="No policies match."
     >
-      <PolicyRows rows={props.rows} more={props.more} withPartner={props.withPartner} />
+      <PolicyRows rows={props.rows} more={props.more} withPartner={withPartner} />
     </ListSection>
   );
 }
 
 export interface PolicyView {
+  /** The policy number (before it has one, the product) and the insured: the page's title. */
+  title: string;
   reference: string;
   productName: string;
   productCode: string;
@@ -181,7 +223,7 @@ export function PolicyStatusBlock(props: { policy: PolicyView }) {
           <span class="muted" safe>{`since ${dateTime(p.statusAt)}`}</span>
         )}
       </p>
-      {p.statusNote ? <p safe>{p.statusNote}</p> : ""}
+      {p.statusNote ? <p safe>{noteText(p.statusNote)}</p> : ""}
       {p.cancellationText ? <p safe>{p.cancellationText}</p> : ""}
       {p.policyNo ? (
         <p>
@@ -215,9 +257,12 @@ export function PolicyDetail(props: { policy: PolicyView; children?: Children })
   const p = props.policy;
   return (
     <section>
-      <h1>
-        Policy <span safe>{p.reference}</span>
-      </h1>
+      <h1 safe>{p.title}</h1>
+      <p class="muted">
+        <small>
+          Reference <span safe>{p.reference}</span>
+        </small>
+      </p>
       {p.mode === "test" ? <p class="notice">Test mode: a specimen, no cover, nothing billed.</p> : ""}
       <PolicyStatusBlock policy={p} />
       {p.claimHref || p.financeHref || p.changeHref || p.decideChangeHref || p.cancelHref || p.reinstateHref || p.renewHref ? (
@@ -309,7 +354,8 @@ export function PolicyDetail(props: { policy: PolicyView; children?: Children })
         </dd>
         <dt>Premium</dt>
         <dd safe>{naira(p.premiumKobo)}</dd>
-        <dt>Cover</dt>
+        {/* "Cover period": a device's certificate lines (printed below) have a "Cover" of their own, what is covered. */}
+        <dt>Cover period</dt>
         <dd safe>{coverPeriod(p.coverStart, p.coverEnd)}</dd>
         <dt>Requested</dt>
         <dd safe>{dateTime(p.createdAt)}</dd>

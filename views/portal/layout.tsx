@@ -1,6 +1,7 @@
 import type { Children } from "@kitajs/html";
 import type { PortalRole } from "../../src/core/principal";
 import { PageHead } from "../layout";
+import { HeaderSearch } from "../search/search";
 
 /** What every portal page knows about the person looking at it. */
 export interface ShellProps {
@@ -23,18 +24,20 @@ export interface ShellProps {
 /** The portal's page shell: navigation for the viewer's role, the mode banner, and htmx with the CSRF header. */
 export function PortalLayout(props: ShellProps & { children: Children }) {
   const { viewer } = props;
+  // The operator's administrators work in their own console, not in the partners' portal.
+  const surface = viewer.role === "admin" ? "Operator console" : "Partner portal";
   return (
     <>
       {"<!doctype html>"}
       <html lang="en">
-        <PageHead title={`${props.title} · Partner portal`} script="/public/portal.js" />
+        <PageHead title={`${props.title} · ${surface}`} script="/public/portal.js" />
         <body hx-headers={JSON.stringify({ "x-csrf-token": props.csrf })}>
           <a class="skip" href="#main">
             Skip to content
           </a>
           <header class="top">
             <a class="brand" href={viewer.role === "admin" ? "/admin" : "/portal"}>
-              Partner portal
+              {surface}
             </a>
             <span class="account">
               <span safe>{viewer.partnerName}</span>
@@ -44,6 +47,7 @@ export function PortalLayout(props: ShellProps & { children: Children }) {
                 </span>
               )}
             </span>
+            <HeaderSearch action={viewer.role === "admin" ? "/admin/search" : "/portal/search"} />
             <form method="post" action="/logout" class="inline">
               <input type="hidden" name="_csrf" value={props.csrf} />
               <span class="muted" safe>

@@ -8,6 +8,38 @@ import type { Children } from "@kitajs/html";
 import { type FieldSpec, Fields, namesOf } from "../shared-forms/record";
 import { type Column, DownloadLink, type FormProblem, type FormValues, MoreRows, ProblemSummary, Table } from "./ui";
 
+/** A list's count: `more` when there are more than `count` (a count stops somewhere on a large book). */
+/** A list's count line: the count (none on a refused filter), what one and many rows are called, and whether filters apply. */
+export interface ListTotal {
+  count?: ListCount;
+  one: string;
+  many: string;
+  filtered?: boolean;
+}
+
+export interface ListCount {
+  count: number;
+  more: boolean;
+}
+
+/**
+ * How many the filters select, in words: "1 policy", "24 policies", "More than 10,000 policies";
+ * where the list says whether filters apply (`filtered`), as a sentence: "24 entries match these
+ * filters.", "3,120 entries in all.".
+ */
+function CountLine(props: ListTotal & { count: ListCount }) {
+  const { count, more } = props.count;
+  const one = count === 1 && !more;
+  const words = `${more ? "More than " : ""}${count.toLocaleString("en-NG")} ${one ? props.one : props.many}`;
+  const said =
+    props.filtered === undefined ? words : `${words}${props.filtered ? (one ? " matches these filters" : " match these filters") : more ? "" : " in all"}.`;
+  return (
+    <p class="list-count" role="status" safe>
+      {said}
+    </p>
+  );
+}
+
 /** A list's filters (a GET form), with a refused filter's message when its input is not on the page. */
 function FilterForm(props: { action: string; fields: readonly FieldSpec[]; values: FormValues; problem?: FormProblem }) {
   return (
@@ -50,6 +82,8 @@ export function ListSection(props: {
   empty: string;
   emptyFiltered?: string;
   caption?: string;
+  /** How many the filters select, and what they are called, when the list counts. */
+  total?: ListTotal;
   children: Children;
 }) {
   const filtered = Object.values(props.values).some(Boolean);
@@ -58,6 +92,7 @@ export function ListSection(props: {
       {props.heading}
       <FilterForm action={props.action} fields={props.filters} values={props.values} problem={props.problem} />
       <DownloadLink href={props.exportHref} />
+      {props.total?.count ? <CountLine {...props.total} count={props.total.count} /> : ""}
       <Table columns={props.columns} count={props.count} empty={filtered && props.emptyFiltered ? props.emptyFiltered : props.empty} caption={props.caption}>
         {props.children}
       </Table>

@@ -66,6 +66,8 @@ export function Input(props: {
   redraws?: boolean;
   /** A key that focuses this input when the page offers keyboard shortcuts (public/portal.js). */
   shortcut?: string;
+  /** A textarea whose Enter sends its form (Shift+Enter still starts a new line; public/portal.js). */
+  enterSubmits?: boolean;
 }) {
   const { name, kind = "text", value = "" } = props;
   const error = errorFor(name, props.problem);
@@ -79,6 +81,7 @@ export function Input(props: {
     class: props.redraws ? "redraws" : undefined,
     "data-key": props.shortcut,
     "aria-keyshortcuts": props.shortcut?.toUpperCase(),
+    "data-enter-submits": props.enterSubmits,
   };
   let control: JSX.Element;
   switch (kind) {
@@ -119,6 +122,10 @@ export function Input(props: {
       break;
     case "phone":
       control = <input {...common} type="tel" autocomplete="tel" value={value} />;
+      break;
+    case "plate":
+      // Plates are capitals: phones offer them first.
+      control = <input {...common} type="text" autocapitalize="characters" value={value} />;
       break;
     default:
       control = <input {...common} type={kind} value={value} max={props.max} autocomplete={props.autocomplete} />;
@@ -291,8 +298,9 @@ export function Table(props: {
   showCaption?: boolean;
   class?: string;
   /**
-   * On a phone each row becomes a block of its cells, one under another, each `td` named by its
-   * `data-label`: for tables of a few columns whose last one holds an action that scrolling sideways would hide.
+   * On a phone each row becomes a card of its cells, one under another, each `td` named by its
+   * `data-label`. public/portal.js does this for every table (naming cells by their column); a table
+   * marked here is a card list even without the script.
    */
   stacked?: boolean;
   bodyId?: string;
@@ -303,35 +311,37 @@ export function Table(props: {
 }) {
   if (props.count === 0) return <Empty>{props.empty}</Empty>;
   return (
-    // Focusable: on a narrow screen a wide table scrolls inside its own box, and keyboards must reach it.
-    <table class={[props.class, props.stacked ? "stacked" : undefined].filter(Boolean).join(" ") || undefined} tabindex="0">
-      {props.caption ? (
-        <caption class={props.showCaption ? undefined : "visually-hidden"} safe>
-          {props.caption}
-        </caption>
-      ) : (
-        ""
-      )}
-      <thead>
-        <tr>
-          {props.columns.map((column) =>
-            !column ? (
-              ""
-            ) : typeof column === "string" ? (
-              <th scope="col" safe>
-                {column}
-              </th>
-            ) : (
-              <th scope="col" class="num" safe>
-                {column.label}
-              </th>
-            ),
-          )}
-        </tr>
-      </thead>
-      <tbody id={props.bodyId}>{props.children}</tbody>
-      {props.footer === undefined ? "" : <tfoot>{props.footer as "safe"}</tfoot>}
-    </table>
+    // A table wider than the page scrolls inside its own box, which keyboards must reach: the page never scrolls sideways.
+    <div class="table-box" tabindex="0">
+      <table class={[props.class, props.stacked ? "stacked" : undefined].filter(Boolean).join(" ") || undefined}>
+        {props.caption ? (
+          <caption class={props.showCaption ? undefined : "visually-hidden"} safe>
+            {props.caption}
+          </caption>
+        ) : (
+          ""
+        )}
+        <thead>
+          <tr>
+            {props.columns.map((column) =>
+              !column ? (
+                ""
+              ) : typeof column === "string" ? (
+                <th scope="col" safe>
+                  {column}
+                </th>
+              ) : (
+                <th scope="col" class="num" safe>
+                  {column.label}
+                </th>
+              ),
+            )}
+          </tr>
+        </thead>
+        <tbody id={props.bodyId}>{props.children}</tbody>
+        {props.footer === undefined ? "" : <tfoot>{props.footer as "safe"}</tfoot>}
+      </table>
+    </div>
   );
 }
 

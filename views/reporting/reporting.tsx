@@ -23,14 +23,26 @@ export interface BordereauPreview {
 const cellText = (kind: BordereauPreview["columns"][number]["kind"], value: Cell): string =>
   value === null ? "—" : kind === "money" ? naira(value as number) : kind === "day" ? day(String(value)) : String(value);
 
-function PreviewRow(props: { columns: BordereauPreview["columns"]; cells: readonly Cell[] }) {
+/**
+ * The order the preview shows the columns in (the files keep theirs): the partner and the record's
+ * number, then the amounts, the figures the insurer is paid on, before the rest: a bordereau is wider
+ * than any screen, and scrolling sideways to find the money is what this spares.
+ */
+function previewOrder(columns: BordereauPreview["columns"]): number[] {
+  const indexes = columns.map((_, index) => index);
+  const money = indexes.filter((index) => columns[index]!.kind === "money");
+  const others = indexes.filter((index) => columns[index]!.kind !== "money");
+  return [...others.slice(0, 2), ...money, ...others.slice(2)];
+}
+
+function PreviewRow(props: { columns: BordereauPreview["columns"]; order: readonly number[]; cells: readonly Cell[] }) {
   return (
     <tr>
-      {props.cells.map((value, index) => {
+      {props.order.map((index) => {
         const kind = props.columns[index]!.kind;
         return (
           <td class={kind === "money" ? "num" : undefined} safe>
-            {cellText(kind, value)}
+            {cellText(kind, props.cells[index] ?? null)}
           </td>
         );
       })}
@@ -40,6 +52,7 @@ function PreviewRow(props: { columns: BordereauPreview["columns"]; cells: readon
 
 function Preview(props: { preview: BordereauPreview }) {
   const p = props.preview;
+  const order = previewOrder(p.columns);
   return (
     <section id={p.id} aria-labelledby={`${p.id}-title`}>
       <h2 id={`${p.id}-title`} safe>
@@ -57,14 +70,17 @@ function Preview(props: { preview: BordereauPreview }) {
         </a>
       </p>
       <Table
-        columns={p.columns.map((c) => (c.kind === "money" ? { label: c.heading, numeric: true as const } : c.heading))}
+        columns={order.map((index) => {
+          const c = p.columns[index]!;
+          return c.kind === "money" ? { label: c.heading, numeric: true as const } : c.heading;
+        })}
         count={p.rows.length}
         empty={p.empty}
         caption={p.title}
-        footer={<PreviewRow columns={p.columns} cells={p.totals} />}
+        footer={<PreviewRow columns={p.columns} order={order} cells={p.totals} />}
       >
         {p.rows.map((cells) => (
-          <PreviewRow columns={p.columns} cells={cells} />
+          <PreviewRow columns={p.columns} order={order} cells={cells} />
         ))}
       </Table>
     </section>

@@ -4,7 +4,7 @@
  * details, and the cells of its lists.
  */
 import type { Children } from "@kitajs/html";
-import { naira } from "../format";
+import { naira, noteText } from "../format";
 import { type FormProblem, type FormValues, Input, ProblemSummary } from "../portal/ui";
 
 /** One input of a form: what Input takes, less what was typed and the refusal (the form passes them). */
@@ -106,7 +106,7 @@ export function StatusCard(props: { badge: Children; since: string; note: string
           {props.since}
         </span>
       </p>
-      {props.note ? <p safe>{props.note}</p> : ""}
+      {props.note ? <p safe>{noteText(props.note)}</p> : ""}
     </div>
   );
 }

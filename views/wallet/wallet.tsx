@@ -48,6 +48,10 @@ export interface WalletProps {
   usage: UsageProps;
   /** Live mode: the account's fundings, newest first. */
   fundings: FundingRow[];
+  /** Which fundings the list shows, when not every one (the filter's value). */
+  fundingsShown?: string;
+  /** Test mode: its own balance and ledger (the test top-ups), kept apart from the live wallet. */
+  test?: { balanceKobo: number; ledger: { rows: LedgerRow[]; more: string | null } };
   csrf: string;
 }
 
@@ -223,17 +227,50 @@ export function UsageStatementView(props: UsageProps) {
   );
 }
 
-/** The wallet page: balance, top-up, usage statement, ledger. */
+/** Test mode's ledger: the test top-ups and the test balance after each, marked as test money. */
+function TestLedger(props: NonNullable<WalletProps["test"]>) {
+  return (
+    <>
+      <h2>
+        Test wallet activity <Badge tone="info" text="Test money" />
+      </h2>
+      <p class="muted">Specimen top-ups made in test mode. They pay for nothing live and never reach the live wallet below.</p>
+      <Table
+        columns={["When", "Kind", "Reference", { label: "Amount", numeric: true }, { label: "Test balance after", numeric: true }]}
+        count={props.ledger.rows.length}
+        empty="No test top-ups yet. A top-up made here is recorded at once in the test balance."
+        caption="Test wallet activity, newest first"
+        bodyId="test-ledger-rows"
+      >
+        <LedgerRows rows={props.ledger.rows} more={props.ledger.more} />
+      </Table>
+    </>
+  );
+}
+
+/** The wallet page: balance (and test mode's own), top-up, the live top-ups or the test activity, usage statement, ledger. */
 export function WalletPage(props: WalletProps) {
   return (
     <section id="wallet">
       <h1>Wallet</h1>
       <div class="tiles">
+        {props.test ? (
+          <div class="tile test-money">
+            <span class="tile-value" id="test-balance" safe>
+              {naira(props.test.balanceKobo)}
+            </span>
+            <span class="tile-label">
+              Test balance <Badge tone="info" text="Test money" />
+            </span>
+          </div>
+        ) : (
+          ""
+        )}
         <div class="tile">
           <span class="tile-value" id="balance" safe>
             {naira(props.balanceKobo)}
           </span>
-          <span class="tile-label">Balance</span>
+          <span class="tile-label">{props.test ? "Live wallet balance" : "Balance"}</span>
         </div>
       </div>
       <p class="muted">
@@ -241,9 +278,10 @@ export function WalletPage(props: WalletProps) {
         {props.mode === "test" ? "The account is in test mode: test policies never touch the wallet." : ""}
       </p>
       <TopUpForm {...props.topUp} csrf={props.csrf} mode={props.mode} />
-      {props.mode === "live" ? <FundingList rows={props.fundings} csrf={props.csrf} /> : ""}
+      {props.mode === "live" ? <FundingList rows={props.fundings} csrf={props.csrf} show={props.fundingsShown} /> : ""}
+      {props.test ? <TestLedger {...props.test} /> : ""}
       <UsageStatementView {...props.usage} />
-      <h2>Ledger</h2>
+      <h2>{props.test ? "Live wallet ledger" : "Ledger"}</h2>
       <DownloadLink href="/portal/wallet/ledger.csv" />
       <Table
         columns={["When", "Kind", "Reference or policy", { label: "Amount", numeric: true }, { label: "Balance after", numeric: true }]}

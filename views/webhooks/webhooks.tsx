@@ -1,4 +1,4 @@
-import { dateTime } from "../format";
+import { dateTime, noteText, sentence } from "../format";
 import { Badge, Done, DownloadLink, type FormProblem, type FormValues, HxForm, Input, MoreRows, ProblemSummary, Table } from "../portal/ui";
 
 export interface EndpointRow {
@@ -181,7 +181,7 @@ export function DeliveryRows(props: { deliveries: DeliveryView[]; more: string |
                   <p safe>{`#${a.number} · ${dateTime(a.at)} · ${a.responseStatus ?? "no answer"} · ${a.latencyMs} ms · ${a.url}`}</p>
                   {a.error ? (
                     <p class="warn" safe>
-                      {a.error}
+                      {sentence(noteText(a.error))}
                     </p>
                   ) : (
                     ""
@@ -230,7 +230,7 @@ export function EndpointPage(props: {
         {endpointState(e)}{" "}
         {e.disabledReason ? (
           <span class="muted" safe>
-            {e.disabledReason}
+            {sentence(noteText(e.disabledReason))}
           </span>
         ) : (
           ""

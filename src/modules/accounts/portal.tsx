@@ -1,20 +1,18 @@
 import { createHash, randomBytes } from "node:crypto";
 import { Elysia } from "elysia";
 import { waitWords } from "../../../views/format";
-import { TeamPage, type TeamProps } from "../../../views/partners/team";
 import { PasswordForm, SignInPage } from "../../../views/portal/auth";
 import { CommandError } from "../../core/errors";
-import { normaliseUuid } from "../../core/ids";
 import { jsonLimits } from "../../core/json-shape";
 import { countRefusal, type RateDecision, refusalKeys } from "../../core/rate-limit";
 import { BUSY, bodyPace, readBoundedForm, UnidentifiedBodiesAtCapacity } from "../../http/body";
 import { clientAddressOf, type PeerSource } from "../../http/client-address";
 import type { AppDeps } from "../../http/context";
 import { redirectTo } from "../../portal/kit";
-import { formValues, page, problemOf, refusedProblem } from "../../portal/page";
-import { homeOf, PASSWORD_PAGE, type PortalViewer, portalSession, SESSION_COOKIE, sessionCookie } from "../../portal/session";
+import { formValues, page, problemOf } from "../../portal/page";
+import { homeOf, PASSWORD_PAGE, portalSession, SESSION_COOKIE, sessionCookie } from "../../portal/session";
 import { inWords } from "../../portal/words";
-import { changePassword, endSession, inviteStaff, listUsers, sessionViewer, setStaffActive, signIn } from "./service";
+import { changePassword, endSession, sessionViewer, signIn } from "./service";
 
 /** Before signing in there is no session to derive a CSRF token from: a cookie and the form carry the same random value. */
 const PRE_CSRF_COOKIE = "signin_csrf";
@@ -44,9 +42,8 @@ const tooManyRefusals = (decision: RateDecision) =>
 /** A key per e-mail and client address: the e-mail hashed, so the shared store holds no one's e-mail. */
 const accountAtAddress = (email: string, address: string) => `${createHash("sha256").update(email).digest("base64url")}@${address}`;
 
-/** Signing in and out, choosing a password, and the owner's team of portal users. */
+/** Signing in and out, and choosing a password. */
 export const accountsPortal = (deps: AppDeps) => {
-  const db = deps.database.db;
   const clientAddress = clientAddressOf(deps.config.TRUSTED_PROXIES);
   const bodyLimits = jsonLimits(deps.config.MAX_DOCUMENT_BYTES);
   const pace = bodyPace(deps.config);
@@ -55,11 +52,6 @@ export const accountsPortal = (deps: AppDeps) => {
     const decision = await countRefusal(deps.refusalLimiter, [refusalKeys.address(clientAddress(request, server))]);
     return decision.allowed ? null : decision;
   };
-
-  async function teamPage(request: Request, viewer: PortalViewer, csrf: string, extra: Partial<TeamProps> = {}) {
-    const props: TeamProps = { users: await listUsers(db, viewer.partnerId), invite: { values: {} }, csrf, ...extra };
-    return page(request, { title: "Team", active: "team", viewer, csrf }, <TeamPage {...props} />);
-  }
 
   return new Elysia({ name: "portal-accounts" })
     .use(portalSession(deps))
@@ -186,38 +178,5 @@ export const accountsPortal = (deps: AppDeps) => {
         return page(request, { title: "Password", viewer, csrf }, <PasswordForm required={false} done csrf={csrf} />);
       },
       { portal: "partner-or-admin" },
-    )
-    .get("/portal/team", ({ viewer, csrf, request }) => teamPage(request, viewer, csrf), { portal: "owner" })
-    .post(
-      "/portal/team",
-      async ({ viewer, csrf, request, body, set }) => {
-        const values = formValues(body);
-        try {
-          const { user, oneTimePassword } = await inviteStaff(db, viewer, { email: values.email ?? "", name: values.name ?? "" }, new Date());
-          return teamPage(request, viewer, csrf, { invited: { email: user.email, name: user.name, oneTimePassword } });
-        } catch (error) {
-          return teamPage(request, viewer, csrf, { invite: { values, problem: refusedProblem(error, set) } });
-        }
-      },
-      { portal: "owner" },
-    )
-    .post(
-      "/portal/team/:id/:change",
-      async ({ viewer, csrf, request, params, set }) => {
-        const userId = normaliseUuid(params.id);
-        try {
-          if (params.change !== "deactivate" && params.change !== "reactivate") throw new CommandError(404, "no such change: deactivate or reactivate");
-          if (!userId) throw new CommandError(404, "no such staff member on this account");
-          const active = params.change === "reactivate";
-          await setStaffActive(db, viewer, userId, active, new Date());
-          const [user] = (await listUsers(db, viewer.partnerId)).filter((u) => u.id === userId);
-          return teamPage(request, viewer, csrf, {
-            done: active ? `${user?.email} can sign in again.` : `${user?.email} is deactivated and signed out everywhere.`,
-          });
-        } catch (error) {
-          return teamPage(request, viewer, csrf, { problem: refusedProblem(error, set) });
-        }
-      },
-      { portal: "owner" },
     );
 };

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { and, eq, gt, isNull, ne, sql } from "drizzle-orm";
 import type { Config } from "../../core/config";
 import { CommandError } from "../../core/errors";
-import { newId } from "../../core/ids";
+import { newId, normaliseUuid } from "../../core/ids";
 import type { PortalRole, Viewer } from "../../core/principal";
 import type { Database, Executor } from "../../db/client";
 import { recordAudit } from "../audit";
@@ -139,13 +139,31 @@ export async function listUsers(db: Database, partnerId: string): Promise<Portal
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** The owner invites a staff member, who signs in with the one-time password shown once and must change it. */
+/**
+ * Whom each role looks after: an account's owner invites and switches off its staff; an
+ * administrator does the same for the other administrators of the operator's account (four eyes
+ * needs a second one). Nobody else manages anyone.
+ */
+const TEAM_ROLE: Partial<Record<PortalRole, PortalRole>> = { owner: "staff", admin: "admin" };
+const MEMBER_WORD: Partial<Record<PortalRole, string>> = { staff: "staff member", admin: "administrator" };
+
+function teamRoleOf(actor: Viewer): PortalRole {
+  const role = TEAM_ROLE[actor.role];
+  if (!role) throw new CommandError(403, "only an account's owner or an administrator manages its users");
+  return role;
+}
+
+/**
+ * The owner invites a staff member, or an administrator another administrator, to their own account:
+ * they sign in with the one-time password shown once and must change it.
+ */
 export async function inviteStaff(
   db: Database,
-  owner: Viewer,
+  inviter: Viewer,
   input: { email: string; name: string },
   now: Date,
 ): Promise<{ user: PortalUser; oneTimePassword: string }> {
+  const role = teamRoleOf(inviter);
   const email = normaliseEmail(input.email);
   const name = input.name.trim();
   if (!EMAIL.test(email) || email.length > 200) throw new CommandError(400, "email must be an e-mail address, e.g. ada@partner.ng", "email");
@@ -155,34 +173,56 @@ export async function inviteStaff(
   const id = newId();
   try {
     await db.transaction(async (tx) => {
-      await tx
-        .insert(portalUsers)
-        .values({ id, partnerId: owner.partnerId, email, name, passwordHash, role: "staff", mustChangePassword: true, createdAt: now });
-      await recordAudit(tx, owner, { action: "user.invite", subject: email }, now);
+      await tx.insert(portalUsers).values({ id, partnerId: inviter.partnerId, email, name, passwordHash, role, mustChangePassword: true, createdAt: now });
+      await recordAudit(tx, inviter, { action: role === "admin" ? "admin.invite" : "user.invite", subject: email }, now);
     });
   } catch (error) {
     if ((error as { cause?: { code?: string } }).cause?.code === "23505" || (error as { code?: string }).code === "23505")
       throw new CommandError(409, `a portal user with e-mail ${email} already exists`, "email");
     throw error;
   }
-  const [user] = (await listUsers(db, owner.partnerId)).filter((u) => u.id === id);
+  const [user] = (await listUsers(db, inviter.partnerId)).filter((u) => u.id === id);
   return { user: user!, oneTimePassword };
 }
 
-/** The owner deactivates (ending their sessions) or reactivates a staff member of the same account. */
-export async function setStaffActive(db: Database, owner: Viewer, userId: string, active: boolean, now: Date): Promise<void> {
-  await db.transaction(async (tx) => {
+/**
+ * The owner deactivates (ending their sessions) or reactivates a staff member of the same account; an
+ * administrator another administrator of the operator's account. An administrator never switches
+ * themselves off, nor the account's last active administrator (the active ones are locked first, so
+ * two deactivating each other at once cannot both succeed).
+ */
+export async function setStaffActive(db: Database, actor: Viewer, rawUserId: string, active: boolean, now: Date): Promise<{ email: string }> {
+  const role = teamRoleOf(actor);
+  const noSuch = new CommandError(404, `no such ${MEMBER_WORD[role]} on this account`);
+  const userId = normaliseUuid(rawUserId);
+  if (!userId) throw noSuch;
+  // Only an administrator manages their own role: an owner's own sign-in is simply not among their staff.
+  if (role === actor.role && userId === actor.userId) throw new CommandError(409, "you cannot deactivate or reactivate yourself: ask another administrator");
+  return db.transaction(async (tx) => {
+    const ofTeam = and(eq(portalUsers.partnerId, actor.partnerId), eq(portalUsers.role, role));
+    if (!active && role === "admin") {
+      const stillActive = await tx
+        .select({ id: portalUsers.id })
+        .from(portalUsers)
+        .where(and(ofTeam, eq(portalUsers.active, true)))
+        .orderBy(portalUsers.id)
+        .for("update");
+      if (stillActive.some((u) => u.id === userId) && stillActive.length === 1)
+        throw new CommandError(409, "this is the last active administrator: invite another before deactivating this one");
+    }
     const [user] = await tx
       .update(portalUsers)
       .set({ active })
-      .where(and(eq(portalUsers.id, userId), eq(portalUsers.partnerId, owner.partnerId), eq(portalUsers.role, "staff")))
+      .where(and(eq(portalUsers.id, userId), ofTeam))
       .returning({ email: portalUsers.email });
-    if (!user) throw new CommandError(404, "no such staff member on this account");
+    if (!user) throw noSuch;
     if (!active)
       await tx
         .update(portalSessions)
         .set({ endedAt: now })
         .where(and(eq(portalSessions.userId, userId), isNull(portalSessions.endedAt)));
-    await recordAudit(tx, owner, { action: active ? "user.reactivate" : "user.deactivate", subject: user.email }, now);
+    const action: string = role === "admin" ? (active ? "admin.reactivate" : "admin.deactivate") : active ? "user.reactivate" : "user.deactivate";
+    await recordAudit(tx, actor, { action, subject: user.email }, now);
+    return user;
   });
 }

@@ -1,2 +1,2 @@
 /** What other modules may use of this one: they import nothing else of it (test/architecture.test.ts). */
-export { type AuditActor, auditRows, keyActor, recordAudit } from "./service";
+export { type AuditActor, actorKey, actorsAt, auditRows, keyActor, recordAudit } from "./service";

@@ -5,6 +5,15 @@ import { findPolicyByCertificateToken, findPolicyByNumber, hasCertificate } from
 import { certificateFor } from "./service";
 import { verificationOf } from "./verification";
 
+/** A path segment decoded once more where it still holds escapes; a "%" that begins none is kept as typed (never a 500). */
+function decodedOnce(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
 /** certUrl (the hosted certificate behind an unguessable token) and the public verification page. */
 export const certificateRoutes = (deps: AppDeps) =>
   new Elysia({ name: "certificates" })
@@ -23,7 +32,7 @@ export const certificateRoutes = (deps: AppDeps) =>
     })
     .get("/verify/:policyNo", async ({ params, set }) => {
       set.headers["content-type"] = "text/html; charset=utf-8";
-      const policyNo = decodeURIComponent(params.policyNo).slice(0, 64);
+      const policyNo = decodedOnce(params.policyNo).slice(0, 64);
       const policy = await findPolicyByNumber(deps.database.db, policyNo);
       if (!policy) {
         set.status = 404;

@@ -13,7 +13,7 @@ import { approvedKoboOf, claimNoOf, documentPositionOf, reviewSeedFrom } from ".
 import {
   adminHref,
   approvalTakes,
-  CLAIM_CSV_COLUMNS,
+  claimCsvColumns,
   claimCsvRow,
   claimFiltersOf,
   claimList,
@@ -36,7 +36,7 @@ export const claimAdmin = (deps: AppDeps) => {
 
   const detail = async (claim: ClaimDetailRecord, csrf: string, state: ClaimActionState = { values: {} }) => (
     <ClaimDetail
-      claim={claimView(claim, { partnerName: await partnerName(claim.partnerId) })}
+      claim={await claimView(db, claim, { partnerName: await partnerName(claim.partnerId) })}
       csrf={csrf}
       backHref="/admin/claims"
       state={state}
@@ -67,7 +67,7 @@ export const claimAdmin = (deps: AppDeps) => {
           const filters = claimFiltersOf(query);
           return csvDownload({
             filename: `claims-${watToday(new Date())}`,
-            columns: ["Partner", ...CLAIM_CSV_COLUMNS],
+            columns: claimCsvColumns("operator"),
             page: (limit, cursor) => listClaims(db, {}, filters, { limit, cursor }),
             rows: (items) => rowsWithPartner(db, items, claimCsvRow),
           });

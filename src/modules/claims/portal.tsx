@@ -12,8 +12,8 @@ import { watToday } from "../../products/policy-helpers";
 import { findPolicyByReference } from "../policies";
 import { claimNoOf, claimRequestFrom, documentPositionOf, parseClaimSeed, submitSeed, submitSeedFrom, withdrawSeedFrom } from "./model";
 import {
-  CLAIM_CSV_COLUMNS,
   canWithdraw,
+  claimCsvColumns,
   claimCsvRow,
   claimFiltersOf,
   claimList,
@@ -55,9 +55,9 @@ export const claimPortal = (deps: AppDeps) => {
   );
 
   /** The claim page, with the withdraw form while the claim can be withdrawn. */
-  const detail = (claim: ClaimDetailRecord, csrf: string, state: ClaimActionState = { values: {} }) => (
+  const detail = async (claim: ClaimDetailRecord, csrf: string, state: ClaimActionState = { values: {} }) => (
     <ClaimDetail
-      claim={claimView(claim, null)}
+      claim={await claimView(db, claim, null)}
       csrf={csrf}
       backHref="/portal/claims"
       state={state}
@@ -88,7 +88,7 @@ export const claimPortal = (deps: AppDeps) => {
           const filters = claimFiltersOf(query);
           return csvDownload({
             filename: `claims-${watToday(new Date())}`,
-            columns: CLAIM_CSV_COLUMNS,
+            columns: claimCsvColumns("partner"),
             page: (limit, cursor) => listClaims(db, { partnerId: viewer.partnerId }, filters, { limit, cursor }),
             rows: async (items) => items.map((c) => claimCsvRow(c)),
           });
@@ -127,7 +127,7 @@ export const claimPortal = (deps: AppDeps) => {
       async ({ viewer, csrf, request, params, set }) => {
         const claim = await claimOf(viewer, params.claimNo);
         if (!claim) return page(request, shell(viewer, csrf, "Not found"), notFound(set, NO_CLAIM));
-        return page(request, shell(viewer, csrf, `Claim ${claim.claimNo}`), detail(claim, csrf));
+        return page(request, shell(viewer, csrf, `Claim ${claim.claimNo}`), await detail(claim, csrf));
       },
       { portal: "partner" },
     )
@@ -141,12 +141,12 @@ export const claimPortal = (deps: AppDeps) => {
         try {
           const { claimNo, note } = withdrawSeedFrom(claim.claimNo, values);
           const withdrawn = await withdrawClaim(db, { partnerId: viewer.partnerId, mode: viewer.mode, claimNo, note, now: new Date(), actor: viewer });
-          return page(request, shell(viewer, csrf, title), detail(withdrawn, csrf, { values: {}, done: `Claim ${withdrawn.claimNo} is withdrawn.` }));
+          return page(request, shell(viewer, csrf, title), await detail(withdrawn, csrf, { values: {}, done: `Claim ${withdrawn.claimNo} is withdrawn.` }));
         } catch (error) {
           const problem = problemOf(error);
           set.status = error instanceof CommandError ? error.status : 400;
           const current = await claimDetail(db, { partnerId: viewer.partnerId }, claim.claimNo);
-          return page(request, shell(viewer, csrf, title), detail(current, csrf, { values, problem }));
+          return page(request, shell(viewer, csrf, title), await detail(current, csrf, { values, problem }));
         }
       },
       { portal: "partner" },

@@ -18,11 +18,13 @@ import type { Database } from "../../db/client";
 import type { ListSource } from "../../portal/list";
 import { productName } from "../../products";
 import { watToday } from "../../products/policy-helpers";
+import { consumerName, findConsumer, wireConsumerId } from "../consumers";
 import type { PolicyRecord } from "../policies";
+import { policiesByIds } from "../policies";
 import { walletBalance } from "../wallet";
 import { refundToTakeBack } from "./after-cancellation";
 import { DOCUMENT_TYPES, listFiltersOf, listSeed, parseClaimSeed } from "./model";
-import { CLAIM_TRANSITIONS, type ClaimActor } from "./rules";
+import { CLAIM_TRANSITIONS, type ClaimActor, excessPercentOf } from "./rules";
 import type { ClaimStatus } from "./schema";
 import { type ClaimDetail, type ClaimRecord, type ClaimScope, listClaims } from "./service";
 
@@ -90,16 +92,27 @@ export function claimRow(claim: ClaimRecord, href: string, partnerName?: string)
   };
 }
 
-/** Everything a claim page shows; the operator also sees who made each change and whose claim it is. */
-export function claimView(claim: ClaimDetail, admin: { partnerName: string } | null): ClaimView {
+/**
+ * Everything a claim page shows: whose claim it is (the insured, their phone, the policy's number), the
+ * figures with the excess only where the product keeps one; the operator also sees the partner and who
+ * made each change.
+ */
+export async function claimView(db: Database, claim: ClaimDetail, admin: { partnerName: string } | null): Promise<ClaimView> {
   const base = admin ? adminHref(claim.claimNo) : partnerHref(claim.claimNo);
+  const [policy] = await policiesByIds(db, [claim.policyId]);
+  const consumer = policy ? await findConsumer(db, claim.partnerId, policy.consumerId) : null;
+  const consumerHref = (id: string) => (admin ? `/admin/consumers/${wireConsumerId(id)}` : `/portal/consumers/${wireConsumerId(id)}`);
   return {
     claimNo: claim.claimNo,
     reference: claim.reference,
     policy: claim.policy,
+    policyNo: policy?.policyNo ?? null,
     policyHref: admin ? `/admin/policies/${claim.policyId}` : `/portal/policies/${encodeURIComponent(claim.policy)}`,
     productName: productName(claim.productCode),
-    productCode: claim.productCode,
+    insured: consumer
+      ? { name: consumerName(consumer.profile) || "(no name)", phone: consumer.profile.phoneNo as string | undefined, href: consumerHref(consumer.id) }
+      : undefined,
+    excessPercent: excessPercentOf(claim.productCode),
     partnerName: admin?.partnerName,
     mode: claim.mode,
     status: claim.status,
@@ -125,10 +138,9 @@ export function claimView(claim: ClaimDetail, admin: { partnerName: string } | n
 
 /** The sentence after a review: the new status, and the figures of an approval. */
 export function reviewedText(claim: ClaimDetail): string {
-  const settled =
-    claim.approvedKobo === null
-      ? ""
-      : `: approved ${naira(claim.approvedKobo)}, excess ${naira(claim.excessKobo ?? 0)}, payable ${naira(claim.payableKobo ?? 0)}`;
+  // The excess is named only where the product keeps one back.
+  const excess = excessPercentOf(claim.productCode) === null ? "" : `, excess ${naira(claim.excessKobo ?? 0)}`;
+  const settled = claim.approvedKobo === null ? "" : `: approved ${naira(claim.approvedKobo)}${excess}, payable ${naira(claim.payableKobo ?? 0)}`;
   const takenBack = claim.refundTakenBackKobo
     ? ` The ${naira(claim.refundTakenBackKobo)} refunded when the policy was cancelled is taken back${claim.mode === "test" ? " (a test policy: no money moved)" : " from the partner's wallet"}.`
     : "";
@@ -173,10 +185,11 @@ export function claimFiltersOf(query: Record<string, string | undefined>) {
   return filters;
 }
 
-/** The columns of a claims CSV (the operator's adds the partner first). */
-export const CLAIM_CSV_COLUMNS = [
+/** The columns of a claims CSV: the partner's, or the operator's (the partner first, and whose the reference is). */
+export const claimCsvColumns = (reader: "partner" | "operator") => [
+  ...(reader === "operator" ? ["Partner"] : []),
   "Claim number",
-  "Your reference",
+  reader === "partner" ? "Your reference" : "The partner's reference",
   "Policy",
   "Product code",
   "Status",
@@ -189,7 +202,7 @@ export const CLAIM_CSV_COLUMNS = [
   "Mode",
   "Submitted (WAT)",
   "Last change (WAT)",
-] as const;
+];
 
 const nairaOrBlank = (kobo: number | null) => (kobo === null ? null : toNaira(kobo));
 

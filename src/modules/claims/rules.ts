@@ -35,12 +35,15 @@ export function checkTransition(claimNo: string, from: ClaimStatus, to: ClaimSta
   throw new CommandError(409, `claim ${claimNo} is ${from}, so it cannot become ${to}: from ${from} it can only become ${allowed}`);
 }
 
+/** The percentage of each approved claim the product keeps back, as its family rules; null where it keeps none. */
+export const excessPercentOf = (productCode: string): number | null => findProduct(productCode).family.claims.excessPercent ?? null;
+
 /**
  * What an approval pays: the excess is the product's percentage of the approved amount, rounded
  * half up to the kobo; the payable amount is the rest, so excess + payable = approved exactly.
  */
 export function settlement(productCode: string, approvedKobo: number): { excessKobo: number; payableKobo: number } {
-  const percent = findProduct(productCode).family.claims.excessPercent ?? 0;
+  const percent = excessPercentOf(productCode) ?? 0;
   const excessKobo = Math.round((approvedKobo * percent) / 100);
   return { excessKobo, payableKobo: approvedKobo - excessKobo };
 }

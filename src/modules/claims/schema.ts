@@ -50,6 +50,8 @@ export const claims = pgTable(
     index("claims_partner_created_idx").on(t.partnerId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("claims_created_idx").on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("claims_policy_idx").on(t.policyId),
+    // The search (src/modules/search): a partner's claim reference across every partner.
+    index("claims_reference_idx").on(t.reference).where(sql`${t.reference} is not null`),
   ],
 );
 

@@ -8,7 +8,7 @@ import { formValues, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { allProductCodes } from "../../products";
 import { currentWatMonth } from "../enrichment";
-import { partnerNames } from "../partners";
+import { partnerChoices } from "../partners";
 import { rateFrom } from "./model";
 import { askedMonth, productRatesProps, rateRows, ratesHref, statementDownload, statementPart } from "./pages";
 import { changeRate, listRates, partnerStatement, type RateChange } from "./service";
@@ -26,14 +26,9 @@ export const commissionsAdmin = (deps: AppDeps) => {
   const db = deps.database.db;
   const shell = (viewer: PortalViewer, csrf: string, title: string, active: string) => ({ title, active, viewer, csrf });
 
-  async function partnerOptions() {
-    const names = await partnerNames(db);
-    return [...names].map(([value, label]) => ({ value, label })).sort((a, b) => a.label.localeCompare(b.label));
-  }
-
   async function productPage(code: string, csrf: string, extra: Pick<ProductRatesProps, "done" | "refused">) {
     const rates = (await listRates(db)).find((r) => r.productCode === code)!;
-    return <ProductRatesPage {...productRatesProps(rates, await partnerOptions(), csrf)} {...extra} />;
+    return <ProductRatesPage {...productRatesProps(rates, await partnerChoices(db), csrf)} {...extra} />;
   }
 
   /** A rate form's post: the change, then back to the product's page; a refusal shows beside its field. */
@@ -116,7 +111,7 @@ export const commissionsAdmin = (deps: AppDeps) => {
       "/admin/statements",
       async ({ viewer, csrf, request, query, set }) => {
         const now = new Date();
-        const options = await partnerOptions();
+        const options = await partnerChoices(db);
         const props = { action: "/admin/statements", currentMonth: currentWatMonth(now), partners: { options, chosen: query.partner } };
         const title = shell(viewer, csrf, "Statements", "statements");
         try {
@@ -126,7 +121,7 @@ export const commissionsAdmin = (deps: AppDeps) => {
           if (!options.some((o) => o.value === partnerId)) throw new CommandError(400, "partner: choose a partner from the list", "partner");
           const statement = await partnerStatement(db, partnerId, month);
           const files = (extension: "pdf" | "csv") => `/admin/statements.${extension}?${new URLSearchParams({ partner: partnerId, month })}`;
-          return page(request, title, <StatementPage {...props} month={month} statement={statementPart(statement, files)} />);
+          return page(request, title, <StatementPage {...props} month={month} statement={statementPart(statement, files, "operator")} />);
         } catch (error) {
           set.status = error instanceof CommandError ? error.status : 400;
           return page(request, title, <StatementPage {...props} month={query.month ?? ""} problem={problemOf(error)} />);

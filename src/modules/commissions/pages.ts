@@ -10,16 +10,20 @@ import { productName } from "../../products";
 import { currentWatMonth } from "../enrichment";
 import { percentText, previousMonth, statementMonth } from "./model";
 import { renderStatementPdf } from "./pdf";
-import { statementCsvRows, statementDays, statementFigures } from "./presenter";
+import { type StatementReader, statementCsvRows, statementDays, statementFigures } from "./presenter";
 import type { PartnerStatement, ProductRates } from "./service";
 
 /** The statement's part of the page; `files` makes a download's link (".pdf" or ".csv") with the same choice of month and partner. */
-export function statementPart(s: PartnerStatement, files: (extension: "pdf" | "csv") => string): NonNullable<StatementProps["statement"]> {
+export function statementPart(
+  s: PartnerStatement,
+  files: (extension: "pdf" | "csv") => string,
+  reader: StatementReader,
+): NonNullable<StatementProps["statement"]> {
   const { first, last } = statementDays(s);
   return {
     partnerName: s.partnerName,
     period: `${day(first)} to ${day(last)}`,
-    ...statementFigures(s),
+    ...statementFigures(s, reader),
     policiesWritten: s.policiesWritten,
     products: s.products.map((line) => ({ ...line, name: productName(line.productCode) })),
     pdfHref: files("pdf"),

@@ -23,7 +23,7 @@ export const commissionsPortal = (deps: AppDeps) => {
           const month = askedMonth(query.month, now);
           const statement = await partnerStatement(db, viewer.partnerId, month);
           const files = (extension: "pdf" | "csv") => `/portal/statements.${extension}?month=${month}`;
-          return page(request, shell, <StatementPage {...props} month={month} statement={statementPart(statement, files)} />);
+          return page(request, shell, <StatementPage {...props} month={month} statement={statementPart(statement, files, "partner")} />);
         } catch (error) {
           set.status = error instanceof CommandError ? error.status : 400;
           return page(request, shell, <StatementPage {...props} month={query.month ?? ""} problem={problemOf(error)} />);

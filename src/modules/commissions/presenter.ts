@@ -8,16 +8,20 @@ import { productName } from "../../products";
 import { watToday } from "../../products/policy-helpers";
 import type { PartnerStatement } from "./service";
 
+/** Who reads the statement: the partner (its page, and the PDF it is sent) or the operator, who speaks of the partner. */
+export type StatementReader = "partner" | "operator";
+
 /** What the partner paid the operator for the month, then how the wallet moved: each reconciles on its own. */
-export function statementFigures(s: PartnerStatement): { due: StatementFigure[]; wallet: StatementFigure[] } {
+export function statementFigures(s: PartnerStatement, reader: StatementReader = "partner"): { due: StatementFigure[]; wallet: StatementFigure[] } {
+  const [share, paid] = reader === "partner" ? ["Your share", "What you paid"] : ["The partner's share", "What the partner paid"];
   return {
     due: [
       { label: "Premiums charged", kobo: s.premiumsKobo, note: "Live premiums taken from the wallet, changes that cost more included" },
       { label: "Premiums refunded", kobo: -s.refundsKobo, note: "Cancellations, declined policies and changes that cost less" },
-      { label: "Commission earned", kobo: -s.commissionKobo, note: "Your share of the premium of policies approved in the month" },
+      { label: "Commission earned", kobo: -s.commissionKobo, note: `${share} of the premium of policies approved in the month` },
       { label: "Commission given back", kobo: s.commissionReversedKobo, note: "The share of refunded premium's commission" },
       { label: "Vehicle registry checks", kobo: s.registryChecksKobo, note: `${s.registryChecks} billed checks, invoiced separately` },
-      { label: "Net due", kobo: s.netDueKobo, note: "What you paid for the month", total: true },
+      { label: "Net due", kobo: s.netDueKobo, note: `${paid} for the month`, total: true },
     ],
     wallet: [
       { label: "Opening balance", kobo: s.openingKobo, note: `At the start of ${monthName(s.month)}` },

@@ -4,7 +4,7 @@ import { type DecodedDocument, decodeDocument } from "../../core/documents";
 import { CommandError } from "../../core/errors";
 import { compactUuid, newId } from "../../core/ids";
 import { encodeCursor, type Page } from "../../core/pagination";
-import { parseWith } from "../../core/validation";
+import { nigerianPhone, parseWith } from "../../core/validation";
 import type { Database, Executor } from "../../db/client";
 import { insertCommittedUnlessTaken } from "../../db/group-commit";
 import { afterCursor } from "../../db/keyset";
@@ -207,6 +207,19 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** An ilike pattern for text containing `text` (its wildcards taken literally). */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * The digits a typed part of a phone number shares with the stored one (+234 and ten digits):
+ * spaces, dashes, brackets and dots go, and so do a "+", a leading "234" and the trunk "0", so
+ * "0809-123" finds +234809123…. Null when the search is not a number.
+ */
+function phoneDigits(search: string): string | null {
+  const digits = /^\+?(\d{4,15})$/.exec(search.replace(/[\s\-().]/g, ""))?.[1];
+  return digits ? digits.replace(/^(234|0)(?=\d{3})/, "") : null;
+}
+
 /** Newest first, keyset-paginated. `partnerId` undefined lists every partner's (admin); `search` matches names, e-mail and phone. */
 export async function listConsumers(
   db: Database,
@@ -217,12 +230,16 @@ export async function listConsumers(
   if (scope.partnerId) conditions.push(eq(consumers.partnerId, scope.partnerId));
   const search = scope.search?.trim();
   if (search) {
-    const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = containing(search);
     const profile = consumers.profile;
+    const phone = phoneDigits(search);
     conditions.push(
       or(
         ilike(consumers.email, pattern),
-        sql`${profile}->>'phoneNo' ilike ${pattern}`,
+        // A number as people type it ("0803 123 4567", "234 803…") is read as the phone field stores it (+234…).
+        sql`${profile}->>'phoneNo' ilike ${containing(nigerianPhone(search))}`,
+        // Part of a number with its trunk "0" ("0809-123"), which is not the stored form until it is whole.
+        ...(phone ? [sql`${profile}->>'phoneNo' like ${containing(phone)}`] : []),
         sql`concat_ws(' ', ${profile}->'name'->>'first', ${profile}->'name'->>'middle', ${profile}->'name'->>'last', ${profile}->'name'->>'brand')
           ilike ${pattern}`,
       )!,

@@ -2,6 +2,7 @@ import type { Config } from "../../core/config";
 import { CommandError } from "../../core/errors";
 import type { RegistryRecord } from "../../core/niid-record";
 import { storableText } from "../../core/validation";
+import { normalisePlate } from "../../products/vehicle/plate";
 import type { RegistryAnswer } from "./schema";
 
 export type SearchType = "registration" | "policy";
@@ -16,10 +17,9 @@ export interface VehicleRegistry {
   publish(policy: PublishedPolicy): Promise<void>;
 }
 
-/** Registration numbers are compared without spaces or hyphens, policy numbers as written; both case-insensitively. */
+/** Registration numbers are compared as one plate rule says (spaces and hyphens do not matter), policy numbers as written; both case-insensitively. */
 export function normaliseRegistryValue(searchType: SearchType, value: string): string {
-  const upper = value.trim().toUpperCase();
-  return searchType === "registration" ? upper.replace(/[\s-]+/g, "") : upper;
+  return searchType === "registration" ? normalisePlate(value) : value.trim().toUpperCase();
 }
 
 const unavailable = (status: 502 | 503 | 504, message: string) => new CommandError(status, message);

@@ -1,7 +1,9 @@
 import { Elysia } from "elysia";
 import { LapseRun, type LapseRunState, PlanDetail, PlanList, type PlanRow, PlanRows } from "../../../views/financing/financing";
+import { ConfirmStep } from "../../../views/portal/confirm";
 import { CommandError } from "../../core/errors";
 import type { AppDeps } from "../../http/context";
+import { confirmation } from "../../portal/confirm";
 import { csvDownload } from "../../portal/export";
 import { notFound, refusedAsNull } from "../../portal/kit";
 import { type ListPage, listAnswer, listPage } from "../../portal/list";
@@ -9,10 +11,10 @@ import { formValues, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { watToday } from "../../products/policy-helpers";
 import { partnerNames, rowsWithPartner } from "../partners";
-import { runLapse } from "./lapse";
+import { plansDueForLapse, runLapse } from "./lapse";
 import { lapseSeedFrom, planNoOf } from "./model";
 import { listPlans, planDetail } from "./plans";
-import { adminHref, lapseResult, PLAN_CSV_COLUMNS, planCsvRow, planFiltersOf, planList, planRow, planView } from "./presenter";
+import { adminHref, lapseResult, lapseStep, PLAN_CSV_COLUMNS, planConsumer, planCsvRow, planFiltersOf, planList, planRow, planView } from "./presenter";
 
 /** The operator's financing pages: every partner's plans with "Run lapse now", and any plan. */
 export const financingAdmin = (deps: AppDeps) => {
@@ -62,6 +64,24 @@ export const financingAdmin = (deps: AppDeps) => {
         try {
           const now = new Date();
           const asOf = lapseSeedFrom(values).asOf ?? watToday(now);
+          // Lapsing stops consumers' cover: asked first, with how many plans (a run with nothing to lapse just says so).
+          const due = await plansDueForLapse(db, asOf);
+          const step = confirmation(csrf, "financing.lapse", asOf, due);
+          if (due > 0 && !step.given(values))
+            return page(
+              request,
+              shell(viewer, csrf, "Financing"),
+              <ConfirmStep
+                id="lapse-run"
+                level={request.headers.get("hx-request") === "true" ? 2 : 1}
+                {...lapseStep(asOf, due)}
+                action="/admin/financing/lapse"
+                csrf={csrf}
+                fields={{ asOf: values.asOf, ...step.fields }}
+                danger
+                back={{ label: "Do not lapse them", href: "/admin/financing" }}
+              />,
+            );
           const lapsed = await runLapse(db, asOf, now, { actor: viewer });
           state = { values, result: lapseResult(asOf, lapsed, await partnerNames(db)) };
         } catch (error) {
@@ -84,7 +104,11 @@ export const financingAdmin = (deps: AppDeps) => {
         return page(
           request,
           shell(viewer, csrf, `Plan ${plan.planNo}`),
-          <PlanDetail plan={planView(plan, { partnerName: names.get(plan.partnerId) ?? "" })} csrf={csrf} backHref="/admin/financing" />,
+          <PlanDetail
+            plan={planView(plan, await planConsumer(db, plan, "admin"), { partnerName: names.get(plan.partnerId) ?? "" })}
+            csrf={csrf}
+            backHref="/admin/financing"
+          />,
         );
       },
       { portal: "admin" },

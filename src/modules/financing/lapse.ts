@@ -21,6 +21,25 @@ export interface LapsedPlan {
   statusNote: string;
 }
 
+/** Active plans (of `mode`, when given) whose oldest unpaid installment is past its grace days on `asOf`. */
+const dueForLapse = (asOf: string, mode?: Mode) =>
+  and(
+    eq(financingPlans.status, "active"),
+    mode && eq(policies.mode, mode),
+    lt(financingPlans.nextDueDate, asOf), // lets the partial index narrow the search (grace days are never negative)
+    sql`${financingPlans.nextDueDate} + ${financingPlans.graceDays} < ${asOf}::date`,
+  );
+
+/** How many plans a run as of `asOf` would lapse now (the operator's page says it before the run). */
+export async function plansDueForLapse(db: Executor, asOf: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(financingPlans)
+    .innerJoin(policies, eq(policies.id, financingPlans.policyId))
+    .where(dueForLapse(asOf));
+  return row?.n ?? 0;
+}
+
 /**
  * `payment runLapse` and its background run: lapse every active plan whose oldest unpaid
  * installment's due date plus the plan's grace days is before `asOf` (YYYY-MM-DD, Nigerian
@@ -35,12 +54,7 @@ export interface LapsedPlan {
  */
 export async function runLapse(db: Database, asOf: string, now: Date, by: { mode?: Mode; actor?: AuditActor } = {}): Promise<LapsedPlan[]> {
   const { mode, actor } = by;
-  const due = and(
-    eq(financingPlans.status, "active"),
-    mode && eq(policies.mode, mode),
-    lt(financingPlans.nextDueDate, asOf), // lets the partial index narrow the search (grace days are never negative)
-    sql`${financingPlans.nextDueDate} + ${financingPlans.graceDays} < ${asOf}::date`,
-  );
+  const due = dueForLapse(asOf, mode);
   const lapsed: LapsedPlan[] = [];
   for (;;) {
     const one = await db.transaction(async (tx): Promise<LapsedPlan | null> => {

@@ -13,7 +13,18 @@ import { findPolicyByReference } from "../policies";
 import { recordInstallment } from "./installments";
 import { financeSeedFrom, installmentSeedFrom, PLAN_LIMITS, type PlanDetail as PlanDetailRecord, paymentRequestFrom, planNoOf, planRequestFrom } from "./model";
 import { financePremium, listPlans, planDetail } from "./plans";
-import { financePolicySummary, PLAN_CSV_COLUMNS, partnerHref, paymentOutcome, planCsvRow, planFiltersOf, planList, planRow, planView } from "./presenter";
+import {
+  financePolicySummary,
+  PLAN_CSV_COLUMNS,
+  partnerHref,
+  paymentOutcome,
+  planConsumer,
+  planCsvRow,
+  planFiltersOf,
+  planList,
+  planRow,
+  planView,
+} from "./presenter";
 import { addDays } from "./schedule";
 
 const NO_PLAN = "No financing plan with this number on your account.";
@@ -39,9 +50,9 @@ export const financingPortal = (deps: AppDeps) => {
     />
   );
 
-  const detail = (plan: PlanDetailRecord, csrf: string, extra: { created?: boolean; state?: PaymentFormState } = {}) => (
+  const detail = async (plan: PlanDetailRecord, csrf: string, extra: { created?: boolean; state?: PaymentFormState } = {}) => (
     <PlanDetail
-      plan={planView(plan, null)}
+      plan={planView(plan, await planConsumer(db, plan, "partner"), null)}
       csrf={csrf}
       backHref="/portal/financing"
       created={extra.created}
@@ -105,7 +116,7 @@ export const financingPortal = (deps: AppDeps) => {
       async ({ viewer, csrf, request, params, query, set }) => {
         const plan = await planOf(viewer, params.planNo);
         if (!plan) return page(request, shell(viewer, csrf, "Not found"), notFound(set, NO_PLAN));
-        return page(request, shell(viewer, csrf, `Plan ${plan.planNo}`), detail(plan, csrf, { created: !!query.created }));
+        return page(request, shell(viewer, csrf, `Plan ${plan.planNo}`), await detail(plan, csrf, { created: !!query.created }));
       },
       { portal: "partner" },
     )
@@ -122,11 +133,11 @@ export const financingPortal = (deps: AppDeps) => {
           const result = await recordInstallment(db, viewer.partnerId, viewer.mode, payment, new Date(), viewer);
           // A new payment clears the form; a repeat keeps what was typed.
           const state = { values: result.applied ? {} : values, outcome: paymentOutcome(result) };
-          return page(request, shell(viewer, csrf, title), detail(await current(), csrf, { state }));
+          return page(request, shell(viewer, csrf, title), await detail(await current(), csrf, { state }));
         } catch (error) {
           const problem = problemOf(error);
           set.status = error instanceof CommandError ? error.status : 400;
-          return page(request, shell(viewer, csrf, title), detail(await current(), csrf, { state: { values, problem } }));
+          return page(request, shell(viewer, csrf, title), await detail(await current(), csrf, { state: { values, problem } }));
         }
       },
       { portal: "partner" },

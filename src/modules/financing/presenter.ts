@@ -2,6 +2,8 @@
 
 import type { FinancePolicySummary, LapseRunState, PlanRow, PlanView } from "../../../views/financing/financing";
 import { PLAN_STATUS_TEXT } from "../../../views/financing/financing";
+import { day } from "../../../views/format";
+import type { ConfirmStepProps } from "../../../views/portal/confirm";
 import type { CsvValue } from "../../core/csv";
 import { toNaira } from "../../core/money";
 import { lastCoverDay, watTimestamp } from "../../core/time";
@@ -9,7 +11,8 @@ import type { Database } from "../../db/client";
 import type { ListQuery, ListSource } from "../../portal/list";
 import { productName } from "../../products";
 import { watToday } from "../../products/policy-helpers";
-import type { PolicyRecord } from "../policies";
+import { consumerNamesOf, wireConsumerId } from "../consumers";
+import { type PolicyRecord, policiesByIds } from "../policies";
 import type { PaymentResult } from "./installments";
 import type { LapsedPlan } from "./lapse";
 import { type PlanDetail, type PlanSummary, planStatusOf } from "./model";
@@ -32,10 +35,20 @@ export const planRow = (plan: PlanSummary, href: string, partnerName?: string): 
   createdAt: plan.createdAt,
 });
 
+/** Whose plan it is: the insured consumer of its policy, linked to their page on the viewer's surface. */
+export async function planConsumer(db: Database, plan: PlanSummary, surface: "partner" | "admin"): Promise<PlanView["consumer"]> {
+  const [policy] = await policiesByIds(db, [plan.policyId]);
+  if (!policy) return undefined;
+  const name = (await consumerNamesOf(db, [policy.consumerId])).get(policy.consumerId);
+  if (name === undefined) return undefined;
+  return { name, href: surface === "admin" ? `/admin/consumers/${policy.consumerId}` : `/portal/consumers/${wireConsumerId(policy.consumerId)}` };
+}
+
 /** Everything a plan page shows; the operator also sees whose plan it is. */
-export function planView(plan: PlanDetail, admin: { partnerName: string } | null): PlanView {
+export function planView(plan: PlanDetail, consumer: PlanView["consumer"], admin: { partnerName: string } | null): PlanView {
   return {
     planNo: plan.planNo,
+    consumer,
     policy: plan.policyReference,
     policyHref: admin ? `/admin/policies/${plan.policyId}` : `/portal/policies/${encodeURIComponent(plan.policyReference)}`,
     partnerName: admin?.partnerName,
@@ -70,6 +83,19 @@ export const paymentOutcome = ({ applied, payment }: PaymentResult) => ({
 });
 
 /** The plans a lapse run lapsed, each linking to the operator's plan page. */
+/** Before a lapse run: how many plans it lapses and what that does. */
+export const lapseStep = (asOf: string, due: number): Pick<ConfirmStepProps, "heading" | "consequences" | "button"> => {
+  const plans = due === 1 ? "1 plan" : `${due} plans`;
+  return {
+    heading: `Lapse ${plans} as of ${day(asOf)}?`,
+    consequences: [
+      `${due === 1 ? "This plan's" : "Each plan's"} oldest unpaid installment is past its grace days on ${day(asOf)}.`,
+      "Each lapses with its policy: the cover stops and the partner is told. A lapsed policy can be reinstated within 30 days by paying the installments due.",
+    ],
+    button: `Lapse ${plans}`,
+  };
+};
+
 export const lapseResult = (asOf: string, lapsed: LapsedPlan[], names: Map<string, string>): NonNullable<LapseRunState["result"]> => ({
   asOf,
   lapsed: lapsed.map((p) => ({

@@ -5,11 +5,11 @@
  */
 import { and, eq, or } from "drizzle-orm";
 import { CommandError } from "../../core/errors";
-import { newId } from "../../core/ids";
+import { newId, normaliseUuid } from "../../core/ids";
 import type { Database, Executor } from "../../db/client";
 import { isUniqueViolation } from "../../db/errors";
 import { type AuditActor, recordAudit } from "../audit";
-import { type FundingStatus, fundingConfirmations } from "./schema";
+import { type FundingStatus, fundingConfirmations, walletFundings } from "./schema";
 import {
   type CallbackOutcome,
   credit,
@@ -31,6 +31,61 @@ export interface ManualConfirmation {
 }
 
 const CONFIRMABLE: readonly FundingStatus[] = ["pending", "expired"];
+
+/** A funding an administrator may confirm a transfer of by hand: pending or expired, and a live one. */
+function refuseUnconfirmable(funding: Funding): void {
+  if (!CONFIRMABLE.includes(funding.status) || funding.provider === TEST_PROVIDER)
+    throw new CommandError(409, `this funding is ${STATUS_WORDS[funding.status]}: only a pending or expired funding can be confirmed`);
+}
+
+/** A held funding with something received to credit. */
+function refuseUncreditable(funding: Funding): void {
+  if (funding.status !== "held") throw new CommandError(409, `this funding is ${STATUS_WORDS[funding.status]}, not held`);
+  if ((funding.receivedKobo ?? 0) <= 0) throw new CommandError(409, "nothing was received to credit");
+}
+
+/** A confirmation still waiting, decided by someone else than the administrator who asked (when approving). */
+function refuseDecision(confirmation: FundingConfirmation, decision: "approve" | "reject", admin: Admin): void {
+  if (confirmation.status !== "awaiting_approval") throw new CommandError(409, "this confirmation was already decided");
+  if (decision === "approve" && confirmation.requestedBy === admin.userId)
+    throw new CommandError(403, "a second administrator must approve: you asked for this confirmation");
+}
+
+/**
+ * What an administrator's confirmation step names before they credit by hand (the funding; for an
+ * approval, the confirmation waiting on it), with the refusal the action itself would give, so
+ * nothing is asked that cannot be done. The action checks again with the funding locked.
+ */
+async function fundingOf(db: Executor, fundingId: string): Promise<Funding> {
+  const id = normaliseUuid(fundingId);
+  const [funding] = id ? await db.select().from(walletFundings).where(eq(walletFundings.id, id)) : [];
+  if (!funding) throw new CommandError(404, "no such funding");
+  return funding;
+}
+
+export async function fundingToConfirm(db: Executor, fundingId: string): Promise<Funding> {
+  const funding = await fundingOf(db, fundingId);
+  refuseUnconfirmable(funding);
+  return funding;
+}
+
+export async function heldToCredit(db: Executor, fundingId: string): Promise<Funding> {
+  const funding = await fundingOf(db, fundingId);
+  refuseUncreditable(funding);
+  return funding;
+}
+
+export async function confirmationToApprove(
+  db: Executor,
+  confirmationId: string,
+  admin: Admin,
+): Promise<{ funding: Funding; confirmation: FundingConfirmation }> {
+  const id = normaliseUuid(confirmationId);
+  const [confirmation] = id ? await db.select().from(fundingConfirmations).where(eq(fundingConfirmations.id, id)) : [];
+  if (!confirmation) throw new CommandError(404, "no such confirmation");
+  refuseDecision(confirmation, "approve", admin);
+  return { funding: await fundingOf(db, confirmation.fundingId), confirmation };
+}
 
 const oneWaits = () => new CommandError(409, "a confirmation of this funding already waits for approval by a second administrator: approve or reject it first");
 
@@ -96,8 +151,7 @@ export async function confirmTransfer(
   try {
     return await db.transaction(async (tx) => {
       const funding = await lockFunding(tx, fundingId);
-      if (!CONFIRMABLE.includes(funding.status) || funding.provider === TEST_PROVIDER)
-        throw new CommandError(409, `this funding is ${STATUS_WORDS[funding.status]}: only a pending or expired funding can be confirmed`);
+      refuseUnconfirmable(funding);
       const { confirmation, needsSecond } = await recordCreditByHand(tx, funding, { kind: "transfer", ...input }, admin, fourEyesKobo, now);
       const outcome = needsSecond ? "awaiting_approval" : await settleLocked(tx, funding, { status: "paid", amountKobo: input.amountKobo }, "manual", now);
       await recordAudit(
@@ -139,9 +193,7 @@ export async function decideConfirmation(
     if (!asked) throw new CommandError(404, "no such confirmation");
     const funding = await lockFunding(tx, asked.fundingId);
     const [confirmation] = await tx.select().from(fundingConfirmations).where(byId).for("update");
-    if (confirmation!.status !== "awaiting_approval") throw new CommandError(409, "this confirmation was already decided");
-    if (decision === "approve" && confirmation!.requestedBy === admin.userId)
-      throw new CommandError(403, "a second administrator must approve: you asked for this confirmation");
+    refuseDecision(confirmation!, decision, admin);
     const { kind, amountKobo, bankReference } = confirmation!;
     let outcome: CallbackOutcome | "rejected" = "rejected";
     if (decision === "approve" && kind === "transfer") {
@@ -199,7 +251,7 @@ export async function resolveHeld(
     const received = funding.receivedKobo ?? 0;
     let outcome: "credited" | "awaiting_approval" | "failed" = "failed";
     if (decision === "credit") {
-      if (received <= 0) throw new CommandError(409, "nothing was received to credit");
+      refuseUncreditable(funding);
       const { needsSecond } = await recordCreditByHand(
         tx,
         funding,

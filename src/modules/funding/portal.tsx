@@ -10,8 +10,8 @@ import { watToday } from "../../products/policy-helpers";
 import { currentWatMonth, usageStatement } from "../enrichment";
 import { LEDGER_CSV_COLUMNS, ledgerCsvRow, ledgerRow, policyReferences, topUpRequestFrom, topUpSeedFrom, walletBalance, walletLedger } from "../wallet";
 import { payInSandbox } from "./callbacks";
-import { partnerFundings } from "./lists";
-import { fundingRow, topUpOutcome } from "./presenter";
+import { fundingShowOf, fundingTrails, partnerFundings, testBalance, testTopUps } from "./lists";
+import { fundingRow, testLedgerRow, topUpOutcome } from "./presenter";
 import { paymentProvider } from "./providers";
 import { startFunding, testTopUp } from "./top-ups";
 
@@ -39,15 +39,46 @@ export const walletPortal = (deps: AppDeps) => {
     }
   }
 
-  async function walletProps(viewer: PortalViewer, csrf: string, topUp: WalletProps["topUp"], month: string | undefined): Promise<WalletProps> {
-    const [balanceKobo, ledgerPart, usagePart, fundings] = await Promise.all([
+  /** Test mode's own ledger: the test top-ups, newest first (never the live wallet's money). */
+  async function testLedger(viewer: PortalViewer, cursor?: string): Promise<WalletProps["ledger"]> {
+    const list = await testTopUps(db, viewer.partnerId, { limit: PAGE_SIZE, cursor });
+    return { rows: list.items.map(testLedgerRow), more: moreHref("/portal/wallet", { ledger: "test" }, list.nextCursor) };
+  }
+
+  async function testWallet(viewer: PortalViewer): Promise<WalletProps["test"]> {
+    const [balanceKobo, ledgerPart] = await Promise.all([testBalance(db, viewer.partnerId), testLedger(viewer)]);
+    return { balanceKobo, ledger: ledgerPart };
+  }
+
+  /** The wallet page's parts; `show` filters the live top-ups (every one by default). */
+  async function walletProps(
+    viewer: PortalViewer,
+    csrf: string,
+    topUp: WalletProps["topUp"],
+    month: string | undefined,
+    showRaw?: string,
+  ): Promise<WalletProps> {
+    const show = fundingShowOf(showRaw, "all");
+    const [balanceKobo, ledgerPart, usagePart, fundings, test] = await Promise.all([
       walletBalance(db, viewer.partnerId),
       ledger(viewer),
       usage(viewer, month, new Date()),
-      viewer.mode === "live" ? partnerFundings(db, viewer.partnerId) : [],
+      viewer.mode === "live" ? partnerFundings(db, viewer.partnerId, 20, show) : [],
+      viewer.mode === "test" ? testWallet(viewer) : undefined,
     ]);
-    const fundingRows = fundings.map((funding) => fundingRow(funding, sandbox));
-    return { balanceKobo, mode: viewer.mode, topUp, ledger: ledgerPart, usage: usagePart, fundings: fundingRows, csrf };
+    const { trails } = await fundingTrails(db, fundings);
+    const fundingRows = fundings.map((funding) => fundingRow(funding, sandbox, trails.get(funding.id)));
+    return {
+      balanceKobo,
+      mode: viewer.mode,
+      topUp,
+      ledger: ledgerPart,
+      usage: usagePart,
+      fundings: fundingRows,
+      fundingsShown: show === "all" ? undefined : show,
+      test,
+      csrf,
+    };
   }
 
   return new Elysia({ name: "portal-wallet" })
@@ -57,7 +88,7 @@ export const walletPortal = (deps: AppDeps) => {
       async ({ viewer, csrf, request, query, set }) => {
         if (query.rows) {
           try {
-            const part = await ledger(viewer, query.cursor || undefined);
+            const part = query.ledger === "test" ? await testLedger(viewer, query.cursor || undefined) : await ledger(viewer, query.cursor || undefined);
             return <LedgerRows rows={part.rows} more={part.more} />;
           } catch (error) {
             set.status = 400;
@@ -70,7 +101,7 @@ export const walletPortal = (deps: AppDeps) => {
             );
           }
         }
-        const props = await walletProps(viewer, csrf, { values: {} }, query.month);
+        const props = await walletProps(viewer, csrf, { values: {} }, query.month, query.show);
         if (props.usage.problem) set.status = 400;
         return page(request, shell(viewer, csrf), <WalletPage {...props} />);
       },

@@ -1,20 +1,25 @@
 import { Elysia } from "elysia";
 import { type FundingActionState, OperatorFundingsPage } from "../../../views/funding/funding";
 import { CommandError } from "../../core/errors";
+import { normaliseUuid } from "../../core/ids";
 import { log } from "../../core/log";
 import { formatNaira } from "../../core/money";
 import { countRefusal, type RateDecision, refusalKeys } from "../../core/rate-limit";
+import { storableText } from "../../core/validation";
 import { bodyPace, readBoundedBytes, UnidentifiedBodiesAtCapacity } from "../../http/body";
 import { clientAddressOf } from "../../http/client-address";
 import type { AppDeps } from "../../http/context";
-import { formValues, page, problemOf } from "../../portal/page";
+import { confirmation } from "../../portal/confirm";
+import { exportHref, PAGE_SIZE, refusedAsNull } from "../../portal/kit";
+import type { ListQuery } from "../../portal/list";
+import { formValues, page, problemOf, typedValue } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { partnerNames } from "../partners";
 import { receiveCallback } from "./callbacks";
-import { confirmTransfer, decideConfirmation, resolveHeld } from "./confirmations";
-import { operatorFundings, requesterEmails } from "./lists";
+import { confirmationToApprove, confirmTransfer, decideConfirmation, fundingToConfirm, heldToCredit, resolveHeld } from "./confirmations";
+import { FUNDING_SHOWS, fundingHistory, fundingShowOf, fundingTrails, operatorFundings, requesterEmails } from "./lists";
 import { confirmationFrom } from "./model";
-import { operatorFundingRow } from "./presenter";
+import { approvalStep, type CreditStep, heldCreditStep, operatorFundingRow, transferStep } from "./presenter";
 import { paymentProvider } from "./providers";
 
 /** A provider's callback is a small JSON document; anything larger is not one. */
@@ -92,24 +97,46 @@ export const fundingAdmin = (deps: AppDeps) => {
   const db = deps.database.db;
   const fourEyesKobo = deps.config.FUNDING_FOUR_EYES_KOBO;
   const shell = (viewer: PortalViewer, csrf: string) => ({ title: "Wallet fundings", active: "fundings", viewer, csrf });
+  const partnerName = async (partnerId: string) => (await partnerNames(db, [partnerId])).get(partnerId) ?? "the partner";
 
-  async function fundingsPage(viewer: PortalViewer, csrf: string, state: FundingActionState, confirming?: string) {
-    const list = await operatorFundings(db);
-    const names = {
-      partners: await partnerNames(
-        db,
-        list.map((item) => item.funding.partnerId),
-      ),
-      admins: await requesterEmails(
-        db,
-        list.flatMap((item) => (item.awaiting ? [item.awaiting.requestedBy] : [])),
-      ),
+  /**
+   * The page: the open fundings (the work, oldest first, all of them) or, as the filter says, a
+   * history newest first by pages; each funding with its trail. `query` is the list's filters.
+   */
+  async function fundingsPage(viewer: PortalViewer, csrf: string, state: FundingActionState, confirming?: string, query: ListQuery = {}) {
+    const reference = typedValue(query.reference)?.slice(0, 64);
+    const values = {
+      show: query.show && query.show in FUNDING_SHOWS && query.show !== "open" ? query.show : undefined,
+      partner: normaliseUuid(query.partner) ?? undefined,
+      // A NUL cannot be looked for (the database refuses it): it becomes U+FFFD, which no reference holds.
+      reference: reference && storableText(reference),
     };
-    const rows = list.map((item) => operatorFundingRow(item.funding, item.awaiting, names, viewer.userId));
-    return <OperatorFundingsPage rows={rows} fourEyesKobo={fourEyesKobo} csrf={csrf} state={state} confirming={confirming} />;
+    const selection = { show: fundingShowOf(values.show, "open"), partnerId: values.partner, reference: values.reference };
+    const history =
+      selection.show === "open" ? null : await fundingHistory(db, selection, { limit: PAGE_SIZE, cursor: typedValue(query.cursor) }).catch(refusedAsNull);
+    const fundings = history ? history.items : selection.show === "open" ? await operatorFundings(db, selection) : [];
+    const [{ trails, admins }, partners] = await Promise.all([fundingTrails(db, fundings), partnerNames(db)]);
+    const rows = fundings.map((funding) => operatorFundingRow(funding, trails.get(funding.id), { partners, admins }, viewer.userId));
+    const olderHref = history?.nextCursor ? exportHref("/admin/fundings", { ...values, cursor: history.nextCursor }) : null;
+    const choices = [...partners.entries()].map(([value, label]) => ({ value, label })).sort((a, b) => a.label.localeCompare(b.label));
+    return (
+      <OperatorFundingsPage
+        rows={rows}
+        filters={{ values, partners: choices }}
+        olderHref={olderHref}
+        fourEyesKobo={fourEyesKobo}
+        csrf={csrf}
+        state={state}
+        confirming={confirming}
+      />
+    );
   }
 
-  /** Run one administrator action and answer the page with its outcome (or its refusal, on the funding it was about). */
+  /**
+   * Run one administrator action and answer the page with its outcome (or its refusal, on the funding
+   * it was about); or with the confirmation it asks first, on the funding's card, whose form sends
+   * `fields` back to the same address.
+   */
   async function act(
     viewer: PortalViewer,
     csrf: string,
@@ -117,11 +144,27 @@ export const fundingAdmin = (deps: AppDeps) => {
     set: { status?: number | string },
     fundingId: string | undefined,
     values: Record<string, string | undefined>,
-    action: () => Promise<string>,
+    action: () => Promise<string | { ask: CreditStep; about: string; fields: Record<string, string | undefined> }>,
   ) {
     let state: FundingActionState;
     try {
-      state = { values: {}, done: await action() };
+      const outcome = await action();
+      state =
+        typeof outcome === "string"
+          ? { values: {}, done: outcome }
+          : {
+              fundingId: outcome.about,
+              values: {},
+              ask: {
+                ...outcome.ask,
+                id: `confirm-${outcome.about}`,
+                target: "#fundings",
+                action: new URL(request.url).pathname,
+                csrf,
+                fields: outcome.fields,
+                back: { label: "Go back without crediting", href: `/admin/fundings#funding-${outcome.about}` },
+              },
+            };
     } catch (error) {
       set.status = error instanceof CommandError ? error.status : 400;
       state = { fundingId, values, problem: problemOf(error) };
@@ -134,7 +177,7 @@ export const fundingAdmin = (deps: AppDeps) => {
     .get(
       "/admin/fundings",
       async ({ viewer, csrf, request, query }) =>
-        page(request, shell(viewer, csrf), await fundingsPage(viewer, csrf, { values: {} }, query.confirm || undefined)),
+        page(request, shell(viewer, csrf), await fundingsPage(viewer, csrf, { values: {} }, query.confirm || undefined, query)),
       { portal: "admin" },
     )
     .post(
@@ -143,6 +186,15 @@ export const fundingAdmin = (deps: AppDeps) => {
         const values = formValues(body);
         return act(viewer, csrf, request, set, params.id, values, async () => {
           const input = confirmationFrom(values);
+          const step = confirmation(csrf, "funding.confirm", params.id, input.bankReference, input.amountKobo);
+          if (!step.given(values)) {
+            const funding = await fundingToConfirm(db, params.id);
+            return {
+              ask: transferStep(funding, await partnerName(funding.partnerId), input, fourEyesKobo),
+              about: funding.id,
+              fields: { bankReference: input.bankReference, amount: values.amount, ...step.fields },
+            };
+          }
           const { outcome } = await confirmTransfer(db, params.id, input, viewer, fourEyesKobo, new Date());
           return outcome === "awaiting_approval"
             ? `The confirmation of ${formatNaira(input.amountKobo)} waits for a second administrator's approval.`
@@ -153,21 +205,41 @@ export const fundingAdmin = (deps: AppDeps) => {
     )
     .post(
       "/admin/fundings/confirmations/:id/:decision",
-      async ({ viewer, csrf, request, params, set }) =>
+      async ({ viewer, csrf, request, params, body, set }) =>
         act(viewer, csrf, request, set, undefined, {}, async () => {
           if (params.decision !== "approve" && params.decision !== "reject") throw new CommandError(404, "no such decision");
-          const { funding, confirmation, outcome } = await decideConfirmation(db, params.id, params.decision, viewer, new Date());
+          // Approving credits the wallet: asked first. Rejecting moves nothing.
+          if (params.decision === "approve") {
+            const asked = await confirmationToApprove(db, params.id, viewer);
+            const step = confirmation(csrf, "funding.approve", params.id, asked.confirmation.amountKobo);
+            if (!step.given(formValues(body))) {
+              const askedBy = (await requesterEmails(db, [asked.confirmation.requestedBy])).get(asked.confirmation.requestedBy) ?? "another administrator";
+              return {
+                ask: approvalStep(asked.funding, asked.confirmation, await partnerName(asked.funding.partnerId), askedBy),
+                about: asked.funding.id,
+                fields: step.fields,
+              };
+            }
+          }
+          const { funding, confirmation: decided, outcome } = await decideConfirmation(db, params.id, params.decision, viewer, new Date());
           return outcome === "rejected"
             ? `The confirmation of ${funding.reference} is rejected: nothing was credited.`
-            : confirmationWords(outcome, confirmation.amountKobo);
+            : confirmationWords(outcome, decided.amountKobo);
         }),
       { portal: "admin" },
     )
     .post(
       "/admin/fundings/:id/:decision",
-      async ({ viewer, csrf, request, params, set }) =>
+      async ({ viewer, csrf, request, params, body, set }) =>
         act(viewer, csrf, request, set, params.id, {}, async () => {
           if (params.decision !== "credit-held" && params.decision !== "reject-held") throw new CommandError(404, "no such decision");
+          // Crediting is asked first; rejecting moves nothing (the browser asks, views/funding).
+          if (params.decision === "credit-held") {
+            const held = await heldToCredit(db, params.id);
+            const step = confirmation(csrf, "funding.credit-held", held.id, held.receivedKobo ?? 0);
+            if (!step.given(formValues(body)))
+              return { ask: heldCreditStep(held, await partnerName(held.partnerId), fourEyesKobo), about: held.id, fields: step.fields };
+          }
           const { funding, outcome } = await resolveHeld(
             db,
             params.id,

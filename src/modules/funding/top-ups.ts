@@ -126,6 +126,15 @@ async function deliverAtOnce(db: Database, provider: PaymentProvider, state: Top
   return { ...state, funding: settled, entry: await entryOf(db, settled) };
 }
 
+/** A partner's test balance: the sum of its test top-ups (specimens, never in the live wallet). */
+export async function testBalance(db: Executor, partnerId: string): Promise<number> {
+  const [sum] = await db
+    .select({ total: sql<string>`coalesce(sum(${walletFundings.amountKobo}), 0)` })
+    .from(walletFundings)
+    .where(and(eq(walletFundings.partnerId, partnerId), eq(walletFundings.provider, TEST_PROVIDER)));
+  return Number(sum?.total ?? 0);
+}
+
 /**
  * A test-key top-up: credited at once as a specimen, recorded as a funding of the `test` provider,
  * never in the live wallet (a test key must not create money a live key can spend). The answer's
@@ -138,11 +147,7 @@ export async function testTopUp(db: Database, partnerId: string, request: TopUpR
     // One partner's test top-ups one at a time, so each sees the balance before it.
     await tx.insert(wallets).values({ partnerId }).onConflictDoNothing();
     await tx.select({ partnerId: wallets.partnerId }).from(wallets).where(eq(wallets.partnerId, partnerId)).for("update");
-    const [sum] = await tx
-      .select({ total: sql<string>`coalesce(sum(${walletFundings.amountKobo}), 0)` })
-      .from(walletFundings)
-      .where(and(eq(walletFundings.partnerId, partnerId), eq(walletFundings.provider, TEST_PROVIDER)));
-    const balanceAfterKobo = Number(sum?.total ?? 0) + request.amountKobo;
+    const balanceAfterKobo = (await testBalance(tx, partnerId)) + request.amountKobo;
     const id = newId();
     const [row] = await tx
       .insert(walletFundings)

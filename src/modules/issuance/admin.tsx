@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { Elysia } from "elysia";
 import { ApprovalQueue, PendingPolicyRow } from "../../../views/admin/admin";
-import { ReviewDesk, VehicleChecks } from "../../../views/admin/review";
+import { ReviewDesk, type ReviewDeskProps, ReviewPage, VehicleChecks } from "../../../views/admin/review";
 import { PolicyDetail, PolicyList, PolicyRows, PolicyStatusBlock } from "../../../views/policies/policies";
 import type { FormProblem } from "../../../views/portal/ui";
 import { CommandError } from "../../core/errors";
@@ -17,15 +17,16 @@ import { watToday } from "../../products/policy-helpers";
 import { consumerDocument, DOCUMENT_FIELDS, wireConsumerId } from "../consumers";
 import { configuredRegistry, vinDecoderAt } from "../enrichment";
 import type { ServiceFacts } from "../manifest";
-import { partnerNames } from "../partners";
+import { partnerChoices, partnerNames } from "../partners";
 import type { PolicyRecord } from "../policies";
-import { hasCertificate, listPolicies, policiesByIds, policyFilters, policyFilterValues, reviewForm } from "../policies";
+import { hasCertificate, listPolicies, policiesByIds, reviewForm } from "../policies";
 import {
   certificateDownload,
   POLICY_CSV_COLUMNS,
   pendingRow,
   policyCsvRows,
   policyList,
+  policyListFilters,
   policyRows,
   policyView,
   productOptions,
@@ -64,10 +65,25 @@ export const policyAdmin = (deps: AppDeps, { policyLifecycle }: ServiceFacts) =>
     return next ? hrefOf(next) : undefined;
   };
 
-  const desk = async (policy: PolicyRecord, csrf: string, extra: { values?: Record<string, string | undefined>; problem?: FormProblem } = {}) => {
+  const awaitsReview = (policy: PolicyRecord) => policy.status === "p" && policy.route === "manual";
+
+  /** A policy as the operator reads it: one waiting for review waits for them (also in the status block's reloads), not for "the insurer". */
+  const adminPolicyView = async (policy: PolicyRecord, consumerHref: string) => {
+    const view = await policyView(db, deps.config, policyLifecycle, policy, hrefOf(policy), consumerHref);
+    if (awaitsReview(policy)) view.pendingText = "Waiting for your review.";
+    return view;
+  };
+
+  /** What the desk shows of a pending policy (on its page, and again with a refusal). */
+  const deskProps = async (
+    policy: PolicyRecord,
+    csrf: string,
+    extra: { values?: Record<string, string | undefined>; problem?: FormProblem } = {},
+  ): Promise<ReviewDeskProps> => {
     const names = await partnerNames(db, [policy.partnerId]);
-    const view = await reviewDeskView(db, policy, hrefOf(policy), names.get(policy.partnerId) ?? "", await nextInQueue(policy.id));
-    return <ReviewDesk {...view} now={new Date()} csrf={csrf} values={extra.values ?? {}} problem={extra.problem} />;
+    const consumerHref = `/admin/consumers/${wireConsumerId(policy.consumerId)}`;
+    const view = await reviewDeskView(db, policy, hrefOf(policy), names.get(policy.partnerId) ?? "", consumerHref, await nextInQueue(policy.id));
+    return { ...view, now: new Date(), csrf, values: extra.values ?? {}, problem: extra.problem };
   };
 
   return new Elysia({ name: "admin-policies" })
@@ -104,7 +120,7 @@ export const policyAdmin = (deps: AppDeps, { policyLifecycle }: ServiceFacts) =>
           return <PendingPolicyRow row={await pendingRow(db, decided, names, hrefOf(decided))} csrf={csrf} done={reviewDone(decided)} />;
         } catch (error) {
           set.status = error instanceof CommandError ? error.status : 500;
-          if (fromDesk) return desk(policy, csrf, { values, problem: problemOf(error) });
+          if (fromDesk) return <ReviewDesk {...(await deskProps(policy, csrf, { values, problem: problemOf(error) }))} />;
           return <PendingPolicyRow row={await pendingRow(db, policy, names, hrefOf(policy))} csrf={csrf} problem={problemOf(error)} />;
         }
       },
@@ -114,7 +130,7 @@ export const policyAdmin = (deps: AppDeps, { policyLifecycle }: ServiceFacts) =>
       "/admin/policies.csv",
       ({ query, set }) =>
         csvOrRefusal(set, () => {
-          const filters = policyFilters(policyFilterValues(query));
+          const filters = policyListFilters({}, query);
           return csvDownload({
             filename: `transactions-${watToday(new Date())}`,
             columns: ["Partner", ...POLICY_CSV_COLUMNS],
@@ -138,16 +154,17 @@ export const policyAdmin = (deps: AppDeps, { policyLifecycle }: ServiceFacts) =>
         listAnswer(ctx, policyList(db, {}, "/admin/policies", rowsOf), {
           shell: { title: "Transactions", active: "policies", viewer: ctx.viewer, csrf: ctx.csrf },
           rows: (list) => <PolicyRows rows={list.rows} more={list.more} withPartner />,
-          page: (list) => (
+          page: async (list) => (
             <PolicyList
               title="All partners' transactions"
               action="/admin/policies"
               rows={list.rows}
               more={list.more}
               filters={list.values}
+              count={list.count}
               problem={list.problem}
               products={productOptions()}
-              withPartner
+              partners={await partnerChoices(db)}
               exportHref={list.exportHref}
             />
           ),
@@ -159,22 +176,11 @@ export const policyAdmin = (deps: AppDeps, { policyLifecycle }: ServiceFacts) =>
       async ({ viewer, csrf, request, params, set }) => {
         const policy = await policyById(params.id);
         if (!policy) return page(request, { title: "Not found", active: "policies", viewer, csrf }, notFound(set, "No such policy."));
-        const view = await policyView(
-          db,
-          deps.config,
-          policyLifecycle,
-          policy,
-          hrefOf(policy),
-          `/admin/consumers?q=${encodeURIComponent(wireConsumerId(policy.consumerId))}`,
-        );
-        // A policy waiting for the operator is decided here: the desk, not a page that waits for itself.
-        const reviewing = policy.status === "p" && policy.route === "manual";
-        if (reviewing) view.pendingText = "Waiting for your review.";
-        return page(
-          request,
-          { title: `Policy ${policy.reference}`, active: reviewing ? "approvals" : "policies", viewer, csrf },
-          <PolicyDetail policy={view}>{reviewing ? await desk(policy, csrf) : ""}</PolicyDetail>,
-        );
+        const view = await adminPolicyView(policy, `/admin/consumers?q=${encodeURIComponent(wireConsumerId(policy.consumerId))}`);
+        // A policy waiting for the operator is decided here: the desk, with the risk above the decision, not a page that waits for itself.
+        if (awaitsReview(policy))
+          return page(request, { title: view.title, active: "approvals", viewer, csrf }, <ReviewPage policy={view} desk={await deskProps(policy, csrf)} />);
+        return page(request, { title: view.title, active: "policies", viewer, csrf }, <PolicyDetail policy={view} />);
       },
       { portal: "admin" },
     )
@@ -187,7 +193,7 @@ export const policyAdmin = (deps: AppDeps, { policyLifecycle }: ServiceFacts) =>
           set.status = 404;
           return "";
         }
-        return <PolicyStatusBlock policy={await policyView(db, deps.config, policyLifecycle, policy, hrefOf(policy), "")} />;
+        return <PolicyStatusBlock policy={await adminPolicyView(policy, "")} />;
       },
       { portal: "admin" },
     )

@@ -1,3 +1,3 @@
 /** What other modules may use of this one: they import nothing else of it (test/architecture.test.ts). */
 export { issueRenewal, renewalOf } from "./issuance";
-export { policyLine } from "./presenter";
+export { policyLine, policyRows } from "./presenter";

@@ -122,9 +122,7 @@ export async function quoteAndIssue(db: Database, input: QuoteAndIssueInput): Pr
   let asked: PolicyRecord | undefined;
   try {
     return await db.transaction(async (tx) => {
-      await quotePremium(tx, input.partnerId, input.product.code, input.quoteSeed, input.now);
-      refuseBlankFields(input.policySeed);
-      asked = await newPolicy(tx, input, input.product, parseWith(policyFieldsSeed, input.policySeed));
+      asked = await quotedPolicy(tx, input);
       await storePolicy(tx, input.actor, asked, null);
       return asked;
     });
@@ -133,6 +131,32 @@ export async function quoteAndIssue(db: Database, input: QuoteAndIssueInput): Pr
     if (first) return first;
     throw error;
   }
+}
+
+/** The quote stored and the policy it prices, in the caller's transaction; the policy is not stored. */
+async function quotedPolicy(tx: Executor, input: QuoteAndIssueInput): Promise<PolicyRecord> {
+  await quotePremium(tx, input.partnerId, input.product.code, input.quoteSeed, input.now);
+  refuseBlankFields(input.policySeed);
+  return newPolicy(tx, input, input.product, parseWith(policyFieldsSeed, input.policySeed));
+}
+
+const NOTHING_STORED = Symbol("nothing stored");
+
+/**
+ * The policy quoteAndIssue would issue, priced and decided, with the same refusals, and nothing
+ * stored (its quote neither): the portal shows its premium before a live one is paid.
+ */
+export async function quoteAndIssuePreview(db: Database, input: QuoteAndIssueInput): Promise<PolicyRecord> {
+  let priced: PolicyRecord | undefined;
+  try {
+    await db.transaction(async (tx) => {
+      priced = await quotedPolicy(tx, input);
+      throw NOTHING_STORED;
+    });
+  } catch (error) {
+    if (error !== NOTHING_STORED) throw error;
+  }
+  return priced!;
 }
 
 /** The policy stored under `asked`'s reference when it is the one asked for: the same consumer, product, mode, duration and facts. */

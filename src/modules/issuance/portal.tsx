@@ -1,22 +1,36 @@
 import { Elysia } from "elysia";
 import { PolicyDetail, PolicyList, PolicyRows, PolicyStatusBlock } from "../../../views/policies/policies";
+import { ConfirmStep } from "../../../views/portal/confirm";
 import type { FormProblem } from "../../../views/portal/ui";
-import { Premium, QuotePage } from "../../../views/quotes/quote";
+import { ConsumerPicker, Premium, QuotePage } from "../../../views/quotes/quote";
 import { CommandError } from "../../core/errors";
 import type { AppDeps } from "../../http/context";
+import { CONFIRMED_FIELD, confirmation } from "../../portal/confirm";
 import { csvDownload, csvOrRefusal } from "../../portal/export";
 import { notFound, redirectTo } from "../../portal/kit";
 import { listAnswer } from "../../portal/list";
 import { formValuesWithFiles, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { watToday } from "../../products/policy-helpers";
+import { consumerName, findConsumer } from "../consumers";
 import type { ServiceFacts } from "../manifest";
 import type { PolicyRecord } from "../policies";
-import { findPolicyByReference, hasCertificate, listPolicies, policyFilters, policyFilterValues } from "../policies";
+import { findPolicyByReference, hasCertificate, listPolicies } from "../policies";
 import { issueSeedsFromForm } from "../quotes";
-import { quoteAndIssue } from "./issuance";
-import { certificateDownload, POLICY_CSV_COLUMNS, partnerPolicyView, policyCsvRows, policyList, policyRows, policyView, productOptions } from "./presenter";
-import { premiumPreview, productOf, quotePageView } from "./quote-presenter";
+import { walletBalance } from "../wallet";
+import { quoteAndIssue, quoteAndIssuePreview } from "./issuance";
+import {
+  certificateDownload,
+  POLICY_CSV_COLUMNS,
+  partnerPolicyView,
+  policyCsvRows,
+  policyList,
+  policyListFilters,
+  policyRows,
+  policyView,
+  productOptions,
+} from "./presenter";
+import { consumerChoices, issueStep, premiumPreview, productOf, quotePageView } from "./quote-presenter";
 
 const NOT_YOURS = "No policy with this reference on your account.";
 
@@ -43,6 +57,7 @@ export const policyPortal = (deps: AppDeps, { policyLifecycle }: ServiceFacts) =
                 rows={list.rows}
                 more={list.more}
                 filters={list.values}
+                count={list.count}
                 problem={list.problem}
                 products={productOptions()}
                 exportHref={list.exportHref}
@@ -56,7 +71,7 @@ export const policyPortal = (deps: AppDeps, { policyLifecycle }: ServiceFacts) =
       "/portal/policies.csv",
       ({ viewer, query, set }) =>
         csvOrRefusal(set, () => {
-          const filters = policyFilters(policyFilterValues(query));
+          const filters = policyListFilters({ partnerId: viewer.partnerId }, query);
           return csvDownload({
             filename: `policies-${watToday(new Date())}`,
             columns: POLICY_CSV_COLUMNS,
@@ -72,7 +87,7 @@ export const policyPortal = (deps: AppDeps, { policyLifecycle }: ServiceFacts) =
         const policy = await policyOf(viewer.partnerId, params.reference);
         if (!policy) return page(request, { title: "Not found", active: "policies", viewer, csrf }, notFound(set, NOT_YOURS));
         const view = await partnerPolicyView(db, deps.config, policyLifecycle, policy, hrefOf(policy));
-        return page(request, { title: `Policy ${policy.reference}`, active: "policies", viewer, csrf }, <PolicyDetail policy={view} />);
+        return page(request, { title: view.title, active: "policies", viewer, csrf }, <PolicyDetail policy={view} />);
       },
       { portal: "partner" },
     )
@@ -130,38 +145,87 @@ export const quotePortal = (deps: AppDeps) => {
     );
   }
 
-  return new Elysia({ name: "portal-quotes" })
-    .use(portalSession(deps))
-    .get("/portal/quote", ({ viewer, csrf, request, query }) => render(request, viewer, csrf, { product: query.product, consumer: query.consumer }), {
-      portal: "partner",
-    })
-    .post("/portal/quote/form", async ({ viewer, csrf, request, body }) => render(request, viewer, csrf, await formValuesWithFiles(body)), {
-      portal: "partner",
-    })
-    .post("/portal/quote/premium", async ({ body }) => <Premium premium={premiumPreview(await formValuesWithFiles(body))} />, { portal: "partner" })
-    .post(
-      "/portal/quote/issue",
-      async ({ viewer, csrf, request, body, set }) => {
-        const values = await formValuesWithFiles(body);
-        const product = productOf(values.product);
-        try {
-          if (!product) throw new CommandError(400, "choose a product", "product");
-          const policy = await quoteAndIssue(db, {
-            actor: viewer,
-            partnerId: viewer.partnerId,
-            mode: viewer.mode,
-            consumerParam: values.consumer ?? "",
-            product,
-            ...issueSeedsFromForm(product, values),
-            now: new Date(),
-            insurerDelayMs: deps.config.INSURER_DELAY_MS,
-          });
-          return redirectTo(request, set, `/portal/policies/${encodeURIComponent(policy.reference)}`);
-        } catch (error) {
-          set.status = 400;
-          return render(request, viewer, csrf, values, error);
-        }
-      },
-      { portal: "partner" },
+  /** The question before a live policy is issued and paid, carrying the form's values back (to issue, or to change them). */
+  async function confirmIssue(
+    request: Request,
+    viewer: PortalViewer,
+    csrf: string,
+    values: Record<string, string | undefined>,
+    priced: PolicyRecord,
+    token: Record<string, string>,
+  ) {
+    const { _csrf: _token, [CONFIRMED_FIELD]: _earlier, ...carried } = values;
+    const consumer = await findConsumer(db, viewer.partnerId, priced.consumerId);
+    const insured = (consumer && consumerName(consumer.profile)) || "the consumer";
+    return page(
+      request,
+      { title: "Confirm the policy", active: "quote", viewer, csrf },
+      <ConfirmStep
+        id="quote-page"
+        level={1}
+        {...issueStep(priced, insured, await walletBalance(db, viewer.partnerId))}
+        action="/portal/quote/issue"
+        csrf={csrf}
+        fields={{ ...carried, ...token }}
+        back={{ label: "Change the details", action: "/portal/quote/form" }}
+      />,
     );
+  }
+
+  return (
+    new Elysia({ name: "portal-quotes" })
+      .use(portalSession(deps))
+      .get(
+        "/portal/quote",
+        ({ viewer, csrf, request, query }) =>
+          render(request, viewer, csrf, { product: query.product, consumer: query.consumer, q: typeof query.q === "string" ? query.q : undefined }),
+        { portal: "partner" },
+      )
+      // The consumer search narrows the picker as it is typed (without JavaScript, the search is a GET of the page above).
+      .get(
+        "/portal/quote/consumers",
+        async ({ viewer, query }) => {
+          // A repeated parameter arrives as a list: only one value is a search (or a choice).
+          const [consumer, search] = [query.consumer, query.q].map((v) => (typeof v === "string" ? v : undefined));
+          return <ConsumerPicker choices={await consumerChoices(db, viewer.partnerId, consumer, search)} value={consumer} />;
+        },
+        { portal: "partner" },
+      )
+      .post("/portal/quote/form", async ({ viewer, csrf, request, body }) => render(request, viewer, csrf, await formValuesWithFiles(body)), {
+        portal: "partner",
+      })
+      .post("/portal/quote/premium", async ({ body }) => <Premium premium={premiumPreview(await formValuesWithFiles(body))} />, { portal: "partner" })
+      .post(
+        "/portal/quote/issue",
+        async ({ viewer, csrf, request, body, set }) => {
+          const values = await formValuesWithFiles(body);
+          const product = productOf(values.product);
+          try {
+            if (!product) throw new CommandError(400, "choose a product", "product");
+            const input = {
+              actor: viewer,
+              partnerId: viewer.partnerId,
+              mode: viewer.mode,
+              consumerParam: values.consumer ?? "",
+              product,
+              ...issueSeedsFromForm(product, values),
+              now: new Date(),
+              insurerDelayMs: deps.config.INSURER_DELAY_MS,
+            };
+            // A live policy whose premium is paid now is issued only from its confirmation (a test one, or one the checks decline, moves no money).
+            if (viewer.mode === "live") {
+              const priced = await quoteAndIssuePreview(db, input);
+              const step = confirmation(csrf, "policy.issue", priced.reference, priced.productCode, priced.consumerId, priced.premiumKobo);
+              if (priced.status !== "d" && !step.given(values)) return confirmIssue(request, viewer, csrf, values, priced, step.fields);
+            }
+            const policy = await quoteAndIssue(db, input);
+            return redirectTo(request, set, `/portal/policies/${encodeURIComponent(policy.reference)}`);
+          } catch (error) {
+            set.status = 400;
+            return render(request, viewer, csrf, values, error);
+          }
+        },
+        { portal: "partner" },
+      )
+  );
 };

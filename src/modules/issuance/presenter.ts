@@ -1,5 +1,5 @@
 import type { PendingRow } from "../../../views/admin/admin";
-import { POLICY_STATUS_TEXT, waitingFor } from "../../../views/format";
+import { coverPeriod, naira, POLICY_STATUS_TEXT, waitingFor } from "../../../views/format";
 import type { PolicyRow, PolicyView } from "../../../views/policies/policies";
 import type { Config } from "../../core/config";
 import type { CsvValue } from "../../core/csv";
@@ -9,7 +9,7 @@ import { coverDays, watTimestamp } from "../../core/time";
 import type { Database } from "../../db/client";
 import type { ListSource } from "../../portal/list";
 import { fieldLabel, inWords } from "../../portal/words";
-import { allProductCodes, findProduct, productName } from "../../products";
+import { allProductCodes, findProduct, productName, sumInsuredKobo } from "../../products";
 import { certificateFor, certificateUrl, verificationUrl } from "../certificates";
 import { consumerDocumentList, consumerName, consumerNamesOf, findConsumer, profileLines, wireConsumerId } from "../consumers";
 import type { VehicleRegistry } from "../enrichment";
@@ -17,17 +17,29 @@ import { registryAnswer, type VinDecoder, validVin } from "../enrichment";
 import { planNoOfPolicy } from "../financing";
 import type { ServiceFacts } from "../manifest";
 import type { PolicyRecord } from "../policies";
-import { hasCertificate, latestQuote, listPolicies, type PolicyFilters, policyContext, policyFilters, policyFilterValues, storedTerms } from "../policies";
+import {
+  countPolicies,
+  hasCertificate,
+  insuredName,
+  latestQuote,
+  listPolicies,
+  type PolicyFilters,
+  policyContext,
+  policyFilters,
+  policyFilterValues,
+  policyName,
+  storedTerms,
+} from "../policies";
 
 export const productOptions = () => allProductCodes().map((code) => ({ value: code, label: productName(code) }));
 
-/** What every list of policies shows of one: reference, product, the consumer's name (cached lookup), status, premium. */
+/** What every list of policies shows of one: number and reference, product, the insured's name (cached lookup), status, premium. */
 export async function policyLine(db: Database, p: PolicyRecord) {
-  const consumer = await findConsumer(db, p.partnerId, p.consumerId);
   return {
     reference: p.reference,
+    policyNo: p.policyNo,
     productName: productName(p.productCode),
-    consumerName: consumer ? consumerName(consumer.profile) : "—",
+    consumerName: await insuredName(db, p),
     status: p.status,
     premiumKobo: p.premiumKobo,
   };
@@ -53,6 +65,12 @@ export async function policyRows(
   );
 }
 
+/** What approving takes on, for the queue's quick approve and the desk's confirmation: the premium and, where the product has one, the sum insured. */
+function approvalAmounts(policy: PolicyRecord): string {
+  const sumInsured = sumInsuredKobo(policy);
+  return `Premium ${naira(policy.premiumKobo)}${sumInsured === null ? ", no sum insured" : `, sum insured ${naira(sumInsured)}`}`;
+}
+
 /** A row of the operator's approvals queue. */
 export async function pendingRow(db: Database, policy: PolicyRecord, partnerNames: Map<string, string>, href: string): Promise<PendingRow> {
   const consumer = await findConsumer(db, policy.partnerId, policy.consumerId);
@@ -63,14 +81,37 @@ export async function pendingRow(db: Database, policy: PolicyRecord, partnerName
     consumerName: consumer ? consumerName(consumer.profile) : "—",
     productName: productName(policy.productCode),
     premiumKobo: policy.premiumKobo,
+    sumInsuredKobo: sumInsuredKobo(policy),
+    amounts: approvalAmounts(policy),
     createdAt: policy.createdAt,
     href,
     waiting: waitingFor(policy.createdAt, new Date()),
   };
 }
 
-/** The review desk of a pending policy: the consumer as the partner registered them, their documents, a vehicle's checks, and the next policy waiting. */
-export async function reviewDeskView(db: Database, policy: PolicyRecord, base: string, partnerName: string, nextHref: string | undefined) {
+/** What a pending policy insures, in words, first on the review desk: the sum insured, the premium, the cover, then the policy's own lines (goods value, voyage, vehicle…). */
+function riskLines(policy: PolicyRecord): [label: string, value: string][] {
+  const sumInsured = sumInsuredKobo(policy);
+  return [
+    ...(sumInsured === null ? [] : [["Sum insured", naira(sumInsured)] as [string, string]]),
+    ["Premium", naira(policy.premiumKobo)],
+    ["Cover", coverPeriod(policy.coverStart, policy.coverEnd)],
+    ...policy.printed,
+  ];
+}
+
+/**
+ * The review desk of a pending policy: the risk, the consumer as the partner registered them, their
+ * documents, a vehicle's checks, and the next policy waiting.
+ */
+export async function reviewDeskView(
+  db: Database,
+  policy: PolicyRecord,
+  base: string,
+  partnerName: string,
+  consumerHref: string,
+  nextHref: string | undefined,
+) {
   const consumer = await findConsumer(db, policy.partnerId, policy.consumerId);
   const documents = consumer ? await consumerDocumentList(db, consumer.id) : [];
   return {
@@ -78,7 +119,11 @@ export async function reviewDeskView(db: Database, policy: PolicyRecord, base: s
     reference: policy.reference,
     partnerName,
     createdAt: policy.createdAt,
+    productName: productName(policy.productCode),
+    amounts: approvalAmounts(policy),
+    risk: riskLines(policy),
     consumerName: consumer ? consumerName(consumer.profile) : "—",
+    consumerHref,
     consumerLines: consumer ? profileLines(consumer.profile) : [],
     documents: documents.map((d) => ({
       label: fieldLabel(d.field),
@@ -166,14 +211,15 @@ export async function policyView(
   base: string,
   consumerHref: string,
 ): Promise<PolicyView> {
-  const [consumer, changes] = await Promise.all([findConsumer(db, policy.partnerId, policy.consumerId), lifecycle(db, policy, base, new Date())]);
+  const [insured, changes] = await Promise.all([insuredName(db, policy), lifecycle(db, policy, base, new Date())]);
   const product = findProduct(policy.productCode);
   const hosted = hasCertificate(policy) && (policy.mode === "test" || product.family.policy.certificate(product.type).delivery === "hosted");
   return {
+    title: policyName(policy, insured),
     reference: policy.reference,
     productName: productName(policy.productCode),
     productCode: policy.productCode,
-    consumerName: consumer ? consumerName(consumer.profile) : "—",
+    consumerName: insured,
     consumerHref,
     status: policy.status,
     statusNote: policy.statusNote,
@@ -212,7 +258,11 @@ export async function partnerPolicyView(db: Database, config: Config, lifecycle:
   return view;
 }
 
-/** The policies of `scope` (its page at `path`) the query's filters select; a refused filter (a date, a page) gives no rows and its refusal beside its input. */
+/**
+ * The policies of `scope` (its page at `path`) the query's filters select, counted; a refused filter
+ * (a date, a page, a text too long to find) gives no rows and its refusal beside its input. Without a
+ * partner's scope it is the operator's list, with the operator's filters (partner, mode).
+ */
 export const policyList = (
   db: Database,
   scope: { partnerId?: string },
@@ -220,11 +270,16 @@ export const policyList = (
   rows: (items: PolicyRecord[]) => Promise<PolicyRow[]>,
 ): ListSource<Record<string, string>, PolicyFilters, PolicyRecord, PolicyRow> => ({
   path,
-  values: policyFilterValues,
-  filters: (query) => policyFilters(policyFilterValues(query)),
+  values: (query) => policyFilterValues(query, !scope.partnerId),
+  filters: (query) => policyListFilters(scope, query),
   fetch: (filters, paging) => listPolicies(db, scope, filters, paging),
+  count: (filters) => countPolicies(db, scope, filters),
   rows,
 });
+
+/** The filters of a policies list of `scope` (its page, its CSV) as the query gives them: the operator's list has its own (partner, mode). */
+export const policyListFilters = (scope: { partnerId?: string }, query: Record<string, string | undefined>) =>
+  policyFilters(policyFilterValues(query, !scope.partnerId), !scope.partnerId);
 
 /** The certificate of an approved policy as a download. */
 export async function certificateDownload(db: Database, config: Config, policy: PolicyRecord, set: { headers: Record<string, unknown>; status?: unknown }) {

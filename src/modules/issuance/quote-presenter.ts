@@ -1,11 +1,15 @@
-import type { ConsumerChoice } from "../../../views/quotes/quote";
+import { coverPeriod } from "../../../views/format";
+import type { ConfirmStepProps } from "../../../views/portal/confirm";
+import type { ConsumerChoices } from "../../../views/quotes/quote";
 import { CommandError } from "../../core/errors";
 import { normaliseUuid } from "../../core/ids";
+import { formatNaira } from "../../core/money";
 import type { Database } from "../../db/client";
 import { problemOf } from "../../portal/page";
 import { isOnlyMissing } from "../../portal/words";
-import { findProduct, type Product } from "../../products";
+import { findProduct, type Product, productName } from "../../products";
 import { consumerName, findConsumer, listConsumers, wireConsumerId } from "../consumers";
+import type { PolicyRecord } from "../policies";
 import { quoteSeedFromForm } from "../quotes";
 import { productOptions } from "./presenter";
 
@@ -21,15 +25,28 @@ export const productOf = (code: string | undefined): Product | undefined => {
   }
 };
 
-/** The consumers to pick from: the newest hundred, and the one the form names when it is older. */
-async function consumerChoices(db: Database, partnerId: string, consumer: string | undefined): Promise<ConsumerChoice[]> {
-  const recent = (await listConsumers(db, { partnerId }, { limit: 100 })).items;
+/** How many consumers the picker lists: the newest, or the newest a search finds. */
+const CHOICES = 100;
+
+/**
+ * The consumers to pick from, newest first: the newest hundred, or those the search finds (name,
+ * phone as typed, e-mail); and the one the form names when the list does not hold it, so a choice
+ * is never lost.
+ */
+export async function consumerChoices(db: Database, partnerId: string, consumer: string | undefined, search: string | undefined): Promise<ConsumerChoices> {
+  const query = (search ?? "").trim().slice(0, 100);
+  const list = await listConsumers(db, { partnerId, search: query }, { limit: CHOICES });
   const chosenId = consumer ? normaliseUuid(consumer) : null;
-  const chosen = chosenId && !recent.some((c) => c.id === chosenId) ? await findConsumer(db, partnerId, chosenId) : null;
-  return (chosen ? [chosen, ...recent] : recent).map((c) => ({
-    wireId: wireConsumerId(c.id),
-    name: `${consumerName(c.profile) || "(no name)"}${c.profile.eMail ? ` · ${c.profile.eMail}` : ""}`,
-  }));
+  const chosen = chosenId && !list.items.some((c) => c.id === chosenId) ? await findConsumer(db, partnerId, chosenId) : null;
+  return {
+    search: query,
+    options: (chosen ? [chosen, ...list.items] : list.items).map((c) => ({
+      wireId: wireConsumerId(c.id),
+      name: `${consumerName(c.profile) || "(no name)"}${c.profile.phoneNo ? ` · ${c.profile.phoneNo}` : ""}${c.profile.eMail ? ` · ${c.profile.eMail}` : ""}`,
+    })),
+    found: list.items.length,
+    more: list.nextCursor !== null,
+  };
 }
 
 /** What the quote-and-issue page shows for these form values, beside the premium, the problem and the viewer. */
@@ -45,7 +62,7 @@ export async function quotePageView(db: Database, partnerId: string, values: For
     quoteEntries: forms?.quote ?? [],
     policyEntries: forms?.policy.filter((e) => !quotePaths.has(e.path)) ?? [],
     values: { id: crypto.randomUUID(), ...values },
-    consumers: await consumerChoices(db, partnerId, values.consumer),
+    consumers: await consumerChoices(db, partnerId, values.consumer, values.q),
   };
 }
 
@@ -60,4 +77,35 @@ export function premiumPreview(values: FormValues) {
     if (error instanceof CommandError && isOnlyMissing(error.message)) return undefined;
     return { problem: problemOf(error) };
   }
+}
+
+/** What happens after a live policy's premium is paid, by how it is decided. */
+const AFTER_PAYMENT: Record<"a" | "insurer" | "review", string> = {
+  a: "The policy is approved at once and its certificate issued.",
+  insurer: "The policy goes to the insurer, who decides it; if it is declined, the premium comes back to your wallet.",
+  review: "The policy waits for the insurer's staff to review it; if it is declined, the premium comes back to your wallet.",
+};
+
+/**
+ * The confirmation of a live policy before it is issued and paid: the product, the insured, the
+ * cover and the premium taken from the wallet, with the balance before and after.
+ */
+export function issueStep(policy: PolicyRecord, insured: string, balanceKobo: number): Pick<ConfirmStepProps, "heading" | "lines" | "consequences" | "button"> {
+  const product = productName(policy.productCode);
+  return {
+    heading: `Issue a live policy for ${insured}?`,
+    lines: [
+      ["Product", product],
+      ["Insured", insured],
+      ["Transaction reference", policy.reference],
+      ["Cover", coverPeriod(policy.coverStart, policy.coverEnd)],
+      ["Premium", formatNaira(policy.premiumKobo)],
+      ["Wallet balance", `${formatNaira(balanceKobo)} now, ${formatNaira(balanceKobo - policy.premiumKobo)} after`],
+    ],
+    consequences: [
+      `${formatNaira(policy.premiumKobo)} is taken from your wallet now: this is a live policy, billed.`,
+      AFTER_PAYMENT[policy.status === "a" ? "a" : policy.route === "insurer" ? "insurer" : "review"],
+    ],
+    button: `Issue and pay ${formatNaira(policy.premiumKobo)}`,
+  };
 }

@@ -10,7 +10,6 @@ import type { AppDeps } from "../../http/context";
 import { notFound, type ResponseSet, redirectTo } from "../../portal/kit";
 import { formValues, page, problemOf, typedValue } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
-import { inWords } from "../../portal/words";
 import { CANCELLATION_REASONS, type CancellationReason } from "../../products/cancellation";
 import type { PolicyRecord } from "../policies";
 import { endorsementsOf, findPolicyByReference, policiesByIds } from "../policies";
@@ -18,7 +17,17 @@ import { cancelPolicy } from "./cancellation";
 import type { Canceller } from "./changes";
 import { decideEndorsement, endorsePolicy } from "./endorsements";
 import { typedEffectiveDate } from "./model";
-import { cancelFormView, changeDecisionView, changeFormView, changeReferenceOf, refundPreview, reinstateView, renewView, requestedChanges } from "./presenter";
+import {
+  cancelFormView,
+  changeDecisionView,
+  changeFormView,
+  changeReferenceOf,
+  refundPreview,
+  refusalText,
+  reinstateView,
+  renewView,
+  requestedChanges,
+} from "./presenter";
 import { reinstatePolicy } from "./reinstatement";
 import { renewPolicy } from "./renewal";
 
@@ -102,7 +111,7 @@ function confirmationPages(db: Database, surface: Surface) {
     const policy = await surface.find(db, viewer, keyOf(params));
     if (!policy) return page(request, shell(viewer, csrf, "Not found"), notFound(set, NO_POLICY));
     const view = await change.view(db, surface.canceller(viewer), policy, surface.base(policy), csrf, new Date(), problem?.(policy));
-    return page(request, shell(viewer, csrf, `${change.verb} policy ${policy.reference}`), <ConfirmChange {...view} />);
+    return page(request, shell(viewer, csrf, `${change.verb} policy ${view.policyName}`), <ConfirmChange {...view} />);
   };
   return {
     show: (change: ConfirmedChange, ctx: PageContext) => respond(change, ctx),
@@ -115,7 +124,7 @@ function confirmationPages(db: Database, surface: Surface) {
       } catch (error) {
         if (!(error instanceof CommandError)) throw error;
         ctx.set.status = error.status;
-        return respond(change, ctx, () => inWords(error.message));
+        return respond(change, ctx, () => refusalText(error));
       }
     },
   };
@@ -135,7 +144,7 @@ function cancellationPages(deps: AppDeps, surface: Surface) {
         const policy = await surface.find(db, viewer, keyOf(params));
         if (!policy) return page(request, shell(viewer, csrf, "Not found"), notFound(set, NO_POLICY));
         const form = await cancelFormView(db, surface.canceller(viewer), policy, surface.base(policy), { csrf, values: {} }, new Date());
-        return page(request, shell(viewer, csrf, `Cancel policy ${policy.reference}`), <CancelForm {...form} />);
+        return page(request, shell(viewer, csrf, `Cancel policy ${form.policyName}`), <CancelForm {...form} />);
       },
       { portal: surface.access },
     )
@@ -159,9 +168,9 @@ function cancellationPages(deps: AppDeps, surface: Surface) {
         const policy = await surface.find(db, viewer, keyOf(params));
         if (!policy) return page(request, shell(viewer, csrf, "Not found"), notFound(set, NO_POLICY));
         const decision = surface.access === "admin" ? await changeDecisionView(db, policy, surface.base(policy), csrf) : null;
-        if (decision) return page(request, shell(viewer, csrf, `Change to policy ${policy.reference}`), <ChangeDecision {...decision} />);
+        if (decision) return page(request, shell(viewer, csrf, `Change to policy ${decision.policyName}`), <ChangeDecision {...decision} />);
         const form = await changeFormView(db, surface.canceller(viewer), policy, surface.base(policy), { csrf }, new Date());
-        return page(request, shell(viewer, csrf, `Change policy ${policy.reference}`), <ChangeForm {...form} />);
+        return page(request, shell(viewer, csrf, `Change policy ${form.policyName}`), <ChangeForm {...form} />);
       },
       { portal: surface.access },
     )
@@ -191,7 +200,7 @@ function cancellationPages(deps: AppDeps, surface: Surface) {
         }
         const form = await changeFormView(db, canceller, policy, surface.base(policy), { csrf, values, problem, preview: true }, now);
         if (form.problem || form.refusal) set.status = 400;
-        return page(request, shell(viewer, csrf, `Change policy ${policy.reference}`), <ChangeForm {...form} />);
+        return page(request, shell(viewer, csrf, `Change policy ${form.policyName}`), <ChangeForm {...form} />);
       },
       { portal: surface.access },
     )
@@ -213,7 +222,7 @@ function cancellationPages(deps: AppDeps, surface: Surface) {
         } catch (error) {
           set.status = error instanceof CommandError ? error.status : 500;
           const form = await cancelFormView(db, canceller, policy, surface.base(policy), { csrf, values, problem: problemOf(error) }, now);
-          return page(request, shell(viewer, csrf, `Cancel policy ${policy.reference}`), <CancelForm {...form} />);
+          return page(request, shell(viewer, csrf, `Cancel policy ${form.policyName}`), <CancelForm {...form} />);
         }
       },
       { portal: surface.access },
@@ -242,7 +251,7 @@ function changeDecisionPages(deps: AppDeps) {
       set.status = error instanceof CommandError ? error.status : 500;
       const view = await changeDecisionView(db, policy, admin.base(policy), csrf, problemOf(error));
       if (!view) return redirectTo(request, set, admin.base(policy));
-      return page(request, { title: `Change to policy ${policy.reference}`, active: admin.active, viewer, csrf }, <ChangeDecision {...view} />);
+      return page(request, { title: `Change to policy ${view.policyName}`, active: admin.active, viewer, csrf }, <ChangeDecision {...view} />);
     }
   };
   return new Elysia({ name: "admin-change-decisions" })

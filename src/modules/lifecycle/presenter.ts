@@ -1,4 +1,4 @@
-import { coverPeriod, dateTime, day } from "../../../views/format";
+import { coverPeriod, dateTime, day, gapDays, noteText } from "../../../views/format";
 import type { CancelFormProps, RefundPreview } from "../../../views/lifecycle/cancel";
 import type { ChangeDecisionProps, ChangeFormProps, ChangeRow } from "../../../views/lifecycle/change";
 import type { ConfirmChangeProps } from "../../../views/lifecycle/confirm";
@@ -16,13 +16,14 @@ import { CANCELLATION_REASON_TEXT, claimsAfterCancellation } from "../../product
 import { seedFromForm } from "../../products/forms";
 import { watToday } from "../../products/policy-helpers";
 import type { FormField } from "../../products/types";
+import { partnerNames } from "../partners";
 import type { FactChange, PolicyRecord } from "../policies";
-import { type CancellationRecord, cancellationOf, type EndorsementRecord, endorsementsOf } from "../policies";
+import { type CancellationRecord, cancellationOf, type EndorsementRecord, endorsementsOf, policyTitle } from "../policies";
 import { type CancellationTerms, quoteCancellation } from "./cancellation";
 import type { Canceller } from "./changes";
 import { checkChangeable, endorsableFields, quoteEndorsement } from "./endorsements";
 import { typedEffectiveDate } from "./model";
-import { assessReinstatement, reinstatable } from "./reinstatement";
+import { assessReinstatement, REINSTATEMENT_WINDOW_DAYS, reinstatable } from "./reinstatement";
 import { quoteRenewal, renewable, renewalLinks } from "./renewal";
 
 /**
@@ -31,6 +32,9 @@ import { quoteRenewal, renewable, renewalLinks } from "./renewal";
  * one for a new form, or a post without one.
  */
 export const changeReferenceOf = (values?: Record<string, string | undefined>): string => normaliseUuid(values?.id) ?? newId();
+
+/** A refusal on these pages in people's words, its dates as every date on the page ("until 27 Dec 2026"). */
+export const refusalText = (error: CommandError) => noteText(inWords(error.message));
 
 /** Whose wallet the refund goes to, in the viewer's words. */
 const walletOf = (canceller: Canceller) => (canceller.kind === "partner" ? "your wallet" : "the partner's wallet");
@@ -64,8 +68,21 @@ export async function refundPreview(
     return { preview: previewOf(policy, terms, canceller, now) };
   } catch (error) {
     if (!(error instanceof CommandError)) throw error;
-    return { problem: inWords(error.message) };
+    return { problem: refusalText(error) };
   }
+}
+
+/**
+ * What the confirmation of a cancellation says: the cover stops, who is told (the partner's staff
+ * read "your systems", the operator the partner's name), and that it is not final: it can be
+ * reinstated within the window, what came back paid back.
+ */
+async function cancelConsequence(db: Database, canceller: Canceller, policy: PolicyRecord): Promise<string> {
+  const whose = canceller.kind === "partner" ? "your" : `${(await partnerNames(db, [policy.partnerId])).get(policy.partnerId) ?? "the partner"}'s`;
+  return (
+    `The cover stops from the first day without cover, and ${whose} systems are told at once. ` +
+    `It can be reinstated within ${REINSTATEMENT_WINDOW_DAYS} days of that day, by paying back what came back.`
+  );
 }
 
 const REASON_OPTIONS = (canceller: Canceller) =>
@@ -85,10 +102,11 @@ export async function cancelFormView(
   const effectiveDate = form.values.effectiveDate?.trim() || undefined;
   const { preview } = await refundPreview(db, canceller, policy, effectiveDate, now);
   return {
-    reference: policy.reference,
+    policyName: await policyTitle(db, policy),
     changeReference: changeReferenceOf(form.values),
     productName: productName(policy.productCode),
     backHref: base,
+    consequence: await cancelConsequence(db, canceller, policy),
     action: `${base}/cancel`,
     previewHref: `${base}/cancel/refund`,
     reasons: REASON_OPTIONS(canceller),
@@ -117,6 +135,7 @@ function cancellationSummary(policy: PolicyRecord, cancellation: CancellationRec
 
 /** The confirmation page of a change (`verb`) to `policy` at `base`: its lines, or why it cannot be made (a refusal in words). */
 async function confirmationOf(
+  db: Database,
   verb: "Reinstate" | "Renew",
   policy: PolicyRecord,
   base: string,
@@ -126,7 +145,7 @@ async function confirmationOf(
 ): Promise<ConfirmChangeProps> {
   const shell = {
     verb,
-    reference: policy.reference,
+    policyName: await policyTitle(db, policy),
     changeReference: changeReferenceOf(),
     productName: productName(policy.productCode),
     backHref: base,
@@ -137,13 +156,13 @@ async function confirmationOf(
     return { ...shell, ...(await assess()), problem };
   } catch (error) {
     if (!(error instanceof CommandError)) throw error;
-    return { ...shell, lines: [], consequence: "", problem: problem ?? inWords(error.message) };
+    return { ...shell, lines: [], consequence: "", problem: problem ?? refusalText(error) };
   }
 }
 
 /** The reinstatement page of `policy`: what is paid back and the gap it leaves, or why it cannot be. */
 export function reinstateView(db: Database, canceller: Canceller, policy: PolicyRecord, base: string, csrf: string, now: Date, problem?: string) {
-  return confirmationOf("Reinstate", policy, base, csrf, problem, async () => {
+  return confirmationOf(db, "Reinstate", policy, base, csrf, problem, async () => {
     const { plan, owedKobo, gap } = await assessReinstatement(db, policy, now);
     // A lapsed policy's missed installments are the consumer's to pay: recorded on the plan, not taken from the wallet.
     const owed = plan
@@ -156,7 +175,7 @@ export function reinstateView(db: Database, canceller: Canceller, policy: Policy
         [plan ? "To pay" : "To pay back", owed],
         [
           "Gap in cover",
-          gap ? `No cover from ${day(gap.from)} to ${day(gap.to)}: claims for incidents then are refused.` : "None: the cancellation had not taken effect yet.",
+          gap ? `No cover ${gapDays(gap.from, gap.to)}: claims for incidents then are refused.` : "None: the cancellation had not taken effect yet.",
         ],
       ],
       consequence: owed,
@@ -182,7 +201,7 @@ export function renewView(
   insurerDelayMs: number,
   problem?: string,
 ) {
-  return confirmationOf("Renew", policy, base, csrf, problem, async () => {
+  return confirmationOf(db, "Renew", policy, base, csrf, problem, async () => {
     const { renewal } = await quoteRenewal(db, canceller, { policyId: policy.id }, now, insurerDelayMs);
     const premium =
       policy.mode === "test"
@@ -191,7 +210,7 @@ export function renewView(
     return {
       lines: [
         ["New premium", premium],
-        ["Cover", coverPeriod(renewal.coverStart, renewal.coverEnd)],
+        ["Cover period", coverPeriod(renewal.coverStart, renewal.coverEnd)],
         ["Decision", policy.mode === "test" ? DECISION_TEXT.test : DECISION_TEXT[renewal.route]],
       ],
       consequence: premium,
@@ -284,7 +303,7 @@ export async function changeFormView(
   now: Date,
 ): Promise<ChangeFormProps> {
   const shell = {
-    reference: policy.reference,
+    policyName: await policyTitle(db, policy),
     changeReference: changeReferenceOf(form.values),
     productName: productName(policy.productCode),
     backHref: base,
@@ -298,7 +317,7 @@ export async function changeFormView(
     await checkChangeable(db, policy, now);
   } catch (error) {
     if (!(error instanceof CommandError)) throw error;
-    return { ...shell, refusal: inWords(error.message) };
+    return { ...shell, refusal: refusalText(error) };
   }
   if (!form.preview || form.problem) return shell;
   try {
@@ -332,7 +351,7 @@ export async function changeDecisionView(
   const pending = (await endorsementsOf(db, policy.id)).filter((e) => e.status === "pending");
   if (!pending.length) return null;
   return {
-    reference: policy.reference,
+    policyName: await policyTitle(db, policy),
     productName: productName(policy.productCode),
     backHref: base,
     approveAction: `${base}/change/approve`,

@@ -29,7 +29,7 @@ export interface ReinstatementOutcome {
 }
 
 /** How long after a cancellation took effect the policy may be put back in force. */
-const REINSTATEMENT_WINDOW_DAYS = 30;
+export const REINSTATEMENT_WINDOW_DAYS = 30;
 
 /** What reinstating a policy undoes: its cancellation, or the lapse of its financing plan (whose missed installments are paid). */
 type Reinstated = { cancellation: CancellationRecord; plan?: never } | { cancellation?: never; plan: LapsedPlan };

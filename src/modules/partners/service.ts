@@ -96,6 +96,21 @@ export async function listPartners(db: Database) {
   }));
 }
 
+/** One account as the operator's pages show it, or null when there is none. */
+export async function findPartner(db: Database, partnerId: string) {
+  const [row] = await db.select().from(partners).where(eq(partners.id, partnerId));
+  return row ?? null;
+}
+
+/**
+ * The partners the operator's lists and pickers offer, by name: every account but the operator's own
+ * (`isAdmin`, whose sign-ins are the administrators), which is no partner to pick or to look after.
+ */
+export async function partnerChoices(db: Database): Promise<{ value: string; label: string }[]> {
+  const rows = await db.select({ value: partners.id, label: partners.name }).from(partners).where(eq(partners.isAdmin, false));
+  return rows.sort((a, b) => a.label.localeCompare(b.label));
+}
+
 /** Partner names by id: of these partners (a page of an administrators' list), or of every partner. */
 export async function partnerNames(db: Database, partnerIds?: string[]): Promise<Map<string, string>> {
   const ids = partnerIds && [...new Set(partnerIds)];

@@ -2,12 +2,22 @@
 export { insureSeedVariants } from "./insure-seeds";
 export { createdWithin, insureSeed, listSeed, policyFieldsSeed, policyFilters, policyFilterValues, reviewForm, reviewSeed, webHookUrl } from "./model";
 export { normaliseReference, transactionReference } from "./reference";
-export { awaitingRegistry, type FactChange, POLICY_STATUSES, type PolicyStatus, policies, policyCancellations, policyEndorsements } from "./schema";
+export {
+  awaitingRegistry,
+  type FactChange,
+  POLICY_STATUSES,
+  type PolicyStatus,
+  policies,
+  policyCancellations,
+  policyEndorsements,
+  policyPlate,
+} from "./schema";
 export {
   addressConditions,
   type CancellationRecord,
   cancellationOf,
   consumerIdFrom,
+  countPolicies,
   type EndorsementRecord,
   endorsementsOf,
   findPolicy,
@@ -15,6 +25,7 @@ export {
   findPolicyByNumber,
   findPolicyByReference,
   hasCertificate,
+  insuredName,
   latestQuote,
   listPolicies,
   newPolicyNumber,
@@ -25,6 +36,9 @@ export {
   policiesByIds,
   policyContext,
   policyHeading,
+  policyName,
+  policyTextMatch,
+  policyTitle,
   requirePolicyMode,
   resentFacts,
   statusEvent,

@@ -1,12 +1,13 @@
 /** The policies' wire seeds (the insure, appr and list commands) and the portal's forms (the list's filters, the operator's review). */
 import { z } from "zod";
+import { CommandError } from "../../core/errors";
 import { normaliseUuid } from "../../core/ids";
 import { pageSeed, withDayFilter } from "../../core/pagination";
 import { parseWith } from "../../core/validation";
 import { allProductCodes } from "../../products";
 import { watMidnight } from "../../products/policy-helpers";
 import { POLICY_STATUSES } from "./schema";
-import type { PolicyFilters } from "./service";
+import { FIND_MAX_LENGTH, type PolicyFilters } from "./service";
 
 /** What a policy is issued from beside its product: the reference, the duration and the product's facts (addtnlFact is the product's to validate). */
 export const policyFieldsSeed = z.strictObject({
@@ -62,30 +63,55 @@ const EXPIRING_WITHIN = ["30", "7"];
 /** The list commands' own day filter, so a date the portal is given is refused in the same words. */
 const dayFilter = withDayFilter(z.object({}));
 
+/** The operator's mode choices beside the default, live business ("all": live and test). */
+const MODES = ["test", "all"];
+
 /**
  * The portal list's filters from a query string, as typed: a choice the page's selects never offer
- * is dropped; the dates are kept, to be shown with their refusal (policyFilters).
+ * is dropped; the dates and the text to find are kept, to be shown with their refusal
+ * (policyFilters). The operator's list also reads a partner and a mode.
  */
-export function policyFilterValues(query: Record<string, string | undefined>): Record<string, string> {
+export function policyFilterValues(query: Record<string, string | undefined>, operator = false): Record<string, string> {
   const values: Record<string, string> = {};
+  if (query.q?.trim()) values.q = query.q.trim();
   if (query.status && (POLICY_STATUSES as readonly string[]).includes(query.status)) values.status = query.status;
   if (query.product && allProductCodes().includes(query.product)) values.product = query.product;
   if (query.from?.trim()) values.from = query.from.trim();
   if (query.to?.trim()) values.to = query.to.trim();
   if (query.expiring && EXPIRING_WITHIN.includes(query.expiring)) values.expiring = query.expiring;
   if (query.consumer && normaliseUuid(query.consumer)) values.consumer = query.consumer;
+  if (operator && query.partner && normaliseUuid(query.partner)) values.partner = query.partner;
+  if (operator && query.mode && MODES.includes(query.mode)) values.mode = query.mode;
+  // One consumer's policies are their history, test and live alike, unless a mode is chosen.
+  else if (operator && values.consumer) values.mode = "all";
   return values;
 }
 
-/** The policies the list's values select; a date the list commands refuse is refused here in their words (400, naming from or to). */
-export function policyFilters(values: Record<string, string>, now = new Date()): PolicyFilters {
+/**
+ * The policies the list's values select; a date the list commands refuse is refused here in their
+ * words (400, naming from or to), a text too long to be anything "Find" looks for beside its box.
+ * With `operator`, live business unless the mode says otherwise.
+ */
+export function policyFilters(values: Record<string, string>, operator = false, now = new Date()): PolicyFilters {
   const { from, to } = parseWith(dayFilter, { from: values.from, to: values.to });
+  if ((values.q?.length ?? 0) > FIND_MAX_LENGTH)
+    throw new CommandError(400, `Find takes at most ${FIND_MAX_LENGTH} characters: a policy number, a name, a phone, a plate or an IMEI`, "q");
   const consumerId = values.consumer ? normaliseUuid(values.consumer) : undefined;
+  const partnerId = values.partner ? normaliseUuid(values.partner) : undefined;
   return {
     ...(consumerId ? { consumerId } : {}),
+    ...(partnerId ? { partnerId } : {}),
+    ...(values.q ? { text: values.q } : {}),
+    ...(operator ? { mode: operatorMode(values) } : {}),
     status: values.status as PolicyFilters["status"],
     productCode: values.product,
     ...createdWithin(from, to),
     ...(values.expiring ? { coverEndsBy: { now, by: new Date(now.getTime() + Number(values.expiring) * 86_400_000) } } : {}),
   };
+}
+
+/** The operator's mode: live business by default, so specimens never sit among it unasked. */
+function operatorMode(values: Record<string, string>): PolicyFilters["mode"] {
+  if (values.mode === "test") return "test";
+  return values.mode === "all" ? undefined : "live";
 }

@@ -20,6 +20,9 @@ export function awaitingRegistry(t: { status: AnyPgColumn; registryPublishedAt: 
   return sql`${t.status} in ('a', 'c') and ${t.registryPublishedAt} is null and ${inArray(t.productCode, vehicleRegistryProductCodes())}`.inlineParams();
 }
 
+/** A vehicle policy's plate (facts.rgstrtId, stored uppercase without spaces): written once for its index, "Find" (policyTextMatch) and the search. */
+export const policyPlate = (t: { facts: AnyPgColumn }): SQL => sql`(${t.facts}->>'rgstrtId')`;
+
 export const policies = pgTable(
   "policies",
   {
@@ -80,6 +83,8 @@ export const policies = pgTable(
     // DESC NULLS FIRST is what ORDER BY … DESC means, so newest-first keyset pages read these in order.
     index("policies_partner_created_idx").on(t.partnerId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("policies_created_idx").on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    // A consumer's policies, newest first ("Find" by the insured's name or phone, a consumer's page).
+    index("policies_consumer_created_idx").on(t.consumerId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("policies_underwrite_idx").on(t.underwriteAt).where(sql`${t.status} = 'p' and ${t.underwriteAt} is not null`),
     index("policies_pending_idx").on(t.createdAt).where(sql`${t.status} = 'p'`),
     // The publication job's queue, oldest change first.
@@ -87,6 +92,11 @@ export const policies = pgTable(
     // Active policies by the end of their cover: the expiry job's queue.
     index("policies_active_cover_end_idx").on(t.coverEnd).where(sql`${t.status} = 'a'`),
     index("policies_device_idx").on(t.deviceId).where(sql`${t.deviceId} is not null`),
+    // A reference across every partner and a consumer's policies newest first (the search, "Find").
+    index("policies_reference_idx").on(t.reference),
+    index("policies_plate_idx")
+      .on(policyPlate(t))
+      .where(sql`${policyPlate(t)} is not null`),
     // One renewal of a policy at a time: a declined renewal leaves room for another.
     uniqueIndex("policies_renews_idx").on(t.renewsPolicyId).where(sql`${t.renewsPolicyId} is not null and ${t.status} <> 'd'`),
   ],

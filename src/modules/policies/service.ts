@@ -1,16 +1,19 @@
 import { randomBytes } from "node:crypto";
-import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, lte, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, lte, or, type Placeholder, type SQL, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import { CommandError } from "../../core/errors";
 import { normaliseUuid } from "../../core/ids";
 import { decodeCursor, encodeCursor, type Page } from "../../core/pagination";
+import { nigerianPhone } from "../../core/validation";
 import type { Database, Executor } from "../../db/client";
 import { afterPosition } from "../../db/keyset";
 import { preparedByShape, preparedQuery } from "../../db/prepared";
-import { findProduct, type Product } from "../../products";
+import { findProduct, type Product, productName } from "../../products";
 import type { PolicyContext, PolicyTerms, QuoteOnFile } from "../../products/types";
 import type { ConsumerRecord } from "../consumers";
+import { consumerName, consumerNameWords, consumerPhone, consumers, findConsumer } from "../consumers";
 import { quotes } from "../quotes";
-import { type PolicyStatus, policies, policyCancellations, policyEndorsements } from "./schema";
+import { type PolicyStatus, policies, policyCancellations, policyEndorsements, policyPlate } from "./schema";
 import type { Mode, PolicyRecord } from "./types";
 
 /*
@@ -187,12 +190,83 @@ export async function findPolicyByCertificateToken(db: Executor, token: string):
   return row ?? null;
 }
 
+/** What "Find" looks for in a typed text, each kind of identifier as it is stored; null where the text cannot be one. */
+interface FindKeys {
+  /** POL-VHCL-2026-…, in any case, spaces dropped. */
+  policyNo: string | null;
+  /** A phone's IMEI (15 digits, spaces and dashes dropped) and a laptop's serial number, as stored in device_id. */
+  imei: string | null;
+  serial: string | null;
+  /** A plate with or without spaces or hyphens, as stored: uppercase letters and digits. */
+  plate: string | null;
+  /** A Nigerian phone as people write it ("0803 123 4567", "08031234567", "8031234567", "+234…"), as stored. */
+  phone: string | null;
+  /** The words of a name, each a prefix ("ada oka" finds Adaeze Okafor), as a tsquery; null for text with a digit or no word. */
+  nameWords: string | null;
+}
+
+/** The longest text "Find" takes: more is no identifier (policyFilters refuses it). */
+export const FIND_MAX_LENGTH = 100;
+
+function findKeys(typed: string): FindKeys {
+  const text = typed.trim().slice(0, FIND_MAX_LENGTH);
+  const upper = text.toUpperCase();
+  const spaceless = upper.replace(/\s+/g, "");
+  const compact = spaceless.replace(/[-.]/g, "");
+  const phone = nigerianPhone(text);
+  // A name is words of letters: text with a digit is a number, a plate or a phone, and one letter (an initial) would match a large part of the book.
+  const words = /\d/.test(text) ? [] : (text.toLowerCase().match(/\p{L}+/gu) ?? []).filter((word) => word.length > 1).slice(0, 8);
+  return {
+    policyNo: spaceless || null,
+    imei: /^\d{15}$/.test(compact) ? `imei:${compact}` : null,
+    serial: /^[A-Z0-9](?:[A-Z0-9-]*[A-Z0-9])?$/.test(spaceless) ? `serial:${spaceless}` : null,
+    plate: /^[A-Z0-9]{3,10}$/.test(compact) ? compact : null,
+    phone: /^\+[1-9]\d{6,14}$/.test(phone) ? phone : /^[1-9]\d{9}$/.test(phone) ? `+234${phone}` : null,
+    nameWords: words.length ? words.map((word) => `${word}:*`).join(" & ") : null,
+  };
+}
+
+type FindValues = { [K in keyof FindKeys]: FindKeys[K] | Placeholder };
+
+/**
+ * The policies whose number, device, plate or insured (name or phone) the keys name, as one
+ * condition on `policies`: each kind read through its own index (the policy number's, the
+ * device's, the plate's; the consumers' phone and name words, then their policies by consumer),
+ * the ids gathered, so a large book is never scanned. A null key matches nothing.
+ */
+function findCondition(keys: FindValues): SQL {
+  const found = alias(policies, "found");
+  const holder = alias(consumers, "holder");
+  // In a template an alias names itself only: its table is written out for FROM.
+  const policiesFound = sql`${policies} as "found"`;
+  return sql`${policies.id} in (
+    select ${found.id} from ${policiesFound} where ${found.policyNo} = ${keys.policyNo}
+    union all select ${found.id} from ${policiesFound} where ${found.deviceId} = ${keys.imei}
+    union all select ${found.id} from ${policiesFound} where ${found.deviceId} = ${keys.serial}
+    union all select ${found.id} from ${policiesFound} where ${policyPlate(found)} = ${keys.plate}
+    union all select ${found.id} from ${policiesFound} where ${found.consumerId} in (
+      select ${holder.id} from ${consumers} as "holder"
+      where ${consumerPhone(holder)} = ${keys.phone} or ${consumerNameWords(holder)} @@ to_tsquery('simple', ${keys.nameWords})))`;
+}
+
+/**
+ * The policies a typed text finds: by policy number, the insured's name (words, each a prefix) or
+ * phone as typed, a plate with or without spaces, an IMEI or serial number. A condition on
+ * `policies` for any query of them (the lists' "Find", a search across the portal).
+ */
+export const policyTextMatch = (q: string): SQL => findCondition(findKeys(q));
+
 export interface PolicyFilters {
   status?: PolicyStatus;
   /** How live policies are decided: `manual` is the administrators' approval queue. */
   route?: "insurer" | "approve" | "manual";
   consumerId?: string;
   productCode?: string;
+  /** One partner's (the operator's lists; a partner's own are its scope). */
+  partnerId?: string;
+  mode?: Mode;
+  /** What "Find" was given (policyTextMatch). */
+  text?: string;
   /** Created on or after / before this instant. */
   from?: Date;
   to?: Date;
@@ -204,8 +278,10 @@ const placeholder = sql.placeholder;
 /** An instant as a placeholder: given as ISO text (postgres.js does not bind a Date in a prepared query's placeholder). */
 const instant = (key: string) => sql`${placeholder(key)}::timestamptz`;
 
-/** A page of policies for each combination of filters, prepared once (src/db/prepared.ts). */
-const policyPage = preparedByShape("list_policies", (db, has, name) => {
+const FIND_KEYS = ["policyNo", "imei", "serial", "plate", "phone", "nameWords"] as const satisfies readonly (keyof FindKeys)[];
+
+/** The conditions of a list of policies for the values present, each a placeholder named as its key. */
+function listConditions(has: ReadonlySet<string>): SQL[] {
   const conditions: SQL[] = [];
   for (const [key, column] of [
     ["partnerId", policies.partnerId],
@@ -213,12 +289,38 @@ const policyPage = preparedByShape("list_policies", (db, has, name) => {
     ["route", policies.route],
     ["consumerId", policies.consumerId],
     ["productCode", policies.productCode],
+    ["mode", policies.mode],
   ] as const)
     if (has.has(key)) conditions.push(eq(column, placeholder(key)));
   if (has.has("from")) conditions.push(gte(policies.createdAt, instant("from")));
   if (has.has("to")) conditions.push(lt(policies.createdAt, instant("to")));
   if (has.has("coverEndsAfter"))
     conditions.push(eq(policies.status, "a"), gt(policies.coverEnd, instant("coverEndsAfter")), lte(policies.coverEnd, instant("coverEndsBy")));
+  if (has.has("find")) conditions.push(findCondition(Object.fromEntries(FIND_KEYS.map((key) => [key, placeholder(key)])) as FindValues));
+  return conditions;
+}
+
+/** The values of a list's placeholders: undefined leaves a condition out, a null find key matches nothing. */
+function listValues(scope: { partnerId?: string }, filters: PolicyFilters): Record<string, unknown> {
+  const find = filters.text?.trim() ? { find: true, ...findKeys(filters.text) } : {};
+  return {
+    partnerId: scope.partnerId ?? filters.partnerId,
+    status: filters.status,
+    route: filters.route,
+    consumerId: filters.consumerId,
+    productCode: filters.productCode,
+    mode: filters.mode,
+    from: filters.from?.toISOString(),
+    to: filters.to?.toISOString(),
+    coverEndsAfter: filters.coverEndsBy?.now.toISOString(),
+    coverEndsBy: filters.coverEndsBy?.by.toISOString(),
+    ...find,
+  };
+}
+
+/** A page of policies for each combination of filters, prepared once (src/db/prepared.ts). */
+const policyPage = preparedByShape("list_policies", (db, has, name) => {
+  const conditions = listConditions(has);
   if (has.has("cursorAt")) conditions.push(afterPosition(policies.createdAt, policies.id, instant("cursorAt"), placeholder("cursorId")));
   return db
     .select()
@@ -238,15 +340,7 @@ export async function listPolicies(
 ): Promise<Page<PolicyRecord>> {
   const cursor = page.cursor ? decodeCursor(page.cursor) : undefined;
   const rows: PolicyRecord[] = await policyPage(db, {
-    partnerId: scope.partnerId,
-    status: filters.status,
-    route: filters.route,
-    consumerId: filters.consumerId,
-    productCode: filters.productCode,
-    from: filters.from?.toISOString(),
-    to: filters.to?.toISOString(),
-    coverEndsAfter: filters.coverEndsBy?.now.toISOString(),
-    coverEndsBy: filters.coverEndsBy?.by.toISOString(),
+    ...listValues(scope, filters),
     cursorAt: cursor?.at.toISOString(),
     cursorId: cursor?.id,
     limit: page.limit + 1,
@@ -255,6 +349,43 @@ export async function listPolicies(
   const last = items.at(-1);
   return { items, nextCursor: rows.length > page.limit && last ? encodeCursor(last.createdAt, last.id) : null };
 }
+
+/** Counted up to this many: a count of a whole book would read every row for a number nobody needs exactly. */
+const POLICY_COUNT_LIMIT = 10_000;
+
+const policyCount = preparedByShape("count_policies", (db, has, name) =>
+  db
+    .select({ n: count() })
+    .from(
+      db
+        .select({ one: sql`1`.as("one") })
+        .from(policies)
+        .where(and(...listConditions(has)))
+        .limit(placeholder("limit"))
+        .as("matching"),
+    )
+    .prepare(name),
+);
+
+/** How many policies the filters select, up to POLICY_COUNT_LIMIT; `more` when there are more than that. */
+export async function countPolicies(db: Database, scope: { partnerId?: string }, filters: PolicyFilters): Promise<{ count: number; more: boolean }> {
+  const [row] = await policyCount(db, { ...listValues(scope, filters), limit: POLICY_COUNT_LIMIT + 1 });
+  const n = Number(row?.n ?? 0);
+  return { count: Math.min(n, POLICY_COUNT_LIMIT), more: n > POLICY_COUNT_LIMIT };
+}
+
+/** How pages name a policy: its number (before it has one, its product) and whose it is, "POL-VHCL-2026-7KX2… (Adaeze Okafor)". */
+export const policyName = (policy: Pick<PolicyRecord, "policyNo" | "productCode">, insured: string) =>
+  `${policy.policyNo ?? productName(policy.productCode)} (${insured})`;
+
+/** The insured's name as pages show it (a cached lookup). */
+export async function insuredName(db: Database, policy: Pick<PolicyRecord, "partnerId" | "consumerId">): Promise<string> {
+  const consumer = await findConsumer(db, policy.partnerId, policy.consumerId);
+  return consumer ? consumerName(consumer.profile) : "—";
+}
+
+/** policyName, the insured's name looked up. */
+export const policyTitle = async (db: Database, policy: PolicyRecord) => policyName(policy, await insuredName(db, policy));
 
 export async function policiesByIds(db: Executor, ids: string[]): Promise<PolicyRecord[]> {
   return ids.length ? db.select().from(policies).where(inArray(policies.id, ids)) : [];
@@ -280,4 +411,16 @@ export function endorsementsOf(db: Executor, policyId: string): Promise<Endorsem
     .from(policyEndorsements)
     .where(eq(policyEndorsements.policyId, policyId))
     .orderBy(asc(policyEndorsements.createdAt), asc(policyEndorsements.id));
+}
+
+/** The policies of these partners' references (the audit log names a policy by its reference): their ids and numbers, one query. */
+export async function policiesByReferences(
+  db: Executor,
+  refs: readonly { partnerId: string; reference: string }[],
+): Promise<{ partnerId: string; reference: string; id: string; policyNo: string | null }[]> {
+  if (refs.length === 0) return [];
+  return db
+    .select({ partnerId: policies.partnerId, reference: policies.reference, id: policies.id, policyNo: policies.policyNo })
+    .from(policies)
+    .where(or(...refs.map((ref) => and(eq(policies.partnerId, ref.partnerId), eq(policies.reference, ref.reference)))));
 }

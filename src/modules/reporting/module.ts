@@ -5,5 +5,5 @@ import { reportingAdmin } from "./admin";
 export const reportingModule = defineModule({
   name: "reporting",
   routes: (deps) => reportingAdmin(deps),
-  nav: [{ area: "admin", href: "/admin/reports", label: "Reports", key: "reports", order: 57 }],
+  nav: [{ area: "admin", href: "/admin/reports", label: "Insurer bordereaux", key: "reports", order: 57 }],
 });

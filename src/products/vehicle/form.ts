@@ -23,7 +23,13 @@ export function vehicleForms(type: string): ProductForms {
       { kind: "text", path: "addtnlFact.year", label: "Year of manufacture", required: true, hint: "4 digits, e.g. 2018" },
       { kind: "text", path: "addtnlFact.chsssId", label: "Chassis number / VIN", required: true },
       { kind: "text", path: "addtnlFact.engineId", label: "Engine number", required: true },
-      { kind: "text", path: "addtnlFact.rgstrtId", label: "Registration plate", required: true, hint: "Letters and digits without hyphens, e.g. ABC123DE" },
+      {
+        kind: "plate",
+        path: "addtnlFact.rgstrtId",
+        label: "Registration plate",
+        required: true,
+        hint: "As on the plate, e.g. LND 123 AB: spaces and hyphens do not matter",
+      },
       ...(comprehensive
         ? [
             insuredValue("addtnlFact.vhclValueForInsrnc"),

@@ -36,14 +36,19 @@ const engineNumber = z
   .min(4)
   .max(25);
 
-/** Spec 2.5: the plate as registered, without hyphens; stored uppercase so "abc123de" and "ABC123DE" are one vehicle. */
+/**
+ * Spec 2.5: the plate as registered, without hyphens; stored uppercase so "abc123de" and "ABC123DE"
+ * are one vehicle. The portal's form sends a typed plate through the plate rule (./plate.ts) first,
+ * so its hint speaks to people; the reference keeps the wire's own description.
+ */
 const registrationPlate = z
   .string()
   .trim()
   .toUpperCase()
   .regex(/^[A-Z0-9]+$/, "must be the registration plate in letters and digits only, without hyphens or spaces, e.g. ABC123DE")
   .min(3)
-  .max(10);
+  .max(10)
+  .meta({ description: "Registration plate. Letters and digits without hyphens, e.g. ABC123DE" });
 
 // Strict: a misspelt field would otherwise be dropped silently from the policy.
 export const vehicleFacts = z.strictObject({

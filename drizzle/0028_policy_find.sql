@@ -1,0 +1,4 @@
+CREATE INDEX "consumers_name_words_idx" ON "consumers" USING gin (to_tsvector('simple', coalesce("profile"->'name'->>'first', '') || ' ' || coalesce("profile"->'name'->>'middle', '') || ' ' || coalesce("profile"->'name'->>'last', '') || ' ' || coalesce("profile"->'name'->>'brand', '')));--> statement-breakpoint
+CREATE INDEX "consumers_phone_idx" ON "consumers" USING btree (("profile"->>'phoneNo'));--> statement-breakpoint
+CREATE INDEX "policies_consumer_created_idx" ON "policies" USING btree ("consumer_id","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "policies_plate_idx" ON "policies" USING btree (("facts"->>'rgstrtId')) WHERE ("policies"."facts"->>'rgstrtId') is not null;

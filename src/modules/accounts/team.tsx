@@ -1,0 +1,59 @@
+import { Elysia } from "elysia";
+import { TEAMS, type Team, TeamPage, type TeamProps } from "../../../views/partners/team";
+import { CommandError } from "../../core/errors";
+import type { AppDeps } from "../../http/context";
+import { formValues, page, refusedProblem } from "../../portal/page";
+import { type PortalViewer, portalSession } from "../../portal/session";
+import { inviteStaff, listUsers, setStaffActive } from "./service";
+
+/** Who opens each team's page: a partner account's owner, or any of the operator's administrators. */
+const ACCESS = { partner: "owner", operator: "admin" } as const;
+/** Each page's entry in the side navigation. */
+const NAV_KEY = { partner: "team", operator: "administrators" } as const;
+
+/**
+ * One team's page (views/partners/team.tsx): a partner's owner and their staff at /portal/team, the
+ * operator's administrators at /admin/administrators. The same service invites, deactivates and
+ * reactivates both (src/modules/accounts/service.ts), each change with its audit row.
+ */
+export const teamPages = (deps: AppDeps, team: Team) => {
+  const db = deps.database.db;
+  const { href, title } = TEAMS[team];
+  const portal = ACCESS[team];
+
+  async function teamPage(request: Request, viewer: PortalViewer, csrf: string, extra: Partial<TeamProps> = {}) {
+    const props: TeamProps = { team, viewerId: viewer.userId, users: await listUsers(db, viewer.partnerId), invite: { values: {} }, csrf, ...extra };
+    return page(request, { title, active: NAV_KEY[team], viewer, csrf }, <TeamPage {...props} />);
+  }
+
+  return new Elysia({ name: `team-${team}` })
+    .use(portalSession(deps))
+    .get(href, ({ viewer, csrf, request }) => teamPage(request, viewer, csrf), { portal })
+    .post(
+      href,
+      async ({ viewer, csrf, request, body, set }) => {
+        const values = formValues(body);
+        try {
+          const { user, oneTimePassword } = await inviteStaff(db, viewer, { email: values.email ?? "", name: values.name ?? "" }, new Date());
+          return teamPage(request, viewer, csrf, { invited: { email: user.email, name: user.name, oneTimePassword } });
+        } catch (error) {
+          return teamPage(request, viewer, csrf, { invite: { values, problem: refusedProblem(error, set) } });
+        }
+      },
+      { portal },
+    )
+    .post(
+      `${href}/:id/:change`,
+      async ({ viewer, csrf, request, params, set }) => {
+        try {
+          if (params.change !== "deactivate" && params.change !== "reactivate") throw new CommandError(404, "no such change: deactivate or reactivate");
+          const active = params.change === "reactivate";
+          const { email } = await setStaffActive(db, viewer, params.id, active, new Date());
+          return teamPage(request, viewer, csrf, { done: active ? `${email} can sign in again.` : `${email} is deactivated and signed out everywhere.` });
+        } catch (error) {
+          return teamPage(request, viewer, csrf, { problem: refusedProblem(error, set) });
+        }
+      },
+      { portal },
+    );
+};
