@@ -90,6 +90,12 @@ const stopChild = (child: ChildProcess) =>
 
 /** Start the server(s) and wait until they answer; resolves with a stop function. */
 export async function startServer(): Promise<() => Promise<void>> {
+  // Another run's server still on the port would answer in place of ours (with other accounts).
+  const busy = await fetch(`http://127.0.0.1:${E2E_PORT}/healthz`).then(
+    () => true,
+    () => false,
+  );
+  if (busy) throw new Error(`something already answers on port ${E2E_PORT}: stop it, or run the browser tests with another E2E_PORT`);
   return E2E_INSTANCES > 1 ? startInstances(E2E_INSTANCES) : startSingle();
 }
 

@@ -64,7 +64,18 @@ const operatorServer = config.DATABASE_URL || config.DATA_DIR.includes("://") ? 
 
 // Bun closes a connection idle for 10 s by default; a registry check waits up to NIID_TIMEOUT_MS.
 const idleTimeout = Math.min(255, Math.ceil(config.NIID_TIMEOUT_MS / 1000) + 10);
-const app = createApp(deps).listen({ port: config.PORT, maxRequestBodySize: config.MAX_BODY_BYTES * 2, idleTimeout });
+// Elysia asks Bun for SO_REUSEPORT: a second server started on a busy port would then silently take
+// half the connections (another database's sign-ins answered "wrong password"). A busy port is an error.
+const app = createApp(deps);
+try {
+  app.listen({ port: config.PORT, maxRequestBodySize: config.MAX_BODY_BYTES * 2, idleTimeout, reusePort: false });
+} catch (error) {
+  log.error("cannot listen: is another server already on this port? Stop it or set PORT", { port: config.PORT, error: String(error) });
+  operatorServer?.stop(true);
+  await closeDeps(deps);
+  verificationService?.stop();
+  process.exit(1);
+}
 // Background work yields to requests in flight (src/worker/loop.ts).
 const answering = () => (app.server?.pendingRequests ?? 0) > 0;
 const worker = config.WORKER === "true" ? startWorker(serviceJobs(deps.database.db, config), config.WORKER_INTERVAL_MS, answering) : null;

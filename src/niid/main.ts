@@ -24,6 +24,8 @@ const app = createNiidApp({ registry, maxBodyBytes }).listen({
   maxRequestBodySize: maxBodyBytes * 2,
   // Bun closes a connection idle for 10 s by default; a first lookup takes up to 17 s.
   idleTimeout: 60,
+  // A busy port is an error, not a port shared with another registry (src/main.ts says why).
+  reusePort: false,
 });
 const port = app.server?.port ?? config.NIID_PORT;
 log.info("niid listening", {
