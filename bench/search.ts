@@ -5,7 +5,8 @@
  * from common Nigerian first and last names (many people share a name), a plate on every vehicle
  * policy, an IMEI on every phone policy, a claim on every 50th policy and a plan on every 40th (grown with SQL in batches of 100,000).
  * Each kind of search is timed over HTTP, one request at a time as people search (p50/p95), on the
- * partner's /portal/search and the operator's /admin/search. Results go to docs/performance.md
+ * partner's /portal/search and the operator's /admin/search, and so are the lists with the filters
+ * people set (Policies/Transactions with Find, status, product, a day, a partner; Claims; Financing). Results go to docs/performance.md
  * between the bench-search markers.
  *
  * On a fresh PostgreSQL database under BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/postgres),
@@ -195,6 +196,40 @@ function queries(size: number): [what: string, typed: string][] {
   ];
 }
 
+/** A list page with its filters, as people set them: what it is, its address, and the record a row of it names. */
+type ListCase = [what: string, path: string, rowMark: string];
+
+/**
+ * The list filters people set on each surface (the partner's lists, and the operator's with a
+ * partner chosen), and the policy lists' Find, at a book of `size` policies.
+ */
+function listCases(size: number, partnerId: string): Record<"partner" | "operator", ListCase[]> {
+  const searches = queries(size);
+  const typed = (what: string) => encodeURIComponent(searches.find(([w]) => w === what)![1]);
+  // Policies are a second apart, newest now: the day the middle of the book was written (WAT).
+  const day = new Date(Date.now() - (size / 2) * 1000 + 3_600_000).toISOString().slice(0, 10);
+  const first = encodeURIComponent(FIRST[1]!);
+  return {
+    partner: [
+      ["Policies: Find, a plate with spaces", `portal/policies?q=${typed("plate with spaces")}`, "TST-BNCH-2026-"],
+      ["Policies: Find, a full name", `portal/policies?q=${typed("full name")}`, "TST-BNCH-2026-"],
+      ["Policies: Find, a common first name", `portal/policies?q=${first}`, "TST-BNCH-2026-"],
+      ["Policies: status and product", "portal/policies?status=a&product=vhcl-tprt-1111", "TST-BNCH-2026-"],
+      ["Policies: one day", `portal/policies?from=${day}&to=${day}`, "TST-BNCH-2026-"],
+      ["Claims: status", "portal/claims?status=submitted", "CLM-2026-"],
+      ["Financing plans: status", "portal/financing?status=active", "FIN-2026-"],
+    ],
+    operator: [
+      ["Transactions: a partner, live and test", `admin/policies?partner=${partnerId}&mode=all`, "TST-BNCH-2026-"],
+      ["Transactions: a partner, status and product", `admin/policies?partner=${partnerId}&status=a&product=phnn-flx1-1111`, "TST-BNCH-2026-"],
+      ["Transactions: one day, live", `admin/policies?from=${day}&to=${day}`, "TST-BNCH-2026-"],
+      ["Transactions: Find, a common first name", `admin/policies?q=${first}&mode=all`, "TST-BNCH-2026-"],
+      ["Claims: a partner", `admin/claims?partner=${partnerId}`, "CLM-2026-"],
+      ["Financing plans: a partner", `admin/financing?partner=${partnerId}`, "FIN-2026-"],
+    ],
+  };
+}
+
 function render(timings: Timing[], machine: ReturnType<typeof describeMachine>, load: number[]): string {
   const largest = Math.max(...sizes);
   const worst = Math.max(...timings.filter((t) => t.size === largest).map((t) => t.p95));
@@ -208,7 +243,7 @@ function render(timings: Timing[], machine: ReturnType<typeof describeMachine>, 
     "",
     `Aim: p95 under ${AIM_MS} ms for each kind at ${largest.toLocaleString("en-NG")} policies; worst p95 measured there: ${worst} ms.`,
     "",
-    "| policies | who | search | typed | found | p50 | p95 |",
+    "| policies | who | search or list | typed | found | p50 | p95 |",
     "|---:|---|---|---|---|---:|---:|",
     ...timings.map(
       (t) => `| ${t.size.toLocaleString("en-NG")} | ${t.who} | ${t.what} | \`${t.typed}\` | ${t.found ? "yes" : "nothing"} | ${t.p50} ms | ${t.p95} ms |`,
@@ -229,20 +264,30 @@ async function main(): Promise<number> {
     for (const size of sizes) {
       say(`growing the book to ${size.toLocaleString("en-NG")} policies`);
       await growBook(bench, caller, other.partnerId, size);
-      for (const surface of surfaces)
-        for (const [what, typed] of queries(size)) {
+      const lists = listCases(size, caller.partnerId);
+      for (const surface of surfaces) {
+        const cases: (readonly [what: string, path: string, typed: string, found: (body: string) => boolean])[] = [
+          ...queries(size).map(
+            ([what, typed]) => [what, `${surface.path}?q=${encodeURIComponent(typed)}`, typed, (body: string) => !body.includes("Nothing found for")] as const,
+          ),
+          ...lists[surface.who as "partner" | "operator"].map(
+            ([what, path, mark]) => [what, path, decodeURIComponent(path.slice(path.indexOf("?") + 1)), (body: string) => body.includes(mark)] as const,
+          ),
+        ];
+        for (const [what, path, typed, foundIn] of cases) {
           const send = async () => {
-            const response = await fetch(`${service.url}${surface.path}?q=${encodeURIComponent(typed)}`, { headers: { cookie: surface.cookie } });
+            const response = await fetch(`${service.url}${path}`, { headers: { cookie: surface.cookie } });
             const body = await response.text();
-            if (!response.ok) throw new Error(`${surface.path}?q=${typed} answered HTTP ${response.status}`);
+            if (!response.ok) throw new Error(`${path} answered HTTP ${response.status}`);
             return body;
           };
           load.push(loadavg()[0]!);
           const { p50, p95, body } = await timed(requests, 5, send);
-          const found = !body.includes("Nothing found for");
+          const found = foundIn(body);
           timings.push({ size, who: surface.who, what, typed, found, p50, p95 });
           say(`${size} ${surface.who} ${what}: p50 ${p50} ms, p95 ${p95} ms${found ? "" : " (nothing found)"}`);
         }
+      }
     }
     const section = render(timings, describeMachine(pgVersion), load);
     process.stdout.write(`\n${section}\n`);

@@ -380,7 +380,9 @@ for (const { name, width } of [
     expect(asked).toHaveLength(2);
   });
 
-  test(`the operator's claim page names the insured, their phone and the policy number, and speaks of the product in words (${name})`, async ({ page }) => {
+  test(`the operator's claim page names the insured, their phone and the policy number, speaks of the product in words, and asks before approving or marking paid (${name})`, async ({
+    page,
+  }) => {
     await page.setViewportSize({ width, height: 900 });
     const { demoPartner, operatorAdmin } = accounts();
     await command(page, demoPartner, "legacy", "set env_test");
@@ -428,6 +430,35 @@ for (const { name, width } of [
     await details.getByRole("link", { name: policyNo }).click();
     await expect(page).toHaveURL(/\/admin\/policies\/[0-9a-f-]{36}$/);
     await expect(page.locator("#policy-status")).toContainText(policyNo);
+
+    // Approving and marking paid settle money: each asks first, naming the claim, the insured and the amount.
+    await page.goto(`/admin/claims/${claim.claimNo}`);
+    await page.getByRole("button", { name: "Start the review" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "is now in review" })).toBeVisible();
+    const approve = async () => {
+      await page.getByLabel("Approved amount in naira", { exact: true }).fill("80,000");
+      await page.getByRole("button", { name: "Approve", exact: true }).click();
+    };
+    await approve();
+    const step = page.locator(".confirm-step");
+    await expect(page.getByRole("heading", { name: `Approve claim ${claim.claimNo} for ₦80,000.00 payable?` })).toBeVisible();
+    await expect(page.locator(".confirm-step [autofocus]")).toBeFocused();
+    await expect(step).toContainText("Emeka Obi");
+    await expect(step).toContainText(policyNo);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    await expectAccessible(page);
+    await screenshot(page, `confirm-claim-approval-${name}`);
+    await step.getByRole("link", { name: "Go back without deciding" }).click();
+    await expect(page.locator("#claim")).toContainText("In review");
+    await approve();
+    await page.getByRole("button", { name: "Approve ₦80,000.00 payable" }).click();
+    await expect(
+      page.getByRole("status").filter({ hasText: `Claim ${claim.claimNo} is now approved: approved ₦80,000.00, payable ₦80,000.00.` }),
+    ).toBeVisible();
+    await page.getByRole("button", { name: "Mark as paid" }).click();
+    await expect(page.getByRole("heading", { name: `Mark ₦80,000.00 as paid on claim ${claim.claimNo}?` })).toBeVisible();
+    await page.getByRole("button", { name: "Mark ₦80,000.00 as paid" }).click();
+    await expect(page.getByRole("status").filter({ hasText: `Claim ${claim.claimNo} is now paid` })).toBeVisible();
   });
 }
 

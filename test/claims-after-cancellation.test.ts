@@ -192,7 +192,8 @@ describe("any other cancellation: a claim approved afterwards takes the refund b
     expect(short.text).toContain("wallet holds ₦0.00: approve it once the partner has topped up");
 
     await topUp(refundKobo / 100);
-    const done = await admin.post(`/admin/claims/${claimNo}/review`, { status: "approved" }, { "hx-request": "true" });
+    const { step, answer: done } = await admin.postConfirmed(`/admin/claims/${claimNo}/review`, { status: "approved" }, { "hx-request": "true" });
+    expect(step!.text).toContain(`wallet the ${naira(refundKobo)} refunded when policy ${policy.reference} was cancelled from`);
     expect(done.status).toBe(200);
     expect(done.text).toContain(`The ${naira(refundKobo)} refunded when the policy was cancelled is taken back`);
     expect(await ledgerAgrees(p.partnerId)).toBe(0);

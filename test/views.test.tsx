@@ -207,7 +207,7 @@ const views: [string, () => JSX.Element | string][] = [
     "partners",
     () => (
       <PartnersPage
-        rows={[{ partnerId: EVIL, name: EVIL, admin: false, enrichment: true, suspended: true, mode: "live", createdAt: EVIL }]}
+        rows={[{ partnerId: EVIL, name: EVIL, enrichment: true, suspended: true, mode: "live", createdAt: EVIL }]}
         csrf={EVIL}
         values={{ name: EVIL }}
         problem={{ message: EVIL }}

@@ -7,6 +7,7 @@
 import type { ShellProps } from "../../views/portal/layout";
 import type { ListCount } from "../../views/portal/list-section";
 import type { FormProblem } from "../../views/portal/ui";
+import { normaliseUuid } from "../core/ids";
 import { exportHref, moreHref, PAGE_SIZE, type ResponseSet } from "./kit";
 import { page, problemOf } from "./page";
 
@@ -82,4 +83,33 @@ export async function listAnswer<Values extends object, Filters, Item, Row>(
   if (list.problem) request.set.status = 400;
   if (request.query.rows) return draw.rows(list);
   return page(request.request, draw.shell, await draw.page(list));
+}
+
+/** A list the operator narrows to one partner's records: its domain scope. */
+export type PartnerScope = { partnerId?: string };
+
+/** The partner a query chooses (`partner`, a partner id), as the scope the domain reads; none (or no id): every partner. */
+export function partnerScopeOf(query: ListQuery): PartnerScope {
+  const partnerId = normaliseUuid(query.partner ?? "");
+  return partnerId ? { partnerId } : {};
+}
+
+/**
+ * The operator's list of every partner's records (`sourceFor({})`) with a Partner filter: choosing a
+ * partner lists exactly what that partner's own list scope holds, so the rule of whose records are
+ * whose is the domain's, not the filter's. The choice is carried by "Show more" and the CSV.
+ */
+export function withPartnerFilter<Values extends object, Filters, Item, Row>(
+  sourceFor: (scope: PartnerScope) => ListSource<Values, Filters, Item, Row>,
+): ListSource<Values & { partner?: string }, { scope: PartnerScope; filters: Filters }, Item, Row> {
+  const every = sourceFor({});
+  return {
+    path: every.path,
+    pageSize: every.pageSize,
+    values: (query) => ({ ...every.values(query), ...(partnerScopeOf(query).partnerId ? { partner: partnerScopeOf(query).partnerId } : {}) }),
+    filters: (query) => ({ scope: partnerScopeOf(query), filters: every.filters(query) }),
+    fetch: ({ scope, filters }, paging) => sourceFor(scope).fetch(filters, paging),
+    rows: every.rows,
+    ...(every.count ? { count: ({ scope, filters }: { scope: PartnerScope; filters: Filters }) => sourceFor(scope).count!(filters) } : {}),
+  };
 }

@@ -3,7 +3,7 @@ import { escapeHtml } from "@kitajs/html";
 import { inWords } from "../../src/portal/words";
 import { PDF_BASE64, PNG_BASE64, type TestPartner, testApp } from "../support/harness";
 import { approvedPolicy, watDate } from "../support/policies";
-import { type Browser, signedIn } from "./browser";
+import { type Browser, confirmStepFields, signedIn } from "./browser";
 
 const t = await testApp();
 const operator = await t.partner({ admin: true });
@@ -269,7 +269,19 @@ describe("claims adjudication", () => {
     expect(tooMuch.text).toContain(inWords("seed.approvedAmount must be at most the amount claimed"));
     expect(tooMuch.text).toContain('value="45,000.01"');
 
-    const approved = await admin.post(`/admin/claims/${claimNo}/review`, { status: "approved", approvedAmount: "40,000.55" }, { "hx-request": "true" });
+    // Approving settles money: asked first, naming the claim, the amounts and what is payable; nothing changes until confirmed.
+    const asked = await admin.post(`/admin/claims/${claimNo}/review`, { status: "approved", approvedAmount: "40,000.55" }, { "hx-request": "true" });
+    expect(asked.status).toBe(200);
+    expect(asked.text).toContain(`Approve claim ${claimNo} for ₦36,000.49 payable?`);
+    for (const line of ["<dt>Approved</dt><dd>₦40,000.55</dd>", "<dt>Excess (10%)</dt><dd>₦4,000.06</dd>", "<dt>Payable</dt><dd>₦36,000.49</dd>"])
+      expect(asked.text).toContain(line);
+    expect(asked.text).toContain("Approve ₦36,000.49 payable");
+    expect(await p.run("claim status", { claimNo })).toMatchObject({ status: "in_review" });
+    // A token that is not the step's (or an amount changed since) is asked again, not done.
+    const changed = { ...confirmStepFields(asked.text)!.fields, approvedAmount: "45,000" };
+    expect((await admin.post(`/admin/claims/${claimNo}/review`, changed, { "hx-request": "true" })).text).toContain("Approve ₦40,500.00 payable");
+    expect(await p.run("claim status", { claimNo })).toMatchObject({ status: "in_review" });
+    const { answer: approved } = await admin.postConfirmed(`/admin/claims/${claimNo}/review`, { status: "approved", approvedAmount: "40,000.55" }, { "hx-request": "true" });
     expect(approved.status).toBe(200);
     expect(approved.text).toContain("approved ₦40,000.55, excess ₦4,000.06, payable ₦36,000.49");
     expect(approved.text).toContain('value="paid"');
@@ -281,7 +293,8 @@ describe("claims adjudication", () => {
     expect(partnerView.text).not.toContain("Withdraw the claim");
     expect(partnerView.text).not.toContain(operator.portal.email); // who decided stays with the operator
 
-    const paid = await admin.post(`/admin/claims/${claimNo}/review`, { status: "paid", note: "transfer NIP-000123" }, { "hx-request": "true" });
+    const { step: payStep, answer: paid } = await admin.postConfirmed(`/admin/claims/${claimNo}/review`, { status: "paid", note: "transfer NIP-000123" }, { "hx-request": "true" });
+    expect(payStep!.text).toContain(`Mark ₦36,000.49 as paid on claim ${claimNo}?`);
     expect(paid.text).toContain(`Claim ${claimNo} is now paid`);
     expect(paid.text).toContain("a final status: nothing more can change");
     expect(paid.text).toContain(operator.portal.email);
@@ -316,7 +329,8 @@ describe("claims adjudication", () => {
     await admin.post(`/admin/claims/${claimNo}/review`, { status: "in_review" }, { "hx-request": "true" });
     const deciding = await admin.get(`/admin/claims/${claimNo}`);
     expect(deciding.text).not.toContain("The excess");
-    const approved = await admin.post(`/admin/claims/${claimNo}/review`, { status: "approved" }, { "hx-request": "true" });
+    const { step, answer: approved } = await admin.postConfirmed(`/admin/claims/${claimNo}/review`, { status: "approved" }, { "hx-request": "true" });
+    expect(step!.text).not.toContain("Excess");
     expect(approved.text).toContain(`Claim ${claimNo} is now approved: approved ₦45,000.00, payable ₦45,000.00.`);
     // The partner's page names the same insured and policy number, linked to its own pages.
     const partnerPage = (await b.get(`/portal/claims/${claimNo}`)).text;

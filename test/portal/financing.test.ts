@@ -194,7 +194,7 @@ describe("partner financing pages", () => {
     const completed = await b.get("/portal/financing?status=completed");
     expect(completed.text.match(/href="\/portal\/financing\/FIN-/g)).toHaveLength(1);
     expect(completed.text).toContain(last);
-    expect((await b.get("/portal/financing?status=lapsed")).text).toContain("No plans with this status.");
+    expect((await b.get("/portal/financing?status=lapsed")).text).toContain("No plans match these filters.");
 
     const other = await signedIn(t, (await t.partner()).portal);
     expect((await other.get(`/portal/financing/${last}`)).status).toBe(404);

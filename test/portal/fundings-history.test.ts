@@ -132,6 +132,19 @@ describe("the operator's fundings: history as well as work", () => {
     const rest = await admin.get(older);
     expect([...rest.text.matchAll(/PAGE-\w{4}-(\d\d)<\/h2>/g)].map((m) => m[1])).toEqual(["02", "01"]);
     expect(rest.text).not.toContain("Older fundings");
+
+    // The partner's own wallet pages its top-ups the same way, keeping the kind chosen.
+    const b = await signedIn(t, p.portal);
+    const ownRows = (html: string) => [...fundingRows(html).matchAll(/PAGE-\w{4}-(\d\d)</g)].map((m) => m[1]);
+    const own = await b.get("/portal/wallet?show=credited");
+    expect(ownRows(own.text)).toHaveLength(25);
+    expect(ownRows(own.text)[0]).toBe("27");
+    const ownOlder = /href="(\/portal\/wallet\?show=credited&(?:amp;)?fundings=[^"#]+)#fundings"/.exec(own.text)![1]!.replaceAll("&amp;", "&");
+    const ownRest = await b.get(ownOlder);
+    expect(ownRows(ownRest.text)).toEqual(["02", "01"]);
+    expect(ownRest.text).not.toContain("Older top-ups");
+    // A cursor edited by hand starts again from the newest.
+    expect(ownRows((await b.get("/portal/wallet?fundings=nonsense")).text)[0]).toBe("27");
   });
 });
 

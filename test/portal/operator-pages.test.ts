@@ -99,6 +99,52 @@ describe("the operator's page of a partner", () => {
     expect((await admin.get(`/admin/partners/${p.partnerId}`)).text).toContain('<span class="badge badge-bad">Suspended</span>');
   });
 
+  test("it links to every policy, claim and live top-up of the partner: the operator's lists, filtered to that partner (and their CSVs)", async () => {
+    const { admin } = await operatorAccount();
+    const [p, other] = [await t.partner({ name: `Kano Shop ${crypto.randomUUID().slice(0, 6)}` }), await t.partner()];
+    const claimOf = async (partner: TestPartner) =>
+      (
+        await partner.run("claim submit", {
+          policy: await approvedPolicy(partner, "vhcl-tprt-1111"),
+          incidentDate: new Date(Date.now() + 3_600_000).toISOString().slice(0, 10),
+          description: "Side mirror broken in traffic",
+          amount: 20_000,
+        })
+      ).claimNo as string;
+    const [mine, theirs] = [await claimOf(p), await claimOf(other)];
+
+    const page = (await admin.get(`/admin/partners/${p.partnerId}`)).text;
+    const links = {
+      policies: `/admin/policies?partner=${p.partnerId}&mode=all`,
+      claims: `/admin/claims?partner=${p.partnerId}`,
+      fundings: `/admin/fundings?show=all&partner=${p.partnerId}`,
+    };
+    for (const href of Object.values(links)) expect(page).toContain(`href="${href}"`);
+    // The partner page's top-ups carry no filter of the partner's own wallet page.
+    expect(page).not.toContain("/portal/wallet");
+
+    const claims = await admin.get(links.claims);
+    expect(claims.status).toBe(200);
+    expect(claims.text).toContain(mine);
+    expect(claims.text).not.toContain(theirs);
+    expect(claims.text).toContain(`<option value="${p.partnerId}" selected>${p.name}</option>`);
+    expect(claims.text).toContain(`/admin/claims.csv?partner=${p.partnerId}`);
+    const csv = await admin.get(`/admin/claims.csv?partner=${p.partnerId}`);
+    expect(csv.text).toContain(mine);
+    expect(csv.text).not.toContain(theirs);
+    // Every partner's again without the choice; a partner id that is none is no filter.
+    for (const path of ["/admin/claims", "/admin/claims?partner=nope"]) {
+      const all = await admin.get(path);
+      expect(all.text).toContain(mine);
+      expect(all.text).toContain(theirs);
+    }
+
+    const plans = await admin.get(`/admin/financing?partner=${p.partnerId}`);
+    expect(plans.status).toBe(200);
+    expect(plans.text).toContain(`<option value="${p.partnerId}" selected>${p.name}</option>`);
+    expect(plans.text).toContain(`/admin/financing.csv?partner=${p.partnerId}`);
+  });
+
   test("no such partner, the operator's own account and a partner's staff: 404, 404, 403", async () => {
     const { operator, admin } = await operatorAccount();
     for (const id of [crypto.randomUUID(), "not-an-id", operator.partnerId]) {

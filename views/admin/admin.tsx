@@ -114,7 +114,6 @@ export function ApprovalQueue(props: { rows: PendingRow[]; csrf: string }) {
 export interface PartnerRow {
   partnerId: string;
   name: string;
-  admin: boolean;
   enrichment: boolean;
   suspended: boolean;
   mode: string;
@@ -134,33 +133,25 @@ export function PartnerRows(props: { rows: PartnerRow[]; csrf: string }) {
           <td>
             <code safe>{p.partnerId}</code>
           </td>
-          <td>{p.admin ? "Operator" : p.mode === "live" ? "Live" : "Test"}</td>
+          <td>{p.mode === "live" ? "Live" : "Test"}</td>
           <td>{p.enrichment ? "Active" : "Off"}</td>
           <td>
             {p.suspended ? <span class="warn">Suspended</span> : "Active"}
-            {p.admin ? (
-              ""
-            ) : (
-              // Apart from the vehicle checks: it cuts the partner off (or lets them back in), so it asks first (the whole page becomes the question).
-              <HxForm action={`/admin/partners/${p.partnerId}`} target="#partners" class="inline" csrf={props.csrf}>
-                {" "}
-                <button type="submit" name="change" value={p.suspended ? "reinstate" : "suspend"} class={p.suspended ? "secondary" : "danger"}>
-                  {p.suspended ? "Reinstate…" : "Suspend…"}
-                  <span class="visually-hidden" safe>{` ${p.name}`}</span>
-                </button>
-              </HxForm>
-            )}
+            {/* Apart from the vehicle checks: it cuts the partner off (or lets them back in), so it asks first (the whole page becomes the question). */}
+            <HxForm action={`/admin/partners/${p.partnerId}`} target="#partners" class="inline" csrf={props.csrf}>
+              {" "}
+              <button type="submit" name="change" value={p.suspended ? "reinstate" : "suspend"} class={p.suspended ? "secondary" : "danger"}>
+                {p.suspended ? "Reinstate…" : "Suspend…"}
+                <span class="visually-hidden" safe>{` ${p.name}`}</span>
+              </button>
+            </HxForm>
           </td>
           <td>
-            {p.admin ? (
-              ""
-            ) : (
-              <HxForm action={`/admin/partners/${p.partnerId}`} target="#partner-rows" swap="innerHTML" class="inline" csrf={props.csrf}>
-                <button type="submit" name="change" value={p.enrichment ? "enrichment-off" : "enrichment-on"} class="secondary">
-                  {p.enrichment ? "Turn vehicle checks off" : "Activate vehicle checks"}
-                </button>
-              </HxForm>
-            )}
+            <HxForm action={`/admin/partners/${p.partnerId}`} target="#partner-rows" swap="innerHTML" class="inline" csrf={props.csrf}>
+              <button type="submit" name="change" value={p.enrichment ? "enrichment-off" : "enrichment-on"} class="secondary">
+                {p.enrichment ? "Turn vehicle checks off" : "Activate vehicle checks"}
+              </button>
+            </HxForm>
           </td>
         </tr>
       ))}

@@ -25,6 +25,8 @@ export interface PartnerPageProps {
   statements: StatementLine[];
   /** The statements page with this partner chosen: any month. */
   statementsHref: string;
+  /** The operator's full lists, filtered to this partner. */
+  links: { policies: string; claims: string; fundings: string };
   csrf: string;
 }
 
@@ -86,8 +88,14 @@ export function PartnerPage(props: PartnerPageProps) {
       <Table columns={policyColumns()} caption={`Newest policies of ${p.name}`} count={props.policies.length} empty="No policies yet.">
         <PolicyRows rows={props.policies} more={null} />
       </Table>
+      <p>
+        <a href={props.links.policies} safe>{`Every policy of ${p.name}`}</a> · <a href={props.links.claims} safe>{`Every claim of ${p.name}`}</a>
+      </p>
 
-      <FundingList rows={props.fundings} csrf={props.csrf} />
+      <FundingList rows={props.fundings} csrf={props.csrf} heading="Newest live top-ups" />
+      <p>
+        <a href={props.links.fundings} safe>{`Every live top-up of ${p.name}, with who confirmed it`}</a>
+      </p>
 
       <h2>Statements</h2>
       <Table columns={["Month", { label: "Net due", numeric: true }, { label: "Closing balance", numeric: true }]} caption={`Monthly statements of ${p.name}`}>

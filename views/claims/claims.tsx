@@ -1,4 +1,5 @@
 import { dateTime, day, naira, noteText } from "../format";
+import { ConfirmStep, type ConfirmStepProps } from "../portal/confirm";
 import { ListRows, ListSection } from "../portal/list-section";
 import { Badge, type Column, Empty, type FormProblem, type FormValues, HxForm, Input, ProblemSummary } from "../portal/ui";
 import {
@@ -10,6 +11,7 @@ import {
   LinkCell,
   MoneyCell,
   namesOf,
+  partnerFilterField,
   RecordHeading,
   StatusCard,
   statusField,
@@ -117,7 +119,8 @@ export function ClaimList(props: {
   title: string;
   action: string;
   list: ClaimListData;
-  withPartner?: boolean;
+  /** The operator's list of every partner's claims: each row names its partner, and a Partner filter chooses one. */
+  partners?: readonly { value: string; label: string }[];
   /** The partner's "Make a claim" link. */
   newHref?: string;
   /** The same list as CSV. */
@@ -139,17 +142,17 @@ export function ClaimList(props: {
         </div>
       }
       action={props.action}
-      filters={CLAIM_FILTERS}
+      filters={props.partners ? [partnerFilterField(props.partners), ...CLAIM_FILTERS] : CLAIM_FILTERS}
       values={{ ...values }}
       problem={problem}
       exportHref={props.exportHref}
-      columns={claimColumns(props.withPartner)}
+      columns={claimColumns(!!props.partners)}
       count={rows.length}
       empty="No claims yet. Claims are made from an approved policy's page."
       emptyFiltered="No claims match these filters."
       caption="Claims, newest first"
     >
-      <ClaimRows rows={rows} more={props.list.more} withPartner={props.withPartner} />
+      <ClaimRows rows={rows} more={props.list.more} withPartner={!!props.partners} />
     </ListSection>
   );
 }
@@ -289,6 +292,8 @@ export interface ClaimActionState {
   values: FormValues;
   problem?: FormProblem;
   done?: string;
+  /** A decision that settles money, asked before it is made: shown in place of the decision form. */
+  ask?: ConfirmStepProps;
 }
 
 const sizeText = (bytes: number) =>
@@ -523,7 +528,9 @@ export function ClaimDetail(props: {
       </ol>
       {props.withdrawAction ? <WithdrawForm action={props.withdrawAction} csrf={props.csrf} state={state} /> : ""}
       {props.review ? (
-        props.review.moves.length ? (
+        state.ask ? (
+          <ConfirmStep {...state.ask} />
+        ) : props.review.moves.length ? (
           <ReviewForm
             action={props.review.action}
             csrf={props.csrf}

@@ -11,6 +11,7 @@ import {
   MoneyCell,
   namesOf,
   optionsOf,
+  partnerFilterField,
   RecordHeading,
   StatusCard,
   statusField,
@@ -79,8 +80,9 @@ export function PlanList(props: {
   title: string;
   action: string;
   /** A page of plans as the presenter gives it: the rows, the "more" link, the status filter and a refused page. */
-  list: { rows: PlanRow[]; more: string | null; values: { status?: string }; problem?: FormProblem };
-  withPartner?: boolean;
+  list: { rows: PlanRow[]; more: string | null; values: { status?: string; partner?: string }; problem?: FormProblem };
+  /** The operator's list of every partner's plans: each row names its partner, and a Partner filter chooses one. */
+  partners?: readonly { value: string; label: string }[];
   intro?: string;
   /** The operator's "Run lapse now" card, shown above the list. */
   lapse?: { csrf: string; state: LapseRunState; today: string };
@@ -111,17 +113,17 @@ export function PlanList(props: {
         </>
       }
       action={props.action}
-      filters={PLAN_FILTERS}
-      values={{ status: values.status }}
+      filters={props.partners ? [partnerFilterField(props.partners), ...PLAN_FILTERS] : PLAN_FILTERS}
+      values={{ status: values.status, partner: values.partner }}
       problem={problem}
       exportHref={props.exportHref}
-      columns={planColumns(props.withPartner)}
+      columns={planColumns(!!props.partners)}
       count={rows.length}
       empty="No financing plans yet. Finance a policy's premium from the policy's page."
-      emptyFiltered="No plans with this status."
+      emptyFiltered="No plans match these filters."
       caption="Financing plans, newest first"
     >
-      <PlanRows rows={rows} more={props.list.more} withPartner={props.withPartner} />
+      <PlanRows rows={rows} more={props.list.more} withPartner={!!props.partners} />
     </ListSection>
   );
 }

@@ -123,16 +123,31 @@ export function HowToPay(props: { payment: PaymentToMake; csrf: string; repeat?:
 }
 
 /** The partner's live top-ups with their status and history in words, all of them or those the filter shows. */
-export function FundingList(props: { rows: FundingRow[]; csrf: string; show?: string }) {
+export function FundingList(props: {
+  rows: FundingRow[];
+  csrf: string;
+  show?: string;
+  /** Where the kind-of-top-up filter sends its choice (the partner's wallet); none: no filter (the newest few, elsewhere). */
+  filterAction?: string;
+  heading?: string;
+  /** The next page of older top-ups, when there are more. */
+  olderHref?: string | null;
+}) {
   return (
     <>
-      <h2 id="fundings">Live top-ups</h2>
-      <form class="filters" method="get" action="/portal/wallet#fundings" role="search" aria-label="Live top-ups">
-        <Fields fields={[showField("all")]} values={{ show: props.show }} />
-        <button type="submit" class="secondary">
-          Show
-        </button>
-      </form>
+      <h2 id="fundings" safe>
+        {props.heading ?? "Live top-ups"}
+      </h2>
+      {props.filterAction ? (
+        <form class="filters" method="get" action={props.filterAction} role="search" aria-label="Live top-ups">
+          <Fields fields={[showField("all")]} values={{ show: props.show }} />
+          <button type="submit" class="secondary">
+            Show
+          </button>
+        </form>
+      ) : (
+        ""
+      )}
       <Table
         columns={["Requested", "Reference", { label: "Amount", numeric: true }, "Status", "Pay before", ""]}
         count={props.rows.length}
@@ -163,6 +178,15 @@ export function FundingList(props: { rows: FundingRow[]; csrf: string; show?: st
           </tr>
         ))}
       </Table>
+      {props.olderHref ? (
+        <p>
+          <a class="button secondary" href={props.olderHref}>
+            Older top-ups
+          </a>
+        </p>
+      ) : (
+        ""
+      )}
     </>
   );
 }

@@ -3,7 +3,7 @@ import { coverPeriod, dateTime, naira, noteText, POLICY_STATUS_TEXT } from "../f
 import { ChangeHistory, type ChangeRow } from "../lifecycle/change";
 import { type ListCount, ListRows, ListSection } from "../portal/list-section";
 import { Badge, type Column, type FormProblem } from "../portal/ui";
-import { type FieldSpec, statusField } from "../shared-forms/record";
+import { type FieldSpec, partnerFilterField, statusField } from "../shared-forms/record";
 
 export interface PolicyRow {
   reference: string;
@@ -106,7 +106,7 @@ const policyFilters = (products: { value: string; label: string }[], partners?: 
 
 /** The operator's own filters: one partner's policies, and the mode (the empty choice, the default, is live business). */
 const operatorFilters = (partners: { value: string; label: string }[]): FieldSpec[] => [
-  { name: "partner", label: "Partner", kind: "select", emptyChoice: "Any", options: partners },
+  partnerFilterField(partners),
   {
     name: "mode",
     label: "Mode",

@@ -25,6 +25,15 @@ export const statusField = (labels: Record<string, string>): FieldSpec => ({
   options: optionsOf(labels),
 });
 
+/** The operator's Partner filter on a list of every partner's records: any partner by default. */
+export const partnerFilterField = (partners: readonly { value: string; label: string }[]): FieldSpec => ({
+  name: "partner",
+  label: "Partner",
+  kind: "select",
+  emptyChoice: "Any",
+  options: [...partners],
+});
+
 /** The inputs of `fields`, each keeping what was typed and showing its error beside it. */
 export function Fields(props: { fields: readonly FieldSpec[]; values: FormValues; problem?: FormProblem }) {
   return (

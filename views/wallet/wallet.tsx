@@ -50,6 +50,8 @@ export interface WalletProps {
   fundings: FundingRow[];
   /** Which fundings the list shows, when not every one (the filter's value). */
   fundingsShown?: string;
+  /** The next page of older live top-ups, when there are more. */
+  olderFundings: string | null;
   /** Test mode: its own balance and ledger (the test top-ups), kept apart from the live wallet. */
   test?: { balanceKobo: number; ledger: { rows: LedgerRow[]; more: string | null } };
   csrf: string;
@@ -278,7 +280,17 @@ export function WalletPage(props: WalletProps) {
         {props.mode === "test" ? "The account is in test mode: test policies never touch the wallet." : ""}
       </p>
       <TopUpForm {...props.topUp} csrf={props.csrf} mode={props.mode} />
-      {props.mode === "live" ? <FundingList rows={props.fundings} csrf={props.csrf} show={props.fundingsShown} /> : ""}
+      {props.mode === "live" ? (
+        <FundingList
+          rows={props.fundings}
+          csrf={props.csrf}
+          show={props.fundingsShown}
+          filterAction="/portal/wallet#fundings"
+          olderHref={props.olderFundings}
+        />
+      ) : (
+        ""
+      )}
       {props.test ? <TestLedger {...props.test} /> : ""}
       <UsageStatementView {...props.usage} />
       <h2>{props.test ? "Live wallet ledger" : "Ledger"}</h2>

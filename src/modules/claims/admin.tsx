@@ -2,13 +2,14 @@ import { Elysia } from "elysia";
 import { type ClaimActionState, ClaimDetail, ClaimList, ClaimRows } from "../../../views/claims/claims";
 import { CommandError } from "../../core/errors";
 import type { AppDeps } from "../../http/context";
+import { confirmation } from "../../portal/confirm";
 import { csvDownload, csvOrRefusal } from "../../portal/export";
 import { download, notFound, refusedAsNull } from "../../portal/kit";
-import { listAnswer } from "../../portal/list";
+import { listAnswer, partnerScopeOf, withPartnerFilter } from "../../portal/list";
 import { formValues, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { watToday } from "../../products/policy-helpers";
-import { partnerNames, rowsWithPartner } from "../partners";
+import { partnerChoices, partnerNames, rowsWithPartner } from "../partners";
 import { approvedKoboOf, claimNoOf, documentPositionOf, reviewSeedFrom } from "./model";
 import {
   adminHref,
@@ -19,9 +20,12 @@ import {
   claimList,
   claimRow,
   claimView,
+  decisionStep,
   operatorMoves,
   reviewedText,
+  settles,
 } from "./presenter";
+import { checkTransition } from "./rules";
 import { type ClaimDetail as ClaimDetailRecord, claimDetail, claimDocument, listClaims, reviewClaim } from "./service";
 
 /** The operator's claim pages: every partner's claims, a claim with the moves the state machine allows, its documents. */
@@ -33,6 +37,9 @@ export const claimAdmin = (deps: AppDeps) => {
     return claimNo ? claimDetail(db, {}, claimNo).catch(refusedAsNull) : null;
   };
   const partnerName = async (partnerId: string) => (await partnerNames(db)).get(partnerId) ?? "";
+  const claims = withPartnerFilter((scope) =>
+    claimList(db, scope, "/admin/claims", (items) => rowsWithPartner(db, items, (c, partnerName) => claimRow(c, adminHref(c.claimNo), partnerName))),
+  );
 
   const detail = async (claim: ClaimDetailRecord, csrf: string, state: ClaimActionState = { values: {} }) => (
     <ClaimDetail
@@ -40,7 +47,7 @@ export const claimAdmin = (deps: AppDeps) => {
       csrf={csrf}
       backHref="/admin/claims"
       state={state}
-      review={{ action: `${adminHref(claim.claimNo)}/review`, moves: operatorMoves(claim), approvalTakes: await approvalTakes(db, claim) }}
+      review={{ action: `${adminHref(claim.claimNo)}/review`, moves: operatorMoves(claim), approvalTakes: (await approvalTakes(db, claim))?.words }}
     />
   );
 
@@ -49,15 +56,13 @@ export const claimAdmin = (deps: AppDeps) => {
     .get(
       "/admin/claims",
       (ctx) =>
-        listAnswer(
-          ctx,
-          claimList(db, {}, "/admin/claims", (items) => rowsWithPartner(db, items, (c, partnerName) => claimRow(c, adminHref(c.claimNo), partnerName))),
-          {
-            shell: shell(ctx.viewer, ctx.csrf, "Claims"),
-            rows: (list) => <ClaimRows rows={list.rows} more={list.more} withPartner />,
-            page: (list) => <ClaimList title="All partners' claims" action="/admin/claims" list={list} withPartner exportHref={list.exportHref} />,
-          },
-        ),
+        listAnswer(ctx, claims, {
+          shell: shell(ctx.viewer, ctx.csrf, "Claims"),
+          rows: (list) => <ClaimRows rows={list.rows} more={list.more} withPartner />,
+          page: async (list) => (
+            <ClaimList title="All partners' claims" action="/admin/claims" list={list} partners={await partnerChoices(db)} exportHref={list.exportHref} />
+          ),
+        }),
       { portal: "admin" },
     )
     .get(
@@ -68,7 +73,7 @@ export const claimAdmin = (deps: AppDeps) => {
           return csvDownload({
             filename: `claims-${watToday(new Date())}`,
             columns: claimCsvColumns("operator"),
-            page: (limit, cursor) => listClaims(db, {}, filters, { limit, cursor }),
+            page: (limit, cursor) => listClaims(db, partnerScopeOf(query), filters, { limit, cursor }),
             rows: (items) => rowsWithPartner(db, items, claimCsvRow),
           });
         }),
@@ -92,6 +97,24 @@ export const claimAdmin = (deps: AppDeps) => {
         const values = formValues(body);
         try {
           const seed = reviewSeedFrom(claim.claimNo, values);
+          // Approving and marking paid settle money: asked first, naming the amounts (src/portal/confirm.ts).
+          // A decision refused anyway (not a move from here, too much, a wallet short of what approving takes back) is refused at once.
+          const takes = settles(seed.status) ? await approvalTakes(db, claim) : undefined;
+          if (settles(seed.status) && (takes?.covered ?? true)) {
+            checkTransition(claim.claimNo, claim.status, seed.status, "operator");
+            const step = confirmation(csrf, `claim.${seed.status}`, claim.claimNo, approvedKoboOf(seed) ?? "", seed.note ?? "");
+            if (!step.given(values)) {
+              const view = { ...(await claimView(db, claim, { partnerName: await partnerName(claim.partnerId) })), productCode: claim.productCode };
+              const ask = decisionStep(view, seed.status, approvedKoboOf(seed), takes?.words);
+              const fields = { status: seed.status, approvedAmount: values.approvedAmount, note: values.note, ...step.fields };
+              const back = { label: "Go back without deciding", href: adminHref(claim.claimNo) };
+              const state = {
+                values: {},
+                ask: { ...ask, id: "claim-decision", target: "#claim", action: `${adminHref(claim.claimNo)}/review`, csrf, fields, back },
+              };
+              return page(request, shell(viewer, csrf, title), await detail(claim, csrf, state));
+            }
+          }
           const reviewed = await reviewClaim(db, {
             claimNo: seed.claimNo,
             status: seed.status,

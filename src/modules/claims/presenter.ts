@@ -10,6 +10,7 @@ import {
   type ClaimView,
 } from "../../../views/claims/claims";
 import { day, naira } from "../../../views/format";
+import type { ConfirmStepProps } from "../../../views/portal/confirm";
 import type { FormProblem } from "../../../views/portal/ui";
 import type { CsvValue } from "../../core/csv";
 import { toNaira } from "../../core/money";
@@ -24,7 +25,7 @@ import { policiesByIds } from "../policies";
 import { walletBalance } from "../wallet";
 import { refundToTakeBack } from "./after-cancellation";
 import { DOCUMENT_TYPES, listFiltersOf, listSeed, parseClaimSeed } from "./model";
-import { CLAIM_TRANSITIONS, type ClaimActor, excessPercentOf } from "./rules";
+import { approvalOf, CLAIM_TRANSITIONS, type ClaimActor, excessPercentOf } from "./rules";
 import type { ClaimStatus } from "./schema";
 import { type ClaimDetail, type ClaimRecord, type ClaimScope, listClaims } from "./service";
 
@@ -59,19 +60,19 @@ export const operatorMoves = (claim: ClaimRecord) => movesOf(claim.status, "oper
  * the refund of its policy's cancellation, and whether the wallet covers it. None while approving
  * is not a move, or when there is nothing to take back.
  */
-export async function approvalTakes(db: Database, claim: ClaimRecord): Promise<string | undefined> {
+export async function approvalTakes(db: Database, claim: ClaimRecord): Promise<{ words: string; covered: boolean } | undefined> {
   if (!movesOf(claim.status, "operator").includes("approved")) return undefined;
   const cancellation = await refundToTakeBack(db, claim.policyId);
   if (!cancellation) return undefined;
   const owedKobo = cancellation.refundKobo - cancellation.refundTakenBackKobo;
   const refund = `the ${naira(owedKobo)} refunded when policy ${claim.policy} was cancelled from ${day(cancellation.effectiveDate)}, as the claim shows the cover was used`;
-  if (claim.mode === "test") return `Approving takes back ${refund} (a test policy: no money moves).`;
+  if (claim.mode === "test") return { words: `Approving takes back ${refund} (a test policy: no money moves).`, covered: true };
   const balanceKobo = await walletBalance(db, claim.partnerId);
-  const covered =
-    balanceKobo >= owedKobo
-      ? `The wallet holds ${naira(balanceKobo)}.`
-      : `The wallet holds ${naira(balanceKobo)}, less than that: the approval is refused until the partner tops up.`;
-  return `Approving takes back from the partner's wallet ${refund}. ${covered}`;
+  const covered = balanceKobo >= owedKobo;
+  const holds = covered
+    ? `The wallet holds ${naira(balanceKobo)}.`
+    : `The wallet holds ${naira(balanceKobo)}, less than that: the approval is refused until the partner tops up.`;
+  return { words: `Approving takes back from the partner's wallet ${refund}. ${holds}`, covered };
 }
 
 const who = (by: string) => (by === "partner" ? "the partner" : by.replace(/^admin:/, ""));
@@ -137,6 +138,60 @@ export async function claimView(db: Database, claim: ClaimDetail, admin: { partn
 }
 
 /** The sentence after a review: the new status, and the figures of an approval. */
+/** A decision that settles money, asked before it is made: approving (what is payable) and marking paid. */
+export type SettlingDecision = "approved" | "paid";
+export const settles = (status: string): status is SettlingDecision => status === "approved" || status === "paid";
+
+/**
+ * The confirmation before an administrator approves a claim or marks it paid: the claim, whose
+ * policy, the amounts the decision settles, what it takes back from the partner's wallet, and a
+ * button naming the amount ("Approve ₦180,000.00 payable").
+ */
+export function decisionStep(
+  claim: ClaimView & { productCode: string },
+  status: SettlingDecision,
+  approvedKobo: number | undefined,
+  takesBack: string | undefined,
+): Pick<ConfirmStepProps, "heading" | "lines" | "consequences" | "button"> {
+  const about: [string, string][] = [
+    ["Claim", claim.claimNo],
+    ["Policy", claim.policyNo ?? claim.policy],
+    ...(claim.insured ? ([["Insured", claim.insured.name]] as [string, string][]) : []),
+    ...(claim.partnerName ? ([["Partner", claim.partnerName]] as [string, string][]) : []),
+    ["Claimed", naira(claim.claimedKobo)],
+  ];
+  const test = claim.mode === "test" ? " This is a test claim: no money moves." : "";
+  if (status === "paid") {
+    const payable = naira(claim.payableKobo ?? 0);
+    return {
+      heading: `Mark ${payable} as paid on claim ${claim.claimNo}?`,
+      lines: [...about, ["Approved", naira(claim.approvedKobo ?? 0)], ["Paid to the insured", payable]],
+      consequences: [
+        `The claim is recorded as paid: ${payable} settled, and nothing about it can change afterwards.${test}`,
+        "The partner sees it paid and their systems are told.",
+      ],
+      button: `Mark ${payable} as paid`,
+    };
+  }
+  const { approvedKobo: approved, excessKobo, payableKobo } = approvalOf(claim, approvedKobo);
+  const payable = naira(payableKobo);
+  return {
+    heading: `Approve claim ${claim.claimNo} for ${payable} payable?`,
+    lines: [
+      ...about,
+      ["Approved", naira(approved)],
+      ...(claim.excessPercent === null ? [] : ([[`Excess (${claim.excessPercent}%)`, naira(excessKobo)]] as [string, string][])),
+      ["Payable", payable],
+    ],
+    consequences: [
+      `The claim is approved for ${naira(approved)}; ${payable} is payable to the insured.${test}`,
+      ...(takesBack ? [takesBack] : []),
+      "The partner sees it approved and their systems are told.",
+    ],
+    button: `Approve ${payable} payable`,
+  };
+}
+
 export function reviewedText(claim: ClaimDetail): string {
   // The excess is named only where the product keeps one back.
   const excess = excessPercentOf(claim.productCode) === null ? "" : `, excess ${naira(claim.excessKobo ?? 0)}`;

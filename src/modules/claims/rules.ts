@@ -5,6 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { CommandError } from "../../core/errors";
+import { toNaira as naira } from "../../core/money";
 import { findProduct } from "../../products";
 import { watToday } from "../../products/policy-helpers";
 import type { ClaimCeiling, ClaimedPolicy } from "../../products/types";
@@ -46,6 +47,23 @@ export function settlement(productCode: string, approvedKobo: number): { excessK
   const percent = excessPercentOf(productCode) ?? 0;
   const excessKobo = Math.round((approvedKobo * percent) / 100);
   return { excessKobo, payableKobo: approvedKobo - excessKobo };
+}
+
+/**
+ * What approving a claim settles: `approvedKobo` (default: the amount claimed, and never more), its
+ * excess and what is payable. Refused (400) in the wire's words above the amount claimed.
+ */
+export function approvalOf(
+  claim: { claimedKobo: number; productCode: string },
+  approvedKobo = claim.claimedKobo,
+): { approvedKobo: number; excessKobo: number; payableKobo: number } {
+  if (approvedKobo > claim.claimedKobo)
+    throw new CommandError(
+      400,
+      `seed.approvedAmount must be at most the amount claimed, ${naira(claim.claimedKobo)} naira; received ${naira(approvedKobo)}`,
+      "seed.approvedAmount",
+    );
+  return { approvedKobo, ...settlement(claim.productCode, approvedKobo) };
 }
 
 /** The most a claim on this policy may ask for, as its product family rules (its sum insured where the product has one). */

@@ -22,7 +22,7 @@ import type { Mode, PolicyRecord } from "../policies";
 import { POLICY_STATUS_WORDS, policies, requirePolicyMode } from "../policies";
 import { refuseAfterCoolingOff, takeBackRefund } from "./after-cancellation";
 import type { ClaimRequest } from "./model";
-import { type ClaimActor, checkTransition, claimCeiling, newClaimNumber, settlement } from "./rules";
+import { approvalOf, type ClaimActor, checkTransition, claimCeiling, newClaimNumber } from "./rules";
 import { type ClaimStatus, type ClaimStep, claimDocuments, claims } from "./schema";
 
 type ClaimRow = typeof claims.$inferSelect;
@@ -380,14 +380,7 @@ async function transition(
     let amounts: Pick<Partial<ClaimRow>, "approvedKobo" | "excessKobo" | "payableKobo"> = {};
     let refundTakenBackKobo = 0;
     if (change.to === "approved") {
-      const approvedKobo = change.approvedKobo ?? claim.claimedKobo;
-      if (approvedKobo > claim.claimedKobo)
-        throw new CommandError(
-          400,
-          `seed.approvedAmount must be at most the amount claimed, ${naira(claim.claimedKobo)} naira; received ${naira(approvedKobo)}`,
-          "seed.approvedAmount",
-        );
-      amounts = { approvedKobo, ...settlement(claim.productCode, approvedKobo) };
+      amounts = approvalOf(claim, change.approvedKobo);
       refundTakenBackKobo = await takeBackRefund(tx, claim, now);
     }
     const step: ClaimStep = { status: change.to, ...(change.note ? { note: change.note } : {}), by: change.by, at: now.toISOString() };

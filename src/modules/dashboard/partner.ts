@@ -56,5 +56,10 @@ export async function partnerPage(db: Database, partnerId: string, now: Date): P
       href: statementHref(s.month),
     })),
     statementsHref: statementHref(),
+    links: {
+      policies: `/admin/policies?${new URLSearchParams({ partner: partnerId, mode: "all" })}`,
+      claims: `/admin/claims?${new URLSearchParams({ partner: partnerId })}`,
+      fundings: `/admin/fundings?${new URLSearchParams({ show: "all", partner: partnerId })}`,
+    },
   };
 }

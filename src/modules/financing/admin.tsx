@@ -6,11 +6,11 @@ import type { AppDeps } from "../../http/context";
 import { confirmation } from "../../portal/confirm";
 import { csvDownload } from "../../portal/export";
 import { notFound, refusedAsNull } from "../../portal/kit";
-import { type ListPage, listAnswer, listPage } from "../../portal/list";
+import { type ListPage, listAnswer, listPage, partnerScopeOf, withPartnerFilter } from "../../portal/list";
 import { formValues, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { watToday } from "../../products/policy-helpers";
-import { partnerNames, rowsWithPartner } from "../partners";
+import { partnerChoices, partnerNames, rowsWithPartner } from "../partners";
 import { plansDueForLapse, runLapse } from "./lapse";
 import { lapseSeedFrom, planNoOf } from "./model";
 import { listPlans, planDetail } from "./plans";
@@ -21,13 +21,15 @@ export const financingAdmin = (deps: AppDeps) => {
   const db = deps.database.db;
   const shell = (viewer: PortalViewer, csrf: string, title: string) => ({ title, active: "financing", viewer, csrf });
 
-  const plans = planList(db, {}, "/admin/financing", (items) => rowsWithPartner(db, items, (p, partnerName) => planRow(p, adminHref(p.planNo), partnerName)));
-  const adminList = (csrf: string, list: ListPage<{ status?: string }, PlanRow>, lapse: LapseRunState) => (
+  const plans = withPartnerFilter((scope) =>
+    planList(db, scope, "/admin/financing", (items) => rowsWithPartner(db, items, (p, partnerName) => planRow(p, adminHref(p.planNo), partnerName))),
+  );
+  const adminList = async (csrf: string, list: ListPage<{ status?: string; partner?: string }, PlanRow>, lapse: LapseRunState) => (
     <PlanList
       title="All partners' financing plans"
       action="/admin/financing"
       list={list}
-      withPartner
+      partners={await partnerChoices(db)}
       lapse={{ csrf, state: lapse, today: watToday(new Date()) }}
       exportHref={list.exportHref}
     />
@@ -51,7 +53,7 @@ export const financingAdmin = (deps: AppDeps) => {
         csvDownload({
           filename: `financing-${watToday(new Date())}`,
           columns: ["Partner", ...PLAN_CSV_COLUMNS],
-          page: (limit, cursor) => listPlans(db, {}, planFiltersOf(query), { limit, cursor }),
+          page: (limit, cursor) => listPlans(db, partnerScopeOf(query), planFiltersOf(query), { limit, cursor }),
           rows: (items) => rowsWithPartner(db, items, planCsvRow),
         }),
       { portal: "admin" },
@@ -90,7 +92,7 @@ export const financingAdmin = (deps: AppDeps) => {
         }
         // htmx swaps the run's card; without htmx the whole page comes back with the list as it is now.
         if (request.headers.get("hx-request") === "true") return <LapseRun csrf={csrf} state={state} today={watToday(new Date())} />;
-        return page(request, shell(viewer, csrf, "Financing"), adminList(csrf, await listPage(plans, {}), state));
+        return page(request, shell(viewer, csrf, "Financing"), await adminList(csrf, await listPage(plans, {}), state));
       },
       { portal: "admin" },
     )

@@ -10,7 +10,7 @@ import { watToday } from "../../products/policy-helpers";
 import { currentWatMonth, usageStatement } from "../enrichment";
 import { LEDGER_CSV_COLUMNS, ledgerCsvRow, ledgerRow, policyReferences, topUpRequestFrom, topUpSeedFrom, walletBalance, walletLedger } from "../wallet";
 import { payInSandbox } from "./callbacks";
-import { fundingShowOf, fundingTrails, partnerFundings, testBalance, testTopUps } from "./lists";
+import { fundingHistory, fundingShowOf, fundingTrails, testBalance, testTopUps } from "./lists";
 import { fundingRow, testLedgerRow, topUpOutcome } from "./presenter";
 import { paymentProvider } from "./providers";
 import { startFunding, testTopUp } from "./top-ups";
@@ -57,17 +57,25 @@ export const walletPortal = (deps: AppDeps) => {
     topUp: WalletProps["topUp"],
     month: string | undefined,
     showRaw?: string,
+    fundingsCursor?: string,
   ): Promise<WalletProps> {
     const show = fundingShowOf(showRaw, "all");
+    const selection = { show, partnerId: viewer.partnerId };
+    // A cursor that is none (edited by hand) starts again from the newest.
+    const topUps = () =>
+      fundingHistory(db, selection, { limit: PAGE_SIZE, cursor: fundingsCursor }).catch(() => fundingHistory(db, selection, { limit: PAGE_SIZE }));
     const [balanceKobo, ledgerPart, usagePart, fundings, test] = await Promise.all([
       walletBalance(db, viewer.partnerId),
       ledger(viewer),
       usage(viewer, month, new Date()),
-      viewer.mode === "live" ? partnerFundings(db, viewer.partnerId, 20, show) : [],
+      viewer.mode === "live" ? topUps() : { items: [], nextCursor: null },
       viewer.mode === "test" ? testWallet(viewer) : undefined,
     ]);
-    const { trails } = await fundingTrails(db, fundings);
-    const fundingRows = fundings.map((funding) => fundingRow(funding, sandbox, trails.get(funding.id)));
+    const { trails } = await fundingTrails(db, fundings.items);
+    const fundingRows = fundings.items.map((funding) => fundingRow(funding, sandbox, trails.get(funding.id)));
+    const olderFundings = fundings.nextCursor
+      ? `/portal/wallet?${new URLSearchParams({ ...(show === "all" ? {} : { show }), fundings: fundings.nextCursor })}#fundings`
+      : null;
     return {
       balanceKobo,
       mode: viewer.mode,
@@ -76,6 +84,7 @@ export const walletPortal = (deps: AppDeps) => {
       usage: usagePart,
       fundings: fundingRows,
       fundingsShown: show === "all" ? undefined : show,
+      olderFundings,
       test,
       csrf,
     };
@@ -101,7 +110,7 @@ export const walletPortal = (deps: AppDeps) => {
             );
           }
         }
-        const props = await walletProps(viewer, csrf, { values: {} }, query.month, query.show);
+        const props = await walletProps(viewer, csrf, { values: {} }, query.month, query.show, query.fundings || undefined);
         if (props.usage.problem) set.status = 400;
         return page(request, shell(viewer, csrf), <WalletPage {...props} />);
       },

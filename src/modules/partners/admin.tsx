@@ -25,7 +25,7 @@ const ASKED_FIRST = new Set(["suspend", "reinstate"]);
 export const partnerAdmin = (deps: AppDeps) => {
   const db = deps.database.db;
   // The operator's own accounts are where its administrators sign in, not partners (/admin/administrators).
-  const rows = async (): Promise<PartnerRow[]> => (await listPartners(db)).filter((p) => !p.admin).map(({ keys: _keys, ...p }) => p);
+  const rows = async (): Promise<PartnerRow[]> => (await listPartners(db)).filter((p) => !p.admin).map(({ keys: _keys, admin: _admin, ...p }) => p);
   const partnersPage = async (request: Request, viewer: PortalViewer, csrf: string, props: Omit<Parameters<typeof PartnersPage>[0], "rows" | "csrf">) =>
     page(request, { title: "Partners", active: "partners", viewer, csrf }, <PartnersPage rows={await rows()} csrf={csrf} {...props} />);
 
