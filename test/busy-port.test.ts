@@ -13,7 +13,15 @@ test("a second service on the same port exits 1 naming the port; the first answe
   const port = new URL(first.url).port;
   const second = Bun.spawn([process.execPath, "src/main.ts"], {
     cwd: new URL("..", import.meta.url).pathname,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", LOG_LEVEL: "warn", NIID_START: "false", SEED_DEMO: "false", DATA_DIR: "memory://", PORT: port },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      LOG_LEVEL: "warn",
+      NIID_START: "false",
+      SEED_DEMO: "false",
+      DATA_DIR: "memory://",
+      PORT: port,
+    },
     stdout: "pipe",
     stderr: "pipe",
   });

@@ -281,7 +281,11 @@ describe("claims adjudication", () => {
     const changed = { ...confirmStepFields(asked.text)!.fields, approvedAmount: "45,000" };
     expect((await admin.post(`/admin/claims/${claimNo}/review`, changed, { "hx-request": "true" })).text).toContain("Approve ₦40,500.00 payable");
     expect(await p.run("claim status", { claimNo })).toMatchObject({ status: "in_review" });
-    const { answer: approved } = await admin.postConfirmed(`/admin/claims/${claimNo}/review`, { status: "approved", approvedAmount: "40,000.55" }, { "hx-request": "true" });
+    const { answer: approved } = await admin.postConfirmed(
+      `/admin/claims/${claimNo}/review`,
+      { status: "approved", approvedAmount: "40,000.55" },
+      { "hx-request": "true" },
+    );
     expect(approved.status).toBe(200);
     expect(approved.text).toContain("approved ₦40,000.55, excess ₦4,000.06, payable ₦36,000.49");
     expect(approved.text).toContain('value="paid"');
@@ -293,7 +297,11 @@ describe("claims adjudication", () => {
     expect(partnerView.text).not.toContain("Withdraw the claim");
     expect(partnerView.text).not.toContain(operator.portal.email); // who decided stays with the operator
 
-    const { step: payStep, answer: paid } = await admin.postConfirmed(`/admin/claims/${claimNo}/review`, { status: "paid", note: "transfer NIP-000123" }, { "hx-request": "true" });
+    const { step: payStep, answer: paid } = await admin.postConfirmed(
+      `/admin/claims/${claimNo}/review`,
+      { status: "paid", note: "transfer NIP-000123" },
+      { "hx-request": "true" },
+    );
     expect(payStep!.text).toContain(`Mark ₦36,000.49 as paid on claim ${claimNo}?`);
     expect(paid.text).toContain(`Claim ${claimNo} is now paid`);
     expect(paid.text).toContain("a final status: nothing more can change");
