@@ -178,7 +178,7 @@ export interface ScaleBench {
 /**
  * Run `body` on a fresh PostgreSQL database `bench_<name>_<time>` under BENCH_DATABASE_URL, with
  * the service started on it and one partner ready to grow; everything is stopped and the database
- * dropped afterwards, whatever happens.
+ * dropped afterwards, whatever happens (kept with BENCH_KEEP_DATABASE=1, to study its plans).
  */
 export async function scaleBench(name: string, body: (setup: ScaleBench) => Promise<void>): Promise<void> {
   const baseUrl = new URL(process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
@@ -214,7 +214,9 @@ export async function scaleBench(name: string, body: (setup: ScaleBench) => Prom
     await service?.stop();
     await bench?.end();
     await database?.close();
-    await admin`drop database if exists ${admin(dbName)} with (force)`.catch(() => {});
+    // BENCH_KEEP_DATABASE=1 keeps the grown book to study its plans (EXPLAIN) afterwards.
+    if (process.env.BENCH_KEEP_DATABASE === "1") process.stdout.write(`[bench] kept ${benchUrl}\n`);
+    else await admin`drop database if exists ${admin(dbName)} with (force)`.catch(() => {});
     await admin.end();
   }
 }

@@ -23,7 +23,7 @@ export interface ListCount {
 }
 
 /**
- * How many the filters select, in words: "1 policy", "24 policies", "More than 10,000 policies";
+ * How many the filters select, in words: "1 policy", "24 policies", "More than 1,000 policies";
  * where the list says whether filters apply (`filtered`), as a sentence: "24 entries match these
  * filters.", "3,120 entries in all.".
  */

@@ -350,8 +350,8 @@ export async function listPolicies(
   return { items, nextCursor: rows.length > page.limit && last ? encodeCursor(last.createdAt, last.id) : null };
 }
 
-/** Counted up to this many: a count of a whole book would read every row for a number nobody needs exactly. */
-const POLICY_COUNT_LIMIT = 10_000;
+/** Counted up to this many: a count of a whole book would read every row for a number nobody needs exactly (a rare filter over a million policies reads ~40 rows a match: docs/performance.md). */
+const POLICY_COUNT_LIMIT = 1_000;
 
 const policyCount = preparedByShape("count_policies", (db, has, name) =>
   db
