@@ -3,7 +3,7 @@ import { type PgTable, PgTransaction } from "drizzle-orm/pg-core";
 import { getOrMake } from "../core/maps";
 import type { Database, Executor } from "./client";
 import { isConflict } from "./errors";
-import { type TableRow, tableRecord } from "./guarded";
+import { type TableRow, tableRecord, writableColumns } from "./guarded";
 import { resultRows } from "./results";
 
 /**
@@ -86,7 +86,7 @@ function byTable(callers: Encoded[][]): Map<PgTable, { caller: number; record: R
 async function insertTogether(db: Executor, callers: Encoded[][]): Promise<null[]> {
   const inserts = [...byTable(callers)].map(
     ([table, rows], i) =>
-      sql`${sql.raw(i ? ", " : "with ")}${sql.raw(`rows_${i}`)} as (insert into ${table} select * from json_populate_recordset(null::${table}, ${JSON.stringify(rows.map((r) => r.record))}::json))`,
+      sql`${sql.raw(i ? ", " : "with ")}${sql.raw(`rows_${i}`)} as (insert into ${table} ${writableColumns(table).into} select ${writableColumns(table).from} from json_populate_recordset(null::${table}, ${JSON.stringify(rows.map((r) => r.record))}::json) as row)`,
   );
   await db.execute(sql`${sql.join(inserts)} select`);
   return callers.map(() => null);
@@ -100,7 +100,7 @@ export function insertsOfCallers(guard: string, callers: Encoded[][]): SQL {
   return sql.join(
     [...byTable(callers)].map(
       ([table, rows], i) =>
-        sql`, ${sql.raw(`rows_${i}`)} as (insert into ${table} select row.* from json_to_recordset(${JSON.stringify(rows)}::json) as x(caller int, record json)
+        sql`, ${sql.raw(`rows_${i}`)} as (insert into ${table} ${writableColumns(table).into} select ${writableColumns(table).from} from json_to_recordset(${JSON.stringify(rows)}::json) as x(caller int, record json)
           cross join lateral json_populate_record(null::${table}, x.record) as row where x.caller in (select caller from ${sql.raw(guard)}))`,
     ),
   );
@@ -147,13 +147,13 @@ export async function writeCommitted<Item, Result>(
 export async function insertCommittedUnlessTaken<T extends PgTable>(
   db: Database,
   table: T,
-  row: T["$inferSelect"] & { id: string },
+  row: T["$inferInsert"] & { id: string },
   onConflict: string,
 ): Promise<boolean> {
   const write = async (db: Executor, records: Record<string, unknown>[]) => {
     const inserted = resultRows<{ id: string }>(
       await db.execute(
-        sql`insert into ${table} select * from json_populate_recordset(null::${table}, ${JSON.stringify(records)}::json) ${sql.raw(onConflict)} returning id`,
+        sql`insert into ${table} ${writableColumns(table).into} select ${writableColumns(table).from} from json_populate_recordset(null::${table}, ${JSON.stringify(records)}::json) as row ${sql.raw(onConflict)} returning id`,
       ),
     );
     const ids = new Set(inserted.map((r) => r.id));

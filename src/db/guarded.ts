@@ -1,8 +1,23 @@
 import { getTableName, type SQL, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
+import { getOrMake } from "../core/maps";
 import type { Database, Executor } from "./client";
 import { tableColumns } from "./prepared";
 import { resultRows } from "./results";
+
+/**
+ * The columns an insert into `table` names, those the database does not generate (a generated
+ * column takes no value): `(a, b, …)`, and `row.a, row.b, …` for the select that feeds it from a
+ * record named `row`. Worked out once a table.
+ */
+export const writableColumns = (table: PgTable): { into: SQL; from: SQL } =>
+  getOrMake(writable, table, () => {
+    const names = tableColumns(table)
+      .filter(([, column]) => !column.generated)
+      .map(([, column]) => `"${column.name}"`);
+    return { into: sql.raw(`(${names.join(", ")})`), from: sql.raw(names.map((name) => `row.${name}`).join(", ")) };
+  });
+const writable = new WeakMap<PgTable, { into: SQL; from: SQL }>();
 
 /**
  * Writes made in one statement, guarded by the rows they depend on (docs/decisions.md, "One round
@@ -21,9 +36,10 @@ export interface TableRow<T extends PgTable = PgTable> {
  * column name, values as the row holds them (JSON columns as JSON, times as ISO text, bytes in
  * PostgreSQL's hex form of bytea).
  */
-export function tableRecord<T extends PgTable>(table: T, row: T["$inferSelect"]): Record<string, unknown> {
+export function tableRecord<T extends PgTable>(table: T, row: T["$inferInsert"]): Record<string, unknown> {
   const record: Record<string, unknown> = {};
   for (const [key, column] of tableColumns(table)) {
+    if (column.generated) continue;
     const value = (row as Record<string, unknown>)[key];
     if (value === undefined) throw new Error(`no value for ${getTableName(table)}.${key}`);
     // Times as text here rather than in JSON.stringify: a Date's toJSON takes the whole record off
@@ -42,7 +58,7 @@ function insertsWhen(guard: string, rows: readonly TableRow[]): SQL {
   return sql.join(
     rows.map(
       ({ table, row }, i) =>
-        sql`, ${sql.raw(`row_${i}`)} as (insert into ${table} select * from json_populate_record(null::${table}, ${JSON.stringify(tableRecord(table, row))}::json) where exists (select from ${sql.raw(guard)}))`,
+        sql`, ${sql.raw(`row_${i}`)} as (insert into ${table} ${writableColumns(table).into} select ${writableColumns(table).from} from json_populate_record(null::${table}, ${JSON.stringify(tableRecord(table, row))}::json) as row where exists (select from ${sql.raw(guard)}))`,
     ),
   );
 }

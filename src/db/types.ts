@@ -4,3 +4,8 @@ import { customType } from "drizzle-orm/pg-core";
 export const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
   dataType: () => "bytea",
 });
+
+/** A text-search document (read as its text form; written only by the database, as a generated column). */
+export const tsvector = customType<{ data: string; driverData: string }>({
+  dataType: () => "tsvector",
+});

@@ -220,6 +220,32 @@ describe("pages name a policy by its number and whose it is", () => {
 });
 
 describe("the kernel's policyTextMatch", () => {
+  test("a name more than 300 insured share is found policy by policy: the same rows, newest first, with filters, counted", async () => {
+    const p = await t.partner();
+    const common = word();
+    // Three with policies, and 300 more namesakes without any (made directly: the threshold is what matters).
+    const withPolicies = [await insured(p, { first: common, last: word() }), await insured(p, { first: common, last: word() })];
+    await t.database.db.execute(sql`
+      insert into consumers (id, partner_id, class, email, profile, created_at, updated_at)
+      select gen_random_uuid(), ${p.partnerId}::uuid, 'h', null, jsonb_build_object('class', 'h', 'name', jsonb_build_object('first', ${common}::text, 'last', 'Namesake' || k)), now(), now()
+      from generate_series(1, 300) as k`);
+    const last = await insured(p, { first: common, last: word() });
+    const browser = await signedIn(t, p.portal);
+    const page = await browser.get(`/portal/policies?${new URLSearchParams({ q: common })}`);
+    const expected = [last, ...withPolicies.reverse()].flatMap((a) => [a.device.policyNo, a.vehicle.policyNo]);
+    expect(rowLinks(page.text)).toEqual(expected);
+    expect(countLine(page.text)).toBe("6 policies");
+    const vehicles = await browser.get(`/portal/policies?${new URLSearchParams({ q: common, product: "vhcl-tprt-1111" })}`);
+    expect(rowLinks(vehicles.text)).toEqual([last, ...withPolicies].map((a) => a.vehicle.policyNo));
+    expect(countLine(vehicles.text)).toBe("3 policies");
+    // A number, a plate or a phone typed is still found whatever the name's commonness; and the operator's list reads the same.
+    expect(rowLinks((await browser.get(`/portal/policies?${new URLSearchParams({ q: last.plate })}`)).text)).toEqual([last.vehicle.policyNo]);
+    const admin = await signedIn(t, operator.portal);
+    const operatorPage = await admin.get(`/admin/policies?${new URLSearchParams({ q: common, mode: "all", partner: p.partnerId })}`);
+    expect(rowLinks(operatorPage.text)).toEqual(expected);
+    expect(countLine(operatorPage.text)).toBe("6 policies");
+  });
+
   test("a condition any query of policies can use (a search across the portal)", async () => {
     const p = await t.partner();
     const a = await insured(p);

@@ -1,16 +1,13 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type AnyPgColumn, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { bytea } from "../../db/types";
+import { bytea, tsvector } from "../../db/types";
 import { partnerOwned } from "../partners";
 
 /**
- * A consumer's names (a person's first, middle and last, a business's brand) as words, and their
- * phone as stored (+234…): how "Find" on the policies lists matches the insured (the policies
- * kernel's policyTextMatch). Written once for the indexes and the query, so the planner reads the
- * query's expressions as the indexes'. 'simple' keeps names as written, lower-cased, unstemmed.
+ * A consumer's phone as stored (+234…): how "Find" on the policies lists and the search match the
+ * insured's phone. Written once for the index and the queries, so the planner reads the query's
+ * expression as the index's.
  */
-export const consumerNameWords = (t: { profile: AnyPgColumn }): SQL =>
-  sql`to_tsvector('simple', coalesce(${t.profile}->'name'->>'first', '') || ' ' || coalesce(${t.profile}->'name'->>'middle', '') || ' ' || coalesce(${t.profile}->'name'->>'last', '') || ' ' || coalesce(${t.profile}->'name'->>'brand', ''))`;
 export const consumerPhone = (t: { profile: AnyPgColumn }): SQL => sql`(${t.profile}->>'phoneNo')`;
 
 /**
@@ -29,6 +26,16 @@ export const consumers = pgTable(
     email: text("email"),
     /** The wire-shaped profile (2.3 fields) without document bytes. */
     profile: jsonb("profile").$type<Record<string, unknown>>().notNull(),
+    /**
+     * The names (a person's first, middle and last, a business's brand) as words, kept by the
+     * database: how "Find" on the policies lists matches the insured (policyTextMatch). Stored, so a
+     * match is read rather than worked out again for each consumer ('simple': as written,
+     * lower-cased, unstemmed).
+     */
+    nameWords: tsvector("name_words").generatedAlwaysAs(
+      (): SQL =>
+        sql`to_tsvector('simple', coalesce(${consumers.profile}->'name'->>'first', '') || ' ' || coalesce(${consumers.profile}->'name'->>'middle', '') || ' ' || coalesce(${consumers.profile}->'name'->>'last', '') || ' ' || coalesce(${consumers.profile}->'name'->>'brand', ''))`,
+    ),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -36,7 +43,7 @@ export const consumers = pgTable(
     uniqueIndex("consumers_partner_email_idx").on(t.partnerId, t.email).where(sql`${t.email} is not null`),
     index("consumers_partner_created_idx").on(t.partnerId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index("consumers_created_idx").on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
-    index("consumers_name_words_idx").using("gin", consumerNameWords(t)),
+    index("consumers_name_words_idx").using("gin", t.nameWords),
     // The search (src/modules/search): part of a name (pg_trgm), a phone, an e-mail across every partner.
     index("consumers_name_trgm_idx").using("gin", sql`${consumerNameText(t.profile)} gin_trgm_ops`),
     index("consumers_phone_idx")

@@ -160,10 +160,13 @@ export interface ConsumerRecord {
   updatedAt: Date;
 }
 
+/** A consumer's columns as records carry them: the name words are the database's, for its index. */
+const { nameWords: _nameWords, ...recordColumns } = getTableColumns(consumers);
+
 const selectConsumer = preparedQuery("select_consumer", (db, name) =>
   db
     .select({
-      ...getTableColumns(consumers),
+      ...recordColumns,
       // The names of the documents on file, in the same round trip (issuance checks them).
       documents: sql<
         string[]
@@ -249,7 +252,7 @@ export async function listConsumers(
     conditions.push(afterCursor(consumers.createdAt, consumers.id, page.cursor));
   }
   const rows = await db
-    .select()
+    .select(recordColumns)
     .from(consumers)
     .where(and(...conditions))
     .orderBy(desc(consumers.createdAt), desc(consumers.id))

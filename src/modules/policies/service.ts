@@ -11,7 +11,7 @@ import { preparedByShape, preparedQuery } from "../../db/prepared";
 import { findProduct, type Product, productName } from "../../products";
 import type { PolicyContext, PolicyTerms, QuoteOnFile } from "../../products/types";
 import type { ConsumerRecord } from "../consumers";
-import { consumerName, consumerNameWords, consumerPhone, consumers, findConsumer } from "../consumers";
+import { consumerName, consumerPhone, consumers, findConsumer } from "../consumers";
 import { quotes } from "../quotes";
 import { type PolicyStatus, policies, policyCancellations, policyEndorsements, policyPlate } from "./schema";
 import type { Mode, PolicyRecord } from "./types";
@@ -246,7 +246,7 @@ function findCondition(keys: FindValues): SQL {
     union all select ${found.id} from ${policiesFound} where ${policyPlate(found)} = ${keys.plate}
     union all select ${found.id} from ${policiesFound} where ${found.consumerId} in (
       select ${holder.id} from ${consumers} as "holder"
-      where ${consumerPhone(holder)} = ${keys.phone} or ${consumerNameWords(holder)} @@ to_tsquery('simple', ${keys.nameWords})))`;
+      where ${consumerPhone(holder)} = ${keys.phone} or ${holder.nameWords} @@ to_tsquery('simple', ${keys.nameWords})))`;
 }
 
 /**
@@ -296,15 +296,53 @@ function listConditions(has: ReadonlySet<string>): SQL[] {
   if (has.has("to")) conditions.push(lt(policies.createdAt, instant("to")));
   if (has.has("coverEndsAfter"))
     conditions.push(eq(policies.status, "a"), gt(policies.coverEnd, instant("coverEndsAfter")), lte(policies.coverEnd, instant("coverEndsBy")));
-  if (has.has("find")) conditions.push(findCondition(Object.fromEntries(FIND_KEYS.map((key) => [key, placeholder(key)])) as FindValues));
+  if (has.has("find")) {
+    const found = findCondition(Object.fromEntries(FIND_KEYS.map((key) => [key, placeholder(key)])) as FindValues);
+    conditions.push(has.has("commonName") ? or(found, insuredNamed(policies, placeholder("commonName")))! : found);
+  }
   return conditions;
 }
 
-/** The values of a list's placeholders: undefined leaves a condition out, a null find key matches nothing. */
-function listValues(scope: { partnerId?: string }, filters: PolicyFilters): Record<string, unknown> {
-  const find = filters.text?.trim() ? { find: true, ...findKeys(filters.text) } : {};
+/** Whether the insured of each policy of `table` has these name words: checked policy by policy, as a list walks them newest first. */
+const insuredNamed = (table: typeof policies, words: Placeholder): SQL => {
+  const holder = alias(consumers, "named");
+  return sql`exists (select 1 from ${consumers} as "named" where ${holder.id} = ${table.consumerId} and ${holder.nameWords} @@ to_tsquery('simple', ${words}))`;
+};
+
+/**
+ * More insured than this share the name words "Find" was given (in the list's scope): the name is
+ * common, and the list walks the newest policies checking each one's insured, stopping at a page,
+ * instead of gathering every policy of every namesake first (docs/performance.md, "Search and
+ * filters at 1M"). Below it, the namesakes' policies are few and read through their consumers.
+ */
+const COMMON_NAME = 300;
+
+/** Whether more than COMMON_NAME consumers in the scope have these name words (reading at most one more than that). */
+async function isCommonName(db: Executor, scope: { partnerId?: string }, words: string): Promise<boolean> {
+  const named = sql`${consumers.nameWords} @@ to_tsquery('simple', ${words})`;
+  const [row] = await db.select({ n: count() }).from(
+    db
+      .select({ one: sql`1`.as("one") })
+      .from(consumers)
+      .where(scope.partnerId ? and(eq(consumers.partnerId, scope.partnerId), named) : named)
+      .limit(COMMON_NAME + 1)
+      .as("namesakes"),
+  );
+  return Number(row?.n ?? 0) > COMMON_NAME;
+}
+
+/**
+ * The values of a list's placeholders: undefined leaves a condition out, a null find key matches
+ * nothing. A common name is looked for policy by policy (`commonName`), any other through its
+ * consumers (`nameWords`).
+ */
+async function listValues(db: Executor, scope: { partnerId?: string }, filters: PolicyFilters): Promise<Record<string, unknown>> {
+  const partnerId = scope.partnerId ?? filters.partnerId;
+  const keys = filters.text?.trim() ? findKeys(filters.text) : null;
+  const common = keys?.nameWords ? await isCommonName(db, { partnerId }, keys.nameWords) : false;
+  const find = keys ? { find: true, ...keys, ...(common ? { nameWords: null, commonName: keys.nameWords } : {}) } : {};
   return {
-    partnerId: scope.partnerId ?? filters.partnerId,
+    partnerId,
     status: filters.status,
     route: filters.route,
     consumerId: filters.consumerId,
@@ -340,7 +378,7 @@ export async function listPolicies(
 ): Promise<Page<PolicyRecord>> {
   const cursor = page.cursor ? decodeCursor(page.cursor) : undefined;
   const rows: PolicyRecord[] = await policyPage(db, {
-    ...listValues(scope, filters),
+    ...(await listValues(db, scope, filters)),
     cursorAt: cursor?.at.toISOString(),
     cursorId: cursor?.id,
     limit: page.limit + 1,
@@ -353,23 +391,39 @@ export async function listPolicies(
 /** Counted up to this many: a count of a whole book would read every row for a number nobody needs exactly (a rare filter over a million policies reads ~40 rows a match: docs/performance.md). */
 const POLICY_COUNT_LIMIT = 1_000;
 
-const policyCount = preparedByShape("count_policies", (db, has, name) =>
-  db
+const policyCount = preparedByShape("count_policies", (db, has, name) => {
+  if (!has.has("commonName"))
+    return db
+      .select({ n: count() })
+      .from(
+        db
+          .select({ one: sql`1`.as("one") })
+          .from(policies)
+          .where(and(...listConditions(has)))
+          .limit(placeholder("limit"))
+          .as("matching"),
+      )
+      .prepare(name);
+  // A common name's policies are counted through its namesakes (a walk of the book would read most of
+  // it to count a thousand), beside those the other readings of the text find.
+  const others = and(sql`true`, ...listConditions(new Set([...has].filter((key) => key !== "find" && key !== "commonName"))));
+  const found = findCondition(Object.fromEntries(FIND_KEYS.map((key) => [key, placeholder(key)])) as FindValues);
+  const named = alias(consumers, "named");
+  return db
     .select({ n: count() })
     .from(
-      db
-        .select({ one: sql`1`.as("one") })
-        .from(policies)
-        .where(and(...listConditions(has)))
-        .limit(placeholder("limit"))
-        .as("matching"),
+      sql`(select ${policies.id} from ${policies} where ${others} and ${found}
+        union all
+        select ${policies.id} from ${consumers} as "named" join ${policies} on ${policies.consumerId} = ${named.id}
+        where ${named.nameWords} @@ to_tsquery('simple', ${placeholder("commonName")}) and ${others} and not ${found}
+        limit ${placeholder("limit")}) as "matching"`,
     )
-    .prepare(name),
-);
+    .prepare(name);
+});
 
 /** How many policies the filters select, up to POLICY_COUNT_LIMIT; `more` when there are more than that. */
 export async function countPolicies(db: Database, scope: { partnerId?: string }, filters: PolicyFilters): Promise<{ count: number; more: boolean }> {
-  const [row] = await policyCount(db, { ...listValues(scope, filters), limit: POLICY_COUNT_LIMIT + 1 });
+  const [row] = await policyCount(db, { ...(await listValues(db, scope, filters)), limit: POLICY_COUNT_LIMIT + 1 });
   const n = Number(row?.n ?? 0);
   return { count: Math.min(n, POLICY_COUNT_LIMIT), more: n > POLICY_COUNT_LIMIT };
 }
