@@ -88,13 +88,14 @@ if (extraArgs.length) {
   }
   await playwright("browser tests (Playwright)", "test-results/e2e.json", { E2E_INSTANCES: undefined });
   if (postgresUrl) {
-    // The accessibility checks depend on the pages, not on how many instances serve them, and take
-    // most of the browser run: they run once, above.
+    // The accessibility checks and the phone-width runs depend on the pages, not on how many
+    // instances serve them, and take most of the browser run: they run once, above (the desktop
+    // runs of the same flows still cross the instances).
     await playwright(
       "browser tests against two instances on PostgreSQL (Playwright)",
       "test-results/e2e-instances.json",
       { E2E_INSTANCES: "2", E2E_DATABASE_URL: postgresUrl },
-      ["--grep-invert", "is accessible"],
+      ["--grep-invert", "is accessible|\\(phone\\)|fits? a phone|on a phone"],
     );
   } else if (ci) {
     problems.push("CI=true but no TEST_DATABASE_URL or DATABASE_URL: the browser tests against two instances are required in CI");
