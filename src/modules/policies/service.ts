@@ -280,6 +280,9 @@ const instant = (key: string) => sql`${placeholder(key)}::timestamptz`;
 
 const FIND_KEYS = ["policyNo", "imei", "serial", "plate", "phone", "nameWords"] as const satisfies readonly (keyof FindKeys)[];
 
+/** findCondition with each key a placeholder named as it, for the prepared lists and counts. */
+const foundByPlaceholders = () => findCondition(Object.fromEntries(FIND_KEYS.map((key) => [key, placeholder(key)])) as FindValues);
+
 /** The conditions of a list of policies for the values present, each a placeholder named as its key. */
 function listConditions(has: ReadonlySet<string>): SQL[] {
   const conditions: SQL[] = [];
@@ -297,16 +300,16 @@ function listConditions(has: ReadonlySet<string>): SQL[] {
   if (has.has("coverEndsAfter"))
     conditions.push(eq(policies.status, "a"), gt(policies.coverEnd, instant("coverEndsAfter")), lte(policies.coverEnd, instant("coverEndsBy")));
   if (has.has("find")) {
-    const found = findCondition(Object.fromEntries(FIND_KEYS.map((key) => [key, placeholder(key)])) as FindValues);
-    conditions.push(has.has("commonName") ? or(found, insuredNamed(policies, placeholder("commonName")))! : found);
+    const found = foundByPlaceholders();
+    conditions.push(has.has("commonName") ? or(found, insuredNamed(placeholder("commonName")))! : found);
   }
   return conditions;
 }
 
-/** Whether the insured of each policy of `table` has these name words: checked policy by policy, as a list walks them newest first. */
-const insuredNamed = (table: typeof policies, words: Placeholder): SQL => {
+/** Whether each policy's insured has these name words: checked policy by policy, as a list walks them newest first. */
+const insuredNamed = (words: Placeholder): SQL => {
   const holder = alias(consumers, "named");
-  return sql`exists (select 1 from ${consumers} as "named" where ${holder.id} = ${table.consumerId} and ${holder.nameWords} @@ to_tsquery('simple', ${words}))`;
+  return sql`exists (select 1 from ${consumers} as "named" where ${holder.id} = ${policies.consumerId} and ${holder.nameWords} @@ to_tsquery('simple', ${words}))`;
 };
 
 /**
@@ -407,7 +410,7 @@ const policyCount = preparedByShape("count_policies", (db, has, name) => {
   // A common name's policies are counted through its namesakes (a walk of the book would read most of
   // it to count a thousand), beside those the other readings of the text find.
   const others = and(sql`true`, ...listConditions(new Set([...has].filter((key) => key !== "find" && key !== "commonName"))));
-  const found = findCondition(Object.fromEntries(FIND_KEYS.map((key) => [key, placeholder(key)])) as FindValues);
+  const found = foundByPlaceholders();
   const named = alias(consumers, "named");
   return db
     .select({ n: count() })
