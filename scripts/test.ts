@@ -50,6 +50,9 @@ function countBun(label: string, output: string) {
   if (pass === 0) problems.push(`${label}: no test ran`);
   passed += pass;
   failed += fail;
+  // Named again at the very end: a CI log is often read from its tail.
+  const names = new Set(output.split("\n").filter((line) => line.startsWith("(fail) ")));
+  for (const name of names) problems.push(`${label}: ${name}`);
 }
 
 const bunTest = [process.execPath, "test", ...extraArgs];

@@ -110,7 +110,7 @@ function layerBreaks(graph: Graph): string[] {
  */
 const MODULE_TIERS: readonly (readonly string[])[] = [
   ["api-log", "audit", "sandbox"],
-  ["partners"],
+  ["calendar", "partners"],
   ["accounts", "consumers", "events", "quotes"],
   ["policies", "webhooks"],
   ["certificates", "enrichment", "financing", "wallet"],

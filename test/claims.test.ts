@@ -151,6 +151,7 @@ describe("claims end to end", () => {
       mode: "test",
       status: "submitted",
       amount: 1_250_000.5,
+      settlementDue: watDate(60),
     });
     expect(events[3]!.payload).toEqual({
       claimNo,
@@ -164,6 +165,8 @@ describe("claims end to end", () => {
       approvedAmount: 1_100_000,
       excess: 0,
       payable: 1_100_000,
+      settlementDue: watDate(60),
+      voucherDue: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
     });
 
     const document = await claimDocument(db, { partnerId: p.partnerId }, claimNo, 2);

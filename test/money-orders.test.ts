@@ -10,7 +10,9 @@
 import { expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
 import fc from "fast-check";
+import { loadConfig } from "../src/core/config";
 import { CommandError } from "../src/core/errors";
+import { clockSettings } from "../src/modules/claims/clock";
 import { claims } from "../src/modules/claims/schema";
 import { reviewClaim, submitClaim } from "../src/modules/claims/service";
 import { changeRate } from "../src/modules/commissions/service";
@@ -26,6 +28,8 @@ import { watToday } from "../src/products/policy-helpers";
 import { testApp } from "./support/harness";
 import { lifecycleHelpers } from "./support/lifecycle";
 import { fullConsumer, insureSeed, productCases } from "./support/policies";
+
+const TEST_CLOCK = clockSettings(loadConfig({}));
 
 const t = await testApp();
 const db = t.database.db;
@@ -209,7 +213,7 @@ class Run {
           amountKobo: 5_000_000,
           documents: [],
         };
-        const outcome = await submitClaim(db, { partnerId: this.partnerId, mode: "live", request, now }).catch((error: Error) => error);
+        const outcome = await submitClaim(db, { partnerId: this.partnerId, mode: "live", request, now, clock: TEST_CLOCK }).catch((error: Error) => error);
         // Refused for the cooling-off exactly when the policy's cancellation in force was within it.
         const refusedForCoolingOff = outcome instanceof CommandError && outcome.message.includes("within its cooling-off");
         expect(refusedForCoolingOff).toBe(policy.coolingOff);
@@ -241,7 +245,7 @@ class Run {
 
   private review(claimNo: string, status: "in_review" | "approved" | "rejected" | "paid") {
     const note = status === "rejected" ? "Not covered" : undefined;
-    return reviewClaim(db, { claimNo, status, note, by: `admin:${operator.partnerId}`, actor: admin, now: this.now });
+    return reviewClaim(db, { claimNo, status, note, by: `admin:${operator.partnerId}`, actor: admin, now: this.now, clock: TEST_CLOCK });
   }
 
   /** The money rules, read from what is stored. */

@@ -237,6 +237,8 @@ describe("webhook register, list, update, delete", () => {
       "wallet.funding_expired",
       "claim.submitted",
       "claim.updated",
+      "claim.due_soon",
+      "claim.overdue",
       "financing.plan_created",
       "financing.installment_recorded",
       "financing.completed",

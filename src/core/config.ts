@@ -92,6 +92,21 @@ const configSchema = z.object({
   FUNDING_CHECK_AFTER_MS: intFrom(10 * 60_000),
   FUNDING_CHECK_INTERVAL_MS: intFrom(60_000),
   FUNDING_FOUR_EYES_KOBO: intFrom(100_000_000),
+  /**
+   * The claims clock (docs/claims.md, "The clock"): a claim is settled within CLAIM_SETTLEMENT_DAYS
+   * calendar days of its notification (the Nigerian Insurance Industry Reform Act 2025, s.210: never
+   * later than 60); its discharge voucher is issued within CLAIM_VOUCHER_WORKING_DAYS working days of
+   * liability being admitted (market-conduct rules: 5). A deadline is "due soon" CLAIM_DUE_SOON_DAYS
+   * (settlement) or CLAIM_VOUCHER_DUE_SOON_DAYS (voucher) calendar days before it; a late settlement
+   * carries simple interest at CLAIM_LATE_INTEREST_BASIS_POINTS a year (2,700: 27 %, the Central Bank's
+   * monetary policy rate when this was written). The background check looks every CLAIM_CLOCK_INTERVAL_MS.
+   */
+  CLAIM_SETTLEMENT_DAYS: z.coerce.number().int().positive().default(60),
+  CLAIM_VOUCHER_WORKING_DAYS: z.coerce.number().int().positive().default(5),
+  CLAIM_DUE_SOON_DAYS: intFrom(7),
+  CLAIM_VOUCHER_DUE_SOON_DAYS: intFrom(2),
+  CLAIM_LATE_INTEREST_BASIS_POINTS: intFrom(2_700),
+  CLAIM_CLOCK_INTERVAL_MS: intFrom(60_000),
   /** Signs portal session cookies; unset: a random secret made once and kept in the database. */
   SESSION_SECRET: z.string().min(32).optional(),
   /** How long a portal sign-in lasts. */

@@ -1,6 +1,7 @@
 import { accountsModule } from "./accounts/module";
 import { apiLogModule } from "./api-log/module";
 import { auditModule } from "./audit/module";
+import { calendarModule } from "./calendar/module";
 import { certificatesModule } from "./certificates/module";
 import { claimsModule } from "./claims/module";
 import { commissionsModule } from "./commissions/module";
@@ -50,6 +51,7 @@ export const modules: readonly ModuleManifest[] = [
   eventsModule,
   dashboardModule,
   searchModule,
+  calendarModule,
 ];
 
 // The outbox asks the webhooks module, which sits above it, whether a partner's events have anywhere to go.

@@ -84,6 +84,7 @@ async function claim(
     claimedKobo: o.claimedKobo,
     payableKobo: o.payableKobo ?? null,
     history: [],
+    settlementDueOn: watDay(new Date(o.createdAt.getTime() + 60 * DAY)),
     createdAt: o.createdAt,
     updatedAt: o.createdAt,
   });

@@ -1,7 +1,7 @@
 import { dateTime, day, naira, noteText } from "../format";
 import { ConfirmStep, type ConfirmStepProps } from "../portal/confirm";
 import { ListRows, ListSection } from "../portal/list-section";
-import { Badge, type Column, Empty, type FormProblem, type FormValues, HxForm, Input, ProblemSummary } from "../portal/ui";
+import { Badge, type Column, Empty, type FormProblem, type FormValues, HxForm, Input, ProblemSummary, Table } from "../portal/ui";
 import {
   Announce,
   Details,
@@ -35,7 +35,16 @@ const ClaimBadge = (props: { status: string }) => <Badge tone={claimTone(props.s
 /** How many file inputs the claim form offers (the JSON surface takes up to 10 documents). */
 export const CLAIM_DOCUMENT_INPUTS = 5;
 
+/** A deadline of the claims clock in words, e.g. "Settle by" "26 Jan 2027: 3 days left", with its tone. */
+export interface ClaimDeadlineView {
+  label: string;
+  text: string;
+  tone: "ok" | "wait" | "bad" | "info";
+}
+
 export interface ClaimRow {
+  /** The nearest deadline still running, or when it was settled. */
+  due?: ClaimDeadlineView;
   claimNo: string;
   href: string;
   policy: string;
@@ -59,6 +68,7 @@ const claimColumns = (withPartner?: boolean): Column[] => [
   { label: "Claimed", numeric: true },
   { label: "Payable", numeric: true },
   "Submitted",
+  "Due",
 ];
 
 /** The rows of a claim list (also what "Show more" swaps in). */
@@ -86,6 +96,7 @@ export function ClaimRows(props: { rows: ClaimRow[]; more: string | null; withPa
             {c.payableKobo === null ? "—" : naira(c.payableKobo)}
           </td>
           <td safe>{dateTime(c.createdAt)}</td>
+          <td>{c.due ? <Badge tone={c.due.tone} text={`${c.due.label} ${c.due.text}`} /> : ""}</td>
         </tr>
       ))}
     </ListRows>
@@ -125,21 +136,27 @@ export function ClaimList(props: {
   newHref?: string;
   /** The same list as CSV. */
   exportHref: string;
+  /** The operator's desk: open claims overdue or due soon, what is due first at the top (at most `rows.length` of `count`). */
+  dueFirst?: { rows: ClaimRow[]; count: number; dueSoonDays: number };
 }) {
   const { rows, values, problem } = props.list;
+  const due = props.dueFirst;
   return (
     <ListSection
       heading={
-        <div class="title-row">
-          <h1 safe>{props.title}</h1>
-          {props.newHref ? (
-            <a class="button" href={props.newHref}>
-              Make a claim
-            </a>
-          ) : (
-            ""
-          )}
-        </div>
+        <>
+          <div class="title-row">
+            <h1 safe>{props.title}</h1>
+            {props.newHref ? (
+              <a class="button" href={props.newHref}>
+                Make a claim
+              </a>
+            ) : (
+              ""
+            )}
+          </div>
+          {due ? <DueFirst {...due} /> : ""}
+        </>
       }
       action={props.action}
       filters={props.partners ? [partnerFilterField(props.partners), ...CLAIM_FILTERS] : CLAIM_FILTERS}
@@ -154,6 +171,26 @@ export function ClaimList(props: {
     >
       <ClaimRows rows={rows} more={props.list.more} withPartner={!!props.partners} />
     </ListSection>
+  );
+}
+
+/** The operator's desk: the open claims overdue or due soon, what is due first at the top. */
+function DueFirst(props: { rows: ClaimRow[]; count: number; dueSoonDays: number }) {
+  const heading = `Due first: ${props.count} open ${props.count === 1 ? "claim" : "claims"} overdue or due within ${props.dueSoonDays} days`;
+  return (
+    <section aria-labelledby="due-first-title">
+      <h2 id="due-first-title" safe>
+        {heading}
+      </h2>
+      {props.count > props.rows.length ? (
+        <p class="muted" safe>{`The ${props.rows.length} due first are shown here; every claim is in the list below.`}</p>
+      ) : (
+        ""
+      )}
+      <Table columns={claimColumns(true)} count={props.count} empty="No open claim is overdue or due soon." caption="Open claims, due first">
+        <ClaimRows rows={props.rows} more={null} withPartner />
+      </Table>
+    </section>
   );
 }
 
@@ -274,6 +311,8 @@ export interface ClaimView {
   approvedKobo: number | null;
   excessKobo: number | null;
   payableKobo: number | null;
+  /** The clock: each deadline still running, or when it was settled. */
+  deadlines: ClaimDeadlineView[];
   createdAt: Date;
   updatedAt: Date;
   documents: ClaimDocumentView[];
@@ -448,6 +487,7 @@ export function ClaimDetail(props: {
           ["Incident", day(c.incidentDate)],
           ["What happened", c.description],
           ["Submitted", dateTime(c.createdAt)],
+          ...c.deadlines.map((d) => ({ label: d.label, html: <Badge tone={d.tone} text={d.text} /> })),
         ]}
       />
       <h2>Amounts</h2>

@@ -104,6 +104,8 @@ export interface components {
                 excess?: number;
                 /** @description YYYY-MM-DD */
                 incidentDate: string;
+                /** @description Once paid after settlementDue: the interest paid for the delay (docs/claims.md, "The clock") */
+                lateInterest?: number;
                 /**
                  * @description The mode of the policy, and so of the claim
                  * @enum {string}
@@ -116,6 +118,8 @@ export interface components {
                 productCode: string;
                 /** @description Your reference, when the claim was submitted with one */
                 reference?: string;
+                /** @description The last day (Nigerian) to settle the claim: 60 days from its notification, plus any pause */
+                settlementDue: string;
                 /** @enum {string} */
                 status: "submitted" | "in_review" | "approved" | "rejected" | "paid" | "withdrawn";
                 statusNote?: string;
@@ -123,6 +127,8 @@ export interface components {
                 tmstmp: string;
                 /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
                 updated: string;
+                /** @description Once approved: the last day to issue the discharge voucher (5 working days) */
+                voucherDue?: string;
             }[];
             /** @description Pass back as seed.cursor for the next page; null on the last page */
             nextCursor: string | null;
@@ -181,6 +187,8 @@ export interface components {
             }[];
             /** @description YYYY-MM-DD */
             incidentDate: string;
+            /** @description Once paid after settlementDue: the interest paid for the delay (docs/claims.md, "The clock") */
+            lateInterest?: number;
             /**
              * @description The mode of the policy, and so of the claim
              * @enum {string}
@@ -197,6 +205,8 @@ export interface components {
             reference?: string;
             /** @description An approval of a claim on a cancelled policy: the cancellation's refund it took back from the partner's wallet (the cover was used) */
             refundTakenBack?: number;
+            /** @description The last day (Nigerian) to settle the claim: 60 days from its notification, plus any pause */
+            settlementDue: string;
             /** @enum {string} */
             status: "submitted" | "in_review" | "approved" | "rejected" | "paid" | "withdrawn";
             statusNote?: string;
@@ -204,6 +214,8 @@ export interface components {
             tmstmp: string;
             /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
             updated: string;
+            /** @description Once approved: the last day to issue the discharge voucher (5 working days) */
+            voucherDue?: string;
         };
         /** claim review: seed */
         "claim-review.seed": {
@@ -254,6 +266,8 @@ export interface components {
             }[];
             /** @description YYYY-MM-DD */
             incidentDate: string;
+            /** @description Once paid after settlementDue: the interest paid for the delay (docs/claims.md, "The clock") */
+            lateInterest?: number;
             /**
              * @description The mode of the policy, and so of the claim
              * @enum {string}
@@ -266,6 +280,8 @@ export interface components {
             productCode: string;
             /** @description Your reference, when the claim was submitted with one */
             reference?: string;
+            /** @description The last day (Nigerian) to settle the claim: 60 days from its notification, plus any pause */
+            settlementDue: string;
             /** @enum {string} */
             status: "submitted" | "in_review" | "approved" | "rejected" | "paid" | "withdrawn";
             statusNote?: string;
@@ -273,6 +289,8 @@ export interface components {
             tmstmp: string;
             /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
             updated: string;
+            /** @description Once approved: the last day to issue the discharge voucher (5 working days) */
+            voucherDue?: string;
         };
         /** claim status: seed */
         "claim-status.seed": {
@@ -308,6 +326,8 @@ export interface components {
             productCode: string;
             /** @description Your reference, when the claim was submitted with one */
             reference?: string;
+            /** @description The last day (Nigerian) to settle the claim: 60 days from its notification, plus any pause */
+            settlementDue: string;
             /** @enum {string} */
             status: "submitted" | "in_review" | "approved" | "rejected" | "paid" | "withdrawn";
             /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
@@ -366,6 +386,8 @@ export interface components {
             }[];
             /** @description YYYY-MM-DD */
             incidentDate: string;
+            /** @description Once paid after settlementDue: the interest paid for the delay (docs/claims.md, "The clock") */
+            lateInterest?: number;
             /**
              * @description The mode of the policy, and so of the claim
              * @enum {string}
@@ -378,6 +400,8 @@ export interface components {
             productCode: string;
             /** @description Your reference, when the claim was submitted with one */
             reference?: string;
+            /** @description The last day (Nigerian) to settle the claim: 60 days from its notification, plus any pause */
+            settlementDue: string;
             /** @enum {string} */
             status: "submitted" | "in_review" | "approved" | "rejected" | "paid" | "withdrawn";
             statusNote?: string;
@@ -385,6 +409,8 @@ export interface components {
             tmstmp: string;
             /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
             updated: string;
+            /** @description Once approved: the last day to issue the discharge voucher (5 working days) */
+            voucherDue?: string;
         };
         /** claim withdraw: seed */
         "claim-withdraw.seed": {
@@ -2927,7 +2953,7 @@ export interface components {
                  */
                 eventId: string;
                 /** @enum {string} */
-                eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
+                eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
                 lastError?: string;
                 /** @description HTTP status of the last attempt */
                 lastStatus?: number;
@@ -2951,7 +2977,7 @@ export interface components {
             cursor?: string;
             endpointId?: string;
             /** @enum {string} */
-            eventType?: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
+            eventType?: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
             /** @default 20 */
             limit?: number;
             /** @enum {string} */
@@ -2978,7 +3004,7 @@ export interface components {
                 /** Format: uuid */
                 endpointId: string;
                 /** @description The event types delivered; empty: every type */
-                events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
+                events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
                 /** @description Deliveries have failed since then (the endpoint is disabled after five days of it) */
                 failingSince?: string;
                 /** @description After a rotation: the previous secret also signs until then */
@@ -3017,7 +3043,7 @@ export interface components {
             /** Format: uuid */
             endpointId: string;
             /** @description The event types delivered; empty: every type */
-            events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
+            events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
             exctnFdbck: components["schemas"]["SuccessFeedback"];
             /** @description Deliveries have failed since then (the endpoint is disabled after five days of it) */
             failingSince?: string;
@@ -3034,7 +3060,7 @@ export interface components {
         /** webhook register: seed */
         "webhook-register.seed": {
             description?: string;
-            events?: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
+            events?: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
             url: string;
         };
         /**
@@ -3082,7 +3108,7 @@ export interface components {
              */
             eventId: string;
             /** @enum {string} */
-            eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
+            eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
             exctnFdbck: components["schemas"]["SuccessFeedback"];
             lastError?: string;
             /** @description HTTP status of the last attempt */
@@ -3176,7 +3202,7 @@ export interface components {
              */
             eventId: string;
             /** @enum {string} */
-            eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
+            eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
             exctnFdbck: components["schemas"]["SuccessFeedback"];
             lastError?: string;
             /** @description HTTP status of the last attempt */
@@ -3216,7 +3242,7 @@ export interface components {
             /** Format: uuid */
             endpointId: string;
             /** @description The event types delivered; empty: every type */
-            events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
+            events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
             exctnFdbck: components["schemas"]["SuccessFeedback"];
             /** @description Deliveries have failed since then (the endpoint is disabled after five days of it) */
             failingSince?: string;
@@ -3235,7 +3261,7 @@ export interface components {
             description?: string;
             enabled?: boolean;
             endpointId: string;
-            events?: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
+            events?: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
             /** @constant */
             rotateSecret?: true;
             url?: string;

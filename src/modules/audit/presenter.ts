@@ -36,6 +36,8 @@ const ACTION_TEXT: Record<string, string> = {
   "funding.held_credit_requested": "Held top-up credit asked, waiting for a second approval",
   "funding.held_reject": "Held top-up rejected",
   "funding.start": "Live top-up requested",
+  "holiday.add": "Public holiday added",
+  "holiday.remove": "Public holiday removed",
   "key.revoke": "API key revoked",
   "key.rotate": "API key rotated",
   "partner.create": "Partner created",
@@ -75,6 +77,7 @@ const DETAIL_LABEL: Record<string, string> = {
   bankReference: "Bank reference",
   balanceAfterKobo: "Balance after",
   claimedKobo: "Claimed",
+  lateInterestKobo: "Late interest",
   count: "Plans lapsed",
   decoded: "Decoded",
   documents: "Documents",
@@ -154,6 +157,7 @@ const SUBJECT_KINDS = {
   webhook: { label: "Webhook endpoint", prefixes: ["webhook."] },
   vehicle: { label: "Vehicle", prefixes: ["vehicle."] },
   commission: { label: "Commission rate", prefixes: ["commission."] },
+  holiday: { label: "Public holiday", prefixes: ["holiday."] },
 } as const satisfies Record<string, { label: string; prefixes: readonly string[] }>;
 type SubjectKind = keyof typeof SUBJECT_KINDS;
 
@@ -201,6 +205,8 @@ function subjectOf(entry: AuditRecord, policies: Map<string, PolicyName>): Audit
       return { text: typeof details.label === "string" ? `API key ${details.label}` : "API key", href: "/admin/partners" };
     case "commission":
       return { text: allProductCodes().includes(subject) ? productName(subject) : subject, href: at("/admin/commissions", subject) };
+    case "holiday":
+      return { text: day(subject), href: "/admin/holidays" };
     default:
       return { text: subject, href: null };
   }

@@ -9,7 +9,9 @@ import { listAnswer, partnerScopeOf, withPartnerFilter } from "../../portal/list
 import { formValues, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { watToday } from "../../products/policy-helpers";
+import { addDays } from "../calendar";
 import { partnerChoices, partnerNames, rowsWithPartner } from "../partners";
+import { clockSettings } from "./clock";
 import { approvedKoboOf, claimNoOf, documentPositionOf, reviewSeedFrom } from "./model";
 import {
   adminHref,
@@ -26,11 +28,18 @@ import {
   settles,
 } from "./presenter";
 import { checkTransition } from "./rules";
-import { type ClaimDetail as ClaimDetailRecord, claimDetail, claimDocument, listClaims, reviewClaim } from "./service";
+import { type ClaimDetail as ClaimDetailRecord, claimDetail, claimDocument, claimsDueFirst, listClaims, reviewClaim } from "./service";
 
 /** The operator's claim pages: every partner's claims, a claim with the moves the state machine allows, its documents. */
 export const claimAdmin = (deps: AppDeps) => {
   const db = deps.database.db;
+  const clock = clockSettings(deps.config);
+  /** The desk's "due first": open claims overdue or due within the settlement's due-soon window. */
+  const dueFirst = async () => {
+    const { items, count } = await claimsDueFirst(db, addDays(watToday(new Date()), clock.dueSoonDays), 50);
+    const rows = await rowsWithPartner(db, items, (c, partnerName) => claimRow(c, adminHref(c.claimNo), clock, partnerName));
+    return { rows, count, dueSoonDays: clock.dueSoonDays };
+  };
   const shell = (viewer: PortalViewer, csrf: string, title: string) => ({ title, active: "claims", viewer, csrf });
   const claimOf = (raw: string) => {
     const claimNo = claimNoOf(raw);
@@ -38,12 +47,12 @@ export const claimAdmin = (deps: AppDeps) => {
   };
   const partnerName = async (partnerId: string) => (await partnerNames(db)).get(partnerId) ?? "";
   const claims = withPartnerFilter((scope) =>
-    claimList(db, scope, "/admin/claims", (items) => rowsWithPartner(db, items, (c, partnerName) => claimRow(c, adminHref(c.claimNo), partnerName))),
+    claimList(db, scope, "/admin/claims", (items) => rowsWithPartner(db, items, (c, partnerName) => claimRow(c, adminHref(c.claimNo), clock, partnerName))),
   );
 
   const detail = async (claim: ClaimDetailRecord, csrf: string, state: ClaimActionState = { values: {} }) => (
     <ClaimDetail
-      claim={await claimView(db, claim, { partnerName: await partnerName(claim.partnerId) })}
+      claim={await claimView(db, claim, { partnerName: await partnerName(claim.partnerId) }, clock)}
       csrf={csrf}
       backHref="/admin/claims"
       state={state}
@@ -60,7 +69,14 @@ export const claimAdmin = (deps: AppDeps) => {
           shell: shell(ctx.viewer, ctx.csrf, "Claims"),
           rows: (list) => <ClaimRows rows={list.rows} more={list.more} withPartner />,
           page: async (list) => (
-            <ClaimList title="All partners' claims" action="/admin/claims" list={list} partners={await partnerChoices(db)} exportHref={list.exportHref} />
+            <ClaimList
+              title="All partners' claims"
+              action="/admin/claims"
+              list={list}
+              partners={await partnerChoices(db)}
+              exportHref={list.exportHref}
+              dueFirst={await dueFirst()}
+            />
           ),
         }),
       { portal: "admin" },
@@ -104,7 +120,7 @@ export const claimAdmin = (deps: AppDeps) => {
             checkTransition(claim.claimNo, claim.status, seed.status, "operator");
             const step = confirmation(csrf, `claim.${seed.status}`, claim.claimNo, approvedKoboOf(seed) ?? "", seed.note ?? "");
             if (!step.given(values)) {
-              const view = { ...(await claimView(db, claim, { partnerName: await partnerName(claim.partnerId) })), productCode: claim.productCode };
+              const view = { ...(await claimView(db, claim, { partnerName: await partnerName(claim.partnerId) }, clock)), productCode: claim.productCode };
               const ask = decisionStep(view, seed.status, approvedKoboOf(seed), takes?.words);
               const fields = { status: seed.status, approvedAmount: values.approvedAmount, note: values.note, ...step.fields };
               const back = { label: "Go back without deciding", href: adminHref(claim.claimNo) };
@@ -123,6 +139,7 @@ export const claimAdmin = (deps: AppDeps) => {
             by: `admin:${viewer.email}`,
             actor: viewer,
             now: new Date(),
+            clock,
           });
           return page(request, shell(viewer, csrf, title), await detail(reviewed, csrf, { values: {}, done: reviewedText(reviewed) }));
         } catch (error) {

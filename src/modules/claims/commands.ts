@@ -4,6 +4,7 @@ import { watTimestamp } from "../../core/time";
 import { BLANK_FIELD, currency, naira as nairaField, page, UNKNOWN_FIELD, wireDate, wireTimestamp } from "../../http/answers";
 import { ADMIN_ONLY, command, refusal } from "../../http/registry";
 import { keyActor } from "../audit";
+import { clockSettings } from "./clock";
 import {
   CANNOT_BECOME,
   claimListExamples,
@@ -19,6 +20,7 @@ import {
   type ClaimDetail,
   type ClaimRecord,
   claimAmounts,
+  claimDeadlines,
   claimDetail,
   claimHeading,
   earlierClaim,
@@ -48,6 +50,9 @@ const listedClaim = z.object({
   approvedAmount: nairaField("Once approved: the amount accepted").optional(),
   excess: nairaField("Once approved: the product's excess (phone cover: 10 %)").optional(),
   payable: nairaField("Once approved: approvedAmount less excess").optional(),
+  lateInterest: nairaField('Once paid after settlementDue: the interest paid for the delay (docs/claims.md, "The clock")').optional(),
+  settlementDue: wireDate.meta({ description: "The last day (Nigerian) to settle the claim: 60 days from its notification, plus any pause" }),
+  voucherDue: wireDate.optional().meta({ description: "Once approved: the last day to issue the discharge voucher (5 working days)" }),
   currency,
   tmstmp: wireTimestamp,
   updated: wireTimestamp,
@@ -65,6 +70,7 @@ function wireClaim(claim: ClaimRecord) {
     incidentDate: claim.incidentDate,
     description: claim.description,
     ...claimAmounts(claim),
+    ...claimDeadlines(claim),
     currency: "NGN" as const,
     tmstmp: watTimestamp(claim.createdAt),
     updated: watTimestamp(claim.updatedAt),
@@ -87,6 +93,7 @@ const submittedAnswer = (claim: ClaimRecord) => ({
   productCode: claim.productCode,
   mode: claim.mode,
   amount: naira(claim.claimedKobo),
+  settlementDue: claim.settlementDueOn,
   currency: "NGN" as const,
   tmstmp: watTimestamp(claim.createdAt),
 });
@@ -111,6 +118,7 @@ export const claimCommands = [
       productCode: true,
       mode: true,
       amount: true,
+      settlementDue: true,
       currency: true,
       tmstmp: true,
     }),
@@ -139,7 +147,13 @@ export const claimCommands = [
     examples: claimSubmitExamples,
     async handler(ctx, _params, raw) {
       const request = claimRequestFrom(parseClaimSeed(submitSeed, raw), ctx.config.MAX_DOCUMENT_BYTES);
-      const { claim } = await submitClaim(ctx.db, { partnerId: ctx.principal.partnerId, mode: ctx.principal.mode, request, now: ctx.now() });
+      const { claim } = await submitClaim(ctx.db, {
+        partnerId: ctx.principal.partnerId,
+        mode: ctx.principal.mode,
+        request,
+        now: ctx.now(),
+        clock: clockSettings(ctx.config),
+      });
       return submittedAnswer(claim);
     },
     async recover(ctx, _params, raw) {
@@ -241,6 +255,7 @@ export const claimCommands = [
         actor: keyActor(ctx.principal),
         mode: ctx.principal.mode,
         now: ctx.now(),
+        clock: clockSettings(ctx.config),
       });
       return { partnerId: claim.partnerId, ...wireClaimDetail(claim), ...refundTakenBack(claim) };
     },

@@ -29,6 +29,7 @@ const submitted = {
   incidentDate: "{{today}}",
   description: bumper.description,
   amount: 85000,
+  settlementDue: "{{today+60}}",
   currency: "NGN",
   tmstmp: "{{claim.tmstmp}}",
 };
@@ -49,6 +50,7 @@ export const claimSubmitExamples: readonly CommandExample[] = [
       productCode: "vhcl-tprt-1111",
       mode: "test",
       amount: 85000,
+      settlementDue: "{{today+60}}",
       currency: "NGN",
       tmstmp: "{{timestamp}}",
     },

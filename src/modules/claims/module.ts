@@ -1,6 +1,7 @@
 import { defineModule } from "../manifest";
 import { claimAdmin } from "./admin";
 import { claimCommands } from "./commands";
+import { claimJobs } from "./jobs";
 import { claimPortal } from "./portal";
 import * as tables from "./schema";
 
@@ -8,6 +9,7 @@ import * as tables from "./schema";
 export const claimsModule = defineModule({
   name: "claims",
   commands: claimCommands,
+  jobs: ({ db, config }) => claimJobs(db, config),
   routes: (deps) => claimPortal(deps).use(claimAdmin(deps)),
   tables,
   nav: [

@@ -10,6 +10,7 @@ import { formValues, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { watToday } from "../../products/policy-helpers";
 import { findPolicyByReference } from "../policies";
+import { clockSettings } from "./clock";
 import { claimNoOf, claimRequestFrom, documentPositionOf, parseClaimSeed, submitSeed, submitSeedFrom, withdrawSeedFrom } from "./model";
 import {
   canWithdraw,
@@ -57,7 +58,7 @@ export const claimPortal = (deps: AppDeps) => {
   /** The claim page, with the withdraw form while the claim can be withdrawn. */
   const detail = async (claim: ClaimDetailRecord, csrf: string, state: ClaimActionState = { values: {} }) => (
     <ClaimDetail
-      claim={await claimView(db, claim, null)}
+      claim={await claimView(db, claim, null, clockSettings(deps.config))}
       csrf={csrf}
       backHref="/portal/claims"
       state={state}
@@ -72,7 +73,9 @@ export const claimPortal = (deps: AppDeps) => {
       (ctx) =>
         listAnswer(
           ctx,
-          claimList(db, { partnerId: ctx.viewer.partnerId }, "/portal/claims", (items) => items.map((c) => claimRow(c, partnerHref(c.claimNo)))),
+          claimList(db, { partnerId: ctx.viewer.partnerId }, "/portal/claims", (items) =>
+            items.map((c) => claimRow(c, partnerHref(c.claimNo), clockSettings(deps.config))),
+          ),
           {
             shell: shell(ctx.viewer, ctx.csrf, "Claims"),
             rows: (list) => <ClaimRows rows={list.rows} more={list.more} />,
@@ -112,7 +115,14 @@ export const claimPortal = (deps: AppDeps) => {
         const { seed, inputs } = await submitSeedFrom(values, body, CLAIM_DOCUMENT_INPUTS);
         try {
           const claimRequest = claimRequestFrom(parseClaimSeed(submitSeed, seed), maxDocumentBytes);
-          const { claim } = await submitClaim(db, { partnerId: viewer.partnerId, mode: viewer.mode, request: claimRequest, now: new Date(), actor: viewer });
+          const { claim } = await submitClaim(db, {
+            partnerId: viewer.partnerId,
+            mode: viewer.mode,
+            request: claimRequest,
+            now: new Date(),
+            clock: clockSettings(deps.config),
+            actor: viewer,
+          });
           return redirectTo(request, set, partnerHref(claim.claimNo));
         } catch (error) {
           const problem = documentProblem(problemOf(error), inputs);

@@ -3,6 +3,7 @@
 import { randomBytes } from "node:crypto";
 import {
   CLAIM_STATUS_TEXT,
+  type ClaimDeadlineView,
   type ClaimFilterValues,
   type ClaimMove,
   type ClaimPolicySummary,
@@ -24,6 +25,8 @@ import type { PolicyRecord } from "../policies";
 import { policiesByIds } from "../policies";
 import { walletBalance } from "../wallet";
 import { refundToTakeBack } from "./after-cancellation";
+import type { ClockSettings } from "./clock";
+import { runningDeadlines } from "./deadlines";
 import { DOCUMENT_TYPES, listFiltersOf, listSeed, parseClaimSeed } from "./model";
 import { approvalOf, CLAIM_TRANSITIONS, type ClaimActor, excessPercentOf } from "./rules";
 import type { ClaimStatus } from "./schema";
@@ -75,10 +78,38 @@ export async function approvalTakes(db: Database, claim: ClaimRecord): Promise<{
   return { words: `Approving takes back from the partner's wallet ${refund}. ${holds}`, covered };
 }
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/**
+ * Where a claim's deadlines stand today, in words with a tone (the clock, clock.ts): each one still
+ * running (the nearest first), or, once paid, when it was settled and any late interest.
+ */
+function deadlineWords(claim: ClaimRecord, now: Date, clock: ClockSettings): ClaimDeadlineView[] {
+  const today = watToday(now);
+  if (claim.status === "paid" && claim.settledAt) {
+    const late = claim.lateInterestKobo ? `, after ${day(claim.settlementDueOn)}: late interest ${naira(claim.lateInterestKobo)}` : ", on time";
+    return [{ label: "Settled", text: `${day(claim.settledAt)}${late}`, tone: claim.lateInterestKobo ? "bad" : "ok" }];
+  }
+  const nearestFirst = runningDeadlines(claim, today, clock).sort((a, b) => a.dueOn.localeCompare(b.dueOn));
+  return nearestFirst.map(({ deadline, dueOn, standing }) => ({
+    label: deadline === "settlement" ? "Settle by" : "Discharge voucher by",
+    text: `${day(dueOn)}: ${
+      standing.state === "overdue"
+        ? `overdue by ${plural(standing.daysOverdue, "day")}`
+        : standing.daysLeft === 0
+          ? "the last day is today"
+          : `${plural(standing.daysLeft, "day")} left`
+    }`,
+    tone: standing.state === "overdue" ? "bad" : standing.state === "due_soon" ? "wait" : "info",
+  }));
+}
+
 const who = (by: string) => (by === "partner" ? "the partner" : by.replace(/^admin:/, ""));
 
-export function claimRow(claim: ClaimRecord, href: string, partnerName?: string): ClaimRow {
+export function claimRow(claim: ClaimRecord, href: string, clock: ClockSettings, partnerName?: string): ClaimRow {
+  const [due] = deadlineWords(claim, new Date(), clock);
   return {
+    due,
     claimNo: claim.claimNo,
     href,
     policy: claim.policy,
@@ -98,7 +129,7 @@ export function claimRow(claim: ClaimRecord, href: string, partnerName?: string)
  * figures with the excess only where the product keeps one; the operator also sees the partner and who
  * made each change.
  */
-export async function claimView(db: Database, claim: ClaimDetail, admin: { partnerName: string } | null): Promise<ClaimView> {
+export async function claimView(db: Database, claim: ClaimDetail, admin: { partnerName: string } | null, clock: ClockSettings): Promise<ClaimView> {
   const base = admin ? adminHref(claim.claimNo) : partnerHref(claim.claimNo);
   const [policy] = await policiesByIds(db, [claim.policyId]);
   const consumer = policy ? await findConsumer(db, claim.partnerId, policy.consumerId) : null;
@@ -124,6 +155,7 @@ export async function claimView(db: Database, claim: ClaimDetail, admin: { partn
     approvedKobo: claim.approvedKobo,
     excessKobo: claim.excessKobo,
     payableKobo: claim.payableKobo,
+    deadlines: deadlineWords(claim, new Date(), clock),
     createdAt: claim.createdAt,
     updatedAt: claim.updatedAt,
     documents: claim.documents.map((d) => ({

@@ -41,6 +41,18 @@ export const claims = pgTable(
     /** approved − excess: what is paid. */
     payableKobo: bigint("payable_kobo", { mode: "number" }),
     history: jsonb("history").$type<ClaimStep[]>().notNull(),
+    /** The clock (clock.ts): the last Nigerian day to settle, from the notification. */
+    settlementDueOn: date("settlement_due_on", { mode: "string" }).notNull(),
+    /** The last day to issue the discharge voucher, set when liability is admitted (the approval). */
+    voucherDueOn: date("voucher_due_on", { mode: "string" }),
+    /** The first deadline still running, while the claim is open: the desk sorts and the background check looks by it. */
+    nextDueOn: date("next_due_on", { mode: "string" }).generatedAlwaysAs(
+      sql`case when status in ('submitted', 'in_review', 'approved') then least(settlement_due_on, voucher_due_on) end`,
+    ),
+    /** When the money reached the claimant (status paid). */
+    settledAt: timestamp("settled_at", { withTimezone: true }),
+    /** Interest for a settlement after its deadline, fixed when paid (clock.ts). */
+    lateInterestKobo: bigint("late_interest_kobo", { mode: "number" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
   },
@@ -52,7 +64,27 @@ export const claims = pgTable(
     index("claims_policy_idx").on(t.policyId),
     // The search (src/modules/search): a partner's claim reference across every partner.
     index("claims_reference_idx").on(t.reference).where(sql`${t.reference} is not null`),
+    // The desk's "due first" and the clock's background check: open claims only.
+    index("claims_next_due_idx").on(t.nextDueOn, t.id).where(sql`${t.nextDueOn} is not null`),
   ],
+);
+
+/**
+ * What the clock's background check has announced (claim.due_soon, claim.overdue): one row per claim,
+ * deadline and alert, so each is sent once however many instances look.
+ */
+export const claimClockAlerts = pgTable(
+  "claim_clock_alerts",
+  {
+    claimId: uuid("claim_id")
+      .notNull()
+      .references(() => claims.id),
+    deadline: text("deadline", { enum: ["settlement", "voucher"] }).notNull(),
+    alert: text("alert", { enum: ["due_soon", "overdue"] }).notNull(),
+    dueOn: date("due_on", { mode: "string" }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.claimId, t.deadline, t.alert] })],
 );
 
 /** Documents sent with a claim (base64 on the wire; sniffed and size-limited). */

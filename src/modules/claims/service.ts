@@ -4,7 +4,7 @@
  * row are written in one transaction; a refused request changes nothing.
  */
 
-import { and, asc, desc, eq, getTableColumns, gte, lt, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, gte, isNotNull, lt, lte, type SQL, sql } from "drizzle-orm";
 import type { DecodedDocument } from "../../core/documents";
 import { CommandError } from "../../core/errors";
 import { newId, normaliseUuid } from "../../core/ids";
@@ -15,12 +15,15 @@ import type { Database, Executor } from "../../db/client";
 import { isUniqueViolation } from "../../db/errors";
 import { readCheckWrite, type TableRow, writeWhenStill } from "../../db/guarded";
 import { afterCursor } from "../../db/keyset";
+import { resultRows } from "../../db/results";
 import { watMidnight, watToday } from "../../products/policy-helpers";
 import { type AuditActor, auditRows, recordAudit } from "../audit";
+import { addDays, holidaysBetween } from "../calendar";
 import { type DomainEvent, outboxEvents, outboxRow, recordEvent } from "../events";
 import type { Mode, PolicyRecord } from "../policies";
 import { POLICY_STATUS_WORDS, policies, requirePolicyMode } from "../policies";
 import { refuseAfterCoolingOff, takeBackRefund } from "./after-cancellation";
+import { type ClockSettings, lateInterestKobo, settlementDueOn, voucherDueOn } from "./clock";
 import type { ClaimRequest } from "./model";
 import { approvalOf, type ClaimActor, checkTransition, claimCeiling, newClaimNumber } from "./rules";
 import { type ClaimStatus, type ClaimStep, claimDocuments, claims } from "./schema";
@@ -65,7 +68,7 @@ const claimColumns = {
   policyWebhook: policies.webhookUrl,
 };
 
-const selectClaims = (db: Executor) => db.select(claimColumns).from(claims).innerJoin(policies, eq(policies.id, claims.policyId));
+export const selectClaims = (db: Executor) => db.select(claimColumns).from(claims).innerJoin(policies, eq(policies.id, claims.policyId));
 
 const notFound = (scope: ClaimScope, claimNo: string) =>
   new CommandError(404, `no claim ${claimNo}${scope.partnerId ? " among this partner's claims" : ""}`, "seed.claimNo");
@@ -90,12 +93,19 @@ export const claimHeading = (claim: ClaimRecord) => ({
   ...(claim.statusNote ? { statusNote: claim.statusNote } : {}),
 });
 
-/** The amount claimed in naira and, once approved, the settlement. */
+/** The amount claimed in naira and, once approved, the settlement; late interest once paid late. */
 export const claimAmounts = (claim: ClaimRecord) => ({
   amount: naira(claim.claimedKobo),
   ...(claim.approvedKobo === null
     ? {}
     : { approvedAmount: naira(claim.approvedKobo), excess: naira(claim.excessKobo ?? 0), payable: naira(claim.payableKobo ?? 0) }),
+  ...(claim.lateInterestKobo ? { lateInterest: naira(claim.lateInterestKobo) } : {}),
+});
+
+/** The clock's deadlines (Nigerian dates): settlement always, the voucher once liability is admitted. */
+export const claimDeadlines = (claim: ClaimRecord) => ({
+  settlementDue: claim.settlementDueOn,
+  ...(claim.voucherDueOn ? { voucherDue: claim.voucherDueOn } : {}),
 });
 
 /** The refund an approval took back from the partner's wallet, in naira, when it took one. */
@@ -108,7 +118,7 @@ function claimEvent(claim: ClaimRecord & Pick<ClaimDetail, "refundTakenBackKobo"
     partnerId: claim.partnerId,
     type,
     targetUrl: claim.policyWebhook,
-    payload: { ...claimHeading(claim), ...claimAmounts(claim), ...refundTakenBack(claim) },
+    payload: { ...claimHeading(claim), ...claimAmounts(claim), ...claimDeadlines(claim), ...refundTakenBack(claim) },
   };
 }
 
@@ -202,7 +212,7 @@ export async function earlierClaim(db: Executor, partnerId: string, request: Cla
  */
 export async function submitClaim(
   db: Database,
-  input: { partnerId: string; mode: Mode; request: ClaimRequest; now: Date; actor?: AuditActor },
+  input: { partnerId: string; mode: Mode; request: ClaimRequest; now: Date; clock: ClockSettings; actor?: AuditActor },
 ): Promise<{ claim: ClaimDetail; created: boolean }> {
   const { partnerId, mode, request, now, actor } = input;
   const today = watToday(now);
@@ -251,6 +261,11 @@ export async function submitClaim(
       excessKobo: null,
       payableKobo: null,
       history: [step],
+      settlementDueOn: settlementDueOn(today, 0, input.clock),
+      voucherDueOn: null,
+      nextDueOn: settlementDueOn(today, 0, input.clock),
+      settledAt: null,
+      lateInterestKobo: null,
       createdAt: now,
       updatedAt: now,
     };
@@ -357,6 +372,25 @@ export async function listClaims(db: Executor, scope: ClaimScope, filters: Claim
   return { items, nextCursor: rows.length > page.limit && last ? encodeCursor(last.createdAt, last.id) : null };
 }
 
+/** The clock's settings a change needs: only the operator's review approves and pays, and it brings them. */
+function clockOf(change: { to: ClaimStatus; clock?: ClockSettings }): ClockSettings {
+  if (!change.clock) throw new Error(`a claim becomes ${change.to} only with the clock's settings`);
+  return change.clock;
+}
+
+/**
+ * The operator's desk: open claims whose next deadline is on or before `horizon` (overdue or due
+ * soon), what is due first at the top, at most `limit`; and how many there are (counted to 1,000).
+ */
+export async function claimsDueFirst(db: Executor, horizon: string, limit: number): Promise<{ items: ClaimRecord[]; count: number }> {
+  const due = and(isNotNull(claims.nextDueOn), lte(claims.nextDueOn, horizon));
+  const items = await selectClaims(db).where(due).orderBy(asc(claims.nextDueOn), asc(claims.id)).limit(limit);
+  const [counted] = resultRows<{ count: number }>(
+    await db.execute(sql`select count(*)::int as count from (select 1 from ${claims} where ${due} limit 1000) as due`),
+  );
+  return { items, count: counted?.count ?? 0 };
+}
+
 /**
  * Move a claim along the state machine under a row lock (concurrent changes apply one at a time,
  * and the second sees the first's status), with its history step and claim.updated event. An
@@ -366,7 +400,7 @@ async function transition(
   db: Database,
   scope: ClaimScope,
   claimNo: string,
-  change: { to: ClaimStatus; actor: ClaimActor; by: string; note?: string; approvedKobo?: number; mode?: Mode },
+  change: { to: ClaimStatus; actor: ClaimActor; by: string; note?: string; approvedKobo?: number; mode?: Mode; clock?: ClockSettings },
   now: Date,
   audit?: (tx: Executor, claim: ClaimDetail) => Promise<void>,
 ): Promise<ClaimDetail> {
@@ -377,11 +411,19 @@ async function transition(
     if (!claim) throw notFound(scope, claimNo);
     if (change.mode) checkMode({ reference: claim.policy, mode: claim.mode }, change.mode);
     checkTransition(claim.claimNo, claim.status, change.to, change.actor);
-    let amounts: Pick<Partial<ClaimRow>, "approvedKobo" | "excessKobo" | "payableKobo"> = {};
+    let amounts: Pick<Partial<ClaimRow>, "approvedKobo" | "excessKobo" | "payableKobo" | "voucherDueOn" | "settledAt" | "lateInterestKobo"> = {};
     let refundTakenBackKobo = 0;
+    const today = watToday(now);
     if (change.to === "approved") {
-      amounts = approvalOf(claim, change.approvedKobo);
+      // Liability admitted: the voucher's working days count from today, skipping the holidays ahead.
+      const clock = clockOf(change);
+      const holidays = await holidaysBetween(tx, today, addDays(today, 10 * clock.voucherWorkingDays + 30));
+      amounts = { ...approvalOf(claim, change.approvedKobo), voucherDueOn: voucherDueOn(today, holidays, clock) };
       refundTakenBackKobo = await takeBackRefund(tx, claim, now);
+    }
+    if (change.to === "paid") {
+      const interest = lateInterestKobo(claim.payableKobo ?? 0, claim.settlementDueOn, today, clockOf(change).lateInterestBasisPoints);
+      amounts = { settledAt: now, lateInterestKobo: interest || null };
     }
     const step: ClaimStep = { status: change.to, ...(change.note ? { note: change.note } : {}), by: change.by, at: now.toISOString() };
     const [row] = await tx
@@ -431,6 +473,7 @@ export function reviewClaim(
     actor: AuditActor;
     mode?: Mode;
     now: Date;
+    clock: ClockSettings;
   },
 ): Promise<ClaimDetail> {
   const { actor, note, now } = input;
@@ -441,7 +484,7 @@ export function reviewClaim(
     db,
     {},
     input.claimNo,
-    { to: input.status, actor: "operator", by: input.by, note, approvedKobo: input.approvedKobo, mode: input.mode },
+    { to: input.status, actor: "operator", by: input.by, note, approvedKobo: input.approvedKobo, mode: input.mode, clock: input.clock },
     now,
     (tx, claim) =>
       recordAudit(
@@ -456,6 +499,7 @@ export function reviewClaim(
             ...(note ? { note } : {}),
             ...(claim.approvedKobo === null ? {} : { approvedKobo: claim.approvedKobo, excessKobo: claim.excessKobo, payableKobo: claim.payableKobo }),
             ...(claim.refundTakenBackKobo ? { refundTakenBackKobo: claim.refundTakenBackKobo } : {}),
+            ...(claim.lateInterestKobo ? { lateInterestKobo: claim.lateInterestKobo } : {}),
           },
         },
         now,

@@ -21,6 +21,8 @@ export const WEBHOOK_EVENT_TYPES = [
   "wallet.funding_expired",
   "claim.submitted",
   "claim.updated",
+  "claim.due_soon",
+  "claim.overdue",
   "financing.plan_created",
   "financing.installment_recorded",
   "financing.completed",
