@@ -47,9 +47,9 @@ async function timed(count: number, warm: number, run: () => Promise<unknown>): 
 /** Some claims on live policies and a month of wallet lines, so every chart has figures to read. */
 async function addClaimsAndLedger(sql: postgres.Sql, caller: ScaleCaller): Promise<void> {
   await sql`
-    insert into claims (id, partner_id, policy_id, claim_no, status, incident_date, description, claimed_kobo, payable_kobo, history, settlement_due_on, created_at, updated_at)
+    insert into claims (id, partner_id, policy_id, claim_no, status, incident_date, description, claimed_kobo, reserve_kobo, payable_kobo, history, settlement_due_on, created_at, updated_at)
     select gen_random_uuid(), partner_id, id, 'CLM-BULK-' || reference, (array['submitted','in_review','approved','paid','rejected'])[1 + (abs(hashtext(reference)) % 5)],
-      (created_at at time zone 'UTC')::date, 'bulk', 500000, 400000, '[]'::jsonb, (created_at at time zone 'UTC')::date + 60, created_at, created_at
+      (created_at at time zone 'UTC')::date, 'bulk', 500000, 500000, 400000, '[]'::jsonb, (created_at at time zone 'UTC')::date + 60, created_at, created_at
     from policies where partner_id = ${caller.partnerId} and mode = 'live' and status = 'a' and not exists (select 1 from claims c where c.policy_id = policies.id)
       and abs(hashtext(reference)) % 50 = 0`;
   await sql`delete from wallet_entries where partner_id = ${caller.partnerId}`;

@@ -137,9 +137,9 @@ async function growBook(sql: postgres.Sql, caller: ScaleCaller, otherId: string,
       [otherId, caller.partnerId, from, to],
     );
     await sql.unsafe(
-      `insert into claims (id, partner_id, policy_id, claim_no, reference, status, incident_date, description, claimed_kobo, history, settlement_due_on, created_at, updated_at)
+      `insert into claims (id, partner_id, policy_id, claim_no, reference, status, incident_date, description, claimed_kobo, reserve_kobo, history, settlement_due_on, created_at, updated_at)
        select md5('claim' || n)::uuid, p.partner_id, p.id, 'CLM-2026-' || lpad(n::text, 10, '0'), 'claim-ref-' || n, 'submitted',
-         (p.created_at at time zone 'UTC')::date, 'bench', 500000, '[]'::jsonb, (p.created_at at time zone 'UTC')::date + 60, p.created_at, p.created_at
+         (p.created_at at time zone 'UTC')::date, 'bench', 500000, 500000, '[]'::jsonb, (p.created_at at time zone 'UTC')::date + 60, p.created_at, p.created_at
        from generate_series($1::int, $2::int) as n join policies p on p.id = md5('policy' || n)::uuid where n % 50 = 1`,
       [from, to],
     );

@@ -4,7 +4,7 @@
  * 1280 and 390 px, axe-checked, screenshotted.
  */
 import { accounts } from "./server";
-import { command, expect, expectAccessible, expectNoSidewaysScroll, screenshot, signIn, test, watDate } from "./support";
+import { command, expect, expectAccessible, expectNoSidewaysScroll, PNG, screenshot, signIn, test, watDate } from "./support";
 
 test.describe.configure({ mode: "serial" });
 
@@ -17,7 +17,9 @@ const widths = [
 ] as const;
 
 for (const { name, width, holiday } of widths) {
-  test(`the claims desk shows what is due first, a claim its deadlines, and the operator keeps the public holidays (${name})`, async ({ page }) => {
+  test(`the claims desk shows what is due first, a claim its deadlines, the holidays; the operator asks for information and assesses, the partner answers (${name})`, async ({
+    page,
+  }) => {
     await page.setViewportSize({ width, height: 900 });
     const { demoPartner, operatorAdmin } = accounts();
     await command(page, demoPartner, "legacy", "set env_test");
@@ -88,5 +90,35 @@ for (const { name, width, holiday } of widths) {
     page.once("dialog", (dialog) => dialog.accept());
     await row.getByRole("button", { name: "Remove" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Eid-el-Fitr holiday is no longer a public holiday." })).toBeVisible();
+
+    // Assessment: the operator asks for information, assesses; the partner answers from the claim page.
+    await page.goto(`/admin/claims/${claim.claimNo}`);
+    await page.getByRole("button", { name: "Start the review" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "is now in review" })).toBeVisible();
+    await page.getByLabel(/^Note/).fill("Send the police report and a photograph of the mirror");
+    await page.getByRole("button", { name: "Ask the partner for more information" }).click();
+    await expect(page.locator("#claim .card").first()).toContainText("Information asked for");
+    await page.getByLabel("Assessor", { exact: true }).selectOption({ index: 1 });
+    await page.getByLabel("Reserve in naira (the expected cost)").fill("30,000");
+    await page.getByLabel("Why the reserve changes").fill("A side mirror costs about 30,000 naira");
+    await page.getByLabel("A police report", { exact: true }).check();
+    await page.getByRole("button", { name: "Save the assessment" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "The assessment is saved." })).toBeVisible();
+    await expect(page.getByRole("table", { name: "The reserve over time" })).toContainText("A side mirror costs about 30,000 naira");
+    await expectAccessible(page);
+    await expectNoSidewaysScroll(page, width);
+    await screenshot(page, `claim-assessment-${name}`);
+
+    await signIn(page, demoPartner);
+    await page.goto(`/portal/claims/${claim.claimNo}`);
+    await expect(page.getByText("The insurer asks: Send the police report and a photograph of the mirror")).toBeVisible();
+    await expect(page.getByText("A police report: seen by the insurer")).toBeVisible();
+    await page.getByLabel("Your answer").fill("The police report and the photograph are attached");
+    await page.getByLabel("Document 1", { exact: true }).setInputFiles({ name: "police-report.png", mimeType: "image/png", buffer: PNG });
+    await expectAccessible(page);
+    await screenshot(page, `claim-information-asked-${name}`);
+    await page.getByRole("button", { name: "Send the information" }).click();
+    await expect(page.getByRole("status").filter({ hasText: `claim ${claim.claimNo} is back in review` })).toBeVisible();
+    await expect(page.getByRole("link", { name: "police-report.png" })).toBeVisible();
   });
 }

@@ -5,7 +5,7 @@
  * operator's public holidays page.
  */
 import { describe, expect, test } from "bun:test";
-import { and, eq, like } from "drizzle-orm";
+import { and, asc, eq, like } from "drizzle-orm";
 import { listAudit } from "../src/modules/audit/service";
 import { addDays } from "../src/modules/calendar";
 import { clockSettings } from "../src/modules/claims/clock";
@@ -44,6 +44,7 @@ const clockEvents = (partnerId: string) =>
     .select()
     .from(outboxEvents)
     .where(and(eq(outboxEvents.partnerId, partnerId), like(outboxEvents.type, "claim.%")))
+    .orderBy(asc(outboxEvents.createdAt))
     .then((rows) => rows.filter((r) => r.type === "claim.due_soon" || r.type === "claim.overdue"));
 
 describe("deadlines", () => {
@@ -74,7 +75,7 @@ describe("deadlines", () => {
     // ₦100,000 × 27 % × 10 / 365 = ₦739.73 (73,972.6 kobo)
     expect(paid.lateInterestKobo).toBe(73_973);
     expect((await p.run("claim status", { claimNo })).lateInterest).toBe(739.73);
-    const events = await db.select().from(outboxEvents).where(eq(outboxEvents.partnerId, p.partnerId));
+    const events = await db.select().from(outboxEvents).where(eq(outboxEvents.partnerId, p.partnerId)).orderBy(asc(outboxEvents.createdAt));
     expect(events.at(-1)!.payload).toMatchObject({ status: "paid", lateInterest: 739.73 });
     const [row] = (await listAudit(db, { partnerId: p.partnerId, action: "claim.review" }, { limit: 1 })).items;
     expect(row!.details).toMatchObject({ status: "paid", lateInterestKobo: 73_973 });

@@ -540,7 +540,7 @@ describe("the claim state machine", () => {
       400,
       'seed.approvedAmount is only for approving: send it with status "approved", not "rejected"',
     );
-    refused(await review(claimNo, "closed"), 400, 'seed.status must be one of "in_review", "approved", "rejected", "paid"');
+    refused(await review(claimNo, "closed"), 400, 'seed.status must be one of "in_review", "info_requested", "approved", "rejected", "paid"');
     refused(await review("CLM-2026-0000000000", "paid"), 404, "no claim CLM-2026-0000000000");
     refused(await review("claim-1", "paid"), 400, "seed.claimNo must be a claim number");
     expect((await p.run("claim status", { claimNo })).status).toBe("in_review");

@@ -83,6 +83,7 @@ async function runStep(example: CommandExample, definition: Definition, partner:
       adminPartnerId: admin.partnerId,
       adminAuthorizationId: keyOf(admin, label).id,
       adminKey: keyOf(admin, label).key,
+      adminEmail: admin.portal.email,
       webhookUrl: WEBHOOK_URL,
     },
   };

@@ -41,6 +41,8 @@ const specCommands: [grammar: string, example: string][] = [
 const extensions: [grammar: string, who: "partner" | "admin"][] = [
   ["claim withdraw", "partner"],
   ["claim review", "admin"],
+  ["claim respond", "partner"],
+  ["claim assess", "admin"],
   ["payment status", "partner"],
   ["wallet statement", "partner"],
   ["ndrs entt_<consumer_id>|insr_<product_code>-<tx_id>", "partner"],
@@ -87,6 +89,7 @@ describe("the command registry", () => {
       .sort();
     expect(admin).toEqual([
       "appr entt_<consumer_id>|insr_<product_code>-<tx_id>",
+      "claim assess",
       "claim review",
       "dump entt_*ADMIN",
       "dump entt_*CSTMRS_ADMIN",

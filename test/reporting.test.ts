@@ -12,6 +12,7 @@ import { insurerOf, underwriter, underwriters } from "../src/modules/reporting/i
 import { claimsBordereau, premiumBordereau } from "../src/modules/reporting/service";
 import { walletEntries, wallets } from "../src/modules/wallet/schema";
 import { productFamilies } from "../src/products";
+import { watToday } from "../src/products/policy-helpers";
 import { signedIn } from "./portal/browser";
 import { testApp } from "./support/harness";
 import { lifecycleHelpers } from "./support/lifecycle";
@@ -211,7 +212,7 @@ describe("claims bordereau", () => {
     const submit = async (amount: number) => {
       const answer = await p.run(
         "claim submit",
-        { policy: phone.reference, incidentDate: new Date().toISOString().slice(0, 10), description: "Screen cracked on a tiled floor", amount },
+        { policy: phone.reference, incidentDate: watToday(new Date()), description: "Screen cracked on a tiled floor", amount },
         "live",
       );
       expect(answer.exctnFdbck).toEqual({ id: 75, id_v4: 200 });

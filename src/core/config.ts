@@ -106,6 +106,8 @@ const configSchema = z.object({
   CLAIM_DUE_SOON_DAYS: intFrom(7),
   CLAIM_VOUCHER_DUE_SOON_DAYS: intFrom(2),
   CLAIM_LATE_INTEREST_BASIS_POINTS: intFrom(2_700),
+  /** The most days, in all, that waiting for the partner's information may stop a claim's settlement clock. */
+  CLAIM_PAUSE_MAX_DAYS: intFrom(30),
   CLAIM_CLOCK_INTERVAL_MS: intFrom(60_000),
   /** Signs portal session cookies; unset: a random secret made once and kept in the database. */
   SESSION_SECRET: z.string().min(32).optional(),

@@ -119,7 +119,7 @@ export function productFamily<T extends ProductType>(rules: FamilyRules<T>): Pro
     consumerRequirements: (type, consumerClass) => rules.consumerRequirements(typeOf(type), consumerClass),
     policy,
     cancellation,
-    claims: { ...claims, ceiling: (type, policy) => claims.ceiling(typeOf(type), policy) },
+    claims: { ...claims, ceiling: (type, policy) => claims.ceiling(typeOf(type), policy), documents: (type) => claims.documents(typeOf(type)) },
     insurer: (type) => (typeof rules.insurer === "function" ? rules.insurer(typeOf(type)) : rules.insurer),
     ...(endorsement ? { endorsement } : {}),
     forms,

@@ -82,12 +82,22 @@ export interface ClaimCeiling {
   basis: string;
 }
 
+/** A document an assessor needs to see before deciding a claim, e.g. a police report for a theft. */
+export interface ClaimDocumentNeed {
+  /** Stable within the family: the checklist ticks it by this key. */
+  key: string;
+  /** What it is, in words: "A police report". */
+  label: string;
+}
+
 /** A family's claim limits (src/products/claims.ts has the ones families share). `T`: how the family names a type. */
 export interface ClaimRule<T = string> {
   /** The most a claim on a policy of `type` may ask for: its sum insured where the product has one. */
   ceiling(type: T, policy: ClaimedPolicy): ClaimCeiling;
   /** Kept back from each approved claim, in percent of the approved amount; absent: no excess. */
   excessPercent?: number;
+  /** The documents a claim on a policy of `type` needs (docs/claims.md, "Assessment"). */
+  documents(type: T): readonly ClaimDocumentNeed[];
 }
 
 /**

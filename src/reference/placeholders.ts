@@ -35,6 +35,7 @@ export const ENVIRONMENT: Readonly<Record<string, string>> = {
   adminPartnerId: "the operator's administrator account (administrator commands)",
   adminAuthorizationId: "its authorization id",
   adminKey: "its key",
+  adminEmail: "the e-mail address of one of the operator's administrators (who may assess a claim)",
   webhookUrl: "your own https endpoint that receives webhook deliveries",
 };
 

@@ -48,6 +48,8 @@ const calls: Record<CommandMethod, readonly (readonly unknown[])[]> = {
   listClaims: [[]],
   withdrawClaim: [["CLM-2026-ABCDEFGHIJ"]],
   reviewClaim: [[{}]],
+  respondToClaim: [[{}]],
+  assessClaim: [[{}]],
   financeLoan: [[{}]],
   recordInstallment: [[{}]],
   paymentStatus: [["FIN-2026-ABCDEFGHIJ"]],

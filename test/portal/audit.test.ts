@@ -53,7 +53,7 @@ describe("the audit log's filters", () => {
       '<label for="f-to"',
     ])
       expect(page.text).toContain(label);
-    expect(page.text).toMatch(/[\d,]+ entries in all\./);
+    expect(page.text).toMatch(/[\d,]+ entries in all\.|More than 1,000 entries\./); // the whole suite writes more than a thousand
     // The account's choices name partners, the action's are words.
     expect(page.text).toContain(`>${first.p.name}</option>`);
     expect(page.text).toContain('<option value="policy.cancel">Policy cancelled</option>');
@@ -103,7 +103,7 @@ describe("the audit log's filters", () => {
     expect(backwards.text).toContain('id="f-to-error"');
     const unknown = await admin.get("/admin/audit?action=policy.explode&about=spaceship&partner=nope");
     expect(unknown.status).toBe(200);
-    expect(unknown.text).toMatch(/[\d,]+ entries in all\./);
+    expect(unknown.text).toMatch(/[\d,]+ entries in all\.|More than 1,000 entries\./);
     expect((await admin.get("/admin/audit.csv?to=2026-13-40")).status).toBe(400);
   });
 

@@ -88,6 +88,15 @@ export class Browser {
     });
   }
 
+  /** A urlencoded form post whose fields may repeat (the checkboxes of one name), with the CSRF token. */
+  postForm(path: string, pairs: readonly [string, string][]) {
+    return this.send(path, {
+      method: "POST",
+      body: new URLSearchParams([["_csrf", this.csrf], ...pairs]).toString(),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+  }
+
   /**
    * A post that asks first (views/portal/confirm.tsx): the answer to `fields` is the confirmation
    * step, whose button then sends its fields back. `step` is that page (null when the post was

@@ -85,6 +85,7 @@ async function claim(
     payableKobo: o.payableKobo ?? null,
     history: [],
     settlementDueOn: watDay(new Date(o.createdAt.getTime() + 60 * DAY)),
+    reserveKobo: o.claimedKobo,
     createdAt: o.createdAt,
     updatedAt: o.createdAt,
   });

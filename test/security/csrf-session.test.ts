@@ -99,6 +99,7 @@ const routes: Record<string, () => { path: string; fields: Record<string, string
     as: "owner",
   }),
   "POST /portal/claims/:claimNo/withdraw": () => ({ path: `/portal/claims/${w.b.claimNo}/withdraw`, fields: { note: "forged" }, as: "owner" }),
+  "POST /portal/claims/:claimNo/respond": () => ({ path: `/portal/claims/${w.b.claimNo}/respond`, fields: { answer: "forged" }, as: "owner" }),
   "POST /portal/financing": () => ({
     path: "/portal/financing",
     fields: { policy: w.b.policy.reference, downPayment: "0", installments: "2", frequency: "monthly", firstDueDate: watDate() },
@@ -133,6 +134,9 @@ const routes: Record<string, () => { path: string; fields: Record<string, string
   "POST /admin/policies/:id/renew": () => ({ path: `/admin/policies/${pendingPolicyId}/renew`, fields: {}, as: "admin" }),
   "POST /portal/policies/:reference/renew": () => ({ path: `/portal/policies/${w.b.policy.reference}/renew`, fields: {}, as: "owner" }),
   "POST /admin/claims/:claimNo/review": () => ({ path: `/admin/claims/${w.b.claimNo}/review`, fields: { status: "rejected", note: "forged" }, as: "admin" }),
+  "POST /admin/claims/:claimNo/assess": () => ({ path: `/admin/claims/${w.b.claimNo}/assess`, fields: { reserve: "1", reserveReason: "forged" }, as: "admin" }),
+  "POST /admin/holidays": () => ({ path: "/admin/holidays", fields: { day: "2031-01-04", name: "Forged" }, as: "admin" }),
+  "POST /admin/holidays/:day/remove": () => ({ path: "/admin/holidays/2026-12-25/remove", fields: {}, as: "admin" }),
   "POST /admin/commissions/:code": () => ({ path: "/admin/commissions/mrnn-cmpr-1111", fields: { rate: "99" }, as: "admin" }),
   "POST /admin/commissions/:code/partners": () => ({
     path: "/admin/commissions/mrnn-cmpr-1111/partners",

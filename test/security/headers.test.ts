@@ -78,6 +78,7 @@ function concrete(path: string): string {
     ":partnerId": w.b.partner.partnerId,
     ":provider": "sandbox",
     ":decision": "approve",
+    ":day": "2031-01-02",
   };
   return path.replace(/:[A-Za-z]+/g, (param) => {
     if (param === ":id") {

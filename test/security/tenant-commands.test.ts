@@ -147,6 +147,8 @@ const cases: Record<string, (label: KeyLabel) => Promise<void>> = {
   },
   "claim withdraw": async (label) => refused(await attack(label, "claim withdraw", { claimNo: w.b.claimNo, note: "withdrawn by A" }), 404),
   "claim review": async (label) => refused(await attack(label, "claim review", { claimNo: w.b.claimNo, status: "rejected", note: "rejected by A" }), 403),
+  "claim respond": async (label) => refused(await attack(label, "claim respond", { claimNo: w.b.claimNo, note: "answered by A" }), 404),
+  "claim assess": async (label) => refused(await attack(label, "claim assess", { claimNo: w.b.claimNo, check: ["photos"] }), 403),
   "payment financeLoan": async (label) =>
     refused(
       await attack(label, "payment financeLoan", {

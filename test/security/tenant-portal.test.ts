@@ -365,6 +365,8 @@ const cases: Record<string, () => Promise<void>> = {
   "GET /portal/claims/:claimNo": async () => expectStatus(await visit(owner, "GET", `/portal/claims/${w.b.claimNo}`), 404),
   "POST /portal/claims/:claimNo/withdraw": async () =>
     expectStatus(await visit(owner, "POST", `/portal/claims/${w.b.claimNo}/withdraw`, { note: "A withdraws B's claim" }), 404),
+  "POST /portal/claims/:claimNo/respond": async () =>
+    expectStatus(await visit(owner, "POST", `/portal/claims/${w.b.claimNo}/respond`, { answer: "A answers for B" }), 404),
   "GET /portal/claims/:claimNo/documents/:position": async () => expectStatus(await visit(owner, "GET", `/portal/claims/${w.b.claimNo}/documents/1`), 404),
   "GET /portal/financing": async () => expectStatus(await visit(owner, "GET", "/portal/financing"), 200),
   "GET /portal/financing.csv": async () => expectStatus(await visit(owner, "GET", "/portal/financing.csv"), 200),
@@ -445,6 +447,18 @@ const cases: Record<string, () => Promise<void>> = {
     () => ({ status: "rejected", note: "by A" }),
   ),
   "GET /admin/claims/:claimNo/documents/:position": adminOnly("GET", () => `/admin/claims/${w.b.claimNo}/documents/1`),
+  "POST /admin/claims/:claimNo/assess": adminOnly(
+    "POST",
+    () => `/admin/claims/${w.b.claimNo}/assess`,
+    () => ({ reserve: "1", reserveReason: "by A" }),
+  ),
+  "GET /admin/holidays": adminOnly("GET", () => "/admin/holidays"),
+  "POST /admin/holidays": adminOnly(
+    "POST",
+    () => "/admin/holidays",
+    () => ({ day: "2031-01-03", name: "Planted by A" }),
+  ),
+  "POST /admin/holidays/:day/remove": adminOnly("POST", () => "/admin/holidays/2026-12-25/remove"),
   "GET /admin/fundings": adminOnly("GET", () => "/admin/fundings"),
   "POST /admin/fundings/:id/confirm": adminOnly(
     "POST",

@@ -16,7 +16,7 @@ import { individual, PNG_BASE64, type TestApp, type TestPartner, testApp } from 
 import { insureSeed, productCases, watDate } from "../support/policies";
 
 /** Tables that belong to no partner (shared caches, the service's own secrets). */
-const GLOBAL_TABLES = new Set(["registry_lookups", "service_secrets"]);
+const GLOBAL_TABLES = new Set(["public_holidays", "registry_lookups", "service_secrets"]);
 
 async function rows(db: Database, query: ReturnType<typeof sql>): Promise<Record<string, unknown>[]> {
   const result = await db.execute(query);

@@ -21,6 +21,7 @@ import {
 export const CLAIM_STATUS_TEXT: Record<string, string> = {
   submitted: "Submitted",
   in_review: "In review",
+  info_requested: "Information asked for",
   approved: "Approved",
   paid: "Paid",
   rejected: "Rejected",
@@ -28,7 +29,7 @@ export const CLAIM_STATUS_TEXT: Record<string, string> = {
 };
 
 const claimTone = (status: string) =>
-  status === "approved" || status === "paid" ? "ok" : status === "in_review" ? "wait" : status === "submitted" ? "info" : "bad";
+  status === "approved" || status === "paid" ? "ok" : status === "in_review" || status === "info_requested" ? "wait" : status === "submitted" ? "info" : "bad";
 
 const ClaimBadge = (props: { status: string }) => <Badge tone={claimTone(props.status)} text={CLAIM_STATUS_TEXT[props.status] ?? props.status} />;
 
@@ -313,6 +314,8 @@ export interface ClaimView {
   payableKobo: number | null;
   /** The clock: each deadline still running, or when it was settled. */
   deadlines: ClaimDeadlineView[];
+  /** The documents the claim's product needs, and whether the assessor has seen each. */
+  documentsNeeded: { label: string; checked: boolean }[];
   createdAt: Date;
   updatedAt: Date;
   documents: ClaimDocumentView[];
@@ -359,6 +362,107 @@ function WithdrawForm(props: { action: string; csrf: string; state: ClaimActionS
   );
 }
 
+/** The partner's answer to a request for information: what was asked, in words and documents. */
+function RespondForm(props: { action: string; csrf: string; question: string | null; state: ClaimActionState }) {
+  const fields: FieldSpec[] = [
+    // Not "note": the withdraw form beside it has one.
+    { name: "answer", label: "Your answer", kind: "textarea", required: true, hint: "What you send, up to 2,000 characters." },
+    ...DOCUMENT_FIELDS.slice(0, 3),
+  ];
+  return (
+    <HxForm action={props.action} target="#claim" csrf={props.csrf} class="card" files>
+      <h2>Send the information asked for</h2>
+      {props.question ? <p class="notice" safe>{`The insurer asks: ${props.question}`}</p> : ""}
+      <ProblemSummary problem={props.state.problem} inputs={namesOf(fields)} />
+      <Fields fields={fields} values={props.state.values} problem={props.state.problem} />
+      <button type="submit">Send the information</button>
+    </HxForm>
+  );
+}
+
+/** The operator's assessment: the assessor, the reserve with its reason and history, the checklist. */
+export interface ClaimAssessmentView {
+  action: string;
+  assessors: readonly { value: string; label: string }[];
+  assessor: string | null;
+  reserveKobo: number;
+  reserves: readonly { amountKobo: number; reason: string; by: string; at: Date }[];
+  checklist: readonly { key: string; label: string; kind: "document" | "check"; checked: { by: string; at: Date } | null }[];
+  /** Open while the claim is undecided; afterwards shown, not changed. */
+  open: boolean;
+}
+
+function AssessmentCard(props: { assessment: ClaimAssessmentView; csrf: string; state: ClaimActionState }) {
+  const a = props.assessment;
+  const values = props.state.values;
+  const item = (i: ClaimAssessmentView["checklist"][number]) => (
+    <li>
+      <label>
+        <input type="checkbox" name="check" value={i.key} checked={!!i.checked} disabled={!a.open} /> <span safe>{i.label}</span>
+      </label>
+      {i.checked ? <span class="muted" safe>{` (ticked by ${i.checked.by}, ${dateTime(i.checked.at)})`}</span> : ""}
+    </li>
+  );
+  const reserves = (
+    <Table columns={["When", { label: "Reserve", numeric: true }, "Why", "By"]} caption="The reserve over time" showCaption>
+      {a.reserves.map((r) => (
+        <tr>
+          <td safe>{dateTime(r.at)}</td>
+          <td class="num" safe>
+            {naira(r.amountKobo)}
+          </td>
+          <td safe>{r.reason}</td>
+          <td safe>{r.by}</td>
+        </tr>
+      ))}
+    </Table>
+  );
+  const checklist = (
+    <>
+      <h3>The documents the product needs</h3>
+      <ul class="checklist">{a.checklist.filter((i) => i.kind === "document").map(item)}</ul>
+      <h3>Checks</h3>
+      <ul class="checklist">{a.checklist.filter((i) => i.kind === "check").map(item)}</ul>
+    </>
+  );
+  if (!a.open)
+    return (
+      <div class="card">
+        <h2>Assessment</h2>
+        <p safe>{`Assessor: ${a.assessor ?? "none was assigned"}. The assessment closed with the decision.`}</p>
+        {checklist}
+        {reserves}
+      </div>
+    );
+  return (
+    <HxForm action={a.action} target="#claim" csrf={props.csrf} class="card">
+      <h2>Assessment</h2>
+      <ProblemSummary problem={props.state.problem} inputs={["assessor", "reserve", "reserveReason", "check"]} />
+      <Input
+        name="assessor"
+        label="Assessor"
+        kind="select"
+        options={a.assessors}
+        value={values.assessor ?? a.assessor ?? undefined}
+        emptyChoice="Not assigned"
+        problem={props.state.problem}
+      />
+      <Input
+        name="reserve"
+        label="Reserve in naira (the expected cost)"
+        kind="number"
+        value={values.reserve}
+        hint={`Now ${naira(a.reserveKobo)}. Leave blank to keep it; a new reserve needs its reason.`}
+        problem={props.state.problem}
+      />
+      <Input name="reserveReason" label="Why the reserve changes" value={values.reserveReason} problem={props.state.problem} />
+      {checklist}
+      <button type="submit">Save the assessment</button>
+      {reserves}
+    </HxForm>
+  );
+}
+
 /** The operator's decision form: one button per move the state machine allows from here, and what approving moves besides the claim. */
 function ReviewForm(props: {
   action: string;
@@ -384,9 +488,9 @@ function ReviewForm(props: {
       : []),
     {
       name: "note",
-      label: rejecting ? "Note (required to reject)" : "Note (optional)",
+      label: rejecting ? "Note (required to reject or to ask for information)" : "Note (optional)",
       kind: "textarea",
-      hint: "Shown to the partner with the new status, up to 500 characters.",
+      hint: "Shown to the partner with the new status, up to 500 characters: to ask for information, what the partner must send.",
     },
   ];
   return (
@@ -434,6 +538,10 @@ export function ClaimDetail(props: {
   state?: ClaimActionState;
   /** The partner's withdraw form, when the claim can still be withdrawn. */
   withdrawAction?: string;
+  /** The partner's answer form, while the insurer waits for information. */
+  respondAction?: string;
+  /** The operator's assessment card. */
+  assessment?: ClaimAssessmentView;
   /** The operator's decision form with the moves left (none: a final status), and what approving takes back from the partner's wallet. */
   review?: { action: string; moves: ClaimMove[]; approvalTakes?: string };
   /** The page the viewer came from (the list). */
@@ -442,7 +550,7 @@ export function ClaimDetail(props: {
   const c = props.claim;
   const state = props.state ?? { values: {} };
   const approved = c.approvedKobo !== null;
-  const formShown = !!props.withdrawAction || !!props.review?.moves.length;
+  const formShown = !!props.withdrawAction || !!props.respondAction || !!props.review?.moves.length || !!props.assessment?.open;
   return (
     <section id="claim" aria-labelledby="claim-title">
       <RecordHeading backHref={props.backHref} back="← All claims" id="claim-title" title="Claim" number={c.claimNo} />
@@ -533,6 +641,18 @@ export function ClaimDetail(props: {
           {settledOnApproval(c.excessPercent)}
         </p>
       )}
+      {props.assessment ? (
+        ""
+      ) : (
+        <>
+          <h2>What the insurer needs</h2>
+          <ul class="checklist">
+            {c.documentsNeeded.map((d) => (
+              <li safe>{`${d.label}: ${d.checked ? "seen by the insurer" : "not seen yet"}`}</li>
+            ))}
+          </ul>
+        </>
+      )}
       <h2>Documents</h2>
       {c.documents.length === 0 ? (
         <Empty>No documents were sent with this claim.</Empty>
@@ -566,7 +686,9 @@ export function ClaimDetail(props: {
           </li>
         ))}
       </ol>
+      {props.respondAction ? <RespondForm action={props.respondAction} csrf={props.csrf} question={c.statusNote} state={state} /> : ""}
       {props.withdrawAction ? <WithdrawForm action={props.withdrawAction} csrf={props.csrf} state={state} /> : ""}
+      {props.assessment ? <AssessmentCard assessment={props.assessment} csrf={props.csrf} state={state} /> : ""}
       {props.review ? (
         state.ask ? (
           <ConfirmStep {...state.ask} />

@@ -10,9 +10,12 @@ import type {
   CancellationQuoteAnswerBody,
   CancelSeed,
   CertificateFields,
+  ClaimAssessAnswerBody,
+  ClaimAssessSeed,
   ClaimDetail,
   ClaimEntry,
   ClaimListSeed,
+  ClaimRespondSeed,
   ClaimReviewAnswerBody,
   ClaimReviewSeed,
   ClaimSubmitAnswerBody,
@@ -381,6 +384,16 @@ export class PartnerClient {
   /** `claim review` (administrator): move a claim to in_review, approved, rejected or paid. */
   reviewClaim(seed: ClaimReviewSeed, options?: CallOptions): Promise<Answer<ClaimReviewAnswerBody>> {
     return this.command<ClaimReviewAnswerBody>(commands.reviewClaim(), seed, options);
+  }
+
+  /** `claim respond`: answer the operator's request for information (note, documents as base64); the claim goes back into review. */
+  respondToClaim(seed: ClaimRespondSeed, options?: CallOptions): Promise<Answer<ClaimDetail>> {
+    return this.command<ClaimDetail>(commands.respondToClaim(), seed, options);
+  }
+
+  /** `claim assess` (administrator): assign the assessor, keep the reserve with a reason, tick the checklist. */
+  assessClaim(seed: ClaimAssessSeed, options?: CallOptions): Promise<Answer<ClaimAssessAnswerBody>> {
+    return this.command<ClaimAssessAnswerBody>(commands.assessClaim(), seed, options);
   }
 
   // --- premium financing -------------------------------------------------------------------------

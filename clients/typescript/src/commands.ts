@@ -33,6 +33,8 @@ export const commands = {
   listClaims: () => "claim list",
   withdrawClaim: () => "claim withdraw",
   reviewClaim: () => "claim review",
+  respondToClaim: () => "claim respond",
+  assessClaim: () => "claim assess",
   financeLoan: () => "payment financeLoan",
   recordInstallment: () => "payment recordInstallment",
   paymentStatus: () => "payment status",
@@ -76,7 +78,7 @@ const has = (seed: unknown, field: string): boolean => {
  *   `claim submit` with a `reference`, `prfl entity` with an `eMail` (the same e-mail returns the
  *   same consumer), `webhook secret` without `rotate` and `webhook update` without `rotateSecret`
  *   (they set what they set).
- * - Everything else is **not** repeated: `appr`, `claim withdraw|review`, `payment financeLoan|runLapse`,
+ * - Everything else is **not** repeated: `appr`, `claim withdraw|review|respond|assess`, `payment financeLoan|runLapse`,
  *   `webhook register|delete|replay|test`, rotations, and any command the client does not know.
  */
 export function isSafeToRepeat(cmmnd: string, seed?: unknown): boolean {

@@ -77,6 +77,103 @@ export interface components {
             };
         };
         /**
+         * claim assess
+         * @description Assess an open claim of any partner: assign the assessor, keep the reserve with a reason, tick or untick the checklist (administrator only).
+         */
+        "claim-assess.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed: components["schemas"]["claim-assess.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** claim assess: answer */
+        "claim-assess.response": {
+            /** @description Amount claimed, naira */
+            amount: number;
+            /** @description Once approved: the amount accepted */
+            approvedAmount?: number;
+            /** @description The administrator assessing the claim, once assigned */
+            assessor?: string;
+            checklist: {
+                checked: boolean;
+                key: string;
+                /** @enum {string} */
+                kind: "document" | "check";
+                label: string;
+            }[];
+            /** @description The claim number (CLM-<year>-<10 characters>) */
+            claimNo: string;
+            /** @constant */
+            currency: "NGN";
+            description: string;
+            documents: {
+                name: string;
+                /** @description Bytes */
+                size: number;
+                /** @enum {string} */
+                type: "pdf" | "jpg" | "png" | "webp";
+            }[];
+            /** @description The documents the claim's product needs (docs/claims.md, "Assessment") */
+            documentsNeeded: {
+                /** @description The assessor has seen it */
+                checked: boolean;
+                key: string;
+                label: string;
+            }[];
+            /** @description Once approved: the product's excess (phone cover: 10 %) */
+            excess?: number;
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            history: {
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                at: string;
+                note?: string;
+                /** @enum {string} */
+                status: "submitted" | "in_review" | "info_requested" | "approved" | "rejected" | "paid" | "withdrawn";
+            }[];
+            /** @description YYYY-MM-DD */
+            incidentDate: string;
+            /** @description Once paid after settlementDue: the interest paid for the delay (docs/claims.md, "The clock") */
+            lateInterest?: number;
+            /**
+             * @description The mode of the policy, and so of the claim
+             * @enum {string}
+             */
+            mode: "test" | "live";
+            /** Format: uuid */
+            partnerId: string;
+            /** @description Once approved: approvedAmount less excess */
+            payable?: number;
+            /** @description The policy's transaction reference */
+            policy: string;
+            productCode: string;
+            /** @description Your reference, when the claim was submitted with one */
+            reference?: string;
+            /** @description The expected cost of the claim: the amount claimed at first, as the assessor keeps it */
+            reserve: number;
+            /** @description The last day (Nigerian) to settle the claim: 60 days from its notification, plus any pause */
+            settlementDue: string;
+            /** @enum {string} */
+            status: "submitted" | "in_review" | "info_requested" | "approved" | "rejected" | "paid" | "withdrawn";
+            statusNote?: string;
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            tmstmp: string;
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            updated: string;
+            /** @description Once approved: the last day to issue the discharge voucher (5 working days) */
+            voucherDue?: string;
+        };
+        /** claim assess: seed */
+        "claim-assess.seed": {
+            /** Format: email */
+            assessor?: string;
+            check?: string[];
+            claimNo: string;
+            reserve?: number;
+            reserveReason?: string;
+            uncheck?: string[];
+        };
+        /**
          * claim list
          * @description List this partner's claims, newest first (filters: status, policy, from, to; cursor pagination).
          */
@@ -121,7 +218,7 @@ export interface components {
                 /** @description The last day (Nigerian) to settle the claim: 60 days from its notification, plus any pause */
                 settlementDue: string;
                 /** @enum {string} */
-                status: "submitted" | "in_review" | "approved" | "rejected" | "paid" | "withdrawn";
+                status: "submitted" | "in_review" | "info_requested" | "approved" | "rejected" | "paid" | "withdrawn";
                 statusNote?: string;
                 /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
                 tmstmp: string;
@@ -142,23 +239,23 @@ export interface components {
             limit?: number;
             policy?: string;
             /** @enum {string} */
-            status?: "submitted" | "in_review" | "approved" | "rejected" | "paid" | "withdrawn";
+            status?: "submitted" | "in_review" | "info_requested" | "approved" | "rejected" | "paid" | "withdrawn";
             /** @description Created on or before this day (YYYY-MM-DD, Nigerian time; 1900-01-01 to 2099-12-31) */
             to?: string;
         };
         /**
-         * claim review
-         * @description Move a claim of any partner: in_review, approved (with approvedAmount), rejected (with a note), paid (administrator only).
+         * claim respond
+         * @description Answer the operator's request for information on a claim (note, documents): the claim goes back into review, its clock runs again.
          */
-        "claim-review.request": {
+        "claim-respond.request": {
             cmmnd: {
                 cmmnd: string;
-                seed: components["schemas"]["claim-review.seed"];
+                seed: components["schemas"]["claim-respond.seed"];
             };
             userInfo: components["schemas"]["UserInfo"];
         };
-        /** claim review: answer */
-        "claim-review.response": {
+        /** claim respond: answer */
+        "claim-respond.response": {
             /** @description Amount claimed, naira */
             amount: number;
             /** @description Once approved: the amount accepted */
@@ -175,6 +272,13 @@ export interface components {
                 /** @enum {string} */
                 type: "pdf" | "jpg" | "png" | "webp";
             }[];
+            /** @description The documents the claim's product needs (docs/claims.md, "Assessment") */
+            documentsNeeded: {
+                /** @description The assessor has seen it */
+                checked: boolean;
+                key: string;
+                label: string;
+            }[];
             /** @description Once approved: the product's excess (phone cover: 10 %) */
             excess?: number;
             exctnFdbck: components["schemas"]["SuccessFeedback"];
@@ -183,7 +287,99 @@ export interface components {
                 at: string;
                 note?: string;
                 /** @enum {string} */
-                status: "submitted" | "in_review" | "approved" | "rejected" | "paid" | "withdrawn";
+                status: "submitted" | "in_review" | "info_requested" | "approved" | "rejected" | "paid" | "withdrawn";
+            }[];
+            /** @description YYYY-MM-DD */
+            incidentDate: string;
+            /** @description Once paid after settlementDue: the interest paid for the delay (docs/claims.md, "The clock") */
+            lateInterest?: number;
+            /**
+             * @description The mode of the policy, and so of the claim
+             * @enum {string}
+             */
+            mode: "test" | "live";
+            /** @description Once approved: approvedAmount less excess */
+            payable?: number;
+            /** @description The policy's transaction reference */
+            policy: string;
+            productCode: string;
+            /** @description Your reference, when the claim was submitted with one */
+            reference?: string;
+            /** @description The last day (Nigerian) to settle the claim: 60 days from its notification, plus any pause */
+            settlementDue: string;
+            /** @enum {string} */
+            status: "submitted" | "in_review" | "info_requested" | "approved" | "rejected" | "paid" | "withdrawn";
+            statusNote?: string;
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            tmstmp: string;
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            updated: string;
+            /** @description Once approved: the last day to issue the discharge voucher (5 working days) */
+            voucherDue?: string;
+        };
+        /** claim respond: seed */
+        "claim-respond.seed": {
+            claimNo: string;
+            documents?: {
+                content: string;
+                name: string;
+            }[];
+            note: string;
+        };
+        /**
+         * claim review
+         * @description Move a claim of any partner: in_review, info_requested (with the question in note), approved (with approvedAmount), rejected (with a note), paid (administrator only).
+         */
+        "claim-review.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed: components["schemas"]["claim-review.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** claim review: answer */
+        "claim-review.response": {
+            /** @description Amount claimed, naira */
+            amount: number;
+            /** @description Once approved: the amount accepted */
+            approvedAmount?: number;
+            /** @description The administrator assessing the claim, once assigned */
+            assessor?: string;
+            checklist: {
+                checked: boolean;
+                key: string;
+                /** @enum {string} */
+                kind: "document" | "check";
+                label: string;
+            }[];
+            /** @description The claim number (CLM-<year>-<10 characters>) */
+            claimNo: string;
+            /** @constant */
+            currency: "NGN";
+            description: string;
+            documents: {
+                name: string;
+                /** @description Bytes */
+                size: number;
+                /** @enum {string} */
+                type: "pdf" | "jpg" | "png" | "webp";
+            }[];
+            /** @description The documents the claim's product needs (docs/claims.md, "Assessment") */
+            documentsNeeded: {
+                /** @description The assessor has seen it */
+                checked: boolean;
+                key: string;
+                label: string;
+            }[];
+            /** @description Once approved: the product's excess (phone cover: 10 %) */
+            excess?: number;
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            history: {
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                at: string;
+                note?: string;
+                /** @enum {string} */
+                status: "submitted" | "in_review" | "info_requested" | "approved" | "rejected" | "paid" | "withdrawn";
             }[];
             /** @description YYYY-MM-DD */
             incidentDate: string;
@@ -205,10 +401,12 @@ export interface components {
             reference?: string;
             /** @description An approval of a claim on a cancelled policy: the cancellation's refund it took back from the partner's wallet (the cover was used) */
             refundTakenBack?: number;
+            /** @description The expected cost of the claim: the amount claimed at first, as the assessor keeps it */
+            reserve: number;
             /** @description The last day (Nigerian) to settle the claim: 60 days from its notification, plus any pause */
             settlementDue: string;
             /** @enum {string} */
-            status: "submitted" | "in_review" | "approved" | "rejected" | "paid" | "withdrawn";
+            status: "submitted" | "in_review" | "info_requested" | "approved" | "rejected" | "paid" | "withdrawn";
             statusNote?: string;
             /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
             tmstmp: string;
@@ -223,7 +421,7 @@ export interface components {
             claimNo: string;
             note?: string;
             /** @enum {string} */
-            status: "in_review" | "approved" | "rejected" | "paid";
+            status: "in_review" | "info_requested" | "approved" | "rejected" | "paid";
         };
         /**
          * claim status
@@ -254,6 +452,13 @@ export interface components {
                 /** @enum {string} */
                 type: "pdf" | "jpg" | "png" | "webp";
             }[];
+            /** @description The documents the claim's product needs (docs/claims.md, "Assessment") */
+            documentsNeeded: {
+                /** @description The assessor has seen it */
+                checked: boolean;
+                key: string;
+                label: string;
+            }[];
             /** @description Once approved: the product's excess (phone cover: 10 %) */
             excess?: number;
             exctnFdbck: components["schemas"]["SuccessFeedback"];
@@ -262,7 +467,7 @@ export interface components {
                 at: string;
                 note?: string;
                 /** @enum {string} */
-                status: "submitted" | "in_review" | "approved" | "rejected" | "paid" | "withdrawn";
+                status: "submitted" | "in_review" | "info_requested" | "approved" | "rejected" | "paid" | "withdrawn";
             }[];
             /** @description YYYY-MM-DD */
             incidentDate: string;
@@ -283,7 +488,7 @@ export interface components {
             /** @description The last day (Nigerian) to settle the claim: 60 days from its notification, plus any pause */
             settlementDue: string;
             /** @enum {string} */
-            status: "submitted" | "in_review" | "approved" | "rejected" | "paid" | "withdrawn";
+            status: "submitted" | "in_review" | "info_requested" | "approved" | "rejected" | "paid" | "withdrawn";
             statusNote?: string;
             /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
             tmstmp: string;
@@ -329,7 +534,7 @@ export interface components {
             /** @description The last day (Nigerian) to settle the claim: 60 days from its notification, plus any pause */
             settlementDue: string;
             /** @enum {string} */
-            status: "submitted" | "in_review" | "approved" | "rejected" | "paid" | "withdrawn";
+            status: "submitted" | "in_review" | "info_requested" | "approved" | "rejected" | "paid" | "withdrawn";
             /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
             tmstmp: string;
         };
@@ -374,6 +579,13 @@ export interface components {
                 /** @enum {string} */
                 type: "pdf" | "jpg" | "png" | "webp";
             }[];
+            /** @description The documents the claim's product needs (docs/claims.md, "Assessment") */
+            documentsNeeded: {
+                /** @description The assessor has seen it */
+                checked: boolean;
+                key: string;
+                label: string;
+            }[];
             /** @description Once approved: the product's excess (phone cover: 10 %) */
             excess?: number;
             exctnFdbck: components["schemas"]["SuccessFeedback"];
@@ -382,7 +594,7 @@ export interface components {
                 at: string;
                 note?: string;
                 /** @enum {string} */
-                status: "submitted" | "in_review" | "approved" | "rejected" | "paid" | "withdrawn";
+                status: "submitted" | "in_review" | "info_requested" | "approved" | "rejected" | "paid" | "withdrawn";
             }[];
             /** @description YYYY-MM-DD */
             incidentDate: string;
@@ -403,7 +615,7 @@ export interface components {
             /** @description The last day (Nigerian) to settle the claim: 60 days from its notification, plus any pause */
             settlementDue: string;
             /** @enum {string} */
-            status: "submitted" | "in_review" | "approved" | "rejected" | "paid" | "withdrawn";
+            status: "submitted" | "in_review" | "info_requested" | "approved" | "rejected" | "paid" | "withdrawn";
             statusNote?: string;
             /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
             tmstmp: string;
@@ -3284,7 +3496,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["prfl-entity.request"] | components["schemas"]["dump-entt-cstmrs.request"] | components["schemas"]["dump-entt-cstmrs-admin.request"] | components["schemas"]["dump-ipck-product-code-prmm.request"] | components["schemas"]["dump-hlth-hsptls.request"] | components["schemas"]["set-env-live.request"] | components["schemas"]["set-env-test.request"] | components["schemas"]["entt-consumer-id-insure.request"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-status.request"] | components["schemas"]["appr-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["dump-entt.request"] | components["schemas"]["dump-entt-admin.request"] | components["schemas"]["wallet-topup.request"] | components["schemas"]["wallet-statement.request"] | components["schemas"]["enrch-niid-vehicle.request"] | components["schemas"]["enrch-vin-vehicle.request"] | components["schemas"]["claim-submit.request"] | components["schemas"]["claim-status.request"] | components["schemas"]["claim-list.request"] | components["schemas"]["claim-withdraw.request"] | components["schemas"]["claim-review.request"] | components["schemas"]["payment-financeloan.request"] | components["schemas"]["payment-recordinstallment.request"] | components["schemas"]["payment-runlapse.request"] | components["schemas"]["payment-status.request"] | components["schemas"]["ndrs-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-endorse.request"] | components["schemas"]["cncl-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["rinst-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id-auto.request"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-refund.request"] | components["schemas"]["webhook-register.request"] | components["schemas"]["webhook-update.request"] | components["schemas"]["webhook-delete.request"] | components["schemas"]["webhook-list.request"] | components["schemas"]["webhook-deliveries.request"] | components["schemas"]["webhook-replay.request"] | components["schemas"]["webhook-test.request"] | components["schemas"]["webhook-secret.request"];
+                "application/json": components["schemas"]["prfl-entity.request"] | components["schemas"]["dump-entt-cstmrs.request"] | components["schemas"]["dump-entt-cstmrs-admin.request"] | components["schemas"]["dump-ipck-product-code-prmm.request"] | components["schemas"]["dump-hlth-hsptls.request"] | components["schemas"]["set-env-live.request"] | components["schemas"]["set-env-test.request"] | components["schemas"]["entt-consumer-id-insure.request"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-status.request"] | components["schemas"]["appr-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["dump-entt.request"] | components["schemas"]["dump-entt-admin.request"] | components["schemas"]["wallet-topup.request"] | components["schemas"]["wallet-statement.request"] | components["schemas"]["enrch-niid-vehicle.request"] | components["schemas"]["enrch-vin-vehicle.request"] | components["schemas"]["claim-submit.request"] | components["schemas"]["claim-status.request"] | components["schemas"]["claim-list.request"] | components["schemas"]["claim-withdraw.request"] | components["schemas"]["claim-review.request"] | components["schemas"]["claim-respond.request"] | components["schemas"]["claim-assess.request"] | components["schemas"]["payment-financeloan.request"] | components["schemas"]["payment-recordinstallment.request"] | components["schemas"]["payment-runlapse.request"] | components["schemas"]["payment-status.request"] | components["schemas"]["ndrs-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-endorse.request"] | components["schemas"]["cncl-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["rinst-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id-auto.request"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-refund.request"] | components["schemas"]["webhook-register.request"] | components["schemas"]["webhook-update.request"] | components["schemas"]["webhook-delete.request"] | components["schemas"]["webhook-list.request"] | components["schemas"]["webhook-deliveries.request"] | components["schemas"]["webhook-replay.request"] | components["schemas"]["webhook-test.request"] | components["schemas"]["webhook-secret.request"];
             };
         };
         responses: {
@@ -3294,7 +3506,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["prfl-entity.response"] | components["schemas"]["dump-entt-cstmrs.response"] | components["schemas"]["dump-entt-cstmrs-admin.response"] | components["schemas"]["dump-ipck-product-code-prmm.response"] | components["schemas"]["dump-hlth-hsptls.response"] | components["schemas"]["set-env-live.response"] | components["schemas"]["set-env-test.response"] | components["schemas"]["entt-consumer-id-insure.response"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-status.response"] | components["schemas"]["appr-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["dump-entt.response"] | components["schemas"]["dump-entt-admin.response"] | components["schemas"]["wallet-topup.response"] | components["schemas"]["wallet-statement.response"] | components["schemas"]["enrch-niid-vehicle.response"] | components["schemas"]["enrch-vin-vehicle.response"] | components["schemas"]["claim-submit.response"] | components["schemas"]["claim-status.response"] | components["schemas"]["claim-list.response"] | components["schemas"]["claim-withdraw.response"] | components["schemas"]["claim-review.response"] | components["schemas"]["payment-financeloan.response"] | components["schemas"]["payment-recordinstallment.response"] | components["schemas"]["payment-runlapse.response"] | components["schemas"]["payment-status.response"] | components["schemas"]["ndrs-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-endorse.response"] | components["schemas"]["cncl-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["rinst-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id-auto.response"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-refund.response"] | components["schemas"]["webhook-register.response"] | components["schemas"]["webhook-update.response"] | components["schemas"]["webhook-delete.response"] | components["schemas"]["webhook-list.response"] | components["schemas"]["webhook-deliveries.response"] | components["schemas"]["webhook-replay.response"] | components["schemas"]["webhook-test.response"] | components["schemas"]["webhook-secret.response"] | components["schemas"]["Refusal"] | components["schemas"]["AtCapacity"];
+                    "application/json": components["schemas"]["prfl-entity.response"] | components["schemas"]["dump-entt-cstmrs.response"] | components["schemas"]["dump-entt-cstmrs-admin.response"] | components["schemas"]["dump-ipck-product-code-prmm.response"] | components["schemas"]["dump-hlth-hsptls.response"] | components["schemas"]["set-env-live.response"] | components["schemas"]["set-env-test.response"] | components["schemas"]["entt-consumer-id-insure.response"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-status.response"] | components["schemas"]["appr-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["dump-entt.response"] | components["schemas"]["dump-entt-admin.response"] | components["schemas"]["wallet-topup.response"] | components["schemas"]["wallet-statement.response"] | components["schemas"]["enrch-niid-vehicle.response"] | components["schemas"]["enrch-vin-vehicle.response"] | components["schemas"]["claim-submit.response"] | components["schemas"]["claim-status.response"] | components["schemas"]["claim-list.response"] | components["schemas"]["claim-withdraw.response"] | components["schemas"]["claim-review.response"] | components["schemas"]["claim-respond.response"] | components["schemas"]["claim-assess.response"] | components["schemas"]["payment-financeloan.response"] | components["schemas"]["payment-recordinstallment.response"] | components["schemas"]["payment-runlapse.response"] | components["schemas"]["payment-status.response"] | components["schemas"]["ndrs-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-endorse.response"] | components["schemas"]["cncl-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["rinst-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id-auto.response"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-refund.response"] | components["schemas"]["webhook-register.response"] | components["schemas"]["webhook-update.response"] | components["schemas"]["webhook-delete.response"] | components["schemas"]["webhook-list.response"] | components["schemas"]["webhook-deliveries.response"] | components["schemas"]["webhook-replay.response"] | components["schemas"]["webhook-test.response"] | components["schemas"]["webhook-secret.response"] | components["schemas"]["Refusal"] | components["schemas"]["AtCapacity"];
                 };
             };
         };

@@ -201,6 +201,10 @@ export type ClaimWithdrawSeed = Schemas["claim-withdraw.seed"];
 export type ClaimReviewSeed = Schemas["claim-review.seed"];
 /** The reviewed claim, with its `partnerId` (administrator). */
 export type ClaimReviewAnswerBody = AnswerBody<"claim-review.response">;
+export type ClaimRespondSeed = Schemas["claim-respond.seed"];
+export type ClaimAssessSeed = Schemas["claim-assess.seed"];
+/** The assessed claim with the assessment: assessor, reserve, checklist (administrator). */
+export type ClaimAssessAnswerBody = AnswerBody<"claim-assess.response">;
 
 // --- premium financing -------------------------------------------------------------------------
 

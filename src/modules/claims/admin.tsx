@@ -11,11 +11,13 @@ import { type PortalViewer, portalSession } from "../../portal/session";
 import { watToday } from "../../products/policy-helpers";
 import { addDays } from "../calendar";
 import { partnerChoices, partnerNames, rowsWithPartner } from "../partners";
+import { assessClaim } from "./assessment";
 import { clockSettings } from "./clock";
-import { approvedKoboOf, claimNoOf, documentPositionOf, reviewSeedFrom } from "./model";
+import { approvedKoboOf, assessmentChangeOf, assessSeedFrom, claimNoOf, documentPositionOf, formList, reviewSeedFrom } from "./model";
 import {
   adminHref,
   approvalTakes,
+  assessmentView,
   claimCsvColumns,
   claimCsvRow,
   claimFiltersOf,
@@ -50,12 +52,13 @@ export const claimAdmin = (deps: AppDeps) => {
     claimList(db, scope, "/admin/claims", (items) => rowsWithPartner(db, items, (c, partnerName) => claimRow(c, adminHref(c.claimNo), clock, partnerName))),
   );
 
-  const detail = async (claim: ClaimDetailRecord, csrf: string, state: ClaimActionState = { values: {} }) => (
+  const detail = async (claim: ClaimDetailRecord, viewer: PortalViewer, csrf: string, state: ClaimActionState = { values: {} }) => (
     <ClaimDetail
       claim={await claimView(db, claim, { partnerName: await partnerName(claim.partnerId) }, clock)}
       csrf={csrf}
       backHref="/admin/claims"
       state={state}
+      assessment={await assessmentView(db, claim, viewer.partnerId)}
       review={{ action: `${adminHref(claim.claimNo)}/review`, moves: operatorMoves(claim), approvalTakes: (await approvalTakes(db, claim))?.words }}
     />
   );
@@ -100,7 +103,7 @@ export const claimAdmin = (deps: AppDeps) => {
       async ({ viewer, csrf, request, params, set }) => {
         const claim = await claimOf(params.claimNo);
         if (!claim) return page(request, shell(viewer, csrf, "Not found"), notFound(set, "No such claim."));
-        return page(request, shell(viewer, csrf, `Claim ${claim.claimNo}`), await detail(claim, csrf));
+        return page(request, shell(viewer, csrf, `Claim ${claim.claimNo}`), await detail(claim, viewer, csrf));
       },
       { portal: "admin" },
     )
@@ -128,7 +131,7 @@ export const claimAdmin = (deps: AppDeps) => {
                 values: {},
                 ask: { ...ask, id: "claim-decision", target: "#claim", action: `${adminHref(claim.claimNo)}/review`, csrf, fields, back },
               };
-              return page(request, shell(viewer, csrf, title), await detail(claim, csrf, state));
+              return page(request, shell(viewer, csrf, title), await detail(claim, viewer, csrf, state));
             }
           }
           const reviewed = await reviewClaim(db, {
@@ -141,11 +144,36 @@ export const claimAdmin = (deps: AppDeps) => {
             now: new Date(),
             clock,
           });
-          return page(request, shell(viewer, csrf, title), await detail(reviewed, csrf, { values: {}, done: reviewedText(reviewed) }));
+          return page(request, shell(viewer, csrf, title), await detail(reviewed, viewer, csrf, { values: {}, done: reviewedText(reviewed) }));
         } catch (error) {
           const problem = problemOf(error);
           set.status = error instanceof CommandError ? error.status : 400;
-          return page(request, shell(viewer, csrf, title), await detail(await claimDetail(db, {}, claim.claimNo), csrf, { values, problem }));
+          return page(request, shell(viewer, csrf, title), await detail(await claimDetail(db, {}, claim.claimNo), viewer, csrf, { values, problem }));
+        }
+      },
+      { portal: "admin" },
+    )
+    .post(
+      "/admin/claims/:claimNo/assess",
+      async ({ viewer, csrf, request, params, body, set }) => {
+        const claim = await claimOf(params.claimNo);
+        if (!claim) return page(request, shell(viewer, csrf, "Not found"), notFound(set, "No such claim."));
+        const title = `Claim ${claim.claimNo}`;
+        const values = formValues(body);
+        try {
+          const seed = assessSeedFrom(claim.claimNo, values, formList(body, "check"), claim.checked, claim.assessor);
+          const assessed = await assessClaim(db, {
+            claimNo: seed.claimNo,
+            change: assessmentChangeOf(seed),
+            by: `admin:${viewer.email}`,
+            actor: viewer,
+            now: new Date(),
+          });
+          return page(request, shell(viewer, csrf, title), await detail(assessed, viewer, csrf, { values: {}, done: "The assessment is saved." }));
+        } catch (error) {
+          const problem = problemOf(error);
+          set.status = error instanceof CommandError ? error.status : 400;
+          return page(request, shell(viewer, csrf, title), await detail(await claimDetail(db, {}, claim.claimNo), viewer, csrf, { values, problem }));
         }
       },
       { portal: "admin" },

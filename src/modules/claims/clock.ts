@@ -3,7 +3,9 @@
  * service, the desk, the background check and the property tests share one set of rules.
  *
  * - Settlement: by the end of the Nigerian day `settlementDays` calendar days after the day the
- *   claim was notified (submitted), plus the days the clock was paused waiting for the partner.
+ *   claim was notified (submitted), plus the days the clock was paused waiting for the partner's
+ *   information: each pause's days, `pauseMaxDays` at most in all (the insurer cannot stop its own
+ *   clock for ever by asking).
  * - Discharge voucher: by the end of the `voucherWorkingDays`th working day after the day liability
  *   was admitted (the approval); working days are Monday to Friday, not public holidays.
  * - Due soon: the deadline is `dueSoonDays` calendar days away or less (settlement), or
@@ -21,6 +23,7 @@ export interface ClockSettings {
   dueSoonDays: number;
   voucherDueSoonDays: number;
   lateInterestBasisPoints: number;
+  pauseMaxDays: number;
 }
 
 export const clockSettings = (config: Config): ClockSettings => ({
@@ -29,7 +32,18 @@ export const clockSettings = (config: Config): ClockSettings => ({
   dueSoonDays: config.CLAIM_DUE_SOON_DAYS,
   voucherDueSoonDays: config.CLAIM_VOUCHER_DUE_SOON_DAYS,
   lateInterestBasisPoints: config.CLAIM_LATE_INTEREST_BASIS_POINTS,
+  pauseMaxDays: config.CLAIM_PAUSE_MAX_DAYS,
 });
+
+/** A pause of a claim waiting for information: the day it began and the last day it may count (the allowance left). */
+export const pauseOf = (today: string, pausedSoFar: number, settings: Pick<ClockSettings, "pauseMaxDays">) => ({
+  pausedSince: today,
+  pausedUntil: addDays(today, Math.max(0, settings.pauseMaxDays - pausedSoFar)),
+});
+
+/** The days a pause counts once it ends on `today`: the days waited, at most its allowance. */
+export const pauseCounted = (pause: { pausedSince: string; pausedUntil: string }, today: string): number =>
+  Math.max(0, Math.min(daysBetween(pause.pausedSince, today), daysBetween(pause.pausedSince, pause.pausedUntil)));
 
 /** The two deadlines a claim may carry. */
 export type Deadline = "settlement" | "voucher";

@@ -4,17 +4,35 @@ import { watTimestamp } from "../../core/time";
 import { BLANK_FIELD, currency, naira as nairaField, page, UNKNOWN_FIELD, wireDate, wireTimestamp } from "../../http/answers";
 import { ADMIN_ONLY, command, refusal } from "../../http/registry";
 import { keyActor } from "../audit";
+import { assessClaim } from "./assessment";
 import { clockSettings } from "./clock";
 import {
   CANNOT_BECOME,
+  claimAssessExamples,
   claimListExamples,
+  claimRespondExamples,
   claimReviewExamples,
   claimStatusExamples,
   claimSubmitExamples,
   claimWithdrawExamples,
   IN_THE_FUTURE,
 } from "./examples";
-import { approvedKoboOf, claimRequestFrom, DOCUMENT_TYPES, listSeed, parseClaimSeed, reviewSeed, statusSeed, submitSeed, withdrawSeed } from "./model";
+import {
+  approvedKoboOf,
+  assessmentChangeOf,
+  assessSeed,
+  claimRequestFrom,
+  DOCUMENT_TYPES,
+  documentsFrom,
+  listSeed,
+  parseClaimSeed,
+  respondSeed,
+  reviewSeed,
+  statusSeed,
+  submitSeed,
+  withdrawSeed,
+} from "./model";
+import { checklistOf } from "./rules";
 import { CLAIM_STATUSES } from "./schema";
 import {
   type ClaimDetail,
@@ -26,6 +44,7 @@ import {
   earlierClaim,
   listClaims,
   refundTakenBack,
+  respondToClaim,
   reviewClaim,
   submitClaim,
   withdrawClaim,
@@ -60,7 +79,18 @@ const listedClaim = z.object({
 
 const claimDetailAnswer = listedClaim.extend({
   documents: z.array(z.object({ name: z.string(), type: z.enum(["pdf", "jpg", "png", "webp"]), size: z.int().meta({ description: "Bytes" }) })),
+  documentsNeeded: z
+    .array(z.object({ key: z.string(), label: z.string(), checked: z.boolean().meta({ description: "The assessor has seen it" }) }))
+    .meta({ description: 'The documents the claim\'s product needs (docs/claims.md, "Assessment")' }),
   history: z.array(z.object({ status: claimStatus, note: z.string().optional(), at: wireTimestamp })),
+});
+
+/** The operator's answers add what the assessment keeps: the partner, the assessor, the reserve and the whole checklist. */
+const operatorClaimAnswer = claimDetailAnswer.extend({
+  partnerId: z.uuid(),
+  assessor: z.string().optional().meta({ description: "The administrator assessing the claim, once assigned" }),
+  reserve: nairaField("The expected cost of the claim: the amount claimed at first, as the assessor keeps it"),
+  checklist: z.array(z.object({ key: z.string(), label: z.string(), kind: z.enum(["document", "check"]), checked: z.boolean() })),
 });
 
 /** A claim in list answers: everything but its documents and history. */
@@ -81,8 +111,22 @@ function wireClaim(claim: ClaimRecord) {
 const wireClaimDetail = (claim: ClaimDetail) => ({
   ...wireClaim(claim),
   documents: claim.documents.map((d) => ({ name: d.name, type: DOCUMENT_TYPES[d.mime], size: d.sizeBytes })),
+  documentsNeeded: checklistOf(claim.productCode).documents.map((d) => ({ ...d, checked: claim.checked.includes(d.key) })),
   history: claim.history.map((step) => ({ status: step.status, ...(step.note ? { note: step.note } : {}), at: watTimestamp(new Date(step.at)) })),
 });
+
+/** The operator's whole claim: the partner's view, the partner, and the assessment. */
+const operatorClaimDetail = (claim: ClaimDetail) => {
+  const { documents, checks } = checklistOf(claim.productCode);
+  const item = (kind: "document" | "check") => (d: { key: string; label: string }) => ({ ...d, kind, checked: claim.checked.includes(d.key) });
+  return {
+    partnerId: claim.partnerId,
+    ...wireClaimDetail(claim),
+    ...(claim.assessor ? { assessor: claim.assessor } : {}),
+    reserve: naira(claim.reserveKobo),
+    checklist: [...documents.map(item("document")), ...checks.map(item("check"))],
+  };
+};
 
 /** The answer of `claim submit` (and of its repeat). */
 const submittedAnswer = (claim: ClaimRecord) => ({
@@ -218,10 +262,10 @@ export const claimCommands = [
     grammar: "claim review",
     pattern: /^claim review$/,
     who: "admin",
-    summary: "Move a claim of any partner: in_review, approved (with approvedAmount), rejected (with a note), paid (administrator only).",
+    summary:
+      "Move a claim of any partner: in_review, info_requested (with the question in note), approved (with approvedAmount), rejected (with a note), paid (administrator only).",
     documentedSeed: reviewSeed,
-    answer: claimDetailAnswer.extend({
-      partnerId: z.uuid(),
+    answer: operatorClaimAnswer.extend({
       refundTakenBack: nairaField(
         "An approval of a claim on a cancelled policy: the cancellation's refund it took back from the partner's wallet (the cover was used)",
       ).optional(),
@@ -230,6 +274,7 @@ export const claimCommands = [
       refusal(404, "no claim <claimNo>"),
       CANNOT_BECOME,
       refusal(400, "seed.note is required to reject: say why in seed.note"),
+      refusal(400, "seed.note is required to ask for information: say what the partner must send in seed.note"),
       refusal(400, 'seed.approvedAmount is only for approving: send it with status "approved", not "<status>"'),
       refusal(
         402,
@@ -257,7 +302,62 @@ export const claimCommands = [
         now: ctx.now(),
         clock: clockSettings(ctx.config),
       });
-      return { partnerId: claim.partnerId, ...wireClaimDetail(claim), ...refundTakenBack(claim) };
+      return { ...operatorClaimDetail(claim), ...refundTakenBack(claim) };
+    },
+  }),
+  command({
+    grammar: "claim respond",
+    pattern: /^claim respond$/,
+    who: "partner",
+    summary: "Answer the operator's request for information on a claim (note, documents): the claim goes back into review, its clock runs again.",
+    documentedSeed: respondSeed,
+    answer: claimDetailAnswer,
+    errors: [
+      UNKNOWN_CLAIM,
+      CANNOT_BECOME,
+      refusal(413, "seed.documents has <n> entries and claim <claimNo> holds <m>: a claim holds at most 30 documents in all"),
+      refusal(403, "policy <tx_id> was issued in <mode> mode: its claims are handled with a <mode> key, and this key runs in <mode> mode"),
+    ],
+    examples: claimRespondExamples,
+    async handler(ctx, _params, raw) {
+      const seed = parseClaimSeed(respondSeed, raw);
+      const claim = await respondToClaim(ctx.db, {
+        partnerId: ctx.principal.partnerId,
+        mode: ctx.principal.mode,
+        claimNo: seed.claimNo,
+        note: seed.note,
+        documents: documentsFrom(seed.documents, ctx.config.MAX_DOCUMENT_BYTES),
+        now: ctx.now(),
+      });
+      return wireClaimDetail(claim);
+    },
+  }),
+  command({
+    grammar: "claim assess",
+    pattern: /^claim assess$/,
+    who: "admin",
+    summary: "Assess an open claim of any partner: assign the assessor, keep the reserve with a reason, tick or untick the checklist (administrator only).",
+    documentedSeed: assessSeed,
+    answer: operatorClaimAnswer,
+    errors: [
+      refusal(404, "no claim <claimNo>"),
+      refusal(409, "claim <claimNo> is <status>: its assessment closed with the decision"),
+      refusal(400, "seed.assessor <email> is not an active administrator of the operator"),
+      refusal(400, "seed.reserve must be at most the amount claimed, <amount> naira; received <amount>"),
+      refusal(400, "seed.<check|uncheck>: <items> <is|are> not on the checklist of claim <claimNo>, which has <items>"),
+      ADMIN_ONLY,
+    ],
+    examples: claimAssessExamples,
+    async handler(ctx, _params, raw) {
+      const seed = parseClaimSeed(assessSeed, raw);
+      const claim = await assessClaim(ctx.db, {
+        claimNo: seed.claimNo,
+        change: assessmentChangeOf(seed),
+        by: `admin:${ctx.principal.partnerId}`,
+        actor: keyActor(ctx.principal),
+        now: ctx.now(),
+      });
+      return operatorClaimDetail(claim);
     },
   }),
 ];

@@ -10,15 +10,25 @@ import { resultRows } from "../../db/results";
 import { watToday } from "../../products/policy-helpers";
 import { addDays } from "../calendar";
 import { recordEvent } from "../events";
-import { type ClockSettings, type Deadline, type Standing, standingOf } from "./clock";
+import { type ClockSettings, type Deadline, pauseCounted, type Standing, standingOf } from "./clock";
 import { claimClockAlerts, claims } from "./schema";
 import { type ClaimRecord, claimHeading, selectClaims } from "./service";
 
 /** The deadlines a claim still has running, and where each stands today. */
-export function runningDeadlines(claim: Pick<ClaimRecord, "status" | "settlementDueOn" | "voucherDueOn">, today: string, settings: ClockSettings) {
-  const running: { deadline: Deadline; dueOn: string; standing: Standing }[] = [];
+export function runningDeadlines(
+  claim: Pick<ClaimRecord, "status" | "settlementDueOn" | "voucherDueOn" | "pausedSince" | "pausedUntil">,
+  today: string,
+  settings: ClockSettings,
+) {
+  const running: { deadline: Deadline; dueOn: string; standing: Standing; pause?: { since: string; spent: boolean } }[] = [];
   if (claim.status === "submitted" || claim.status === "in_review" || claim.status === "approved")
     running.push({ deadline: "settlement", dueOn: claim.settlementDueOn, standing: standingOf(claim.settlementDueOn, today, settings.dueSoonDays) });
+  // Waiting for the partner: the deadline moves a day with each day waited, until the pause's allowance is used up.
+  if (claim.status === "info_requested" && claim.pausedSince && claim.pausedUntil) {
+    const dueOn = addDays(claim.settlementDueOn, pauseCounted({ pausedSince: claim.pausedSince, pausedUntil: claim.pausedUntil }, today));
+    const pause = { since: claim.pausedSince, spent: today > claim.pausedUntil };
+    running.push({ deadline: "settlement", dueOn, standing: standingOf(dueOn, today, settings.dueSoonDays), pause });
+  }
   if (claim.status === "approved" && claim.voucherDueOn)
     running.push({ deadline: "voucher", dueOn: claim.voucherDueOn, standing: standingOf(claim.voucherDueOn, today, settings.voucherDueSoonDays) });
   return running;
@@ -31,7 +41,11 @@ function waiting(today: string, settings: ClockSettings): SQL {
   const alertOf = (column: SQL) => sql`case when ${column} < ${today}::date then 'overdue' else 'due_soon' end`;
   const unsent = (deadline: Deadline, column: SQL) =>
     sql`not exists (select from ${claimClockAlerts} a where a.claim_id = ${claims.id} and a.deadline = ${deadline} and a.alert = ${alertOf(column)})`;
-  const settlement = sql`${claims.settlementDueOn} <= ${addDays(today, settings.dueSoonDays)}::date and ${unsent("settlement", sql`${claims.settlementDueOn}`)}`;
+  // A claim waiting for information: its deadline as the days waited (up to the allowance) have moved it.
+  const settlementDue = sql`(case when ${claims.status} = 'info_requested'
+    then ${claims.settlementDueOn} + least(greatest(${today}::date - ${claims.pausedSince}, 0), ${claims.pausedUntil} - ${claims.pausedSince})
+    else ${claims.settlementDueOn} end)`;
+  const settlement = sql`${settlementDue} <= ${addDays(today, settings.dueSoonDays)}::date and ${unsent("settlement", settlementDue)}`;
   const voucher = sql`${claims.status} = 'approved' and ${claims.voucherDueOn} <= ${addDays(today, settings.voucherDueSoonDays)}::date and ${unsent("voucher", sql`${claims.voucherDueOn}`)}`;
   const horizon = addDays(today, Math.max(settings.dueSoonDays, settings.voucherDueSoonDays));
   return sql`${claims.nextDueOn} is not null and ${claims.nextDueOn} <= ${horizon}::date and ((${settlement}) or (${voucher}))`;

@@ -64,11 +64,57 @@ export const withdrawSeed = z.strictObject({ claimNo, note: text(500).optional()
 
 export const reviewSeed = z.strictObject({
   claimNo,
-  status: z.enum(["in_review", "approved", "rejected", "paid"]),
+  status: z.enum(["in_review", "info_requested", "approved", "rejected", "paid"]),
   note: text(500).optional(),
   /** On approval: the amount accepted, at most the amount claimed (default: all of it). */
   approvedAmount: nairaAmount().optional(),
 });
+
+/** The partner's answer to a request for information: what was asked for, in words and documents. */
+export const respondSeed = z.strictObject({
+  claimNo,
+  note: text(2000),
+  documents: z.array(z.strictObject({ name: documentName, content: z.string() })).optional(),
+});
+
+/** The operator's assessment: who assesses, the reserve (with why), the checklist's ticks. At least one. */
+export const assessSeed = z
+  .strictObject({
+    claimNo,
+    assessor: z.email("must be the e-mail address of one of the operator's administrators").max(254).optional(),
+    reserve: nairaAmount().optional(),
+    reserveReason: text(500).optional(),
+    check: z.array(z.string().min(1).max(64)).max(50).optional(),
+    uncheck: z.array(z.string().min(1).max(64)).max(50).optional(),
+  })
+  .superRefine((seed, ctx) => {
+    if (seed.reserve !== undefined && !seed.reserveReason)
+      ctx.addIssue({ code: "custom", path: ["reserveReason"], message: "is required with reserve: say why the expected cost changes" });
+    if (seed.reserveReason && seed.reserve === undefined) ctx.addIssue({ code: "custom", path: ["reserve"], message: "is required with reserveReason" });
+    if (seed.assessor === undefined && seed.reserve === undefined && !seed.check?.length && !seed.uncheck?.length)
+      ctx.addIssue({ code: "custom", path: ["assessor"], message: "or reserve, check or uncheck is required: the seed changes nothing" });
+  });
+
+/** An assessment seed as the change it asks for: the reserve in kobo. */
+export const assessmentChangeOf = (seed: z.output<typeof assessSeed>) => ({
+  assessor: seed.assessor,
+  reserveKobo: seed.reserve === undefined ? undefined : toKobo(seed.reserve),
+  reserveReason: seed.reserveReason,
+  check: seed.check,
+  uncheck: seed.uncheck,
+});
+
+/** Documents sent after the claim (an answer to a request for information), decoded and sniffed like a claim's. */
+export function documentsFrom(documents: readonly { name: string; content: string }[] | undefined, maxDocumentBytes: number) {
+  const list = documents ?? [];
+  if (list.length > MAX_CLAIM_DOCUMENTS)
+    throw new CommandError(
+      413,
+      `seed.documents has ${list.length} entries: a claim takes at most ${MAX_CLAIM_DOCUMENTS} documents at a time`,
+      "seed.documents",
+    );
+  return list.map((d, i) => ({ name: d.name, ...decodeDocument(d.content, `seed.documents[${i}].content`, maxDocumentBytes) }));
+}
 
 /** Refuse blank and null fields (406), then validate (400). An absent seed is validated as {}. */
 export function parseClaimSeed<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
@@ -139,6 +185,20 @@ export function listFiltersOf(query: FormFields): { values: ClaimFilterValues; s
  * input of seed.documents[i], to put a refusal beside it.
  */
 export async function submitSeedFrom(values: FormFields, body: unknown, documentInputs: number) {
+  const { documents, inputs } = await formDocuments(body, documentInputs);
+  const seed = givenFields({
+    policy: typedValue(values.policy),
+    incidentDate: typedValue(values.incidentDate),
+    description: typedValue(values.description),
+    amount: wireValue({ kind: "number", path: "amount", label: "Amount" }, values.amount),
+    reference: typedValue(values.reference),
+    ...(documents.length ? { documents } : {}),
+  });
+  return { seed, inputs };
+}
+
+/** The files chosen in a form's document inputs (document1…), as seed documents, with the input each came from. */
+async function formDocuments(body: unknown, documentInputs: number) {
   const form = (body ?? {}) as Record<string, unknown>;
   const documents: { name: string; content: string }[] = [];
   const inputs: string[] = [];
@@ -149,15 +209,36 @@ export async function submitSeedFrom(values: FormFields, body: unknown, document
     documents.push({ name, content: Buffer.from(await file.arrayBuffer()).toString("base64") });
     inputs.push(`document${i}`);
   }
-  const seed = givenFields({
-    policy: typedValue(values.policy),
-    incidentDate: typedValue(values.incidentDate),
-    description: typedValue(values.description),
-    amount: wireValue({ kind: "number", path: "amount", label: "Amount" }, values.amount),
-    reference: typedValue(values.reference),
-    ...(documents.length ? { documents } : {}),
-  });
-  return { seed, inputs };
+  return { documents, inputs };
+}
+
+/** The partner's answer form as the `claim respond` seed: its "answer" is the note, its document inputs as in the claim form. */
+export async function respondSeedFrom(claimNo: string, values: FormFields, body: unknown, documentInputs: number) {
+  const { documents, inputs } = await formDocuments(body, documentInputs);
+  const raw = givenFields({ claimNo, note: typedValue(values.answer), ...(documents.length ? { documents } : {}) });
+  return { raw, inputs };
+}
+
+const someOf = (list: string[]) => (list.length ? list : undefined);
+
+/** The values of a form's repeated input (checkboxes of one name): none, one or several. */
+export const formList = (body: unknown, name: string): string[] =>
+  [((body ?? {}) as Record<string, unknown>)[name]].flat().filter((v): v is string => typeof v === "string");
+
+/** The operator's assessment form as the `claim assess` seed: the ticked items against those ticked before. */
+export function assessSeedFrom(claimNo: string, values: FormFields, ticked: readonly string[], checked: readonly string[], assessor: string | null) {
+  const chosen = typedValue(values.assessor);
+  return parseClaimSeed(
+    assessSeed,
+    givenFields({
+      claimNo,
+      assessor: chosen && chosen !== assessor ? chosen : undefined,
+      reserve: wireValue({ kind: "number", path: "reserve", label: "Reserve" }, values.reserve),
+      reserveReason: typedValue(values.reserveReason),
+      check: someOf(ticked.filter((key) => !checked.includes(key))),
+      uncheck: someOf(checked.filter((key) => !ticked.includes(key))),
+    }),
+  );
 }
 
 /** The withdraw form as the `claim withdraw` seed. */

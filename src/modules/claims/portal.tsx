@@ -11,7 +11,18 @@ import { type PortalViewer, portalSession } from "../../portal/session";
 import { watToday } from "../../products/policy-helpers";
 import { findPolicyByReference } from "../policies";
 import { clockSettings } from "./clock";
-import { claimNoOf, claimRequestFrom, documentPositionOf, parseClaimSeed, submitSeed, submitSeedFrom, withdrawSeedFrom } from "./model";
+import {
+  claimNoOf,
+  claimRequestFrom,
+  documentPositionOf,
+  documentsFrom,
+  parseClaimSeed,
+  respondSeed,
+  respondSeedFrom,
+  submitSeed,
+  submitSeedFrom,
+  withdrawSeedFrom,
+} from "./model";
 import {
   canWithdraw,
   claimCsvColumns,
@@ -25,7 +36,7 @@ import {
   drawnClaimReference,
   partnerHref,
 } from "./presenter";
-import { type ClaimDetail as ClaimDetailRecord, claimDetail, claimDocument, listClaims, submitClaim, withdrawClaim } from "./service";
+import { type ClaimDetail as ClaimDetailRecord, claimDetail, claimDocument, listClaims, respondToClaim, submitClaim, withdrawClaim } from "./service";
 
 const NO_CLAIM = "No claim with this number on your account.";
 
@@ -63,6 +74,7 @@ export const claimPortal = (deps: AppDeps) => {
       backHref="/portal/claims"
       state={state}
       withdrawAction={canWithdraw(claim) ? `${partnerHref(claim.claimNo)}/withdraw` : undefined}
+      respondAction={claim.status === "info_requested" ? `${partnerHref(claim.claimNo)}/respond` : undefined}
     />
   );
 
@@ -138,6 +150,37 @@ export const claimPortal = (deps: AppDeps) => {
         const claim = await claimOf(viewer, params.claimNo);
         if (!claim) return page(request, shell(viewer, csrf, "Not found"), notFound(set, NO_CLAIM));
         return page(request, shell(viewer, csrf, `Claim ${claim.claimNo}`), await detail(claim, csrf));
+      },
+      { portal: "partner" },
+    )
+    .post(
+      "/portal/claims/:claimNo/respond",
+      async ({ viewer, csrf, request, params, body, set }) => {
+        const claim = await claimOf(viewer, params.claimNo);
+        if (!claim) return page(request, shell(viewer, csrf, "Not found"), notFound(set, NO_CLAIM));
+        const values = formValues(body);
+        const title = `Claim ${claim.claimNo}`;
+        const { raw, inputs } = await respondSeedFrom(claim.claimNo, values, body, 3);
+        try {
+          const seed = parseClaimSeed(respondSeed, raw);
+          const answered = await respondToClaim(db, {
+            partnerId: viewer.partnerId,
+            mode: viewer.mode,
+            claimNo: seed.claimNo,
+            note: seed.note,
+            documents: documentsFrom(seed.documents, maxDocumentBytes),
+            now: new Date(),
+            actor: viewer,
+          });
+          const done = `The information is sent: claim ${answered.claimNo} is back in review.`;
+          return page(request, shell(viewer, csrf, title), await detail(answered, csrf, { values: {}, done }));
+        } catch (error) {
+          const refused = problemOf(error);
+          const problem = documentProblem(refused.input === "note" ? { ...refused, input: "answer" } : refused, inputs);
+          set.status = error instanceof CommandError ? error.status : 400;
+          const current = await claimDetail(db, { partnerId: viewer.partnerId }, claim.claimNo);
+          return page(request, shell(viewer, csrf, title), await detail(current, csrf, { values, problem }));
+        }
       },
       { portal: "partner" },
     )

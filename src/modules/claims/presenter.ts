@@ -3,6 +3,7 @@
 import { randomBytes } from "node:crypto";
 import {
   CLAIM_STATUS_TEXT,
+  type ClaimAssessmentView,
   type ClaimDeadlineView,
   type ClaimFilterValues,
   type ClaimMove,
@@ -20,15 +21,17 @@ import type { Database } from "../../db/client";
 import type { ListSource } from "../../portal/list";
 import { productName } from "../../products";
 import { watToday } from "../../products/policy-helpers";
+import { listUsers } from "../accounts";
 import { consumerName, findConsumer, wireConsumerId } from "../consumers";
 import type { PolicyRecord } from "../policies";
 import { policiesByIds } from "../policies";
 import { walletBalance } from "../wallet";
 import { refundToTakeBack } from "./after-cancellation";
+import { checklist, isAssessed, reserveHistory } from "./assessment";
 import type { ClockSettings } from "./clock";
 import { runningDeadlines } from "./deadlines";
 import { DOCUMENT_TYPES, listFiltersOf, listSeed, parseClaimSeed } from "./model";
-import { approvalOf, CLAIM_TRANSITIONS, type ClaimActor, excessPercentOf } from "./rules";
+import { approvalOf, CLAIM_TRANSITIONS, type ClaimActor, checklistOf, excessPercentOf } from "./rules";
 import type { ClaimStatus } from "./schema";
 import { type ClaimDetail, type ClaimRecord, type ClaimScope, listClaims } from "./service";
 
@@ -45,6 +48,7 @@ export const adminHref = (claimNo: string) => `/admin/claims/${claimNo}`;
 /** The operator's buttons, in the order the state machine offers them. */
 const OPERATOR_MOVES: Record<string, ClaimMove> = {
   in_review: { status: "in_review", label: "Start the review" },
+  info_requested: { status: "info_requested", label: "Ask the partner for more information" },
   approved: { status: "approved", label: "Approve" },
   rejected: { status: "rejected", label: "Reject", danger: true },
   paid: { status: "paid", label: "Mark as paid" },
@@ -91,7 +95,7 @@ function deadlineWords(claim: ClaimRecord, now: Date, clock: ClockSettings): Cla
     return [{ label: "Settled", text: `${day(claim.settledAt)}${late}`, tone: claim.lateInterestKobo ? "bad" : "ok" }];
   }
   const nearestFirst = runningDeadlines(claim, today, clock).sort((a, b) => a.dueOn.localeCompare(b.dueOn));
-  return nearestFirst.map(({ deadline, dueOn, standing }) => ({
+  return nearestFirst.map(({ deadline, dueOn, standing, pause }) => ({
     label: deadline === "settlement" ? "Settle by" : "Discharge voucher by",
     text: `${day(dueOn)}: ${
       standing.state === "overdue"
@@ -99,12 +103,26 @@ function deadlineWords(claim: ClaimRecord, now: Date, clock: ClockSettings): Cla
         : standing.daysLeft === 0
           ? "the last day is today"
           : `${plural(standing.daysLeft, "day")} left`
-    }`,
+    }${pause ? `; waiting for the partner's information since ${day(pause.since)}, ${pause.spent ? "the pause's allowance used up: the clock runs" : "the clock stopped"}` : ""}`,
     tone: standing.state === "overdue" ? "bad" : standing.state === "due_soon" ? "wait" : "info",
   }));
 }
 
 const who = (by: string) => (by === "partner" ? "the partner" : by.replace(/^admin:/, ""));
+
+/** The operator's assessment card of a claim: the assessors to choose from (the operator's active administrators), the reserve's history, the checklist. */
+export async function assessmentView(db: Database, claim: ClaimDetail, operatorPartnerId: string): Promise<ClaimAssessmentView> {
+  const [items, reserves, users] = await Promise.all([checklist(db, claim), reserveHistory(db, claim.id), listUsers(db, operatorPartnerId)]);
+  return {
+    action: `${adminHref(claim.claimNo)}/assess`,
+    assessors: users.filter((u) => u.active).map((u) => ({ value: u.email.toLowerCase(), label: `${u.name} (${u.email})` })),
+    assessor: claim.assessor,
+    reserveKobo: claim.reserveKobo,
+    reserves: reserves.map((r) => ({ amountKobo: r.amountKobo, reason: r.reason, by: who(r.by), at: r.createdAt })),
+    checklist: items.map((i) => ({ key: i.key, label: i.label, kind: i.kind, checked: i.checked ? { by: who(i.checked.by), at: i.checked.at } : null })),
+    open: isAssessed(claim.status),
+  };
+}
 
 export function claimRow(claim: ClaimRecord, href: string, clock: ClockSettings, partnerName?: string): ClaimRow {
   const [due] = deadlineWords(claim, new Date(), clock);
@@ -156,6 +174,7 @@ export async function claimView(db: Database, claim: ClaimDetail, admin: { partn
     excessKobo: claim.excessKobo,
     payableKobo: claim.payableKobo,
     deadlines: deadlineWords(claim, new Date(), clock),
+    documentsNeeded: checklistOf(claim.productCode).documents.map((d) => ({ label: d.label, checked: claim.checked.includes(d.key) })),
     createdAt: claim.createdAt,
     updatedAt: claim.updatedAt,
     documents: claim.documents.map((d) => ({

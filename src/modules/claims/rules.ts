@@ -8,7 +8,7 @@ import { CommandError } from "../../core/errors";
 import { toNaira as naira } from "../../core/money";
 import { findProduct } from "../../products";
 import { watToday } from "../../products/policy-helpers";
-import type { ClaimCeiling, ClaimedPolicy } from "../../products/types";
+import type { ClaimCeiling, ClaimDocumentNeed, ClaimedPolicy } from "../../products/types";
 import type { ClaimStatus } from "./schema";
 
 /** Who moves a claim: the partner who submitted it, or the operator's administrators. */
@@ -20,7 +20,9 @@ export type ClaimActor = "partner" | "operator";
  */
 export const CLAIM_TRANSITIONS: Readonly<Record<ClaimStatus, Readonly<Partial<Record<ClaimStatus, ClaimActor>>>>> = {
   submitted: { in_review: "operator", withdrawn: "partner" },
-  in_review: { approved: "operator", rejected: "operator", withdrawn: "partner" },
+  in_review: { info_requested: "operator", approved: "operator", rejected: "operator", withdrawn: "partner" },
+  // The partner answers (claim respond) and the review goes on; the operator may still reject, the partner withdraw.
+  info_requested: { in_review: "partner", rejected: "operator", withdrawn: "partner" },
   approved: { paid: "operator" },
   rejected: {},
   paid: {},
@@ -64,6 +66,18 @@ export function approvalOf(
       "seed.approvedAmount",
     );
   return { approvedKobo, ...settlement(claim.productCode, approvedKobo) };
+}
+
+/** What every claim's assessor checks, whatever the product, besides the documents its family needs. */
+const ASSESSMENT_CHECKS: readonly ClaimDocumentNeed[] = [
+  { key: "cover_confirmed", label: "The loss is covered by the policy's terms on the incident date" },
+  { key: "identity_confirmed", label: "The claimant's identity is confirmed" },
+];
+
+/** The documents a claim on this product needs (its family's rule), then the shared checks: the assessor's checklist. */
+export function checklistOf(productCode: string): { documents: readonly ClaimDocumentNeed[]; checks: readonly ClaimDocumentNeed[] } {
+  const { family, type } = findProduct(productCode);
+  return { documents: family.claims.documents(type), checks: ASSESSMENT_CHECKS };
 }
 
 /** The most a claim on this policy may ask for, as its product family rules (its sum insured where the product has one). */

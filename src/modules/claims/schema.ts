@@ -5,7 +5,7 @@ import { bytea } from "../../db/types";
 import { partnerOwned } from "../partners";
 import { policies } from "../policies";
 
-export const CLAIM_STATUSES = ["submitted", "in_review", "approved", "rejected", "paid", "withdrawn"] as const;
+export const CLAIM_STATUSES = ["submitted", "in_review", "info_requested", "approved", "rejected", "paid", "withdrawn"] as const;
 export type ClaimStatus = (typeof CLAIM_STATUSES)[number];
 
 /** One step of a claim's life, kept on the claim for its history. */
@@ -45,10 +45,24 @@ export const claims = pgTable(
     settlementDueOn: date("settlement_due_on", { mode: "string" }).notNull(),
     /** The last day to issue the discharge voucher, set when liability is admitted (the approval). */
     voucherDueOn: date("voucher_due_on", { mode: "string" }),
-    /** The first deadline still running, while the claim is open: the desk sorts and the background check looks by it. */
+    /**
+     * The first deadline still running, while the claim is open: the desk sorts and the background
+     * check looks by it. While it waits for the partner's information, the settlement deadline as it
+     * will be once the pause's allowance is used up (the earliest it can fall due).
+     */
     nextDueOn: date("next_due_on", { mode: "string" }).generatedAlwaysAs(
-      sql`case when status in ('submitted', 'in_review', 'approved') then least(settlement_due_on, voucher_due_on) end`,
+      sql`case when status in ('submitted', 'in_review', 'approved') then least(settlement_due_on, voucher_due_on)
+        when status = 'info_requested' then settlement_due_on + (paused_until - paused_since) end`,
     ),
+    /** While information is asked for (status info_requested): the day the clock stopped, and the last day the pause may count. */
+    pausedSince: date("paused_since", { mode: "string" }),
+    pausedUntil: date("paused_until", { mode: "string" }),
+    /** Days of pauses counted so far (settlementDueOn already includes them), at most CLAIM_PAUSE_MAX_DAYS. */
+    pausedDays: integer("paused_days").notNull().default(0),
+    /** The administrator assessing the claim (their e-mail), once assigned. */
+    assessor: text("assessor"),
+    /** The expected cost (kobo): the amount claimed at first, then as the assessor keeps it (claim_reserves has every change). */
+    reserveKobo: bigint("reserve_kobo", { mode: "number" }).notNull(),
     /** When the money reached the claimant (status paid). */
     settledAt: timestamp("settled_at", { withTimezone: true }),
     /** Interest for a settlement after its deadline, fixed when paid (clock.ts). */
@@ -67,6 +81,37 @@ export const claims = pgTable(
     // The desk's "due first" and the clock's background check: open claims only.
     index("claims_next_due_idx").on(t.nextDueOn, t.id).where(sql`${t.nextDueOn} is not null`),
   ],
+);
+
+/** Every change of a claim's reserve, with its reason (Socotra's reserves: the expected cost kept over time). */
+export const claimReserves = pgTable(
+  "claim_reserves",
+  {
+    id: uuid("id").primaryKey(),
+    claimId: uuid("claim_id")
+      .notNull()
+      .references(() => claims.id),
+    amountKobo: bigint("amount_kobo", { mode: "number" }).notNull(),
+    reason: text("reason").notNull(),
+    /** Who set it: "partner" for the first (the amount claimed), else the administrator. */
+    by: text("by").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("claim_reserves_claim_idx").on(t.claimId, t.createdAt)],
+);
+
+/** The assessor's checklist: the items of a claim ticked so far (the documents its family needs, and the shared checks). */
+export const claimChecks = pgTable(
+  "claim_checks",
+  {
+    claimId: uuid("claim_id")
+      .notNull()
+      .references(() => claims.id),
+    item: text("item").notNull(),
+    checkedBy: text("checked_by").notNull(),
+    checkedAt: timestamp("checked_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.claimId, t.item] })],
 );
 
 /**

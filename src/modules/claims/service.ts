@@ -23,10 +23,10 @@ import { type DomainEvent, outboxEvents, outboxRow, recordEvent } from "../event
 import type { Mode, PolicyRecord } from "../policies";
 import { POLICY_STATUS_WORDS, policies, requirePolicyMode } from "../policies";
 import { refuseAfterCoolingOff, takeBackRefund } from "./after-cancellation";
-import { type ClockSettings, lateInterestKobo, settlementDueOn, voucherDueOn } from "./clock";
+import { type ClockSettings, lateInterestKobo, pauseCounted, pauseOf, settlementDueOn, voucherDueOn } from "./clock";
 import type { ClaimRequest } from "./model";
 import { approvalOf, type ClaimActor, checkTransition, claimCeiling, newClaimNumber } from "./rules";
-import { type ClaimStatus, type ClaimStep, claimDocuments, claims } from "./schema";
+import { type ClaimStatus, type ClaimStep, claimChecks, claimDocuments, claimReserves, claims } from "./schema";
 
 type ClaimRow = typeof claims.$inferSelect;
 
@@ -51,6 +51,8 @@ interface ClaimDocumentInfo {
 
 export interface ClaimDetail extends ClaimRecord {
   documents: ClaimDocumentInfo[];
+  /** The checklist's items ticked so far (their keys). */
+  checked: string[];
   /** Set on an approval's answer: the refund of the policy's cancellation the approval took back. */
   refundTakenBackKobo?: number;
 }
@@ -80,7 +82,14 @@ const documentInfo = (db: Executor, claimId: string): Promise<ClaimDocumentInfo[
     .where(eq(claimDocuments.claimId, claimId))
     .orderBy(asc(claimDocuments.position));
 
-const withDocuments = async (db: Executor, claim: ClaimRecord): Promise<ClaimDetail> => ({ ...claim, documents: await documentInfo(db, claim.id) });
+const checkedOf = async (db: Executor, claimId: string) =>
+  (await db.select({ item: claimChecks.item }).from(claimChecks).where(eq(claimChecks.claimId, claimId))).map((c) => c.item);
+
+const withDocuments = async (db: Executor, claim: ClaimRecord): Promise<ClaimDetail> => ({
+  ...claim,
+  documents: await documentInfo(db, claim.id),
+  checked: await checkedOf(db, claim.id),
+});
 
 /** Which claim, of which policy, and where it stands: how the wire and the events open a claim. */
 export const claimHeading = (claim: ClaimRecord) => ({
@@ -191,7 +200,11 @@ async function repeatOf(db: Executor, prior: ClaimRecord, request: ClaimRequest,
       `seed.reference ${request.reference} was already used for claim ${prior.claimNo}, which has another ${differences.join(", ")}: a repeat must send the same claim`,
       "seed.reference",
     );
-  return { ...prior, documents: documents.map(({ position, name, mime, sizeBytes }) => ({ position, name, mime, sizeBytes })) };
+  return {
+    ...prior,
+    documents: documents.map(({ position, name, mime, sizeBytes }) => ({ position, name, mime, sizeBytes })),
+    checked: await checkedOf(db, prior.id),
+  };
 }
 
 /**
@@ -266,6 +279,11 @@ export async function submitClaim(
       nextDueOn: settlementDueOn(today, 0, input.clock),
       settledAt: null,
       lateInterestKobo: null,
+      pausedSince: null,
+      pausedUntil: null,
+      pausedDays: 0,
+      assessor: null,
+      reserveKobo: request.amountKobo,
       createdAt: now,
       updatedAt: now,
     };
@@ -276,6 +294,10 @@ export async function submitClaim(
         table: claimDocuments,
         row: { claimId: row.id, position: i + 1, name: d.name, mime: d.mime, sizeBytes: d.bytes.length, content: d.bytes },
       })),
+      {
+        table: claimReserves,
+        row: { id: newId(), claimId: row.id, amountKobo: request.amountKobo, reason: "The amount claimed", by: "partner", createdAt: now },
+      },
       { table: outboxEvents, row: await outboxRow(db, claimEvent(record, "claim.submitted"), now) },
       ...auditRows(
         actor,
@@ -292,7 +314,7 @@ export async function submitClaim(
       for share`;
     if (!(await writeWhenStill(db, still, rows))) return null;
     const documents = request.documents.map((d, i) => ({ position: i + 1, name: d.name, mime: d.mime, sizeBytes: d.bytes.length }));
-    return { claim: { ...record, documents }, created: true };
+    return { claim: { ...record, documents, checked: [] }, created: true };
   };
   try {
     return await readCheckWrite(db, attempt);
@@ -372,6 +394,9 @@ export async function listClaims(db: Executor, scope: ClaimScope, filters: Claim
   return { items, nextCursor: rows.length > page.limit && last ? encodeCursor(last.createdAt, last.id) : null };
 }
 
+/** A claim's documents, those sent with it and with the answers to requests for information. */
+const MAX_DOCUMENTS_IN_ALL = 30;
+
 /** The clock's settings a change needs: only the operator's review approves and pays, and it brings them. */
 function clockOf(change: { to: ClaimStatus; clock?: ClockSettings }): ClockSettings {
   if (!change.clock) throw new Error(`a claim becomes ${change.to} only with the clock's settings`);
@@ -400,7 +425,17 @@ async function transition(
   db: Database,
   scope: ClaimScope,
   claimNo: string,
-  change: { to: ClaimStatus; actor: ClaimActor; by: string; note?: string; approvedKobo?: number; mode?: Mode; clock?: ClockSettings },
+  change: {
+    to: ClaimStatus;
+    actor: ClaimActor;
+    by: string;
+    note?: string;
+    approvedKobo?: number;
+    mode?: Mode;
+    clock?: ClockSettings;
+    /** Documents the change brings (an answer to a request for information), after the claim's own. */
+    documents?: ClaimRequest["documents"];
+  },
   now: Date,
   audit?: (tx: Executor, claim: ClaimDetail) => Promise<void>,
 ): Promise<ClaimDetail> {
@@ -411,19 +446,49 @@ async function transition(
     if (!claim) throw notFound(scope, claimNo);
     if (change.mode) checkMode({ reference: claim.policy, mode: claim.mode }, change.mode);
     checkTransition(claim.claimNo, claim.status, change.to, change.actor);
-    let amounts: Pick<Partial<ClaimRow>, "approvedKobo" | "excessKobo" | "payableKobo" | "voucherDueOn" | "settledAt" | "lateInterestKobo"> = {};
+    let amounts: Partial<ClaimRow> = {};
     let refundTakenBackKobo = 0;
     const today = watToday(now);
+    // Asking for information stops the settlement clock; any way out of the wait starts it again, the days waited (up to the allowance) added.
+    if (change.to === "info_requested") amounts = pauseOf(today, claim.pausedDays, clockOf(change));
+    if (claim.status === "info_requested" && claim.pausedSince && claim.pausedUntil) {
+      const counted = pauseCounted({ pausedSince: claim.pausedSince, pausedUntil: claim.pausedUntil }, today);
+      amounts = { pausedSince: null, pausedUntil: null, pausedDays: claim.pausedDays + counted, settlementDueOn: addDays(claim.settlementDueOn, counted) };
+    }
     if (change.to === "approved") {
       // Liability admitted: the voucher's working days count from today, skipping the holidays ahead.
       const clock = clockOf(change);
       const holidays = await holidaysBetween(tx, today, addDays(today, 10 * clock.voucherWorkingDays + 30));
-      amounts = { ...approvalOf(claim, change.approvedKobo), voucherDueOn: voucherDueOn(today, holidays, clock) };
+      const approval = approvalOf(claim, change.approvedKobo);
+      // Liability admitted: the reserve is what will be paid.
+      amounts = { ...approval, voucherDueOn: voucherDueOn(today, holidays, clock), reserveKobo: approval.payableKobo };
       refundTakenBackKobo = await takeBackRefund(tx, claim, now);
     }
     if (change.to === "paid") {
       const interest = lateInterestKobo(claim.payableKobo ?? 0, claim.settlementDueOn, today, clockOf(change).lateInterestBasisPoints);
-      amounts = { settledAt: now, lateInterestKobo: interest || null };
+      amounts = { settledAt: now, lateInterestKobo: interest || null, reserveKobo: 0 };
+    }
+    if (change.to === "rejected" || change.to === "withdrawn") amounts.reserveKobo = 0;
+    if (change.documents?.length) {
+      const [{ last }] = resultRows<{ last: number }>(
+        await tx.execute(sql`select coalesce(max(position), 0)::int as last from ${claimDocuments} where claim_id = ${claim.id}::uuid`),
+      ) as [{ last: number }];
+      if (last + change.documents.length > MAX_DOCUMENTS_IN_ALL)
+        throw new CommandError(
+          413,
+          `seed.documents has ${change.documents.length} entries and claim ${claim.claimNo} holds ${last}: a claim holds at most ${MAX_DOCUMENTS_IN_ALL} documents in all`,
+          "seed.documents",
+        );
+      await tx.insert(claimDocuments).values(
+        change.documents.map((d, i) => ({
+          claimId: claim.id,
+          position: last + i + 1,
+          name: d.name,
+          mime: d.mime,
+          sizeBytes: d.bytes.length,
+          content: d.bytes,
+        })),
+      );
     }
     const step: ClaimStep = { status: change.to, ...(change.note ? { note: change.note } : {}), by: change.by, at: now.toISOString() };
     const [row] = await tx
@@ -456,6 +521,26 @@ export function withdrawClaim(
 }
 
 /**
+ * `claim respond`: the partner answers a request for information (what was asked, in words and
+ * documents); the claim goes back into review and its settlement clock runs again, later by the
+ * days it waited (at most the allowance). Audited when an actor is given.
+ */
+export function respondToClaim(
+  db: Database,
+  input: { partnerId: string; mode: Mode; claimNo: string; note: string; documents: ClaimRequest["documents"]; now: Date; actor?: AuditActor },
+): Promise<ClaimDetail> {
+  const { actor, note, now } = input;
+  return transition(
+    db,
+    { partnerId: input.partnerId },
+    input.claimNo,
+    { to: "in_review", actor: "partner", by: "partner", note, mode: input.mode, documents: input.documents },
+    now,
+    actor && ((tx, claim) => recordAudit(tx, actor, { action: "claim.respond", subject: claim.claimNo, details: { documents: input.documents.length } }, now)),
+  );
+}
+
+/**
  * `claim review` (operator): submitted → in_review → approved | rejected; approved → paid. An
  * approval accepts `approvedKobo` (default: the amount claimed) and works out the excess and the
  * payable amount. `by` names the administrator in the claim's history ("admin:<partner id>");
@@ -466,7 +551,7 @@ export function reviewClaim(
   db: Database,
   input: {
     claimNo: string;
-    status: "in_review" | "approved" | "rejected" | "paid";
+    status: "in_review" | "info_requested" | "approved" | "rejected" | "paid";
     note?: string;
     approvedKobo?: number;
     by: string;
@@ -478,6 +563,8 @@ export function reviewClaim(
 ): Promise<ClaimDetail> {
   const { actor, note, now } = input;
   if (input.status === "rejected" && !note) throw new CommandError(400, "seed.note is required to reject: say why in seed.note", "seed.note");
+  if (input.status === "info_requested" && !note)
+    throw new CommandError(400, "seed.note is required to ask for information: say what the partner must send in seed.note", "seed.note");
   if (input.approvedKobo !== undefined && input.status !== "approved")
     throw new CommandError(400, `seed.approvedAmount is only for approving: send it with status "approved", not "${input.status}"`, "seed.approvedAmount");
   return transition(

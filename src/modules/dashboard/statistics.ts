@@ -143,7 +143,7 @@ export async function claimsRatioByMonth(db: Executor, scope: ChartScope, now: D
   const months = lastMonths(now);
   const bucket = watMonth(claims.createdAt);
   const incurred = sql<string>`sum(case
-    when ${claims.status} in ('submitted', 'in_review') then ${claims.claimedKobo}
+    when ${claims.status} in ('submitted', 'in_review', 'info_requested') then ${claims.reserveKobo}
     when ${claims.status} in ('approved', 'paid') then coalesce(${claims.payableKobo}, 0)
     else 0 end)`;
   const [rows, premiums] = await Promise.all([

@@ -46,7 +46,7 @@ export interface CancellationTerms {
   refund: Refund;
 }
 
-const PENDING_CLAIMS = new Set(["submitted", "in_review"]);
+const PENDING_CLAIMS = new Set(["submitted", "in_review", "info_requested"]);
 const CLAIMS_THAT_COUNT = (status: string) => status !== "withdrawn";
 
 /**

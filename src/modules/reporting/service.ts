@@ -231,14 +231,14 @@ export async function premiumBordereau(db: Database, insurer: Insurer, month: st
   };
 }
 
-/** What a claim still holds in reserve and what was paid on it, by where it stands now. */
-function claimFigures(claim: { status: ClaimStatus; claimedKobo: number; payableKobo: number | null }): { reserveKobo: number; paidKobo: number } {
+/** What a claim still holds in reserve (as the assessor keeps it; what is payable once approved) and what was paid on it. */
+function claimFigures(claim: { status: ClaimStatus; reserveKobo: number; payableKobo: number | null }): { reserveKobo: number; paidKobo: number } {
   switch (claim.status) {
     case "submitted":
     case "in_review":
-      return { reserveKobo: claim.claimedKobo, paidKobo: 0 };
+    case "info_requested":
     case "approved":
-      return { reserveKobo: claim.payableKobo ?? 0, paidKobo: 0 };
+      return { reserveKobo: claim.reserveKobo, paidKobo: 0 };
     case "paid":
       return { reserveKobo: 0, paidKobo: claim.payableKobo ?? 0 };
     default:
@@ -259,6 +259,7 @@ export async function claimsBordereau(db: Database, insurer: Insurer, month: str
         status: claims.status,
         incidentDate: claims.incidentDate,
         claimedKobo: claims.claimedKobo,
+        reserveKobo: claims.reserveKobo,
         payableKobo: claims.payableKobo,
         consumerId: policies.consumerId,
         reference: policies.reference,

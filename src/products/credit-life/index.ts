@@ -42,7 +42,14 @@ export const creditLife: ProductFamily = productFamily({
   // The cover follows the loan: what is refunded follows what is still owed.
   cancellation: { kind: "outstanding-loan" },
   // The cover pays off the loan: a claim is worth at most the loan, which the facts keep in kobo as the wire sends it.
-  claims: sumInsuredFrom("loanAmount", "the loan amount", "kobo"),
+  claims: {
+    ...sumInsuredFrom("loanAmount", "the loan amount", "kobo"),
+    documents: () => [
+      { key: "death_certificate", label: "The death certificate (or the medical report of the disability)" },
+      { key: "loan_statement", label: "The lender's statement of the loan outstanding" },
+      { key: "identity", label: "The borrower's means of identification" },
+    ],
+  },
   insurer: SANDBOX_INSURERS.aiico,
   // A loan topped up or partly repaid (with the clearance a larger one needs), or another director: reviewed as issuance is.
   endorsement: { fields: () => ["loanAmount", "medicalTestClearance", "directorName", "directorDob"] },

@@ -1,7 +1,7 @@
 /** Device warranties: phone screen protection (phnn) and laptop warranty (lapt), fixed premiums per tier. */
 import { z } from "zod";
 import { parseWith } from "../../core/validation";
-import { WITHOUT_SUM_INSURED } from "../claims";
+import { REPAIR_ESTIMATE, WITHOUT_SUM_INSURED } from "../claims";
 import { SANDBOX_INSURERS } from "../insurers";
 import { durationField, nameField, productFamily, wholeNairaInKobo } from "../shared";
 import type { ClaimRule, ProductFamily } from "../types";
@@ -44,8 +44,17 @@ function deviceFamily<T extends DeviceTier>(
 const phoneClaims: ClaimRule<PhoneTier> = {
   ceiling: (tier, { productCode }) => ({ kobo: wholeNairaInKobo(tier.deviceValueTo), basis: `the top of the device value band of ${productCode}` }),
   excessPercent: PHONE_EXCESS_PERCENT,
+  documents: () => [DEVICE_PHOTOS, { key: "repair_estimate", label: "A repair estimate from an authorised service centre" }, PROOF_OF_PURCHASE],
 };
+
+/** The device's damage shown with its IMEI or serial number, and that it was the insured's. */
+const DEVICE_PHOTOS = { key: "photos", label: "Photographs of the damaged device showing its IMEI or serial number" };
+const PROOF_OF_PURCHASE = { key: "proof_of_purchase", label: "Proof of purchase of the device" };
 
 // Spec 2.5: uIdnt is the IMEI for phones, the serial number for laptops.
 export const phone = deviceFamily("phnn", "Phone screen protection", PHONE_TIERS, IMEI, phoneClaims);
-export const laptop = deviceFamily("lapt", "Laptop warranty", LAPTOP_TIERS, SERIAL_NUMBER, WITHOUT_SUM_INSURED);
+export const laptop = deviceFamily("lapt", "Laptop warranty", LAPTOP_TIERS, SERIAL_NUMBER, {
+  ...WITHOUT_SUM_INSURED,
+  // Laptop flx2 covers theft too (spec 2.5): a police report for a theft.
+  documents: () => [DEVICE_PHOTOS, REPAIR_ESTIMATE, PROOF_OF_PURCHASE, { key: "police_report", label: "A police report, for a theft" }],
+});

@@ -45,7 +45,14 @@ export const health: ProductFamily = productFamily({
   consumerRequirements: (_insurer, consumerClass) => personRequirements(consumerClass),
   policy: healthPolicy,
   cancellation: { kind: "pro-rata", feePercent: 10 },
-  claims: WITHOUT_SUM_INSURED,
+  claims: {
+    ...WITHOUT_SUM_INSURED,
+    documents: () => [
+      { key: "medical_report", label: "The hospital's medical report" },
+      { key: "hospital_bill", label: "The itemised hospital bill" },
+      { key: "receipts", label: "Receipts of what was paid" },
+    ],
+  },
   // Each HMO underwrites its own cover: the type is the insurer.
   insurer({ code }) {
     const { name } = requireType(HEALTH_INSURERS, "hlth", code);

@@ -27,7 +27,14 @@ export const loanGuaranty: ProductFamily = productFamily({
   policy: loanGuarantyPolicy,
   // The guarantee follows the loan: what is refunded follows what is still owed.
   cancellation: { kind: "outstanding-loan" },
-  claims: sumInsuredFrom("LoanAmount", "the loan amount"),
+  claims: {
+    ...sumInsuredFrom("LoanAmount", "the loan amount"),
+    documents: () => [
+      { key: "default_notice", label: "The notice of default sent to the borrower" },
+      { key: "loan_statement", label: "The lender's statement of the loan and its repayments" },
+      { key: "loan_agreement", label: "The signed loan agreement" },
+    ],
+  },
   insurer: SANDBOX_INSURERS.aiico,
   forms: loanGuarantyForms,
   schemas: () => ({ quote: guarantySeed, addtnlFact: guarantyFacts }),

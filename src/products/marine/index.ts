@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { MAX_INSURED_NAIRA, nairaAmount } from "../../core/money";
 import { parseWith } from "../../core/validation";
-import { sumInsuredFrom } from "../claims";
+import { CARGO_CLAIM_DOCUMENTS, sumInsuredFrom } from "../claims";
 import { SANDBOX_INSURERS } from "../insurers";
 import { durationField, MONTHLY_DURATIONS, productFamily } from "../shared";
 import type { ConsumerClass, ProductFamily } from "../types";
@@ -31,7 +31,7 @@ function marineFamily(ctgry: string, name: string, covers: readonly MarineCover[
     policy: cargoPolicy(ctgry, covers, issuance),
     // One voyage: once it has started the risk has run.
     cancellation: { kind: "until-risk-starts", feePercent: 10, start: "the voyage started" },
-    claims: sumInsuredFrom("goodsValue", "the declared value of the goods"),
+    claims: { ...sumInsuredFrom("goodsValue", "the declared value of the goods"), documents: () => CARGO_CLAIM_DOCUMENTS },
     insurer: SANDBOX_INSURERS.custodian,
     forms: marineForms(ctgry, covers),
     schemas: () => ({ quote: marineSeed, insrncDrtn: durationField(MONTHLY_DURATIONS), addtnlFact: marineFacts }),

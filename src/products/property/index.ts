@@ -1,7 +1,7 @@
 /** Property covers: all risk (allr) and fire and burglary (firb), an annual rate on the sum insured pro-rated by duration. */
 import { z } from "zod";
 import { parseWith } from "../../core/validation";
-import { sumInsuredFrom } from "../claims";
+import { PHOTOS, REPAIR_ESTIMATE, sumInsuredFrom } from "../claims";
 import { SANDBOX_INSURERS } from "../insurers";
 import { durationField, MONTHLY_DURATIONS, nameField, productFamily } from "../shared";
 import type { ProductFamily } from "../types";
@@ -24,7 +24,16 @@ function propertyFamily(ctgry: string, name: string, covers: readonly PropertyCo
     consumerRequirements: (_cover, consumerClass) => [nameField(consumerClass), "phoneNo", "eMail", "addrss.addrss"],
     policy: propertyPolicy(ctgry, covers, issuance),
     cancellation: { kind: "pro-rata", feePercent: 10 },
-    claims: sumInsuredFrom("sumInsured", "the sum insured"),
+    claims: {
+      ...sumInsuredFrom("sumInsured", "the sum insured"),
+      // A theft or burglary is reported to the police; a fire to the fire service; either way the loss is shown and priced.
+      documents: () => [
+        PHOTOS,
+        { key: "police_or_fire_report", label: "A police report (theft, burglary) or a fire service report (fire)" },
+        { key: "proof_of_ownership", label: "Proof of ownership or purchase of what was lost" },
+        REPAIR_ESTIMATE,
+      ],
+    },
     insurer: SANDBOX_INSURERS.nem,
     // A changed sum insured or description (and, for a building, its address).
     endorsement: { fields: () => (issuance.premises ? ["sumInsured", "description", "premisesAddress"] : ["sumInsured", "description"]) },

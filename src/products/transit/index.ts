@@ -1,7 +1,7 @@
 /** Goods in transit within Nigeria (gtrn-stnd): a rate and minimum per tier of declared goods value. */
 import { z } from "zod";
 import { parseWith } from "../../core/validation";
-import { sumInsuredFrom } from "../claims";
+import { CARGO_CLAIM_DOCUMENTS, sumInsuredFrom } from "../claims";
 import { SANDBOX_INSURERS } from "../insurers";
 import { productFamily } from "../shared";
 import type { ProductFamily, ProductType, Quote } from "../types";
@@ -30,7 +30,7 @@ export const transit: ProductFamily = productFamily({
   policy: transitPolicy,
   // One trip: once the goods are dispatched the risk has run.
   cancellation: { kind: "until-risk-starts", feePercent: 10, start: "the goods were dispatched" },
-  claims: sumInsuredFrom("goodsValue", "the declared value of the goods"),
+  claims: { ...sumInsuredFrom("goodsValue", "the declared value of the goods"), documents: () => CARGO_CLAIM_DOCUMENTS },
   insurer: SANDBOX_INSURERS.custodian,
   forms: transitForms,
   schemas: () => ({ quote: transitSeed, addtnlFact: transitFacts }),

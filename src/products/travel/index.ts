@@ -70,7 +70,14 @@ export const travel: ProductFamily = productFamily({
   policy: travelPolicy,
   // One trip: once the traveller has departed the risk has run.
   cancellation: { kind: "until-risk-starts", feePercent: 10, start: "the traveller departed" },
-  claims: WITHOUT_SUM_INSURED,
+  claims: {
+    ...WITHOUT_SUM_INSURED,
+    documents: () => [
+      { key: "travel_document", label: "The passport page and the boarding pass or ticket" },
+      { key: "medical_report", label: "A medical report, or the carrier's report of the delay or lost baggage" },
+      { key: "receipts", label: "Receipts of what was paid" },
+    ],
+  },
   insurer: SANDBOX_INSURERS.axaMansard,
   // A renewed passport, moved dates, another next of kin: before departure only.
   endorsement: {

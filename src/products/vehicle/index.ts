@@ -1,7 +1,7 @@
 /** Motor insurance: third-party (flat rate) and comprehensive (share of the vehicle's value). */
 import { z } from "zod";
 import { parseWith } from "../../core/validation";
-import { sumInsuredFrom } from "../claims";
+import { PHOTOS, POLICE_REPORT, REPAIR_ESTIMATE, sumInsuredFrom } from "../claims";
 import { SANDBOX_INSURERS } from "../insurers";
 import { durationField, nameField, productFamily, requiredFor } from "../shared";
 import type { ConsumerClass, ProductFamily, ProductType, Quote } from "../types";
@@ -40,7 +40,15 @@ export const vehicle: ProductFamily = productFamily({
   policy: vehiclePolicy,
   cancellation: { kind: "pro-rata", feePercent: 10 },
   // Comprehensive cover insures the vehicle's value; third-party cover names none, so takes the general ceiling.
-  claims: sumInsuredFrom("vhclValueForInsrnc", "the insured value of the vehicle"),
+  claims: {
+    ...sumInsuredFrom("vhclValueForInsrnc", "the insured value of the vehicle"),
+    documents: (type) => [
+      POLICE_REPORT,
+      PHOTOS,
+      { key: "drivers_licence", label: "The driver's licence" },
+      ...(type.code === "cmpr" ? [REPAIR_ESTIMATE] : [{ key: "third_party_claim", label: "The third party's claim and their repair estimate" }]),
+    ],
+  },
   insurer: SANDBOX_INSURERS.leadway,
   // A new plate (re-registration); comprehensive cover also a new insured value, which an administrator reviews.
   endorsement: {
