@@ -5,7 +5,7 @@
  * nothing; concurrent answers and assessments apply once.
  */
 import { describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { listAudit } from "../src/modules/audit/service";
 import { addDays } from "../src/modules/calendar";
 import { clockSettings } from "../src/modules/claims/clock";
@@ -168,7 +168,8 @@ describe("the assessment", () => {
     const reserves = await db
       .select()
       .from(claimReserves)
-      .where(eq(claimReserves.claimId, (await stored(claimNo)).id));
+      .where(eq(claimReserves.claimId, (await stored(claimNo)).id))
+      .orderBy(asc(claimReserves.createdAt));
     expect(reserves.map((r) => [r.amountKobo, r.reason])).toEqual([
       [10_000_000, "The amount claimed"],
       [8_000_000, "The repair quote"],
