@@ -44,6 +44,7 @@ const adminNav = [
   "/admin/fundings",
   "/admin/reports",
   "/admin/audit",
+  "/admin/holidays",
 ];
 
 const navLinks = (page: Page) =>
