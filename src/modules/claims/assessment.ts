@@ -31,10 +31,12 @@ export const isAssessed = (status: string) => ASSESSED.has(status);
 /** A claim's checklist, each item with who ticked it and when (null when not yet). */
 export async function checklist(db: Executor, claim: Pick<ClaimDetail, "id" | "productCode">) {
   const ticked = await db.select().from(claimChecks).where(eq(claimChecks.claimId, claim.id));
-  const tick = (key: string) => ticked.find((t) => t.item === key) ?? null;
   const { documents, checks } = checklistOf(claim.productCode);
   const items = (list: typeof documents, kind: "document" | "check") =>
-    list.map((item) => ({ ...item, kind, checked: tick(item.key) && { by: tick(item.key)!.checkedBy, at: tick(item.key)!.checkedAt } }));
+    list.map((item) => {
+      const tick = ticked.find((t) => t.item === item.key);
+      return { ...item, kind, checked: tick ? { by: tick.checkedBy, at: tick.checkedAt } : null };
+    });
   return [...items(documents, "document"), ...items(checks, "check")];
 }
 

@@ -44,6 +44,7 @@ const NO_CLAIM = "No claim with this number on your account.";
 export const claimPortal = (deps: AppDeps) => {
   const db = deps.database.db;
   const maxDocumentBytes = deps.config.MAX_DOCUMENT_BYTES;
+  const clock = clockSettings(deps.config);
   const shell = (viewer: PortalViewer, csrf: string, title: string) => ({ title, active: "claims", viewer, csrf });
   const claimOf = (viewer: PortalViewer, raw: string) => {
     const claimNo = claimNoOf(raw);
@@ -69,7 +70,7 @@ export const claimPortal = (deps: AppDeps) => {
   /** The claim page, with the withdraw form while the claim can be withdrawn. */
   const detail = async (claim: ClaimDetailRecord, csrf: string, state: ClaimActionState = { values: {} }) => (
     <ClaimDetail
-      claim={await claimView(db, claim, null, clockSettings(deps.config))}
+      claim={await claimView(db, claim, null, clock)}
       csrf={csrf}
       backHref="/portal/claims"
       state={state}
@@ -85,9 +86,7 @@ export const claimPortal = (deps: AppDeps) => {
       (ctx) =>
         listAnswer(
           ctx,
-          claimList(db, { partnerId: ctx.viewer.partnerId }, "/portal/claims", (items) =>
-            items.map((c) => claimRow(c, partnerHref(c.claimNo), clockSettings(deps.config))),
-          ),
+          claimList(db, { partnerId: ctx.viewer.partnerId }, "/portal/claims", (items) => items.map((c) => claimRow(c, partnerHref(c.claimNo), clock))),
           {
             shell: shell(ctx.viewer, ctx.csrf, "Claims"),
             rows: (list) => <ClaimRows rows={list.rows} more={list.more} />,
@@ -132,7 +131,7 @@ export const claimPortal = (deps: AppDeps) => {
             mode: viewer.mode,
             request: claimRequest,
             now: new Date(),
-            clock: clockSettings(deps.config),
+            clock,
             actor: viewer,
           });
           return redirectTo(request, set, partnerHref(claim.claimNo));

@@ -259,6 +259,7 @@ export async function submitClaim(
     await refuseAfterCoolingOff(db, policy);
     checkClaimable(policy, request);
     const step: ClaimStep = { status: "submitted", by: "partner", at: now.toISOString() };
+    const dueOn = settlementDueOn(today, 0, input.clock);
     const row: ClaimRow = {
       id: newId(),
       partnerId,
@@ -274,9 +275,9 @@ export async function submitClaim(
       excessKobo: null,
       payableKobo: null,
       history: [step],
-      settlementDueOn: settlementDueOn(today, 0, input.clock),
+      settlementDueOn: dueOn,
       voucherDueOn: null,
-      nextDueOn: settlementDueOn(today, 0, input.clock),
+      nextDueOn: dueOn,
       settledAt: null,
       lateInterestKobo: null,
       pausedSince: null,
