@@ -4,6 +4,7 @@ import type { DecodedDocument } from "../../core/documents";
 import { bytea } from "../../db/types";
 import { partnerOwned } from "../partners";
 import { policies } from "../policies";
+import { REJECTION_REASON_KEYS } from "./rejections";
 
 export const CLAIM_STATUSES = ["submitted", "in_review", "info_requested", "approved", "rejected", "paid", "withdrawn"] as const;
 export type ClaimStatus = (typeof CLAIM_STATUSES)[number];
@@ -31,6 +32,8 @@ export const claims = pgTable(
     reference: text("reference"),
     status: text("status", { enum: CLAIM_STATUSES }).notNull(),
     statusNote: text("status_note"),
+    /** Once rejected: why, from the documented list (rejections.ts); the note adds the particulars. */
+    rejectionReason: text("rejection_reason", { enum: REJECTION_REASON_KEYS }),
     incidentDate: date("incident_date", { mode: "string" }).notNull(),
     description: text("description").notNull(),
     claimedKobo: bigint("claimed_kobo", { mode: "number" }).notNull(),

@@ -280,6 +280,7 @@ export async function submitClaim(
       nextDueOn: dueOn,
       settledAt: null,
       lateInterestKobo: null,
+      rejectionReason: null,
       pausedSince: null,
       pausedUntil: null,
       pausedDays: 0,
