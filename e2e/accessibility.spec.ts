@@ -36,6 +36,7 @@ const adminNav = [
   "/admin/policies",
   "/admin/consumers",
   "/admin/claims",
+  "/admin/payouts",
   "/admin/partners",
   "/admin/administrators",
   "/admin/financing",
@@ -43,6 +44,7 @@ const adminNav = [
   "/admin/statements",
   "/admin/fundings",
   "/admin/reports",
+  "/admin/reports/regulator",
   "/admin/audit",
   "/admin/holidays",
 ];

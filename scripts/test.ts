@@ -57,6 +57,9 @@ function countBun(label: string, output: string) {
 
 const bunTest = [process.execPath, "test", ...extraArgs];
 
+/** The browser specs run a second time against two instances (below). */
+const ACROSS_INSTANCES = ["e2e/portal.spec.ts", "e2e/portal-flows.spec.ts", "e2e/confirmations.spec.ts", "e2e/funding.spec.ts", "e2e/operator.spec.ts"];
+
 // The two engines' suites run side by side (two cores; the PGlite suite is one busy process, the
 // PostgreSQL one mostly waits on the server), each printed whole when it ends.
 const suites = [
@@ -91,14 +94,16 @@ if (extraArgs.length) {
   }
   await playwright("browser tests (Playwright)", "test-results/e2e.json", { E2E_INSTANCES: undefined });
   if (postgresUrl) {
-    // The accessibility checks and the phone-width runs depend on the pages, not on how many
-    // instances serve them, and take most of the browser run: they run once, above (the desktop
-    // runs of the same flows still cross the instances).
+    // Against two instances, the specs whose flows cross them: sign-in and sessions, forms and their
+    // confirmation steps posted to the other process, caches a change on one must clear on the other
+    // (keys, suspension), callbacks and polling (docs/reliability.md, "The browser suite against two
+    // instances"). What a page looks like — accessibility, phone width, words, lists, charts — does not
+    // depend on how many instances serve it, and ran once above.
     await playwright(
       "browser tests against two instances on PostgreSQL (Playwright)",
       "test-results/e2e-instances.json",
       { E2E_INSTANCES: "2", E2E_DATABASE_URL: postgresUrl },
-      ["--grep-invert", "is accessible|\\(phone\\)|fits? a phone|on a phone"],
+      [...ACROSS_INSTANCES, "--grep-invert", "is accessible|\\(phone\\)|fits? a phone|on a phone"],
     );
   } else if (ci) {
     problems.push("CI=true but no TEST_DATABASE_URL or DATABASE_URL: the browser tests against two instances are required in CI");

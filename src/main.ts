@@ -43,8 +43,14 @@ const deps = await buildDeps(config);
 if (!config.DATABASE_URL && config.SEED_DEMO === "true" && (await countPartners(deps.database.db)) === 0) {
   const demo = await createPartner(deps.database.db, { name: "Demo Partner", enrichment: true, email: "demo@partners.example" });
   const operator = await createPartner(deps.database.db, { name: "Operator", admin: true, enrichment: true, email: "admin@operator.example" });
-  // Four eyes needs a second administrator to approve what the first confirms.
-  const second = await createPartner(deps.database.db, { name: "Operator second administrator", admin: true, email: "admin2@operator.example" });
+  // Four eyes needs a second administrator: to approve what the first confirms on a funding, and (an
+  // assessor) to recommend the claim decisions above their authority that the head of claims confirms.
+  const second = await createPartner(deps.database.db, {
+    name: "Operator second administrator",
+    admin: true,
+    email: "admin2@operator.example",
+    claimAuthority: "assessor",
+  });
   process.stdout.write(
     [
       "",

@@ -113,8 +113,8 @@ const MODULE_TIERS: readonly (readonly string[])[] = [
   ["calendar", "partners"],
   ["accounts", "consumers", "events", "quotes"],
   ["policies", "webhooks"],
-  ["certificates", "enrichment", "financing", "wallet"],
-  ["commissions", "funding"],
+  ["certificates", "enrichment", "financing", "signals", "wallet"],
+  ["commissions", "funding", "payouts"],
   ["claims", "issuance"],
   ["dashboard", "lifecycle", "reporting", "search"],
 ];

@@ -15,6 +15,7 @@ import { policyCancellations } from "../src/modules/policies/schema";
 import { walletEntries } from "../src/modules/wallet/schema";
 import { naira } from "../views/format";
 import { signedIn } from "./portal/browser";
+import { payOverTheWire } from "./support/claims";
 import type { TestPartner } from "./support/harness";
 import { testApp } from "./support/harness";
 import { lifecycleHelpers } from "./support/lifecycle";
@@ -91,7 +92,7 @@ describe("a cancellation within the cooling-off: the policy counts as never boug
     const policy = await approved(p, PHONE, "live");
     const claimNo = await inReview(p, policy.reference, "live");
     refused(await policy.cancel(), 409, `has claim ${claimNo} still being decided (in_review)`);
-    expect((await review(claimNo, "rejected", "live", { note: "Water damage is excluded" })).status).toBe("rejected");
+    expect((await review(claimNo, "rejected", "live", { rejectionReason: "excluded_cause", note: "Water damage is excluded" })).status).toBe("rejected");
     const cancelled = await policy.cancel();
     expect(cancelled.cancellation.refundBasis).toBe("pro-rata");
     expect(cancelled.cancellation.fee).toBeGreaterThan(0);
@@ -147,7 +148,7 @@ describe("any other cancellation: a claim approved afterwards takes the refund b
 
     // Paid, and a second claim approved: nothing more is taken.
     const balance = await ledgerAgrees(p.partnerId);
-    expect((await review(claimNo, "paid", "live")).status).toBe("paid");
+    expect((await payOverTheWire(p, claimNo, "live")).status).toBe("paid");
     const second = await inReview(p, policy.reference, "live", watDate(-2));
     const again = await review(second, "approved", "live");
     expect(again.status).toBe("approved");

@@ -8,9 +8,10 @@ import { describe, expect, test } from "bun:test";
 import { asc, eq } from "drizzle-orm";
 import { listAudit } from "../src/modules/audit/service";
 import { addDays } from "../src/modules/calendar";
-import { clockSettings } from "../src/modules/claims/clock";
+import { decisionSettings, reviewClaim } from "../src/modules/claims/decisions";
 import { claimReserves, claims } from "../src/modules/claims/schema";
-import { respondToClaim, reviewClaim } from "../src/modules/claims/service";
+import { respondToClaim } from "../src/modules/claims/service";
+import { signalSettings } from "../src/modules/signals";
 import { watMidnight } from "../src/products/policy-helpers";
 import { signedIn } from "./portal/browser";
 import { PDF_BASE64, type TestPartner, testApp } from "./support/harness";
@@ -19,7 +20,7 @@ import { fullConsumer, insureSeed, productCases, watDate } from "./support/polic
 const t = await testApp();
 const db = t.database.db;
 const operator = await t.partner({ admin: true });
-const clock = clockSettings(t.config);
+const signals = await signalSettings(db, t.config);
 const admin = { label: "test", partnerId: operator.partnerId };
 
 async function claimOn(p: TestPartner, code = "vhcl-tprt-1111") {
@@ -81,7 +82,7 @@ describe("asking for information", () => {
       by: `admin:${operator.partnerId}`,
       actor: admin,
       now: noonOf(watDate(0)),
-      clock,
+      settings: decisionSettings(t.config),
     });
     expect(asked).toMatchObject({ status: "info_requested", pausedSince: watDate(0), pausedUntil: addDays(watDate(0), 30) });
     expect((await p.run("claim status", { claimNo })).statusNote).toBe("Send the police report");
@@ -94,6 +95,7 @@ describe("asking for information", () => {
       note: "Attached",
       documents: [{ name: "police.pdf", mime: "application/pdf", bytes: Buffer.from(PDF_BASE64, "base64") }],
       now: noonOf(addDays(watDate(0), 12)),
+      signals,
     });
     expect(answered).toMatchObject({ status: "in_review", pausedDays: 12, pausedSince: null, settlementDueOn: addDays(settlementDue, 12) });
     expect(answered.documents.map((d) => [d.position, d.name])).toEqual([[1, "police.pdf"]]);
@@ -106,9 +108,17 @@ describe("asking for information", () => {
       by: "admin:x",
       actor: admin,
       now: noonOf(addDays(watDate(0), 13)),
-      clock,
+      settings: decisionSettings(t.config),
     });
-    const late = await respondToClaim(db, { partnerId: p.partnerId, mode: "test", claimNo, note: "Here", documents: [], now: noonOf(addDays(watDate(0), 38)) });
+    const late = await respondToClaim(db, {
+      partnerId: p.partnerId,
+      mode: "test",
+      claimNo,
+      note: "Here",
+      documents: [],
+      now: noonOf(addDays(watDate(0), 38)),
+      signals,
+    });
     expect(late).toMatchObject({ pausedDays: 30, settlementDueOn: addDays(settlementDue, 30) });
   });
 

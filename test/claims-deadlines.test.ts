@@ -10,11 +10,12 @@ import { listAudit } from "../src/modules/audit/service";
 import { addDays } from "../src/modules/calendar";
 import { clockSettings } from "../src/modules/claims/clock";
 import { announceDeadlines } from "../src/modules/claims/deadlines";
+import { decisionSettings, reviewClaim } from "../src/modules/claims/decisions";
 import { claims } from "../src/modules/claims/schema";
-import { reviewClaim } from "../src/modules/claims/service";
 import { outboxEvents } from "../src/modules/events/schema";
 import { watMidnight } from "../src/products/policy-helpers";
 import { type Browser, signedIn } from "./portal/browser";
+import { payClaim } from "./support/claims";
 import { type TestPartner, testApp } from "./support/harness";
 import { fullConsumer, insureSeed, productCases, watDate } from "./support/policies";
 
@@ -36,8 +37,11 @@ async function claimOn(p: TestPartner) {
 /** Noon (Nigerian) of a day: a `now` for the domain functions. */
 const noonOf = (day: string) => new Date(watMidnight(day).getTime() + 12 * 3_600_000);
 
-const review = (claimNo: string, status: "in_review" | "approved" | "paid", day: string) =>
-  reviewClaim(db, { claimNo, status, by: `admin:${operator.partnerId}`, actor: admin, now: noonOf(day), clock });
+const review = (claimNo: string, status: "in_review" | "approved", day: string) =>
+  reviewClaim(db, { claimNo, status, by: `admin:${operator.partnerId}`, actor: admin, now: noonOf(day), settings: decisionSettings(t.config) });
+
+/** Paid on `day`: the account given, the voucher accepted, the sandbox's transfer confirmed. */
+const pay = (p: { partnerId: string }, claimNo: string, day: string) => payClaim(db, t.config, { claimNo, partnerId: p.partnerId, mode: "test" }, noonOf(day));
 
 const clockEvents = (partnerId: string) =>
   db
@@ -66,19 +70,19 @@ describe("deadlines", () => {
     expect((await p.run("claim status", { claimNo })).voucherDue).toBe("2027-01-05");
   });
 
-  test("paid ten days after the deadline: the late interest is fixed on the claim, in its answer, event and audit row", async () => {
+  test("paid ten days after the deadline: the late interest is paid with the claim and fixed on it, in its answer and event", async () => {
     const p = await t.partner();
     const { claimNo, settlementDue } = await claimOn(p);
     await review(claimNo, "in_review", watDate(0));
     await review(claimNo, "approved", watDate(1));
-    const paid = await review(claimNo, "paid", addDays(settlementDue, 10));
+    const paid = await pay(p, claimNo, addDays(settlementDue, 10));
     // ₦100,000 × 27 % × 10 / 365 = ₦739.73 (73,972.6 kobo)
-    expect(paid.lateInterestKobo).toBe(73_973);
-    expect((await p.run("claim status", { claimNo })).lateInterest).toBe(739.73);
+    expect(paid).toMatchObject({ status: "paid", lateInterestKobo: 73_973 });
+    expect(paid.payout).toMatchObject({ status: "success", payableKobo: 10_000_000, lateInterestKobo: 73_973, amountKobo: 10_073_973 });
+    const answer = await p.run("claim status", { claimNo });
+    expect(answer).toMatchObject({ lateInterest: 739.73, payout: { status: "success", amount: 100_739.73, lateInterest: 739.73 } });
     const events = await db.select().from(outboxEvents).where(eq(outboxEvents.partnerId, p.partnerId)).orderBy(asc(outboxEvents.createdAt));
-    expect(events.at(-1)!.payload).toMatchObject({ status: "paid", lateInterest: 739.73 });
-    const [row] = (await listAudit(db, { partnerId: p.partnerId, action: "claim.review" }, { limit: 1 })).items;
-    expect(row!.details).toMatchObject({ status: "paid", lateInterestKobo: 73_973 });
+    expect(events.filter((e) => e.type === "claim.updated").at(-1)!.payload).toMatchObject({ status: "paid", lateInterest: 739.73 });
   });
 
   test("paid on its last day: no interest", async () => {
@@ -86,8 +90,8 @@ describe("deadlines", () => {
     const { claimNo, settlementDue } = await claimOn(p);
     await review(claimNo, "in_review", watDate(0));
     await review(claimNo, "approved", watDate(0));
-    const paid = await review(claimNo, "paid", settlementDue);
-    expect(paid.lateInterestKobo).toBeNull();
+    const paid = await pay(p, claimNo, settlementDue);
+    expect(paid).toMatchObject({ status: "paid", lateInterestKobo: null });
     expect(await p.run("claim status", { claimNo })).not.toHaveProperty("lateInterest");
   });
 });
@@ -131,7 +135,7 @@ describe("the background check", () => {
     const paid = await claimOn(p);
     await review(paid.claimNo, "in_review", watDate(0));
     await review(paid.claimNo, "approved", watDate(0));
-    await review(paid.claimNo, "paid", watDate(0));
+    await pay(p, paid.claimNo, watDate(0));
     await announceDeadlines(db, clock, noonOf(addDays(paid.settlementDue, 5)));
     expect((await clockEvents(p.partnerId)).filter((e) => e.payload.claimNo === paid.claimNo)).toEqual([]);
   });

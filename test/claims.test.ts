@@ -121,18 +121,39 @@ describe("claims end to end", () => {
       status: "in_review",
       statusNote: "assessor assigned",
     });
-    const approved = await review(claimNo, "approved", { approvedAmount: 1_100_000 });
-    expect(approved).toMatchObject({ status: "approved", amount: 1_250_000.5, approvedAmount: 1_100_000, excess: 0, payable: 1_100_000 });
+    // Within an assessor's authority (an API key's, ₦1,000,000): decided at once (docs/claims.md, "Authority").
+    const approved = await review(claimNo, "approved", { approvedAmount: 900_000 });
+    expect(approved).toMatchObject({ status: "approved", amount: 1_250_000.5, approvedAmount: 900_000, excess: 0, payable: 900_000 });
     expect(approved).not.toHaveProperty("statusNote"); // the note belongs to the status it came with
-    expect(await review(claimNo, "paid", { note: "transfer NIP-000123" })).toMatchObject({ status: "paid", payable: 1_100_000 });
+    // A claim is never marked paid by hand: the payout's provider says when the money arrived.
+    refused(
+      await review(claimNo, "paid", { note: "transfer NIP-000123" }),
+      409,
+      "cannot be marked paid: a claim is paid when the payout's provider says the money arrived",
+    );
+    // The account given: the approved claim's voucher names it; the claimant's acceptance sends the payout.
+    const payee = await p.run("claim payee", { claimNo, bankCode: "058", accountNumber: "0123456780" });
+    expect(payee).toMatchObject({
+      status: "approved",
+      payee: { bankCode: "058", accountNumber: "0123456780", nameCheck: "matched" },
+      voucher: { version: 1, status: "issued", payable: 900_000 },
+    });
+    const paid = await p.run("claim accept", { claimNo, version: 1 });
+    expect(paid).toMatchObject({
+      status: "paid",
+      payable: 900_000,
+      voucher: { status: "accepted", channel: "api" },
+      payout: { status: "success", amount: 900_000 },
+    });
 
     const final = await p.run("claim status", { claimNo: claimNo.toLowerCase() });
-    expect(final).toMatchObject({ status: "paid", statusNote: "transfer NIP-000123", approvedAmount: 1_100_000, excess: 0, payable: 1_100_000 });
+    expect(final).toMatchObject({ status: "paid", approvedAmount: 900_000, excess: 0, payable: 900_000 });
+    expect(final).not.toHaveProperty("statusNote");
     expect(final.history.map((s: any) => [s.status, s.note])).toEqual([
       ["submitted", undefined],
       ["in_review", "assessor assigned"],
       ["approved", undefined],
-      ["paid", "transfer NIP-000123"],
+      ["paid", undefined],
     ]);
     expect(JSON.stringify(final)).not.toContain(operator.partnerId); // who reviewed stays inside
 
@@ -141,6 +162,7 @@ describe("claims end to end", () => {
       ["claim.submitted", "submitted"],
       ["claim.updated", "in_review"],
       ["claim.updated", "approved"],
+      ["claim.voucher_issued", "approved"],
       ["claim.updated", "paid"],
     ]);
     expect(events[0]!.payload).toEqual({
@@ -153,18 +175,17 @@ describe("claims end to end", () => {
       amount: 1_250_000.5,
       settlementDue: watDate(60),
     });
-    expect(events[3]!.payload).toEqual({
+    expect(events[4]!.payload).toEqual({
       claimNo,
       reference: "acme-claim-001",
       policy: reference,
       productCode: "vhcl-tprt-1111",
       mode: "test",
       status: "paid",
-      statusNote: "transfer NIP-000123",
       amount: 1_250_000.5,
-      approvedAmount: 1_100_000,
+      approvedAmount: 900_000,
       excess: 0,
-      payable: 1_100_000,
+      payable: 900_000,
       settlementDue: watDate(60),
       voucherDue: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
     });
@@ -197,10 +218,16 @@ describe("claims end to end", () => {
     const whole = await submit(p, claimSeed(reference, { amount: 45_000 }));
     await review(whole.claimNo, "in_review");
     expect(await review(whole.claimNo, "approved")).toMatchObject({ approvedAmount: 45_000, excess: 4_500, payable: 40_500 });
-    expect(await review(whole.claimNo, "paid")).toMatchObject({ status: "paid", excess: 4_500, payable: 40_500 });
+    await p.run("claim payee", { claimNo: whole.claimNo, bankCode: "058", accountNumber: "0123456780" });
+    expect(await p.run("claim accept", { claimNo: whole.claimNo, version: 1 })).toMatchObject({
+      status: "paid",
+      excess: 4_500,
+      payable: 40_500,
+      payout: { amount: 40_500 },
+    });
 
     const events = await claimEvents(p.partnerId);
-    const approvals = events.filter((e) => e.payload.status === "approved").map((e) => e.payload);
+    const approvals = events.filter((e) => e.type === "claim.updated" && e.payload.status === "approved").map((e) => e.payload);
     expect(approvals).toEqual([
       expect.objectContaining({ claimNo: partial.claimNo, approvedAmount: 40_000.55, excess: 4_000.06, payable: 36_000.49 }),
       expect.objectContaining({ claimNo: whole.claimNo, approvedAmount: 45_000, excess: 4_500, payable: 40_500 }),
@@ -476,12 +503,12 @@ describe("a claim reference makes submission idempotent", () => {
 });
 
 describe("the claim state machine", () => {
+  // What may follow each status (the refusals name it); an approved claim is paid only by its payout (docs/claims.md, "Payout").
   const EXPECTED: Record<string, string[]> = {
     submitted: ["in_review", "withdrawn"],
     in_review: ["approved", "rejected", "withdrawn"],
     approved: ["paid"],
     rejected: [],
-    paid: [],
     withdrawn: [],
   };
   /** The operator's moves that reach each status from submitted. */
@@ -490,13 +517,14 @@ describe("the claim state machine", () => {
     in_review: ["in_review"],
     approved: ["in_review", "approved"],
     rejected: ["in_review", "rejected"],
-    paid: ["in_review", "approved", "paid"],
     withdrawn: [],
   };
-  const TARGETS = ["in_review", "approved", "rejected", "paid", "withdrawn"];
+  const TARGETS = ["in_review", "approved", "rejected", "withdrawn"];
 
   const move = (p: TestPartner, claimNo: string, to: string) =>
-    to === "withdrawn" ? p.run("claim withdraw", { claimNo }) : review(claimNo, to, to === "rejected" ? { note: "excluded peril: liquid damage" } : {});
+    to === "withdrawn"
+      ? p.run("claim withdraw", { claimNo })
+      : review(claimNo, to, to === "rejected" ? { rejectionReason: "excluded_cause", note: "liquid damage" } : {});
 
   test("every allowed transition applies; every other one is 409 naming the status and the next ones", async () => {
     const p = await t.partner();
@@ -523,20 +551,31 @@ describe("the claim state machine", () => {
     );
   }, 60_000);
 
-  test("review is for the operator only; rejecting needs a note; approvals at most the amount claimed", async () => {
+  test("review is for the operator only; rejecting needs a reason from the list; approvals at most the amount claimed", async () => {
     const p = await t.partner();
     const { reference } = await insure(p, "phnn-flx1-1111");
     const { claimNo } = await submit(p, claimSeed(reference));
     refused(await p.run("claim review", { claimNo, status: "in_review" }), 403, "available only to the operator's administrator account");
     await review(claimNo, "in_review");
-    refused(await review(claimNo, "rejected"), 400, "seed.note is required to reject: say why in seed.note");
+    refused(
+      await review(claimNo, "rejected", { note: "Liquid damage" }),
+      400,
+      "seed.rejectionReason is required to reject: one of not_covered, excluded_cause",
+    );
+    refused(await review(claimNo, "rejected", { rejectionReason: "other" }), 400, 'seed.note is required with rejectionReason "other"');
+    refused(await review(claimNo, "rejected", { rejectionReason: "acts_of_god" }), 400, "seed.rejectionReason must be one of");
+    refused(
+      await review(claimNo, "approved", { rejectionReason: "duplicate" }),
+      400,
+      'seed.rejectionReason is only for rejecting: send it with status "rejected", not "approved"',
+    );
     refused(
       await review(claimNo, "approved", { approvedAmount: 45_000.01 }),
       400,
       "seed.approvedAmount must be at most the amount claimed, 45000 naira; received 45000.01",
     );
     refused(
-      await review(claimNo, "rejected", { note: "n/a", approvedAmount: 100 }),
+      await review(claimNo, "rejected", { rejectionReason: "not_covered", approvedAmount: 100 }),
       400,
       'seed.approvedAmount is only for approving: send it with status "approved", not "rejected"',
     );
@@ -544,9 +583,14 @@ describe("the claim state machine", () => {
     refused(await review("CLM-2026-0000000000", "paid"), 404, "no claim CLM-2026-0000000000");
     refused(await review("claim-1", "paid"), 400, "seed.claimNo must be a claim number");
     expect((await p.run("claim status", { claimNo })).status).toBe("in_review");
-    expect(await review(claimNo, "rejected", { note: "Liquid damage is not covered" })).toMatchObject({
+    expect(await review(claimNo, "rejected", { rejectionReason: "excluded_cause", note: "liquid damage" })).toMatchObject({
       status: "rejected",
-      statusNote: "Liquid damage is not covered",
+      rejectionReason: "excluded_cause",
+      statusNote: "The cause of the loss is excluded by the policy: liquid damage",
+    });
+    expect(await p.run("claim status", { claimNo })).toMatchObject({
+      rejectionReason: "excluded_cause",
+      history: expect.arrayContaining([expect.objectContaining({ status: "rejected", note: "liquid damage" })]),
     });
     expect((await claimEvents(p.partnerId)).map((e) => e.payload.status)).toEqual(["submitted", "in_review", "rejected"]);
   });
@@ -556,7 +600,11 @@ describe("the claim state machine", () => {
     const { reference } = await insure(p, "phnn-flx1-1111");
     const { claimNo } = await submit(p, claimSeed(reference));
     await review(claimNo, "in_review");
-    const answers = await Promise.all([review(claimNo, "approved"), review(claimNo, "rejected", { note: "duplicate" }), review(claimNo, "approved")]);
+    const answers = await Promise.all([
+      review(claimNo, "approved"),
+      review(claimNo, "rejected", { rejectionReason: "duplicate" }),
+      review(claimNo, "approved"),
+    ]);
     expect(answers.filter((a) => a.exctnFdbck.id === 75)).toHaveLength(1);
     expect(answers.filter((a) => a.exctnFdbck.id_v4 === 409)).toHaveLength(2);
     const decided = answers.find((a) => a.exctnFdbck.id === 75)!.status;

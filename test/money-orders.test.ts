@@ -13,8 +13,9 @@ import fc from "fast-check";
 import { loadConfig } from "../src/core/config";
 import { CommandError } from "../src/core/errors";
 import { clockSettings } from "../src/modules/claims/clock";
-import { claims } from "../src/modules/claims/schema";
-import { reviewClaim, submitClaim } from "../src/modules/claims/service";
+import { decisionSettings, reviewClaim } from "../src/modules/claims/decisions";
+import { claimPayouts, claims, claimVouchers, payoutLedger } from "../src/modules/claims/schema";
+import { submitClaim } from "../src/modules/claims/service";
 import { changeRate } from "../src/modules/commissions/service";
 import { cancelPolicy } from "../src/modules/lifecycle/cancellation";
 import { endorsePolicy } from "../src/modules/lifecycle/endorsements";
@@ -23,16 +24,20 @@ import { policyReinstatements } from "../src/modules/lifecycle/schema";
 import { createPartner } from "../src/modules/partners/service";
 import { policies, policyCancellations } from "../src/modules/policies/schema";
 import type { PolicyRecord } from "../src/modules/policies/types";
+import { signalSettings } from "../src/modules/signals";
 import { walletEntries, wallets } from "../src/modules/wallet/schema";
 import { watToday } from "../src/products/policy-helpers";
+import { payClaim } from "./support/claims";
 import { testApp } from "./support/harness";
 import { lifecycleHelpers } from "./support/lifecycle";
 import { fullConsumer, insureSeed, productCases } from "./support/policies";
 
 const TEST_CLOCK = clockSettings(loadConfig({}));
+const DECISIONS = { ...decisionSettings(loadConfig({})), clock: TEST_CLOCK };
 
 const t = await testApp();
 const db = t.database.db;
+const signals = await signalSettings(db, t.config);
 const operator = await t.partner({ admin: true });
 const { age } = lifecycleHelpers(t, operator);
 const admin = { label: "operator", partnerId: operator.partnerId };
@@ -213,7 +218,9 @@ class Run {
           amountKobo: 5_000_000,
           documents: [],
         };
-        const outcome = await submitClaim(db, { partnerId: this.partnerId, mode: "live", request, now, clock: TEST_CLOCK }).catch((error: Error) => error);
+        const outcome = await submitClaim(db, { partnerId: this.partnerId, mode: "live", request, now, clock: TEST_CLOCK, signals }).catch(
+          (error: Error) => error,
+        );
         // Refused for the cooling-off exactly when the policy's cancellation in force was within it.
         const refusedForCoolingOff = outcome instanceof CommandError && outcome.message.includes("within its cooling-off");
         expect(refusedForCoolingOff).toBe(policy.coolingOff);
@@ -237,15 +244,17 @@ class Run {
           this.claims.filter((c) => c.status === "approved"),
           action.claim,
         );
-        if (claim) claim.status = (await this.review(claim.claimNo, "paid")).status as KnownClaim["status"];
+        if (claim)
+          claim.status = (await payClaim(db, t.config, { claimNo: claim.claimNo, partnerId: this.partnerId, mode: "live" }, this.now))
+            .status as KnownClaim["status"];
         return;
       }
     }
   }
 
-  private review(claimNo: string, status: "in_review" | "approved" | "rejected" | "paid") {
-    const note = status === "rejected" ? "Not covered" : undefined;
-    return reviewClaim(db, { claimNo, status, note, by: `admin:${operator.partnerId}`, actor: admin, now: this.now, clock: TEST_CLOCK });
+  private review(claimNo: string, status: "in_review" | "approved" | "rejected") {
+    const rejectionReason = status === "rejected" ? ("not_covered" as const) : undefined;
+    return reviewClaim(db, { claimNo, status, rejectionReason, by: `admin:${operator.partnerId}`, actor: admin, now: this.now, settings: DECISIONS });
   }
 
   /** The money rules, read from what is stored. */
@@ -280,6 +289,19 @@ class Run {
       }
       const commission = lines.filter((l) => l.policyId === row.id && l.kind.startsWith("commission")).reduce((sum, l) => sum + l.amountKobo, 0);
       expect(commission).toBeGreaterThanOrEqual(0);
+    }
+    // The insurer's payout ledger: it sums to what the successful payouts sent; a paid claim was paid once, under an accepted voucher.
+    const own = await db.select({ id: claims.id, status: claims.status }).from(claims).where(eq(claims.partnerId, partnerId));
+    const ids = new Set(own.map((c) => c.id));
+    const payouts = (await db.select().from(claimPayouts)).filter((p) => ids.has(p.claimId));
+    const ledger = (await db.select().from(payoutLedger)).filter((l) => ids.has(l.claimId));
+    const sent = payouts.filter((p) => p.status === "success").reduce((sum, p) => sum + p.amountKobo, 0);
+    expect(ledger.reduce((sum, l) => sum + l.amountKobo, 0)).toBe(sent);
+    const vouchers = (await db.select().from(claimVouchers)).filter((v) => ids.has(v.claimId));
+    for (const c of own) {
+      const succeeded = payouts.filter((p) => p.claimId === c.id && p.status === "success");
+      expect(succeeded.length).toBe(c.status === "paid" ? 1 : 0);
+      for (const p of succeeded) expect(vouchers.find((v) => v.claimId === c.id && v.version === p.voucherVersion)?.acceptedAt).toBeTruthy();
     }
   }
 }

@@ -98,7 +98,7 @@ describe("claim review: the operator's key moves claims of its own mode", () => 
     }
     const before = await stateOf(p.partnerId);
     refusedForMode(
-      await operator.run("claim review", { claimNo: byMode.live.claimNo, status: "rejected", note: "no" }, "test"),
+      await operator.run("claim review", { claimNo: byMode.live.claimNo, status: "rejected", rejectionReason: "not_covered", note: "no" }, "test"),
       byMode.live.reference,
       "live",
       "test",

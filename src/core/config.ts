@@ -93,6 +93,21 @@ const configSchema = z.object({
   FUNDING_CHECK_INTERVAL_MS: intFrom(60_000),
   FUNDING_FOUR_EYES_KOBO: intFrom(100_000_000),
   /**
+   * Claim payouts (docs/payouts.md): the money-out provider ("sandbox" is the only one built in: it
+   * behaves like Paystack transfers; test-mode claims always use it) and the secret its callbacks are
+   * signed with (HMAC-SHA512; the default is the sandbox's published development secret, never a real
+   * provider's: set your own wherever real money leaves).
+   */
+  PAYOUT_PROVIDER: z.enum(["sandbox"]).default("sandbox"),
+  PAYOUT_PROVIDER_SECRET: z.string().min(16).default("sk_sandbox_payouts_development_secret_not_for_production"),
+  /**
+   * The payout check (docs/claims.md, "Payout"): a payout still queued, or pending without its
+   * callback, this long after its last change is sent again or asked about at the provider; the
+   * check runs at most every PAYOUT_CHECK_INTERVAL_MS in each process.
+   */
+  PAYOUT_CHECK_AFTER_MS: intFrom(20_000),
+  PAYOUT_CHECK_INTERVAL_MS: intFrom(10_000),
+  /**
    * The claims clock (docs/claims.md, "The clock"): a claim is settled within CLAIM_SETTLEMENT_DAYS
    * calendar days of its notification (the Nigerian Insurance Industry Reform Act 2025, s.210: never
    * later than 60); its discharge voucher is issued within CLAIM_VOUCHER_WORKING_DAYS working days of
@@ -109,6 +124,22 @@ const configSchema = z.object({
   /** The most days, in all, that waiting for the partner's information may stop a claim's settlement clock. */
   CLAIM_PAUSE_MAX_DAYS: intFrom(30),
   CLAIM_CLOCK_INTERVAL_MS: intFrom(60_000),
+  /**
+   * Authority over claims (docs/claims.md, "Authority"): the most, in kobo, an assessor and a claims
+   * manager may decide alone (what an approval makes payable, or what a rejection refuses: the amount
+   * claimed); the head of claims has no limit. An API key decides with an assessor's authority.
+   */
+  CLAIM_AUTHORITY_ASSESSOR_KOBO: intFrom(100_000_000),
+  CLAIM_AUTHORITY_MANAGER_KOBO: intFrom(1_000_000_000),
+  /**
+   * Fraud signals (docs/claims.md, "Fraud signals"): the key of the keyed hashes (HMAC-SHA256) that
+   * compare claimants' and insured items' identifiers across partners, unset: one made once and kept in
+   * the database; an incident within CLAIM_SIGNAL_EARLY_DAYS days of the cover's first day is flagged;
+   * a claim whose flags score CLAIM_SIGNAL_REVIEW_SCORE or more needs a second reviewer.
+   */
+  SIGNALS_KEY: z.string().min(32).optional(),
+  CLAIM_SIGNAL_EARLY_DAYS: intFrom(7),
+  CLAIM_SIGNAL_REVIEW_SCORE: z.coerce.number().int().positive().default(40),
   /** Signs portal session cookies; unset: a random secret made once and kept in the database. */
   SESSION_SECRET: z.string().min(32).optional(),
   /** How long a portal sign-in lasts. */

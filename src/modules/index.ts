@@ -20,6 +20,7 @@ import { policiesModule } from "./policies/module";
 import { quotesModule } from "./quotes/module";
 import { reportingModule } from "./reporting/module";
 import { searchModule } from "./search/module";
+import { signalsModule } from "./signals/module";
 import { walletModule } from "./wallet/module";
 import { hasWebhookEndpoint } from "./webhooks";
 import { webhooksModule } from "./webhooks/module";
@@ -40,6 +41,7 @@ export const modules: readonly ModuleManifest[] = [
   commissionsModule,
   enrichmentModule,
   claimsModule,
+  signalsModule,
   financingModule,
   reportingModule,
   lifecycleModule,

@@ -9,23 +9,33 @@ import type { CommandExample, Json } from "../http/registry";
 import { watToday } from "../products/policy-helpers";
 
 /** Values the service generates, as answers show them: what each stands for and the form it must have. */
-export const GENERATED: Readonly<Record<string, { means: string; form: RegExp | "boolean" | "number" }>> = {
+export const GENERATED: Readonly<Record<string, { means: string; form: RegExp | "boolean" | "number" | "array" }>> = {
   uuid: { means: "a UUID the service made", form: /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/ },
   hex32: { means: "the same, as 32 hex characters", form: /[0-9a-f]{32}/ },
   timestamp: { means: "a time, YYYY-MM-DD HH:MM:SS in Nigerian time", form: /\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/ },
+  workingDay: { means: "a Nigerian date some working days away (weekends and public holidays skipped), YYYY-MM-DD", form: /\d{4}-\d{2}-\d{2}/ },
   policyNo: { means: "a policy number (TST-… in test mode, POL-… in live mode)", form: /(?:TST|POL)-[A-Z]{4}-\d{4}-[0-9A-Z]{12}/ },
   certUrl: { means: "the hosted certificate's link, behind an unguessable token", form: /https?:\/\/[^\s/]+\/certificates\/[A-Za-z0-9_-]{20,}/ },
   base64: { means: "a document, base64", form: /[A-Za-z0-9+/]{40,}={0,2}/ },
   secret: { means: "a webhook signing secret", form: /whsec_[A-Za-z0-9+/]{20,}={0,2}/ },
   claimNo: { means: "a claim number", form: /CLM-\d{4}-[0-9A-Z]{10}/ },
+  transferReference: { means: "a payout's transfer reference: the claim number in lower case and the attempt", form: /clm-\d{4}-[0-9a-z]{10}-\d+/ },
   planNo: { means: "a financing plan number", form: /FIN-\d{4}-[0-9A-Z]{10}/ },
   cursor: { means: "an opaque cursor: pass it back as seed.cursor", form: /[A-Za-z0-9_-]{8,}/ },
   registryDate: { means: "a date as the vehicle registry writes it, DD MMM YYYY", form: /\d{2} [A-Z][a-z]{2} \d{4}/ },
   accountNumber: { means: "a ten-digit bank account number the payment provider opened for the payment", form: /\d{10}/ },
   month: { means: "a month, YYYY-MM in Nigerian time (the current one)", form: /\d{4}-(?:0[1-9]|1[0-2])/ },
   boolean: { means: "true or false, depending on earlier calls (a cache)", form: "boolean" },
-  number: { means: "a number measured at the time (a latency)", form: "number" },
+  number: { means: "a number measured at the time (a latency, a score)", form: "number" },
+  flags: {
+    means:
+      "the fraud rules' flags on a claim, each { rule, score, words }: they depend on every partner's claims, so an example cannot show them (docs/claims.md, \"Fraud signals\")",
+    form: "array",
+  },
 };
+
+/** Whether `value` has the form a generated value stands for. */
+const hasForm = (value: unknown, form: "boolean" | "number" | "array") => (form === "array" ? Array.isArray(value) : typeof value === form);
 
 /** Values of the reader's own account: the reference shows these names, the test its own partner's. */
 export const ENVIRONMENT: Readonly<Record<string, string>> = {
@@ -152,7 +162,7 @@ export function mismatch(expected: Json, actual: unknown, scope: Scope, at = "an
     const alone = whole(expected);
     if (alone && alone.kind === "generated") {
       const { form } = GENERATED[alone.name]!;
-      if (typeof form === "string") return typeof actual === form ? null : `${at}: expected ${form}, received ${JSON.stringify(actual)}`;
+      if (typeof form === "string") return hasForm(actual, form) ? null : `${at}: expected ${form}, received ${JSON.stringify(actual)}`;
     } else if (alone) {
       const value = filled(alone, scope);
       return isDeepStrictEqual(value, actual) ? null : `${at}: expected ${JSON.stringify(value)} (${expected}), received ${JSON.stringify(actual)}`;

@@ -30,7 +30,9 @@ async function partnerWithHistory() {
   const policy = await approved(p);
   const claim = await p.run("claim submit", { policy: policy.reference, incidentDate: watDate(), description: "Side mirror", amount: 20_000 });
   expect(await operator.run("claim review", { claimNo: claim.claimNo, status: "in_review" })).toMatchObject({ status: "in_review" });
-  expect(await operator.run("claim review", { claimNo: claim.claimNo, status: "rejected", note: "Not covered" })).toMatchObject({ status: "rejected" });
+  expect(await operator.run("claim review", { claimNo: claim.claimNo, status: "rejected", rejectionReason: "not_covered", note: "Not covered" })).toMatchObject(
+    { status: "rejected" },
+  );
   const cancelled = await policy.cancel();
   expect(cancelled.status, cancelled.exctnFdbck?.elbrtn).toBe("c");
   return { p, policy, claimNo: claim.claimNo as string };

@@ -260,8 +260,9 @@ describe("claims adjudication", () => {
 
     const noReason = await admin.post(`/admin/claims/${claimNo}/review`, { status: "rejected", note: "" }, { "hx-request": "true" });
     expect(noReason.status).toBe(400);
-    expect(noReason.text).toContain('id="f-note-error"');
-    expect(noReason.text).toContain(inWords("seed.note is required to reject"));
+    expect(noReason.text).toContain('id="f-rejectionReason-error"');
+    expect(noReason.text).toContain(inWords("seed.rejectionReason is required to reject"));
+    expect(noReason.text).toContain("The loss is not covered by the terms of the policy"); // the reasons, in words
 
     const tooMuch = await admin.post(`/admin/claims/${claimNo}/review`, { status: "approved", approvedAmount: "45,000.01" }, { "hx-request": "true" });
     expect(tooMuch.status).toBe(400);
@@ -288,7 +289,8 @@ describe("claims adjudication", () => {
     );
     expect(approved.status).toBe(200);
     expect(approved.text).toContain("approved ₦40,000.55, excess ₦4,000.06, payable ₦36,000.49");
-    expect(approved.text).toContain('value="paid"');
+    expect(approved.text).not.toContain('value="paid"'); // paid only on the payout provider's word
+    expect(approved.text).toContain("The discharge voucher is issued once the account to pay into is given.");
     expect(await p.run("claim status", { claimNo })).toMatchObject({ status: "approved", approvedAmount: 40_000.55, excess: 4_000.06, payable: 36_000.49 });
 
     const partnerView = await b.get(`/portal/claims/${claimNo}`);
@@ -297,16 +299,24 @@ describe("claims adjudication", () => {
     expect(partnerView.text).not.toContain("Withdraw the claim");
     expect(partnerView.text).not.toContain(operator.portal.email); // who decided stays with the operator
 
-    const { step: payStep, answer: paid } = await admin.postConfirmed(
-      `/admin/claims/${claimNo}/review`,
-      { status: "paid", note: "transfer NIP-000123" },
-      { "hx-request": "true" },
-    );
-    expect(payStep!.text).toContain(`Mark ₦36,000.49 as paid on claim ${claimNo}?`);
-    expect(paid.text).toContain(`Claim ${claimNo} is now paid`);
-    expect(paid.text).toContain("a final status: nothing more can change");
-    expect(paid.text).toContain(operator.portal.email);
-    expect((await b.get(`/portal/claims/${claimNo}`)).text).toContain("transfer NIP-000123");
+    // The partner gives the account: the bank's name for it matches the insured's, so the voucher is issued.
+    const account = await b.post(`/portal/claims/${claimNo}/payee`, { bankCode: "058", accountNumber: "0123 456 780" }, { "hx-request": "true" });
+    expect(account.status).toBe(200);
+    expect(account.text).toContain("The account is saved: discharge voucher version 1 names it.");
+    expect(account.text).toContain(escaped("The bank's name for the account matches the insured's"));
+    expect(account.text).toContain("Discharge voucher, version 1");
+    const voucherPdf = await b.get(`/portal/claims/${claimNo}/voucher/1.pdf`);
+    expect(voucherPdf.status).toBe(200);
+    expect(voucherPdf.headers.get("content-type")).toBe("application/pdf");
+    // Recording the acceptance sends money: asked first, naming the amount and the account.
+    const { step: acceptStep, answer: paid } = await b.postConfirmed(`/portal/claims/${claimNo}/accept`, { version: "1" }, { "hx-request": "true" });
+    expect(acceptStep!.text).toContain(`accepts ₦36,000.49 for claim ${claimNo}?`);
+    expect(acceptStep!.text).toContain("Guaranty Trust Bank (GTBank), 0123456780");
+    expect(paid.text).toContain(`the bank confirmed the payment: claim ${claimNo} is paid`);
+    expect(paid.text).toContain("Paid: the bank confirmed the money arrived");
+    const operatorView = await admin.get(`/admin/claims/${claimNo}`);
+    expect(operatorView.text).toContain("Accepted");
+    expect(operatorView.text).toContain(escaped("in the partner's portal"));
 
     const audit = await admin.get("/admin/audit");
     expect(audit.text).toContain("Claim reviewed");

@@ -100,6 +100,12 @@ const routes: Record<string, () => { path: string; fields: Record<string, string
   }),
   "POST /portal/claims/:claimNo/withdraw": () => ({ path: `/portal/claims/${w.b.claimNo}/withdraw`, fields: { note: "forged" }, as: "owner" }),
   "POST /portal/claims/:claimNo/respond": () => ({ path: `/portal/claims/${w.b.claimNo}/respond`, fields: { answer: "forged" }, as: "owner" }),
+  "POST /portal/claims/:claimNo/payee": () => ({
+    path: `/portal/claims/${w.b.claimNo}/payee`,
+    fields: { bankCode: "058", accountNumber: "0123456789" },
+    as: "owner",
+  }),
+  "POST /portal/claims/:claimNo/accept": () => ({ path: `/portal/claims/${w.b.claimNo}/accept`, fields: { version: "1" }, as: "owner" }),
   "POST /portal/financing": () => ({
     path: "/portal/financing",
     fields: { policy: w.b.policy.reference, downPayment: "0", installments: "2", frequency: "monthly", firstDueDate: watDate() },
@@ -133,8 +139,15 @@ const routes: Record<string, () => { path: string; fields: Record<string, string
   "POST /portal/policies/:reference/change": () => ({ path: `/portal/policies/${w.b.policy.reference}/change`, fields: { step: "confirm" }, as: "owner" }),
   "POST /admin/policies/:id/renew": () => ({ path: `/admin/policies/${pendingPolicyId}/renew`, fields: {}, as: "admin" }),
   "POST /portal/policies/:reference/renew": () => ({ path: `/portal/policies/${w.b.policy.reference}/renew`, fields: {}, as: "owner" }),
-  "POST /admin/claims/:claimNo/review": () => ({ path: `/admin/claims/${w.b.claimNo}/review`, fields: { status: "rejected", note: "forged" }, as: "admin" }),
+  "POST /admin/claims/:claimNo/review": () => ({
+    path: `/admin/claims/${w.b.claimNo}/review`,
+    fields: { status: "rejected", rejectionReason: "not_covered", note: "forged" },
+    as: "admin",
+  }),
   "POST /admin/claims/:claimNo/assess": () => ({ path: `/admin/claims/${w.b.claimNo}/assess`, fields: { reserve: "1", reserveReason: "forged" }, as: "admin" }),
+  "POST /admin/claims/:claimNo/recommendation": () => ({ path: `/admin/claims/${w.b.claimNo}/recommendation`, fields: { choice: "confirm" }, as: "admin" }),
+  "POST /admin/claims/:claimNo/payee/confirm": () => ({ path: `/admin/claims/${w.b.claimNo}/payee/confirm`, fields: {}, as: "admin" }),
+  "POST /admin/claims/:claimNo/payout/resend": () => ({ path: `/admin/claims/${w.b.claimNo}/payout/resend`, fields: {}, as: "admin" }),
   "POST /admin/holidays": () => ({ path: "/admin/holidays", fields: { day: "2031-01-04", name: "Forged" }, as: "admin" }),
   "POST /admin/holidays/:day/remove": () => ({ path: "/admin/holidays/2026-12-25/remove", fields: {}, as: "admin" }),
   "POST /admin/commissions/:code": () => ({ path: "/admin/commissions/mrnn-cmpr-1111", fields: { rate: "99" }, as: "admin" }),
@@ -157,13 +170,18 @@ const routes: Record<string, () => { path: string; fields: Record<string, string
     as: "admin",
   }),
   "POST /admin/administrators/:id/:change": () => ({ path: `/admin/administrators/${crypto.randomUUID()}/deactivate`, fields: {}, as: "admin" }),
+  "POST /admin/administrators/:id/authority": () => ({
+    path: `/admin/administrators/${crypto.randomUUID()}/authority`,
+    fields: { claimAuthority: "head" },
+    as: "admin",
+  }),
   // Unknown addresses (the not-found pages) check the token before answering too.
   "ALL /portal/*": () => ({ path: "/portal/nowhere", fields: {}, as: "owner" }),
   "ALL /admin/*": () => ({ path: "/admin/nowhere", fields: {}, as: "admin" }),
 };
 
 /** Routes whose protection is not the session's CSRF token: the JSON endpoint (keys, no cookies; other methods only answer 405), sign-in (its own double submit, tested below) and the payment provider's callback (its HMAC signature: test/security/funding-callbacks.test.ts). */
-const NOT_SESSION_ROUTES = new Set(["POST /", "ALL /", "POST /login", "POST /funding/callbacks/:provider"]);
+const NOT_SESSION_ROUTES = new Set(["POST /", "ALL /", "POST /login", "POST /funding/callbacks/:provider", "POST /payouts/callbacks/:provider"]);
 
 async function counts() {
   const result = await w.t.database.db.execute(sql`select (select count(*) from partners)::int as partners, (select count(*) from audit_log)::int as audit`);

@@ -146,8 +146,13 @@ const cases: Record<string, (label: KeyLabel) => Promise<void>> = {
     else refused(filtered, 404);
   },
   "claim withdraw": async (label) => refused(await attack(label, "claim withdraw", { claimNo: w.b.claimNo, note: "withdrawn by A" }), 404),
-  "claim review": async (label) => refused(await attack(label, "claim review", { claimNo: w.b.claimNo, status: "rejected", note: "rejected by A" }), 403),
+  "claim review": async (label) =>
+    refused(await attack(label, "claim review", { claimNo: w.b.claimNo, status: "rejected", rejectionReason: "not_covered", note: "rejected by A" }), 403),
   "claim respond": async (label) => refused(await attack(label, "claim respond", { claimNo: w.b.claimNo, note: "answered by A" }), 404),
+  "claim payee": async (label) => refused(await attack(label, "claim payee", { claimNo: w.b.claimNo, bankCode: "058", accountNumber: "0123456780" }), 404),
+  "claim voucher": async (label) => refused(await attack(label, "claim voucher", { claimNo: w.b.claimNo }), 404),
+  "claim accept": async (label) => refused(await attack(label, "claim accept", { claimNo: w.b.claimNo, version: 1 }), 404),
+  "claim letter": async (label) => refused(await attack(label, "claim letter", { claimNo: w.b.claimNo }), 404),
   "claim assess": async (label) => refused(await attack(label, "claim assess", { claimNo: w.b.claimNo, check: ["photos"] }), 403),
   "payment financeLoan": async (label) =>
     refused(

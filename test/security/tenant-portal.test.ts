@@ -289,6 +289,17 @@ const cases: Record<string, () => Promise<void>> = {
     );
     expect(response.status).toBe(401);
   },
+  "POST /payouts/callbacks/:provider": async () => {
+    // The same for the payout provider: a forged signature changes nothing of B's claims.
+    const response = await w.t.app.handle(
+      new Request("http://localhost/payouts/callbacks/sandbox", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-paystack-signature": "0".repeat(128) },
+        body: JSON.stringify({ event: "transfer.success", data: { reference: "clm-2026-forged00000-1", amount: 100_000_000 } }),
+      }),
+    );
+    expect(response.status).toBe(401);
+  },
   "POST /portal/wallet/topup": async () => {
     expectStatus(await visit(owner, "POST", "/portal/wallet/topup", { amount: "10", reference: `a-${crypto.randomUUID().slice(0, 8)}` }), 200);
     // B's reference credits the caller (references are per partner); B's ledger is untouched.
@@ -368,6 +379,11 @@ const cases: Record<string, () => Promise<void>> = {
   "POST /portal/claims/:claimNo/respond": async () =>
     expectStatus(await visit(owner, "POST", `/portal/claims/${w.b.claimNo}/respond`, { answer: "A answers for B" }), 404),
   "GET /portal/claims/:claimNo/documents/:position": async () => expectStatus(await visit(owner, "GET", `/portal/claims/${w.b.claimNo}/documents/1`), 404),
+  "POST /portal/claims/:claimNo/payee": async () =>
+    expectStatus(await visit(owner, "POST", `/portal/claims/${w.b.claimNo}/payee`, { bankCode: "058", accountNumber: "0123456780" }), 404),
+  "POST /portal/claims/:claimNo/accept": async () => expectStatus(await visit(owner, "POST", `/portal/claims/${w.b.claimNo}/accept`, { version: "1" }), 404),
+  "GET /portal/claims/:claimNo/voucher/:file": async () => expectStatus(await visit(owner, "GET", `/portal/claims/${w.b.claimNo}/voucher/1.pdf`), 404),
+  "GET /portal/claims/:claimNo/letter.pdf": async () => expectStatus(await visit(owner, "GET", `/portal/claims/${w.b.claimNo}/letter.pdf`), 404),
   "GET /portal/financing": async () => expectStatus(await visit(owner, "GET", "/portal/financing"), 200),
   "GET /portal/financing.csv": async () => expectStatus(await visit(owner, "GET", "/portal/financing.csv"), 200),
   "GET /portal/financing/new": async () =>
@@ -444,9 +460,20 @@ const cases: Record<string, () => Promise<void>> = {
   "POST /admin/claims/:claimNo/review": adminOnly(
     "POST",
     () => `/admin/claims/${w.b.claimNo}/review`,
-    () => ({ status: "rejected", note: "by A" }),
+    () => ({ status: "rejected", rejectionReason: "not_covered", note: "by A" }),
   ),
   "GET /admin/claims/:claimNo/documents/:position": adminOnly("GET", () => `/admin/claims/${w.b.claimNo}/documents/1`),
+  "POST /admin/claims/:claimNo/recommendation": adminOnly(
+    "POST",
+    () => `/admin/claims/${w.b.claimNo}/recommendation`,
+    () => ({ choice: "confirm" }),
+  ),
+  "POST /admin/claims/:claimNo/payee/confirm": adminOnly("POST", () => `/admin/claims/${w.b.claimNo}/payee/confirm`),
+  "POST /admin/claims/:claimNo/payout/resend": adminOnly("POST", () => `/admin/claims/${w.b.claimNo}/payout/resend`),
+  "GET /admin/claims/:claimNo/voucher/:file": adminOnly("GET", () => `/admin/claims/${w.b.claimNo}/voucher/1.pdf`),
+  "GET /admin/claims/:claimNo/letter.pdf": adminOnly("GET", () => `/admin/claims/${w.b.claimNo}/letter.pdf`),
+  "GET /admin/payouts": adminOnly("GET", () => "/admin/payouts"),
+  "GET /admin/payouts.csv": adminOnly("GET", () => "/admin/payouts.csv"),
   "POST /admin/claims/:claimNo/assess": adminOnly(
     "POST",
     () => `/admin/claims/${w.b.claimNo}/assess`,
@@ -499,6 +526,16 @@ const cases: Record<string, () => Promise<void>> = {
   "GET /admin/reports/premium.xlsx": adminOnly("GET", () => "/admin/reports/premium.xlsx?month=2026-01&insurer=ldwy"),
   "GET /admin/reports/claims.csv": adminOnly("GET", () => "/admin/reports/claims.csv?month=2026-01&insurer=ldwy"),
   "GET /admin/reports/claims.xlsx": adminOnly("GET", () => "/admin/reports/claims.xlsx?month=2026-01&insurer=ldwy"),
+  // The regulator's view, narrowed to B: partner staff are refused before anything of B is read.
+  "GET /admin/reports/regulator": adminOnly("GET", () => `/admin/reports/regulator?partner=${w.b.partner.partnerId}`),
+  "GET /admin/reports/regulator/ageing.csv": adminOnly("GET", () => `/admin/reports/regulator/ageing.csv?partner=${w.b.partner.partnerId}`),
+  "GET /admin/reports/regulator/settlement-times.csv": adminOnly("GET", () => `/admin/reports/regulator/settlement-times.csv?partner=${w.b.partner.partnerId}`),
+  "GET /admin/reports/regulator/rejection-rates.csv": adminOnly("GET", () => `/admin/reports/regulator/rejection-rates.csv?partner=${w.b.partner.partnerId}`),
+  "GET /admin/reports/regulator/rejection-reasons.csv": adminOnly(
+    "GET",
+    () => `/admin/reports/regulator/rejection-reasons.csv?partner=${w.b.partner.partnerId}`,
+  ),
+  "GET /admin/reports/regulator.xlsx": adminOnly("GET", () => `/admin/reports/regulator.xlsx?partner=${w.b.partner.partnerId}`),
   "GET /admin/partners": adminOnly("GET", () => "/admin/partners"),
   "POST /admin/partners": adminOnly(
     "POST",
@@ -518,6 +555,11 @@ const cases: Record<string, () => Promise<void>> = {
     () => ({ email: `planted-${crypto.randomUUID().slice(0, 8)}@operator.example`, name: "Planted by A" }),
   ),
   "POST /admin/administrators/:id/:change": adminOnly("POST", () => `/admin/administrators/${w.b.staff.id}/deactivate`),
+  "POST /admin/administrators/:id/authority": adminOnly(
+    "POST",
+    () => `/admin/administrators/${w.b.staff.id}/authority`,
+    () => ({ claimAuthority: "head" }),
+  ),
   "GET /admin/audit": adminOnly("GET", () => "/admin/audit"),
   "GET /admin/audit.csv": adminOnly("GET", () => "/admin/audit.csv"),
   "GET /admin/dashboard": adminOnly("GET", () => "/admin/dashboard"),
@@ -569,6 +611,7 @@ describe("the operator's administrator", () => {
       "/admin/audit",
       "/admin/consumers",
       "/admin/dashboard",
+      "/admin/reports/regulator",
     ])
       expect((await admin.get(path)).status).toBe(200);
     // …and no partner page: the operator acts through the operator's pages only.

@@ -66,6 +66,14 @@ function tenantConditions(db: Database): Promise<Map<string, string>> {
         "funding_callbacks",
         "(provider, provider_reference) in (select provider, provider_reference from wallet_fundings where partner_id = $partner)",
       );
+    // A claim's flags name it by its id alone (the signals module sits below claims: no declared key).
+    if (tables.includes("claim_flags")) conditions.set("claim_flags", "claim_id in (select id from claims where partner_id = $partner)");
+    // The payout provider's callbacks name the transfer by our reference.
+    if (tables.includes("payout_callbacks"))
+      conditions.set(
+        "payout_callbacks",
+        "(provider, reference) in (select p.provider, p.reference from claim_payouts p join claims c on c.id = p.claim_id where c.partner_id = $partner)",
+      );
     const orphans = tables.filter((table) => !conditions.has(table) && !GLOBAL_TABLES.has(table));
     if (orphans.length)
       throw new Error(`no way to tell which partner owns rows of ${orphans.join(", ")}: give them a partner_id or a foreign key, or list them as global`);

@@ -6,6 +6,7 @@ import { setLogLevel } from "../../src/core/log";
 import { MemoryRateLimiter, type RateLimiter } from "../../src/core/rate-limit";
 import { type DatabaseHandle, openDatabase } from "../../src/db/client";
 import { sessionSecret } from "../../src/modules/accounts/service";
+import type { ClaimAuthority } from "../../src/modules/partners";
 import { createPartner, type KeyLabel, type NewPartner } from "../../src/modules/partners/service";
 import { loginLimiters } from "../../src/runtime";
 
@@ -46,7 +47,7 @@ export interface TestApp {
   /** POST / with a JSON value (or raw text) and return the parsed answer, asserting HTTP 200. */
   post(body: unknown, headers?: Record<string, string>): Promise<any>;
   /** A fresh partner with keys of every label. */
-  partner(options?: { admin?: boolean; enrichment?: boolean; name?: string }): Promise<TestPartner>;
+  partner(options?: { admin?: boolean; enrichment?: boolean; name?: string; claimAuthority?: ClaimAuthority }): Promise<TestPartner>;
 }
 
 export interface TestPartner extends NewPartner {
@@ -63,7 +64,10 @@ export async function testApp(
 ): Promise<TestApp> {
   const database = wrapDatabase(await testDatabase());
   // Generous limits by default so suites are not throttled; the rate-limit and hostile-input tests set their own.
-  const config = loadConfig({}, { RATE_LIMIT_MAX: 100_000, REFUSAL_LIMIT_MAX: 100_000, ...overrides });
+  // The suite's fixtures share their identifiers (one VIN, one phone, one id number) and claim on the
+  // day cover starts: left to the default threshold, nearly every claim in the suite would wait for a
+  // second reviewer. Tests of the signals and of that rule set the threshold themselves.
+  const config = loadConfig({}, { RATE_LIMIT_MAX: 100_000, REFUSAL_LIMIT_MAX: 100_000, CLAIM_SIGNAL_REVIEW_SCORE: 10_000, ...overrides });
   const capacity = new CapacityGate(config.MAX_IN_FLIGHT, config.UNIDENTIFIED_BODY_BYTES);
   const app = createApp({
     database,
@@ -85,7 +89,7 @@ export async function testApp(
     if (response.status !== 200) throw new Error(`POST / answered HTTP ${response.status}`);
     return response.json();
   }
-  async function partner(options: { admin?: boolean; enrichment?: boolean; name?: string } = {}): Promise<TestPartner> {
+  async function partner(options: { admin?: boolean; enrichment?: boolean; name?: string; claimAuthority?: ClaimAuthority } = {}): Promise<TestPartner> {
     const created = await createPartner(database.db, { name: options.name ?? `Partner ${crypto.randomUUID().slice(0, 8)}`, ...options });
     const envelope = (cmmnd: string, seed?: unknown, label: KeyLabel = "test") => ({
       userInfo: { id: created.partnerId, athrzt: created.keys[label] },

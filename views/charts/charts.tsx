@@ -9,8 +9,8 @@ import { Empty, Table } from "../portal/ui";
  * with a summary), and the figures are in a table under "Show as a table".
  */
 
-/** How a figure reads: naira from kobo, a count, or a share as a percentage. */
-type Unit = "naira" | "count" | "percent";
+/** How a figure reads: naira from kobo, a count, a share as a percentage, or a duration in days. */
+type Unit = "naira" | "count" | "percent" | "days";
 
 interface ChartPoint {
   /** The label in the table and the summary ("3 Nov 2026", "Vehicle third party"). */
@@ -37,6 +37,8 @@ export interface ChartProps {
   points: ChartPoint[];
   /** Shown instead of the chart when every figure is zero or missing. */
   empty: string;
+  /** The page shows the figures in a table of its own beside the chart: no "Show as a table" under it. */
+  tableBeside?: boolean;
 }
 
 /** The baseline of the scale's top figure, one line of axis text below the picture's top. */
@@ -46,6 +48,7 @@ function formatFigure(value: number | null, unit: Unit): string {
   if (value === null) return "—";
   if (unit === "naira") return naira(value);
   if (unit === "percent") return `${(value * 100).toFixed(1)} %`;
+  if (unit === "days") return `${value.toLocaleString("en-NG", { minimumFractionDigits: 1, maximumFractionDigits: 1 })} days`;
   return value.toLocaleString("en-NG");
 }
 
@@ -66,7 +69,7 @@ function summary(props: ChartProps): string {
   if (!figures.length) return props.title;
   const highest = figures.reduce((best, p) => (p.value > best.value ? p : best), figures[0]!);
   const span = props.points.length > 1 ? `, ${props.points[0]!.label} to ${props.points.at(-1)!.label}` : "";
-  return `${props.title}${span}. Highest: ${formatFigure(highest.value, props.unit)} (${highest.label}). The figures are in the table below.`;
+  return `${props.title}${span}. Highest: ${formatFigure(highest.value, props.unit)} (${highest.label}). The figures are in the table ${props.tableBeside ? "beside it" : "below"}.`;
 }
 
 /** Title, description, the picture or the empty line, and the table alternative. */
@@ -81,7 +84,9 @@ function ChartFrame(props: ChartProps & { children: JSX.Element }) {
           {props.description}
         </p>
       </figcaption>
-      {hasFigures(props.points) ? (
+      {hasFigures(props.points) && props.tableBeside ? (
+        (props.children as "safe")
+      ) : hasFigures(props.points) ? (
         <>
           {props.children as "safe"}
           <details>
@@ -273,5 +278,45 @@ export function LineChart(props: ChartProps) {
         </>
       ))}
     </ScaledPicture>
+  );
+}
+
+/**
+ * Two figures of each category as bars across, the first solid and the second outlined, each named
+ * beside its figure (a median and its 90th percentile by product): readable without colour.
+ * The second figure is the point's first `extra`, on the same scale.
+ */
+export function PairedBarChart(props: ChartProps & { first: string; second: string }) {
+  const secondOf = (p: ChartPoint) => p.extra?.[0] ?? null;
+  const top = Math.max(1, ...props.points.flatMap((p) => [p.value ?? 0, secondOf(p) ?? 0]));
+  const width = (value: number | null) => across(Math.max(value ? 0.5 : 0, ((value ?? 0) / top) * 100));
+  return (
+    <ChartFrame {...props}>
+      <div class="chart-bars" role="img" aria-label={summary(props)}>
+        {props.points.map((p) => (
+          <div class="chart-bar-row">
+            <div class="chart-bar-name" safe>
+              {p.short ?? p.label}
+            </div>
+            <div class="chart-bar-line">
+              <svg class="chart-bar-track" width="100%" height="14" aria-hidden="true" focusable="false">
+                <rect class="chart-bar" height="14" width={width(p.value)} />
+              </svg>
+              <span class="chart-figure" safe>
+                {`${props.first} ${formatFigure(p.value, props.unit)}`}
+              </span>
+            </div>
+            <div class="chart-bar-line">
+              <svg class="chart-bar-track" width="100%" height="14" aria-hidden="true" focusable="false">
+                <rect class="chart-bar-outline" x="1" y="1" height="12" width={width(secondOf(p))} />
+              </svg>
+              <span class="chart-figure" safe>
+                {`${props.second} ${formatFigure(secondOf(p), props.extra?.[0]?.unit ?? props.unit)}`}
+              </span>
+            </div>
+          </div>
+        ))}
+      </div>
+    </ChartFrame>
   );
 }

@@ -16,6 +16,9 @@ import {
   StatusCard,
   statusField,
 } from "../shared-forms/record";
+import { RecommendationCard, type RecommendationView } from "./decision";
+import { SettlementCard, type SettlementView } from "./settlement";
+import { type ClaimSignalMark, type ClaimSignalsView, SignalMark, SignalsCard } from "./signals";
 
 /** The claim statuses in the order a claim moves through them (src/modules/claims/schema.ts). */
 export const CLAIM_STATUS_TEXT: Record<string, string> = {
@@ -58,6 +61,8 @@ export interface ClaimRow {
   claimedKobo: number;
   payableKobo: number | null;
   createdAt: Date;
+  /** The operator's lists: a flagged claim's score (the fraud rules), and whether a second administrator must confirm its decision. */
+  signals?: ClaimSignalMark;
 }
 
 const claimColumns = (withPartner?: boolean): Column[] => [
@@ -90,6 +95,14 @@ export function ClaimRows(props: { rows: ClaimRow[]; more: string | null; withPa
           <td>
             <ClaimBadge status={c.status} />
             {c.mode === "test" ? <span class="muted"> test</span> : ""}
+            {c.signals ? (
+              <>
+                {" "}
+                <SignalMark mark={c.signals} />
+              </>
+            ) : (
+              ""
+            )}
           </td>
           <td safe>{day(c.incidentDate)}</td>
           <MoneyCell kobo={c.claimedKobo} />
@@ -320,6 +333,8 @@ export interface ClaimView {
   updatedAt: Date;
   documents: ClaimDocumentView[];
   history: ClaimStepView[];
+  /** What the fraud rules flagged: the operator's page only. */
+  signals?: ClaimSignalsView;
 }
 
 /** A move the viewer may make, as a button. */
@@ -334,6 +349,8 @@ export interface ClaimActionState {
   values: FormValues;
   problem?: FormProblem;
   done?: string;
+  /** What the last change did that did not go as asked (the bank refused a payout): shown as a notice, not a success. */
+  notice?: string;
   /** A decision that settles money, asked before it is made: shown in place of the decision form. */
   ask?: ConfirmStepProps;
 }
@@ -472,6 +489,7 @@ function ReviewForm(props: {
   claimedKobo: number;
   excessPercent: number | null;
   approvalTakes?: string;
+  rejectionReasons: readonly { value: string; label: string }[];
 }) {
   const approving = props.moves.some((m) => m.status === "approved");
   const rejecting = props.moves.some((m) => m.status === "rejected");
@@ -486,11 +504,23 @@ function ReviewForm(props: {
           },
         ]
       : []),
+    ...(rejecting
+      ? [
+          {
+            name: "rejectionReason",
+            label: "Reason for a rejection",
+            kind: "select" as const,
+            options: props.rejectionReasons,
+            emptyChoice: "Choose a reason to reject",
+            hint: "Only to reject: the partner and the rejection letter state it.",
+          },
+        ]
+      : []),
     {
       name: "note",
-      label: rejecting ? "Note (required to reject or to ask for information)" : "Note (optional)",
+      label: rejecting ? "Note (required to ask for information, or to reject for another reason)" : "Note (optional)",
       kind: "textarea",
-      hint: "Shown to the partner with the new status, up to 500 characters: to ask for information, what the partner must send.",
+      hint: "Shown to the partner with the new status, up to 500 characters: to ask for information, what the partner must send; to reject, the particulars.",
     },
   ];
   return (
@@ -543,20 +573,27 @@ export function ClaimDetail(props: {
   /** The operator's assessment card. */
   assessment?: ClaimAssessmentView;
   /** The operator's decision form with the moves left (none: a final status), and what approving takes back from the partner's wallet. */
-  review?: { action: string; moves: ClaimMove[]; approvalTakes?: string };
+  review?: { action: string; moves: ClaimMove[]; approvalTakes?: string; rejectionReasons: readonly { value: string; label: string }[] };
+  /** A decision waiting for a second administrator: shown in place of the decision form. */
+  recommendation?: RecommendationView;
+  /** How the claim is paid (the account, the voucher, the payout) or its rejection letter, with the viewer's next step. */
+  settlement?: SettlementView;
   /** The page the viewer came from (the list). */
   backHref: string;
 }) {
   const c = props.claim;
   const state = props.state ?? { values: {} };
   const approved = c.approvedKobo !== null;
-  const formShown = !!props.withdrawAction || !!props.respondAction || !!props.review?.moves.length || !!props.assessment?.open;
+  const settlementForm = !!props.settlement?.payeeForm || !!props.settlement?.accept;
+  const formShown =
+    !!props.withdrawAction || !!props.respondAction || !!props.review?.moves.length || !!props.assessment?.open || !!props.recommendation || settlementForm;
   return (
     <section id="claim" aria-labelledby="claim-title">
       <RecordHeading backHref={props.backHref} back="← All claims" id="claim-title" title="Claim" number={c.claimNo} />
       {state.done ? <Announce tone="success" text={state.done} /> : ""}
+      {state.notice ? <Announce tone="notice" text={state.notice} /> : ""}
       {formShown ? "" : <ProblemSummary problem={state.problem} />}
-      {c.mode === "test" ? <p class="notice">Test mode: a sandbox claim on a specimen policy; nothing is paid.</p> : ""}
+      {c.mode === "test" ? <p class="notice">Test mode: a sandbox claim on a specimen policy. The sandbox bank answers its payout; no money moves.</p> : ""}
       <StatusCard badge={<ClaimBadge status={c.status} />} since={`since ${dateTime(c.updatedAt)}`} note={c.statusNote} />
       <Details
         rows={[
@@ -598,6 +635,7 @@ export function ClaimDetail(props: {
           ...c.deadlines.map((d) => ({ label: d.label, html: <Badge tone={d.tone} text={d.text} /> })),
         ]}
       />
+      {c.signals ? <SignalsCard signals={c.signals} /> : ""}
       <h2>Amounts</h2>
       <table class="amounts">
         <caption class="visually-hidden">Amounts of this claim</caption>
@@ -634,12 +672,22 @@ export function ClaimDetail(props: {
           </tr>
         </tbody>
       </table>
-      {approved ? (
+      {approved || !["submitted", "in_review", "info_requested"].includes(c.status) ? (
         ""
       ) : (
         <p class="hint" safe>
           {settledOnApproval(c.excessPercent)}
         </p>
+      )}
+      {props.settlement ? (
+        // The partner's step before recording an acceptance takes the card's place (the operator's take the decision form's).
+        state.ask && !props.review ? (
+          <ConfirmStep {...state.ask} />
+        ) : (
+          <SettlementCard view={props.settlement} csrf={props.csrf} values={state.values} problem={state.problem} />
+        )
+      ) : (
+        ""
       )}
       {props.assessment ? (
         ""
@@ -692,6 +740,8 @@ export function ClaimDetail(props: {
       {props.review ? (
         state.ask ? (
           <ConfirmStep {...state.ask} />
+        ) : props.recommendation ? (
+          <RecommendationCard view={props.recommendation} csrf={props.csrf} values={state.values} problem={state.problem} />
         ) : props.review.moves.length ? (
           <ReviewForm
             action={props.review.action}
@@ -701,7 +751,10 @@ export function ClaimDetail(props: {
             claimedKobo={c.claimedKobo}
             excessPercent={c.excessPercent}
             approvalTakes={props.review.approvalTakes}
+            rejectionReasons={props.review.rejectionReasons}
           />
+        ) : props.claim.status === "approved" ? (
+          ""
         ) : (
           <p class="muted">This claim is in a final status: nothing more can change.</p>
         )

@@ -6,6 +6,7 @@ interface TeamMember {
   email: string;
   name: string;
   role: "owner" | "staff" | "admin";
+  claimAuthority?: string | null;
   active: boolean;
   mustChangePassword: boolean;
   lastSignInAt: Date | null;
@@ -32,7 +33,7 @@ export const TEAMS = {
     caption: "The operator's administrators",
     member: "admin",
     invite: "Invite an administrator",
-    note: "An administrator uses every operator page. A second one approves what another asked to credit above the four-eyes threshold.",
+    note: "An administrator uses every operator page. A second one approves what another asked to credit above the four-eyes threshold, and confirms the claim decisions above another's authority. Invited administrators decide claims as assessors until the head of claims says otherwise.",
   },
 } as const;
 
@@ -50,6 +51,9 @@ export interface TeamProps {
   /** A refusal not about the invitation (e.g. deactivating someone not on the account). */
   problem?: FormProblem;
   csrf: string;
+  /** The operator's team: the authorities over claims, in words with their limits, and whether the viewer (the head of claims) sets them. */
+  authorities?: readonly { value: string; label: string }[];
+  setsAuthority?: boolean;
 }
 
 const ROLE_TEXT = { owner: "Owner", staff: "Staff", admin: "Administrator" } as const;
@@ -100,6 +104,27 @@ export function UserCells(props: { user: UserRow }) {
   );
 }
 
+/** An administrator's authority over claims: in words, and for the head of claims a choice to change it. */
+function ClaimAuthority(props: { user: TeamMember; authorities: readonly { value: string; label: string }[]; change?: string; csrf: string }) {
+  const current = props.authorities.find((a) => a.value === props.user.claimAuthority) ?? props.authorities[0]!;
+  if (!props.change) return <span safe>{current.label}</span>;
+  return (
+    <HxForm action={props.change} target="#team" class="inline" csrf={props.csrf}>
+      <label class="visually-hidden" for={`authority-${props.user.id}`} safe>{`Authority over claims of ${props.user.email}`}</label>
+      <select id={`authority-${props.user.id}`} name="claimAuthority">
+        {props.authorities.map((a) => (
+          <option value={a.value} selected={a.value === current.value} safe>
+            {a.label}
+          </option>
+        ))}
+      </select>{" "}
+      <button type="submit" class="secondary" aria-label={`Set the authority over claims of ${props.user.email}`}>
+        Set
+      </button>
+    </HxForm>
+  );
+}
+
 /** The team page: the owner's users of a partner account, or the operator's administrators; invite, deactivate, reactivate. */
 export function TeamPage(props: TeamProps) {
   const team = TEAMS[props.team];
@@ -109,10 +134,26 @@ export function TeamPage(props: TeamProps) {
       <ProblemSummary problem={props.problem} />
       {props.invited ? <Invited invited={props.invited} /> : ""}
       <Done text={props.done} />
-      <Table columns={["Name", "E-mail", "Role", "Status", "Last signed in", "Action"]} caption={team.caption} stacked>
+      <Table
+        columns={["Name", "E-mail", "Role", "Status", "Last signed in", ...(props.authorities ? ["Authority over claims"] : []), "Action"]}
+        caption={team.caption}
+        stacked
+      >
         {props.users.map((u) => (
           <tr>
             <UserCells user={u} />
+            {props.authorities ? (
+              <td data-label="Authority over claims">
+                <ClaimAuthority
+                  user={u}
+                  authorities={props.authorities}
+                  change={props.setsAuthority && u.id !== props.viewerId ? `${team.href}/${u.id}/authority` : undefined}
+                  csrf={props.csrf}
+                />
+              </td>
+            ) : (
+              ""
+            )}
             <td>
               {u.id === props.viewerId ? (
                 <span class="muted">You</span>

@@ -10,16 +10,22 @@ import type {
   CancellationQuoteAnswerBody,
   CancelSeed,
   CertificateFields,
+  ClaimAcceptSeed,
   ClaimAssessAnswerBody,
   ClaimAssessSeed,
   ClaimDetail,
   ClaimEntry,
+  ClaimLetterAnswerBody,
+  ClaimLetterSeed,
   ClaimListSeed,
+  ClaimPayeeSeed,
   ClaimRespondSeed,
   ClaimReviewAnswerBody,
   ClaimReviewSeed,
   ClaimSubmitAnswerBody,
   ClaimSubmitSeed,
+  ClaimVoucherAnswerBody,
+  ClaimVoucherSeed,
   ClaimWithdrawSeed,
   ConsumerEntry,
   ConsumerSeed,
@@ -394,6 +400,26 @@ export class PartnerClient {
   /** `claim assess` (administrator): assign the assessor, keep the reserve with a reason, tick the checklist. */
   assessClaim(seed: ClaimAssessSeed, options?: CallOptions): Promise<Answer<ClaimAssessAnswerBody>> {
     return this.command<ClaimAssessAnswerBody>(commands.assessClaim(), seed, options);
+  }
+
+  /** `claim payee`: the account to pay a claim into; the bank's name for it is compared with the insured's. Safe to repeat. */
+  setClaimPayee(seed: ClaimPayeeSeed, options?: CallOptions): Promise<Answer<ClaimDetail>> {
+    return this.command<ClaimDetail>(commands.setClaimPayee(), seed, options);
+  }
+
+  /** `claim voucher`: an approved claim's discharge voucher (the version in force, or `version`), with its PDF. */
+  claimVoucher(seed: ClaimVoucherSeed, options?: CallOptions): Promise<Answer<ClaimVoucherAnswerBody>> {
+    return this.command<ClaimVoucherAnswerBody>(commands.claimVoucher(), seed, options);
+  }
+
+  /** `claim accept`: record the claimant's acceptance of the voucher in force (its `version`); the payout follows. Safe to repeat. */
+  acceptClaimVoucher(seed: ClaimAcceptSeed, options?: CallOptions): Promise<Answer<ClaimDetail>> {
+    return this.command<ClaimDetail>(commands.acceptClaimVoucher(), seed, options);
+  }
+
+  /** `claim letter`: a rejected claim's letter, with its PDF. */
+  claimLetter(seed: ClaimLetterSeed, options?: CallOptions): Promise<Answer<ClaimLetterAnswerBody>> {
+    return this.command<ClaimLetterAnswerBody>(commands.claimLetter(), seed, options);
   }
 
   // --- premium financing -------------------------------------------------------------------------

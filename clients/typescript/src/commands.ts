@@ -35,6 +35,10 @@ export const commands = {
   reviewClaim: () => "claim review",
   respondToClaim: () => "claim respond",
   assessClaim: () => "claim assess",
+  setClaimPayee: () => "claim payee",
+  claimVoucher: () => "claim voucher",
+  acceptClaimVoucher: () => "claim accept",
+  claimLetter: () => "claim letter",
   financeLoan: () => "payment financeLoan",
   recordInstallment: () => "payment recordInstallment",
   paymentStatus: () => "payment status",
@@ -51,7 +55,7 @@ export const commands = {
   webhookSecret: () => "webhook secret",
 } as const;
 
-const READS = /^(dump |enrch |set env_(live|test)$|claim (status|list)$|payment status$|wallet statement$|webhook (list|deliveries)$)/;
+const READS = /^(dump |enrch |set env_(live|test)$|claim (status|list|voucher|letter)$|payment status$|wallet statement$|webhook (list|deliveries)$)/;
 const POLICY = String.raw`entt_[^|\s]+\|insr_[^*\s]+`;
 /** Like `set env_…`, it sets a state: sent twice, the state is as after once. */
 const AUTO_RENEW = new RegExp(`^rnew ${POLICY}\\*AUTO$`);
@@ -68,7 +72,7 @@ const has = (seed: unknown, field: string): boolean => {
  * request was carried out. The rule (documented in the client's README):
  *
  * - **Reads** — every `dump …` (quotes, status, lists, hospitals, the `*REFUND` and `*ENDORSE`
- *   previews), `enrch …` (a repeat within five minutes is a free cache hit), `claim status|list`,
+ *   previews), `enrch …` (a repeat within five minutes is a free cache hit), `claim status|list|voucher|letter`,
  *   `payment status`, `wallet statement`, `webhook list|deliveries` — and the commands that set a
  *   state, `set env_live|env_test` and `rnew …*AUTO` (setting a state twice leaves it set).
  * - **Writes that carry a unique reference** the service deduplicates on: `insure` with its `id`
@@ -77,7 +81,8 @@ const has = (seed: unknown, field: string): boolean => {
  *   `payment recordInstallment` with their `reference` (a repeat returns the first answer),
  *   `claim submit` with a `reference`, `prfl entity` with an `eMail` (the same e-mail returns the
  *   same consumer), `webhook secret` without `rotate` and `webhook update` without `rotateSecret`
- *   (they set what they set).
+ *   (they set what they set), `claim payee` (the same account again changes nothing) and `claim accept`
+ *   (a repeat of the acceptance of the same voucher version answers as the first).
  * - Everything else is **not** repeated: `appr`, `claim withdraw|review|respond|assess`, `payment financeLoan|runLapse`,
  *   `webhook register|delete|replay|test`, rotations, and any command the client does not know.
  */
@@ -91,6 +96,9 @@ export function isSafeToRepeat(cmmnd: string, seed?: unknown): boolean {
       return has(seed, "reference");
     case "prfl entity":
       return has(seed, "eMail");
+    case "claim payee":
+    case "claim accept":
+      return true;
     case "webhook secret":
       return !has(seed, "rotate");
     case "webhook update":

@@ -77,6 +77,148 @@ export interface components {
             };
         };
         /**
+         * claim accept
+         * @description Record the claimant's acceptance of the discharge voucher in force (its version): the payout to the voucher's account follows at once. A repeat changes nothing.
+         */
+        "claim-accept.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed: components["schemas"]["claim-accept.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** claim accept: answer */
+        "claim-accept.response": {
+            /** @description Amount claimed, naira */
+            amount: number;
+            /** @description Once approved: the amount accepted */
+            approvedAmount?: number;
+            /** @description The claim number (CLM-<year>-<10 characters>) */
+            claimNo: string;
+            /** @constant */
+            currency: "NGN";
+            description: string;
+            documents: {
+                name: string;
+                /** @description Bytes */
+                size: number;
+                /** @enum {string} */
+                type: "pdf" | "jpg" | "png" | "webp";
+            }[];
+            /** @description The documents the claim's product needs (docs/claims.md, "Assessment") */
+            documentsNeeded: {
+                /** @description The assessor has seen it */
+                checked: boolean;
+                key: string;
+                label: string;
+            }[];
+            /** @description Once approved: the product's excess (phone cover: 10 %) */
+            excess?: number;
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            history: {
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                at: string;
+                note?: string;
+                /** @enum {string} */
+                status: "submitted" | "in_review" | "info_requested" | "approved" | "rejected" | "paid" | "withdrawn";
+            }[];
+            /** @description YYYY-MM-DD */
+            incidentDate: string;
+            /** @description Once paid after settlementDue: the interest paid for the delay (docs/claims.md, "The clock") */
+            lateInterest?: number;
+            /**
+             * @description The mode of the policy, and so of the claim
+             * @enum {string}
+             */
+            mode: "test" | "live";
+            /** @description Once approved: approvedAmount less excess */
+            payable?: number;
+            /** @description The account the claim is paid into (claim payee; docs/claims.md, "Payee") */
+            payee?: {
+                /** @description The name the bank holds for the account (its name enquiry) */
+                accountName: string;
+                accountNumber: string;
+                /** @description The bank's name */
+                bank: string;
+                bankCode: string;
+                /**
+                 * @description How the account's name compares with the insured's: within the tolerance, not (an administrator must confirm it), or confirmed by one
+                 * @enum {string}
+                 */
+                nameCheck: "matched" | "mismatch" | "confirmed";
+            };
+            /** @description The latest transfer of the settlement to the payee (docs/claims.md, "Payout") */
+            payout?: {
+                /** @description What is sent: payable plus any late interest */
+                amount: number;
+                /** @description The interest for a settlement after settlementDue, included in amount */
+                lateInterest?: number;
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                queued: string;
+                /** @description Why it failed or was reversed, as the bank said */
+                reason?: string;
+                /** @description The transfer's reference at the payout provider */
+                reference: string;
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                settled?: string;
+                /** @enum {string} */
+                status: "queued" | "pending" | "success" | "failed" | "reversed";
+                voucherVersion: number;
+            };
+            /** @description The policy's transaction reference */
+            policy: string;
+            productCode: string;
+            /** @description Your reference, when the claim was submitted with one */
+            reference?: string;
+            /**
+             * @description Once rejected: why, from the documented list (docs/claims.md, "Rejections"); statusNote has it in words
+             * @enum {string}
+             */
+            rejectionReason?: "not_covered" | "excluded_cause" | "outside_cover" | "insufficient_evidence" | "misrepresentation" | "duplicate" | "late_notification" | "within_excess" | "not_in_force" | "other";
+            /** @description The last day (Nigerian) to settle the claim: 60 days from its notification, plus any pause */
+            settlementDue: string;
+            /** @enum {string} */
+            status: "submitted" | "in_review" | "info_requested" | "approved" | "rejected" | "paid" | "withdrawn";
+            statusNote?: string;
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            tmstmp: string;
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            updated: string;
+            /** @description The discharge voucher in force (docs/claims.md, "Discharge voucher") */
+            voucher?: {
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                accepted?: string;
+                accountName: string;
+                accountNumber: string;
+                /** @description The amount approved */
+                approvedAmount: number;
+                bank: string;
+                bankCode: string;
+                /**
+                 * @description Where the acceptance came from
+                 * @enum {string}
+                 */
+                channel?: "api" | "portal" | "self_service";
+                /** @description The excess kept back */
+                excess: number;
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                issued: string;
+                /** @description What is paid (with any interest for a late settlement added to the payment) */
+                payable: number;
+                /** @enum {string} */
+                status: "issued" | "accepted" | "superseded";
+                version: number;
+            };
+            /** @description Once approved: the last day to issue the discharge voucher (5 working days) */
+            voucherDue?: string;
+        };
+        /** claim accept: seed */
+        "claim-accept.seed": {
+            claimNo: string;
+            /** @description The voucher's version, from 1 */
+            version: number;
+        };
+        /**
          * claim assess
          * @description Assess an open claim of any partner: assign the assessor, keep the reserve with a reason, tick or untick the checklist (administrator only).
          */
@@ -144,15 +286,83 @@ export interface components {
             partnerId: string;
             /** @description Once approved: approvedAmount less excess */
             payable?: number;
+            /** @description The account the claim is paid into (claim payee; docs/claims.md, "Payee") */
+            payee?: {
+                /** @description The name the bank holds for the account (its name enquiry) */
+                accountName: string;
+                accountNumber: string;
+                /** @description The bank's name */
+                bank: string;
+                bankCode: string;
+                /**
+                 * @description How the account's name compares with the insured's: within the tolerance, not (an administrator must confirm it), or confirmed by one
+                 * @enum {string}
+                 */
+                nameCheck: "matched" | "mismatch" | "confirmed";
+            };
+            /** @description The latest transfer of the settlement to the payee (docs/claims.md, "Payout") */
+            payout?: {
+                /** @description What is sent: payable plus any late interest */
+                amount: number;
+                /** @description The interest for a settlement after settlementDue, included in amount */
+                lateInterest?: number;
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                queued: string;
+                /** @description Why it failed or was reversed, as the bank said */
+                reason?: string;
+                /** @description The transfer's reference at the payout provider */
+                reference: string;
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                settled?: string;
+                /** @enum {string} */
+                status: "queued" | "pending" | "success" | "failed" | "reversed";
+                voucherVersion: number;
+            };
             /** @description The policy's transaction reference */
             policy: string;
             productCode: string;
+            /** @description A decision waiting for a second administrator's confirmation in the portal (docs/claims.md, "Authority"); the claim keeps its status until then */
+            recommendation?: {
+                /** @description What the authority is measured on: what the approval makes payable, or the amount a rejection refuses */
+                amount: number;
+                /** @description An approval's amount accepted */
+                approvedAmount?: number;
+                /** @enum {string} */
+                decision: "approved" | "rejected";
+                /** @description Why a second administrator must confirm: above the recommender's authority, or a claim the fraud signals flag */
+                grounds: ("authority" | "signals")[];
+                note?: string;
+                recommendedBy: string;
+                /** @enum {string} */
+                rejectionReason?: "not_covered" | "excluded_cause" | "outside_cover" | "insufficient_evidence" | "misrepresentation" | "duplicate" | "late_notification" | "within_excess" | "not_in_force" | "other";
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                tmstmp: string;
+            };
             /** @description Your reference, when the claim was submitted with one */
             reference?: string;
+            /**
+             * @description Once rejected: why, from the documented list (docs/claims.md, "Rejections"); statusNote has it in words
+             * @enum {string}
+             */
+            rejectionReason?: "not_covered" | "excluded_cause" | "outside_cover" | "insufficient_evidence" | "misrepresentation" | "duplicate" | "late_notification" | "within_excess" | "not_in_force" | "other";
             /** @description The expected cost of the claim: the amount claimed at first, as the assessor keeps it */
             reserve: number;
             /** @description The last day (Nigerian) to settle the claim: 60 days from its notification, plus any pause */
             settlementDue: string;
+            /** @description What the fraud rules flagged (docs/claims.md, "Fraud signals"): they flag, never decide */
+            signals: {
+                flags: {
+                    /** @enum {string} */
+                    rule: "same_device" | "same_vehicle" | "same_bank_account" | "early_claim" | "photo_date" | "at_ceiling" | "earlier_claims";
+                    score: number;
+                    /** @description What the rule saw, in a sentence */
+                    words: string;
+                }[];
+                /** @description The score reached CLAIM_SIGNAL_REVIEW_SCORE: a second administrator confirms the decision */
+                needsSecondReviewer: boolean;
+                /** @description The flags' scores added up; 0 when no rule flagged the claim */
+                score: number;
+            };
             /** @enum {string} */
             status: "submitted" | "in_review" | "info_requested" | "approved" | "rejected" | "paid" | "withdrawn";
             statusNote?: string;
@@ -160,6 +370,31 @@ export interface components {
             tmstmp: string;
             /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
             updated: string;
+            /** @description The discharge voucher in force (docs/claims.md, "Discharge voucher") */
+            voucher?: {
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                accepted?: string;
+                accountName: string;
+                accountNumber: string;
+                /** @description The amount approved */
+                approvedAmount: number;
+                bank: string;
+                bankCode: string;
+                /**
+                 * @description Where the acceptance came from
+                 * @enum {string}
+                 */
+                channel?: "api" | "portal" | "self_service";
+                /** @description The excess kept back */
+                excess: number;
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                issued: string;
+                /** @description What is paid (with any interest for a late settlement added to the payment) */
+                payable: number;
+                /** @enum {string} */
+                status: "issued" | "accepted" | "superseded";
+                version: number;
+            };
             /** @description Once approved: the last day to issue the discharge voucher (5 working days) */
             voucherDue?: string;
         };
@@ -172,6 +407,33 @@ export interface components {
             reserve?: number;
             reserveReason?: string;
             uncheck?: string[];
+        };
+        /**
+         * claim letter
+         * @description The letter of a rejected claim (the reason, the particulars, what the claimant may do next), as a PDF.
+         */
+        "claim-letter.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed: components["schemas"]["claim-letter.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** claim letter: answer */
+        "claim-letter.response": {
+            /** @description The claim number (CLM-<year>-<10 characters>) */
+            claimNo: string;
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            /** @constant */
+            letter: "rejection";
+            /** @description The letter, base64 */
+            letterDocument: string;
+            /** @constant */
+            letterType: "pdf";
+        };
+        /** claim letter: seed */
+        "claim-letter.seed": {
+            claimNo: string;
         };
         /**
          * claim list
@@ -215,6 +477,11 @@ export interface components {
                 productCode: string;
                 /** @description Your reference, when the claim was submitted with one */
                 reference?: string;
+                /**
+                 * @description Once rejected: why, from the documented list (docs/claims.md, "Rejections"); statusNote has it in words
+                 * @enum {string}
+                 */
+                rejectionReason?: "not_covered" | "excluded_cause" | "outside_cover" | "insufficient_evidence" | "misrepresentation" | "duplicate" | "late_notification" | "within_excess" | "not_in_force" | "other";
                 /** @description The last day (Nigerian) to settle the claim: 60 days from its notification, plus any pause */
                 settlementDue: string;
                 /** @enum {string} */
@@ -242,6 +509,148 @@ export interface components {
             status?: "submitted" | "in_review" | "info_requested" | "approved" | "rejected" | "paid" | "withdrawn";
             /** @description Created on or before this day (YYYY-MM-DD, Nigerian time; 1900-01-01 to 2099-12-31) */
             to?: string;
+        };
+        /**
+         * claim payee
+         * @description Give the account to pay a claim into (a bank's code and the ten-digit account number): the bank's name for it is looked up and compared with the insured's; an approved claim's discharge voucher names it.
+         */
+        "claim-payee.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed: components["schemas"]["claim-payee.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** claim payee: answer */
+        "claim-payee.response": {
+            /** @description Amount claimed, naira */
+            amount: number;
+            /** @description Once approved: the amount accepted */
+            approvedAmount?: number;
+            /** @description The claim number (CLM-<year>-<10 characters>) */
+            claimNo: string;
+            /** @constant */
+            currency: "NGN";
+            description: string;
+            documents: {
+                name: string;
+                /** @description Bytes */
+                size: number;
+                /** @enum {string} */
+                type: "pdf" | "jpg" | "png" | "webp";
+            }[];
+            /** @description The documents the claim's product needs (docs/claims.md, "Assessment") */
+            documentsNeeded: {
+                /** @description The assessor has seen it */
+                checked: boolean;
+                key: string;
+                label: string;
+            }[];
+            /** @description Once approved: the product's excess (phone cover: 10 %) */
+            excess?: number;
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            history: {
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                at: string;
+                note?: string;
+                /** @enum {string} */
+                status: "submitted" | "in_review" | "info_requested" | "approved" | "rejected" | "paid" | "withdrawn";
+            }[];
+            /** @description YYYY-MM-DD */
+            incidentDate: string;
+            /** @description Once paid after settlementDue: the interest paid for the delay (docs/claims.md, "The clock") */
+            lateInterest?: number;
+            /**
+             * @description The mode of the policy, and so of the claim
+             * @enum {string}
+             */
+            mode: "test" | "live";
+            /** @description Once approved: approvedAmount less excess */
+            payable?: number;
+            /** @description The account the claim is paid into (claim payee; docs/claims.md, "Payee") */
+            payee?: {
+                /** @description The name the bank holds for the account (its name enquiry) */
+                accountName: string;
+                accountNumber: string;
+                /** @description The bank's name */
+                bank: string;
+                bankCode: string;
+                /**
+                 * @description How the account's name compares with the insured's: within the tolerance, not (an administrator must confirm it), or confirmed by one
+                 * @enum {string}
+                 */
+                nameCheck: "matched" | "mismatch" | "confirmed";
+            };
+            /** @description The latest transfer of the settlement to the payee (docs/claims.md, "Payout") */
+            payout?: {
+                /** @description What is sent: payable plus any late interest */
+                amount: number;
+                /** @description The interest for a settlement after settlementDue, included in amount */
+                lateInterest?: number;
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                queued: string;
+                /** @description Why it failed or was reversed, as the bank said */
+                reason?: string;
+                /** @description The transfer's reference at the payout provider */
+                reference: string;
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                settled?: string;
+                /** @enum {string} */
+                status: "queued" | "pending" | "success" | "failed" | "reversed";
+                voucherVersion: number;
+            };
+            /** @description The policy's transaction reference */
+            policy: string;
+            productCode: string;
+            /** @description Your reference, when the claim was submitted with one */
+            reference?: string;
+            /**
+             * @description Once rejected: why, from the documented list (docs/claims.md, "Rejections"); statusNote has it in words
+             * @enum {string}
+             */
+            rejectionReason?: "not_covered" | "excluded_cause" | "outside_cover" | "insufficient_evidence" | "misrepresentation" | "duplicate" | "late_notification" | "within_excess" | "not_in_force" | "other";
+            /** @description The last day (Nigerian) to settle the claim: 60 days from its notification, plus any pause */
+            settlementDue: string;
+            /** @enum {string} */
+            status: "submitted" | "in_review" | "info_requested" | "approved" | "rejected" | "paid" | "withdrawn";
+            statusNote?: string;
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            tmstmp: string;
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            updated: string;
+            /** @description The discharge voucher in force (docs/claims.md, "Discharge voucher") */
+            voucher?: {
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                accepted?: string;
+                accountName: string;
+                accountNumber: string;
+                /** @description The amount approved */
+                approvedAmount: number;
+                bank: string;
+                bankCode: string;
+                /**
+                 * @description Where the acceptance came from
+                 * @enum {string}
+                 */
+                channel?: "api" | "portal" | "self_service";
+                /** @description The excess kept back */
+                excess: number;
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                issued: string;
+                /** @description What is paid (with any interest for a late settlement added to the payment) */
+                payable: number;
+                /** @enum {string} */
+                status: "issued" | "accepted" | "superseded";
+                version: number;
+            };
+            /** @description Once approved: the last day to issue the discharge voucher (5 working days) */
+            voucherDue?: string;
+        };
+        /** claim payee: seed */
+        "claim-payee.seed": {
+            accountNumber: string;
+            bankCode: string;
+            claimNo: string;
         };
         /**
          * claim respond
@@ -300,11 +709,48 @@ export interface components {
             mode: "test" | "live";
             /** @description Once approved: approvedAmount less excess */
             payable?: number;
+            /** @description The account the claim is paid into (claim payee; docs/claims.md, "Payee") */
+            payee?: {
+                /** @description The name the bank holds for the account (its name enquiry) */
+                accountName: string;
+                accountNumber: string;
+                /** @description The bank's name */
+                bank: string;
+                bankCode: string;
+                /**
+                 * @description How the account's name compares with the insured's: within the tolerance, not (an administrator must confirm it), or confirmed by one
+                 * @enum {string}
+                 */
+                nameCheck: "matched" | "mismatch" | "confirmed";
+            };
+            /** @description The latest transfer of the settlement to the payee (docs/claims.md, "Payout") */
+            payout?: {
+                /** @description What is sent: payable plus any late interest */
+                amount: number;
+                /** @description The interest for a settlement after settlementDue, included in amount */
+                lateInterest?: number;
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                queued: string;
+                /** @description Why it failed or was reversed, as the bank said */
+                reason?: string;
+                /** @description The transfer's reference at the payout provider */
+                reference: string;
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                settled?: string;
+                /** @enum {string} */
+                status: "queued" | "pending" | "success" | "failed" | "reversed";
+                voucherVersion: number;
+            };
             /** @description The policy's transaction reference */
             policy: string;
             productCode: string;
             /** @description Your reference, when the claim was submitted with one */
             reference?: string;
+            /**
+             * @description Once rejected: why, from the documented list (docs/claims.md, "Rejections"); statusNote has it in words
+             * @enum {string}
+             */
+            rejectionReason?: "not_covered" | "excluded_cause" | "outside_cover" | "insufficient_evidence" | "misrepresentation" | "duplicate" | "late_notification" | "within_excess" | "not_in_force" | "other";
             /** @description The last day (Nigerian) to settle the claim: 60 days from its notification, plus any pause */
             settlementDue: string;
             /** @enum {string} */
@@ -314,6 +760,31 @@ export interface components {
             tmstmp: string;
             /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
             updated: string;
+            /** @description The discharge voucher in force (docs/claims.md, "Discharge voucher") */
+            voucher?: {
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                accepted?: string;
+                accountName: string;
+                accountNumber: string;
+                /** @description The amount approved */
+                approvedAmount: number;
+                bank: string;
+                bankCode: string;
+                /**
+                 * @description Where the acceptance came from
+                 * @enum {string}
+                 */
+                channel?: "api" | "portal" | "self_service";
+                /** @description The excess kept back */
+                excess: number;
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                issued: string;
+                /** @description What is paid (with any interest for a late settlement added to the payment) */
+                payable: number;
+                /** @enum {string} */
+                status: "issued" | "accepted" | "superseded";
+                version: number;
+            };
             /** @description Once approved: the last day to issue the discharge voucher (5 working days) */
             voucherDue?: string;
         };
@@ -328,7 +799,7 @@ export interface components {
         };
         /**
          * claim review
-         * @description Move a claim of any partner: in_review, info_requested (with the question in note), approved (with approvedAmount), rejected (with a note), paid (administrator only).
+         * @description Move a claim of any partner: in_review, info_requested (with the question in note), approved (with approvedAmount), rejected (with rejectionReason); above the key's authority (an assessor's) or on a flagged claim, an approval or rejection waits as a recommendation for a second administrator (administrator only).
          */
         "claim-review.request": {
             cmmnd: {
@@ -394,17 +865,85 @@ export interface components {
             partnerId: string;
             /** @description Once approved: approvedAmount less excess */
             payable?: number;
+            /** @description The account the claim is paid into (claim payee; docs/claims.md, "Payee") */
+            payee?: {
+                /** @description The name the bank holds for the account (its name enquiry) */
+                accountName: string;
+                accountNumber: string;
+                /** @description The bank's name */
+                bank: string;
+                bankCode: string;
+                /**
+                 * @description How the account's name compares with the insured's: within the tolerance, not (an administrator must confirm it), or confirmed by one
+                 * @enum {string}
+                 */
+                nameCheck: "matched" | "mismatch" | "confirmed";
+            };
+            /** @description The latest transfer of the settlement to the payee (docs/claims.md, "Payout") */
+            payout?: {
+                /** @description What is sent: payable plus any late interest */
+                amount: number;
+                /** @description The interest for a settlement after settlementDue, included in amount */
+                lateInterest?: number;
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                queued: string;
+                /** @description Why it failed or was reversed, as the bank said */
+                reason?: string;
+                /** @description The transfer's reference at the payout provider */
+                reference: string;
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                settled?: string;
+                /** @enum {string} */
+                status: "queued" | "pending" | "success" | "failed" | "reversed";
+                voucherVersion: number;
+            };
             /** @description The policy's transaction reference */
             policy: string;
             productCode: string;
+            /** @description A decision waiting for a second administrator's confirmation in the portal (docs/claims.md, "Authority"); the claim keeps its status until then */
+            recommendation?: {
+                /** @description What the authority is measured on: what the approval makes payable, or the amount a rejection refuses */
+                amount: number;
+                /** @description An approval's amount accepted */
+                approvedAmount?: number;
+                /** @enum {string} */
+                decision: "approved" | "rejected";
+                /** @description Why a second administrator must confirm: above the recommender's authority, or a claim the fraud signals flag */
+                grounds: ("authority" | "signals")[];
+                note?: string;
+                recommendedBy: string;
+                /** @enum {string} */
+                rejectionReason?: "not_covered" | "excluded_cause" | "outside_cover" | "insufficient_evidence" | "misrepresentation" | "duplicate" | "late_notification" | "within_excess" | "not_in_force" | "other";
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                tmstmp: string;
+            };
             /** @description Your reference, when the claim was submitted with one */
             reference?: string;
             /** @description An approval of a claim on a cancelled policy: the cancellation's refund it took back from the partner's wallet (the cover was used) */
             refundTakenBack?: number;
+            /**
+             * @description Once rejected: why, from the documented list (docs/claims.md, "Rejections"); statusNote has it in words
+             * @enum {string}
+             */
+            rejectionReason?: "not_covered" | "excluded_cause" | "outside_cover" | "insufficient_evidence" | "misrepresentation" | "duplicate" | "late_notification" | "within_excess" | "not_in_force" | "other";
             /** @description The expected cost of the claim: the amount claimed at first, as the assessor keeps it */
             reserve: number;
             /** @description The last day (Nigerian) to settle the claim: 60 days from its notification, plus any pause */
             settlementDue: string;
+            /** @description What the fraud rules flagged (docs/claims.md, "Fraud signals"): they flag, never decide */
+            signals: {
+                flags: {
+                    /** @enum {string} */
+                    rule: "same_device" | "same_vehicle" | "same_bank_account" | "early_claim" | "photo_date" | "at_ceiling" | "earlier_claims";
+                    score: number;
+                    /** @description What the rule saw, in a sentence */
+                    words: string;
+                }[];
+                /** @description The score reached CLAIM_SIGNAL_REVIEW_SCORE: a second administrator confirms the decision */
+                needsSecondReviewer: boolean;
+                /** @description The flags' scores added up; 0 when no rule flagged the claim */
+                score: number;
+            };
             /** @enum {string} */
             status: "submitted" | "in_review" | "info_requested" | "approved" | "rejected" | "paid" | "withdrawn";
             statusNote?: string;
@@ -412,6 +951,31 @@ export interface components {
             tmstmp: string;
             /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
             updated: string;
+            /** @description The discharge voucher in force (docs/claims.md, "Discharge voucher") */
+            voucher?: {
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                accepted?: string;
+                accountName: string;
+                accountNumber: string;
+                /** @description The amount approved */
+                approvedAmount: number;
+                bank: string;
+                bankCode: string;
+                /**
+                 * @description Where the acceptance came from
+                 * @enum {string}
+                 */
+                channel?: "api" | "portal" | "self_service";
+                /** @description The excess kept back */
+                excess: number;
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                issued: string;
+                /** @description What is paid (with any interest for a late settlement added to the payment) */
+                payable: number;
+                /** @enum {string} */
+                status: "issued" | "accepted" | "superseded";
+                version: number;
+            };
             /** @description Once approved: the last day to issue the discharge voucher (5 working days) */
             voucherDue?: string;
         };
@@ -420,6 +984,8 @@ export interface components {
             approvedAmount?: number;
             claimNo: string;
             note?: string;
+            /** @enum {string} */
+            rejectionReason?: "not_covered" | "excluded_cause" | "outside_cover" | "insufficient_evidence" | "misrepresentation" | "duplicate" | "late_notification" | "within_excess" | "not_in_force" | "other";
             /** @enum {string} */
             status: "in_review" | "info_requested" | "approved" | "rejected" | "paid";
         };
@@ -480,11 +1046,48 @@ export interface components {
             mode: "test" | "live";
             /** @description Once approved: approvedAmount less excess */
             payable?: number;
+            /** @description The account the claim is paid into (claim payee; docs/claims.md, "Payee") */
+            payee?: {
+                /** @description The name the bank holds for the account (its name enquiry) */
+                accountName: string;
+                accountNumber: string;
+                /** @description The bank's name */
+                bank: string;
+                bankCode: string;
+                /**
+                 * @description How the account's name compares with the insured's: within the tolerance, not (an administrator must confirm it), or confirmed by one
+                 * @enum {string}
+                 */
+                nameCheck: "matched" | "mismatch" | "confirmed";
+            };
+            /** @description The latest transfer of the settlement to the payee (docs/claims.md, "Payout") */
+            payout?: {
+                /** @description What is sent: payable plus any late interest */
+                amount: number;
+                /** @description The interest for a settlement after settlementDue, included in amount */
+                lateInterest?: number;
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                queued: string;
+                /** @description Why it failed or was reversed, as the bank said */
+                reason?: string;
+                /** @description The transfer's reference at the payout provider */
+                reference: string;
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                settled?: string;
+                /** @enum {string} */
+                status: "queued" | "pending" | "success" | "failed" | "reversed";
+                voucherVersion: number;
+            };
             /** @description The policy's transaction reference */
             policy: string;
             productCode: string;
             /** @description Your reference, when the claim was submitted with one */
             reference?: string;
+            /**
+             * @description Once rejected: why, from the documented list (docs/claims.md, "Rejections"); statusNote has it in words
+             * @enum {string}
+             */
+            rejectionReason?: "not_covered" | "excluded_cause" | "outside_cover" | "insufficient_evidence" | "misrepresentation" | "duplicate" | "late_notification" | "within_excess" | "not_in_force" | "other";
             /** @description The last day (Nigerian) to settle the claim: 60 days from its notification, plus any pause */
             settlementDue: string;
             /** @enum {string} */
@@ -494,6 +1097,31 @@ export interface components {
             tmstmp: string;
             /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
             updated: string;
+            /** @description The discharge voucher in force (docs/claims.md, "Discharge voucher") */
+            voucher?: {
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                accepted?: string;
+                accountName: string;
+                accountNumber: string;
+                /** @description The amount approved */
+                approvedAmount: number;
+                bank: string;
+                bankCode: string;
+                /**
+                 * @description Where the acceptance came from
+                 * @enum {string}
+                 */
+                channel?: "api" | "portal" | "self_service";
+                /** @description The excess kept back */
+                excess: number;
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                issued: string;
+                /** @description What is paid (with any interest for a late settlement added to the payment) */
+                payable: number;
+                /** @enum {string} */
+                status: "issued" | "accepted" | "superseded";
+                version: number;
+            };
             /** @description Once approved: the last day to issue the discharge voucher (5 working days) */
             voucherDue?: string;
         };
@@ -549,6 +1177,55 @@ export interface components {
             incidentDate: string;
             policy: string;
             reference?: string;
+        };
+        /**
+         * claim voucher
+         * @description The discharge voucher of an approved claim (the version in force, or an earlier one), with its PDF.
+         */
+        "claim-voucher.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed: components["schemas"]["claim-voucher.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** claim voucher: answer */
+        "claim-voucher.response": {
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            accepted?: string;
+            accountName: string;
+            accountNumber: string;
+            /** @description The amount approved */
+            approvedAmount: number;
+            bank: string;
+            bankCode: string;
+            /**
+             * @description Where the acceptance came from
+             * @enum {string}
+             */
+            channel?: "api" | "portal" | "self_service";
+            /** @description The claim number (CLM-<year>-<10 characters>) */
+            claimNo: string;
+            /** @description The excess kept back */
+            excess: number;
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            issued: string;
+            /** @description What is paid (with any interest for a late settlement added to the payment) */
+            payable: number;
+            /** @enum {string} */
+            status: "issued" | "accepted" | "superseded";
+            version: number;
+            /** @description The voucher, base64 */
+            voucherDocument: string;
+            /** @constant */
+            voucherType: "pdf";
+        };
+        /** claim voucher: seed */
+        "claim-voucher.seed": {
+            claimNo: string;
+            /** @description The voucher's version, from 1 */
+            version?: number;
         };
         /**
          * claim withdraw
@@ -607,11 +1284,48 @@ export interface components {
             mode: "test" | "live";
             /** @description Once approved: approvedAmount less excess */
             payable?: number;
+            /** @description The account the claim is paid into (claim payee; docs/claims.md, "Payee") */
+            payee?: {
+                /** @description The name the bank holds for the account (its name enquiry) */
+                accountName: string;
+                accountNumber: string;
+                /** @description The bank's name */
+                bank: string;
+                bankCode: string;
+                /**
+                 * @description How the account's name compares with the insured's: within the tolerance, not (an administrator must confirm it), or confirmed by one
+                 * @enum {string}
+                 */
+                nameCheck: "matched" | "mismatch" | "confirmed";
+            };
+            /** @description The latest transfer of the settlement to the payee (docs/claims.md, "Payout") */
+            payout?: {
+                /** @description What is sent: payable plus any late interest */
+                amount: number;
+                /** @description The interest for a settlement after settlementDue, included in amount */
+                lateInterest?: number;
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                queued: string;
+                /** @description Why it failed or was reversed, as the bank said */
+                reason?: string;
+                /** @description The transfer's reference at the payout provider */
+                reference: string;
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                settled?: string;
+                /** @enum {string} */
+                status: "queued" | "pending" | "success" | "failed" | "reversed";
+                voucherVersion: number;
+            };
             /** @description The policy's transaction reference */
             policy: string;
             productCode: string;
             /** @description Your reference, when the claim was submitted with one */
             reference?: string;
+            /**
+             * @description Once rejected: why, from the documented list (docs/claims.md, "Rejections"); statusNote has it in words
+             * @enum {string}
+             */
+            rejectionReason?: "not_covered" | "excluded_cause" | "outside_cover" | "insufficient_evidence" | "misrepresentation" | "duplicate" | "late_notification" | "within_excess" | "not_in_force" | "other";
             /** @description The last day (Nigerian) to settle the claim: 60 days from its notification, plus any pause */
             settlementDue: string;
             /** @enum {string} */
@@ -621,6 +1335,31 @@ export interface components {
             tmstmp: string;
             /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
             updated: string;
+            /** @description The discharge voucher in force (docs/claims.md, "Discharge voucher") */
+            voucher?: {
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                accepted?: string;
+                accountName: string;
+                accountNumber: string;
+                /** @description The amount approved */
+                approvedAmount: number;
+                bank: string;
+                bankCode: string;
+                /**
+                 * @description Where the acceptance came from
+                 * @enum {string}
+                 */
+                channel?: "api" | "portal" | "self_service";
+                /** @description The excess kept back */
+                excess: number;
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                issued: string;
+                /** @description What is paid (with any interest for a late settlement added to the payment) */
+                payable: number;
+                /** @enum {string} */
+                status: "issued" | "accepted" | "superseded";
+                version: number;
+            };
             /** @description Once approved: the last day to issue the discharge voucher (5 working days) */
             voucherDue?: string;
         };
@@ -3165,7 +3904,7 @@ export interface components {
                  */
                 eventId: string;
                 /** @enum {string} */
-                eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
+                eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "claim.voucher_issued" | "claim.payout_failed" | "claim.payout_reversed" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
                 lastError?: string;
                 /** @description HTTP status of the last attempt */
                 lastStatus?: number;
@@ -3189,7 +3928,7 @@ export interface components {
             cursor?: string;
             endpointId?: string;
             /** @enum {string} */
-            eventType?: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
+            eventType?: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "claim.voucher_issued" | "claim.payout_failed" | "claim.payout_reversed" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
             /** @default 20 */
             limit?: number;
             /** @enum {string} */
@@ -3216,7 +3955,7 @@ export interface components {
                 /** Format: uuid */
                 endpointId: string;
                 /** @description The event types delivered; empty: every type */
-                events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
+                events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "claim.voucher_issued" | "claim.payout_failed" | "claim.payout_reversed" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
                 /** @description Deliveries have failed since then (the endpoint is disabled after five days of it) */
                 failingSince?: string;
                 /** @description After a rotation: the previous secret also signs until then */
@@ -3255,7 +3994,7 @@ export interface components {
             /** Format: uuid */
             endpointId: string;
             /** @description The event types delivered; empty: every type */
-            events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
+            events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "claim.voucher_issued" | "claim.payout_failed" | "claim.payout_reversed" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
             exctnFdbck: components["schemas"]["SuccessFeedback"];
             /** @description Deliveries have failed since then (the endpoint is disabled after five days of it) */
             failingSince?: string;
@@ -3272,7 +4011,7 @@ export interface components {
         /** webhook register: seed */
         "webhook-register.seed": {
             description?: string;
-            events?: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
+            events?: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "claim.voucher_issued" | "claim.payout_failed" | "claim.payout_reversed" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
             url: string;
         };
         /**
@@ -3320,7 +4059,7 @@ export interface components {
              */
             eventId: string;
             /** @enum {string} */
-            eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
+            eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "claim.voucher_issued" | "claim.payout_failed" | "claim.payout_reversed" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
             exctnFdbck: components["schemas"]["SuccessFeedback"];
             lastError?: string;
             /** @description HTTP status of the last attempt */
@@ -3414,7 +4153,7 @@ export interface components {
              */
             eventId: string;
             /** @enum {string} */
-            eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
+            eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "claim.voucher_issued" | "claim.payout_failed" | "claim.payout_reversed" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
             exctnFdbck: components["schemas"]["SuccessFeedback"];
             lastError?: string;
             /** @description HTTP status of the last attempt */
@@ -3454,7 +4193,7 @@ export interface components {
             /** Format: uuid */
             endpointId: string;
             /** @description The event types delivered; empty: every type */
-            events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
+            events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "claim.voucher_issued" | "claim.payout_failed" | "claim.payout_reversed" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
             exctnFdbck: components["schemas"]["SuccessFeedback"];
             /** @description Deliveries have failed since then (the endpoint is disabled after five days of it) */
             failingSince?: string;
@@ -3473,7 +4212,7 @@ export interface components {
             description?: string;
             enabled?: boolean;
             endpointId: string;
-            events?: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
+            events?: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "claim.voucher_issued" | "claim.payout_failed" | "claim.payout_reversed" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
             /** @constant */
             rotateSecret?: true;
             url?: string;
@@ -3496,7 +4235,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["prfl-entity.request"] | components["schemas"]["dump-entt-cstmrs.request"] | components["schemas"]["dump-entt-cstmrs-admin.request"] | components["schemas"]["dump-ipck-product-code-prmm.request"] | components["schemas"]["dump-hlth-hsptls.request"] | components["schemas"]["set-env-live.request"] | components["schemas"]["set-env-test.request"] | components["schemas"]["entt-consumer-id-insure.request"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-status.request"] | components["schemas"]["appr-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["dump-entt.request"] | components["schemas"]["dump-entt-admin.request"] | components["schemas"]["wallet-topup.request"] | components["schemas"]["wallet-statement.request"] | components["schemas"]["enrch-niid-vehicle.request"] | components["schemas"]["enrch-vin-vehicle.request"] | components["schemas"]["claim-submit.request"] | components["schemas"]["claim-status.request"] | components["schemas"]["claim-list.request"] | components["schemas"]["claim-withdraw.request"] | components["schemas"]["claim-review.request"] | components["schemas"]["claim-respond.request"] | components["schemas"]["claim-assess.request"] | components["schemas"]["payment-financeloan.request"] | components["schemas"]["payment-recordinstallment.request"] | components["schemas"]["payment-runlapse.request"] | components["schemas"]["payment-status.request"] | components["schemas"]["ndrs-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-endorse.request"] | components["schemas"]["cncl-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["rinst-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id-auto.request"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-refund.request"] | components["schemas"]["webhook-register.request"] | components["schemas"]["webhook-update.request"] | components["schemas"]["webhook-delete.request"] | components["schemas"]["webhook-list.request"] | components["schemas"]["webhook-deliveries.request"] | components["schemas"]["webhook-replay.request"] | components["schemas"]["webhook-test.request"] | components["schemas"]["webhook-secret.request"];
+                "application/json": components["schemas"]["prfl-entity.request"] | components["schemas"]["dump-entt-cstmrs.request"] | components["schemas"]["dump-entt-cstmrs-admin.request"] | components["schemas"]["dump-ipck-product-code-prmm.request"] | components["schemas"]["dump-hlth-hsptls.request"] | components["schemas"]["set-env-live.request"] | components["schemas"]["set-env-test.request"] | components["schemas"]["entt-consumer-id-insure.request"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-status.request"] | components["schemas"]["appr-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["dump-entt.request"] | components["schemas"]["dump-entt-admin.request"] | components["schemas"]["wallet-topup.request"] | components["schemas"]["wallet-statement.request"] | components["schemas"]["enrch-niid-vehicle.request"] | components["schemas"]["enrch-vin-vehicle.request"] | components["schemas"]["claim-submit.request"] | components["schemas"]["claim-status.request"] | components["schemas"]["claim-list.request"] | components["schemas"]["claim-withdraw.request"] | components["schemas"]["claim-review.request"] | components["schemas"]["claim-respond.request"] | components["schemas"]["claim-assess.request"] | components["schemas"]["claim-payee.request"] | components["schemas"]["claim-voucher.request"] | components["schemas"]["claim-accept.request"] | components["schemas"]["claim-letter.request"] | components["schemas"]["payment-financeloan.request"] | components["schemas"]["payment-recordinstallment.request"] | components["schemas"]["payment-runlapse.request"] | components["schemas"]["payment-status.request"] | components["schemas"]["ndrs-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-endorse.request"] | components["schemas"]["cncl-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["rinst-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id-auto.request"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-refund.request"] | components["schemas"]["webhook-register.request"] | components["schemas"]["webhook-update.request"] | components["schemas"]["webhook-delete.request"] | components["schemas"]["webhook-list.request"] | components["schemas"]["webhook-deliveries.request"] | components["schemas"]["webhook-replay.request"] | components["schemas"]["webhook-test.request"] | components["schemas"]["webhook-secret.request"];
             };
         };
         responses: {
@@ -3506,7 +4245,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["prfl-entity.response"] | components["schemas"]["dump-entt-cstmrs.response"] | components["schemas"]["dump-entt-cstmrs-admin.response"] | components["schemas"]["dump-ipck-product-code-prmm.response"] | components["schemas"]["dump-hlth-hsptls.response"] | components["schemas"]["set-env-live.response"] | components["schemas"]["set-env-test.response"] | components["schemas"]["entt-consumer-id-insure.response"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-status.response"] | components["schemas"]["appr-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["dump-entt.response"] | components["schemas"]["dump-entt-admin.response"] | components["schemas"]["wallet-topup.response"] | components["schemas"]["wallet-statement.response"] | components["schemas"]["enrch-niid-vehicle.response"] | components["schemas"]["enrch-vin-vehicle.response"] | components["schemas"]["claim-submit.response"] | components["schemas"]["claim-status.response"] | components["schemas"]["claim-list.response"] | components["schemas"]["claim-withdraw.response"] | components["schemas"]["claim-review.response"] | components["schemas"]["claim-respond.response"] | components["schemas"]["claim-assess.response"] | components["schemas"]["payment-financeloan.response"] | components["schemas"]["payment-recordinstallment.response"] | components["schemas"]["payment-runlapse.response"] | components["schemas"]["payment-status.response"] | components["schemas"]["ndrs-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-endorse.response"] | components["schemas"]["cncl-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["rinst-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id-auto.response"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-refund.response"] | components["schemas"]["webhook-register.response"] | components["schemas"]["webhook-update.response"] | components["schemas"]["webhook-delete.response"] | components["schemas"]["webhook-list.response"] | components["schemas"]["webhook-deliveries.response"] | components["schemas"]["webhook-replay.response"] | components["schemas"]["webhook-test.response"] | components["schemas"]["webhook-secret.response"] | components["schemas"]["Refusal"] | components["schemas"]["AtCapacity"];
+                    "application/json": components["schemas"]["prfl-entity.response"] | components["schemas"]["dump-entt-cstmrs.response"] | components["schemas"]["dump-entt-cstmrs-admin.response"] | components["schemas"]["dump-ipck-product-code-prmm.response"] | components["schemas"]["dump-hlth-hsptls.response"] | components["schemas"]["set-env-live.response"] | components["schemas"]["set-env-test.response"] | components["schemas"]["entt-consumer-id-insure.response"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-status.response"] | components["schemas"]["appr-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["dump-entt.response"] | components["schemas"]["dump-entt-admin.response"] | components["schemas"]["wallet-topup.response"] | components["schemas"]["wallet-statement.response"] | components["schemas"]["enrch-niid-vehicle.response"] | components["schemas"]["enrch-vin-vehicle.response"] | components["schemas"]["claim-submit.response"] | components["schemas"]["claim-status.response"] | components["schemas"]["claim-list.response"] | components["schemas"]["claim-withdraw.response"] | components["schemas"]["claim-review.response"] | components["schemas"]["claim-respond.response"] | components["schemas"]["claim-assess.response"] | components["schemas"]["claim-payee.response"] | components["schemas"]["claim-voucher.response"] | components["schemas"]["claim-accept.response"] | components["schemas"]["claim-letter.response"] | components["schemas"]["payment-financeloan.response"] | components["schemas"]["payment-recordinstallment.response"] | components["schemas"]["payment-runlapse.response"] | components["schemas"]["payment-status.response"] | components["schemas"]["ndrs-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-endorse.response"] | components["schemas"]["cncl-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["rinst-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id-auto.response"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-refund.response"] | components["schemas"]["webhook-register.response"] | components["schemas"]["webhook-update.response"] | components["schemas"]["webhook-delete.response"] | components["schemas"]["webhook-list.response"] | components["schemas"]["webhook-deliveries.response"] | components["schemas"]["webhook-replay.response"] | components["schemas"]["webhook-test.response"] | components["schemas"]["webhook-secret.response"] | components["schemas"]["Refusal"] | components["schemas"]["AtCapacity"];
                 };
             };
         };

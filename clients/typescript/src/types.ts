@@ -205,6 +205,14 @@ export type ClaimRespondSeed = Schemas["claim-respond.seed"];
 export type ClaimAssessSeed = Schemas["claim-assess.seed"];
 /** The assessed claim with the assessment: assessor, reserve, checklist (administrator). */
 export type ClaimAssessAnswerBody = AnswerBody<"claim-assess.response">;
+export type ClaimPayeeSeed = Schemas["claim-payee.seed"];
+export type ClaimVoucherSeed = Schemas["claim-voucher.seed"];
+/** A discharge voucher with its PDF (base64 in `voucherDocument`). */
+export type ClaimVoucherAnswerBody = AnswerBody<"claim-voucher.response">;
+export type ClaimAcceptSeed = Schemas["claim-accept.seed"];
+export type ClaimLetterSeed = Schemas["claim-letter.seed"];
+/** A rejected claim's letter (base64 in `letterDocument`). */
+export type ClaimLetterAnswerBody = AnswerBody<"claim-letter.response">;
 
 // --- premium financing -------------------------------------------------------------------------
 

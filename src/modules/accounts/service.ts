@@ -6,7 +6,7 @@ import { newId, normaliseUuid } from "../../core/ids";
 import type { PortalRole, Viewer } from "../../core/principal";
 import type { Database, Executor } from "../../db/client";
 import { recordAudit } from "../audit";
-import { partners, portalUsers } from "../partners";
+import { CLAIM_AUTHORITIES, CLAIM_AUTHORITY_WORDS, type ClaimAuthority, partners, portalUsers } from "../partners";
 import { portalSessions, serviceSecrets } from "./schema";
 
 const MIN_PASSWORD_LENGTH = 12;
@@ -15,15 +15,23 @@ const DUMMY_HASH = await Bun.password.hash(randomBytes(16).toString("hex"), { al
 
 const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
-/** The session signing key: SESSION_SECRET, or one made once per database (so every instance shares it). */
-export async function sessionSecret(db: Database, config: Config): Promise<string> {
-  if (config.SESSION_SECRET) return config.SESSION_SECRET;
+/**
+ * A secret of the service's own, made once per database and kept (`service_secrets`), so every
+ * instance shares it: the first to ask makes it, the others read the one kept. Written on the
+ * database itself, never in a caller's transaction, so a secret handed out is always kept.
+ */
+export async function keptSecret(db: Database, name: string): Promise<string> {
   await db
     .insert(serviceSecrets)
-    .values({ name: "session", value: randomBytes(48).toString("base64url"), createdAt: new Date() })
+    .values({ name, value: randomBytes(48).toString("base64url"), createdAt: new Date() })
     .onConflictDoNothing();
-  const [row] = await db.select({ value: serviceSecrets.value }).from(serviceSecrets).where(eq(serviceSecrets.name, "session"));
+  const [row] = await db.select({ value: serviceSecrets.value }).from(serviceSecrets).where(eq(serviceSecrets.name, name));
   return row!.value;
+}
+
+/** The session signing key: SESSION_SECRET, or one made once per database (so every instance shares it). */
+export async function sessionSecret(db: Database, config: Config): Promise<string> {
+  return config.SESSION_SECRET ?? keptSecret(db, "session");
 }
 
 const SIGN_IN_REFUSED = "the e-mail or password is not right";
@@ -114,6 +122,8 @@ export interface PortalUser {
   email: string;
   name: string;
   role: PortalRole;
+  /** The operator's administrators: their authority over claims. */
+  claimAuthority: ClaimAuthority | null;
   active: boolean;
   mustChangePassword: boolean;
   lastSignInAt: Date | null;
@@ -127,6 +137,7 @@ export async function listUsers(db: Database, partnerId: string): Promise<Portal
       email: portalUsers.email,
       name: portalUsers.name,
       role: portalUsers.role,
+      claimAuthority: portalUsers.claimAuthority,
       active: portalUsers.active,
       mustChangePassword: portalUsers.mustChangePassword,
       lastSignInAt: portalUsers.lastSignInAt,
@@ -173,7 +184,18 @@ export async function inviteStaff(
   const id = newId();
   try {
     await db.transaction(async (tx) => {
-      await tx.insert(portalUsers).values({ id, partnerId: inviter.partnerId, email, name, passwordHash, role, mustChangePassword: true, createdAt: now });
+      await tx.insert(portalUsers).values({
+        id,
+        partnerId: inviter.partnerId,
+        email,
+        name,
+        passwordHash,
+        role,
+        // An invited administrator decides claims as an assessor until the head of claims says otherwise.
+        ...(role === "admin" ? { claimAuthority: "assessor" as const } : {}),
+        mustChangePassword: true,
+        createdAt: now,
+      });
       await recordAudit(tx, inviter, { action: role === "admin" ? "admin.invite" : "user.invite", subject: email }, now);
     });
   } catch (error) {
@@ -224,5 +246,45 @@ export async function setStaffActive(db: Database, actor: Viewer, rawUserId: str
     const action: string = role === "admin" ? (active ? "admin.reactivate" : "admin.deactivate") : active ? "user.reactivate" : "user.deactivate";
     await recordAudit(tx, actor, { action, subject: user.email }, now);
     return user;
+  });
+}
+
+/**
+ * The head of claims sets another administrator's authority over claims (docs/claims.md,
+ * "Authority"): assessor, claims manager or head of claims. Never the last head: the operator's
+ * active administrators are locked first, so two heads lowering each other at once cannot both succeed.
+ */
+export async function setClaimAuthority(db: Database, actor: Viewer, rawUserId: string, authority: string, now: Date): Promise<{ email: string }> {
+  if (actor.role !== "admin") throw new CommandError(403, "only the operator's administrators have an authority over claims");
+  if (!(CLAIM_AUTHORITIES as readonly string[]).includes(authority))
+    throw new CommandError(400, `claimAuthority must be one of ${CLAIM_AUTHORITIES.join(", ")}`, "claimAuthority");
+  const userId = normaliseUuid(rawUserId);
+  const noSuch = new CommandError(404, "no such administrator on this account");
+  if (!userId) throw noSuch;
+  return db.transaction(async (tx) => {
+    const team = await tx
+      .select({ id: portalUsers.id, email: portalUsers.email, active: portalUsers.active, claimAuthority: portalUsers.claimAuthority })
+      .from(portalUsers)
+      .where(and(eq(portalUsers.partnerId, actor.partnerId), eq(portalUsers.role, "admin")))
+      .orderBy(portalUsers.id)
+      .for("update");
+    if (team.find((u) => u.id === actor.userId)?.claimAuthority !== "head")
+      throw new CommandError(403, "only the head of claims sets an administrator's authority over claims");
+    const user = team.find((u) => u.id === userId);
+    if (!user) throw noSuch;
+    const heads = team.filter((u) => u.active && u.claimAuthority === "head");
+    if (authority !== "head" && heads.length === 1 && heads[0]!.id === userId)
+      throw new CommandError(409, "this is the last head of claims: make another administrator head of claims first");
+    await tx
+      .update(portalUsers)
+      .set({ claimAuthority: authority as ClaimAuthority })
+      .where(eq(portalUsers.id, userId));
+    await recordAudit(
+      tx,
+      actor,
+      { action: "admin.claim_authority", subject: user.email, details: { authority: CLAIM_AUTHORITY_WORDS[authority as ClaimAuthority] } },
+      now,
+    );
+    return { email: user.email };
   });
 }

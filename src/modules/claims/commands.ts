@@ -1,23 +1,36 @@
 import { z } from "zod";
+import { CommandError } from "../../core/errors";
 import { toNaira as naira } from "../../core/money";
 import { watTimestamp } from "../../core/time";
+import type { Executor } from "../../db/client";
 import { BLANK_FIELD, currency, naira as nairaField, page, UNKNOWN_FIELD, wireDate, wireTimestamp } from "../../http/answers";
 import { ADMIN_ONLY, command, refusal } from "../../http/registry";
 import { keyActor } from "../audit";
+import { payoutProvider } from "../payouts";
+import { claimSignals, signalSettings, signalsAnswer, wireSignals } from "../signals";
 import { assessClaim } from "./assessment";
 import { clockSettings } from "./clock";
+import type { ClaimDecision } from "./decision-records";
+import { decisionSettings, reviewClaim } from "./decisions";
 import {
   CANNOT_BECOME,
+  claimAcceptExamples,
   claimAssessExamples,
+  claimDecisionExamples,
+  claimDecisionSubmitExamples,
+  claimLetterExamples,
   claimListExamples,
+  claimPayeeExamples,
   claimRespondExamples,
   claimReviewExamples,
   claimStatusExamples,
   claimSubmitExamples,
+  claimVoucherExamples,
   claimWithdrawExamples,
   IN_THE_FUTURE,
 } from "./examples";
 import {
+  acceptSeed,
   approvedKoboOf,
   assessmentChangeOf,
   assessSeed,
@@ -26,12 +39,18 @@ import {
   documentsFrom,
   listSeed,
   parseClaimSeed,
+  payeeSeed,
   respondSeed,
   reviewSeed,
   statusSeed,
   submitSeed,
+  voucherSeed,
   withdrawSeed,
 } from "./model";
+import { setPayee, wirePayee } from "./payee";
+import { acceptAndPay, payoutSettings, wirePayout } from "./payout";
+import { rejectionLetter } from "./rejection-letter";
+import { REJECTION_REASON_KEYS } from "./rejections";
 import { checklistOf } from "./rules";
 import { CLAIM_STATUSES } from "./schema";
 import {
@@ -45,10 +64,10 @@ import {
   listClaims,
   refundTakenBack,
   respondToClaim,
-  reviewClaim,
   submitClaim,
   withdrawClaim,
 } from "./service";
+import { voucherDocument, wireVoucher } from "./voucher";
 
 const claimStatus = z.enum(CLAIM_STATUSES);
 const claimNumber = z.string().meta({ description: "The claim number (CLM-<year>-<10 characters>)" });
@@ -63,6 +82,10 @@ const listedClaim = z.object({
   mode,
   status: claimStatus,
   statusNote: z.string().optional(),
+  rejectionReason: z
+    .enum(REJECTION_REASON_KEYS)
+    .optional()
+    .meta({ description: 'Once rejected: why, from the documented list (docs/claims.md, "Rejections"); statusNote has it in words' }),
   incidentDate: wireDate,
   description: z.string(),
   amount: nairaField("Amount claimed, naira"),
@@ -77,12 +100,57 @@ const listedClaim = z.object({
   updated: wireTimestamp,
 });
 
+const payeeAnswer = z
+  .object({
+    bankCode: z.string(),
+    bank: z.string().meta({ description: "The bank's name" }),
+    accountNumber: z.string(),
+    accountName: z.string().meta({ description: "The name the bank holds for the account (its name enquiry)" }),
+    nameCheck: z.enum(["matched", "mismatch", "confirmed"]).meta({
+      description: "How the account's name compares with the insured's: within the tolerance, not (an administrator must confirm it), or confirmed by one",
+    }),
+  })
+  .meta({ description: 'The account the claim is paid into (claim payee; docs/claims.md, "Payee")' });
+
+const voucherAnswer = z
+  .object({
+    version: z.int(),
+    status: z.enum(["issued", "accepted", "superseded"]),
+    approvedAmount: nairaField("The amount approved"),
+    excess: nairaField("The excess kept back"),
+    payable: nairaField("What is paid (with any interest for a late settlement added to the payment)"),
+    bankCode: z.string(),
+    bank: z.string(),
+    accountNumber: z.string(),
+    accountName: z.string(),
+    issued: wireTimestamp,
+    accepted: wireTimestamp.optional(),
+    channel: z.enum(["api", "portal", "self_service"]).optional().meta({ description: "Where the acceptance came from" }),
+  })
+  .meta({ description: 'The discharge voucher in force (docs/claims.md, "Discharge voucher")' });
+
+const payoutAnswer = z
+  .object({
+    status: z.enum(["queued", "pending", "success", "failed", "reversed"]),
+    amount: nairaField("What is sent: payable plus any late interest"),
+    lateInterest: nairaField("The interest for a settlement after settlementDue, included in amount").optional(),
+    reference: z.string().meta({ description: "The transfer's reference at the payout provider" }),
+    reason: z.string().optional().meta({ description: "Why it failed or was reversed, as the bank said" }),
+    voucherVersion: z.int(),
+    queued: wireTimestamp,
+    settled: wireTimestamp.optional(),
+  })
+  .meta({ description: 'The latest transfer of the settlement to the payee (docs/claims.md, "Payout")' });
+
 const claimDetailAnswer = listedClaim.extend({
   documents: z.array(z.object({ name: z.string(), type: z.enum(["pdf", "jpg", "png", "webp"]), size: z.int().meta({ description: "Bytes" }) })),
   documentsNeeded: z
     .array(z.object({ key: z.string(), label: z.string(), checked: z.boolean().meta({ description: "The assessor has seen it" }) }))
     .meta({ description: 'The documents the claim\'s product needs (docs/claims.md, "Assessment")' }),
   history: z.array(z.object({ status: claimStatus, note: z.string().optional(), at: wireTimestamp })),
+  payee: payeeAnswer.optional(),
+  voucher: voucherAnswer.optional(),
+  payout: payoutAnswer.optional(),
 });
 
 /** The operator's answers add what the assessment keeps: the partner, the assessor, the reserve and the whole checklist. */
@@ -91,6 +159,25 @@ const operatorClaimAnswer = claimDetailAnswer.extend({
   assessor: z.string().optional().meta({ description: "The administrator assessing the claim, once assigned" }),
   reserve: nairaField("The expected cost of the claim: the amount claimed at first, as the assessor keeps it"),
   checklist: z.array(z.object({ key: z.string(), label: z.string(), kind: z.enum(["document", "check"]), checked: z.boolean() })),
+  recommendation: z
+    .object({
+      decision: z.enum(["approved", "rejected"]),
+      approvedAmount: nairaField("An approval's amount accepted").optional(),
+      amount: nairaField("What the authority is measured on: what the approval makes payable, or the amount a rejection refuses"),
+      rejectionReason: z.enum(REJECTION_REASON_KEYS).optional(),
+      note: z.string().optional(),
+      recommendedBy: z.string(),
+      grounds: z
+        .array(z.enum(["authority", "signals"]))
+        .meta({ description: "Why a second administrator must confirm: above the recommender's authority, or a claim the fraud signals flag" }),
+      tmstmp: wireTimestamp,
+    })
+    .optional()
+    .meta({
+      description:
+        'A decision waiting for a second administrator\'s confirmation in the portal (docs/claims.md, "Authority"); the claim keeps its status until then',
+    }),
+  signals: signalsAnswer,
 });
 
 /** A claim in list answers: everything but its documents and history. */
@@ -113,10 +200,16 @@ const wireClaimDetail = (claim: ClaimDetail) => ({
   documents: claim.documents.map((d) => ({ name: d.name, type: DOCUMENT_TYPES[d.mime], size: d.sizeBytes })),
   documentsNeeded: checklistOf(claim.productCode).documents.map((d) => ({ ...d, checked: claim.checked.includes(d.key) })),
   history: claim.history.map((step) => ({ status: step.status, ...(step.note ? { note: step.note } : {}), at: watTimestamp(new Date(step.at)) })),
+  ...optional("payee", wirePayee(claim)),
+  ...optional("voucher", claim.voucher && wireVoucher(claim.voucher)),
+  ...optional("payout", claim.payout && wirePayout(claim.payout)),
 });
 
-/** The operator's whole claim: the partner's view, the partner, and the assessment. */
-const operatorClaimDetail = (claim: ClaimDetail) => {
+/** A field that is there only when it has a value. */
+const optional = <K extends string, V>(key: K, value: V | null | undefined) => (value == null ? {} : ({ [key]: value } as Record<K, V>));
+
+/** The operator's whole claim: the partner's view, the partner, the assessment and the fraud signals (never the partner's). */
+const operatorClaimDetail = async (db: Executor, claim: ClaimDetail) => {
   const { documents, checks } = checklistOf(claim.productCode);
   const item = (kind: "document" | "check") => (d: { key: string; label: string }) => ({ ...d, kind, checked: claim.checked.includes(d.key) });
   return {
@@ -125,8 +218,22 @@ const operatorClaimDetail = (claim: ClaimDetail) => {
     ...(claim.assessor ? { assessor: claim.assessor } : {}),
     reserve: naira(claim.reserveKobo),
     checklist: [...documents.map(item("document")), ...checks.map(item("check"))],
+    ...(claim.awaiting ? { recommendation: wireRecommendation(claim.awaiting) } : {}),
+    signals: wireSignals(await claimSignals(db, claim.id)),
   };
 };
+
+/** A decision waiting for a second administrator, as the operator's answers show it. */
+const wireRecommendation = (d: ClaimDecision) => ({
+  decision: d.decision,
+  ...(d.approvedKobo === null ? {} : { approvedAmount: naira(d.approvedKobo) }),
+  amount: naira(d.amountKobo),
+  ...(d.rejectionReason ? { rejectionReason: d.rejectionReason } : {}),
+  ...(d.note ? { note: d.note } : {}),
+  recommendedBy: d.recommendedBy,
+  grounds: d.grounds,
+  tmstmp: watTimestamp(d.createdAt),
+});
 
 /** The answer of `claim submit` (and of its repeat). */
 const submittedAnswer = (claim: ClaimRecord) => ({
@@ -188,7 +295,7 @@ export const claimCommands = [
       BLANK_FIELD,
       UNKNOWN_FIELD,
     ],
-    examples: claimSubmitExamples,
+    examples: [...claimSubmitExamples, ...claimDecisionSubmitExamples],
     async handler(ctx, _params, raw) {
       const request = claimRequestFrom(parseClaimSeed(submitSeed, raw), ctx.config.MAX_DOCUMENT_BYTES);
       const { claim } = await submitClaim(ctx.db, {
@@ -197,6 +304,7 @@ export const claimCommands = [
         request,
         now: ctx.now(),
         clock: clockSettings(ctx.config),
+        signals: await signalSettings(ctx.db, ctx.config),
       });
       return submittedAnswer(claim);
     },
@@ -263,7 +371,7 @@ export const claimCommands = [
     pattern: /^claim review$/,
     who: "admin",
     summary:
-      "Move a claim of any partner: in_review, info_requested (with the question in note), approved (with approvedAmount), rejected (with a note), paid (administrator only).",
+      "Move a claim of any partner: in_review, info_requested (with the question in note), approved (with approvedAmount), rejected (with rejectionReason); above the key's authority (an assessor's) or on a flagged claim, an approval or rejection waits as a recommendation for a second administrator (administrator only).",
     documentedSeed: reviewSeed,
     answer: operatorClaimAnswer.extend({
       refundTakenBack: nairaField(
@@ -273,7 +381,17 @@ export const claimCommands = [
     errors: [
       refusal(404, "no claim <claimNo>"),
       CANNOT_BECOME,
-      refusal(400, "seed.note is required to reject: say why in seed.note"),
+      refusal(400, 'seed.rejectionReason is required to reject: one of <reasons> (docs/claims.md, "Rejections")'),
+      refusal(400, 'seed.note is required with rejectionReason "other": say why in seed.note'),
+      refusal(400, 'seed.rejectionReason is only for rejecting: send it with status "rejected", not "<status>"'),
+      refusal(
+        409,
+        "claim <claimNo> has a recommendation of <approving|rejecting> <amount> waiting for a second administrator: it must be confirmed or sent back first",
+      ),
+      refusal(
+        409,
+        'claim <claimNo> cannot be marked paid: a claim is paid when the payout\'s provider says the money arrived, after the claimant accepts the discharge voucher (docs/claims.md, "Payout")',
+      ),
       refusal(400, "seed.note is required to ask for information: say what the partner must send in seed.note"),
       refusal(400, 'seed.approvedAmount is only for approving: send it with status "approved", not "<status>"'),
       refusal(
@@ -288,7 +406,7 @@ export const claimCommands = [
       ),
       ADMIN_ONLY,
     ],
-    examples: claimReviewExamples,
+    examples: [...claimReviewExamples, ...claimDecisionExamples],
     async handler(ctx, _params, raw) {
       const seed = parseClaimSeed(reviewSeed, raw);
       const claim = await reviewClaim(ctx.db, {
@@ -296,13 +414,14 @@ export const claimCommands = [
         status: seed.status,
         note: seed.note,
         approvedKobo: approvedKoboOf(seed),
+        rejectionReason: seed.rejectionReason,
         by: `admin:${ctx.principal.partnerId}`,
         actor: keyActor(ctx.principal),
         mode: ctx.principal.mode,
         now: ctx.now(),
-        clock: clockSettings(ctx.config),
+        settings: decisionSettings(ctx.config),
       });
-      return { ...operatorClaimDetail(claim), ...refundTakenBack(claim) };
+      return { ...(await operatorClaimDetail(ctx.db, claim)), ...refundTakenBack(claim) };
     },
   }),
   command({
@@ -328,6 +447,7 @@ export const claimCommands = [
         note: seed.note,
         documents: documentsFrom(seed.documents, ctx.config.MAX_DOCUMENT_BYTES),
         now: ctx.now(),
+        signals: await signalSettings(ctx.db, ctx.config),
       });
       return wireClaimDetail(claim);
     },
@@ -357,7 +477,121 @@ export const claimCommands = [
         actor: keyActor(ctx.principal),
         now: ctx.now(),
       });
-      return operatorClaimDetail(claim);
+      return operatorClaimDetail(ctx.db, claim);
+    },
+  }),
+  command({
+    grammar: "claim payee",
+    pattern: /^claim payee$/,
+    who: "partner",
+    summary:
+      "Give the account to pay a claim into (a bank's code and the ten-digit account number): the bank's name for it is looked up and compared with the insured's; an approved claim's discharge voucher names it.",
+    documentedSeed: payeeSeed,
+    answer: claimDetailAnswer,
+    errors: [
+      UNKNOWN_CLAIM,
+      refusal(400, "seed.bankCode <code> is not a bank code we know: docs/payouts.md lists them (e.g. 058 for GTBank)"),
+      refusal(400, "seed.accountNumber <number> at <bank>: the bank found no such account (<reason>)"),
+      refusal(409, "claim <claimNo> is <status>: the account to pay it into can no longer change"),
+      refusal(409, "claim <claimNo> has a payout <made|on its way> to its account: the account can no longer change"),
+      refusal(403, "policy <tx_id> was issued in <mode> mode: its claims are handled with a <mode> key, and this key runs in <mode> mode"),
+    ],
+    examples: claimPayeeExamples,
+    async handler(ctx, _params, raw) {
+      const seed = parseClaimSeed(payeeSeed, raw);
+      const claim = await setPayee(ctx.db, {
+        partnerId: ctx.principal.partnerId,
+        mode: ctx.principal.mode,
+        claimNo: seed.claimNo,
+        account: { bankCode: seed.bankCode, accountNumber: seed.accountNumber },
+        provider: (mode) => payoutProvider(ctx.config, mode),
+        letters: decisionSettings(ctx.config).letters,
+        signals: await signalSettings(ctx.db, ctx.config),
+        now: ctx.now(),
+      });
+      return wireClaimDetail(claim);
+    },
+  }),
+  command({
+    grammar: "claim voucher",
+    pattern: /^claim voucher$/,
+    who: "partner",
+    summary: "The discharge voucher of an approved claim (the version in force, or an earlier one), with its PDF.",
+    documentedSeed: voucherSeed,
+    answer: voucherAnswer.extend({
+      claimNo: claimNumber,
+      voucherDocument: z.string().meta({ description: "The voucher, base64" }),
+      voucherType: z.literal("pdf"),
+    }),
+    errors: [UNKNOWN_CLAIM, refusal(404, "claim <claimNo> has no discharge voucher<| version <n>>")],
+    examples: claimVoucherExamples,
+    async handler(ctx, _params, raw) {
+      const seed = parseClaimSeed(voucherSeed, raw);
+      const claim = await claimDetail(ctx.db, { partnerId: ctx.principal.partnerId }, seed.claimNo);
+      const voucher = await voucherDocument(ctx.db, claim.id, seed.version);
+      if (!voucher)
+        throw new CommandError(404, `claim ${claim.claimNo} has no discharge voucher${seed.version ? ` version ${seed.version}` : ""}`, "seed.version");
+      return {
+        claimNo: claim.claimNo,
+        ...wireVoucher(voucher),
+        voucherDocument: Buffer.from(voucher.content).toString("base64"),
+        voucherType: "pdf" as const,
+      };
+    },
+  }),
+  command({
+    grammar: "claim accept",
+    pattern: /^claim accept$/,
+    who: "partner",
+    summary:
+      "Record the claimant's acceptance of the discharge voucher in force (its version): the payout to the voucher's account follows at once. A repeat changes nothing.",
+    documentedSeed: acceptSeed,
+    answer: claimDetailAnswer,
+    errors: [
+      UNKNOWN_CLAIM,
+      refusal(
+        409,
+        "claim <claimNo> has no discharge voucher yet: it is issued once the account to pay into is given (claim payee) and its name matches the insured's or an administrator confirms it",
+      ),
+      refusal(409, "claim <claimNo> is <status>: only an approved claim has a discharge voucher to accept"),
+      refusal(409, "seed.version <n> of the voucher of claim <claimNo> was replaced by version <m> (the account to pay into changed): accept version <m>"),
+      refusal(403, "policy <tx_id> was issued in <mode> mode: its claims are handled with a <mode> key, and this key runs in <mode> mode"),
+    ],
+    examples: claimAcceptExamples,
+    async handler(ctx, _params, raw) {
+      const seed = parseClaimSeed(acceptSeed, raw);
+      const scope = { partnerId: ctx.principal.partnerId };
+      await acceptAndPay(ctx.db, payoutSettings(ctx.config), {
+        ...scope,
+        mode: ctx.principal.mode,
+        claimNo: seed.claimNo,
+        version: seed.version,
+        channel: "api",
+        by: `API key ${ctx.principal.keyLabel}`,
+        now: ctx.now(),
+      });
+      return wireClaimDetail(await claimDetail(ctx.db, scope, seed.claimNo));
+    },
+  }),
+  command({
+    grammar: "claim letter",
+    pattern: /^claim letter$/,
+    who: "partner",
+    summary: "The letter of a rejected claim (the reason, the particulars, what the claimant may do next), as a PDF.",
+    documentedSeed: statusSeed,
+    answer: z.object({
+      claimNo: claimNumber,
+      letter: z.literal("rejection"),
+      letterDocument: z.string().meta({ description: "The letter, base64" }),
+      letterType: z.literal("pdf"),
+    }),
+    errors: [UNKNOWN_CLAIM, refusal(404, "claim <claimNo> is <status>: only a rejected claim has a rejection letter")],
+    examples: claimLetterExamples,
+    async handler(ctx, _params, raw) {
+      const seed = parseClaimSeed(statusSeed, raw);
+      const claim = await claimDetail(ctx.db, { partnerId: ctx.principal.partnerId }, seed.claimNo);
+      const letter = await rejectionLetter(ctx.db, claim, ctx.config.INSURER_NAME);
+      return { claimNo: claim.claimNo, letter: "rejection" as const, letterDocument: Buffer.from(letter).toString("base64"), letterType: "pdf" as const };
     },
   }),
 ];

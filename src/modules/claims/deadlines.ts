@@ -16,7 +16,7 @@ import { type ClaimRecord, claimHeading, selectClaims } from "./service";
 
 /** The deadlines a claim still has running, and where each stands today. */
 export function runningDeadlines(
-  claim: Pick<ClaimRecord, "status" | "settlementDueOn" | "voucherDueOn" | "pausedSince" | "pausedUntil">,
+  claim: Pick<ClaimRecord, "status" | "settlementDueOn" | "voucherDueOn" | "voucherIssuedAt" | "pausedSince" | "pausedUntil">,
   today: string,
   settings: ClockSettings,
 ) {
@@ -29,7 +29,8 @@ export function runningDeadlines(
     const pause = { since: claim.pausedSince, spent: today > claim.pausedUntil };
     running.push({ deadline: "settlement", dueOn, standing: standingOf(dueOn, today, settings.dueSoonDays), pause });
   }
-  if (claim.status === "approved" && claim.voucherDueOn)
+  // The voucher's clock stops when the first voucher is issued.
+  if (claim.status === "approved" && claim.voucherDueOn && !claim.voucherIssuedAt)
     running.push({ deadline: "voucher", dueOn: claim.voucherDueOn, standing: standingOf(claim.voucherDueOn, today, settings.voucherDueSoonDays) });
   return running;
 }
@@ -46,7 +47,7 @@ function waiting(today: string, settings: ClockSettings): SQL {
     then ${claims.settlementDueOn} + least(greatest(${today}::date - ${claims.pausedSince}, 0), ${claims.pausedUntil} - ${claims.pausedSince})
     else ${claims.settlementDueOn} end)`;
   const settlement = sql`${settlementDue} <= ${addDays(today, settings.dueSoonDays)}::date and ${unsent("settlement", settlementDue)}`;
-  const voucher = sql`${claims.status} = 'approved' and ${claims.voucherDueOn} <= ${addDays(today, settings.voucherDueSoonDays)}::date and ${unsent("voucher", sql`${claims.voucherDueOn}`)}`;
+  const voucher = sql`${claims.status} = 'approved' and ${claims.voucherIssuedAt} is null and ${claims.voucherDueOn} <= ${addDays(today, settings.voucherDueSoonDays)}::date and ${unsent("voucher", sql`${claims.voucherDueOn}`)}`;
   const horizon = addDays(today, Math.max(settings.dueSoonDays, settings.voucherDueSoonDays));
   return sql`${claims.nextDueOn} is not null and ${claims.nextDueOn} <= ${horizon}::date and ((${settlement}) or (${voucher}))`;
 }

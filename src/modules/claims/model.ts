@@ -14,6 +14,7 @@ import { pageSeed, withDayFilter } from "../../core/pagination";
 import { isoDate, parseWith, text } from "../../core/validation";
 import { givenFields, typedValue } from "../../portal/page";
 import { wireValue } from "../../products/forms";
+import { REJECTION_REASON_KEYS } from "./rejections";
 import { CLAIM_STATUSES } from "./schema";
 
 const MAX_CLAIM_DOCUMENTS = 10;
@@ -64,10 +65,13 @@ export const withdrawSeed = z.strictObject({ claimNo, note: text(500).optional()
 
 export const reviewSeed = z.strictObject({
   claimNo,
+  // "paid" is still read, so that it is refused in words: the payout's provider says when a claim is paid.
   status: z.enum(["in_review", "info_requested", "approved", "rejected", "paid"]),
   note: text(500).optional(),
   /** On approval: the amount accepted, at most the amount claimed (default: all of it). */
   approvedAmount: nairaAmount().optional(),
+  /** On rejection (required): why, from the documented list. */
+  rejectionReason: z.enum(REJECTION_REASON_KEYS).optional(),
 });
 
 /** The partner's answer to a request for information: what was asked for, in words and documents. */
@@ -76,6 +80,21 @@ export const respondSeed = z.strictObject({
   note: text(2000),
   documents: z.array(z.strictObject({ name: documentName, content: z.string() })).optional(),
 });
+
+/** The account to pay a claim into: a bank's code (docs/payouts.md lists them) and the ten-digit account number (NUBAN). */
+export const payeeSeed = z.strictObject({
+  claimNo,
+  bankCode: z.string().regex(/^\d{3,6}$/, "must be a bank's code of 3 to 6 digits, e.g. 058 (docs/payouts.md lists them)"),
+  accountNumber: z.string().regex(/^\d{10}$/, "must be the ten-digit account number (NUBAN)"),
+});
+
+const voucherVersion = z.int().min(1).max(1000).meta({ description: "The voucher's version, from 1" });
+
+/** A claim's discharge voucher: the version in force, or an earlier one. */
+export const voucherSeed = z.strictObject({ claimNo, version: voucherVersion.optional() });
+
+/** The claimant's acceptance of the voucher version in force: which version they accepted. */
+export const acceptSeed = z.strictObject({ claimNo, version: voucherVersion });
 
 /** The operator's assessment: who assesses, the reserve (with why), the checklist's ticks. At least one. */
 export const assessSeed = z
@@ -251,4 +270,5 @@ export const reviewSeedFrom = (claimNo: string, values: FormFields) =>
     status: typedValue(values.status),
     note: typedValue(values.note),
     approvedAmount: wireValue({ kind: "number", path: "approvedAmount", label: "Approved amount" }, values.approvedAmount),
+    rejectionReason: values.status === "rejected" ? typedValue(values.rejectionReason) : undefined,
   });

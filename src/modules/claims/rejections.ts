@@ -20,3 +20,7 @@ export const REJECTION_REASONS = {
 export type RejectionReason = keyof typeof REJECTION_REASONS;
 
 export const REJECTION_REASON_KEYS = Object.keys(REJECTION_REASONS) as [RejectionReason, ...RejectionReason[]];
+
+/** A rejected claim's status note: the reason in words, then the particulars the administrator gave. */
+export const rejectionNote = (reason: RejectionReason, note: string | undefined) =>
+  reason === "other" && note ? note : `${REJECTION_REASONS[reason]}${note ? `: ${note}` : ""}`;

@@ -11,21 +11,25 @@ import { watToday } from "../../products/policy-helpers";
 import type { ClaimCeiling, ClaimDocumentNeed, ClaimedPolicy } from "../../products/types";
 import type { ClaimStatus } from "./schema";
 
-/** Who moves a claim: the partner who submitted it, or the operator's administrators. */
-export type ClaimActor = "partner" | "operator";
+/**
+ * Who moves a claim: the partner who submitted it, the operator's administrators, or the payout (its
+ * provider's word that the money arrived, or that it came back).
+ */
+export type ClaimActor = "partner" | "operator" | "payout";
 
 /**
  * The state machine, written once: from each status, the statuses it may become and who may make
- * that change. rejected, paid and withdrawn are final.
+ * that change. rejected and withdrawn are final; paid is, unless the bank reverses the transfer.
  */
 export const CLAIM_TRANSITIONS: Readonly<Record<ClaimStatus, Readonly<Partial<Record<ClaimStatus, ClaimActor>>>>> = {
   submitted: { in_review: "operator", withdrawn: "partner" },
   in_review: { info_requested: "operator", approved: "operator", rejected: "operator", withdrawn: "partner" },
   // The partner answers (claim respond) and the review goes on; the operator may still reject, the partner withdraw.
   info_requested: { in_review: "partner", rejected: "operator", withdrawn: "partner" },
-  approved: { paid: "operator" },
+  approved: { paid: "payout" },
   rejected: {},
-  paid: {},
+  // A reversed transfer reopens the claim: the money has to be sent again.
+  paid: { approved: "payout" },
   withdrawn: {},
 };
 

@@ -16,17 +16,22 @@ import { isUniqueViolation } from "../../db/errors";
 import { readCheckWrite, type TableRow, writeWhenStill } from "../../db/guarded";
 import { afterCursor } from "../../db/keyset";
 import { resultRows } from "../../db/results";
+import { sumInsuredIn } from "../../products/claims";
 import { watMidnight, watToday } from "../../products/policy-helpers";
 import { type AuditActor, auditRows, recordAudit } from "../audit";
 import { addDays, holidaysBetween } from "../calendar";
 import { type DomainEvent, outboxEvents, outboxRow, recordEvent } from "../events";
 import type { Mode, PolicyRecord } from "../policies";
-import { POLICY_STATUS_WORDS, policies, requirePolicyMode } from "../policies";
+import { POLICY_STATUS_WORDS, policies, policiesByIds, requirePolicyMode } from "../policies";
+import { type FlagInput, flagClaim, newClaimSignals, PHOTO_HEAD_BYTES, policyIdentifiers, type SignalSettings } from "../signals";
 import { refuseAfterCoolingOff, takeBackRefund } from "./after-cancellation";
 import { type ClockSettings, lateInterestKobo, pauseCounted, pauseOf, settlementDueOn, voucherDueOn } from "./clock";
+import { awaitingDecision, type ClaimDecision, closeAwaitingDecision } from "./decision-records";
 import type { ClaimRequest } from "./model";
+import { type RejectionReason, rejectionNote } from "./rejections";
 import { approvalOf, type ClaimActor, checkTransition, claimCeiling, newClaimNumber } from "./rules";
 import { type ClaimStatus, type ClaimStep, claimChecks, claimDocuments, claimReserves, claims } from "./schema";
+import { currentVoucher, latestPayout, type PayoutRecord, type VoucherRecord } from "./settlement-records";
 
 type ClaimRow = typeof claims.$inferSelect;
 
@@ -53,6 +58,11 @@ export interface ClaimDetail extends ClaimRecord {
   documents: ClaimDocumentInfo[];
   /** The checklist's items ticked so far (their keys). */
   checked: string[];
+  /** A decision waiting for a second administrator (the operator's view only). */
+  awaiting: ClaimDecision | null;
+  /** The discharge voucher in force, once issued, and the latest payout. */
+  voucher: VoucherRecord | null;
+  payout: PayoutRecord | null;
   /** Set on an approval's answer: the refund of the policy's cancellation the approval took back. */
   refundTakenBackKobo?: number;
 }
@@ -89,6 +99,9 @@ const withDocuments = async (db: Executor, claim: ClaimRecord): Promise<ClaimDet
   ...claim,
   documents: await documentInfo(db, claim.id),
   checked: await checkedOf(db, claim.id),
+  awaiting: await awaitingDecision(db, claim.id),
+  voucher: await currentVoucher(db, claim.id),
+  payout: await latestPayout(db, claim.id),
 });
 
 /** Which claim, of which policy, and where it stands: how the wire and the events open a claim. */
@@ -100,6 +113,7 @@ export const claimHeading = (claim: ClaimRecord) => ({
   mode: claim.mode,
   status: claim.status,
   ...(claim.statusNote ? { statusNote: claim.statusNote } : {}),
+  ...(claim.rejectionReason ? { rejectionReason: claim.rejectionReason } : {}),
 });
 
 /** The amount claimed in naira and, once approved, the settlement; late interest once paid late. */
@@ -132,7 +146,7 @@ function claimEvent(claim: ClaimRecord & Pick<ClaimDetail, "refundTakenBackKobo"
 }
 
 /** A sandbox key must not change a real claim, nor a live key a sandbox one (spec 5.5). */
-const checkMode = (policy: { reference: string; mode: Mode }, mode: Mode) => requirePolicyMode(policy, mode, "its claims are handled");
+export const checkMode = (policy: { reference: string; mode: Mode }, mode: Mode) => requirePolicyMode(policy, mode, "its claims are handled");
 
 /** Claims wait for a decision, and never reach cover that was never in force. */
 const NOT_CLAIMABLE = new Set<PolicyRecord["status"]>(["p", "d", "l"]);
@@ -176,6 +190,42 @@ function checkClaimable(policy: PolicyRecord, request: ClaimRequest): void {
     );
 }
 
+/** The first bytes (all the EXIF reader reads) of the claim's JPEG documents, in order. */
+const claimPhotos = async (db: Executor, claimId: string) =>
+  (
+    await db
+      .select({ head: sql<Uint8Array>`substring(${claimDocuments.content} from 1 for ${sql.raw(String(PHOTO_HEAD_BYTES))})` })
+      .from(claimDocuments)
+      .where(and(eq(claimDocuments.claimId, claimId), eq(claimDocuments.mime, "image/jpeg")))
+      .orderBy(asc(claimDocuments.position))
+  ).map((d) => d.head);
+
+/** What the fraud rules see of a claim on its policy (src/modules/signals): its photographs read from the claim unless given. */
+async function signalInput(db: Executor, claim: ClaimRow, policy: PolicyRecord, settings: SignalSettings, photos?: Uint8Array[]): Promise<FlagInput> {
+  const bankAccount = claim.payeeBankCode && claim.payeeAccountNumber ? { bankCode: claim.payeeBankCode, accountNumber: claim.payeeAccountNumber } : undefined;
+  return {
+    ...(bankAccount ? { bankAccount } : {}),
+    claimId: claim.id,
+    partnerId: claim.partnerId,
+    policyId: policy.id,
+    mode: policy.mode,
+    ...(await policyIdentifiers(db, policy)),
+    incidentDate: claim.incidentDate,
+    coverStart: policy.coverStart,
+    submittedAt: claim.createdAt,
+    claimedKobo: claim.claimedKobo,
+    ceilingKobo: sumInsuredIn(claimCeiling(policy)),
+    photos: photos ?? (await claimPhotos(db, claim.id)),
+    settings,
+  };
+}
+
+/** The fraud rules look at a claim again (new photographs, the account to pay it into), in the caller's transaction. */
+export async function reflagClaim(tx: Executor, claim: ClaimRow, signals: SignalSettings, now: Date): Promise<void> {
+  const [policy] = await policiesByIds(tx, [claim.policyId]);
+  await flagClaim(tx, await signalInput(tx, claim, policy!, signals), now);
+}
+
 async function claimByReference(db: Executor, partnerId: string, reference: string): Promise<ClaimRecord | undefined> {
   const [row] = await selectClaims(db).where(and(eq(claims.partnerId, partnerId), eq(claims.reference, reference)));
   return row;
@@ -204,6 +254,9 @@ async function repeatOf(db: Executor, prior: ClaimRecord, request: ClaimRequest,
     ...prior,
     documents: documents.map(({ position, name, mime, sizeBytes }) => ({ position, name, mime, sizeBytes })),
     checked: await checkedOf(db, prior.id),
+    awaiting: await awaitingDecision(db, prior.id),
+    voucher: await currentVoucher(db, prior.id),
+    payout: await latestPayout(db, prior.id),
   };
 }
 
@@ -225,7 +278,7 @@ export async function earlierClaim(db: Executor, partnerId: string, request: Cla
  */
 export async function submitClaim(
   db: Database,
-  input: { partnerId: string; mode: Mode; request: ClaimRequest; now: Date; clock: ClockSettings; actor?: AuditActor },
+  input: { partnerId: string; mode: Mode; request: ClaimRequest; now: Date; clock: ClockSettings; signals: SignalSettings; actor?: AuditActor },
 ): Promise<{ claim: ClaimDetail; created: boolean }> {
   const { partnerId, mode, request, now, actor } = input;
   const today = watToday(now);
@@ -281,6 +334,12 @@ export async function submitClaim(
       settledAt: null,
       lateInterestKobo: null,
       rejectionReason: null,
+      payeeBankCode: null,
+      payeeAccountNumber: null,
+      payeeAccountName: null,
+      payeeNameCheck: null,
+      payeeConfirmedBy: null,
+      voucherIssuedAt: null,
       pausedSince: null,
       pausedUntil: null,
       pausedDays: 0,
@@ -290,6 +349,9 @@ export async function submitClaim(
       updatedAt: now,
     };
     const record: ClaimRecord = { ...row, policy: policy.reference, productCode: policy.productCode, mode: policy.mode, policyWebhook: policy.webhookUrl };
+    // Its fraud signals are written by the same statement: a claim is never stored without them, nor a repeat's with them.
+    const photos = request.documents.filter((d) => d.mime === "image/jpeg").map((d) => d.bytes);
+    const flagged = await newClaimSignals(db, await signalInput(db, row, policy, input.signals, photos), now);
     const rows: TableRow[] = [
       { table: claims, row },
       ...request.documents.map((d, i) => ({
@@ -310,13 +372,14 @@ export async function submitClaim(
         },
         now,
       ),
+      ...flagged.rows,
     ];
     const still = sql`select id from ${policies}
       where id = ${policy.id}::uuid and status = ${policy.status} and status_at = ${policy.statusAt.toISOString()}::timestamptz and version = ${policy.version}
       for share`;
     if (!(await writeWhenStill(db, still, rows))) return null;
     const documents = request.documents.map((d, i) => ({ position: i + 1, name: d.name, mime: d.mime, sizeBytes: d.bytes.length }));
-    return { claim: { ...record, documents, checked: [] }, created: true };
+    return { claim: { ...record, documents, checked: [], awaiting: null, voucher: null, payout: null }, created: true };
   };
   try {
     return await readCheckWrite(db, attempt);
@@ -418,92 +481,123 @@ export async function claimsDueFirst(db: Executor, horizon: string, limit: numbe
   return { items, count: counted?.count ?? 0 };
 }
 
+/** A change of a claim's status: what it becomes, by whom, and what the change brings. */
+export interface ClaimChange {
+  to: ClaimStatus;
+  actor: ClaimActor;
+  by: string;
+  note?: string;
+  approvedKobo?: number;
+  rejectionReason?: RejectionReason;
+  mode?: Mode;
+  clock?: ClockSettings;
+  /** Documents the change brings (an answer to a request for information), after the claim's own. */
+  documents?: ClaimRequest["documents"];
+  /** A payment's late interest, as its payout sent it. */
+  lateInterestKobo?: number;
+}
+
+/** A claim by its id, its row locked for the rest of the transaction (the payouts find their claim so). */
+export async function lockClaimById(tx: Executor, claimId: string): Promise<ClaimRecord> {
+  const [claim] = await selectClaims(tx).where(eq(claims.id, claimId)).for("update", { of: claims });
+  if (!claim) throw new Error(`no claim ${claimId}`);
+  return claim;
+}
+
+/** The claim of `claimNo` in `scope`, its row locked for the rest of the transaction (404 when there is none). */
+export async function lockClaim(tx: Executor, scope: ClaimScope, claimNo: string): Promise<ClaimRecord> {
+  const [claim] = await selectClaims(tx)
+    .where(scoped(scope, eq(claims.claimNo, claimNo)))
+    .for("update", { of: claims });
+  if (!claim) throw notFound(scope, claimNo);
+  return claim;
+}
+
 /**
- * Move a claim along the state machine under a row lock (concurrent changes apply one at a time,
- * and the second sees the first's status), with its history step and claim.updated event. An
- * approval takes back the refund of the policy's cancellation, if it has one (takeBackRefund).
+ * Move a claim whose row the caller holds locked along the state machine, with its history step and
+ * claim.updated event (concurrent changes apply one at a time, and the second sees the first's
+ * status). An approval takes back the refund of the policy's cancellation, if it has one
+ * (takeBackRefund). A partner's move closes a decision waiting for a second administrator: the
+ * claim it was about has changed.
  */
-async function transition(
-  db: Database,
-  scope: ClaimScope,
-  claimNo: string,
-  change: {
-    to: ClaimStatus;
-    actor: ClaimActor;
-    by: string;
-    note?: string;
-    approvedKobo?: number;
-    mode?: Mode;
-    clock?: ClockSettings;
-    /** Documents the change brings (an answer to a request for information), after the claim's own. */
-    documents?: ClaimRequest["documents"];
-  },
+export async function applyTransition(
+  tx: Executor,
+  claim: ClaimRecord,
+  change: ClaimChange,
   now: Date,
   audit?: (tx: Executor, claim: ClaimDetail) => Promise<void>,
 ): Promise<ClaimDetail> {
-  return db.transaction(async (tx) => {
-    const [claim] = await selectClaims(tx)
-      .where(scoped(scope, eq(claims.claimNo, claimNo)))
-      .for("update", { of: claims });
-    if (!claim) throw notFound(scope, claimNo);
-    if (change.mode) checkMode({ reference: claim.policy, mode: claim.mode }, change.mode);
-    checkTransition(claim.claimNo, claim.status, change.to, change.actor);
-    let amounts: Partial<ClaimRow> = {};
-    let refundTakenBackKobo = 0;
-    const today = watToday(now);
-    // Asking for information stops the settlement clock; any way out of the wait starts it again, the days waited (up to the allowance) added.
-    if (change.to === "info_requested") amounts = pauseOf(today, claim.pausedDays, clockOf(change));
-    if (claim.status === "info_requested" && claim.pausedSince && claim.pausedUntil) {
-      const counted = pauseCounted({ pausedSince: claim.pausedSince, pausedUntil: claim.pausedUntil }, today);
-      amounts = { pausedSince: null, pausedUntil: null, pausedDays: claim.pausedDays + counted, settlementDueOn: addDays(claim.settlementDueOn, counted) };
-    }
-    if (change.to === "approved") {
-      // Liability admitted: the voucher's working days count from today, skipping the holidays ahead.
-      const clock = clockOf(change);
-      const holidays = await holidaysBetween(tx, today, addDays(today, 10 * clock.voucherWorkingDays + 30));
-      const approval = approvalOf(claim, change.approvedKobo);
-      // Liability admitted: the reserve is what will be paid.
-      amounts = { ...approval, voucherDueOn: voucherDueOn(today, holidays, clock), reserveKobo: approval.payableKobo };
-      refundTakenBackKobo = await takeBackRefund(tx, claim, now);
-    }
-    if (change.to === "paid") {
-      const interest = lateInterestKobo(claim.payableKobo ?? 0, claim.settlementDueOn, today, clockOf(change).lateInterestBasisPoints);
-      amounts = { settledAt: now, lateInterestKobo: interest || null, reserveKobo: 0 };
-    }
-    if (change.to === "rejected" || change.to === "withdrawn") amounts.reserveKobo = 0;
-    if (change.documents?.length) {
-      const [{ last }] = resultRows<{ last: number }>(
-        await tx.execute(sql`select coalesce(max(position), 0)::int as last from ${claimDocuments} where claim_id = ${claim.id}::uuid`),
-      ) as [{ last: number }];
-      if (last + change.documents.length > MAX_DOCUMENTS_IN_ALL)
-        throw new CommandError(
-          413,
-          `seed.documents has ${change.documents.length} entries and claim ${claim.claimNo} holds ${last}: a claim holds at most ${MAX_DOCUMENTS_IN_ALL} documents in all`,
-          "seed.documents",
-        );
-      await tx.insert(claimDocuments).values(
-        change.documents.map((d, i) => ({
-          claimId: claim.id,
-          position: last + i + 1,
-          name: d.name,
-          mime: d.mime,
-          sizeBytes: d.bytes.length,
-          content: d.bytes,
-        })),
-      );
-    }
-    const step: ClaimStep = { status: change.to, ...(change.note ? { note: change.note } : {}), by: change.by, at: now.toISOString() };
-    const [row] = await tx
-      .update(claims)
-      .set({ status: change.to, statusNote: change.note ?? null, history: [...claim.history, step], updatedAt: now, ...amounts })
-      .where(eq(claims.id, claim.id))
-      .returning();
-    const record: ClaimRecord = { ...row!, policy: claim.policy, productCode: claim.productCode, mode: claim.mode, policyWebhook: claim.policyWebhook };
-    const updated: ClaimDetail = { ...(await withDocuments(tx, record)), ...(refundTakenBackKobo ? { refundTakenBackKobo } : {}) };
-    await recordEvent(tx, claimEvent(updated, "claim.updated"), now);
-    if (audit) await audit(tx, updated);
-    return updated;
-  });
+  if (change.mode) checkMode({ reference: claim.policy, mode: claim.mode }, change.mode);
+  checkTransition(claim.claimNo, claim.status, change.to, change.actor);
+  let amounts: Partial<ClaimRow> = {};
+  let refundTakenBackKobo = 0;
+  const today = watToday(now);
+  // Asking for information stops the settlement clock; any way out of the wait starts it again, the days waited (up to the allowance) added.
+  if (change.to === "info_requested") amounts = pauseOf(today, claim.pausedDays, clockOf(change));
+  if (claim.status === "info_requested" && claim.pausedSince && claim.pausedUntil) {
+    const counted = pauseCounted({ pausedSince: claim.pausedSince, pausedUntil: claim.pausedUntil }, today);
+    amounts = { pausedSince: null, pausedUntil: null, pausedDays: claim.pausedDays + counted, settlementDueOn: addDays(claim.settlementDueOn, counted) };
+  }
+  if (change.to === "approved" && claim.status === "paid") {
+    // A reversed payout: the money came back, so the claim is owed again, at its approved figures.
+    amounts = { settledAt: null, lateInterestKobo: null, reserveKobo: claim.payableKobo ?? 0 };
+  } else if (change.to === "approved") {
+    // Liability admitted: the voucher's working days count from today, skipping the holidays ahead.
+    const clock = clockOf(change);
+    const holidays = await holidaysBetween(tx, today, addDays(today, 10 * clock.voucherWorkingDays + 30));
+    const approval = approvalOf(claim, change.approvedKobo);
+    // Liability admitted: the reserve is what will be paid.
+    amounts = { ...approval, voucherDueOn: voucherDueOn(today, holidays, clock), reserveKobo: approval.payableKobo };
+    refundTakenBackKobo = await takeBackRefund(tx, claim, now);
+  }
+  if (change.to === "paid") {
+    const interest = change.lateInterestKobo ?? lateInterestKobo(claim.payableKobo ?? 0, claim.settlementDueOn, today, clockOf(change).lateInterestBasisPoints);
+    amounts = { settledAt: now, lateInterestKobo: interest || null, reserveKobo: 0 };
+  }
+  if (change.to === "rejected") amounts = { ...amounts, reserveKobo: 0, rejectionReason: change.rejectionReason ?? null };
+  if (change.to === "withdrawn") amounts.reserveKobo = 0;
+  if (change.documents?.length) await addDocuments(tx, claim, change.documents);
+  if (change.actor === "partner") await closeAwaitingDecision(tx, claim.id, now);
+  const step: ClaimStep = { status: change.to, ...(change.note ? { note: change.note } : {}), by: change.by, at: now.toISOString() };
+  const statusNote = change.to === "rejected" && change.rejectionReason ? rejectionNote(change.rejectionReason, change.note) : (change.note ?? null);
+  const [row] = await tx
+    .update(claims)
+    .set({ status: change.to, statusNote, history: [...claim.history, step], updatedAt: now, ...amounts })
+    .where(eq(claims.id, claim.id))
+    .returning();
+  const record: ClaimRecord = { ...row!, policy: claim.policy, productCode: claim.productCode, mode: claim.mode, policyWebhook: claim.policyWebhook };
+  const updated: ClaimDetail = { ...(await withDocuments(tx, record)), ...(refundTakenBackKobo ? { refundTakenBackKobo } : {}) };
+  await recordEvent(tx, claimEvent(updated, "claim.updated"), now);
+  if (audit) await audit(tx, updated);
+  return updated;
+}
+
+/** Documents an answer brings, after the claim's own: at most MAX_DOCUMENTS_IN_ALL on a claim. */
+async function addDocuments(tx: Executor, claim: ClaimRecord, documents: ClaimRequest["documents"]) {
+  const [{ last }] = resultRows<{ last: number }>(
+    await tx.execute(sql`select coalesce(max(position), 0)::int as last from ${claimDocuments} where claim_id = ${claim.id}::uuid`),
+  ) as [{ last: number }];
+  if (last + documents.length > MAX_DOCUMENTS_IN_ALL)
+    throw new CommandError(
+      413,
+      `seed.documents has ${documents.length} entries and claim ${claim.claimNo} holds ${last}: a claim holds at most ${MAX_DOCUMENTS_IN_ALL} documents in all`,
+      "seed.documents",
+    );
+  await tx
+    .insert(claimDocuments)
+    .values(documents.map((d, i) => ({ claimId: claim.id, position: last + i + 1, name: d.name, mime: d.mime, sizeBytes: d.bytes.length, content: d.bytes })));
+}
+
+/** A change of a claim in a transaction of its own: the row locked, then moved. */
+function transition(
+  db: Database,
+  scope: ClaimScope,
+  claimNo: string,
+  change: ClaimChange,
+  now: Date,
+  audit?: (tx: Executor, claim: ClaimDetail) => Promise<void>,
+): Promise<ClaimDetail> {
+  return db.transaction(async (tx) => applyTransition(tx, await lockClaim(tx, scope, claimNo), change, now, audit));
 }
 
 /** `claim withdraw`: the partner takes back a claim that is submitted or in review (audited when an actor is given). */
@@ -529,7 +623,16 @@ export function withdrawClaim(
  */
 export function respondToClaim(
   db: Database,
-  input: { partnerId: string; mode: Mode; claimNo: string; note: string; documents: ClaimRequest["documents"]; now: Date; actor?: AuditActor },
+  input: {
+    partnerId: string;
+    mode: Mode;
+    claimNo: string;
+    note: string;
+    documents: ClaimRequest["documents"];
+    now: Date;
+    signals: SignalSettings;
+    actor?: AuditActor;
+  },
 ): Promise<ClaimDetail> {
   const { actor, note, now } = input;
   return transition(
@@ -538,60 +641,10 @@ export function respondToClaim(
     input.claimNo,
     { to: "in_review", actor: "partner", by: "partner", note, mode: input.mode, documents: input.documents },
     now,
-    actor && ((tx, claim) => recordAudit(tx, actor, { action: "claim.respond", subject: claim.claimNo, details: { documents: input.documents.length } }, now)),
-  );
-}
-
-/**
- * `claim review` (operator): submitted → in_review → approved | rejected; approved → paid. An
- * approval accepts `approvedKobo` (default: the amount claimed) and works out the excess and the
- * payable amount. `by` names the administrator in the claim's history ("admin:<partner id>");
- * `actor` is who the audit log names; `mode` is its key's, which must be the claim's (the portal's
- * operator has no key).
- */
-export function reviewClaim(
-  db: Database,
-  input: {
-    claimNo: string;
-    status: "in_review" | "info_requested" | "approved" | "rejected" | "paid";
-    note?: string;
-    approvedKobo?: number;
-    by: string;
-    actor: AuditActor;
-    mode?: Mode;
-    now: Date;
-    clock: ClockSettings;
-  },
-): Promise<ClaimDetail> {
-  const { actor, note, now } = input;
-  if (input.status === "rejected" && !note) throw new CommandError(400, "seed.note is required to reject: say why in seed.note", "seed.note");
-  if (input.status === "info_requested" && !note)
-    throw new CommandError(400, "seed.note is required to ask for information: say what the partner must send in seed.note", "seed.note");
-  if (input.approvedKobo !== undefined && input.status !== "approved")
-    throw new CommandError(400, `seed.approvedAmount is only for approving: send it with status "approved", not "${input.status}"`, "seed.approvedAmount");
-  return transition(
-    db,
-    {},
-    input.claimNo,
-    { to: input.status, actor: "operator", by: input.by, note, approvedKobo: input.approvedKobo, mode: input.mode, clock: input.clock },
-    now,
-    (tx, claim) =>
-      recordAudit(
-        tx,
-        actor,
-        {
-          action: "claim.review",
-          subject: claim.claimNo,
-          partnerId: claim.partnerId,
-          details: {
-            status: claim.status,
-            ...(note ? { note } : {}),
-            ...(claim.approvedKobo === null ? {} : { approvedKobo: claim.approvedKobo, excessKobo: claim.excessKobo, payableKobo: claim.payableKobo }),
-            ...(claim.refundTakenBackKobo ? { refundTakenBackKobo: claim.refundTakenBackKobo } : {}),
-            ...(claim.lateInterestKobo ? { lateInterestKobo: claim.lateInterestKobo } : {}),
-          },
-        },
-        now,
-      ),
+    async (tx, claim) => {
+      if (actor) await recordAudit(tx, actor, { action: "claim.respond", subject: claim.claimNo, details: { documents: input.documents.length } }, now);
+      // New photographs: the fraud rules look again, at all of the claim's.
+      if (input.documents.some((d) => d.mime === "image/jpeg")) await reflagClaim(tx, claim, input.signals, now);
+    },
   );
 }

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import type { SignedCallback } from "../../core/signatures";
 
 /** How the partner pays a funding: a bank transfer to an account the provider opened for it, or a payment page. */
 export type PaymentInstruction =
@@ -27,12 +27,6 @@ export interface ProviderCallback {
   result: Exclude<PaymentResult, { status: "pending" }> | null;
 }
 
-/** A signed callback the provider sends (the sandbox delivers these itself). */
-export interface SignedCallback {
-  body: string;
-  signature: string;
-}
-
 /**
  * One payment provider (docs/funding.md). A real one (Paystack, Flutterwave) is called over HTTP;
  * the sandbox answers in-process. Callbacks are verified the same way for all: an HMAC-SHA512 of the
@@ -52,15 +46,4 @@ export interface PaymentProvider {
   immediateCallbacks?(payment: Required<ProviderPayment>): SignedCallback[];
   /** The sandbox only: the callback of the partner paying now (the "pay" button), or null when it cannot be paid. */
   payNow?(payment: Required<ProviderPayment>): SignedCallback | null;
-}
-
-/** HMAC-SHA512 of the body, hex: how Paystack (x-paystack-signature) and the sandbox sign callbacks. */
-export const hmacSha512 = (secret: string, body: Uint8Array | string) => createHmac("sha512", secret).update(body).digest("hex");
-
-/** A signature compared in constant time: a forged one learns nothing from how long the refusal took. */
-export function signatureMatches(secret: string, body: Uint8Array | string, signature: string | null): boolean {
-  if (!signature) return false;
-  const expected = Buffer.from(hmacSha512(secret, body), "utf8");
-  const given = Buffer.from(signature.trim().toLowerCase(), "utf8");
-  return given.length === expected.length && timingSafeEqual(given, expected);
 }

@@ -2,13 +2,10 @@ import { Elysia } from "elysia";
 import { type FundingActionState, OperatorFundingsPage } from "../../../views/funding/funding";
 import { CommandError } from "../../core/errors";
 import { normaliseUuid } from "../../core/ids";
-import { log } from "../../core/log";
 import { formatNaira } from "../../core/money";
-import { countRefusal, type RateDecision, refusalKeys } from "../../core/rate-limit";
 import { storableText } from "../../core/validation";
-import { bodyPace, readBoundedBytes, UnidentifiedBodiesAtCapacity } from "../../http/body";
-import { clientAddressOf } from "../../http/client-address";
 import type { AppDeps } from "../../http/context";
+import { providerCallbackRoute } from "../../http/provider-callbacks";
 import { confirmation } from "../../portal/confirm";
 import { exportHref, PAGE_SIZE, refusedAsNull } from "../../portal/kit";
 import type { ListQuery } from "../../portal/list";
@@ -22,74 +19,17 @@ import { confirmationFrom } from "./model";
 import { approvalStep, type CreditStep, heldCreditStep, operatorFundingRow, transferStep } from "./presenter";
 import { paymentProvider } from "./providers";
 
-/** A provider's callback is a small JSON document; anything larger is not one. */
-const MAX_CALLBACK_BYTES = 64 * 1024;
-
-function tooMany(set: { status?: number | string; headers: Record<string, string | number> }, decision: RateDecision) {
-  set.status = 429;
-  set.headers["retry-after"] = String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));
-  return { status: "too many refused callbacks" };
-}
-
 /**
- * POST /funding/callbacks/<provider>: the payment provider's signed callback, outside the portal
- * session (the signature is the authentication). The raw body is read within a small cap and
- * verified before it is parsed; the answer is quick (the provider retries on anything but 2xx).
+ * POST /funding/callbacks/<provider>: the payment provider's signed callback (src/http/provider-callbacks.ts).
  */
 export const fundingCallbackRoute = (deps: AppDeps) => {
   const provider = paymentProvider(deps.config);
-  const clientAddress = clientAddressOf(deps.config.TRUSTED_PROXIES);
-  const pace = bodyPace(deps.config);
-  return new Elysia({ name: "funding-callbacks" }).post(
-    "/funding/callbacks/:provider",
-    async ({ request, params, set, server }) => {
-      if (params.provider !== provider.name) {
-        set.status = 404;
-        return { status: "unknown provider" };
-      }
-      // An address that keeps sending forged callbacks is refused before its body is read or stored.
-      const addressKey = refusalKeys.address(clientAddress(request, server));
-      const blocked = await deps.refusalLimiter.peek(addressKey);
-      if (!blocked.allowed) return tooMany(set, blocked);
-      let body: Uint8Array;
-      try {
-        body = await readBoundedBytes(request, { maxBytes: MAX_CALLBACK_BYTES, pace, unidentified: deps.capacity });
-      } catch (error) {
-        if (error instanceof UnidentifiedBodiesAtCapacity) {
-          set.status = 503;
-          return { status: "try again" };
-        }
-        if (!(error instanceof CommandError)) throw error;
-        // Too large or too slow: not a callback of the provider's, and counted like a forged one.
-        set.headers.connection = "close";
-        const decision = await countRefusal(deps.refusalLimiter, [addressKey]);
-        if (!decision.allowed) return tooMany(set, decision);
-        set.status = error.status;
-        return { status: "refused" };
-      }
-      try {
-        const answer = await receiveCallback(
-          deps.database.db,
-          provider,
-          body,
-          request.headers.get(provider.signatureHeader),
-          (deps.now ?? (() => new Date()))(),
-        );
-        if (answer.status === 401) {
-          const decision = await countRefusal(deps.refusalLimiter, [addressKey]);
-          if (!decision.allowed) return tooMany(set, decision);
-        }
-        set.status = answer.status;
-        return { status: answer.outcome };
-      } catch (error) {
-        // The provider tries again later: nothing was half-written (one transaction).
-        log.error("funding callback failed", { provider: provider.name, error: String(error) });
-        set.status = 503;
-        return { status: "try again" };
-      }
-    },
-    { parse: "none" },
-  );
+  return providerCallbackRoute(deps, {
+    name: "funding-callbacks",
+    path: "/funding/callbacks/:provider",
+    providers: [provider],
+    receive: (_provider, body, signature, now) => receiveCallback(deps.database.db, provider, body, signature, now),
+  });
 };
 
 /** The operator's fundings page: pending and held live top-ups, manual confirmation with four eyes, held decisions. */

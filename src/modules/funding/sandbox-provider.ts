@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { hmacSha512, type PaymentProvider, type PaymentResult, type ProviderPayment, type SignedCallback, signatureMatches } from "./provider";
+import { hmacSha512, type SignedCallback, signatureMatches } from "../../core/signatures";
+import type { PaymentProvider, PaymentResult, ProviderPayment } from "./provider";
 
 /**
  * What the sandbox does with a payment, chosen by how the partner's reference ends (any case);

@@ -250,9 +250,10 @@ export const policyListExamples: readonly CommandExample[] = [
 export const policyListAdminExamples: readonly CommandExample[] = [
   {
     name: "policies-admin",
-    title: "The newest policy of any partner, with a cursor to the next",
+    title: "The newest approved travel policy of any partner, with a cursor to the next",
     cmmnd: "dump entt_*ADMIN",
-    seed: { limit: 1 },
+    // Filtered, so that what other partners do meanwhile (on a shared database) does not come first.
+    seed: { limit: 1, productCode: "ltix-stnd-1111", status: "a" },
     after: ["policy", "policy-travel"],
     answer: {
       list: [

@@ -42,6 +42,17 @@ export const apiKeys = pgTable(
   (t) => [index("api_keys_partner_idx").on(t.partnerId)],
 );
 
+/**
+ * How much of a claim an operator's administrator may decide alone (docs/claims.md, "Authority"):
+ * an assessor up to CLAIM_AUTHORITY_ASSESSOR_NAIRA, a claims manager up to
+ * CLAIM_AUTHORITY_MANAGER_NAIRA, the head of claims without limit. Above it, their decision is a
+ * recommendation a second administrator with the authority confirms.
+ */
+export const CLAIM_AUTHORITIES = ["assessor", "manager", "head"] as const;
+export type ClaimAuthority = (typeof CLAIM_AUTHORITIES)[number];
+/** Each authority's name, as the Administrators page and the audit log say it. */
+export const CLAIM_AUTHORITY_WORDS: Record<ClaimAuthority, string> = { assessor: "Assessor", manager: "Claims manager", head: "Head of claims" };
+
 export const portalUsers = pgTable(
   "portal_users",
   {
@@ -51,6 +62,8 @@ export const portalUsers = pgTable(
     passwordHash: text("password_hash").notNull(),
     role: text("role", { enum: ["owner", "staff", "admin"] }).notNull(),
     active: boolean("active").notNull().default(true),
+    /** The operator's administrators only: their authority over claims. */
+    claimAuthority: text("claim_authority", { enum: CLAIM_AUTHORITIES }),
     /** Invited staff sign in with a one-time password and must choose their own first. */
     mustChangePassword: boolean("must_change_password").notNull().default(false),
     lastSignInAt: timestamp("last_sign_in_at", { withTimezone: true }),

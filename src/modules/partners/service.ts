@@ -8,7 +8,7 @@ import type { Database, Executor } from "../../db/client";
 import { preparedQuery } from "../../db/prepared";
 import { type AuditActor, recordAudit } from "../audit";
 import { credentialCache, type KeyRecord } from "./credential-cache";
-import { apiKeys, partners, portalUsers } from "./schema";
+import { apiKeys, type ClaimAuthority, partners, portalUsers } from "./schema";
 
 export type KeyLabel = "test" | "live" | "legacy";
 export const KEY_LABELS: readonly KeyLabel[] = ["test", "live", "legacy"];
@@ -51,7 +51,7 @@ const slug = (name: string) =>
 /** A partner account with one key of each label and a portal owner (or operator admin) login. */
 export async function createPartner(
   db: Database,
-  input: { name: string; admin?: boolean; enrichment?: boolean; email?: string },
+  input: { name: string; admin?: boolean; enrichment?: boolean; email?: string; claimAuthority?: ClaimAuthority },
   audit?: Audited,
   // The benchmark makes thousands of partners: one argon2id hash reused (the caller's password and its hash) instead of one each.
   options?: { portalPassword?: { password: string; hash: string } },
@@ -75,6 +75,8 @@ export async function createPartner(
       name: `${name} ${input.admin ? "administrator" : "owner"}`,
       passwordHash,
       role: input.admin ? "admin" : "owner",
+      // The first administrator of an operator account heads its claims; invited ones start as assessors.
+      ...(input.admin ? { claimAuthority: input.claimAuthority ?? "head" } : {}),
     });
     if (audit) await recordAudit(tx, audit.actor, { action: "partner.create", subject: name, partnerId }, audit.now);
     return { partnerId, name, admin: !!input.admin, enrichment: !!input.enrichment, keys, portal: { email, password } };

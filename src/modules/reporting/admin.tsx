@@ -8,7 +8,7 @@ import { page, problemOf } from "../../portal/page";
 import type { PortalViewer } from "../../portal/session";
 import { portalSession } from "../../portal/session";
 import { currentWatMonth } from "../enrichment";
-import { bordereauCsv, bordereauXlsx } from "./files";
+import { sheetCsv, workbookXlsx } from "./files";
 import { underwriter, underwriters } from "./insurers";
 import { BORDEREAU_TEXT, type BordereauKind, type BordereauSheet, claimsSheet, monthOptions, premiumSheet } from "./presenter";
 import { claimsBordereau, premiumBordereau } from "./service";
@@ -69,9 +69,17 @@ export const reportingAdmin = (deps: AppDeps) => {
   );
   for (const kind of ["premium", "claims"] as const)
     routes = routes
-      .get(`/admin/reports/${kind}.csv`, ({ query, set }) => csvOrRefusal(set, async () => bordereauCsv(await sheetOf(kind, query))), { portal: "admin" })
-      .get(`/admin/reports/${kind}.xlsx`, ({ query, set }) => csvOrRefusal(set, async () => bordereauXlsx(await sheetOf(kind, query))), {
-        portal: "admin",
-      });
+      .get(`/admin/reports/${kind}.csv`, ({ query, set }) => csvOrRefusal(set, async () => sheetCsv(await sheetOf(kind, query))), { portal: "admin" })
+      .get(
+        `/admin/reports/${kind}.xlsx`,
+        ({ query, set }) =>
+          csvOrRefusal(set, async () => {
+            const sheet = await sheetOf(kind, query);
+            return workbookXlsx(sheet.filename, [sheet]);
+          }),
+        {
+          portal: "admin",
+        },
+      );
   return routes;
 };

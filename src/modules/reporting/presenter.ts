@@ -11,12 +11,17 @@ import type { BordereauTransaction, ClaimRow, ClaimsBordereau, PremiumBordereau,
 
 const TRANSACTION_TEXT: Record<BordereauTransaction, string> = { new: "New", cancellation: "Cancellation", change: "Change" };
 
-/** text: as written; day: a Nigerian date, YYYY-MM-DD; money: kobo, shown and exported as naira. */
-type CellKind = "text" | "day" | "money";
+/**
+ * text: as written; day: a Nigerian date, YYYY-MM-DD; money: kobo, shown and exported as naira; count:
+ * a whole number; days, hours: a duration in that unit; percent: a share (0 to 1), shown and exported
+ * as a percentage.
+ */
+export type CellKind = "text" | "day" | "money" | "count" | "days" | "hours" | "percent";
+type BordereauCellKind = "text" | "day" | "money";
 
 interface BordereauColumn<Row> {
   heading: string;
-  kind: CellKind;
+  kind: BordereauCellKind;
   /** Text or a day for text and day columns, kobo for money. */
   value(row: Row): string | number | null;
   /** The totals row adds this column up (money columns only). */
@@ -59,13 +64,20 @@ const CLAIM_COLUMNS: readonly BordereauColumn<ClaimRow>[] = [
 export type BordereauKind = "premium" | "claims";
 export const BORDEREAU_TEXT: Record<BordereauKind, string> = { premium: "Premium bordereau", claims: "Claims bordereau" };
 
-/** A bordereau as the preview and the files show it: its columns, its rows' cells, and the totals row. */
-export interface BordereauSheet {
+/** A table as the files hold it (and a page previews it): its columns, its rows' cells, and an optional totals row written last. */
+export interface Sheet<Kind extends CellKind = CellKind> {
   title: string;
   /** The file's name without its extension, e.g. "premium-bordereau-ldwy-2026-11". */
   filename: string;
-  columns: readonly { heading: string; kind: CellKind }[];
+  /** The worksheet's name in a workbook (at most 31 characters); the file's name when absent. */
+  sheetName?: string;
+  columns: readonly { heading: string; kind: Kind }[];
   rows: (string | number | null)[][];
+  totals?: (string | number | null)[];
+}
+
+/** A bordereau as the preview and the files show it: its columns, its rows' cells, and the totals row. */
+export interface BordereauSheet extends Sheet<BordereauCellKind> {
   /** "Total" first, each totalled column's sum (kobo), blank elsewhere. */
   totals: (string | number | null)[];
 }
