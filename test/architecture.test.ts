@@ -111,10 +111,10 @@ function layerBreaks(graph: Graph): string[] {
 const MODULE_TIERS: readonly (readonly string[])[] = [
   ["api-log", "audit", "sandbox"],
   ["calendar", "partners"],
-  ["accounts", "consumers", "events", "quotes"],
-  ["policies", "webhooks"],
-  ["certificates", "enrichment", "financing", "signals", "wallet"],
-  ["commissions", "funding", "payouts"],
+  ["consumers", "events", "quotes"],
+  ["messages", "policies", "webhooks"],
+  ["accounts", "certificates", "enrichment", "financing", "wallet"],
+  ["commissions", "funding", "payouts", "signals"],
   ["claims", "issuance"],
   ["dashboard", "lifecycle", "reporting", "search"],
 ];

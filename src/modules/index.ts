@@ -15,6 +15,7 @@ import { fundingModule } from "./funding/module";
 import { issuanceModule } from "./issuance/module";
 import { lifecycleModule } from "./lifecycle/module";
 import type { ModuleManifest } from "./manifest";
+import { messagesModule } from "./messages/module";
 import { partnersModule } from "./partners/module";
 import { policiesModule } from "./policies/module";
 import { quotesModule } from "./quotes/module";
@@ -46,6 +47,7 @@ export const modules: readonly ModuleManifest[] = [
   reportingModule,
   lifecycleModule,
   webhooksModule,
+  messagesModule,
   apiLogModule,
   auditModule,
   accountsModule,
