@@ -25,6 +25,12 @@ export function watToday(now: Date): string {
   return new Date(now.getTime() + WAT_OFFSET_MS).toISOString().slice(0, 10);
 }
 
+/**
+ * The end of the WAT day `days` days after today's: how "cover ends within 30 days" counts, in calendar
+ * days as people do (a month's cover taken today ends within 30 days on the first of a 31-day month too).
+ */
+export const endOfWatDayAhead = (now: Date, days: number): Date => new Date(watMidnight(watToday(now)).getTime() + (days + 1) * 86_400_000);
+
 const DAYS: Partial<Record<DurationCode, number>> = { "7d": 7, "15d": 15, "25d": 25, "30d": 30, "45d": 45, "62d": 62, "92d": 92 };
 const MONTHS: Partial<Record<DurationCode, number>> = { "1m": 1, "3m": 3, "6m": 6, "12m": 12, "1y": 12 };
 

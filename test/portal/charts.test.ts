@@ -204,7 +204,10 @@ describe("chart figures", () => {
     const [before] = await lines();
     expect(before.unfolded).toBeGreaterThan(0);
 
-    expect(await compactDailyTotals(db)).toBeGreaterThan(0);
+    // The suite's other partners share the database: the job folds a batch of keys at a time, until none is left.
+    let passes = 0;
+    while ((await compactDailyTotals(db)) > 0) passes++;
+    expect(passes).toBeGreaterThan(0);
     const [after] = await lines();
     expect(after.unfolded).toBe(0);
     expect(after.n).toBe(JSON.parse(plain(counted)).length);

@@ -115,9 +115,12 @@ function refuseWhileAwaiting(claim: ClaimDetail) {
     );
 }
 
-/** The audit row of a decision applied: the status and the figures it set. */
+/**
+ * The audit row of a decision applied: the status, the note as the administrator wrote it (the claim's
+ * status note also carries a rejection's reason, which the row names on its own), and the figures it set.
+ */
 const reviewAudit =
-  (actor: AuditActor, now: Date, extra: Record<string, unknown> = {}) =>
+  (actor: AuditActor, now: Date, note: string | undefined, extra: Record<string, unknown> = {}) =>
   (tx: Executor, claim: ClaimDetail) =>
     recordAudit(
       tx,
@@ -128,7 +131,7 @@ const reviewAudit =
         partnerId: claim.partnerId,
         details: {
           status: claim.status,
-          ...(claim.statusNote ? { note: claim.statusNote } : {}),
+          ...(note ? { note } : {}),
           // In words: the audit log is read by people.
           ...(claim.rejectionReason ? { rejectionReason: REJECTION_REASONS[claim.rejectionReason] } : {}),
           ...(claim.approvedKobo === null ? {} : { approvedKobo: claim.approvedKobo, excessKobo: claim.excessKobo, payableKobo: claim.payableKobo }),
@@ -205,7 +208,7 @@ export function reviewClaim(
       const grounds = await secondReviewGrounds(tx, locked, actor, amountKobo, input.settings.authority);
       if (grounds.length) return recommend(tx, locked, { change, amountKobo, grounds, actor }, now);
     }
-    return applyDecision(tx, locked, change, input.settings, now, reviewAudit(actor, now));
+    return applyDecision(tx, locked, change, input.settings, now, reviewAudit(actor, now, change.note));
   });
 }
 
@@ -331,6 +334,6 @@ export async function decideRecommendation(
       rejectionReason: waiting.rejectionReason ?? undefined,
       clock: input.settings.clock,
     };
-    return applyDecision(tx, locked, change, input.settings, now, reviewAudit(actor, now, { recommendedBy: waiting.recommendedBy }));
+    return applyDecision(tx, locked, change, input.settings, now, reviewAudit(actor, now, change.note, { recommendedBy: waiting.recommendedBy }));
   });
 }

@@ -1,6 +1,7 @@
 import { and, eq, gte, lt, ne, sql } from "drizzle-orm";
 import { DAY_MS } from "../../core/time";
 import type { Executor } from "../../db/client";
+import { endOfWatDayAhead } from "../../products/policy-helpers";
 import { claims } from "../claims";
 import { type PolicyStatus, policies } from "../policies";
 import { walletEntries } from "../wallet";
@@ -107,7 +108,7 @@ export async function policiesByStatus(db: Executor, scope: ChartScope): Promise
   return byStatus;
 }
 
-/** Approved policies whose cover ends within the next 30 days (the expiry job's index: active policies by end of cover). */
+/** Approved policies whose cover ends within the next 30 days, by the end of the WAT day 30 days on (the expiry job's index: active policies by end of cover). */
 export async function expiringSoon(db: Executor, scope: ChartScope, now: Date): Promise<number> {
   const [row] = await db
     .select({ count: sql<number>`count(*)::int` })
@@ -116,7 +117,7 @@ export async function expiringSoon(db: Executor, scope: ChartScope, now: Date): 
       and(
         eq(policies.status, "a"),
         sql`${policies.coverEnd} > ${instant(now)}`,
-        sql`${policies.coverEnd} <= ${instant(new Date(now.getTime() + 30 * DAY_MS))}`,
+        sql`${policies.coverEnd} <= ${instant(endOfWatDayAhead(now, 30))}`,
         scope.partnerId ? eq(policies.partnerId, scope.partnerId) : undefined,
         eq(policies.mode, scope.mode),
       ),

@@ -5,7 +5,7 @@ import { normaliseUuid } from "../../core/ids";
 import { pageSeed, withDayFilter } from "../../core/pagination";
 import { parseWith } from "../../core/validation";
 import { allProductCodes } from "../../products";
-import { watMidnight } from "../../products/policy-helpers";
+import { endOfWatDayAhead, watMidnight } from "../../products/policy-helpers";
 import { POLICY_STATUSES } from "./schema";
 import { FIND_MAX_LENGTH, type PolicyFilters } from "./service";
 
@@ -106,7 +106,7 @@ export function policyFilters(values: Record<string, string>, operator = false, 
     status: values.status as PolicyFilters["status"],
     productCode: values.product,
     ...createdWithin(from, to),
-    ...(values.expiring ? { coverEndsBy: { now, by: new Date(now.getTime() + Number(values.expiring) * 86_400_000) } } : {}),
+    ...(values.expiring ? { coverEndsBy: { now, by: endOfWatDayAhead(now, Number(values.expiring)) } } : {}),
   };
 }
 
