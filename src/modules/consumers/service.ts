@@ -10,6 +10,7 @@ import { insertCommittedUnlessTaken } from "../../db/group-commit";
 import { afterCursor } from "../../db/keyset";
 import { preparedQuery } from "../../db/prepared";
 import { SharedCache } from "../../db/shared-cache";
+import { type AuditActor, recordAudit } from "../audit";
 import { type ConsumerSeed, consumerSeed, DOCUMENT_FIELDS } from "./model";
 import { consumerDocuments, consumers } from "./schema";
 
@@ -156,6 +157,9 @@ export interface ConsumerRecord {
   class: "h" | "o";
   profile: Profile;
   documents: string[];
+  /** Contact preferences (docs/templates.md): reminders turned off; the language of messages to them. */
+  remindersOff: boolean;
+  language: "en" | "pcm";
   createdAt: Date;
   updatedAt: Date;
 }
@@ -292,4 +296,23 @@ export async function consumerDocumentList(db: Database, consumerId: string): Pr
     .from(consumerDocuments)
     .where(eq(consumerDocuments.consumerId, consumerId))
     .orderBy(consumerDocuments.field);
+}
+
+interface ContactPreferences {
+  remindersOff: boolean;
+  language: "en" | "pcm";
+}
+
+/**
+ * Change how the service writes to a consumer (the notices read it as they write): reminders on or
+ * off, the language. An audit row when something changed; a repeat changes nothing.
+ */
+export async function setContactPreferences(db: Database, consumer: ConsumerRecord, preferences: ContactPreferences, actor: AuditActor, now: Date): Promise<void> {
+  if (consumer.remindersOff === preferences.remindersOff && consumer.language === preferences.language) return;
+  const notice = await db.transaction(async (tx) => {
+    await tx.update(consumers).set(preferences).where(eq(consumers.id, consumer.id));
+    await recordAudit(tx, actor, { action: "consumer.preferences_change", subject: wireConsumerId(consumer.id), partnerId: consumer.partnerId, details: { ...preferences } }, now);
+    return consumerCache.announce(tx, consumer.id);
+  });
+  await consumerCache.settle(consumer.id, notice);
 }
