@@ -7,6 +7,7 @@ import { messages } from "../src/modules/messages/schema";
 import { saveBranding } from "../src/modules/notices/branding";
 import { noticeOf } from "../src/modules/notices/catalogue";
 import { noticeOutboxEvents } from "../src/modules/notices/fanout";
+import { remindInstallments } from "../src/modules/notices/installments";
 import { saveTemplate, setSender } from "../src/modules/notices/templates";
 import { policies } from "../src/modules/policies/schema";
 import { PNG_BASE64, type TestPartner, testApp } from "./support/harness";
@@ -119,6 +120,7 @@ describe("the notices fan-out", () => {
     const { policy } = await issued(p, "phnn-flx1-1111");
     const submitted = await p.run("claim submit", { policy: policy.reference, incidentDate: watDate(0), description: "Screen cracked on a tiled floor", amount: 45_000 });
     expect(submitted.exctnFdbck.id).toBe(75);
+    expect((await operator.run("claim review", { claimNo: submitted.claimNo, status: "in_review" })).exctnFdbck.id).toBe(75);
     const reviewed = await operator.run("claim review", { claimNo: submitted.claimNo, status: "info_requested", note: "Send a photo of the phone" });
     expect(reviewed.exctnFdbck.id).toBe(75);
     await fanOut();
@@ -214,6 +216,45 @@ describe("the notices fan-out", () => {
     expect(mail!.html).not.toContain("<script>alert(1)</script>");
     expect(mail!.html).toContain("&#60;b&#62;Bold&#60;/b&#62; &#38; Co");
     expect(mail!.html).not.toContain("<b>Bold</b>");
+  });
+});
+
+describe("installments, by date", () => {
+  test("due in 3 days (a reminder), missed, the last day before the lapse: each once", async () => {
+    const p = await t.partner({ name: "Pay Small" });
+    const { policy } = await issued(p);
+    const plan = await p.run("payment financeLoan", { policy: policy.reference, downPayment: 3000, installments: 4, frequency: "weekly", firstDueDate: watDate(2) });
+    expect(plan.exctnFdbck.id).toBe(75);
+    const due = watDate(2);
+    const now = new Date();
+    const kindsOn = async (today: string) => {
+      await remindInstallments(db, t.config, today, now);
+      return (await messagesOf(p.partnerId)).filter((m) => m.kind.startsWith("financing.")).map((m) => `${m.kind} ${m.channel}`);
+    };
+    expect(await kindsOn(watDate(0))).toEqual(["financing.installment_due email", "financing.installment_due sms"]);
+    // A repeat, the next day too: nothing more.
+    expect(await remindInstallments(db, t.config, watDate(0), now)).toBe(0);
+    expect(await kindsOn(watDate(1))).toHaveLength(2);
+    const sms = (await messagesOf(p.partnerId)).find((m) => m.kind === "financing.installment_due" && m.channel === "sms")!;
+    expect(sms.body).toBe(`Pay Small: your installment of NGN 3,000.00 for policy ${policy.policyNo} is due on ${due}.`);
+    // The day after the due date: missed; the last day to pay: the lapse warning.
+    expect((await kindsOn(watDate(3))).filter((k) => k.includes("missed"))).toEqual(["financing.installment_missed email", "financing.installment_missed sms"]);
+    const graceDays = plan.graceDays as number;
+    const payBy = watDate(2 + graceDays);
+    expect((await kindsOn(payBy)).filter((k) => k.includes("lapse_warning"))).toEqual(["financing.lapse_warning email", "financing.lapse_warning sms"]);
+    const warning = (await messagesOf(p.partnerId)).find((m) => m.kind === "financing.lapse_warning" && m.channel === "sms")!;
+    expect(warning.body).toBe(`Pay Small: pay NGN 3,000.00 by ${payBy} or your policy ${policy.policyNo} lapses.`);
+  });
+
+  test("the installment reminder respects the opt-out", async () => {
+    const p = await t.partner();
+    const { policy } = await issued(p);
+    await db.update(consumers).set({ remindersOff: true }).where(eq(consumers.id, policy.consumerId));
+    const plan = await p.run("payment financeLoan", { policy: policy.reference, downPayment: 3000, installments: 4, frequency: "weekly", firstDueDate: watDate(1) });
+    expect(plan.exctnFdbck.id).toBe(75);
+    await remindInstallments(db, t.config, watDate(0), new Date());
+    const due = (await messagesOf(p.partnerId)).filter((m) => m.kind === "financing.installment_due");
+    expect(due.map((m) => m.status)).toEqual(["suppressed", "suppressed"]);
   });
 });
 

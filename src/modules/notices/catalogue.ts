@@ -50,6 +50,9 @@ export const VARIABLES: Record<string, { words: string; sample: string; link?: b
   payable: { words: "The amount to be paid on a claim", sample: "₦108,000.00" },
   note: { words: "What was asked for or said", sample: "Send a photo of the police report" },
   complaintRef: { words: "The complaint's reference", sample: "CMP-2026-0042" },
+  installmentAmount: { words: "The installment to pay", sample: "₦10,000.00" },
+  dueDate: { words: "The installment's due date", sample: "2027-01-01" },
+  payBy: { words: "The last day to pay before the policy lapses", sample: "2027-01-08" },
 };
 
 const policy = ["policyNo"] as const;
@@ -146,6 +149,49 @@ export const NOTICES: readonly Notice[] = [
       email: { subject: "Your policy {{policyNo}} has lapsed", body: `Dear {{insuredName}},\n\nYour policy {{policyNo}} has lapsed: {{reason}}.\n\n${signOff}` },
       sms: { body: "{{partnerName}}: your policy {{policyNo}} has lapsed: {{reason}}." },
       "sms-pcm": { body: "{{partnerName}}: your policy {{policyNo}} don lapse: {{reason}}." },
+    },
+  },
+  {
+    key: "financing.installment_due",
+    label: "Installment due (3 days before)",
+    about: "policy",
+    reminder: true,
+    variables: [...policy, "installmentAmount", "dueDate"],
+    defaults: {
+      email: {
+        subject: "Your installment for policy {{policyNo}} is due on {{dueDate}}",
+        body: `Dear {{insuredName}},\n\nYour installment of {{installmentAmount}} for policy {{policyNo}} is due on {{dueDate}}.\n\n${signOff}`,
+      },
+      sms: { body: "{{partnerName}}: your installment of {{installmentAmount}} for policy {{policyNo}} is due on {{dueDate}}." },
+      "sms-pcm": { body: "{{partnerName}}: your installment of {{installmentAmount}} for policy {{policyNo}} go due for {{dueDate}}." },
+    },
+  },
+  {
+    key: "financing.installment_missed",
+    label: "Installment missed",
+    about: "policy",
+    variables: [...policy, "installmentAmount", "dueDate", "payBy"],
+    defaults: {
+      email: {
+        subject: "Your installment for policy {{policyNo}} was not paid",
+        body: `Dear {{insuredName}},\n\nYour installment of {{installmentAmount}} for policy {{policyNo}}, due on {{dueDate}}, was not paid. Pay it by {{payBy}} to keep your cover.\n\n${signOff}`,
+      },
+      sms: { body: "{{partnerName}}: your installment of {{installmentAmount}} for policy {{policyNo}} (due {{dueDate}}) was not paid. Pay by {{payBy}} to keep your cover." },
+      "sms-pcm": { body: "{{partnerName}}: you never pay your installment of {{installmentAmount}} for policy {{policyNo}} (due {{dueDate}}). Pay before {{payBy}} make cover no stop." },
+    },
+  },
+  {
+    key: "financing.lapse_warning",
+    label: "Lapse warning (the last day to pay)",
+    about: "policy",
+    variables: [...policy, "installmentAmount", "payBy"],
+    defaults: {
+      email: {
+        subject: "Your policy {{policyNo}} lapses after {{payBy}}",
+        body: `Dear {{insuredName}},\n\nYour installment of {{installmentAmount}} for policy {{policyNo}} is still unpaid. Unless it is paid by {{payBy}}, your policy lapses and you lose your cover.\n\n${signOff}`,
+      },
+      sms: { body: "{{partnerName}}: pay {{installmentAmount}} by {{payBy}} or your policy {{policyNo}} lapses." },
+      "sms-pcm": { body: "{{partnerName}}: pay {{installmentAmount}} before {{payBy}} finish, or your policy {{policyNo}} go lapse." },
     },
   },
   {

@@ -22,7 +22,7 @@ import { partnerSends, type TemplateInEffect, templatesInEffect } from "./templa
 type OutboxEvent = typeof outboxEvents.$inferSelect;
 
 /** Who a notice goes to, and what the templates may say of them. */
-interface Recipient {
+export interface Recipient {
   name: string;
   email: string | null;
   phone: string | null;
@@ -90,10 +90,14 @@ async function recipientOf(db: Executor, config: Config, event: OutboxEvent, not
     policy = await findPolicyByReference(db, event.partnerId, String(payload.id));
     about = `policy:${policy?.id}`;
   }
-  if (!policy) return null;
+  return policy && policyRecipient(db, config, policy, about, payloadValues(payload));
+}
+
+/** A policy's consumer as a notice's recipient, with the policy's values and `values` of the occasion. */
+export async function policyRecipient(db: Executor, config: Config, policy: PolicyRecord, about: string, values: Values): Promise<Recipient | null> {
   const consumer = await consumerRecipient(db, policy);
   if (!consumer) return null;
-  return { ...consumer, about, values: { ...policyValues(config, policy), ...payloadValues(payload), insuredName: consumer.name } };
+  return { ...consumer, about, values: { ...policyValues(config, policy), ...values, insuredName: consumer.name } };
 }
 
 /** A partner's brand, templates and choices, read once per fan-out pass. */
@@ -103,6 +107,19 @@ interface PartnerSetting {
   sends: Set<string>;
 }
 
+/** Each partner's setting, read at most once per pass (`now`: the templates in effect then). */
+export function partnerSettings(db: Executor, config: Config, now: Date) {
+  const settings = new Map<string, PartnerSetting>();
+  return async (partnerId: string) => {
+    let setting = settings.get(partnerId);
+    if (!setting) {
+      setting = { brand: await brandOf(db, config, partnerId), templates: await templatesInEffect(db, partnerId, now), sends: await partnerSends(db, partnerId) };
+      settings.set(partnerId, setting);
+    }
+    return setting;
+  };
+}
+
 /** Why a message is kept but not sent, if it is not. */
 function suppression(notice: Notice, channel: MessageChannel, recipient: Recipient, setting: PartnerSetting): string | null {
   if (setting.sends.has(`${notice.key}:${channel}`)) return "the partner sends this message themselves";
@@ -110,8 +127,11 @@ function suppression(notice: Notice, channel: MessageChannel, recipient: Recipie
   return null;
 }
 
-/** The messages of one event: each channel the recipient has an address on, in their language. */
-function eventMessages(event: OutboxEvent, notice: Notice, recipient: Recipient, setting: PartnerSetting): OutgoingMessage[] {
+/**
+ * The messages of one occasion (an event, an installment's day): each channel the recipient has an
+ * address on, in their language, each with the dedupe key `<occasion>:<channel>`.
+ */
+export function noticeMessages(partnerId: string, occasion: string, notice: Notice, recipient: Recipient, setting: PartnerSetting): OutgoingMessage[] {
   const values = { ...recipient.values, ...brandValues(setting.brand) };
   const messages: OutgoingMessage[] = [];
   for (const channel of CHANNELS) {
@@ -121,7 +141,7 @@ function eventMessages(event: OutboxEvent, notice: Notice, recipient: Recipient,
     const template = setting.templates.get(`${notice.key}:${form}`)!;
     const text = channel === "email" ? composeEmail(template, values, setting.brand) : { body: composeSms(template, values) };
     messages.push({
-      partnerId: event.partnerId,
+      partnerId,
       channel,
       kind: notice.key,
       recipient: address,
@@ -130,7 +150,7 @@ function eventMessages(event: OutboxEvent, notice: Notice, recipient: Recipient,
       about: recipient.about,
       ...text,
       language: channel === "email" ? "en" : recipient.language,
-      dedupeKey: `${event.id}:${channel}`,
+      dedupeKey: `${occasion}:${channel}`,
       suppressed: suppression(notice, channel, recipient, setting),
     });
   }
@@ -152,21 +172,13 @@ export async function noticeOutboxEvents(db: Database, config: Config, now: Date
       .limit(options.batch ?? 100)
       .for("update", { skipLocked: true });
     if (!events.length) return 0;
-    const settings = new Map<string, PartnerSetting>();
-    const settingOf = async (partnerId: string) => {
-      let setting = settings.get(partnerId);
-      if (!setting) {
-        setting = { brand: await brandOf(tx, config, partnerId), templates: await templatesInEffect(tx, partnerId, now), sends: await partnerSends(tx, partnerId) };
-        settings.set(partnerId, setting);
-      }
-      return setting;
-    };
+    const settingOf = partnerSettings(tx, config, now);
     const outgoing: OutgoingMessage[] = [];
     for (const event of events) {
       const notice = noticeFor(event);
       // An event whose policy, claim or recipient is gone, or who has no address, says nothing.
       const recipient = notice && (await recipientOf(tx, config, event, notice));
-      if (notice && recipient) outgoing.push(...eventMessages(event, notice, recipient, await settingOf(event.partnerId)));
+      if (notice && recipient) outgoing.push(...noticeMessages(event.partnerId, event.id, notice, recipient, await settingOf(event.partnerId)));
     }
     await queueMessages(tx, outgoing, now);
     await tx

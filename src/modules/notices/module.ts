@@ -1,5 +1,5 @@
 import { defineModule } from "../manifest";
-import { noticeOutboxEvents } from "./fanout";
+import { noticeJobs } from "./jobs";
 import { noticesPortal } from "./portal";
 import * as tables from "./schema";
 
@@ -7,7 +7,7 @@ import * as tables from "./schema";
 export const noticesModule = defineModule({
   name: "notices",
   routes: noticesPortal,
-  jobs: ({ db, config }) => [{ name: "notices fan-out", run: (now) => noticeOutboxEvents(db, config, now) }],
+  jobs: ({ db, config }) => noticeJobs(db, config),
   tables,
   nav: [{ area: "portal", href: "/portal/message-settings", label: "Messages", key: "message-settings", order: 75 }],
 });
