@@ -22,7 +22,7 @@ async function fanOut(now = new Date()) {
   while ((await noticeOutboxEvents(db, t.config, now)) > 0) {}
 }
 
-const messagesOf = (partnerId: string) => db.select().from(messages).where(eq(messages.partnerId, partnerId)).orderBy(asc(messages.createdAt), asc(messages.channel));
+const messagesOf = (partnerId: string) => db.select().from(messages).where(eq(messages.partnerId, partnerId)).orderBy(asc(messages.id));
 
 async function issued(p: TestPartner, code = "vhcl-tprt-1111", consumerOverrides: Record<string, unknown> = {}) {
   const c = productCases[code]!;

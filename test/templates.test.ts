@@ -8,6 +8,7 @@ import { checkTemplate, fillHtml, MAX_SMS_CHARS, smsLength } from "../src/module
 import { noticeTemplates } from "../src/modules/notices/schema";
 import { signedIn } from "./portal/browser";
 import { PNG_BASE64, testApp } from "./support/harness";
+import { fullConsumer } from "./support/policies";
 
 const t = await testApp();
 const db = t.database.db;
@@ -166,7 +167,7 @@ describe("the Messages pages", () => {
 
   test("the consumer's contact preferences: shown and changed on their page", async () => {
     const p = await t.partner();
-    const consumer = (await p.run("prfl entity", { type: "s", class: "h", name: { first: "Ngozi", last: "Obi" }, phoneNo: "+2348031234567", eMail: `ngozi.${crypto.randomUUID().slice(0, 8)}@example.ng`, gender: "f", dob: { date: "1990-01-01" }, addrss: { addrss: "Lagos" } })).id as string;
+    const consumer = (await p.run("prfl entity", fullConsumer())).id as string;
     const b = await signedIn(t, p.portal);
     const shown = await b.get(`/portal/consumers/${consumer}`);
     expect(shown.text).toContain("Contact preferences");

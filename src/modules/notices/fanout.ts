@@ -22,7 +22,7 @@ import { partnerSends, type TemplateInEffect, templatesInEffect } from "./templa
 type OutboxEvent = typeof outboxEvents.$inferSelect;
 
 /** Who a notice goes to, and what the templates may say of them. */
-export interface Recipient {
+interface Recipient {
   name: string;
   email: string | null;
   phone: string | null;
