@@ -94,7 +94,8 @@ export async function registerConsumer(
   // INSERT comes first and the locking path below runs only when the e-mail is already taken.
   if (!documents.size && meetsClassRules(profile)) {
     const id = newId();
-    const row = { id, partnerId, class: seed.class, email, profile, createdAt: now, updatedAt: now };
+    // Every column named: the one statement writes the row from JSON, where a column left out is null, not its default.
+    const row = { id, partnerId, class: seed.class, email, profile, remindersOff: false, language: "en" as const, createdAt: now, updatedAt: now };
     if (await insertCommittedUnlessTaken(db, consumers, row, UNLESS_EMAIL_TAKEN)) return { id, created: true };
   }
   // Two attempts: a concurrent registration of the same e-mail may win the insert race.
