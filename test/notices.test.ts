@@ -31,7 +31,10 @@ async function issued(p: TestPartner, code = "vhcl-tprt-1111", consumerOverrides
   if (c.quote) expect((await p.run(`dump ipck_${c.code}*PRMM`, c.quote)).exctnFdbck.id).toBe(75);
   const answer = await p.run(`entt_${consumer}: insure`, insureSeed(c));
   expect(answer.status).toBe("a");
-  const [policy] = await db.select().from(policies).where(and(eq(policies.partnerId, p.partnerId), eq(policies.reference, answer.id)));
+  const [policy] = await db
+    .select()
+    .from(policies)
+    .where(and(eq(policies.partnerId, p.partnerId), eq(policies.reference, answer.id)));
   return { policy: policy!, email: String(profile.eMail).toLowerCase(), answer };
 }
 
@@ -40,7 +43,13 @@ const actor = (p: TestPartner) => ({ label: "test", email: p.portal.email, partn
 describe("the notices fan-out", () => {
   test("an issued policy queues an e-mail and an SMS to the insured, with the certificate link and the partner's branding", async () => {
     const p = await t.partner({ name: "Shield Brokers" });
-    await saveBranding(db, p.partnerId, { displayName: "Shield", colour: "#aa3300", supportPhone: "+2348001112222", supportEmail: "help@shield.ng", logo: PNG_BASE64 }, actor(p), new Date());
+    await saveBranding(
+      db,
+      p.partnerId,
+      { displayName: "Shield", colour: "#aa3300", supportPhone: "+2348001112222", supportEmail: "help@shield.ng", logo: PNG_BASE64 },
+      actor(p),
+      new Date(),
+    );
     const { policy, email, answer } = await issued(p);
     await fanOut();
     const sent = await messagesOf(p.partnerId);
@@ -59,7 +68,10 @@ describe("the notices fan-out", () => {
     expect(mail!.html).toContain("+2348001112222 · help@shield.ng");
     expect(mail!.about).toBe(`policy:${policy.id}`);
     expect(mail!.consumerId).toBe(policy.consumerId);
-    const [event] = await db.select().from(outboxEvents).where(and(eq(outboxEvents.partnerId, p.partnerId), eq(outboxEvents.type, "policy.approved")));
+    const [event] = await db
+      .select()
+      .from(outboxEvents)
+      .where(and(eq(outboxEvents.partnerId, p.partnerId), eq(outboxEvents.type, "policy.approved")));
     expect(mail!.dedupeKey).toBe(`${event!.id}:email`);
     expect(sms!.recipient).toBe("+2348031234567");
     expect(sms!.body).toBe(`Shield: your policy ${policy.policyNo} is active. Certificate: ${answer.certUrl}`);
@@ -77,7 +89,12 @@ describe("the notices fan-out", () => {
     const waiting = events.filter((e) => e.noticedAt === null).map((e) => e.type);
     expect(waiting).toEqual(["policy.approved"]);
     await fanOut();
-    expect(await db.select().from(outboxEvents).where(and(eq(outboxEvents.partnerId, p.partnerId), isNull(outboxEvents.noticedAt)))).toEqual([]);
+    expect(
+      await db
+        .select()
+        .from(outboxEvents)
+        .where(and(eq(outboxEvents.partnerId, p.partnerId), isNull(outboxEvents.noticedAt))),
+    ).toEqual([]);
   });
 
   test("each event is told with its own template, with its values", async () => {
@@ -118,7 +135,12 @@ describe("the notices fan-out", () => {
   test("claim events: received, and more information needed, to the claim's policy's consumer", async () => {
     const p = await t.partner({ name: "Claims Co" });
     const { policy } = await issued(p, "phnn-flx1-1111");
-    const submitted = await p.run("claim submit", { policy: policy.reference, incidentDate: watDate(0), description: "Screen cracked on a tiled floor", amount: 45_000 });
+    const submitted = await p.run("claim submit", {
+      policy: policy.reference,
+      incidentDate: watDate(0),
+      description: "Screen cracked on a tiled floor",
+      amount: 45_000,
+    });
     expect(submitted.exctnFdbck.id).toBe(75);
     expect((await operator.run("claim review", { claimNo: submitted.claimNo, status: "in_review" })).exctnFdbck.id).toBe(75);
     const reviewed = await operator.run("claim review", { claimNo: submitted.claimNo, status: "info_requested", note: "Send a photo of the phone" });
@@ -141,7 +163,11 @@ describe("the notices fan-out", () => {
           type: "complaint.received",
           payload: { reference: "CMP-2026-0042", complainant: { name: "Chidi Eze", email: "chidi@example.ng", phone: "+2348030000001" } },
         },
-        { partnerId: p.partnerId, type: "complaint.resolved", payload: { reference: "CMP-2026-0043", complainant: { name: "Bisi Ade", email: "bisi@example.ng" }, resolution: "Refunded" } },
+        {
+          partnerId: p.partnerId,
+          type: "complaint.resolved",
+          payload: { reference: "CMP-2026-0043", complainant: { name: "Bisi Ade", email: "bisi@example.ng" }, resolution: "Refunded" },
+        },
       ],
       new Date(),
     );
@@ -208,7 +234,15 @@ describe("the notices fan-out", () => {
   test("a partner's edit applies to messages rendered after it; values are escaped in the HTML", async () => {
     const p = await t.partner({ name: "<b>Bold</b> & Co" });
     const before = new Date();
-    await saveTemplate(db, p.partnerId, noticeOf("policy.issued")!, "email", { subject: "Hello {{insuredName}}", body: "Policy {{policyNo}} from {{partnerName}}" }, actor(p), before);
+    await saveTemplate(
+      db,
+      p.partnerId,
+      noticeOf("policy.issued")!,
+      "email",
+      { subject: "Hello {{insuredName}}", body: "Policy {{policyNo}} from {{partnerName}}" },
+      actor(p),
+      before,
+    );
     await issued(p, "vhcl-tprt-1111", { name: { first: "<script>alert(1)</script>", last: "Okafor" } });
     await fanOut();
     const [mail] = (await messagesOf(p.partnerId)).filter((m) => m.channel === "email");
@@ -223,7 +257,13 @@ describe("installments, by date", () => {
   test("due in 3 days (a reminder), missed, the last day before the lapse: each once", async () => {
     const p = await t.partner({ name: "Pay Small" });
     const { policy } = await issued(p);
-    const plan = await p.run("payment financeLoan", { policy: policy.reference, downPayment: 3000, installments: 4, frequency: "weekly", firstDueDate: watDate(2) });
+    const plan = await p.run("payment financeLoan", {
+      policy: policy.reference,
+      downPayment: 3000,
+      installments: 4,
+      frequency: "weekly",
+      firstDueDate: watDate(2),
+    });
     expect(plan.exctnFdbck.id).toBe(75);
     const due = watDate(2);
     const now = new Date();
@@ -250,7 +290,13 @@ describe("installments, by date", () => {
     const p = await t.partner();
     const { policy } = await issued(p);
     await db.update(consumers).set({ remindersOff: true }).where(eq(consumers.id, policy.consumerId));
-    const plan = await p.run("payment financeLoan", { policy: policy.reference, downPayment: 3000, installments: 4, frequency: "weekly", firstDueDate: watDate(1) });
+    const plan = await p.run("payment financeLoan", {
+      policy: policy.reference,
+      downPayment: 3000,
+      installments: 4,
+      frequency: "weekly",
+      firstDueDate: watDate(1),
+    });
     expect(plan.exctnFdbck.id).toBe(75);
     await remindInstallments(db, t.config, watDate(0), new Date());
     const due = (await messagesOf(p.partnerId)).filter((m) => m.kind === "financing.installment_due");
@@ -262,7 +308,10 @@ describe("a policy's messages, all of them", () => {
   test("only events a notice answers wait for the fan-out (the partial index's rows)", async () => {
     const p = await t.partner();
     await recordEvents(db, [{ partnerId: p.partnerId, type: "wallet.credited", payload: { amount: 1 } }], new Date());
-    const rows = await db.select().from(outboxEvents).where(and(eq(outboxEvents.partnerId, p.partnerId), like(outboxEvents.type, "wallet.%")));
+    const rows = await db
+      .select()
+      .from(outboxEvents)
+      .where(and(eq(outboxEvents.partnerId, p.partnerId), like(outboxEvents.type, "wallet.%")));
     expect(rows[0]!.noticedAt).not.toBeNull();
   });
 });

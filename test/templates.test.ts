@@ -39,8 +39,13 @@ describe("templates", () => {
   });
 
   test("values are escaped in HTML, links only when they are web addresses", () => {
-    const html = fillHtml("Dear {{insuredName}} <i>\n\n{{certificateLink}}", { insuredName: '<img src=x onerror="1">', certificateLink: "https://x.ng/c/1?a=1&b=2" });
-    expect(html).toBe('<p>Dear &#60;img src=x onerror=&#34;1&#34;&#62; &#60;i&#62;</p>\n<p><a href="https://x.ng/c/1?a=1&#38;b=2">https://x.ng/c/1?a=1&#38;b=2</a></p>');
+    const html = fillHtml("Dear {{insuredName}} <i>\n\n{{certificateLink}}", {
+      insuredName: '<img src=x onerror="1">',
+      certificateLink: "https://x.ng/c/1?a=1&b=2",
+    });
+    expect(html).toBe(
+      '<p>Dear &#60;img src=x onerror=&#34;1&#34;&#62; &#60;i&#62;</p>\n<p><a href="https://x.ng/c/1?a=1&#38;b=2">https://x.ng/c/1?a=1&#38;b=2</a></p>',
+    );
     expect(fillHtml("{{certificateLink}}", { certificateLink: "javascript:alert(1)" })).toBe("<p>javascript:alert(1)</p>");
   });
 
@@ -87,7 +92,11 @@ describe("the Messages pages", () => {
     expect(editor.text).toContain("{{certificateLink}}");
     expect(editor.text).toContain("The default text is in use.");
 
-    const preview = await b.post("/portal/message-settings/policy.issued/sms/preview", { body: "{{partnerName}}: {{policyNo}} is yours" }, { "hx-request": "true" });
+    const preview = await b.post(
+      "/portal/message-settings/policy.issued/sms/preview",
+      { body: "{{partnerName}}: {{policyNo}} is yours" },
+      { "hx-request": "true" },
+    );
     expect(preview.status).toBe(200);
     expect(preview.text).toContain("Preview Partners: POL-VHCL-2026-7G2K9QX4M1AB is yours");
     expect(preview.text).toContain("1 part");
@@ -104,18 +113,28 @@ describe("the Messages pages", () => {
     expect(saved.status).toBe(200);
     expect(saved.text).toContain("Your own text is in use.");
     const versions = await db.select().from(noticeTemplates).where(eq(noticeTemplates.partnerId, p.partnerId));
-    expect(versions.map((v) => [v.notice, v.form, v.body, v.savedBy])).toEqual([["policy.issued", "sms", "{{partnerName}} covers you: {{policyNo}}", p.portal.email]]);
+    expect(versions.map((v) => [v.notice, v.form, v.body, v.savedBy])).toEqual([
+      ["policy.issued", "sms", "{{partnerName}} covers you: {{policyNo}}", p.portal.email],
+    ]);
     expect((await b.get("/portal/message-settings")).text).toMatch(/SMS<\/a> <span class="muted">edited/);
 
     const tested = await b.post("/portal/message-settings/policy.issued/email/test", {});
     expect(tested.text).toContain(`A test e-mail is on its way to ${p.portal.email}`);
-    const [test] = await db.select().from(messages).where(and(eq(messages.partnerId, p.partnerId), eq(messages.kind, "template.test")));
+    const [test] = await db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.partnerId, p.partnerId), eq(messages.kind, "template.test")));
     expect(test!.recipient).toBe(p.portal.email.toLowerCase());
     expect(test!.subject).toBe("[Test] Your policy POL-VHCL-2026-7G2K9QX4M1AB is ready");
     expect(test!.html).toContain("Preview Partners");
     // A second click in the same minute queues nothing more.
     await b.post("/portal/message-settings/policy.issued/email/test", {});
-    expect(await db.select().from(messages).where(and(eq(messages.partnerId, p.partnerId), eq(messages.kind, "template.test")))).toHaveLength(1);
+    expect(
+      await db
+        .select()
+        .from(messages)
+        .where(and(eq(messages.partnerId, p.partnerId), eq(messages.kind, "template.test"))),
+    ).toHaveLength(1);
 
     const reset = await b.post("/portal/message-settings/policy.issued/sms/reset", {});
     expect(reset.text).toContain("The default text is in use.");
@@ -132,7 +151,10 @@ describe("the Messages pages", () => {
     expect(chosen.status).toBe(200);
     expect(chosen.text).toContain("You send it");
     await b.post("/portal/message-settings/policy.issued/sender/sms", { sender: "partner" });
-    const audited = await db.select().from(auditLog).where(and(eq(auditLog.partnerId, p.partnerId), eq(auditLog.action, "notice.sender_change")));
+    const audited = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.partnerId, p.partnerId), eq(auditLog.action, "notice.sender_change")));
     expect(audited).toHaveLength(1);
     expect((await b.post("/portal/message-settings/policy.issued/sender/fax", { sender: "partner" })).status).toBe(404);
   });
@@ -149,7 +171,11 @@ describe("the Messages pages", () => {
     const saved = await b.post("/portal/branding", { displayName: "Brand Name", colour: "#112233", supportPhone: "+234 800 111 2222", logo: PNG_BASE64 });
     expect(saved.status).toBe(200);
     expect(saved.text).toContain(`/brand/${p.partnerId}/logo`);
-    const preview = await b.post("/portal/message-settings/policy.issued/email/preview", { subject: "Hi", body: "From {{partnerName}}" }, { "hx-request": "true" });
+    const preview = await b.post(
+      "/portal/message-settings/policy.issued/email/preview",
+      { subject: "Hi", body: "From {{partnerName}}" },
+      { "hx-request": "true" },
+    );
     expect(preview.text).toContain("Brand Name");
     expect(preview.text).toContain(`fill="#112233"`);
     expect(preview.text).toContain("+2348001112222");

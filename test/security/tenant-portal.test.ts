@@ -345,14 +345,17 @@ const cases: Record<string, () => Promise<void>> = {
     expectStatus(await visit(owner, "POST", "/portal/message-settings/policy.issued/sms", { body: "{{partnerName}}: policy {{policyNo}}" }), 200),
   "POST /portal/message-settings/:notice/:form/preview": async () =>
     expectStatus(await visit(owner, "POST", "/portal/message-settings/policy.issued/sms/preview", { body: "{{policyNo}}" }, { "hx-request": "true" }), 200),
-  "POST /portal/message-settings/:notice/:form/reset": async () => expectStatus(await visit(owner, "POST", "/portal/message-settings/policy.issued/sms/reset"), 200),
-  "POST /portal/message-settings/:notice/:form/test": async () => expectStatus(await visit(owner, "POST", "/portal/message-settings/policy.issued/email/test"), 200),
+  "POST /portal/message-settings/:notice/:form/reset": async () =>
+    expectStatus(await visit(owner, "POST", "/portal/message-settings/policy.issued/sms/reset"), 200),
+  "POST /portal/message-settings/:notice/:form/test": async () =>
+    expectStatus(await visit(owner, "POST", "/portal/message-settings/policy.issued/email/test"), 200),
   "GET /portal/branding": async () => expectStatus(await visit(owner, "GET", "/portal/branding"), 200),
   "POST /portal/branding": async () => expectStatus(await visit(owner, "POST", "/portal/branding", { displayName: "A's name" }), 200),
   // A logo is public (e-mails load it); B has none, so there is nothing to see.
   "GET /brand/:id/logo": async () => expectStatus(await visit(owner, "GET", `/brand/${w.b.partner.partnerId}/logo`), 404),
   "POST /portal/consumers/:id/preferences": async () => {
-    for (const id of [w.b.consumer.id, w.b.consumer.uuid]) expectStatus(await visit(owner, "POST", `/portal/consumers/${id}/preferences`, { language: "pcm" }), 404);
+    for (const id of [w.b.consumer.id, w.b.consumer.uuid])
+      expectStatus(await visit(owner, "POST", `/portal/consumers/${id}/preferences`, { language: "pcm" }), 404);
   },
   "POST /portal/webhooks": async () => expectStatus(await visit(owner, "POST", "/portal/webhooks", { url: "http://127.0.0.1:9/a-portal-hook" }), 200),
   "GET /portal/webhooks/:id": async () => expectStatus(await visit(owner, "GET", `/portal/webhooks/${w.b.endpoint.id}`), 404),

@@ -1,7 +1,7 @@
 /** The partner's Messages settings: who sends each message, its templates with a live preview, the branding. */
 import { dateTime } from "../format";
-import type { EmailBrand } from "./email";
 import { Badge, Done, type FormProblem, type FormValues, HxForm, Input, ProblemSummary, Table } from "../portal/ui";
+import type { EmailBrand } from "./email";
 
 interface TemplateCell {
   form: string;
@@ -36,8 +36,8 @@ export function MessageSettingsPage(props: { rows: NoticeRow[]; csrf: string; pa
         {props.partnerName ? "" : <a href="/portal/branding">Branding</a>}
       </div>
       <p>
-        What the service tells your insured, by e-mail and SMS, when something happens to their policy, claim or complaint. Where you tell them
-        yourself (your webhook receives every event), choose "You send it": the service then keeps the message without sending it.
+        What the service tells your insured, by e-mail and SMS, when something happens to their policy, claim or complaint. Where you tell them yourself (your
+        webhook receives every event), choose "You send it": the service then keeps the message without sending it.
       </p>
       <Done text={props.done} />
       <Table columns={["Message", "E-mail", "SMS"]} caption="Messages to the insured">
@@ -194,7 +194,15 @@ export function TemplateEditor(props: {
           <ProblemSummary problem={props.problem} inputs={["subject", "body"]} />
           <div hx-post={props.previewAction} hx-trigger="input delay:300ms" hx-target="#preview" hx-swap="outerHTML" hx-include="closest form">
             {props.isEmail ? <Input name="subject" label="Subject" value={props.values.subject} problem={props.problem} required /> : ""}
-            <Input name="body" label="Text" kind="textarea" value={props.values.body} problem={props.problem} required hint="Write {{name}} where a value goes." />
+            <Input
+              name="body"
+              label="Text"
+              kind="textarea"
+              value={props.values.body}
+              problem={props.problem}
+              required
+              hint="Write {{name}} where a value goes."
+            />
           </div>
           <button type="submit">Save</button>
         </HxForm>
@@ -218,7 +226,13 @@ export function TemplateEditor(props: {
           </button>
         </HxForm>{" "}
         {props.edited ? (
-          <HxForm action={props.resetAction} target="#template-editor" csrf={props.csrf} class="inline" confirm="Go back to the default text? Your text stays in the history.">
+          <HxForm
+            action={props.resetAction}
+            target="#template-editor"
+            csrf={props.csrf}
+            class="inline"
+            confirm="Go back to the default text? Your text stays in the history."
+          >
             <button type="submit" class="secondary">
               Reset to the default
             </button>
@@ -228,7 +242,12 @@ export function TemplateEditor(props: {
         )}
       </div>
       <h2>History</h2>
-      <Table columns={["From", "By", "What"]} count={props.versions.length} empty="Never changed: the default text has always been used." caption="Earlier versions">
+      <Table
+        columns={["From", "By", "What"]}
+        count={props.versions.length}
+        empty="Never changed: the default text has always been used."
+        caption="Earlier versions"
+      >
         {props.versions.map((v) => (
           <tr>
             <td safe>{dateTime(v.at)}</td>
@@ -249,14 +268,29 @@ export function BrandingPage(props: { values: FormValues; logoUrl: string | null
         <a href="/portal/message-settings">← Messages</a>
       </p>
       <h1>Branding</h1>
-      <p>How your messages to the insured look: every e-mail has your logo and colour at the top and your support contact at the foot; every SMS starts with your name.</p>
+      <p>
+        How your messages to the insured look: every e-mail has your logo and colour at the top and your support contact at the foot; every SMS starts with your
+        name.
+      </p>
       <Done text={props.done} />
       <HxForm action="/portal/branding" target="#branding" csrf={props.csrf} files class="card">
         <ProblemSummary problem={props.problem} inputs={["displayName", "colour", "supportEmail", "supportPhone", "logo"]} />
-        <Input name="displayName" label="Name shown to the insured" value={props.values.displayName} problem={props.problem} hint="Your account's name when left blank." />
+        <Input
+          name="displayName"
+          label="Name shown to the insured"
+          value={props.values.displayName}
+          problem={props.problem}
+          hint="Your account's name when left blank."
+        />
         <Input name="colour" label="Colour" value={props.values.colour} problem={props.problem} hint="Written #rrggbb, e.g. #1f4e79." />
         <Input name="supportEmail" label="Support e-mail" kind="email" value={props.values.supportEmail} problem={props.problem} />
-        <Input name="supportPhone" label="Support phone" value={props.values.supportPhone} problem={props.problem} hint="In international form, e.g. +2348001234567." />
+        <Input
+          name="supportPhone"
+          label="Support phone"
+          value={props.values.supportPhone}
+          problem={props.problem}
+          hint="In international form, e.g. +2348001234567."
+        />
         {props.logoUrl ? (
           <p>
             <img src={props.logoUrl} alt="Your logo" height="40" /> <Input name="removeLogo" label="Remove the logo" kind="checkbox" />

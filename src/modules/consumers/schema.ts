@@ -42,7 +42,9 @@ export const consumers = pgTable(
      */
     remindersOff: boolean("reminders_off").notNull().default(false),
     /** en (English) or pcm (Nigerian Pidgin): the language of the messages to them. */
-    language: text("language", { enum: ["en", "pcm"] }).notNull().default("en"),
+    language: text("language", { enum: ["en", "pcm"] })
+      .notNull()
+      .default("en"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

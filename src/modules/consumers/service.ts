@@ -308,11 +308,22 @@ interface ContactPreferences {
  * Change how the service writes to a consumer (the notices read it as they write): reminders on or
  * off, the language. An audit row when something changed; a repeat changes nothing.
  */
-export async function setContactPreferences(db: Database, consumer: ConsumerRecord, preferences: ContactPreferences, actor: AuditActor, now: Date): Promise<void> {
+export async function setContactPreferences(
+  db: Database,
+  consumer: ConsumerRecord,
+  preferences: ContactPreferences,
+  actor: AuditActor,
+  now: Date,
+): Promise<void> {
   if (consumer.remindersOff === preferences.remindersOff && consumer.language === preferences.language) return;
   const notice = await db.transaction(async (tx) => {
     await tx.update(consumers).set(preferences).where(eq(consumers.id, consumer.id));
-    await recordAudit(tx, actor, { action: "consumer.preferences_change", subject: wireConsumerId(consumer.id), partnerId: consumer.partnerId, details: { ...preferences } }, now);
+    await recordAudit(
+      tx,
+      actor,
+      { action: "consumer.preferences_change", subject: wireConsumerId(consumer.id), partnerId: consumer.partnerId, details: { ...preferences } },
+      now,
+    );
     return consumerCache.announce(tx, consumer.id);
   });
   await consumerCache.settle(consumer.id, notice);

@@ -60,7 +60,10 @@ export async function brandOf(db: Executor, config: Config, partnerId: string): 
 
 /** The logo's bytes, for its public address; null without one. */
 export async function brandLogo(db: Executor, partnerId: string) {
-  const [row] = await db.select({ logo: partnerBranding.logo, mime: partnerBranding.logoMime }).from(partnerBranding).where(eq(partnerBranding.partnerId, partnerId));
+  const [row] = await db
+    .select({ logo: partnerBranding.logo, mime: partnerBranding.logoMime })
+    .from(partnerBranding)
+    .where(eq(partnerBranding.partnerId, partnerId));
   return row?.logo && row.mime ? { bytes: row.logo, mime: row.mime } : null;
 }
 
@@ -87,7 +90,8 @@ function checkedBranding(input: BrandingInput) {
   const supportEmail = text(input.supportEmail)?.toLowerCase() ?? null;
   if (supportEmail && !EMAIL.test(supportEmail)) throw new CommandError(400, "The support e-mail is not an e-mail address", "supportEmail");
   const supportPhone = text(input.supportPhone)?.replace(/[\s-]/g, "") ?? null;
-  if (supportPhone && !PHONE.test(supportPhone)) throw new CommandError(400, "The support phone must be written in international form, e.g. +2348001234567", "supportPhone");
+  if (supportPhone && !PHONE.test(supportPhone))
+    throw new CommandError(400, "The support phone must be written in international form, e.g. +2348001234567", "supportPhone");
   let logo: { bytes: Uint8Array; mime: "image/png" | "image/jpeg" } | null | undefined;
   if (input.removeLogo) logo = null;
   else if (input.logo) {
@@ -107,6 +111,11 @@ export async function saveBranding(db: Database, partnerId: string, input: Brand
       .insert(partnerBranding)
       .values({ partnerId, ...fields, ...logoColumns, updatedAt: now })
       .onConflictDoUpdate({ target: partnerBranding.partnerId, set: { ...fields, ...logoColumns, updatedAt: now } });
-    await recordAudit(tx, actor, { action: "notice.branding_save", subject: fields.displayName ?? "Branding", details: { logo: logo === undefined ? "kept" : logo ? "new" : "removed" } }, now);
+    await recordAudit(
+      tx,
+      actor,
+      { action: "notice.branding_save", subject: fields.displayName ?? "Branding", details: { logo: logo === undefined ? "kept" : logo ? "new" : "removed" } },
+      now,
+    );
   });
 }

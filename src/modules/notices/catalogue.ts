@@ -96,7 +96,10 @@ export const NOTICES: readonly Notice[] = [
     about: "policy",
     variables: policy,
     defaults: {
-      email: { subject: "Your policy {{policyNo}} is renewed", body: `Dear {{insuredName}},\n\nYour policy {{policyNo}} is renewed: your cover continues.\n\n${signOff}` },
+      email: {
+        subject: "Your policy {{policyNo}} is renewed",
+        body: `Dear {{insuredName}},\n\nYour policy {{policyNo}} is renewed: your cover continues.\n\n${signOff}`,
+      },
       sms: { body: "{{partnerName}}: your policy {{policyNo}} is renewed. Your cover continues." },
       "sms-pcm": { body: "{{partnerName}}: we don renew your policy {{policyNo}}. Your cover dey continue." },
     },
@@ -107,7 +110,10 @@ export const NOTICES: readonly Notice[] = [
     about: "policy",
     variables: policy,
     defaults: {
-      email: { subject: "Your policy {{policyNo}} has ended", body: `Dear {{insuredName}},\n\nYour policy {{policyNo}} has ended: you are no longer covered.\n\n${signOff}` },
+      email: {
+        subject: "Your policy {{policyNo}} has ended",
+        body: `Dear {{insuredName}},\n\nYour policy {{policyNo}} has ended: you are no longer covered.\n\n${signOff}`,
+      },
       sms: { body: "{{partnerName}}: your policy {{policyNo}} has ended. You are no longer covered." },
       "sms-pcm": { body: "{{partnerName}}: your policy {{policyNo}} don end. Cover no dey again." },
     },
@@ -146,7 +152,10 @@ export const NOTICES: readonly Notice[] = [
     about: "policy",
     variables: [...policy, "reason"],
     defaults: {
-      email: { subject: "Your policy {{policyNo}} has lapsed", body: `Dear {{insuredName}},\n\nYour policy {{policyNo}} has lapsed: {{reason}}.\n\n${signOff}` },
+      email: {
+        subject: "Your policy {{policyNo}} has lapsed",
+        body: `Dear {{insuredName}},\n\nYour policy {{policyNo}} has lapsed: {{reason}}.\n\n${signOff}`,
+      },
       sms: { body: "{{partnerName}}: your policy {{policyNo}} has lapsed: {{reason}}." },
       "sms-pcm": { body: "{{partnerName}}: your policy {{policyNo}} don lapse: {{reason}}." },
     },
@@ -176,8 +185,12 @@ export const NOTICES: readonly Notice[] = [
         subject: "Your installment for policy {{policyNo}} was not paid",
         body: `Dear {{insuredName}},\n\nYour installment of {{installmentAmount}} for policy {{policyNo}}, due on {{dueDate}}, was not paid. Pay it by {{payBy}} to keep your cover.\n\n${signOff}`,
       },
-      sms: { body: "{{partnerName}}: your installment of {{installmentAmount}} for policy {{policyNo}} (due {{dueDate}}) was not paid. Pay by {{payBy}} to keep your cover." },
-      "sms-pcm": { body: "{{partnerName}}: you never pay your installment of {{installmentAmount}} for policy {{policyNo}} (due {{dueDate}}). Pay before {{payBy}} make cover no stop." },
+      sms: {
+        body: "{{partnerName}}: your installment of {{installmentAmount}} for policy {{policyNo}} (due {{dueDate}}) was not paid. Pay by {{payBy}} to keep your cover.",
+      },
+      "sms-pcm": {
+        body: "{{partnerName}}: you never pay your installment of {{installmentAmount}} for policy {{policyNo}} (due {{dueDate}}). Pay before {{payBy}} make cover no stop.",
+      },
     },
   },
   {
@@ -228,7 +241,10 @@ export const NOTICES: readonly Notice[] = [
     about: "claim",
     variables: [...claim, "payable"],
     defaults: {
-      email: { subject: "Your claim {{claimNo}} is approved", body: `Dear {{insuredName}},\n\nYour claim {{claimNo}} is approved: {{payable}} will be paid.\n\n${signOff}` },
+      email: {
+        subject: "Your claim {{claimNo}} is approved",
+        body: `Dear {{insuredName}},\n\nYour claim {{claimNo}} is approved: {{payable}} will be paid.\n\n${signOff}`,
+      },
       sms: { body: "{{partnerName}}: your claim {{claimNo}} is approved: {{payable}} will be paid." },
       "sms-pcm": { body: "{{partnerName}}: we don approve your claim {{claimNo}}: we go pay {{payable}}." },
     },
@@ -278,7 +294,10 @@ export const NOTICES: readonly Notice[] = [
     about: "complaint",
     variables: ["complaintRef", "note"],
     defaults: {
-      email: { subject: "Your complaint {{complaintRef}} is resolved", body: `Dear {{insuredName}},\n\nYour complaint {{complaintRef}} is resolved: {{note}}\n\n${signOff}` },
+      email: {
+        subject: "Your complaint {{complaintRef}} is resolved",
+        body: `Dear {{insuredName}},\n\nYour complaint {{complaintRef}} is resolved: {{note}}\n\n${signOff}`,
+      },
       sms: { body: "{{partnerName}}: your complaint {{complaintRef}} is resolved." },
       "sms-pcm": { body: "{{partnerName}}: we don settle your complaint {{complaintRef}}." },
     },

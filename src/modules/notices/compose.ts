@@ -1,8 +1,8 @@
 /** A template and its values to the text of a message: an e-mail with its branded HTML, an SMS. */
 import { NoticeEmail } from "../../../views/notices/email";
 import { formatNaira, toKobo } from "../../core/money";
-import { type Notice, VARIABLES, variablesOf } from "./catalogue";
 import type { Brand } from "./branding";
+import { type Notice, VARIABLES, variablesOf } from "./catalogue";
 import { fillHtml, fillText, smsValues } from "./render";
 import type { TemplateInEffect } from "./templates";
 
@@ -35,7 +35,12 @@ export const composeSms = (template: Pick<TemplateInEffect, "body">, values: Val
 /** The sample values the editor's preview and a test send fill in: the partner's own brand, made-up facts. */
 export function sampleValues(notice: Notice, brand: Brand): Values {
   const samples = Object.fromEntries(variablesOf(notice).map((v) => [v, VARIABLES[v]?.sample ?? ""]));
-  return { ...samples, ...brandValues(brand), supportPhone: brand.supportPhone ?? samples.supportPhone!, supportEmail: brand.supportEmail ?? samples.supportEmail! };
+  return {
+    ...samples,
+    ...brandValues(brand),
+    supportPhone: brand.supportPhone ?? samples.supportPhone!,
+    supportEmail: brand.supportEmail ?? samples.supportEmail!,
+  };
 }
 
 const text = (value: unknown) => (typeof value === "string" || typeof value === "number" ? String(value) : undefined);

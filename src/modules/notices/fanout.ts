@@ -113,7 +113,11 @@ export function partnerSettings(db: Executor, config: Config, now: Date) {
   return async (partnerId: string) => {
     let setting = settings.get(partnerId);
     if (!setting) {
-      setting = { brand: await brandOf(db, config, partnerId), templates: await templatesInEffect(db, partnerId, now), sends: await partnerSends(db, partnerId) };
+      setting = {
+        brand: await brandOf(db, config, partnerId),
+        templates: await templatesInEffect(db, partnerId, now),
+        sends: await partnerSends(db, partnerId),
+      };
       settings.set(partnerId, setting);
     }
     return setting;

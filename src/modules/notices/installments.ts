@@ -41,7 +41,11 @@ export async function remindInstallments(db: Database, config: Config, today: st
       .from(financingPlans)
       .innerJoin(
         financingInstallments,
-        and(eq(financingInstallments.planId, financingPlans.id), eq(financingInstallments.dueDate, financingPlans.nextDueDate), lt(financingInstallments.paidKobo, financingInstallments.amountKobo)),
+        and(
+          eq(financingInstallments.planId, financingPlans.id),
+          eq(financingInstallments.dueDate, financingPlans.nextDueDate),
+          lt(financingInstallments.paidKobo, financingInstallments.amountKobo),
+        ),
       )
       .innerJoin(policies, eq(policies.id, financingPlans.policyId))
       .where(and(eq(financingPlans.status, "active"), between(financingPlans.nextDueDate, addDays(today, -LOOK_BACK_DAYS), addDays(today, DUE_REMINDER_DAYS))))

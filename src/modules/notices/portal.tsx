@@ -11,8 +11,18 @@ import { findPartner } from "../partners";
 import { type Brand, brandLogo, brandOf, saveBranding } from "./branding";
 import type { Notice, TemplateForm } from "./catalogue";
 import { editorTitle, noticeRows, previewOf, templateHref, templateProblem, variableList } from "./presenter";
+import {
+  formNamed,
+  noticeNamed,
+  partnerSends,
+  resetTemplate,
+  saveTemplate,
+  setSender,
+  templateInEffect,
+  templatesInEffect,
+  templateVersions,
+} from "./templates";
 import { sendTestMessage } from "./test-send";
-import { formNamed, noticeNamed, partnerSends, resetTemplate, saveTemplate, setSender, templateInEffect, templatesInEffect, templateVersions } from "./templates";
 
 type Status = { status?: number | string; headers: Record<string, unknown> };
 type EditorExtra = { values?: FormValues; problem?: FormProblem; done?: string };
@@ -125,9 +135,13 @@ export const noticesPortal = (deps: AppDeps) => {
       },
       { portal: "partner" },
     )
-    .get("/portal/message-settings/:notice/:form", ({ viewer, csrf, request, params, set }) => onTemplate(request, viewer, csrf, set, params, async () => ({})), {
-      portal: "partner",
-    })
+    .get(
+      "/portal/message-settings/:notice/:form",
+      ({ viewer, csrf, request, params, set }) => onTemplate(request, viewer, csrf, set, params, async () => ({})),
+      {
+        portal: "partner",
+      },
+    )
     .post(
       "/portal/message-settings/:notice/:form",
       ({ viewer, csrf, request, params, body, set }) =>
@@ -187,7 +201,14 @@ export const noticesPortal = (deps: AppDeps) => {
           await saveBranding(
             db,
             viewer.partnerId,
-            { displayName: values.displayName, colour: values.colour, supportEmail: values.supportEmail, supportPhone: values.supportPhone, logo: values.logo, removeLogo: values.removeLogo === "on" },
+            {
+              displayName: values.displayName,
+              colour: values.colour,
+              supportEmail: values.supportEmail,
+              supportPhone: values.supportPhone,
+              logo: values.logo,
+              removeLogo: values.removeLogo === "on",
+            },
             viewer,
             new Date(),
           );
@@ -206,7 +227,11 @@ export const noticesPortal = (deps: AppDeps) => {
         const partner = id ? await findPartner(db, id) : null;
         if (!partner) return page(request, { title: "Not found", active: "partners", viewer, csrf }, notFound(set, "No such partner."));
         const rows = noticeRows(await templatesInEffect(db, partner.id, new Date()), await partnerSends(db, partner.id), false);
-        return page(request, { title: "Messages", active: "partners", viewer, csrf }, <MessageSettingsPage rows={rows} csrf={csrf} partnerName={partner.name} />);
+        return page(
+          request,
+          { title: "Messages", active: "partners", viewer, csrf },
+          <MessageSettingsPage rows={rows} csrf={csrf} partnerName={partner.name} />,
+        );
       },
       { portal: "admin" },
     )

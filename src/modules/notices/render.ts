@@ -45,8 +45,7 @@ export function checkTemplate(notice: Notice, form: TemplateForm, text: Template
         field,
       );
     // A brace left over is a variable mistyped ({{policyNo}, {policyNo}}): refused rather than sent as typed.
-    if (/\{\{|\}\}/.test(value.replace(VARIABLE, "")))
-      throw new CommandError(400, `${label} has an unfinished variable: write variables as {{name}}`, field);
+    if (/\{\{|\}\}/.test(value.replace(VARIABLE, ""))) throw new CommandError(400, `${label} has an unfinished variable: write variables as {{name}}`, field);
   }
 }
 
@@ -75,9 +74,7 @@ export function fillHtml(text: string, values: Record<string, string>): string {
 }
 
 // The GSM 03.38 alphabet: its basic characters count one, those of its extension table two.
-const GSM_BASIC = new Set(
-  "@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !\"#¤%&'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà",
-);
+const GSM_BASIC = new Set("@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !\"#¤%&'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà");
 const GSM_EXTENDED = new Set("^{}\\[~]|€\f");
 
 interface SmsLength {

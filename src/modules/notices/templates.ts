@@ -82,7 +82,9 @@ export async function saveTemplate(db: Database, partnerId: string, notice: Noti
 /** Back to the default in code: a version without a body, so the history still shows the edits before. */
 export async function resetTemplate(db: Database, partnerId: string, notice: Notice, form: TemplateForm, actor: Editor, now: Date) {
   await db.transaction(async (tx) => {
-    await tx.insert(noticeTemplates).values({ id: newId(), partnerId, notice: notice.key, form, subject: null, body: null, effectiveFrom: now, savedBy: actor.email });
+    await tx
+      .insert(noticeTemplates)
+      .values({ id: newId(), partnerId, notice: notice.key, form, subject: null, body: null, effectiveFrom: now, savedBy: actor.email });
     await recordAudit(tx, actor, { action: "notice.template_reset", subject: notice.label, details: { form } }, now);
   });
 }
