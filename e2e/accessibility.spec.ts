@@ -24,6 +24,7 @@ const partnerNav = [
   "/portal/wallet",
   "/portal/statements",
   "/portal/webhooks",
+  "/portal/message-settings",
   "/portal/vehicle",
   "/portal/keys",
   "/portal/api-log",

@@ -117,6 +117,7 @@ const MODULE_TIERS: readonly (readonly string[])[] = [
   ["commissions", "funding", "payouts", "signals"],
   ["claims", "issuance"],
   ["dashboard", "lifecycle", "reporting", "search"],
+  ["notices"],
 ];
 const tierOf = new Map(MODULE_TIERS.flatMap((tier, level) => tier.map((module) => [module, level] as const)));
 

@@ -8,7 +8,7 @@ import { commissionsModule } from "./commissions/module";
 import { consumersModule } from "./consumers/module";
 import { dashboardModule } from "./dashboard/module";
 import { enrichmentModule } from "./enrichment/module";
-import { routeEventsBy } from "./events";
+import { noticeEventsBy, routeEventsBy } from "./events";
 import { eventsModule } from "./events/module";
 import { financingModule } from "./financing/module";
 import { fundingModule } from "./funding/module";
@@ -16,6 +16,8 @@ import { issuanceModule } from "./issuance/module";
 import { lifecycleModule } from "./lifecycle/module";
 import type { ModuleManifest } from "./manifest";
 import { messagesModule } from "./messages/module";
+import { noticeFor } from "./notices";
+import { noticesModule } from "./notices/module";
 import { partnersModule } from "./partners/module";
 import { policiesModule } from "./policies/module";
 import { quotesModule } from "./quotes/module";
@@ -56,7 +58,10 @@ export const modules: readonly ModuleManifest[] = [
   dashboardModule,
   searchModule,
   calendarModule,
+  noticesModule,
 ];
 
 // The outbox asks the webhooks module, which sits above it, whether a partner's events have anywhere to go.
 routeEventsBy(hasWebhookEndpoint);
+// The outbox asks the notices module, which sits above it, whether an event is told to the insured.
+noticeEventsBy((event) => noticeFor(event) !== undefined);

@@ -83,6 +83,25 @@ const routes: Record<string, () => { path: string; fields: Record<string, string
   "POST /portal/vehicle/check": () => ({ path: "/portal/vehicle/check", fields: { search_type: "registration", value: "ABC123DE" }, as: "owner" }),
   "POST /portal/vehicle/vin": () => ({ path: "/portal/vehicle/vin", fields: { vin: "1HGCM82633A004352" }, as: "owner" }),
   "POST /portal/webhooks": () => ({ path: "/portal/webhooks", fields: { url: "http://127.0.0.1:9/planted" }, as: "owner" }),
+  "POST /portal/message-settings/:notice/sender/:channel": () => ({
+    path: "/portal/message-settings/policy.issued/sender/sms",
+    fields: { sender: "partner" },
+    as: "owner",
+  }),
+  "POST /portal/message-settings/:notice/:form": () => ({
+    path: "/portal/message-settings/policy.issued/sms",
+    fields: { body: "Forged {{policyNo}}" },
+    as: "owner",
+  }),
+  "POST /portal/message-settings/:notice/:form/preview": () => ({
+    path: "/portal/message-settings/policy.issued/sms/preview",
+    fields: { body: "x" },
+    as: "owner",
+  }),
+  "POST /portal/message-settings/:notice/:form/reset": () => ({ path: "/portal/message-settings/policy.issued/sms/reset", fields: {}, as: "owner" }),
+  "POST /portal/message-settings/:notice/:form/test": () => ({ path: "/portal/message-settings/policy.issued/email/test", fields: {}, as: "owner" }),
+  "POST /portal/branding": () => ({ path: "/portal/branding", fields: { displayName: "Forged" }, as: "owner" }),
+  "POST /portal/consumers/:id/preferences": () => ({ path: `/portal/consumers/${w.b.consumer.id}/preferences`, fields: { language: "pcm" }, as: "owner" }),
   "POST /portal/webhooks/:id": () => ({
     path: `/portal/webhooks/${w.b.endpoint.id}`,
     fields: { url: "http://127.0.0.1:9/redirected", enabled: "on" },

@@ -79,6 +79,9 @@ function concrete(path: string): string {
     ":provider": "sandbox",
     ":decision": "approve",
     ":day": "2031-01-02",
+    ":notice": "policy.issued",
+    ":form": "email",
+    ":channel": "email",
   };
   return path.replace(/:[A-Za-z]+/g, (param) => {
     if (param === ":id") {
@@ -86,7 +89,7 @@ function concrete(path: string): string {
       if (path.startsWith("/portal/webhooks/deliveries")) return w.b.deliveryId;
       if (path.startsWith("/portal/webhooks")) return w.b.endpoint.id;
       if (path.startsWith("/portal/team")) return w.b.staff.id;
-      if (path.startsWith("/admin/partners")) return w.b.partner.partnerId;
+      if (path.startsWith("/admin/partners") || path.startsWith("/brand")) return w.b.partner.partnerId;
       if (path.startsWith("/admin/policies")) return policyId;
       // No funding of B's, nor another administrator, is needed: the answer (a refusal) must carry the headers all the same.
       if (path.startsWith("/admin/fundings") || path.startsWith("/portal/wallet/fundings") || path.startsWith("/admin/administrators")) return unknownRecord;

@@ -333,6 +333,30 @@ const cases: Record<string, () => Promise<void>> = {
   },
   "POST /portal/vehicle/vin": async () => expectStatus(await visit(owner, "POST", "/portal/vehicle/vin", { vin: "1HGCM82633A004352" }), 200),
   "GET /portal/webhooks": async () => expectStatus(await visit(owner, "GET", "/portal/webhooks"), 200),
+  // ─── Messages settings (src/modules/notices): the viewer's own account only; nothing of B's is addressable ───
+  "GET /portal/message-settings": async () => expectStatus(await visit(owner, "GET", "/portal/message-settings"), 200),
+  "POST /portal/message-settings/:notice/sender/:channel": async () =>
+    expectStatus(await visit(owner, "POST", "/portal/message-settings/policy.issued/sender/email", { sender: "service" }), 200),
+  "GET /portal/message-settings/:notice/:form": async () => {
+    expectStatus(await visit(owner, "GET", "/portal/message-settings/policy.issued/email"), 200);
+    expectStatus(await visit(owner, "GET", "/portal/message-settings/no.such/email"), 404);
+  },
+  "POST /portal/message-settings/:notice/:form": async () =>
+    expectStatus(await visit(owner, "POST", "/portal/message-settings/policy.issued/sms", { body: "{{partnerName}}: policy {{policyNo}}" }), 200),
+  "POST /portal/message-settings/:notice/:form/preview": async () =>
+    expectStatus(await visit(owner, "POST", "/portal/message-settings/policy.issued/sms/preview", { body: "{{policyNo}}" }, { "hx-request": "true" }), 200),
+  "POST /portal/message-settings/:notice/:form/reset": async () =>
+    expectStatus(await visit(owner, "POST", "/portal/message-settings/policy.issued/sms/reset"), 200),
+  "POST /portal/message-settings/:notice/:form/test": async () =>
+    expectStatus(await visit(owner, "POST", "/portal/message-settings/policy.issued/email/test"), 200),
+  "GET /portal/branding": async () => expectStatus(await visit(owner, "GET", "/portal/branding"), 200),
+  "POST /portal/branding": async () => expectStatus(await visit(owner, "POST", "/portal/branding", { displayName: "A's name" }), 200),
+  // A logo is public (e-mails load it); B has none, so there is nothing to see.
+  "GET /brand/:id/logo": async () => expectStatus(await visit(owner, "GET", `/brand/${w.b.partner.partnerId}/logo`), 404),
+  "POST /portal/consumers/:id/preferences": async () => {
+    for (const id of [w.b.consumer.id, w.b.consumer.uuid])
+      expectStatus(await visit(owner, "POST", `/portal/consumers/${id}/preferences`, { language: "pcm" }), 404);
+  },
   "POST /portal/webhooks": async () => expectStatus(await visit(owner, "POST", "/portal/webhooks", { url: "http://127.0.0.1:9/a-portal-hook" }), 200),
   "GET /portal/webhooks/:id": async () => expectStatus(await visit(owner, "GET", `/portal/webhooks/${w.b.endpoint.id}`), 404),
   "GET /portal/webhooks/:id/deliveries.csv": async () => {
@@ -548,6 +572,7 @@ const cases: Record<string, () => Promise<void>> = {
     () => ({ change: "suspend" }),
   ),
   "GET /admin/partners/:id": adminOnly("GET", () => `/admin/partners/${w.b.partner.partnerId}`),
+  "GET /admin/partners/:id/message-settings": adminOnly("GET", () => `/admin/partners/${w.b.partner.partnerId}/message-settings`),
   "GET /admin/administrators": adminOnly("GET", () => "/admin/administrators"),
   "POST /admin/administrators": adminOnly(
     "POST",

@@ -1,6 +1,6 @@
 import type { FormEntry } from "../../src/products/types";
 import { dateTime, day, naira, POLICY_STATUS_TEXT } from "../format";
-import { Badge, Empty, type FormProblem, type FormValues, HxForm, Input, MoreRows, ProblemSummary, ProductFields, Table } from "../portal/ui";
+import { Badge, Done, Empty, type FormProblem, type FormValues, HxForm, Input, MoreRows, ProblemSummary, ProductFields, Table } from "../portal/ui";
 
 export interface ConsumerRow {
   id: string;
@@ -153,6 +153,8 @@ export function ConsumerDetail(props: {
   policies: ConsumerPolicyRow[];
   /** The operator's view: whose consumer it is and the documents to open; no partner actions. */
   operator?: { partnerName: string; documents: { label: string; href: string }[] };
+  /** How the service writes to them; `action` where the viewer may change it. */
+  preferences?: ContactPreferencesView;
 }) {
   const c = props.consumer;
   const operator = props.operator;
@@ -209,6 +211,7 @@ export function ConsumerDetail(props: {
         <dt>Registered</dt>
         <dd safe>{dateTime(c.createdAt)}</dd>
       </dl>
+      {props.preferences ? <ContactPreferences {...props.preferences} /> : ""}
       <h2>Policies</h2>
       <Table columns={["Reference", "Product", "Status", "Premium", "Issued"]} count={props.policies.length} empty="No policies for this consumer yet.">
         {props.policies.map((p) => (
@@ -255,3 +258,44 @@ const SearchDownload = (props: { action: string }) => (
     Download CSV
   </button>
 );
+
+interface ContactPreferencesView {
+  remindersOff: boolean;
+  language: "en" | "pcm";
+  action?: string;
+  csrf?: string;
+  done?: string | null;
+  problem?: FormProblem;
+}
+
+const LANGUAGES = [
+  { value: "en", label: "English" },
+  { value: "pcm", label: "Nigerian Pidgin (SMS; e-mails stay in English)" },
+];
+
+/** How the service writes to the consumer: service messages always, reminders unless turned off, in their language. */
+export function ContactPreferences(props: ContactPreferencesView) {
+  const languageWords = LANGUAGES.find((l) => l.value === props.language)?.label ?? props.language;
+  return (
+    <section id="contact-preferences" class="card">
+      <h2>Contact preferences</h2>
+      <p>Messages about their policies, claims and complaints always go. Reminders (renewal reminders, installments due) go unless turned off.</p>
+      <Done text={props.done} />
+      {props.action && props.csrf ? (
+        <HxForm action={props.action} target="#contact-preferences" csrf={props.csrf}>
+          <ProblemSummary problem={props.problem} inputs={["language"]} />
+          <Input name="remindersOff" label="No reminders" kind="checkbox" value={props.remindersOff ? "on" : ""} />
+          <Input name="language" label="Language" kind="select" value={props.language} options={LANGUAGES} problem={props.problem} required />
+          <button type="submit">Save preferences</button>
+        </HxForm>
+      ) : (
+        <dl>
+          <dt>Reminders</dt>
+          <dd>{props.remindersOff ? "Turned off" : "Sent"}</dd>
+          <dt>Language</dt>
+          <dd safe>{languageWords}</dd>
+        </dl>
+      )}
+    </section>
+  );
+}

@@ -62,6 +62,7 @@ export const consumerAdmin = (deps: AppDeps, { policiesOfConsumer }: ServiceFact
             consumer={{ ...consumerRow(consumer), profile: consumer.profile }}
             lines={profileLines(consumer.profile)}
             policies={policies.map((p) => consumerPolicyRow(p, `/admin/policies/${p.id}`))}
+            preferences={{ remindersOff: consumer.remindersOff, language: consumer.language }}
             operator={{
               partnerName: names.get(consumer.partnerId) ?? "—",
               documents: documents.map((d) => ({ label: fieldLabel(d.field), href: `/admin/consumers/${consumer.id}/documents/${d.field}` })),

@@ -1,10 +1,10 @@
 import { Elysia } from "elysia";
-import { ConsumerDetail, ConsumerForm, ConsumerList, ConsumerRows } from "../../../views/consumers/consumers";
+import { ConsumerDetail, ConsumerForm, ConsumerList, ConsumerRows, ContactPreferences } from "../../../views/consumers/consumers";
 import { normaliseUuid } from "../../core/ids";
 import type { AppDeps } from "../../http/context";
 import { csvDownload } from "../../portal/export";
 import { moreHref, notFound, PAGE_SIZE, redirectTo } from "../../portal/kit";
-import { formValuesWithFiles, page, problemOf } from "../../portal/page";
+import { formValues, formValuesWithFiles, page, problemOf } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { consumerForm } from "../../products/consumer-form";
 import { seedFromForm } from "../../products/forms";
@@ -12,7 +12,15 @@ import { watToday } from "../../products/policy-helpers";
 import type { ServiceFacts } from "../manifest";
 import { profileValues } from "./model";
 import { CONSUMER_CSV_COLUMNS, consumerCsvRow, consumerName, consumerPolicyRow, consumerRow, profileLines } from "./presenter";
-import { findConsumer, listConsumers, registerConsumer, wireConsumerId } from "./service";
+import { type ConsumerRecord, findConsumer, listConsumers, registerConsumer, setContactPreferences, wireConsumerId } from "./service";
+
+/** The consumer page's preferences section, changeable by the partner's staff. */
+const preferencesOf = (consumer: ConsumerRecord, csrf: string) => ({
+  remindersOff: consumer.remindersOff,
+  language: consumer.language,
+  action: `/portal/consumers/${wireConsumerId(consumer.id)}/preferences`,
+  csrf,
+});
 
 const classOf = (value: string | undefined): "h" | "o" => (value === "o" ? "o" : "h");
 
@@ -99,8 +107,28 @@ export const consumerPortal = (deps: AppDeps, { policiesOfConsumer }: ServiceFac
             consumer={{ ...consumerRow(consumer), profile: consumer.profile }}
             lines={profileLines(consumer.profile)}
             policies={policies.map((p) => consumerPolicyRow(p, `/portal/policies/${encodeURIComponent(p.reference)}`))}
+            preferences={preferencesOf(consumer, csrf)}
           />,
         );
+      },
+      { portal: "partner" },
+    )
+    .post(
+      "/portal/consumers/:id/preferences",
+      async ({ viewer, csrf, request, params, body, set }) => {
+        const id = normaliseUuid(params.id);
+        const consumer = id ? await findConsumer(db, viewer.partnerId, id) : null;
+        if (!consumer) return missing(request, viewer, csrf, set, "No consumer with this id on your account.");
+        const values = formValues(body);
+        const language = values.language;
+        if (language !== "en" && language !== "pcm") {
+          set.status = 400;
+          const problem = { message: "Choose the language of the messages: English or Nigerian Pidgin", input: "language" };
+          return page(request, shell(viewer, csrf, "Contact preferences"), <ContactPreferences {...preferencesOf(consumer, csrf)} problem={problem} />);
+        }
+        await setContactPreferences(db, consumer, { remindersOff: values.remindersOff === "on", language }, viewer, new Date());
+        const saved = (await findConsumer(db, viewer.partnerId, consumer.id)) ?? consumer;
+        return page(request, shell(viewer, csrf, "Contact preferences"), <ContactPreferences {...preferencesOf(saved, csrf)} done="Preferences saved." />);
       },
       { portal: "partner" },
     )

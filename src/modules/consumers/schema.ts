@@ -1,5 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
-import { type AnyPgColumn, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { type AnyPgColumn, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { bytea, tsvector } from "../../db/types";
 import { partnerOwned } from "../partners";
 
@@ -36,6 +36,15 @@ export const consumers = pgTable(
       (): SQL =>
         sql`to_tsvector('simple', coalesce(${consumers.profile}->'name'->>'first', '') || ' ' || coalesce(${consumers.profile}->'name'->>'middle', '') || ' ' || coalesce(${consumers.profile}->'name'->>'last', '') || ' ' || coalesce(${consumers.profile}->'name'->>'brand', ''))`,
     ),
+    /**
+     * Contact preferences (src/modules/notices): service messages (a policy issued, a claim decided) always
+     * go; reminders (renewal reminders, installments due) unless turned off here; in this language.
+     */
+    remindersOff: boolean("reminders_off").notNull().default(false),
+    /** en (English) or pcm (Nigerian Pidgin): the language of the messages to them. */
+    language: text("language", { enum: ["en", "pcm"] })
+      .notNull()
+      .default("en"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -10,6 +10,7 @@ import { insertCommittedUnlessTaken } from "../../db/group-commit";
 import { afterCursor } from "../../db/keyset";
 import { preparedQuery } from "../../db/prepared";
 import { SharedCache } from "../../db/shared-cache";
+import { type AuditActor, recordAudit } from "../audit";
 import { type ConsumerSeed, consumerSeed, DOCUMENT_FIELDS } from "./model";
 import { consumerDocuments, consumers } from "./schema";
 
@@ -93,7 +94,8 @@ export async function registerConsumer(
   // INSERT comes first and the locking path below runs only when the e-mail is already taken.
   if (!documents.size && meetsClassRules(profile)) {
     const id = newId();
-    const row = { id, partnerId, class: seed.class, email, profile, createdAt: now, updatedAt: now };
+    // Every column named: the one statement writes the row from JSON, where a column left out is null, not its default.
+    const row = { id, partnerId, class: seed.class, email, profile, remindersOff: false, language: "en" as const, createdAt: now, updatedAt: now };
     if (await insertCommittedUnlessTaken(db, consumers, row, UNLESS_EMAIL_TAKEN)) return { id, created: true };
   }
   // Two attempts: a concurrent registration of the same e-mail may win the insert race.
@@ -156,6 +158,9 @@ export interface ConsumerRecord {
   class: "h" | "o";
   profile: Profile;
   documents: string[];
+  /** Contact preferences (docs/templates.md): reminders turned off; the language of messages to them. */
+  remindersOff: boolean;
+  language: "en" | "pcm";
   createdAt: Date;
   updatedAt: Date;
 }
@@ -292,4 +297,34 @@ export async function consumerDocumentList(db: Database, consumerId: string): Pr
     .from(consumerDocuments)
     .where(eq(consumerDocuments.consumerId, consumerId))
     .orderBy(consumerDocuments.field);
+}
+
+interface ContactPreferences {
+  remindersOff: boolean;
+  language: "en" | "pcm";
+}
+
+/**
+ * Change how the service writes to a consumer (the notices read it as they write): reminders on or
+ * off, the language. An audit row when something changed; a repeat changes nothing.
+ */
+export async function setContactPreferences(
+  db: Database,
+  consumer: ConsumerRecord,
+  preferences: ContactPreferences,
+  actor: AuditActor,
+  now: Date,
+): Promise<void> {
+  if (consumer.remindersOff === preferences.remindersOff && consumer.language === preferences.language) return;
+  const notice = await db.transaction(async (tx) => {
+    await tx.update(consumers).set(preferences).where(eq(consumers.id, consumer.id));
+    await recordAudit(
+      tx,
+      actor,
+      { action: "consumer.preferences_change", subject: wireConsumerId(consumer.id), partnerId: consumer.partnerId, details: { ...preferences } },
+      now,
+    );
+    return consumerCache.announce(tx, consumer.id);
+  });
+  await consumerCache.settle(consumer.id, notice);
 }

@@ -1,3 +1,3 @@
 /** What other modules may use of this one: they import nothing else of it (test/architecture.test.ts). */
 export { outboxEvents } from "./schema";
-export { type DomainEvent, outboxRow, recordEvent, recordEvents, routeEventsBy } from "./service";
+export { type DomainEvent, noticeEventsBy, outboxRow, recordEvent, recordEvents, routeEventsBy } from "./service";

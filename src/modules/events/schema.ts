@@ -18,9 +18,15 @@ export const outboxEvents = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     /** When the dispatcher turned the event into deliveries; null while it waits in the outbox. */
     dispatchedAt: timestamp("dispatched_at", { withTimezone: true }),
+    /**
+     * When the notices fan-out turned the event into messages to the insured (src/modules/notices); born
+     * set when no template answers the event, so only the events still to notice wait.
+     */
+    noticedAt: timestamp("noticed_at", { withTimezone: true }),
   },
   (t) => [
     index("outbox_events_partner_created_idx").on(t.partnerId, t.createdAt),
     index("outbox_events_undispatched_idx").on(t.createdAt).where(sql`${t.dispatchedAt} is null`),
+    index("outbox_events_unnoticed_idx").on(t.createdAt).where(sql`${t.noticedAt} is null`),
   ],
 );

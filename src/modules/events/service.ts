@@ -23,10 +23,29 @@ export const routeEventsBy = (check: Destinations) => {
   destinations = check;
 };
 
-/** An outbox row; an event with nowhere to go (no one-off URL, no enabled endpoint) is born dispatched. */
+/** Whether an event is told to the insured (a template answers it: the notices module). */
+type Noticed = (event: DomainEvent) => boolean;
+
+/** The notices module answers, wired by the assembly as routeEventsBy is. Unwired, no event waits for it. */
+let noticed: Noticed = () => false;
+export const noticeEventsBy = (check: Noticed) => {
+  noticed = check;
+};
+
+/**
+ * An outbox row; an event with nowhere to go (no one-off URL, no enabled endpoint) is born dispatched,
+ * and one no template answers is born noticed.
+ */
 export async function outboxRow(db: Executor, event: DomainEvent, now: Date) {
   const goesSomewhere = !!event.targetUrl || (await destinations(db, event.partnerId));
-  return { id: newId(), ...event, targetUrl: event.targetUrl ?? null, createdAt: now, dispatchedAt: goesSomewhere ? null : now };
+  return {
+    id: newId(),
+    ...event,
+    targetUrl: event.targetUrl ?? null,
+    createdAt: now,
+    dispatchedAt: goesSomewhere ? null : now,
+    noticedAt: noticed(event) ? null : now,
+  };
 }
 
 /**

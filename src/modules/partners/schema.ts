@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bytea } from "../../db/types";
 
 export const partners = pgTable("partners", {
   id: uuid("id").primaryKey(),
@@ -71,3 +72,23 @@ export const portalUsers = pgTable(
   },
   (t) => [uniqueIndex("portal_users_email_idx").on(sql`lower(${t.email})`)],
 );
+
+/**
+ * How a partner's messages to their insured look (src/modules/notices): the name they sign with, the
+ * logo and colour of an e-mail's header, the support contact of its footer and of an SMS. A partner
+ * without a row writes with its own name, the service's colour and no logo.
+ */
+export const partnerBranding = pgTable("partner_branding", {
+  partnerId: uuid("partner_id")
+    .primaryKey()
+    .references(() => partners.id),
+  displayName: text("display_name"),
+  /** A small PNG or JPEG (sniffed, capped: docs/templates.md). */
+  logo: bytea("logo"),
+  logoMime: text("logo_mime", { enum: ["image/png", "image/jpeg"] }),
+  /** #rrggbb: the e-mail header's colour. */
+  colour: text("colour"),
+  supportEmail: text("support_email"),
+  supportPhone: text("support_phone"),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
+});

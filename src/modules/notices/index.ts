@@ -1,0 +1,2 @@
+/** What other modules may use of this one: they import nothing else of it (test/architecture.test.ts). */
+export { noticeFor } from "./catalogue";
