@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from "node:crypto";
 import { Elysia } from "elysia";
 import { waitWords } from "../../../views/format";
 import { PasswordForm, SignInPage } from "../../../views/portal/auth";
@@ -12,10 +11,8 @@ import { redirectTo } from "../../portal/kit";
 import { formValues, page, problemOf } from "../../portal/page";
 import { homeOf, PASSWORD_PAGE, portalSession, SESSION_COOKIE, sessionCookie } from "../../portal/session";
 import { inWords } from "../../portal/words";
+import { emailKey, PRE_CSRF_COOKIE, preSessionFormGenuine, preSessionToken } from "./pre-session";
 import { changePassword, endSession, sessionViewer, signIn } from "./service";
-
-/** Before signing in there is no session to derive a CSRF token from: a cookie and the form carry the same random value. */
-const PRE_CSRF_COOKIE = "signin_csrf";
 
 /** Only a path of this portal is a place to return to after signing in (no open redirects). */
 const safeNext = (next: string | undefined) => (next && /^\/(portal|admin)(\/[\w\-/.?=&%]*)?$/.test(next) ? next : undefined);
@@ -39,8 +36,8 @@ class RefusedBody {
 const tooManyRefusals = (decision: RateDecision) =>
   new RefusedBody(429, `Too many refused requests from your address. Try again in ${waitWords(decision.retryAfterMs)}.`, decision.retryAfterMs);
 
-/** A key per e-mail and client address: the e-mail hashed, so the shared store holds no one's e-mail. */
-const accountAtAddress = (email: string, address: string) => `${createHash("sha256").update(email).digest("base64url")}@${address}`;
+/** A key per e-mail and client address. */
+const accountAtAddress = (email: string, address: string) => `${emailKey(email)}@${address}`;
 
 /** Signing in and out, and choosing a password. */
 export const accountsPortal = (deps: AppDeps) => {
@@ -55,21 +52,16 @@ export const accountsPortal = (deps: AppDeps) => {
 
   return new Elysia({ name: "portal-accounts" })
     .use(portalSession(deps))
-    .get("/login", ({ query, cookie, request }) => {
-      const token = randomBytes(24).toString("base64url");
-      cookie[PRE_CSRF_COOKIE]!.set({ value: token, ...sessionCookie(deps, request), maxAge: 3600 });
-      return <SignInPage next={safeNext(query.next)} csrf={token} />;
-    })
+    .get("/login", ({ query, cookie, request }) => (
+      <SignInPage next={safeNext(query.next)} csrf={preSessionToken(deps, request, cookie)} passwordChosen={query.password === "chosen"} />
+    ))
     .post(
       "/login",
       async ({ body, cookie, request, set, status, sessionToken, server }) => {
         const form = body instanceof RefusedBody ? {} : formValues(body);
-        const expected = cookie[PRE_CSRF_COOKIE]?.value;
-        const csrf = randomBytes(24).toString("base64url");
-        const show = (problem: { message: string; input?: string }, code: number) => {
-          cookie[PRE_CSRF_COOKIE]!.set({ value: csrf, ...sessionCookie(deps, request), maxAge: 3600 });
-          return status(code, <SignInPage email={form.email} next={safeNext(form.next)} problem={problem} csrf={csrf} />);
-        };
+        const genuine = preSessionFormGenuine(cookie, form);
+        const show = (problem: { message: string; input?: string }, code: number) =>
+          status(code, <SignInPage email={form.email} next={safeNext(form.next)} problem={problem} csrf={preSessionToken(deps, request, cookie)} />);
         const retryAfter = (ms: number) => {
           set.headers["retry-after"] = String(Math.max(1, Math.ceil(ms / 1000)));
         };
@@ -88,7 +80,7 @@ export const accountsPortal = (deps: AppDeps) => {
           return again({ message: `Too many failed sign-ins ${whose}. Try again in ${waitWords(decision.retryAfterMs)}.` }, 429);
         };
         if (body instanceof RefusedBody) return refused(body);
-        if (typeof expected !== "string" || form._csrf !== expected) return again({ message: "This sign-in form has expired. Please try again." }, 403);
+        if (!genuine) return again({ message: "This sign-in form has expired. Please try again." }, 403);
         const email = (form.email ?? "").trim().toLowerCase();
         const address = clientAddress(request, server);
         // Failures slow down one e-mail at one address (never the owner elsewhere); the address as a
