@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { and, desc, eq, like } from "drizzle-orm";
 import { passwordLinks } from "../src/modules/accounts/schema";
+import { previousMonth } from "../src/modules/commissions";
 import { mailStatements } from "../src/modules/commissions/statement-mail";
 import { currentWatMonth } from "../src/modules/enrichment";
 import { messages } from "../src/modules/messages";
@@ -11,7 +12,6 @@ import { partners, portalUsers } from "../src/modules/partners/schema";
 import { runOperatorCommand } from "../src/operator";
 import { Browser, signedIn } from "./portal/browser";
 import { engine, testApp } from "./support/harness";
-import { previousMonth } from "../src/modules/commissions";
 
 const t = await testApp();
 const db = t.database.db;
@@ -52,7 +52,13 @@ describe("invitations by e-mail", () => {
     const invited = await invite(owner);
     expect(invited.page.text).toContain("We have e-mailed them a link to choose their password");
     const [mail] = await mailsTo(invited.email, "staff.invitation");
-    expect(mail).toMatchObject({ channel: "email", status: "queued", partnerId: p.partnerId, recipientName: "Ngozi Invitee", subject: `${p.name} invites you to the partner portal` });
+    expect(mail).toMatchObject({
+      channel: "email",
+      status: "queued",
+      partnerId: p.partnerId,
+      recipientName: "Ngozi Invitee",
+      subject: `${p.name} invites you to the partner portal`,
+    });
     expect(mail!.body).toContain(`of ${p.name} has invited you to the partner portal as a staff member`);
     expect(mail!.body).toContain("/login");
     const [link] = await db.select().from(passwordLinks).where(eq(passwordLinks.userId, invited.id));
@@ -124,7 +130,11 @@ describe("invitations by e-mail", () => {
 describe("npm run cli -- reset-link <email>", () => {
   test("prints a link for any user that opens the reset page once; an unknown e-mail is refused", async () => {
     const p = await t.partner();
-    const printed = (await runOperatorCommand(db, ["reset-link", p.portal.email.toUpperCase()], t.config)) as { email: string; link: string; expiresAt: string };
+    const printed = (await runOperatorCommand(db, ["reset-link", p.portal.email.toUpperCase()], t.config)) as {
+      email: string;
+      link: string;
+      expiresAt: string;
+    };
     expect(printed.email).toBe(p.portal.email);
     expect(printed.link).toMatch(/^http:\/\/localhost:\d+\/reset\/[\w-]{43}$/);
     expect((await choose(new URL(printed.link).pathname)).status).toBe(303);
@@ -148,7 +158,9 @@ describe("npm run cli -- reset-link <email>", () => {
         return { stdout, code: child.exitCode };
       };
       try {
-        const created = JSON.parse((await cli(["partner", "create", "--name", "First Owner Ltd", "--email", "first@owner.ng"])).stdout.trim().split("\n").at(-1)!);
+        const created = JSON.parse(
+          (await cli(["partner", "create", "--name", "First Owner Ltd", "--email", "first@owner.ng"])).stdout.trim().split("\n").at(-1)!,
+        );
         expect(created.portal.email).toBe("first@owner.ng");
         const { stdout, code } = await cli(["reset-link", "first@owner.ng"]);
         expect(code).toBe(0);
@@ -192,28 +204,52 @@ describe("the monthly statement to the finance contact", () => {
     const withContact = await t.partner({ name: `Ada Finance ${crypto.randomUUID().slice(0, 4)}` });
     const without = await t.partner();
     // Both were partners through the month that ended.
-    await db.update(partners).set({ createdAt: new Date("2020-01-01T00:00:00Z") }).where(eq(partners.id, withContact.partnerId));
-    await db.update(partners).set({ createdAt: new Date("2020-01-01T00:00:00Z") }).where(eq(partners.id, without.partnerId));
+    await db
+      .update(partners)
+      .set({ createdAt: new Date("2020-01-01T00:00:00Z") })
+      .where(eq(partners.id, withContact.partnerId));
+    await db
+      .update(partners)
+      .set({ createdAt: new Date("2020-01-01T00:00:00Z") })
+      .where(eq(partners.id, without.partnerId));
     await db.update(partners).set({ financeEmail: "finance@ada.ng" }).where(eq(partners.id, withContact.partnerId));
     const now = new Date();
     const month = previousMonth(currentWatMonth(now));
     expect(await mailStatements(db, t.config, now)).toBeGreaterThanOrEqual(1);
     // Again, and at once twice over: still one.
     await Promise.all([mailStatements(db, t.config, now), mailStatements(db, t.config, now)]);
-    const sent = await db.select().from(messages).where(like(messages.dedupeKey, `statement:${withContact.partnerId}:%`));
+    const sent = await db
+      .select()
+      .from(messages)
+      .where(like(messages.dedupeKey, `statement:${withContact.partnerId}:%`));
     expect(sent).toHaveLength(1);
-    expect(sent[0]).toMatchObject({ kind: "staff.statement", recipient: "finance@ada.ng", partnerId: withContact.partnerId, dedupeKey: `statement:${withContact.partnerId}:${month}` });
+    expect(sent[0]).toMatchObject({
+      kind: "staff.statement",
+      recipient: "finance@ada.ng",
+      partnerId: withContact.partnerId,
+      dedupeKey: `statement:${withContact.partnerId}:${month}`,
+    });
     expect(sent[0]!.subject).toContain(withContact.name);
     expect(sent[0]!.body).toContain("Net due: ₦0.00");
     expect(sent[0]!.body).toContain("Opening balance: ₦0.00");
     expect(sent[0]!.body).toContain(`/portal/statements?month=${month}`);
-    expect(await db.select().from(messages).where(like(messages.dedupeKey, `statement:${without.partnerId}:%`))).toHaveLength(0);
+    expect(
+      await db
+        .select()
+        .from(messages)
+        .where(like(messages.dedupeKey, `statement:${without.partnerId}:%`)),
+    ).toHaveLength(0);
   });
 
   test("a partner opened after the month gets no statement for it", async () => {
     const p = await t.partner();
     await db.update(partners).set({ financeEmail: "finance@new.ng" }).where(eq(partners.id, p.partnerId));
     await mailStatements(db, t.config, new Date());
-    expect(await db.select().from(messages).where(like(messages.dedupeKey, `statement:${p.partnerId}:%`))).toHaveLength(0);
+    expect(
+      await db
+        .select()
+        .from(messages)
+        .where(like(messages.dedupeKey, `statement:${p.partnerId}:%`)),
+    ).toHaveLength(0);
   });
 });

@@ -59,13 +59,23 @@ describe("Forgot your password?", () => {
     expect(answer.status).toBe(200);
     expect(answer.text).toContain("If an account exists for that address, we have sent it a link");
     const [mail] = await resetMails(t, p.portal.email);
-    expect(mail).toMatchObject({ channel: "email", kind: "staff.password_reset", status: "queued", partnerId: p.partnerId, subject: "Reset your partner portal password" });
+    expect(mail).toMatchObject({
+      channel: "email",
+      kind: "staff.password_reset",
+      status: "queued",
+      partnerId: p.partnerId,
+      subject: "Reset your partner portal password",
+    });
     expect(mail!.dedupeKey).toStartWith("password-link:");
     expect(mail!.body).toContain(p.portal.email);
     const path = linkIn(mail!.body);
     // 32 random bytes, and only their digest is kept.
     expect(path.slice("/reset/".length)).toHaveLength(43);
-    const [kept] = await t.database.db.select().from(passwordLinks).innerJoin(portalUsers, eq(portalUsers.id, passwordLinks.userId)).where(eq(portalUsers.partnerId, p.partnerId));
+    const [kept] = await t.database.db
+      .select()
+      .from(passwordLinks)
+      .innerJoin(portalUsers, eq(portalUsers.id, passwordLinks.userId))
+      .where(eq(portalUsers.partnerId, p.partnerId));
     expect(kept!.password_links.tokenHash).not.toContain(path.slice("/reset/".length));
 
     const browser = new Browser(t);
@@ -87,7 +97,10 @@ describe("Forgot your password?", () => {
     expect((await open.get("/portal")).status).toBe(303);
     expect((await new Browser(t).signIn(p.portal.email, p.portal.password)).status).toBe(401);
     expect((await new Browser(t).signIn(p.portal.email, NEW_PASSWORD)).status).toBe(303);
-    const audit = await t.database.db.select().from(auditLog).where(and(eq(auditLog.partnerId, p.partnerId), eq(auditLog.action, "user.password_reset")));
+    const audit = await t.database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.partnerId, p.partnerId), eq(auditLog.action, "user.password_reset")));
     expect(audit).toHaveLength(1);
 
     // Once.
@@ -105,7 +118,10 @@ describe("Forgot your password?", () => {
     expect(tampered.text).toContain("This link does not work");
     expect((await choose("/reset/not-a-token-at-all")).status).toBe(404);
     const [user] = await t.database.db.select({ id: portalUsers.id }).from(portalUsers).where(eq(portalUsers.partnerId, p.partnerId));
-    await t.database.db.update(passwordLinks).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(passwordLinks.userId, user!.id));
+    await t.database.db
+      .update(passwordLinks)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(passwordLinks.userId, user!.id));
     const expired = await choose(path);
     expect(expired.status).toBe(410);
     expect(expired.text).toContain("This link has expired");
@@ -192,7 +208,7 @@ describe("Forgot your password?", () => {
     for (let i = 0; i < 3; i++) expect((await ask(perAddress, `many.${i}.${crypto.randomUUID().slice(0, 4)}@nowhere.ng`)).status).toBe(200);
     const past = await ask(perAddress, p.portal.email);
     expect(past.status).toBe(429);
-    expect(past.text).toContain("Too many links were asked for from your address");
+    expect(past.text).toContain("Too many links were asked from your address");
     expect(await resetMails(perAddress, p.portal.email)).toHaveLength(2);
   });
 

@@ -63,7 +63,10 @@ export function ChoosePasswordPage(props: { invitation: boolean; email: string; 
 const CLOSED = {
   expired: { title: "This link has expired", text: "A link to choose a password works for a limited time only." },
   used: { title: "This link was used already", text: "A link to choose a password works once. If it was not you who used it, ask for a new one now." },
-  superseded: { title: "A newer link was sent", text: "Only the latest link we sent works, and only until the password is changed. Use the latest e-mail, or ask for a new link." },
+  superseded: {
+    title: "A newer link was sent",
+    text: "Only the latest link we sent works, and only until the password is changed. Use the latest e-mail, or ask for a new link.",
+  },
   unknown: { title: "This link does not work", text: "Check that you opened the whole link from the e-mail, or ask for a new one." },
 } as const;
 

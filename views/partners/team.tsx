@@ -173,17 +173,17 @@ export function TeamPage(props: TeamProps) {
                   ) : (
                     ""
                   )}{" "}
-                <HxForm
-                  action={`${team.href}/${u.id}/${u.active ? "deactivate" : "reactivate"}`}
-                  target="#team"
-                  confirm={u.active ? `Deactivate ${u.email}? They are signed out at once and cannot sign in until reactivated.` : undefined}
-                  class="inline"
-                  csrf={props.csrf}
-                >
-                  <button type="submit" class={u.active ? "danger" : "secondary"} aria-label={`${u.active ? "Deactivate" : "Reactivate"} ${u.email}`}>
-                    {u.active ? "Deactivate" : "Reactivate"}
-                  </button>
-                </HxForm>
+                  <HxForm
+                    action={`${team.href}/${u.id}/${u.active ? "deactivate" : "reactivate"}`}
+                    target="#team"
+                    confirm={u.active ? `Deactivate ${u.email}? They are signed out at once and cannot sign in until reactivated.` : undefined}
+                    class="inline"
+                    csrf={props.csrf}
+                  >
+                    <button type="submit" class={u.active ? "danger" : "secondary"} aria-label={`${u.active ? "Deactivate" : "Reactivate"} ${u.email}`}>
+                      {u.active ? "Deactivate" : "Reactivate"}
+                    </button>
+                  </HxForm>
                 </>
               )}
             </td>

@@ -12,7 +12,14 @@ import { normaliseEmail } from "./passwords";
 /** The user an e-mail names, whatever its case, with their account's name (the e-mail speaks of it). */
 async function userByEmail(db: Database, email: string) {
   const [user] = await db
-    .select({ id: portalUsers.id, email: portalUsers.email, name: portalUsers.name, active: portalUsers.active, partnerId: partners.id, partnerName: partners.name })
+    .select({
+      id: portalUsers.id,
+      email: portalUsers.email,
+      name: portalUsers.name,
+      active: portalUsers.active,
+      partnerId: partners.id,
+      partnerName: partners.name,
+    })
     .from(portalUsers)
     .innerJoin(partners, eq(partners.id, portalUsers.partnerId))
     .where(sql`lower(${portalUsers.email}) = ${normaliseEmail(email)}`);
@@ -60,7 +67,12 @@ export async function requestPasswordReset(db: Database, email: string, config: 
  * A reset link for any active user, printed by `npm run cli -- reset-link <email>` rather than
  * e-mailed: the first owner has nobody to invite them. It supersedes the user's other links.
  */
-export async function commandLineResetLink(db: Database, email: string, config: Config, now: Date): Promise<{ email: string; link: string; expiresAt: string }> {
+export async function commandLineResetLink(
+  db: Database,
+  email: string,
+  config: Config,
+  now: Date,
+): Promise<{ email: string; link: string; expiresAt: string }> {
   const user = await userByEmail(db, email);
   if (!user) throw new CommandError(404, `no portal user has the e-mail ${normaliseEmail(email)}`, "email");
   if (!user.active) throw new CommandError(409, `${user.email} is deactivated: reactivate them first`, "email");

@@ -12,13 +12,19 @@ import { reachable } from "../messages";
 import { type ClosedLink, choosePassword, passwordLinkStanding } from "./password-links";
 import { requestPasswordReset } from "./password-reset";
 import { normaliseEmail } from "./passwords";
-import { emailKey, PRE_CSRF_COOKIE, preSessionFormGenuine, preSessionToken } from "./pre-session";
+import { emailKey, PRE_CSRF_COOKIE, preSessionFormGenuine, preSessionToken, RefusedBody, signedOutForms } from "./pre-session";
 
 /** A link that is no more is gone; one that never was is not found. */
 const CLOSED_STATUS: Record<ClosedLink, number> = { expired: 410, used: 410, superseded: 410, unknown: 404 };
 function closedLink(set: ResponseSet, state: ClosedLink) {
   set.status = CLOSED_STATUS[state];
   return <ClosedLinkPage state={state} />;
+}
+
+/** A body refused before it was read: its status, and when to try again. */
+function refusedWith(set: ResponseSet, refusal: RefusedBody): number {
+  if (refusal.retryAfterMs !== undefined) set.headers["retry-after"] = String(Math.max(1, Math.ceil(refusal.retryAfterMs / 1000)));
+  return refusal.status;
 }
 
 const EXPIRED_FORM: FormProblem = { message: "This form has expired. Please try again." };
@@ -33,6 +39,7 @@ export const passwordResetPages = (deps: AppDeps) => {
   const clientAddress = clientAddressOf(deps.config.TRUSTED_PROXIES);
   const { resetPerEmail, resetPerAddress } = deps.loginLimiters;
   const validFor = waitWords(deps.config.PASSWORD_RESET_TTL_MINUTES * 60_000);
+  const { parse } = signedOutForms(deps);
 
   /** What a link opens: the form to choose the password (with the refusal of the last try), or the page saying why not. */
   async function linkPage(
@@ -58,40 +65,51 @@ export const passwordResetPages = (deps: AppDeps) => {
 
   return new Elysia({ name: "portal-password-reset" })
     .get(RESET_PAGE, ({ cookie, request }) => <ForgotPasswordPage csrf={preSessionToken(deps, request, cookie)} />)
-    .post(RESET_PAGE, async ({ body, cookie, request, server, set, status }) => {
-      const form = formValues(body);
-      const email = normaliseEmail(form.email ?? "");
-      const show = (code: number, props: Partial<Parameters<typeof ForgotPasswordPage>[0]>) =>
-        status(code, <ForgotPasswordPage email={form.email} {...props} csrf={preSessionToken(deps, request, cookie)} />);
-      const slowDown = (decision: RateDecision, whose: string) => {
-        set.headers["retry-after"] = String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));
-        return show(429, { problem: { message: `Too many links were asked for ${whose}. Try again in ${waitWords(decision.retryAfterMs)}.` } });
-      };
-      if (!preSessionFormGenuine(cookie, form)) return show(403, { problem: EXPIRED_FORM });
-      if (!reachable("email", email) || email.length > 200) return show(400, { problem: { message: "Give your e-mail address, e.g. ada@partner.ng.", input: "email" } });
-      // Both bounds count every request, whether or not the address has an account: they say nothing of it.
-      const fromAddress = await resetPerAddress.hit(clientAddress(request, server));
-      if (!fromAddress.allowed) return slowDown(fromAddress, "from your address");
-      const forEmail = await resetPerEmail.hit(emailKey(email));
-      if (!forEmail.allowed) return slowDown(forEmail, "this e-mail");
-      await requestPasswordReset(db, email, deps.config, new Date());
-      return show(200, { sent: { validFor } });
-    })
+    .post(
+      RESET_PAGE,
+      async ({ body, cookie, request, server, set, status }) => {
+        const form = body instanceof RefusedBody ? {} : formValues(body);
+        const email = normaliseEmail(form.email ?? "");
+        const show = (code: number, props: Partial<Parameters<typeof ForgotPasswordPage>[0]>) =>
+          status(code, <ForgotPasswordPage email={form.email} {...props} csrf={preSessionToken(deps, request, cookie)} />);
+        const slowDown = (decision: RateDecision, whose: string) => {
+          set.headers["retry-after"] = String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));
+          return show(429, { problem: { message: `Too many links were asked ${whose}. Try again in ${waitWords(decision.retryAfterMs)}.` } });
+        };
+        if (body instanceof RefusedBody) return show(refusedWith(set, body), { problem: { message: body.message } });
+        if (!preSessionFormGenuine(cookie, form)) return show(403, { problem: EXPIRED_FORM });
+        if (!reachable("email", email) || email.length > 200)
+          return show(400, { problem: { message: "Give your e-mail address, e.g. ada@partner.ng.", input: "email" } });
+        // Both bounds count every request, whether or not the address has an account: they say nothing of it.
+        const fromAddress = await resetPerAddress.hit(clientAddress(request, server));
+        if (!fromAddress.allowed) return slowDown(fromAddress, "from your address");
+        const forEmail = await resetPerEmail.hit(emailKey(email));
+        if (!forEmail.allowed) return slowDown(forEmail, "for this e-mail");
+        await requestPasswordReset(db, email, deps.config, new Date());
+        return show(200, { sent: { validFor } });
+      },
+      { parse },
+    )
     .get(`${RESET_PAGE}/:token`, ({ params, cookie, request, set }) => linkPage(params.token, request, cookie, set))
-    .post(`${RESET_PAGE}/:token`, async ({ params, body, cookie, request, set }) => {
-      const form = formValues(body);
-      const refused = (code: number, problem: FormProblem) => linkPage(params.token, request, cookie, set, { code, problem });
-      if (!preSessionFormGenuine(cookie, form)) return refused(403, EXPIRED_FORM);
-      if (form.password !== form.confirmPassword)
-        return refused(400, problemOf(new CommandError(400, "the two new passwords are not the same", "confirmPassword")));
-      try {
-        const outcome = await choosePassword(db, params.token, form.password ?? "", new Date());
-        if (outcome.state !== "open") return closedLink(set, outcome.state);
-      } catch (error) {
-        if (!(error instanceof CommandError)) throw error;
-        return refused(error.status, problemOf(error));
-      }
-      cookie[PRE_CSRF_COOKIE]!.remove();
-      return redirectTo(request, set, "/login?password=chosen");
-    });
+    .post(
+      `${RESET_PAGE}/:token`,
+      async ({ params, body, cookie, request, set }) => {
+        const form = body instanceof RefusedBody ? {} : formValues(body);
+        const refused = (code: number, problem: FormProblem) => linkPage(params.token, request, cookie, set, { code, problem });
+        if (body instanceof RefusedBody) return refused(refusedWith(set, body), { message: body.message });
+        if (!preSessionFormGenuine(cookie, form)) return refused(403, EXPIRED_FORM);
+        if (form.password !== form.confirmPassword)
+          return refused(400, problemOf(new CommandError(400, "the two new passwords are not the same", "confirmPassword")));
+        try {
+          const outcome = await choosePassword(db, params.token, form.password ?? "", new Date());
+          if (outcome.state !== "open") return closedLink(set, outcome.state);
+        } catch (error) {
+          if (!(error instanceof CommandError)) throw error;
+          return refused(error.status, problemOf(error));
+        }
+        cookie[PRE_CSRF_COOKIE]!.remove();
+        return redirectTo(request, set, "/login?password=chosen");
+      },
+      { parse },
+    );
 };

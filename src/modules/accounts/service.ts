@@ -217,7 +217,13 @@ export async function resendInvitation(db: Database, actor: Viewer, rawUserId: s
   if (!userId) throw noSuch;
   return db.transaction(async (tx) => {
     const [user] = await tx
-      .select({ id: portalUsers.id, email: portalUsers.email, name: portalUsers.name, active: portalUsers.active, mustChangePassword: portalUsers.mustChangePassword })
+      .select({
+        id: portalUsers.id,
+        email: portalUsers.email,
+        name: portalUsers.name,
+        active: portalUsers.active,
+        mustChangePassword: portalUsers.mustChangePassword,
+      })
       .from(portalUsers)
       .where(and(eq(portalUsers.id, userId), eq(portalUsers.partnerId, actor.partnerId), eq(portalUsers.role, role)))
       .for("update");
