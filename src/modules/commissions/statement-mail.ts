@@ -17,7 +17,7 @@ const BATCH = 20;
 const statementMailKey = (partnerId: string, month: string) => `statement:${partnerId}:${month}`;
 
 /** The e-mail of a month's statement to the finance contact: its figures as the statement page says them, and the link to it. */
-export function statementMail(s: PartnerStatement, financeEmail: string, config: Config): OutgoingMessage {
+function statementMail(s: PartnerStatement, financeEmail: string, config: Config): OutgoingMessage {
   const month = monthName(s.month);
   const { due, wallet } = statementFigures(s);
   const lines = (figures: typeof due) => figures.map((f) => `  ${f.label}: ${naira(f.kobo)}`).join("\n");
