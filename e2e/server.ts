@@ -19,6 +19,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { promisify } from "node:util";
 import postgres from "postgres";
+import { mailboxPort } from "./mailbox";
 import { startRoundRobinProxy } from "./proxy";
 
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3107);
@@ -61,6 +62,10 @@ const appEnv = {
   // The specs set up their records through the JSON surface with the demo partner's keys: far more
   // than a partner's 70 requests a minute in a whole run (the limit has its own tests).
   RATE_LIMIT_MAX: "100000",
+  // The e-mail goes to the runner's mailbox (e2e/mailbox.ts); the specs ask for reset links often.
+  SMTP_URL: `smtp://127.0.0.1:${mailboxPort(E2E_PORT)}`,
+  PASSWORD_RESET_EMAIL_MAX: "1000",
+  PASSWORD_RESET_ADDRESS_MAX: "100000",
 };
 const registryLatency = { NIID_LATENCY_MIN_MS: "300", NIID_LATENCY_MAX_MS: "600" };
 

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { type BrowserContext, test as base, expect, type Page } from "@playwright/test";
+import { mailsTo } from "./mailbox";
 import { type Account, accounts } from "./server";
 
 export { expect };
@@ -141,4 +142,21 @@ export async function pendingMarinePolicy(page: Page) {
   expect(policy.status).toBe("p");
   const status = async () => (await command(page, demoPartner, "live", `dump entt_${consumer.id}|insr_mrnn-stnd-1111-${policy.id}*STATUS`)).status;
   return { reference: policy.id as string, consumerId: consumer.id as string, email, status };
+}
+
+/**
+ * The path of the reset link in the newest "Reset your password" e-mail the mailbox received for
+ * `email` (e2e/mailbox.ts), waiting for the delivery job to send it.
+ */
+export async function readResetLink(email: string): Promise<string> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const mail = mailsTo(email)
+      .filter((m) => /reset your/i.test(m.subject))
+      .at(-1);
+    const link = mail && /https?:\/\/\S+\/reset\/[\w-]+/.exec(mail.text)?.[0];
+    if (link) return new URL(link).pathname;
+    if (Date.now() > deadline) throw new Error(`no reset e-mail for ${email} reached the mailbox within 20 s`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }

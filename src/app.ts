@@ -66,8 +66,8 @@ export function createApp(deps: AppDeps) {
       countHttpRequest(route, requestMethod, set.status);
       // POST / logs its own line with the command and outcome.
       if (requestMethod === "POST" && requestPath === "/") return;
-      // A hosted certificate's path is its bearer token: the log names the route instead.
-      const path = route === "/certificates/:token" ? route : requestPath;
+      // A hosted certificate's path and a password link's are their bearer tokens: the log names the route instead.
+      const path = route === "/certificates/:token" || route === "/reset/:token" ? route : requestPath;
       log.info("request", { requestId, method: requestMethod, path, status: set.status, ms: Math.round(performance.now() - startedAt) });
     })
     .use(healthRoutes(deps))

@@ -42,7 +42,7 @@ if (argv.length === 0 || argv.includes("--help")) {
     try {
       // Running servers must see a key change before this command reports it done (SharedCache.settle).
       await joinCacheNetwork(database, "client");
-      exitCode = report({ result: await runOperatorCommand(database.db, argv) });
+      exitCode = report({ result: await runOperatorCommand(database.db, argv, config) });
     } catch (error) {
       const mistake = isOperatorMistake(error);
       exitCode = report({

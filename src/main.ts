@@ -66,7 +66,7 @@ if (!config.DATABASE_URL && config.SEED_DEMO === "true" && (await countPartners(
 await joinCacheNetwork(deps.database, "server");
 
 // On the embedded database only this process may open it: the CLI hands its commands to us instead.
-const operatorServer = config.DATABASE_URL || config.DATA_DIR.includes("://") ? null : startOperatorSocket(deps.database.db, config.DATA_DIR);
+const operatorServer = config.DATABASE_URL || config.DATA_DIR.includes("://") ? null : startOperatorSocket(deps.database.db, config);
 
 // Bun closes a connection idle for 10 s by default; a registry check waits up to NIID_TIMEOUT_MS.
 const idleTimeout = Math.min(255, Math.ceil(config.NIID_TIMEOUT_MS / 1000) + 10);

@@ -1,4 +1,5 @@
 import { chmodSync, rmSync } from "node:fs";
+import type { Config } from "./core/config";
 import { log } from "./core/log";
 import type { Database } from "./db/client";
 import { isOperatorMistake, operatorSocket, runOperatorCommand, UsageError } from "./operator";
@@ -9,8 +10,8 @@ import { isOperatorMistake, operatorSocket, runOperatorCommand, UsageError } fro
  * operator command. A Unix socket in DATA_DIR readable by this user only: whoever may use it could
  * open the database files anyway.
  */
-export function startOperatorSocket(db: Database, dataDir: string) {
-  const path = operatorSocket(dataDir);
+export function startOperatorSocket(db: Database, config: Config) {
+  const path = operatorSocket(config.DATA_DIR);
   rmSync(path, { force: true }); // a socket left by a process that died
   const server = Bun.serve({
     unix: path,
@@ -19,7 +20,7 @@ export function startOperatorSocket(db: Database, dataDir: string) {
       if (!Array.isArray(argv) || !argv.every((a) => typeof a === "string"))
         return Response.json({ error: "send { argv: string[] }", mistake: true }, { status: 400 });
       try {
-        return Response.json({ result: await runOperatorCommand(db, argv) });
+        return Response.json({ result: await runOperatorCommand(db, argv, config) });
       } catch (error) {
         const mistake = isOperatorMistake(error);
         if (!mistake) log.error("operator command failed", { error });

@@ -4,9 +4,11 @@
  * server holds the database.
  */
 import { parseArgs } from "node:util";
+import type { Config } from "./core/config";
 import { CommandError } from "./core/errors";
 import { normaliseUuid } from "./core/ids";
 import type { Database } from "./db/client";
+import { commandLineResetLink } from "./modules/accounts/password-reset";
 import { statementMonth } from "./modules/commissions/model";
 import { statementFile } from "./modules/commissions/pages";
 import { partnerStatement } from "./modules/commissions/service";
@@ -24,6 +26,8 @@ export const USAGE = `Operator command line. Every command prints one JSON objec
   usage statement --partner <partner id> [--month YYYY-MM]   (enrichment usage and charges; default this month)
   wallet statement --partner <partner id or name> [--month YYYY-MM] [--csv]
                                                               (the monthly statement, docs/commissions.md; --csv prints CSV)
+  reset-link <email>                                          (a link to choose a new password, e.g. for the first owner;
+                                                              valid PASSWORD_RESET_TTL_MINUTES, once; older links stop working)
 
 Uses DATABASE_URL when set, else the embedded database in DATA_DIR (./data); while the server runs on
 the embedded database, the command is carried out by the server itself (its operator socket).`;
@@ -36,7 +40,7 @@ function uuidOption(value: string | undefined, name: string): string {
   return id;
 }
 
-export async function runOperatorCommand(db: Database, argv: string[]): Promise<unknown> {
+export async function runOperatorCommand(db: Database, argv: string[], config: Config): Promise<unknown> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -55,6 +59,10 @@ export async function runOperatorCommand(db: Database, argv: string[]): Promise<
     },
   });
   const [noun, verb] = positionals;
+  if (noun === "reset-link") {
+    if (!verb || positionals.length > 2) throw new UsageError("reset-link needs the user's e-mail, and nothing more: reset-link owner@partner.ng");
+    return commandLineResetLink(db, verb, config, new Date());
+  }
   switch (`${noun} ${verb}`) {
     case "partner create":
       if (!values.name?.trim()) throw new UsageError('partner create needs --name "Partner name"');

@@ -28,7 +28,7 @@ const limiter = (config: Config, max: number, windowMs: number, prefix: string):
 /** A run of sign-in failures is remembered for a day after its last wait (then the free attempts come back). */
 const SIGN_IN_RUN_MEMORY_MS = 24 * 3_600_000;
 
-/** The sign-in throttles (docs/security.md), in memory or shared through Redis like every limiter. */
+/** The sign-in and password reset throttles (docs/security.md), in memory or shared through Redis like every limiter. */
 export function loginLimiters(config: Config): AppDeps["loginLimiters"] {
   const schedule = {
     free: config.LOGIN_FREE_ATTEMPTS,
@@ -41,6 +41,8 @@ export function loginLimiters(config: Config): AppDeps["loginLimiters"] {
       ? new RedisDelayLimiter(config.REDIS_URL, schedule, `${deploymentOf(config)}:login-account-address:`)
       : new MemoryDelayLimiter(schedule),
     perAddress: limiter(config, config.LOGIN_ADDRESS_MAX, config.LOGIN_WINDOW_MS, "login-address:"),
+    resetPerEmail: limiter(config, config.PASSWORD_RESET_EMAIL_MAX, config.PASSWORD_RESET_WINDOW_MS, "reset-email:"),
+    resetPerAddress: limiter(config, config.PASSWORD_RESET_ADDRESS_MAX, config.PASSWORD_RESET_WINDOW_MS, "reset-address:"),
   };
 }
 
@@ -59,6 +61,8 @@ export async function closeDeps(deps: AppDeps) {
   await deps.rateLimiter.close();
   await deps.loginLimiters.perAccountAtAddress.close();
   await deps.loginLimiters.perAddress.close();
+  await deps.loginLimiters.resetPerEmail.close();
+  await deps.loginLimiters.resetPerAddress.close();
   await deps.refusalLimiter.close();
   await deps.database.close();
 }

@@ -156,6 +156,17 @@ const configSchema = z.object({
   LOGIN_MAX_DELAY_MS: intFrom(15 * 60_000),
   LOGIN_ADDRESS_MAX: intFrom(100),
   LOGIN_WINDOW_MS: intFrom(15 * 60_000),
+  /**
+   * Staff e-mails (docs/security.md, "Password links"): a reset link is good for
+   * PASSWORD_RESET_TTL_MINUTES, an invitation's for INVITATION_TTL_HOURS. At most
+   * PASSWORD_RESET_EMAIL_MAX reset requests for one e-mail (from anywhere) and
+   * PASSWORD_RESET_ADDRESS_MAX from one client address (whatever the e-mails) in any PASSWORD_RESET_WINDOW_MS.
+   */
+  PASSWORD_RESET_TTL_MINUTES: intFrom(60),
+  INVITATION_TTL_HOURS: intFrom(72),
+  PASSWORD_RESET_EMAIL_MAX: intFrom(3),
+  PASSWORD_RESET_ADDRESS_MAX: intFrom(20),
+  PASSWORD_RESET_WINDOW_MS: intFrom(60 * 60_000),
   /** When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`; unset, it is open (docs/operations.md). */
   METRICS_TOKEN: z.string().min(16).optional(),
   /** Graceful shutdown (SIGTERM/SIGINT): how long in-flight requests and background passes may take to finish before they are cut off. */

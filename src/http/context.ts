@@ -16,9 +16,10 @@ export interface AppDeps {
   sessionSecret: string;
   /**
    * Portal sign-ins: growing delays per e-mail and client address (an attacker elsewhere never
-   * slows the owner down), and a bound on failures per address whatever the e-mails.
+   * slows the owner down), and a bound on failures per address whatever the e-mails. Password
+   * reset requests: a bound per e-mail (its inbox is not flooded from many addresses) and per address.
    */
-  loginLimiters: { perAccountAtAddress: DelayLimiter; perAddress: RateLimiter };
+  loginLimiters: { perAccountAtAddress: DelayLimiter; perAddress: RateLimiter; resetPerEmail: RateLimiter; resetPerAddress: RateLimiter };
   /** Refusals before or at authentication, per client address and per claimed partner id (REFUSAL_LIMIT_MAX). */
   refusalLimiter: RateLimiter;
   /** The portal's side navigation, gathered from the module manifests by src/assembly/portal.ts. */

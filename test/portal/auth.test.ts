@@ -226,7 +226,7 @@ describe("roles", () => {
       .where(eq(portalUsers.partnerId, p.partnerId));
     const owner = (await sessionViewer(t.database.db, session!.id, new Date()))!;
     const email = `clerk.${crypto.randomUUID().slice(0, 6)}@partner.ng`;
-    const { oneTimePassword } = await inviteStaff(t.database.db, owner, { email, name: "Clerk" }, new Date());
+    const { oneTimePassword } = await inviteStaff(t.database.db, owner, { email, name: "Clerk" }, t.config, new Date());
     const staff = new Browser(t);
     expect((await staff.signIn(email, oneTimePassword)).location).toBe("/portal/password");
     expect((await staff.get("/portal")).location).toBe("/portal/password");

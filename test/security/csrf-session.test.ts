@@ -80,6 +80,8 @@ const routes: Record<string, () => { path: string; fields: Record<string, string
     as: "owner",
   }),
   "POST /portal/team/:id/:change": () => ({ path: `/portal/team/${w.b.staff.id}/deactivate`, fields: {}, as: "owner" }),
+  "POST /portal/team/:id/invitation": () => ({ path: `/portal/team/${w.b.staff.id}/invitation`, fields: {}, as: "owner" }),
+  "POST /portal/account": () => ({ path: "/portal/account", fields: { financeEmail: "planted@attacker.example" }, as: "owner" }),
   "POST /portal/vehicle/check": () => ({ path: "/portal/vehicle/check", fields: { search_type: "registration", value: "ABC123DE" }, as: "owner" }),
   "POST /portal/vehicle/vin": () => ({ path: "/portal/vehicle/vin", fields: { vin: "1HGCM82633A004352" }, as: "owner" }),
   "POST /portal/webhooks": () => ({ path: "/portal/webhooks", fields: { url: "http://127.0.0.1:9/planted" }, as: "owner" }),
@@ -189,6 +191,7 @@ const routes: Record<string, () => { path: string; fields: Record<string, string
     as: "admin",
   }),
   "POST /admin/administrators/:id/:change": () => ({ path: `/admin/administrators/${crypto.randomUUID()}/deactivate`, fields: {}, as: "admin" }),
+  "POST /admin/administrators/:id/invitation": () => ({ path: `/admin/administrators/${crypto.randomUUID()}/invitation`, fields: {}, as: "admin" }),
   "POST /admin/administrators/:id/authority": () => ({
     path: `/admin/administrators/${crypto.randomUUID()}/authority`,
     fields: { claimAuthority: "head" },
@@ -200,7 +203,16 @@ const routes: Record<string, () => { path: string; fields: Record<string, string
 };
 
 /** Routes whose protection is not the session's CSRF token: the JSON endpoint (keys, no cookies; other methods only answer 405), sign-in (its own double submit, tested below) and the payment provider's callback (its HMAC signature: test/security/funding-callbacks.test.ts). */
-const NOT_SESSION_ROUTES = new Set(["POST /", "ALL /", "POST /login", "POST /funding/callbacks/:provider", "POST /payouts/callbacks/:provider"]);
+// The sign-in and reset forms carry a token of their own (a cookie's), checked by their tests (test/portal/auth.test.ts, password-reset.test.ts).
+const NOT_SESSION_ROUTES = new Set([
+  "POST /",
+  "ALL /",
+  "POST /login",
+  "POST /reset",
+  "POST /reset/:token",
+  "POST /funding/callbacks/:provider",
+  "POST /payouts/callbacks/:provider",
+]);
 
 async function counts() {
   const result = await w.t.database.db.execute(sql`select (select count(*) from partners)::int as partners, (select count(*) from audit_log)::int as audit`);

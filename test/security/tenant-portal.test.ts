@@ -152,6 +152,28 @@ const cases: Record<string, () => Promise<void>> = {
     // B's session is B's: still open.
     expectStatus(await w.b.browser.get("/portal"), 200);
   },
+  // ─── Password links: only the link's unguessable token opens one; asking says nothing of anyone ──
+  "GET /reset": async () => expectStatus(await visit(new Browser(w.t), "GET", "/reset"), 200),
+  "POST /reset": async () => {
+    // B's owner's e-mail would rightly send B a link: the same answer comes for an address nobody has, and nothing is written.
+    const browser = new Browser(w.t);
+    await browser.get("/reset");
+    const asked = await visit(browser, "POST", "/reset", { email: `nobody-${crypto.randomUUID().slice(0, 6)}@nowhere.example` });
+    expectStatus(asked, 200);
+    expect(asked.text).toContain("If an account exists for that address");
+  },
+  "GET /reset/:token": async () => {
+    expectStatus(await visit(owner, "GET", `/reset/${w.b.policy.certToken}`), 404);
+    expectStatus(await visit(new Browser(w.t), "GET", `/reset/${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url")}`), 404);
+  },
+  "POST /reset/:token": async () => {
+    const browser = new Browser(w.t);
+    const path = `/reset/${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url")}`;
+    await browser.get("/reset");
+    expectStatus(await visit(browser, "POST", path, { password: "taken over password", confirmPassword: "taken over password" }), 404);
+  },
+  "GET /portal/account": async () => expectStatus(await visit(owner, "GET", "/portal/account"), 200),
+  "POST /portal/account": async () => expectStatus(await visit(await stranger(), "POST", "/portal/account", { financeEmail: "finance@stranger.example" }), 200),
   "GET /portal/password": async () => expectStatus(await visit(owner, "GET", "/portal/password"), 200),
   "POST /portal/password": async () => {
     // Only one's own password, and only with it: B's sessions and password are untouched.
@@ -326,6 +348,7 @@ const cases: Record<string, () => Promise<void>> = {
   "POST /portal/team/:id/:change": async () => {
     for (const change of ["deactivate", "reactivate"]) expectStatus(await visit(owner, "POST", `/portal/team/${w.b.staff.id}/${change}`), 404);
   },
+  "POST /portal/team/:id/invitation": async () => expectStatus(await visit(owner, "POST", `/portal/team/${w.b.staff.id}/invitation`), 404),
   "GET /portal/vehicle": async () => expectStatus(await visit(owner, "GET", "/portal/vehicle"), 200),
   "POST /portal/vehicle/check": async () => {
     // No registry configured in this app: 503, and nothing billed to anyone.
@@ -580,6 +603,7 @@ const cases: Record<string, () => Promise<void>> = {
     () => ({ email: `planted-${crypto.randomUUID().slice(0, 8)}@operator.example`, name: "Planted by A" }),
   ),
   "POST /admin/administrators/:id/:change": adminOnly("POST", () => `/admin/administrators/${w.b.staff.id}/deactivate`),
+  "POST /admin/administrators/:id/invitation": adminOnly("POST", () => `/admin/administrators/${w.b.staff.id}/invitation`),
   "POST /admin/administrators/:id/authority": adminOnly(
     "POST",
     () => `/admin/administrators/${w.b.staff.id}/authority`,

@@ -14,7 +14,7 @@ interface StatementLine {
 }
 
 export interface PartnerPageProps {
-  partner: { id: string; name: string; mode: "test" | "live"; suspended: boolean; enrichment: boolean; createdAt: Date };
+  partner: { id: string; name: string; mode: "test" | "live"; suspended: boolean; enrichment: boolean; createdAt: Date; financeEmail: string | null };
   liveBalanceKobo: number;
   testBalanceKobo: number;
   users: UserRow[];
@@ -61,6 +61,7 @@ export function PartnerPage(props: PartnerPageProps) {
           {`Vehicle checks ${p.enrichment ? "active" : "off"} · partner since ${day(p.createdAt)} · partner id ${p.id}`}
         </span>
       </p>
+      <p safe>{p.financeEmail ? `Monthly statements are e-mailed to ${p.financeEmail}.` : "No finance contact: monthly statements are not e-mailed."}</p>
       <p class="muted">
         Suspend, reinstate or switch vehicle checks on the <a href={`/admin/partners#partner-${p.id}`}>Partners</a> page.
       </p>

@@ -45,7 +45,7 @@ export interface TeamProps {
   viewerId: string;
   users: TeamMember[];
   invite: { values: FormValues; problem?: FormProblem };
-  /** Who was just invited: their one-time password, shown this once. */
+  /** Who was just invited (and e-mailed a link): their one-time password, shown this once. */
   invited?: { email: string; name: string; oneTimePassword: string };
   done?: string;
   /** A refusal not about the invitation (e.g. deactivating someone not on the account). */
@@ -63,8 +63,11 @@ function Invited(props: { invited: NonNullable<TeamProps["invited"]> }) {
   return (
     <div class="notice" role="status" aria-live="polite" id="invited-notice">
       <p>
-        <strong safe>{`${i.name} (${i.email}) can now sign in.`}</strong> Give them this one-time password privately. It is shown only this once; they must
-        choose their own password when they first sign in.
+        <strong safe>{`${i.name} (${i.email}) can now sign in.`}</strong> We have e-mailed them a link to choose their password.
+      </p>
+      <p>
+        If the e-mail does not arrive, give them this one-time password privately. It is shown only this once; they must choose their own password when they
+        first sign in.
       </p>
       <p>
         <span class="visually-hidden">One-time password: </span>
@@ -125,7 +128,7 @@ function ClaimAuthority(props: { user: TeamMember; authorities: readonly { value
   );
 }
 
-/** The team page: the owner's users of a partner account, or the operator's administrators; invite, deactivate, reactivate. */
+/** The team page: the owner's users of a partner account, or the operator's administrators; invite (and invite again), deactivate, reactivate. */
 export function TeamPage(props: TeamProps) {
   const team = TEAMS[props.team];
   return (
@@ -160,17 +163,28 @@ export function TeamPage(props: TeamProps) {
               ) : u.role !== team.member ? (
                 ""
               ) : (
-                <HxForm
-                  action={`${team.href}/${u.id}/${u.active ? "deactivate" : "reactivate"}`}
-                  target="#team"
-                  confirm={u.active ? `Deactivate ${u.email}? They are signed out at once and cannot sign in until reactivated.` : undefined}
-                  class="inline"
-                  csrf={props.csrf}
-                >
-                  <button type="submit" class={u.active ? "danger" : "secondary"} aria-label={`${u.active ? "Deactivate" : "Reactivate"} ${u.email}`}>
-                    {u.active ? "Deactivate" : "Reactivate"}
-                  </button>
-                </HxForm>
+                <>
+                  {u.active && u.mustChangePassword ? (
+                    <HxForm action={`${team.href}/${u.id}/invitation`} target="#team" class="inline" csrf={props.csrf}>
+                      <button type="submit" class="secondary" aria-label={`Resend invitation to ${u.email}`}>
+                        Resend invitation
+                      </button>
+                    </HxForm>
+                  ) : (
+                    ""
+                  )}{" "}
+                  <HxForm
+                    action={`${team.href}/${u.id}/${u.active ? "deactivate" : "reactivate"}`}
+                    target="#team"
+                    confirm={u.active ? `Deactivate ${u.email}? They are signed out at once and cannot sign in until reactivated.` : undefined}
+                    class="inline"
+                    csrf={props.csrf}
+                  >
+                    <button type="submit" class={u.active ? "danger" : "secondary"} aria-label={`${u.active ? "Deactivate" : "Reactivate"} ${u.email}`}>
+                      {u.active ? "Deactivate" : "Reactivate"}
+                    </button>
+                  </HxForm>
+                </>
               )}
             </td>
           </tr>

@@ -1,13 +1,19 @@
+import { RESET_PAGE } from "../accounts/reset";
 import { Layout } from "../layout";
 import { Csrf, type FormProblem, HxForm, Input, ProblemSummary } from "./ui";
 
-/** GET /login: e-mail and password. */
-export function SignInPage(props: { email?: string; next?: string; problem?: FormProblem; csrf: string }) {
+/** GET /login: e-mail and password, and the way to a reset link. */
+export function SignInPage(props: { email?: string; next?: string; problem?: FormProblem; csrf: string; passwordChosen?: boolean }) {
   return (
     <Layout title="Sign in · Partner portal" signInLink={false}>
       <section class="card narrow">
         <h1>Sign in</h1>
         <p class="muted">Partner staff and the operator's administrators sign in here.</p>
+        {props.passwordChosen && (
+          <p class="success" role="status">
+            Your password is saved. Sign in with it.
+          </p>
+        )}
         <ProblemSummary problem={props.problem} inputs={["email"]} />
         <form method="post" action="/login">
           <Csrf token={props.csrf} />
@@ -16,6 +22,9 @@ export function SignInPage(props: { email?: string; next?: string; problem?: For
           <Input name="password" label="Password" kind="password" required autocomplete="current-password" />
           <button type="submit">Sign in</button>
         </form>
+        <p>
+          <a href={RESET_PAGE}>Forgot your password?</a>
+        </p>
       </section>
     </Layout>
   );

@@ -1,75 +1,42 @@
-import { createHash, randomBytes } from "node:crypto";
 import { Elysia } from "elysia";
 import { waitWords } from "../../../views/format";
 import { PasswordForm, SignInPage } from "../../../views/portal/auth";
 import { CommandError } from "../../core/errors";
-import { jsonLimits } from "../../core/json-shape";
-import { countRefusal, type RateDecision, refusalKeys } from "../../core/rate-limit";
-import { BUSY, bodyPace, readBoundedForm, UnidentifiedBodiesAtCapacity } from "../../http/body";
-import { clientAddressOf, type PeerSource } from "../../http/client-address";
+import type { RateDecision } from "../../core/rate-limit";
+import { clientAddressOf } from "../../http/client-address";
 import type { AppDeps } from "../../http/context";
 import { redirectTo } from "../../portal/kit";
 import { formValues, page, problemOf } from "../../portal/page";
 import { homeOf, PASSWORD_PAGE, portalSession, SESSION_COOKIE, sessionCookie } from "../../portal/session";
-import { inWords } from "../../portal/words";
+import { emailKey, PRE_CSRF_COOKIE, preSessionFormGenuine, preSessionToken, RefusedBody, signedOutForms, tooManyRefusals } from "./pre-session";
 import { changePassword, endSession, sessionViewer, signIn } from "./service";
 
-/** Before signing in there is no session to derive a CSRF token from: a cookie and the form carry the same random value. */
-const PRE_CSRF_COOKIE = "signin_csrf";
+/** A sign-in form is a few hundred bytes: anything near this is not one, and is refused before it is parsed. */
+export { MAX_SIGNED_OUT_FORM_BYTES as MAX_SIGN_IN_BODY_BYTES } from "./pre-session";
 
 /** Only a path of this portal is a place to return to after signing in (no open redirects). */
 const safeNext = (next: string | undefined) => (next && /^\/(portal|admin)(\/[\w\-/.?=&%]*)?$/.test(next) ? next : undefined);
 
-/** A sign-in form is a few hundred bytes: anything near this is not one, and is refused before it is parsed. */
-export const MAX_SIGN_IN_BODY_BYTES = 64 * 1024;
-
-/**
- * A sign-in body refused before it was parsed (too large, a JSON shape beyond the limits, an
- * address past the refusal limit). Handed to the route as its body, because whatever a parser
- * throws becomes Elysia's generic "could not be read": the page says what was wrong instead.
- */
-class RefusedBody {
-  constructor(
-    readonly status: number,
-    readonly message: string,
-    readonly retryAfterMs?: number,
-  ) {}
-}
-
-const tooManyRefusals = (decision: RateDecision) =>
-  new RefusedBody(429, `Too many refused requests from your address. Try again in ${waitWords(decision.retryAfterMs)}.`, decision.retryAfterMs);
-
-/** A key per e-mail and client address: the e-mail hashed, so the shared store holds no one's e-mail. */
-const accountAtAddress = (email: string, address: string) => `${createHash("sha256").update(email).digest("base64url")}@${address}`;
+/** A key per e-mail and client address. */
+const accountAtAddress = (email: string, address: string) => `${emailKey(email)}@${address}`;
 
 /** Signing in and out, and choosing a password. */
 export const accountsPortal = (deps: AppDeps) => {
   const clientAddress = clientAddressOf(deps.config.TRUSTED_PROXIES);
-  const bodyLimits = jsonLimits(deps.config.MAX_DOCUMENT_BYTES);
-  const pace = bodyPace(deps.config);
-  /** Count a refused sign-in against the address (REFUSAL_LIMIT_MAX, as on POST /): the wait when it is past the limit. */
-  const countRefused = async (request: Request, server: PeerSource | null) => {
-    const decision = await countRefusal(deps.refusalLimiter, [refusalKeys.address(clientAddress(request, server))]);
-    return decision.allowed ? null : decision;
-  };
+  const { parse, countRefused } = signedOutForms(deps);
 
   return new Elysia({ name: "portal-accounts" })
     .use(portalSession(deps))
-    .get("/login", ({ query, cookie, request }) => {
-      const token = randomBytes(24).toString("base64url");
-      cookie[PRE_CSRF_COOKIE]!.set({ value: token, ...sessionCookie(deps, request), maxAge: 3600 });
-      return <SignInPage next={safeNext(query.next)} csrf={token} />;
-    })
+    .get("/login", ({ query, cookie, request }) => (
+      <SignInPage next={safeNext(query.next)} csrf={preSessionToken(deps, request, cookie)} passwordChosen={query.password === "chosen"} />
+    ))
     .post(
       "/login",
       async ({ body, cookie, request, set, status, sessionToken, server }) => {
         const form = body instanceof RefusedBody ? {} : formValues(body);
-        const expected = cookie[PRE_CSRF_COOKIE]?.value;
-        const csrf = randomBytes(24).toString("base64url");
-        const show = (problem: { message: string; input?: string }, code: number) => {
-          cookie[PRE_CSRF_COOKIE]!.set({ value: csrf, ...sessionCookie(deps, request), maxAge: 3600 });
-          return status(code, <SignInPage email={form.email} next={safeNext(form.next)} problem={problem} csrf={csrf} />);
-        };
+        const genuine = preSessionFormGenuine(cookie, form);
+        const show = (problem: { message: string; input?: string }, code: number) =>
+          status(code, <SignInPage email={form.email} next={safeNext(form.next)} problem={problem} csrf={preSessionToken(deps, request, cookie)} />);
         const retryAfter = (ms: number) => {
           set.headers["retry-after"] = String(Math.max(1, Math.ceil(ms / 1000)));
         };
@@ -88,7 +55,7 @@ export const accountsPortal = (deps: AppDeps) => {
           return again({ message: `Too many failed sign-ins ${whose}. Try again in ${waitWords(decision.retryAfterMs)}.` }, 429);
         };
         if (body instanceof RefusedBody) return refused(body);
-        if (typeof expected !== "string" || form._csrf !== expected) return again({ message: "This sign-in form has expired. Please try again." }, 403);
+        if (!genuine) return again({ message: "This sign-in form has expired. Please try again." }, 403);
         const email = (form.email ?? "").trim().toLowerCase();
         const address = clientAddress(request, server);
         // Failures slow down one e-mail at one address (never the owner elsewhere); the address as a
@@ -118,26 +85,7 @@ export const accountsPortal = (deps: AppDeps) => {
           return again({ message: error.message, input: error.field === "password" ? undefined : error.field }, error.status);
         }
       },
-      {
-        // Before the body is read: an address past the refusal limit is turned away; then at most
-        // MAX_SIGN_IN_BODY_BYTES are read and a JSON body's shape is checked before it is parsed.
-        async parse({ request, server, set }) {
-          // Refused before all of it arrived: the connection is closed rather than the rest read.
-          set.headers.connection = "close";
-          const blocked = await deps.refusalLimiter.peek(refusalKeys.address(clientAddress(request, server)));
-          if (!blocked.allowed) return tooManyRefusals(blocked);
-          try {
-            const form = await readBoundedForm(request, { maxBytes: MAX_SIGN_IN_BODY_BYTES, pace, unidentified: deps.capacity }, bodyLimits);
-            delete set.headers.connection;
-            return form;
-          } catch (error) {
-            if (error instanceof UnidentifiedBodiesAtCapacity) return new RefusedBody(503, BUSY);
-            if (!(error instanceof CommandError)) throw error;
-            const throttled = await countRefused(request, server);
-            return throttled ? tooManyRefusals(throttled) : new RefusedBody(error.status, inWords(error.message));
-          }
-        },
-      },
+      { parse },
     )
     .post(
       "/logout",

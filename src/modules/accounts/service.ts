@@ -7,13 +7,13 @@ import type { PortalRole, Viewer } from "../../core/principal";
 import type { Database, Executor } from "../../db/client";
 import { recordAudit } from "../audit";
 import { CLAIM_AUTHORITIES, CLAIM_AUTHORITY_WORDS, type ClaimAuthority, partners, portalUsers } from "../partners";
+import { sendInvitation } from "./invitations";
+import { endPasswordLinks } from "./password-links";
+import { checkNewPassword, hashPassword, normaliseEmail } from "./passwords";
 import { portalSessions, serviceSecrets } from "./schema";
 
-const MIN_PASSWORD_LENGTH = 12;
 // A real argon2id hash of a random password: a sign-in for an unknown e-mail costs the same as a wrong password.
 const DUMMY_HASH = await Bun.password.hash(randomBytes(16).toString("hex"), { algorithm: "argon2id" });
-
-const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
 /**
  * A secret of the service's own, made once per database and kept (`service_secrets`), so every
@@ -94,25 +94,21 @@ export async function endSession(db: Executor, sessionId: string, now: Date): Pr
     .where(and(eq(portalSessions.id, sessionId), isNull(portalSessions.endedAt)));
 }
 
-function checkNewPassword(password: string, field = "newPassword") {
-  if (password.length < MIN_PASSWORD_LENGTH) throw new CommandError(400, `the new password must have at least ${MIN_PASSWORD_LENGTH} characters`, field);
-  if (password.length > 200) throw new CommandError(400, "the new password must have at most 200 characters", field);
-}
-
-/** Change one's own password; every other session of the user ends. */
+/** Change one's own password; every other session of the user ends, and so does any link they were sent to choose one. */
 export async function changePassword(db: Database, viewer: Viewer, input: { currentPassword: string; newPassword: string }, now: Date): Promise<void> {
   const [user] = await db.select({ passwordHash: portalUsers.passwordHash }).from(portalUsers).where(eq(portalUsers.id, viewer.userId));
   if (!user || !(await Bun.password.verify(input.currentPassword, user.passwordHash)))
     throw new CommandError(400, "the current password is not right", "currentPassword");
   checkNewPassword(input.newPassword);
   if (input.newPassword === input.currentPassword) throw new CommandError(400, "the new password must differ from the current one", "newPassword");
-  const passwordHash = await Bun.password.hash(input.newPassword, { algorithm: "argon2id" });
+  const passwordHash = await hashPassword(input.newPassword);
   await db.transaction(async (tx) => {
     await tx.update(portalUsers).set({ passwordHash, mustChangePassword: false }).where(eq(portalUsers.id, viewer.userId));
     await tx
       .update(portalSessions)
       .set({ endedAt: now })
       .where(and(eq(portalSessions.userId, viewer.userId), ne(portalSessions.id, viewer.sessionId), isNull(portalSessions.endedAt)));
+    await endPasswordLinks(tx, viewer.userId, now);
     await recordAudit(tx, viewer, { action: "user.password_change", subject: viewer.email }, now);
   });
 }
@@ -166,12 +162,14 @@ function teamRoleOf(actor: Viewer): PortalRole {
 
 /**
  * The owner invites a staff member, or an administrator another administrator, to their own account:
- * they sign in with the one-time password shown once and must change it.
+ * they are e-mailed a link to choose their password (invitations.ts); the one-time password shown
+ * once to the inviter is the way in where no e-mail arrives (then they must change it).
  */
 export async function inviteStaff(
   db: Database,
   inviter: Viewer,
   input: { email: string; name: string },
+  config: Config,
   now: Date,
 ): Promise<{ user: PortalUser; oneTimePassword: string }> {
   const role = teamRoleOf(inviter);
@@ -180,7 +178,7 @@ export async function inviteStaff(
   if (!EMAIL.test(email) || email.length > 200) throw new CommandError(400, "email must be an e-mail address, e.g. ada@partner.ng", "email");
   if (!name || name.length > 100) throw new CommandError(400, "name is required (at most 100 characters)", "name");
   const oneTimePassword = randomBytes(12).toString("base64url");
-  const passwordHash = await Bun.password.hash(oneTimePassword, { algorithm: "argon2id" });
+  const passwordHash = await hashPassword(oneTimePassword);
   const id = newId();
   try {
     await db.transaction(async (tx) => {
@@ -196,6 +194,7 @@ export async function inviteStaff(
         mustChangePassword: true,
         createdAt: now,
       });
+      await sendInvitation(tx, inviter, { id, email, name, role }, config, now);
       await recordAudit(tx, inviter, { action: role === "admin" ? "admin.invite" : "user.invite", subject: email }, now);
     });
   } catch (error) {
@@ -208,7 +207,38 @@ export async function inviteStaff(
 }
 
 /**
- * The owner deactivates (ending their sessions) or reactivates a staff member of the same account; an
+ * Send an invitation again (a new link, the old one superseded) to someone of the actor's team who
+ * has not chosen their own password yet; someone who has uses "Forgot your password?".
+ */
+export async function resendInvitation(db: Database, actor: Viewer, rawUserId: string, config: Config, now: Date): Promise<{ email: string }> {
+  const role = teamRoleOf(actor);
+  const noSuch = new CommandError(404, `no such ${MEMBER_WORD[role]} on this account`);
+  const userId = normaliseUuid(rawUserId);
+  if (!userId) throw noSuch;
+  return db.transaction(async (tx) => {
+    const [user] = await tx
+      .select({
+        id: portalUsers.id,
+        email: portalUsers.email,
+        name: portalUsers.name,
+        active: portalUsers.active,
+        mustChangePassword: portalUsers.mustChangePassword,
+      })
+      .from(portalUsers)
+      .where(and(eq(portalUsers.id, userId), eq(portalUsers.partnerId, actor.partnerId), eq(portalUsers.role, role)))
+      .for("update");
+    if (!user) throw noSuch;
+    if (!user.active) throw new CommandError(409, `${user.email} is deactivated: reactivate them before inviting them again`);
+    if (!user.mustChangePassword)
+      throw new CommandError(409, `${user.email} has already chosen their password: if they forgot it, they use "Forgot your password?" when signing in`);
+    await sendInvitation(tx, actor, { ...user, role }, config, now);
+    await recordAudit(tx, actor, { action: role === "admin" ? "admin.invitation_resend" : "user.invitation_resend", subject: user.email }, now);
+    return { email: user.email };
+  });
+}
+
+/**
+ * The owner deactivates (ending their sessions and password links) or reactivates a staff member of the same account; an
  * administrator another administrator of the operator's account. An administrator never switches
  * themselves off, nor the account's last active administrator (the active ones are locked first, so
  * two deactivating each other at once cannot both succeed).
@@ -238,11 +268,14 @@ export async function setStaffActive(db: Database, actor: Viewer, rawUserId: str
       .where(and(eq(portalUsers.id, userId), ofTeam))
       .returning({ email: portalUsers.email });
     if (!user) throw noSuch;
-    if (!active)
+    if (!active) {
       await tx
         .update(portalSessions)
         .set({ endedAt: now })
         .where(and(eq(portalSessions.userId, userId), isNull(portalSessions.endedAt)));
+      // Reactivated later, they ask for a new link: one sent before stays dead.
+      await endPasswordLinks(tx, userId, now);
+    }
     const action: string = role === "admin" ? (active ? "admin.reactivate" : "admin.deactivate") : active ? "user.reactivate" : "user.deactivate";
     await recordAudit(tx, actor, { action, subject: user.email }, now);
     return user;

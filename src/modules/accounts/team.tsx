@@ -6,7 +6,7 @@ import type { AppDeps } from "../../http/context";
 import { formValues, page, refusedProblem } from "../../portal/page";
 import { type PortalViewer, portalSession } from "../../portal/session";
 import { CLAIM_AUTHORITIES, CLAIM_AUTHORITY_WORDS } from "../partners";
-import { inviteStaff, listUsers, setClaimAuthority, setStaffActive } from "./service";
+import { inviteStaff, listUsers, resendInvitation, setClaimAuthority, setStaffActive } from "./service";
 
 /** The authorities over claims an administrator may have, each with how much it decides alone (the settings). */
 const claimAuthorities = (config: AppDeps["config"]) =>
@@ -22,8 +22,8 @@ const NAV_KEY = { partner: "team", operator: "administrators" } as const;
 
 /**
  * One team's page (views/partners/team.tsx): a partner's owner and their staff at /portal/team, the
- * operator's administrators at /admin/administrators. The same service invites, deactivates and
- * reactivates both (src/modules/accounts/service.ts), each change with its audit row.
+ * operator's administrators at /admin/administrators. The same service invites (and invites again),
+ * deactivates and reactivates both (src/modules/accounts/service.ts), each change with its audit row.
  */
 export const teamPages = (deps: AppDeps, team: Team) => {
   const db = deps.database.db;
@@ -74,10 +74,22 @@ export const teamPages = (deps: AppDeps, team: Team) => {
       async ({ viewer, csrf, request, body, set }) => {
         const values = formValues(body);
         try {
-          const { user, oneTimePassword } = await inviteStaff(db, viewer, { email: values.email ?? "", name: values.name ?? "" }, new Date());
+          const { user, oneTimePassword } = await inviteStaff(db, viewer, { email: values.email ?? "", name: values.name ?? "" }, deps.config, new Date());
           return teamPage(request, viewer, csrf, { invited: { email: user.email, name: user.name, oneTimePassword } });
         } catch (error) {
           return teamPage(request, viewer, csrf, { invite: { values, problem: refusedProblem(error, set) } });
+        }
+      },
+      { portal },
+    )
+    .post(
+      `${href}/:id/invitation`,
+      async ({ viewer, csrf, request, params, set }) => {
+        try {
+          const { email } = await resendInvitation(db, viewer, params.id, deps.config, new Date());
+          return teamPage(request, viewer, csrf, { done: `The invitation was sent to ${email} again, with a new link; the one sent before no longer works.` });
+        } catch (error) {
+          return teamPage(request, viewer, csrf, { problem: refusedProblem(error, set) });
         }
       },
       { portal },

@@ -14,10 +14,12 @@ import type { AuditFilters, AuditRecord } from "./service";
 
 /** Each audited action in words (the stored names are for queries and exports). */
 const ACTION_TEXT: Record<string, string> = {
+  "account.finance_contact": "Finance contact set",
   "account.mode": "Account mode switched",
   "admin.claim_authority": "Administrator's authority over claims changed",
   "admin.deactivate": "Administrator deactivated",
   "admin.invite": "Administrator invited",
+  "admin.invitation_resend": "Administrator's invitation sent again",
   "admin.reactivate": "Administrator reactivated",
   "claim.assess": "Claim assessed",
   "claim.payee": "Account to pay a claim into given",
@@ -69,9 +71,13 @@ const ACTION_TEXT: Record<string, string> = {
   "policy.decline": "Policy declined",
   "policy.issue": "Policy issued",
   "user.deactivate": "Staff member deactivated",
+  "user.invitation_accept": "Invitation accepted: password chosen",
+  "user.invitation_resend": "Staff member's invitation sent again",
   "user.invite": "Staff member invited",
   "user.password_change": "Password changed",
+  "user.password_reset": "Password reset with an e-mailed link",
   "user.reactivate": "Staff member reactivated",
+  "user.reset_link": "Password reset link made on the command line",
   "vehicle.check": "Vehicle checked",
   "vehicle.vin_decode": "VIN decoded",
   "wallet.topup": "Wallet topped up",

@@ -43,6 +43,7 @@ export async function partnerPage(db: Database, partnerId: string, now: Date): P
       suspended: partner.suspended,
       enrichment: partner.enrichmentEnabled,
       createdAt: partner.createdAt,
+      financeEmail: partner.financeEmail,
     },
     liveBalanceKobo,
     testBalanceKobo,

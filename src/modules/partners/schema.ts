@@ -14,6 +14,8 @@ export const partners = pgTable("partners", {
     .default("test"),
   suspended: boolean("suspended").notNull().default(false),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  /** Where the monthly statement is e-mailed (the owner sets it on the account page); none, no statement e-mail. */
+  financeEmail: text("finance_email"),
 });
 
 /**
