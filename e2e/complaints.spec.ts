@@ -72,7 +72,9 @@ for (const { name, width, height } of widths) {
     await admin.getByRole("button", { name: "Add the note" }).click();
     await expect(admin.getByRole("status").filter({ hasText: "note was added" })).toBeVisible();
     await admin.getByLabel("Outcome").selectOption({ label: "Upheld" });
-    await admin.getByLabel("What was found and what is done").fill("The agent described the cover wrongly. We refund the premium and have retrained the agent.");
+    await admin
+      .getByLabel("What was found and what is done")
+      .fill("The agent described the cover wrongly. We refund the premium and have retrained the agent.");
     await admin.getByLabel("Redress (₦)").fill("15,000");
     admin.once("dialog", (dialog) => dialog.accept());
     await admin.getByRole("button", { name: "Resolve and write the letter" }).click();

@@ -66,7 +66,15 @@ async function complaint(c: {
 const A = first.partnerId;
 const B = second.partnerId;
 // Period: May 2011.
-await complaint({ partnerId: A, received: "2011-05-02", status: "resolved", closed: "2011-05-10", outcome: "upheld", redressKobo: 500_000, productCode: "vhcl-tprt-1111" });
+await complaint({
+  partnerId: A,
+  received: "2011-05-02",
+  status: "resolved",
+  closed: "2011-05-10",
+  outcome: "upheld",
+  redressKobo: 500_000,
+  productCode: "vhcl-tprt-1111",
+});
 await complaint({ partnerId: A, received: "2011-05-03", status: "resolved", closed: "2011-05-25", outcome: "not_upheld", category: "mis_selling" }); // late: due 05-17
 await complaint({ partnerId: A, received: "2011-04-20", status: "resolved", closed: "2011-05-02", outcome: "partly_upheld", redressKobo: 100_000 }); // received before, resolved within
 await complaint({ partnerId: B, received: "2011-05-28", status: "received", category: "other" }); // open, 3 days at 05-31
@@ -127,7 +135,10 @@ describe("the page and its files", () => {
       expect(page.text).toContain(words);
     const csv = await admin.get(`/admin/reports/complaints/summary.csv?${query}`);
     expect(csv.headers.get("content-type")).toContain("text/csv");
-    const [heading, line] = csv.text.replace(/^\uFEFF/, "").trim().split(/\r?\n/);
+    const [heading, line] = csv.text
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split(/\r?\n/);
     expect(heading).toBe("Period,Received,Resolved,Resolved within the deadline,Upheld,Partly upheld,Not upheld,Withdrawn,Redress (₦),Open at the end");
     expect(line).toBe("2011-05-01 to 2011-05-31,6,3,2,1,1,1,1,6000,4");
     const ageing = await admin.get(`/admin/reports/complaints/ageing.csv?${query}`);

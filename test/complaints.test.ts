@@ -6,14 +6,13 @@
  */
 import { describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
-import { addDays, addWorkingDays } from "../src/modules/calendar";
+import { addDays, addWorkingDays, holidaysBetween } from "../src/modules/calendar";
+import { resolutionLetter } from "../src/modules/complaints/letter";
 import { fileSeed, parseComplaintSeed } from "../src/modules/complaints/model";
 import { complaintDeadlines, runningDeadline } from "../src/modules/complaints/rules";
 import { complaints } from "../src/modules/complaints/schema";
 import { complaintDetail, fileComplaint, moveComplaint, resolveComplaint, withdrawComplaint } from "../src/modules/complaints/service";
-import { resolutionLetter } from "../src/modules/complaints/letter";
 import { outboxEvents } from "../src/modules/events/schema";
-import { holidaysBetween } from "../src/modules/calendar";
 import { watToday } from "../src/products/policy-helpers";
 import { pdfText } from "./certificates/parse";
 import { signedIn } from "./portal/browser";
@@ -45,7 +44,12 @@ async function partnerWithClaim() {
 }
 
 const eventsOf = async (partnerId: string, type: string) =>
-  (await db.select().from(outboxEvents).where(and(eq(outboxEvents.partnerId, partnerId), eq(outboxEvents.type, type)))).map((e) => e.payload);
+  (
+    await db
+      .select()
+      .from(outboxEvents)
+      .where(and(eq(outboxEvents.partnerId, partnerId), eq(outboxEvents.type, type)))
+  ).map((e) => e.payload);
 
 describe("filing by the command", () => {
   test("a complaint about a claim links the claim and its policy, starts its clock and records complaint.received", async () => {
@@ -80,7 +84,11 @@ describe("filing by the command", () => {
 
   test("a complainant who holds no policy, reachable by phone only", async () => {
     const p = await t.partner();
-    const answer = await p.run("complaint file", { complainant: { name: "Tunde Bakare", phone: "+2348059876543" }, category: "mis_selling", description: "Sold the wrong cover" });
+    const answer = await p.run("complaint file", {
+      complainant: { name: "Tunde Bakare", phone: "+2348059876543" },
+      category: "mis_selling",
+      description: "Sold the wrong cover",
+    });
     expect(answer.exctnFdbck.id).toBe(75);
     expect(answer.policyNo).toBeUndefined();
     expect(answer.claimNo).toBeUndefined();
@@ -224,7 +232,9 @@ describe("the states", () => {
     await expect(withdrawComplaint(db, { complaintNo: c.complaintNo, partnerId: other.partnerId, by: "partner", now: new Date(), baseUrl })).rejects.toThrow(
       "no complaint",
     );
-    expect((await withdrawComplaint(db, { complaintNo: c.complaintNo, partnerId: p.partnerId, by: "partner", now: new Date(), baseUrl })).status).toBe("withdrawn");
+    expect((await withdrawComplaint(db, { complaintNo: c.complaintNo, partnerId: p.partnerId, by: "partner", now: new Date(), baseUrl })).status).toBe(
+      "withdrawn",
+    );
   });
 });
 
@@ -275,7 +285,11 @@ describe("the portal and the desk", () => {
     const noOutcome = await admin.post(`/admin/complaints/${complaintNo}/resolve`, { resolution: "We were late." });
     expect(noOutcome.status).toBe(400);
     expect(noOutcome.text).toContain("has-error");
-    const resolved = await admin.post(`/admin/complaints/${complaintNo}/resolve`, { outcome: "upheld", resolution: "We were late to call back.", redress: "5,000" });
+    const resolved = await admin.post(`/admin/complaints/${complaintNo}/resolve`, {
+      outcome: "upheld",
+      resolution: "We were late to call back.",
+      redress: "5,000",
+    });
     expect(resolved.status).toBe(200);
     expect(resolved.text).toContain("Upheld");
 
@@ -284,7 +298,17 @@ describe("the portal and the desk", () => {
     );
     expect(letter.headers.get("content-type")).toBe("application/pdf");
     const text = (await pdfText(new Uint8Array(await letter.arrayBuffer()))).text.replace(/\s+/g, " ");
-    for (const words of ["The outcome of your complaint", complaintNo, "Ngozi Eze", "Claim delay", "Upheld", "₦5,000.00", "We were late to call back.", claimNo, "NAICOM"])
+    for (const words of [
+      "The outcome of your complaint",
+      complaintNo,
+      "Ngozi Eze",
+      "Claim delay",
+      "Upheld",
+      "₦5,000.00",
+      "We were late to call back.",
+      claimNo,
+      "NAICOM",
+    ])
       expect(text).toContain(words);
 
     const [payload] = await eventsOf(p.partnerId, "complaint.resolved");

@@ -481,13 +481,20 @@ const cases: Record<string, () => Promise<void>> = {
     () => `/admin/complaints/${w.b.complaintNo}/resolve`,
     () => ({ outcome: "upheld", resolution: "forged" }),
   ),
-  "POST /admin/complaints/:complaintNo/note": adminOnly("POST", () => `/admin/complaints/${w.b.complaintNo}/note`, () => ({ note: "forged" })),
+  "POST /admin/complaints/:complaintNo/note": adminOnly(
+    "POST",
+    () => `/admin/complaints/${w.b.complaintNo}/note`,
+    () => ({ note: "forged" }),
+  ),
   "GET /admin/complaints/:complaintNo/letter.pdf": adminOnly("GET", () => `/admin/complaints/${w.b.complaintNo}/letter.pdf`),
   "GET /admin/complaints/:complaintNo/documents/:position": adminOnly("GET", () => `/admin/complaints/${w.b.complaintNo}/documents/1`),
   "GET /admin/reports/complaints": adminOnly("GET", () => "/admin/reports/complaints"),
   "GET /admin/reports/complaints.xlsx": adminOnly("GET", () => "/admin/reports/complaints.xlsx"),
   ...Object.fromEntries(
-    ["summary", "ageing", "categories", "products", "partners"].map((t) => [`GET /admin/reports/complaints/${t}.csv`, adminOnly("GET", () => `/admin/reports/complaints/${t}.csv`)]),
+    ["summary", "ageing", "categories", "products", "partners"].map((t) => [
+      `GET /admin/reports/complaints/${t}.csv`,
+      adminOnly("GET", () => `/admin/reports/complaints/${t}.csv`),
+    ]),
   ),
   "GET /admin/claims": adminOnly("GET", () => "/admin/claims"),
   "GET /admin/claims.csv": adminOnly("GET", () => "/admin/claims.csv"),

@@ -1,6 +1,6 @@
 /** The complaints pages (src/modules/complaints): the lists, the partner's form, a complaint's page with the actions its reader may take. */
 import { Badge, type Column, type FormProblem, type FormValues, HxForm, Input, ProblemSummary, Table } from "../portal/ui";
-import { Details, type DetailRow, type FieldSpec, Fields, FormSection, namesOf, optionsOf, RecordHeading } from "../shared-forms/record";
+import { type DetailRow, Details, type FieldSpec, Fields, FormSection, namesOf, optionsOf, RecordHeading } from "../shared-forms/record";
 
 export type Tone = "ok" | "wait" | "bad" | "info";
 
@@ -95,7 +95,13 @@ export const COMPLAINT_DOCUMENT_INPUTS = 3;
 const DocumentInputs = (props: { problem?: FormProblem }) => (
   <>
     {Array.from({ length: COMPLAINT_DOCUMENT_INPUTS }, (_, i) => (
-      <Input name={`documents.${i}`} label={`Document ${i + 1}`} kind="document" problem={props.problem} hint={i === 0 ? "Optional: PDF, JPEG, PNG or WebP." : undefined} />
+      <Input
+        name={`documents.${i}`}
+        label={`Document ${i + 1}`}
+        kind="document"
+        problem={props.problem}
+        hint={i === 0 ? "Optional: PDF, JPEG, PNG or WebP." : undefined}
+      />
     ))}
   </>
 );
@@ -227,7 +233,14 @@ export function ComplaintPage(props: { complaint: ComplaintPageView; backHref: s
           <HxForm action={a.resolve} target="#complaint" csrf={a.csrf} confirm="Resolve this complaint and send the letter? It cannot be reopened.">
             <Input name="outcome" label="Outcome" kind="select" options={optionsOf(a.outcomes)} value={values.outcome} problem={a.problem} required />
             <Input name="resolution" label="What was found and what is done" kind="textarea" value={values.resolution} problem={a.problem} required />
-            <Input name="redress" label="Redress (₦)" kind="number" value={values.redress} problem={a.problem} hint="Money paid to the complainant, if any. Leave blank for none." />
+            <Input
+              name="redress"
+              label="Redress (₦)"
+              kind="number"
+              value={values.redress}
+              problem={a.problem}
+              hint="Money paid to the complainant, if any. Leave blank for none."
+            />
             <button type="submit">Resolve and write the letter</button>
           </HxForm>
         </section>

@@ -57,7 +57,8 @@ export const commands = {
   webhookSecret: () => "webhook secret",
 } as const;
 
-const READS = /^(dump |enrch |set env_(live|test)$|claim (status|list|voucher|letter)$|complaint status$|payment status$|wallet statement$|webhook (list|deliveries)$)/;
+const READS =
+  /^(dump |enrch |set env_(live|test)$|claim (status|list|voucher|letter)$|complaint status$|payment status$|wallet statement$|webhook (list|deliveries)$)/;
 const POLICY = String.raw`entt_[^|\s]+\|insr_[^*\s]+`;
 /** Like `set env_…`, it sets a state: sent twice, the state is as after once. */
 const AUTO_RENEW = new RegExp(`^rnew ${POLICY}\\*AUTO$`);

@@ -56,7 +56,21 @@ export const complaintAdmin = (deps: AppDeps) => {
   /** A post on a complaint's page: the change, then the page as it is now (or again with the refusal beside its field). */
   const act =
     (done: string, run: (complaint: ComplaintDetail, viewer: PortalViewer, body: unknown) => Promise<ComplaintDetail>) =>
-    async ({ viewer, csrf, request, params, body, set }: { viewer: PortalViewer; csrf: string; request: Request; params: { complaintNo: string }; body: unknown; set: ResponseSet }) => {
+    async ({
+      viewer,
+      csrf,
+      request,
+      params,
+      body,
+      set,
+    }: {
+      viewer: PortalViewer;
+      csrf: string;
+      request: Request;
+      params: { complaintNo: string };
+      body: unknown;
+      set: ResponseSet;
+    }) => {
       const complaint = await complaintOf(params.complaintNo);
       if (!complaint) return page(request, shell(viewer, csrf, "Not found"), notFound(set, NO_COMPLAINT));
       const title = `Complaint ${complaint.complaintNo}`;
@@ -65,10 +79,20 @@ export const complaintAdmin = (deps: AppDeps) => {
       } catch (error) {
         const problem = problemOf(error);
         set.status = error instanceof CommandError ? error.status : 400;
-        return page(request, shell(viewer, csrf, title), await detail(await complaintDetail(db, {}, complaint.complaintNo), csrf, { values: formValues(body), problem }));
+        return page(
+          request,
+          shell(viewer, csrf, title),
+          await detail(await complaintDetail(db, {}, complaint.complaintNo), csrf, { values: formValues(body), problem }),
+        );
       }
     };
-  const changeOf = (complaint: ComplaintDetail, viewer: PortalViewer) => ({ complaintNo: complaint.complaintNo, by: viewer.email, actor: viewer, now: new Date(), baseUrl });
+  const changeOf = (complaint: ComplaintDetail, viewer: PortalViewer) => ({
+    complaintNo: complaint.complaintNo,
+    by: viewer.email,
+    actor: viewer,
+    now: new Date(),
+    baseUrl,
+  });
 
   return new Elysia({ name: "admin-complaints" })
     .use(portalSession(deps))
@@ -77,7 +101,10 @@ export const complaintAdmin = (deps: AppDeps) => {
       async ({ viewer, csrf, request }) => {
         const today = watToday(new Date());
         const complaints = await listComplaints(db, {});
-        const names = await partnerNames(db, complaints.map((c) => c.partnerId));
+        const names = await partnerNames(
+          db,
+          complaints.map((c) => c.partnerId),
+        );
         return page(
           request,
           shell(viewer, csrf, "Complaints"),
@@ -136,7 +163,10 @@ export const complaintAdmin = (deps: AppDeps) => {
       act("The note was added.", async (c, viewer, body) => {
         const values = formValues(body);
         const files = await uploadedDocuments(body, COMPLAINT_DOCUMENT_INPUTS);
-        const seed = parseComplaintSeed(addSeed, givenFields({ complaintNo: c.complaintNo, note: typedValue(values.note), documents: files.length ? files : undefined }));
+        const seed = parseComplaintSeed(
+          addSeed,
+          givenFields({ complaintNo: c.complaintNo, note: typedValue(values.note), documents: files.length ? files : undefined }),
+        );
         return addNote(db, {
           scope: {},
           complaintNo: c.complaintNo,

@@ -21,7 +21,9 @@ const filedAnswer = z.object({
   policyNo: z.string().optional().meta({ description: "The policy it concerns, when one was named (or the claim's)" }),
   claimNo: z.string().optional().meta({ description: "The claim it concerns, when one was named" }),
   receivedOn: wireDate,
-  acknowledgeDue: wireDate.meta({ description: 'The last day (Nigerian) to acknowledge it: COMPLAINT_ACK_WORKING_DAYS working days (docs/complaints.md, "The clock")' }),
+  acknowledgeDue: wireDate.meta({
+    description: 'The last day (Nigerian) to acknowledge it: COMPLAINT_ACK_WORKING_DAYS working days (docs/complaints.md, "The clock")',
+  }),
   resolveDue: wireDate.meta({ description: "The last day to resolve it: COMPLAINT_RESOLUTION_DAYS days after it was received" }),
   tmstmp: wireTimestamp,
 });

@@ -40,9 +40,7 @@ export function resolutionLetter(complaint: ComplaintRecord, insurerName: string
         heading: "What we found",
         paragraphs: [`Dear ${complaint.complainantName},`, FINDINGS[outcome], ...(complaint.resolution ? [complaint.resolution] : [])],
       },
-      ...(redress > 0
-        ? [{ heading: "Redress", paragraphs: [`We will pay you ${formatNaira(redress)} in settlement of your complaint.`] }]
-        : []),
+      ...(redress > 0 ? [{ heading: "Redress", paragraphs: [`We will pay you ${formatNaira(redress)} in settlement of your complaint.`] }] : []),
       {
         heading: "If you are not satisfied",
         paragraphs: [

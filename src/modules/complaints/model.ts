@@ -27,7 +27,10 @@ const claimNo = z
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what a file name may not hold
 const documentName = text(200).regex(/^[^\x00-\x1f\x7f/\\]+$/, "must be a file name without slashes or control characters");
-const documents = z.array(z.strictObject({ name: documentName, content: z.string() })).max(MAX_COMPLAINT_DOCUMENTS).optional();
+const documents = z
+  .array(z.strictObject({ name: documentName, content: z.string() }))
+  .max(MAX_COMPLAINT_DOCUMENTS)
+  .optional();
 
 export const fileSeed = z
   .strictObject({

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { ComplaintForm, ComplaintList, ComplaintPage, COMPLAINT_DOCUMENT_INPUTS } from "../../../views/complaints/complaints";
+import { COMPLAINT_DOCUMENT_INPUTS, ComplaintForm, ComplaintList, ComplaintPage } from "../../../views/complaints/complaints";
 import { publicUrl } from "../../core/config";
 import { CommandError } from "../../core/errors";
 import type { AppDeps } from "../../http/context";
@@ -11,7 +11,16 @@ import { COMPLAINT_CATEGORIES } from "./categories";
 import { addSeed, complaintNoOf, decodedDocuments, fileSeed, fileSeedFrom, parseComplaintSeed, uploadedDocuments } from "./model";
 import { complaintHref, complaintPage, complaintRow } from "./presenter";
 import { complaintClock } from "./rules";
-import { addNote, type ComplaintDetail, complaintDetail, complaintDocument, complaintLetter, fileComplaint, listComplaints, withdrawComplaint } from "./service";
+import {
+  addNote,
+  type ComplaintDetail,
+  complaintDetail,
+  complaintDocument,
+  complaintLetter,
+  fileComplaint,
+  listComplaints,
+  withdrawComplaint,
+} from "./service";
 
 const NO_COMPLAINT = "No complaint with this number on your account.";
 
@@ -26,7 +35,11 @@ export const complaintPortal = (deps: AppDeps) => {
     const complaintNo = complaintNoOf(raw);
     return complaintNo ? complaintDetail(db, { partnerId: viewer.partnerId }, complaintNo).catch(refusedAsNull) : null;
   };
-  const detail = (complaint: ComplaintDetail, csrf: string, extra: { values?: Record<string, string | undefined>; problem?: ReturnType<typeof problemOf>; done?: string } = {}) => {
+  const detail = (
+    complaint: ComplaintDetail,
+    csrf: string,
+    extra: { values?: Record<string, string | undefined>; problem?: ReturnType<typeof problemOf>; done?: string } = {},
+  ) => {
     const open = complaint.status !== "resolved" && complaint.status !== "withdrawn";
     const base = complaintHref("partner", complaint.complaintNo);
     return (
@@ -112,7 +125,10 @@ export const complaintPortal = (deps: AppDeps) => {
         const title = `Complaint ${complaint.complaintNo}`;
         try {
           const files = await uploadedDocuments(body, COMPLAINT_DOCUMENT_INPUTS);
-          const seed = parseComplaintSeed(addSeed, givenFields({ complaintNo: complaint.complaintNo, note: typedValue(values.note), documents: files.length ? files : undefined }));
+          const seed = parseComplaintSeed(
+            addSeed,
+            givenFields({ complaintNo: complaint.complaintNo, note: typedValue(values.note), documents: files.length ? files : undefined }),
+          );
           const added = await addNote(db, {
             scope: { partnerId: viewer.partnerId },
             complaintNo: seed.complaintNo,
@@ -151,7 +167,11 @@ export const complaintPortal = (deps: AppDeps) => {
         } catch (error) {
           const problem = problemOf(error);
           set.status = error instanceof CommandError ? error.status : 400;
-          return page(request, shell(viewer, csrf, title), detail(await complaintDetail(db, { partnerId: viewer.partnerId }, complaint.complaintNo), csrf, { problem }));
+          return page(
+            request,
+            shell(viewer, csrf, title),
+            detail(await complaintDetail(db, { partnerId: viewer.partnerId }, complaint.complaintNo), csrf, { problem }),
+          );
         }
       },
       { portal: "partner" },
@@ -161,7 +181,9 @@ export const complaintPortal = (deps: AppDeps) => {
       async ({ viewer, csrf, request, params, set }) => {
         const complaintNo = complaintNoOf(params.complaintNo);
         const letter = complaintNo && (await complaintLetter(db, { partnerId: viewer.partnerId }, complaintNo));
-        return letter ? download(letter) : page(request, shell(viewer, csrf, "Not found"), notFound(set, "No resolution letter for this complaint on your account."));
+        return letter
+          ? download(letter)
+          : page(request, shell(viewer, csrf, "Not found"), notFound(set, "No resolution letter for this complaint on your account."));
       },
       { portal: "partner" },
     )

@@ -30,7 +30,13 @@ function dueOf(complaint: ComplaintRecord, today: string, clock: ComplaintClockS
   return running ? { label: LABEL[running.deadline], text: standingText(running.dueOn, running.standing), tone: toneOf(running.standing) } : undefined;
 }
 
-export function complaintRow(complaint: ComplaintRecord, surface: Surface, today: string, clock: ComplaintClockSettings, partnerName?: string): ComplaintRowView {
+export function complaintRow(
+  complaint: ComplaintRecord,
+  surface: Surface,
+  today: string,
+  clock: ComplaintClockSettings,
+  partnerName?: string,
+): ComplaintRowView {
   return {
     complaintNo: complaint.complaintNo,
     href: complaintHref(surface, complaint.complaintNo),
@@ -63,7 +69,8 @@ function clockOf(c: ComplaintRecord, today: string, clock: ComplaintClockSetting
 
 export function complaintPage(c: ComplaintDetail, surface: Surface, today: string, clock: ComplaintClockSettings, partnerName?: string): ComplaintPageView {
   const base = complaintHref(surface, c.complaintNo);
-  const policyHref = c.policyId && (surface === "operator" ? `/admin/policies/${c.policyId}` : `/portal/policies/${encodeURIComponent(c.policyReference ?? "")}`);
+  const policyHref =
+    c.policyId && (surface === "operator" ? `/admin/policies/${c.policyId}` : `/portal/policies/${encodeURIComponent(c.policyReference ?? "")}`);
   const claimHref = c.claimNo && (surface === "operator" ? `/admin/claims/${c.claimNo}` : `/portal/claims/${c.claimNo}`);
   const link = (href: string, text: string) => (
     <a href={href} safe>

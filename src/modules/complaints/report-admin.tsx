@@ -1,5 +1,5 @@
-import ExcelJS from "exceljs";
 import { type AnyElysia, Elysia } from "elysia";
+import ExcelJS from "exceljs";
 import { ComplaintsReportPage } from "../../../views/complaints/report";
 import type { AppDeps } from "../../http/context";
 import { csvDownload, csvOrRefusal } from "../../portal/export";
@@ -28,7 +28,11 @@ async function workbookOf(sheets: readonly ReportSheet[], filename: string): Pro
   workbook.creator = "Insurance partner service";
   for (const sheet of sheets) {
     const worksheet = workbook.addWorksheet(sheet.name.slice(0, 31), { views: [{ state: "frozen", ySplit: 1 }] });
-    worksheet.columns = sheet.columns.map((c) => ({ header: c.heading, width: c.kind === "text" ? 32 : 16, style: c.kind === "money" ? { numFmt: NAIRA_FORMAT } : {} }));
+    worksheet.columns = sheet.columns.map((c) => ({
+      header: c.heading,
+      width: c.kind === "text" ? 32 : 16,
+      style: c.kind === "money" ? { numFmt: NAIRA_FORMAT } : {},
+    }));
     worksheet.getRow(1).font = { bold: true };
     for (const cells of sheet.rows) worksheet.addRow(cells.map((v, i) => fileCell(sheet, v, i)));
   }
@@ -46,7 +50,17 @@ export const complaintsReportAdmin = (deps: AppDeps) => {
     const values = reportValues(query, new Date());
     const scope = reportScope(values);
     const report = await complaintsReport(db, scope);
-    return { values, scope, sheets: reportSheets(report, await partnerNames(db, report.byPartner.map((l) => l.key))) };
+    return {
+      values,
+      scope,
+      sheets: reportSheets(
+        report,
+        await partnerNames(
+          db,
+          report.byPartner.map((l) => l.key),
+        ),
+      ),
+    };
   }
   const fileName = (scope: { from: string; to: string; mode: string }, table?: string) =>
     `complaints-${scope.mode}-${scope.from}-to-${scope.to}${table ? `-${table}` : ""}`;
@@ -58,7 +72,11 @@ export const complaintsReportAdmin = (deps: AppDeps) => {
       try {
         const { values, sheets } = await sheetsOf(query);
         const tables = REPORT_TABLES.map((t) => tableView(sheets[t], exportHref(`${REPORT_PATH}/${t}.csv`, values)));
-        return page(request, shell(viewer, csrf), <ComplaintsReportPage {...props} values={values} tables={tables} xlsxHref={exportHref(`${REPORT_PATH}.xlsx`, values)} />);
+        return page(
+          request,
+          shell(viewer, csrf),
+          <ComplaintsReportPage {...props} values={values} tables={tables} xlsxHref={exportHref(`${REPORT_PATH}.xlsx`, values)} />,
+        );
       } catch (error) {
         // A refused filter is shown beside its field, and no figures are drawn.
         const problem = problemOf(error);

@@ -51,7 +51,17 @@ const FIGURE_COLUMNS: ReportSheet["columns"] = [
   { heading: "Open at the end", kind: "count" },
 ];
 
-const figureCells = (f: ComplaintFigures) => [f.received, f.resolved, f.resolvedInTime, f.upheld, f.partlyUpheld, f.notUpheld, f.withdrawn, f.redressKobo, f.open];
+const figureCells = (f: ComplaintFigures) => [
+  f.received,
+  f.resolved,
+  f.resolvedInTime,
+  f.upheld,
+  f.partlyUpheld,
+  f.notUpheld,
+  f.withdrawn,
+  f.redressKobo,
+  f.open,
+];
 
 const grouped = (name: string, heading: string, lines: (ComplaintFigures & { key: string | null })[], label: (key: string | null) => string): ReportSheet => ({
   name,
@@ -61,7 +71,11 @@ const grouped = (name: string, heading: string, lines: (ComplaintFigures & { key
 
 export function reportSheets(report: ComplaintsReport, partnerNames: ReadonlyMap<string, string>): Record<ReportTable, ReportSheet> {
   return {
-    summary: { name: "Summary", columns: [{ heading: "Period", kind: "text" }, ...FIGURE_COLUMNS], rows: [[`${report.scope.from} to ${report.scope.to}`, ...figureCells(report.totals)]] },
+    summary: {
+      name: "Summary",
+      columns: [{ heading: "Period", kind: "text" }, ...FIGURE_COLUMNS],
+      rows: [[`${report.scope.from} to ${report.scope.to}`, ...figureCells(report.totals)]],
+    },
     ageing: {
       name: "Open by age",
       columns: [
@@ -85,4 +99,5 @@ export const tableView = (sheet: ReportSheet, csvHref: string): ReportTableView 
 });
 
 /** A cell as the files hold it: money in naira. */
-export const fileCell = (sheet: ReportSheet, value: string | number, index: number) => (sheet.columns[index]!.kind === "money" ? toNaira(Number(value)) : value);
+export const fileCell = (sheet: ReportSheet, value: string | number, index: number) =>
+  sheet.columns[index]!.kind === "money" ? toNaira(Number(value)) : value;

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import type { DecodedDocument } from "../../core/documents";
 import { bytea } from "../../db/types";
 import { claims } from "../claims";
@@ -105,6 +105,8 @@ export const complaintDocuments = pgTable(
     sizeBytes: integer("size_bytes").notNull(),
     content: bytea("content").notNull(),
     by: text("by").notNull(),
+    /** Attached to an internal note: the operator's only. */
+    internal: boolean("internal").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.complaintId, t.position] })],

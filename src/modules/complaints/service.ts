@@ -68,8 +68,7 @@ const recordColumns = {
 const selectComplaints = (db: Executor) =>
   db.select(recordColumns).from(complaints).leftJoin(policies, eq(policies.id, complaints.policyId)).leftJoin(claims, eq(claims.id, complaints.claimId));
 
-const scoped = (scope: ComplaintScope, ...conditions: SQL[]) =>
-  and(...(scope.partnerId ? [eq(complaints.partnerId, scope.partnerId)] : []), ...conditions);
+const scoped = (scope: ComplaintScope, ...conditions: SQL[]) => and(...(scope.partnerId ? [eq(complaints.partnerId, scope.partnerId)] : []), ...conditions);
 
 const notFound = (scope: ComplaintScope, complaintNo: string) =>
   new CommandError(404, `no complaint ${complaintNo}${scope.partnerId ? " among this partner's complaints" : ""}`, "seed.complaintNo");
@@ -135,7 +134,11 @@ async function linksOf(db: Executor, partnerId: string, seed: FileSeed) {
   const claim = seed.claimNo ? await partnersClaim(db, partnerId, seed.claimNo) : null;
   let policy = seed.policy ? await partnersPolicy(db, partnerId, seed.policy) : null;
   if (claim && policy && claim.policyId !== policy.id)
-    throw new CommandError(400, `seed.claimNo ${seed.claimNo} is a claim on another policy than ${seed.policy}: name the claim's own policy, or only the claim`, "seed.claimNo");
+    throw new CommandError(
+      400,
+      `seed.claimNo ${seed.claimNo} is a claim on another policy than ${seed.policy}: name the claim's own policy, or only the claim`,
+      "seed.claimNo",
+    );
   if (claim && !policy) policy = (await policiesByIds(db, [claim.policyId]))[0] ?? null;
   return { policy, claimId: claim?.id ?? null };
 }
@@ -215,10 +218,15 @@ export async function fileComplaint(
   try {
     await db.transaction(async (tx) => {
       await tx.insert(complaints).values(row);
-      await attach(tx, row.id, 0, input.documents, input.by, now);
+      await attach(tx, row.id, 0, input.documents, input.by, false, now);
       await announce(tx, record, input.baseUrl, now);
       if (input.actor)
-        await recordAudit(tx, input.actor, { action: "complaint.file", subject: row.complaintNo, details: { category: row.category, policy: record.policyNo } }, now);
+        await recordAudit(
+          tx,
+          input.actor,
+          { action: "complaint.file", subject: row.complaintNo, details: { category: row.category, policy: record.policyNo } },
+          now,
+        );
     });
   } catch (error) {
     if (seed.reference && isUniqueViolation(error, "complaints_partner_reference_idx")) {
@@ -230,12 +238,25 @@ export async function fileComplaint(
   return { complaint: record, created: true };
 }
 
-async function attach(tx: Executor, complaintId: string, after: number, documents: readonly NamedDocument[], by: string, now: Date) {
+async function attach(tx: Executor, complaintId: string, after: number, documents: readonly NamedDocument[], by: string, internal: boolean, now: Date) {
   if (!documents.length) return;
   await tx.insert(complaintDocuments).values(
-    documents.map((d, i) => ({ complaintId, position: after + i + 1, name: d.name, mime: d.mime, sizeBytes: d.bytes.length, content: d.bytes, by, createdAt: now })),
+    documents.map((d, i) => ({
+      complaintId,
+      position: after + i + 1,
+      name: d.name,
+      mime: d.mime,
+      sizeBytes: d.bytes.length,
+      content: d.bytes,
+      by,
+      internal,
+      createdAt: now,
+    })),
   );
 }
+
+/** The partner sees neither internal notes nor their documents. */
+const partnerSees = (scope: ComplaintScope) => (scope.partnerId ? [eq(complaintDocuments.internal, false)] : []);
 
 /** A complaint with its notes (the partner sees only what the partner added) and its documents. Another partner's is not found. */
 export async function complaintDetail(db: Executor, scope: ComplaintScope, complaintNo: string): Promise<ComplaintDetail> {
@@ -255,7 +276,7 @@ export async function complaintDetail(db: Executor, scope: ComplaintScope, compl
       by: complaintDocuments.by,
     })
     .from(complaintDocuments)
-    .where(eq(complaintDocuments.complaintId, complaint.id))
+    .where(and(eq(complaintDocuments.complaintId, complaint.id), ...partnerSees(scope)))
     .orderBy(asc(complaintDocuments.position));
   return { ...complaint, notes, documents };
 }
@@ -267,7 +288,12 @@ const dueFirst = sql`case when ${complaints.status} = 'received' then ${complain
 export function listComplaints(db: Executor, scope: ComplaintScope, limit = 200): Promise<ComplaintRecord[]> {
   return selectComplaints(db)
     .where(scoped(scope))
-    .orderBy(sql`${complaints.closedAt} is not null`, sql`case when ${complaints.closedAt} is null then ${dueFirst} end`, desc(complaints.closedAt), desc(complaints.id))
+    .orderBy(
+      sql`${complaints.closedAt} is not null`,
+      sql`case when ${complaints.closedAt} is null then ${dueFirst} end`,
+      desc(complaints.closedAt),
+      desc(complaints.id),
+    )
     .limit(limit);
 }
 
@@ -277,7 +303,7 @@ export async function complaintDocument(db: Executor, scope: ComplaintScope, com
     .select({ name: complaintDocuments.name, mime: complaintDocuments.mime, bytes: complaintDocuments.content })
     .from(complaintDocuments)
     .innerJoin(complaints, eq(complaints.id, complaintDocuments.complaintId))
-    .where(scoped(scope, eq(complaints.complaintNo, complaintNo), eq(complaintDocuments.position, position)));
+    .where(scoped(scope, eq(complaints.complaintNo, complaintNo), eq(complaintDocuments.position, position), ...partnerSees(scope)));
   return document ?? null;
 }
 
@@ -362,7 +388,16 @@ export const resolveComplaint = (
  */
 export async function addNote(
   db: Database,
-  input: { scope: ComplaintScope; complaintNo: string; kind: "internal" | "partner"; body: string; documents: readonly NamedDocument[]; by: string; actor?: AuditActor; now: Date },
+  input: {
+    scope: ComplaintScope;
+    complaintNo: string;
+    kind: "internal" | "partner";
+    body: string;
+    documents: readonly NamedDocument[];
+    by: string;
+    actor?: AuditActor;
+    now: Date;
+  },
 ): Promise<ComplaintDetail> {
   const { scope, complaintNo, now } = input;
   await db.transaction(async (tx) => {
@@ -379,10 +414,15 @@ export async function addNote(
       .select({ count: sql<number>`count(*)::int` })
       .from(complaintDocuments)
       .where(eq(complaintDocuments.complaintId, complaint.id))) as [{ count: number }];
-    await attach(tx, complaint.id, count, input.documents, input.by, now);
+    await attach(tx, complaint.id, count, input.documents, input.by, input.kind === "internal", now);
     await tx.update(complaints).set({ updatedAt: now }).where(eq(complaints.id, complaint.id));
-    if (input.actor) await recordAudit(tx, input.actor, { action: `complaint.note`, subject: complaintNo, details: { kind: input.kind, documents: input.documents.length } }, now);
+    if (input.actor)
+      await recordAudit(
+        tx,
+        input.actor,
+        { action: `complaint.note`, subject: complaintNo, details: { kind: input.kind, documents: input.documents.length } },
+        now,
+      );
   });
   return complaintDetail(db, scope, complaintNo);
 }
-
