@@ -12,10 +12,10 @@ import { COMPLAINT_CATEGORY_KEYS } from "./categories";
 import { COMPLAINT_OUTCOMES } from "./schema";
 
 /** Documents one step may attach (the filing, or an addition). */
-export const MAX_COMPLAINT_DOCUMENTS = 5;
+const MAX_COMPLAINT_DOCUMENTS = 5;
 
 /** Complaint numbers are matched in any case. */
-export const complaintNo = z
+const complaintNo = z
   .string()
   .regex(/^CMP-\d{4}-[0-9A-Za-z]{10}$/i, "must be a complaint number as complaint file returned it, e.g. CMP-2026-7K3M9Q2XAB")
   .transform((s) => s.toUpperCase());

@@ -57,7 +57,7 @@ export function runningDeadline(
 export type ComplaintActor = "operator" | "partner";
 
 /** From each status, the statuses it may become and who may make the change; resolved and withdrawn are final. */
-export const COMPLAINT_TRANSITIONS: Readonly<Record<ComplaintStatus, Readonly<Partial<Record<ComplaintStatus, ComplaintActor>>>>> = {
+const COMPLAINT_TRANSITIONS: Readonly<Record<ComplaintStatus, Readonly<Partial<Record<ComplaintStatus, ComplaintActor>>>>> = {
   received: { acknowledged: "operator", resolved: "operator", withdrawn: "partner" },
   acknowledged: { in_progress: "operator", resolved: "operator", withdrawn: "partner" },
   in_progress: { resolved: "operator", withdrawn: "partner" },

@@ -31,14 +31,14 @@ export interface ComplaintRecord extends Omit<ComplaintRow, "letter"> {
   hasLetter: boolean;
 }
 
-export interface ComplaintNote {
+interface ComplaintNote {
   kind: "internal" | "partner";
   body: string;
   by: string;
   createdAt: Date;
 }
 
-export interface ComplaintDocumentInfo {
+interface ComplaintDocumentInfo {
   position: number;
   name: string;
   mime: NamedDocument["mime"];
@@ -77,7 +77,7 @@ const notFound = (scope: ComplaintScope, complaintNo: string) =>
 export const letterPath = (complaintNo: string) => `/portal/complaints/${complaintNo}/letter.pdf`;
 
 /** What a message to the complainant needs, and which complaint it is: every complaint event's payload. */
-export function complaintPayload(complaint: ComplaintRecord, baseUrl: string) {
+function complaintPayload(complaint: ComplaintRecord, baseUrl: string) {
   return {
     complaintNo: complaint.complaintNo,
     ...(complaint.reference ? { reference: complaint.reference } : {}),
