@@ -11,6 +11,8 @@ import { type Account, accounts } from "./server";
 import { expect, expectAccessible, expectNoSidewaysScroll, PNG, screenshot, signIn, test } from "./support";
 
 test.describe.configure({ mode: "serial" });
+// The form's refusal is answered 400, as every refused form is.
+test.use({ allowedBrowserErrors: [/\/portal\/complaints: Failed to load resource: the server responded with a status of 400/] });
 
 const widths = [
   { name: "desktop", width: 1280, height: 800 },
