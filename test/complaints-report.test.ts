@@ -4,7 +4,7 @@
  * product and partner, worked out by hand for complaints written here in a period of 2011 (which no
  * other suite writes); test and live never mixed; the page, its CSVs and its workbook; a refused period.
  */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import ExcelJS from "exceljs";
 import { newId } from "../src/core/ids";
 import { addDays } from "../src/modules/calendar";
@@ -13,6 +13,8 @@ import { type ComplaintOutcome, type ComplaintStatus, complaints } from "../src/
 import { watDateTime } from "../src/products/policy-helpers";
 import { signedIn } from "./portal/browser";
 import { testApp } from "./support/harness";
+
+setDefaultTimeout(60_000);
 
 const t = await testApp();
 const db = t.database.db;
