@@ -116,7 +116,7 @@ const MODULE_TIERS: readonly (readonly string[])[] = [
   ["accounts", "certificates", "enrichment", "financing", "wallet"],
   ["commissions", "funding", "payouts", "signals"],
   ["claims", "issuance"],
-  ["dashboard", "lifecycle", "reporting", "search"],
+  ["complaints", "dashboard", "lifecycle", "reporting", "search"],
   ["notices"],
 ];
 const tierOf = new Map(MODULE_TIERS.flatMap((tier, level) => tier.map((module) => [module, level] as const)));

@@ -47,6 +47,8 @@ const extensions: [grammar: string, who: "partner" | "admin"][] = [
   ["claim voucher", "partner"],
   ["claim accept", "partner"],
   ["claim letter", "partner"],
+  ["complaint file", "partner"],
+  ["complaint status", "partner"],
   ["payment status", "partner"],
   ["wallet statement", "partner"],
   ["ndrs entt_<consumer_id>|insr_<product_code>-<tx_id>", "partner"],

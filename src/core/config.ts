@@ -125,6 +125,15 @@ const configSchema = z.object({
   CLAIM_PAUSE_MAX_DAYS: intFrom(30),
   CLAIM_CLOCK_INTERVAL_MS: intFrom(60_000),
   /**
+   * The complaints clock (docs/complaints.md, "The clock"; NAICOM's complaints guidelines as far as
+   * docs/complaints.md could tell): a complaint is acknowledged within COMPLAINT_ACK_WORKING_DAYS
+   * working days of its receipt and resolved within COMPLAINT_RESOLUTION_DAYS calendar days; it is
+   * "due soon" COMPLAINT_DUE_SOON_DAYS days before a deadline.
+   */
+  COMPLAINT_ACK_WORKING_DAYS: z.coerce.number().int().positive().default(2),
+  COMPLAINT_RESOLUTION_DAYS: z.coerce.number().int().positive().default(14),
+  COMPLAINT_DUE_SOON_DAYS: intFrom(3),
+  /**
    * Authority over claims (docs/claims.md, "Authority"): the most, in kobo, an assessor and a claims
    * manager may decide alone (what an approval makes payable, or what a rejection refuses: the amount
    * claimed); the head of claims has no limit. An API key decides with an assessor's authority.

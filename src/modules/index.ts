@@ -5,6 +5,7 @@ import { calendarModule } from "./calendar/module";
 import { certificatesModule } from "./certificates/module";
 import { claimsModule } from "./claims/module";
 import { commissionsModule } from "./commissions/module";
+import { complaintsModule } from "./complaints/module";
 import { consumersModule } from "./consumers/module";
 import { dashboardModule } from "./dashboard/module";
 import { enrichmentModule } from "./enrichment/module";
@@ -44,6 +45,7 @@ export const modules: readonly ModuleManifest[] = [
   commissionsModule,
   enrichmentModule,
   claimsModule,
+  complaintsModule,
   signalsModule,
   financingModule,
   reportingModule,

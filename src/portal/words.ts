@@ -49,6 +49,11 @@ const FIELD_LABELS: Record<string, string> = {
   name: "Name",
   effectiveDate: "First day without cover",
   reason: "Reason",
+  // Complaints (src/modules/complaints).
+  "complainant.name": "Complainant's name",
+  "complainant.email": "Complainant's e-mail",
+  "complainant.phone": "Complainant's phone",
+  complaintNo: "Complaint number",
 };
 
 let labels: Map<string, string> | undefined;
@@ -101,6 +106,10 @@ const humanise = (name: string) => {
 
 /** Whole sentences of the JSON surface with a better one for people, tried in order before the word-by-word rewording. */
 const SENTENCES: [RegExp, (...groups: string[]) => string][] = [
+  [
+    /^seed\.complainant\.email or seed\.complainant\.phone is required\b.*$/,
+    () => "Give the complainant's e-mail or phone number (or both): the answer goes there.",
+  ],
   [
     /^consumer \S+ lacks (.+), required for (\S+): add them with prfl entity \(same eMail\)$/,
     (fields, code) =>

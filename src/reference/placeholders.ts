@@ -19,6 +19,7 @@ export const GENERATED: Readonly<Record<string, { means: string; form: RegExp | 
   base64: { means: "a document, base64", form: /[A-Za-z0-9+/]{40,}={0,2}/ },
   secret: { means: "a webhook signing secret", form: /whsec_[A-Za-z0-9+/]{20,}={0,2}/ },
   claimNo: { means: "a claim number", form: /CLM-\d{4}-[0-9A-Z]{10}/ },
+  complaintNo: { means: "a complaint number", form: /CMP-\d{4}-[0-9A-Z]{10}/ },
   transferReference: { means: "a payout's transfer reference: the claim number in lower case and the attempt", form: /clm-\d{4}-[0-9a-z]{10}-\d+/ },
   planNo: { means: "a financing plan number", form: /FIN-\d{4}-[0-9A-Z]{10}/ },
   cursor: { means: "an opaque cursor: pass it back as seed.cursor", form: /[A-Za-z0-9_-]{8,}/ },

@@ -54,6 +54,8 @@ const calls: Record<CommandMethod, readonly (readonly unknown[])[]> = {
   claimVoucher: [[{}]],
   acceptClaimVoucher: [[{}]],
   claimLetter: [[{}]],
+  fileComplaint: [[{}]],
+  complaintStatus: [["CMP-2026-0000000000"]],
   financeLoan: [[{}]],
   recordInstallment: [[{}]],
   paymentStatus: [["FIN-2026-ABCDEFGHIJ"]],

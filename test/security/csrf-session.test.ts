@@ -119,6 +119,21 @@ const routes: Record<string, () => { path: string; fields: Record<string, string
     fields: { policy: w.b.policy.reference, incidentDate: watDate(0), description: "Forged claim", amount: "1000" },
     as: "owner",
   }),
+  "POST /portal/complaints": () => ({
+    path: "/portal/complaints",
+    fields: { "complainant.name": "Forged", "complainant.phone": "08030000009", category: "other", description: "forged" },
+    as: "owner",
+  }),
+  "POST /portal/complaints/:complaintNo/add": () => ({ path: `/portal/complaints/${w.b.complaintNo}/add`, fields: { note: "forged" }, as: "owner" }),
+  "POST /portal/complaints/:complaintNo/withdraw": () => ({ path: `/portal/complaints/${w.b.complaintNo}/withdraw`, fields: {}, as: "owner" }),
+  "POST /admin/complaints/:complaintNo/acknowledge": () => ({ path: `/admin/complaints/${w.b.complaintNo}/acknowledge`, fields: {}, as: "admin" }),
+  "POST /admin/complaints/:complaintNo/start": () => ({ path: `/admin/complaints/${w.b.complaintNo}/start`, fields: {}, as: "admin" }),
+  "POST /admin/complaints/:complaintNo/resolve": () => ({
+    path: `/admin/complaints/${w.b.complaintNo}/resolve`,
+    fields: { outcome: "upheld", resolution: "forged" },
+    as: "admin",
+  }),
+  "POST /admin/complaints/:complaintNo/note": () => ({ path: `/admin/complaints/${w.b.complaintNo}/note`, fields: { note: "forged" }, as: "admin" }),
   "POST /portal/claims/:claimNo/withdraw": () => ({ path: `/portal/claims/${w.b.claimNo}/withdraw`, fields: { note: "forged" }, as: "owner" }),
   "POST /portal/claims/:claimNo/respond": () => ({ path: `/portal/claims/${w.b.claimNo}/respond`, fields: { answer: "forged" }, as: "owner" }),
   "POST /portal/claims/:claimNo/payee": () => ({

@@ -70,6 +70,7 @@ function concrete(path: string): string {
     ":policyNo": w.b.policy.policyNo,
     ":reference": w.b.policy.reference,
     ":claimNo": w.b.claimNo,
+    ":complaintNo": w.b.complaintNo,
     ":position": "1",
     ":planNo": w.b.planNo,
     ":change": "reactivate",

@@ -153,6 +153,13 @@ const cases: Record<string, (label: KeyLabel) => Promise<void>> = {
   "claim voucher": async (label) => refused(await attack(label, "claim voucher", { claimNo: w.b.claimNo }), 404),
   "claim accept": async (label) => refused(await attack(label, "claim accept", { claimNo: w.b.claimNo, version: 1 }), 404),
   "claim letter": async (label) => refused(await attack(label, "claim letter", { claimNo: w.b.claimNo }), 404),
+  "complaint file": async (label) => {
+    const about = { complainant: { name: "A's complainant", phone: "+2348030000009" }, category: "other", description: "A's complaint" };
+    refused(await attack(label, "complaint file", { ...about, claimNo: w.b.claimNo }), 404);
+    refused(await attack(label, "complaint file", { ...about, policy: w.b.policy.policyNo }), 404);
+    refused(await attack(label, "complaint file", { ...about, policy: w.b.policy.reference }), 404);
+  },
+  "complaint status": async (label) => refused(await attack(label, "complaint status", { complaintNo: w.b.complaintNo }), 404),
   "claim assess": async (label) => refused(await attack(label, "claim assess", { claimNo: w.b.claimNo, check: ["photos"] }), 403),
   "payment financeLoan": async (label) =>
     refused(

@@ -420,6 +420,24 @@ const cases: Record<string, () => Promise<void>> = {
     });
     expectStatus(response, 404);
   },
+  "GET /portal/complaints": async () => {
+    const list = await visit(owner, "GET", "/portal/complaints");
+    expectStatus(list, 200);
+  },
+  "GET /portal/complaints/new": async () => expectStatus(await visit(owner, "GET", "/portal/complaints/new"), 200),
+  "POST /portal/complaints": async () => {
+    const about = { "complainant.name": "A's complainant", "complainant.phone": "08030000009", category: "other", description: "A's complaint" };
+    expectStatus(await visit(owner, "POST", "/portal/complaints", { ...about, claimNo: w.b.claimNo }), 404);
+    expectStatus(await visit(owner, "POST", "/portal/complaints", { ...about, policy: w.b.policy.policyNo }), 404);
+  },
+  "GET /portal/complaints/:complaintNo": async () => expectStatus(await visit(owner, "GET", `/portal/complaints/${w.b.complaintNo}`), 404),
+  "POST /portal/complaints/:complaintNo/add": async () =>
+    expectStatus(await visit(owner, "POST", `/portal/complaints/${w.b.complaintNo}/add`, { note: "A adds to B's complaint" }), 404),
+  "POST /portal/complaints/:complaintNo/withdraw": async () => expectStatus(await visit(owner, "POST", `/portal/complaints/${w.b.complaintNo}/withdraw`), 404),
+  "GET /portal/complaints/:complaintNo/letter.pdf": async () =>
+    expectStatus(await visit(owner, "GET", `/portal/complaints/${w.b.complaintNo}/letter.pdf`), 404),
+  "GET /portal/complaints/:complaintNo/documents/:position": async () =>
+    expectStatus(await visit(owner, "GET", `/portal/complaints/${w.b.complaintNo}/documents/1`), 404),
   "GET /portal/claims/:claimNo": async () => expectStatus(await visit(owner, "GET", `/portal/claims/${w.b.claimNo}`), 404),
   "POST /portal/claims/:claimNo/withdraw": async () =>
     expectStatus(await visit(owner, "POST", `/portal/claims/${w.b.claimNo}/withdraw`, { note: "A withdraws B's claim" }), 404),
@@ -501,6 +519,30 @@ const cases: Record<string, () => Promise<void>> = {
   "GET /admin/consumers.csv": adminOnly("GET", () => "/admin/consumers.csv"),
   "GET /admin/consumers": adminOnly("GET", () => `/admin/consumers?q=${encodeURIComponent(w.b.consumer.email)}`),
   "GET /admin/consumers/:id": adminOnly("GET", () => `/admin/consumers/${w.b.consumer.id}`),
+  "GET /admin/complaints": adminOnly("GET", () => "/admin/complaints"),
+  "GET /admin/complaints/:complaintNo": adminOnly("GET", () => `/admin/complaints/${w.b.complaintNo}`),
+  "POST /admin/complaints/:complaintNo/acknowledge": adminOnly("POST", () => `/admin/complaints/${w.b.complaintNo}/acknowledge`),
+  "POST /admin/complaints/:complaintNo/start": adminOnly("POST", () => `/admin/complaints/${w.b.complaintNo}/start`),
+  "POST /admin/complaints/:complaintNo/resolve": adminOnly(
+    "POST",
+    () => `/admin/complaints/${w.b.complaintNo}/resolve`,
+    () => ({ outcome: "upheld", resolution: "forged" }),
+  ),
+  "POST /admin/complaints/:complaintNo/note": adminOnly(
+    "POST",
+    () => `/admin/complaints/${w.b.complaintNo}/note`,
+    () => ({ note: "forged" }),
+  ),
+  "GET /admin/complaints/:complaintNo/letter.pdf": adminOnly("GET", () => `/admin/complaints/${w.b.complaintNo}/letter.pdf`),
+  "GET /admin/complaints/:complaintNo/documents/:position": adminOnly("GET", () => `/admin/complaints/${w.b.complaintNo}/documents/1`),
+  "GET /admin/reports/complaints": adminOnly("GET", () => "/admin/reports/complaints"),
+  "GET /admin/reports/complaints.xlsx": adminOnly("GET", () => "/admin/reports/complaints.xlsx"),
+  ...Object.fromEntries(
+    ["summary", "ageing", "categories", "products", "partners"].map((t) => [
+      `GET /admin/reports/complaints/${t}.csv`,
+      adminOnly("GET", () => `/admin/reports/complaints/${t}.csv`),
+    ]),
+  ),
   "GET /admin/claims": adminOnly("GET", () => "/admin/claims"),
   "GET /admin/claims.csv": adminOnly("GET", () => "/admin/claims.csv"),
   "GET /admin/claims/:claimNo": adminOnly("GET", () => `/admin/claims/${w.b.claimNo}`),

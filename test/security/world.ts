@@ -115,6 +115,8 @@ interface Victim {
   /** A live policy waiting for an administrator (credit life). */
   pending: { reference: string; productCode: string; consumerId: string };
   claimNo: string;
+  /** A complaint about the claim, with a document. */
+  complaintNo: string;
   planNo: string;
   endpoint: { id: string; url: string; secret: string };
   deliveryId: string;
@@ -204,6 +206,18 @@ async function buildWorld(t: TestApp): Promise<World> {
   const deliveries = await ok(partner.run("webhook deliveries", { endpointId: endpoint.endpointId }), "B lists deliveries");
   const secret = await ok(partner.run("webhook secret"), "B reads its default secret");
 
+  const complaint = await ok(
+    partner.run("complaint file", {
+      complainant: { name: `B Complainant ${tag}`, email: `b-complainant-${tag}@victim.example` },
+      category: "claim_delay",
+      description: `B's complaint ${tag}`,
+      claimNo: claim.claimNo,
+      reference: `b-complaint-${tag}`,
+      documents: [{ name: `b-complaint-evidence-${tag}.png`, content: PNG_BASE64 }],
+    }),
+    "B files a complaint",
+  );
+
   const browser = await signedIn(t, partner.portal);
   const staffEmail = `b-staff-${tag}@victim.example`;
   const invited = await browser.post("/portal/team", { email: staffEmail, name: "B Staff" });
@@ -216,6 +230,7 @@ async function buildWorld(t: TestApp): Promise<World> {
     policy,
     pending,
     claimNo: claim.claimNo,
+    complaintNo: complaint.complaintNo,
     planNo: financed.planNo,
     endpoint: { id: endpoint.endpointId, url, secret: endpoint.secret },
     deliveryId:
@@ -236,6 +251,9 @@ async function buildWorld(t: TestApp): Promise<World> {
     pending.reference,
     b.claimNo,
     `b-claim-${tag}`,
+    b.complaintNo,
+    `B Complainant ${tag}`,
+    `b-complaint-${tag}`,
     `b-evidence-${tag}`,
     b.planNo,
     `b-pay-${tag}`,

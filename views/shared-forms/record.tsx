@@ -81,9 +81,9 @@ export function FormSection(props: {
 /** A record page's heading: the way back to its list, then what it is and its number. */
 export function RecordHeading(props: {
   backHref: string;
-  back: "← All claims" | "← All plans";
+  back: "← All claims" | "← All plans" | "← All complaints";
   id: string;
-  title: "Claim" | "Financing plan";
+  title: "Claim" | "Financing plan" | "Complaint";
   number: string;
 }) {
   return (

@@ -27,6 +27,9 @@ import type {
   ClaimVoucherAnswerBody,
   ClaimVoucherSeed,
   ClaimWithdrawSeed,
+  ComplaintDetail,
+  ComplaintFileAnswerBody,
+  ComplaintFileSeed,
   ConsumerEntry,
   ConsumerSeed,
   EndorseAnswerBody,
@@ -420,6 +423,18 @@ export class PartnerClient {
   /** `claim letter`: a rejected claim's letter, with its PDF. */
   claimLetter(seed: ClaimLetterSeed, options?: CallOptions): Promise<Answer<ClaimLetterAnswerBody>> {
     return this.command<ClaimLetterAnswerBody>(commands.claimLetter(), seed, options);
+  }
+
+  // --- complaints --------------------------------------------------------------------------------
+
+  /** `complaint file`: a customer's complaint (no policy needed; a policy or claim named must be yours). Give a `reference` to make it safe to repeat. */
+  fileComplaint(seed: ComplaintFileSeed, options?: CallOptions): Promise<Answer<ComplaintFileAnswerBody>> {
+    return this.command<ComplaintFileAnswerBody>(commands.fileComplaint(), seed, options);
+  }
+
+  /** `complaint status`: a complaint with its deadlines, history and, once resolved, outcome, redress and letter link. */
+  complaintStatus(complaintNo: string, options?: CallOptions): Promise<Answer<ComplaintDetail>> {
+    return this.command<ComplaintDetail>(commands.complaintStatus(), { complaintNo } satisfies Schemas["complaint-status.seed"], options);
   }
 
   // --- premium financing -------------------------------------------------------------------------

@@ -39,6 +39,8 @@ export const commands = {
   claimVoucher: () => "claim voucher",
   acceptClaimVoucher: () => "claim accept",
   claimLetter: () => "claim letter",
+  fileComplaint: () => "complaint file",
+  complaintStatus: () => "complaint status",
   financeLoan: () => "payment financeLoan",
   recordInstallment: () => "payment recordInstallment",
   paymentStatus: () => "payment status",
@@ -55,7 +57,8 @@ export const commands = {
   webhookSecret: () => "webhook secret",
 } as const;
 
-const READS = /^(dump |enrch |set env_(live|test)$|claim (status|list|voucher|letter)$|payment status$|wallet statement$|webhook (list|deliveries)$)/;
+const READS =
+  /^(dump |enrch |set env_(live|test)$|claim (status|list|voucher|letter)$|complaint status$|payment status$|wallet statement$|webhook (list|deliveries)$)/;
 const POLICY = String.raw`entt_[^|\s]+\|insr_[^*\s]+`;
 /** Like `set env_…`, it sets a state: sent twice, the state is as after once. */
 const AUTO_RENEW = new RegExp(`^rnew ${POLICY}\\*AUTO$`);
@@ -72,14 +75,14 @@ const has = (seed: unknown, field: string): boolean => {
  * request was carried out. The rule (documented in the client's README):
  *
  * - **Reads** — every `dump …` (quotes, status, lists, hospitals, the `*REFUND` and `*ENDORSE`
- *   previews), `enrch …` (a repeat within five minutes is a free cache hit), `claim status|list|voucher|letter`,
+ *   previews), `enrch …` (a repeat within five minutes is a free cache hit), `claim status|list|voucher|letter`, `complaint status`,
  *   `payment status`, `wallet statement`, `webhook list|deliveries` — and the commands that set a
  *   state, `set env_live|env_test` and `rnew …*AUTO` (setting a state twice leaves it set).
  * - **Writes that carry a unique reference** the service deduplicates on: `insure` with its `id`
  *   (a repeat is refused as "already in use", which the client resolves by reading the policy),
  *   `cncl`, `rinst`, `rnew` and `ndrs` with their `id`, `wallet topup` and
  *   `payment recordInstallment` with their `reference` (a repeat returns the first answer),
- *   `claim submit` with a `reference`, `prfl entity` with an `eMail` (the same e-mail returns the
+ *   `claim submit` and `complaint file` with a `reference`, `prfl entity` with an `eMail` (the same e-mail returns the
  *   same consumer), `webhook secret` without `rotate` and `webhook update` without `rotateSecret`
  *   (they set what they set), `claim payee` (the same account again changes nothing) and `claim accept`
  *   (a repeat of the acceptance of the same voucher version answers as the first).
@@ -93,6 +96,7 @@ export function isSafeToRepeat(cmmnd: string, seed?: unknown): boolean {
     case "wallet topup":
     case "payment recordInstallment":
     case "claim submit":
+    case "complaint file":
       return has(seed, "reference");
     case "prfl entity":
       return has(seed, "eMail");

@@ -1432,6 +1432,138 @@ export interface components {
             reason: "insured_request" | "item_sold" | "duplicate" | "trip_cancelled" | "loan_repaid" | "misrepresentation" | "other";
         };
         /**
+         * complaint file
+         * @description File a customer's complaint (the complainant need not hold a policy; a policy or claim named must be this partner's); a repeat with the same reference answers the first complaint.
+         */
+        "complaint-file.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed: components["schemas"]["complaint-file.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** complaint file: answer */
+        "complaint-file.response": {
+            /** @description The last day (Nigerian) to acknowledge it: COMPLAINT_ACK_WORKING_DAYS working days (docs/complaints.md, "The clock") */
+            acknowledgeDue: string;
+            /** @enum {string} */
+            category: "claim_handling" | "claim_delay" | "mis_selling" | "cancellation_refund" | "premium_billing" | "service_conduct" | "data_protection" | "other";
+            /** @description The claim it concerns, when one was named */
+            claimNo?: string;
+            /** @description The complaint number (CMP-<year>-<10 characters>) */
+            complaintNo: string;
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            /** @description The policy it concerns, when one was named (or the claim's) */
+            policyNo?: string;
+            /** @description YYYY-MM-DD */
+            receivedOn: string;
+            /** @description Your reference, when the complaint was filed with one */
+            reference?: string;
+            /** @description The last day to resolve it: COMPLAINT_RESOLUTION_DAYS days after it was received */
+            resolveDue: string;
+            /** @enum {string} */
+            status: "received" | "acknowledged" | "in_progress" | "resolved" | "withdrawn";
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            tmstmp: string;
+        };
+        /** complaint file: seed */
+        "complaint-file.seed": {
+            /** @enum {string} */
+            category: "claim_handling" | "claim_delay" | "mis_selling" | "cancellation_refund" | "premium_billing" | "service_conduct" | "data_protection" | "other";
+            claimNo?: string;
+            complainant: {
+                /** Format: email */
+                email?: string;
+                name: string;
+                phone?: string;
+            };
+            description: string;
+            documents?: {
+                content: string;
+                name: string;
+            }[];
+            policy?: string;
+            reference?: string;
+        };
+        /**
+         * complaint status
+         * @description A complaint of this partner: where it stands, its deadlines, what was added, and once resolved its outcome, redress and letter.
+         */
+        "complaint-status.request": {
+            cmmnd: {
+                cmmnd: string;
+                seed: components["schemas"]["complaint-status.seed"];
+            };
+            userInfo: components["schemas"]["UserInfo"];
+        };
+        /** complaint status: answer */
+        "complaint-status.response": {
+            /** @description The last day (Nigerian) to acknowledge it: COMPLAINT_ACK_WORKING_DAYS working days (docs/complaints.md, "The clock") */
+            acknowledgeDue: string;
+            /** @enum {string} */
+            category: "claim_handling" | "claim_delay" | "mis_selling" | "cancellation_refund" | "premium_billing" | "service_conduct" | "data_protection" | "other";
+            /** @description The claim it concerns, when one was named */
+            claimNo?: string;
+            complainant: {
+                email?: string;
+                name: string;
+                phone?: string;
+            };
+            /** @description The complaint number (CMP-<year>-<10 characters>) */
+            complaintNo: string;
+            /** @constant */
+            currency?: "NGN";
+            description: string;
+            documents: {
+                name: string;
+                /** @description Bytes */
+                size: number;
+            }[];
+            exctnFdbck: components["schemas"]["SuccessFeedback"];
+            history: {
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                at: string;
+                note?: string;
+                /** @enum {string} */
+                status: "received" | "acknowledged" | "in_progress" | "resolved" | "withdrawn";
+            }[];
+            /** @description Once resolved: the resolution letter (PDF) in the partner's portal */
+            letterUrl?: string;
+            /** @description What the partner added since filing */
+            notes: {
+                /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+                at: string;
+                note: string;
+            }[];
+            /**
+             * @description Once resolved: upheld, partly upheld or not upheld
+             * @enum {string}
+             */
+            outcome?: "upheld" | "partly_upheld" | "not_upheld";
+            /** @description The policy it concerns, when one was named (or the claim's) */
+            policyNo?: string;
+            /** @description YYYY-MM-DD */
+            receivedOn: string;
+            /** @description Once resolved: the redress granted, naira (0: none) */
+            redress?: number;
+            /** @description Your reference, when the complaint was filed with one */
+            reference?: string;
+            /** @description Once resolved: what was found and done, in the operator's words */
+            resolution?: string;
+            /** @description The last day to resolve it: COMPLAINT_RESOLUTION_DAYS days after it was received */
+            resolveDue: string;
+            /** @enum {string} */
+            status: "received" | "acknowledged" | "in_progress" | "resolved" | "withdrawn";
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            tmstmp: string;
+            /** @description YYYY-MM-DD HH:MM:SS, Nigerian time (UTC+1) */
+            updated: string;
+        };
+        /** complaint status: seed */
+        "complaint-status.seed": {
+            complaintNo: string;
+        };
+        /**
          * dump entt_*ADMIN
          * @description List every partner's transactions (administrator only).
          */
@@ -3904,7 +4036,7 @@ export interface components {
                  */
                 eventId: string;
                 /** @enum {string} */
-                eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "claim.voucher_issued" | "claim.payout_failed" | "claim.payout_reversed" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
+                eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "claim.voucher_issued" | "claim.payout_failed" | "claim.payout_reversed" | "complaint.received" | "complaint.acknowledged" | "complaint.resolved" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
                 lastError?: string;
                 /** @description HTTP status of the last attempt */
                 lastStatus?: number;
@@ -3928,7 +4060,7 @@ export interface components {
             cursor?: string;
             endpointId?: string;
             /** @enum {string} */
-            eventType?: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "claim.voucher_issued" | "claim.payout_failed" | "claim.payout_reversed" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
+            eventType?: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "claim.voucher_issued" | "claim.payout_failed" | "claim.payout_reversed" | "complaint.received" | "complaint.acknowledged" | "complaint.resolved" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
             /** @default 20 */
             limit?: number;
             /** @enum {string} */
@@ -3955,7 +4087,7 @@ export interface components {
                 /** Format: uuid */
                 endpointId: string;
                 /** @description The event types delivered; empty: every type */
-                events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "claim.voucher_issued" | "claim.payout_failed" | "claim.payout_reversed" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
+                events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "claim.voucher_issued" | "claim.payout_failed" | "claim.payout_reversed" | "complaint.received" | "complaint.acknowledged" | "complaint.resolved" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
                 /** @description Deliveries have failed since then (the endpoint is disabled after five days of it) */
                 failingSince?: string;
                 /** @description After a rotation: the previous secret also signs until then */
@@ -3994,7 +4126,7 @@ export interface components {
             /** Format: uuid */
             endpointId: string;
             /** @description The event types delivered; empty: every type */
-            events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "claim.voucher_issued" | "claim.payout_failed" | "claim.payout_reversed" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
+            events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "claim.voucher_issued" | "claim.payout_failed" | "claim.payout_reversed" | "complaint.received" | "complaint.acknowledged" | "complaint.resolved" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
             exctnFdbck: components["schemas"]["SuccessFeedback"];
             /** @description Deliveries have failed since then (the endpoint is disabled after five days of it) */
             failingSince?: string;
@@ -4011,7 +4143,7 @@ export interface components {
         /** webhook register: seed */
         "webhook-register.seed": {
             description?: string;
-            events?: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "claim.voucher_issued" | "claim.payout_failed" | "claim.payout_reversed" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
+            events?: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "claim.voucher_issued" | "claim.payout_failed" | "claim.payout_reversed" | "complaint.received" | "complaint.acknowledged" | "complaint.resolved" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
             url: string;
         };
         /**
@@ -4059,7 +4191,7 @@ export interface components {
              */
             eventId: string;
             /** @enum {string} */
-            eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "claim.voucher_issued" | "claim.payout_failed" | "claim.payout_reversed" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
+            eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "claim.voucher_issued" | "claim.payout_failed" | "claim.payout_reversed" | "complaint.received" | "complaint.acknowledged" | "complaint.resolved" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
             exctnFdbck: components["schemas"]["SuccessFeedback"];
             lastError?: string;
             /** @description HTTP status of the last attempt */
@@ -4153,7 +4285,7 @@ export interface components {
              */
             eventId: string;
             /** @enum {string} */
-            eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "claim.voucher_issued" | "claim.payout_failed" | "claim.payout_reversed" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
+            eventType: "policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "claim.voucher_issued" | "claim.payout_failed" | "claim.payout_reversed" | "complaint.received" | "complaint.acknowledged" | "complaint.resolved" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test";
             exctnFdbck: components["schemas"]["SuccessFeedback"];
             lastError?: string;
             /** @description HTTP status of the last attempt */
@@ -4193,7 +4325,7 @@ export interface components {
             /** Format: uuid */
             endpointId: string;
             /** @description The event types delivered; empty: every type */
-            events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "claim.voucher_issued" | "claim.payout_failed" | "claim.payout_reversed" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
+            events: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "claim.voucher_issued" | "claim.payout_failed" | "claim.payout_reversed" | "complaint.received" | "complaint.acknowledged" | "complaint.resolved" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
             exctnFdbck: components["schemas"]["SuccessFeedback"];
             /** @description Deliveries have failed since then (the endpoint is disabled after five days of it) */
             failingSince?: string;
@@ -4212,7 +4344,7 @@ export interface components {
             description?: string;
             enabled?: boolean;
             endpointId: string;
-            events?: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "claim.voucher_issued" | "claim.payout_failed" | "claim.payout_reversed" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
+            events?: ("policy.pending" | "policy.approved" | "policy.declined" | "policy.lapsed" | "policy.cancelled" | "policy.reinstated" | "policy.renewed" | "policy.renewal_failed" | "policy.expiring" | "policy.expired" | "policy.endorsed" | "policy.endorsement_declined" | "wallet.credited" | "wallet.funding_held" | "wallet.funding_failed" | "wallet.funding_expired" | "claim.submitted" | "claim.updated" | "claim.due_soon" | "claim.overdue" | "claim.voucher_issued" | "claim.payout_failed" | "claim.payout_reversed" | "complaint.received" | "complaint.acknowledged" | "complaint.resolved" | "financing.plan_created" | "financing.installment_recorded" | "financing.completed" | "financing.lapsed" | "financing.cancelled" | "webhook.endpoint_disabled" | "webhook.test")[];
             /** @constant */
             rotateSecret?: true;
             url?: string;
@@ -4235,7 +4367,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["prfl-entity.request"] | components["schemas"]["dump-entt-cstmrs.request"] | components["schemas"]["dump-entt-cstmrs-admin.request"] | components["schemas"]["dump-ipck-product-code-prmm.request"] | components["schemas"]["dump-hlth-hsptls.request"] | components["schemas"]["set-env-live.request"] | components["schemas"]["set-env-test.request"] | components["schemas"]["entt-consumer-id-insure.request"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-status.request"] | components["schemas"]["appr-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["dump-entt.request"] | components["schemas"]["dump-entt-admin.request"] | components["schemas"]["wallet-topup.request"] | components["schemas"]["wallet-statement.request"] | components["schemas"]["enrch-niid-vehicle.request"] | components["schemas"]["enrch-vin-vehicle.request"] | components["schemas"]["claim-submit.request"] | components["schemas"]["claim-status.request"] | components["schemas"]["claim-list.request"] | components["schemas"]["claim-withdraw.request"] | components["schemas"]["claim-review.request"] | components["schemas"]["claim-respond.request"] | components["schemas"]["claim-assess.request"] | components["schemas"]["claim-payee.request"] | components["schemas"]["claim-voucher.request"] | components["schemas"]["claim-accept.request"] | components["schemas"]["claim-letter.request"] | components["schemas"]["payment-financeloan.request"] | components["schemas"]["payment-recordinstallment.request"] | components["schemas"]["payment-runlapse.request"] | components["schemas"]["payment-status.request"] | components["schemas"]["ndrs-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-endorse.request"] | components["schemas"]["cncl-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["rinst-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id-auto.request"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-refund.request"] | components["schemas"]["webhook-register.request"] | components["schemas"]["webhook-update.request"] | components["schemas"]["webhook-delete.request"] | components["schemas"]["webhook-list.request"] | components["schemas"]["webhook-deliveries.request"] | components["schemas"]["webhook-replay.request"] | components["schemas"]["webhook-test.request"] | components["schemas"]["webhook-secret.request"];
+                "application/json": components["schemas"]["prfl-entity.request"] | components["schemas"]["dump-entt-cstmrs.request"] | components["schemas"]["dump-entt-cstmrs-admin.request"] | components["schemas"]["dump-ipck-product-code-prmm.request"] | components["schemas"]["dump-hlth-hsptls.request"] | components["schemas"]["set-env-live.request"] | components["schemas"]["set-env-test.request"] | components["schemas"]["entt-consumer-id-insure.request"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-status.request"] | components["schemas"]["appr-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["dump-entt.request"] | components["schemas"]["dump-entt-admin.request"] | components["schemas"]["wallet-topup.request"] | components["schemas"]["wallet-statement.request"] | components["schemas"]["enrch-niid-vehicle.request"] | components["schemas"]["enrch-vin-vehicle.request"] | components["schemas"]["claim-submit.request"] | components["schemas"]["claim-status.request"] | components["schemas"]["claim-list.request"] | components["schemas"]["claim-withdraw.request"] | components["schemas"]["claim-review.request"] | components["schemas"]["claim-respond.request"] | components["schemas"]["claim-assess.request"] | components["schemas"]["claim-payee.request"] | components["schemas"]["claim-voucher.request"] | components["schemas"]["claim-accept.request"] | components["schemas"]["claim-letter.request"] | components["schemas"]["complaint-file.request"] | components["schemas"]["complaint-status.request"] | components["schemas"]["payment-financeloan.request"] | components["schemas"]["payment-recordinstallment.request"] | components["schemas"]["payment-runlapse.request"] | components["schemas"]["payment-status.request"] | components["schemas"]["ndrs-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-endorse.request"] | components["schemas"]["cncl-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["rinst-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id.request"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id-auto.request"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-refund.request"] | components["schemas"]["webhook-register.request"] | components["schemas"]["webhook-update.request"] | components["schemas"]["webhook-delete.request"] | components["schemas"]["webhook-list.request"] | components["schemas"]["webhook-deliveries.request"] | components["schemas"]["webhook-replay.request"] | components["schemas"]["webhook-test.request"] | components["schemas"]["webhook-secret.request"];
             };
         };
         responses: {
@@ -4245,7 +4377,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["prfl-entity.response"] | components["schemas"]["dump-entt-cstmrs.response"] | components["schemas"]["dump-entt-cstmrs-admin.response"] | components["schemas"]["dump-ipck-product-code-prmm.response"] | components["schemas"]["dump-hlth-hsptls.response"] | components["schemas"]["set-env-live.response"] | components["schemas"]["set-env-test.response"] | components["schemas"]["entt-consumer-id-insure.response"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-status.response"] | components["schemas"]["appr-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["dump-entt.response"] | components["schemas"]["dump-entt-admin.response"] | components["schemas"]["wallet-topup.response"] | components["schemas"]["wallet-statement.response"] | components["schemas"]["enrch-niid-vehicle.response"] | components["schemas"]["enrch-vin-vehicle.response"] | components["schemas"]["claim-submit.response"] | components["schemas"]["claim-status.response"] | components["schemas"]["claim-list.response"] | components["schemas"]["claim-withdraw.response"] | components["schemas"]["claim-review.response"] | components["schemas"]["claim-respond.response"] | components["schemas"]["claim-assess.response"] | components["schemas"]["claim-payee.response"] | components["schemas"]["claim-voucher.response"] | components["schemas"]["claim-accept.response"] | components["schemas"]["claim-letter.response"] | components["schemas"]["payment-financeloan.response"] | components["schemas"]["payment-recordinstallment.response"] | components["schemas"]["payment-runlapse.response"] | components["schemas"]["payment-status.response"] | components["schemas"]["ndrs-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-endorse.response"] | components["schemas"]["cncl-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["rinst-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id-auto.response"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-refund.response"] | components["schemas"]["webhook-register.response"] | components["schemas"]["webhook-update.response"] | components["schemas"]["webhook-delete.response"] | components["schemas"]["webhook-list.response"] | components["schemas"]["webhook-deliveries.response"] | components["schemas"]["webhook-replay.response"] | components["schemas"]["webhook-test.response"] | components["schemas"]["webhook-secret.response"] | components["schemas"]["Refusal"] | components["schemas"]["AtCapacity"];
+                    "application/json": components["schemas"]["prfl-entity.response"] | components["schemas"]["dump-entt-cstmrs.response"] | components["schemas"]["dump-entt-cstmrs-admin.response"] | components["schemas"]["dump-ipck-product-code-prmm.response"] | components["schemas"]["dump-hlth-hsptls.response"] | components["schemas"]["set-env-live.response"] | components["schemas"]["set-env-test.response"] | components["schemas"]["entt-consumer-id-insure.response"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-status.response"] | components["schemas"]["appr-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["dump-entt.response"] | components["schemas"]["dump-entt-admin.response"] | components["schemas"]["wallet-topup.response"] | components["schemas"]["wallet-statement.response"] | components["schemas"]["enrch-niid-vehicle.response"] | components["schemas"]["enrch-vin-vehicle.response"] | components["schemas"]["claim-submit.response"] | components["schemas"]["claim-status.response"] | components["schemas"]["claim-list.response"] | components["schemas"]["claim-withdraw.response"] | components["schemas"]["claim-review.response"] | components["schemas"]["claim-respond.response"] | components["schemas"]["claim-assess.response"] | components["schemas"]["claim-payee.response"] | components["schemas"]["claim-voucher.response"] | components["schemas"]["claim-accept.response"] | components["schemas"]["claim-letter.response"] | components["schemas"]["complaint-file.response"] | components["schemas"]["complaint-status.response"] | components["schemas"]["payment-financeloan.response"] | components["schemas"]["payment-recordinstallment.response"] | components["schemas"]["payment-runlapse.response"] | components["schemas"]["payment-status.response"] | components["schemas"]["ndrs-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-endorse.response"] | components["schemas"]["cncl-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["rinst-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id.response"] | components["schemas"]["rnew-entt-consumer-id-insr-product-code-tx-id-auto.response"] | components["schemas"]["dump-entt-consumer-id-insr-product-code-tx-id-refund.response"] | components["schemas"]["webhook-register.response"] | components["schemas"]["webhook-update.response"] | components["schemas"]["webhook-delete.response"] | components["schemas"]["webhook-list.response"] | components["schemas"]["webhook-deliveries.response"] | components["schemas"]["webhook-replay.response"] | components["schemas"]["webhook-test.response"] | components["schemas"]["webhook-secret.response"] | components["schemas"]["Refusal"] | components["schemas"]["AtCapacity"];
                 };
             };
         };

@@ -214,6 +214,14 @@ export type ClaimLetterSeed = Schemas["claim-letter.seed"];
 /** A rejected claim's letter (base64 in `letterDocument`). */
 export type ClaimLetterAnswerBody = AnswerBody<"claim-letter.response">;
 
+// --- complaints --------------------------------------------------------------------------------
+
+export type ComplaintFileSeed = Schemas["complaint-file.seed"];
+/** The complaint as filed: its number, status and deadlines. */
+export type ComplaintFileAnswerBody = AnswerBody<"complaint-file.response">;
+/** A complaint with its history, what was added and, once resolved, its outcome, redress and letter. */
+export type ComplaintDetail = AnswerBody<"complaint-status.response">;
+
 // --- premium financing -------------------------------------------------------------------------
 
 export type FinanceLoanSeed = Schemas["payment-financeloan.seed"];
