@@ -84,7 +84,7 @@ export const messageEvents = pgTable(
     messageId: uuid("message_id")
       .notNull()
       .references(() => messages.id),
-    /** queued, sending, sent, delivered, bounced, failed, suppressed, retry (an attempt that will be tried again). */
+    /** queued, sent, delivered, bounced, failed, suppressed, retry (an attempt that will be tried again), report (a gateway's report that settled nothing). */
     status: text("status").notNull(),
     detail: text("detail"),
     at: timestamp("at", { withTimezone: true }).notNull(),
