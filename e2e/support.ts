@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { type BrowserContext, test as base, expect, type Page } from "@playwright/test";
-import { type Account, accounts } from "./server";
+import { type Account, accounts, E2E_MAIL_PORT, type E2eMail } from "./server";
 
 export { expect };
 
@@ -142,3 +142,20 @@ export async function pendingMarinePolicy(page: Page) {
   const status = async () => (await command(page, demoPartner, "live", `dump entt_${consumer.id}|insr_mrnn-stnd-1111-${policy.id}*STATUS`)).status;
   return { reference: policy.id as string, consumerId: consumer.id as string, email, status };
 }
+
+/**
+ * The e-mail the app sent to `to` (the newest, once at least `count` have arrived), from the e2e
+ * server's SMTP server; `links` are the URLs in its text, for a spec to open. Waits up to `timeoutMs`
+ * (the delivery job runs every WORKER_INTERVAL_MS).
+ */
+export async function readMail(to: string, options: { count?: number; timeoutMs?: number } = {}): Promise<E2eMail & { links: string[] }> {
+  const deadline = Date.now() + (options.timeoutMs ?? 15_000);
+  for (;;) {
+    const mails: E2eMail[] = await (await fetch(`http://127.0.0.1:${E2E_MAIL_PORT}/mail?to=${encodeURIComponent(to)}`)).json();
+    const mail = mails.length >= (options.count ?? 1) ? mails.at(-1) : undefined;
+    if (mail) return { ...mail, links: [...mail.text.matchAll(/https?:\/\/[^\s<>"')]+/g)].map((m) => m[0]) };
+    if (Date.now() > deadline) throw new Error(`no e-mail to ${to} arrived within ${options.timeoutMs ?? 15_000} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
