@@ -6,7 +6,7 @@
  * and the Messages pages (the operator's and a partner's own).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { loadConfig } from "../src/core/config";
+import { type Config, loadConfig } from "../src/core/config";
 import { type DeliverySettings, deliverDueMessages } from "../src/modules/messages/delivery";
 import type { Mailer } from "../src/modules/messages/mailer";
 import { signedIn } from "./portal/browser";
@@ -19,8 +19,7 @@ let t: TestApp;
 let partner: TestPartner;
 let smtp: TestSmtpServer;
 let settings: DeliverySettings;
-const configWith = (overrides: Record<string, string | number>) =>
-  loadConfig({}, { MAIL_FROM: FROM, MESSAGE_RETRY_SCALE: 0.001, MESSAGE_BATCH: 500, ...overrides } as never);
+const configWith = (overrides: Partial<Config>) => loadConfig({}, { MAIL_FROM: FROM, MESSAGE_RETRY_SCALE: 0.001, MESSAGE_BATCH: 500, ...overrides });
 const later = (ms: number) => new Date(Date.now() + ms);
 
 beforeAll(async () => {

@@ -64,6 +64,8 @@ export function MessageList(props: {
   action: string;
   statuses: Record<string, string>;
   partners?: readonly { value: string; label: string }[];
+  /** How many wait to be sent (the outbox's health), on the operator's page. */
+  waiting?: number;
   list: { rows: MessageRow[]; more: string | null; values: Record<string, string | undefined>; problem?: FormProblem; exportHref: string };
 }) {
   const withPartner = !!props.partners;
@@ -75,6 +77,15 @@ export function MessageList(props: {
           <p class="muted" safe>
             {props.intro}
           </p>
+          {props.waiting === undefined ? (
+            ""
+          ) : (
+            <p role="status" safe>
+              {props.waiting === 0
+                ? "Nothing is waiting to be sent."
+                : `${props.waiting.toLocaleString("en-NG")} ${props.waiting === 1 ? "message is" : "messages are"} waiting to be sent or being sent.`}
+            </p>
+          )}
         </>
       }
       action={props.action}

@@ -6,7 +6,7 @@ import { announce } from "./announce";
 import { messageEvents, messages } from "./schema";
 import type { SmsProvider } from "./sms-provider";
 
-export type ReportOutcome = "applied" | "repeat" | "ignored" | "rejected";
+type ReportOutcome = "applied" | "repeat" | "ignored" | "rejected";
 
 /**
  * An SMS gateway's delivery report (POST /messages/callbacks/<provider>): the signature over the raw

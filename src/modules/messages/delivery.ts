@@ -22,13 +22,15 @@ export interface DeliverySettings {
   senderId: string;
   batch: number;
   concurrency: number;
-  /** How long an attempt holds its message: the send's timeout and time to write the outcome. */
+  /** The longest an attempt may take: past it, it counts as failed and is tried again. */
+  timeoutMs: number;
+  /** How long a pass holds its messages: every attempt of its batch, `concurrency` at a time, and the time to write the outcomes. */
   leaseMs: number;
   /** The waits before the 2nd, 3rd … attempt, scaled; one attempt more than waits. */
   retryWaitsMs: number[];
 }
 
-/** A lease outlasts the send's timeout by this much (the time to write the outcome). */
+/** A lease outlasts its batch's attempts by this much (the time to write the outcomes). */
 const LEASE_MARGIN_MS = 10_000;
 
 export const deliverySettings = (config: Config, mailer: Mailer, sms: SmsProvider): DeliverySettings => ({
@@ -37,7 +39,9 @@ export const deliverySettings = (config: Config, mailer: Mailer, sms: SmsProvide
   senderId: config.SMS_SENDER_ID,
   batch: config.MESSAGE_BATCH,
   concurrency: config.MESSAGE_CONCURRENCY,
-  leaseMs: config.MESSAGE_SEND_TIMEOUT_MS + LEASE_MARGIN_MS,
+  timeoutMs: config.MESSAGE_SEND_TIMEOUT_MS,
+  // The last of a batch starts only after the attempts before it: its lease must cover them all.
+  leaseMs: Math.ceil(config.MESSAGE_BATCH / config.MESSAGE_CONCURRENCY) * config.MESSAGE_SEND_TIMEOUT_MS + LEASE_MARGIN_MS,
   retryWaitsMs: config.MESSAGE_RETRY_SCHEDULE_S.split(",").map((s) => Math.round(Number(s) * 1000 * config.MESSAGE_RETRY_SCALE)),
 });
 
@@ -75,8 +79,27 @@ async function leaseDue(db: Database, settings: DeliverySettings, now: Date): Pr
 
 const smsOf = (m: Message, settings: DeliverySettings): OutgoingSms => ({ messageId: m.id, to: m.recipient, from: settings.senderId, text: m.body });
 
-/** One attempt, outside any transaction (the relay and the gateway are other parties). */
+/**
+ * One attempt, outside any transaction (the relay and the gateway are other parties), within the
+ * timeout whatever the other side does: one that runs over counts as failed (tried again), so no
+ * attempt outlives its lease. If the other side took it after all, the repeat is the same message.
+ */
 async function attempt(m: Message, settings: DeliverySettings): Promise<Attempt> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const overtime = new Promise<Attempt>((resolve) => {
+    timer = setTimeout(
+      () => resolve({ result: "retry", provider: m.channel === "email" ? settings.mailer.name : settings.sms.name, words: `no answer within ${settings.timeoutMs} ms` }),
+      settings.timeoutMs,
+    );
+  });
+  try {
+    return await Promise.race([send(m, settings), overtime]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function send(m: Message, settings: DeliverySettings): Promise<Attempt> {
   if (m.channel === "email") {
     const { mailer } = settings;
     const outcome = await mailer.send({ id: m.id, to: m.recipient, toName: m.recipientName, subject: m.subject ?? "", text: m.body, html: m.html });

@@ -2,7 +2,7 @@ import nodemailer from "nodemailer";
 import type { Config } from "../../core/config";
 
 /** An e-mail as the outbox holds it, with the id its Message-ID is made from. */
-export interface OutgoingEmail {
+interface OutgoingEmail {
   id: string;
   to: string;
   toName: string | null;
@@ -16,7 +16,7 @@ export interface OutgoingEmail {
  * receiving side refused it for good (bounced: a 5xx answer), or it may go through later (retry: a
  * 4xx answer, a refused or dropped connection, a timeout). `words` are the server's own.
  */
-export type EmailOutcome =
+type EmailOutcome =
   | { result: "sent" | "delivered"; reference: string; words: string }
   | { result: "bounced" | "retry"; words: string };
 
@@ -34,7 +34,7 @@ const addressOf = (from: string) => (from.match(/<([^>]+)>/)?.[1] ?? from).trim(
  * The Message-ID of a message: the same for every attempt, so a resend after a crash (the relay took
  * it, the process stopped before writing so) is recognisable as the same message by the receiver.
  */
-export const messageIdOf = (id: string, from: string) => `<${id}@${addressOf(from).split("@")[1] || "localhost"}>`;
+const messageIdOf = (id: string, from: string) => `<${id}@${addressOf(from).split("@")[1] || "localhost"}>`;
 
 /** An SMTP error's words: the server's answer when it gave one, else what went wrong on the way. */
 function wordsOf(error: { response?: unknown; message?: unknown; code?: unknown }): string {
@@ -43,7 +43,7 @@ function wordsOf(error: { response?: unknown; message?: unknown; code?: unknown 
 }
 
 /** Nodemailer's failure as an outcome: a 5xx reply is final; anything else (4xx, the connection, a timeout) is tried again. */
-export function outcomeOfError(error: unknown): EmailOutcome {
+function outcomeOfError(error: unknown): EmailOutcome {
   const e = (error ?? {}) as { responseCode?: unknown; response?: unknown; message?: unknown };
   const code = typeof e.responseCode === "number" ? e.responseCode : null;
   return { result: code !== null && code >= 500 && code < 600 ? "bounced" : "retry", words: wordsOf(e) };

@@ -9,6 +9,7 @@ import { type PortalViewer, portalSession } from "../../portal/session";
 import { watToday } from "../../products/policy-helpers";
 import { partnerChoices, partnerNames, rowsWithPartner } from "../partners";
 import { MESSAGE_CSV_COLUMNS, messageCsvRow, messageRow, messageView, STATUS_CHOICES } from "./presenter";
+import { waitingMessages } from "./queue";
 import { listMessages, type MessageRecord, type MessageScope, messageDetail, messageFiltersOf } from "./records";
 
 /**
@@ -61,6 +62,7 @@ export const messagePages = (deps: AppDeps) => {
               action="/admin/messages"
               statuses={STATUS_CHOICES}
               partners={await partnerChoices(db)}
+              waiting={await waitingMessages(db)}
               list={list}
             />
           ),
@@ -94,9 +96,9 @@ export const messagePages = (deps: AppDeps) => {
     )
     .get(
       "/admin/messages/:id/html",
-      async ({ params, set }) => {
+      async ({ viewer, csrf, request, params, set }) => {
         const found = await messageDetail(db, {}, params.id);
-        if (!found?.message.html) return notFound(set, "No such message, or it has no HTML part.");
+        if (!found?.message.html) return page(request, shell(viewer, csrf, "Not found"), notFound(set, "No such message, or it has no HTML part."));
         return htmlPart(set, found.message.html);
       },
       { portal: "admin" },
@@ -144,9 +146,9 @@ export const messagePages = (deps: AppDeps) => {
     )
     .get(
       "/portal/messages/:id/html",
-      async ({ viewer, params, set }) => {
+      async ({ viewer, csrf, request, params, set }) => {
         const found = await messageDetail(db, { partnerId: viewer.partnerId }, params.id);
-        if (!found?.message.html) return notFound(set, "No such message, or it has no HTML part.");
+        if (!found?.message.html) return page(request, shell(viewer, csrf, "Not found"), notFound(set, "No such message, or it has no HTML part."));
         return htmlPart(set, found.message.html);
       },
       { portal: "partner" },

@@ -5,7 +5,7 @@ import { watTimestamp } from "../../core/time";
 import type { MessageEvent, MessageRecord } from "./records";
 import type { MessageStatus } from "./schema";
 
-export const STATUS_WORDS: Record<MessageStatus, { tone: "ok" | "wait" | "bad" | "info"; text: string }> = {
+const STATUS_WORDS: Record<MessageStatus, { tone: "ok" | "wait" | "bad" | "info"; text: string }> = {
   queued: { tone: "wait", text: "Waiting to be sent" },
   sending: { tone: "wait", text: "Being sent" },
   sent: { tone: "info", text: "Sent" },
