@@ -20,7 +20,7 @@ beforeAll(async () => {
   t = await testApp();
   partner = await t.partner({ name: "SMS Partner" });
   settings = instance(loadConfig({}, { MESSAGE_RETRY_SCALE: 0.001, MESSAGE_RETRY_SCHEDULE_S: "1,1", MESSAGE_BATCH: 500 }));
-});
+}, 60_000);
 
 /** A text to a phone ending in `digit`, delivered; the message as it then stands. */
 async function textTo(digit: string) {

@@ -27,7 +27,7 @@ beforeAll(async () => {
   partner = await t.partner({ name: "Messages Partner" });
   smtp = await startSmtpServer();
   settings = instance(configWith({ SMTP_URL: smtp.url }));
-});
+}, 60_000);
 
 afterAll(async () => {
   settings.mailer.close();
