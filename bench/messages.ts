@@ -52,7 +52,14 @@ interface BurstResult {
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 /** Queue `count` e-mails at once (transactions of 500), then run the worker's passes until every one has arrived. */
-async function burst(what: string, db: Database, partnerId: string, smtp: TestSmtpServer, run: (now: Date) => Promise<number>, count: number): Promise<BurstResult> {
+async function burst(
+  what: string,
+  db: Database,
+  partnerId: string,
+  smtp: TestSmtpServer,
+  run: (now: Date) => Promise<number>,
+  count: number,
+): Promise<BurstResult> {
   const tag = crypto.randomUUID().slice(0, 8);
   const queuedAt = new Map<string, number>();
   const load = [loadavg()[0]!.toFixed(1)];
@@ -84,7 +91,16 @@ async function burst(what: string, db: Database, partnerId: string, smtp: TestSm
   const last = Math.max(...arrived.map((m) => m.receivedAt.getTime()));
   load.push(loadavg()[0]!.toFixed(1));
   const seconds = (last - first) / 1000;
-  return { what, count, seconds, rate: count / seconds, p50: percentile(latencies, 50), p95: percentile(latencies, 95), max: latencies.at(-1)!, load: load.join(" to ") };
+  return {
+    what,
+    count,
+    seconds,
+    rate: count / seconds,
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    max: latencies.at(-1)!,
+    load: load.join(" to "),
+  };
 }
 
 function render(results: BurstResult[], engine: string, machine: ReturnType<typeof describeMachine>): string {
@@ -101,7 +117,8 @@ function render(results: BurstResult[], engine: string, machine: ReturnType<type
     "| burst | messages | first queued → last arrived | rate | queued → arrived: p50 | p95 | max | machine's load (1 min) |",
     "|---|---:|---:|---:|---:|---:|---:|---|",
     ...results.map(
-      (r) => `| ${r.what} | ${r.count.toLocaleString("en")} | ${r.seconds.toFixed(2)} s | ${Math.round(r.rate)} a second | ${ms(r.p50)} | ${ms(r.p95)} | ${ms(r.max)} | ${r.load} |`,
+      (r) =>
+        `| ${r.what} | ${r.count.toLocaleString("en")} | ${r.seconds.toFixed(2)} s | ${Math.round(r.rate)} a second | ${ms(r.p50)} | ${ms(r.p95)} | ${ms(r.max)} | ${r.load} |`,
     ),
   ].join("\n");
 }

@@ -18,8 +18,8 @@
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { createServer as createHttpServer } from "node:http";
+import { createServer } from "node:net";
 import { promisify } from "node:util";
 import postgres from "postgres";
 import { startSmtpServer, type TestSmtpServer } from "../test/support/smtp";
@@ -143,7 +143,16 @@ async function startSingle(mail: Record<string, string>): Promise<() => Promise<
   // The embedded database even when the environment names a PostgreSQL one (that is the E2E_INSTANCES set-up's).
   const { DATABASE_URL: _ignored, ...environment } = process.env;
   const child: ChildProcess = spawn(BUN, ["src/main.ts"], {
-    env: { ...environment, ...appEnv, ...mail, ...registryLatency, PORT: String(E2E_PORT), NIID_PORT: String(E2E_PORT + 1), DATA_DIR: "memory://", SEED_DEMO: "true" },
+    env: {
+      ...environment,
+      ...appEnv,
+      ...mail,
+      ...registryLatency,
+      PORT: String(E2E_PORT),
+      NIID_PORT: String(E2E_PORT + 1),
+      DATA_DIR: "memory://",
+      SEED_DEMO: "true",
+    },
     stdio: ["ignore", "pipe", "inherit"],
   });
   let output = "";

@@ -158,4 +158,3 @@ export async function readMail(to: string, options: { count?: number; timeoutMs?
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
-

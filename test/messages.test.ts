@@ -57,7 +57,10 @@ describe("e-mail over SMTP", () => {
     expect(log[1]![1]).toMatch(/^attempt 1: 250 /);
     const events = await eventsOf(db, partner.partnerId, id);
     expect(events).toEqual([
-      { type: "message.sent", payload: { messageId: id, channel: "email", kind: "policy.issued", status: "sent", reason: null, consumerId: consumerId.replaceAll("-", "") } },
+      {
+        type: "message.sent",
+        payload: { messageId: id, channel: "email", kind: "policy.issued", status: "sent", reason: null, consumerId: consumerId.replaceAll("-", "") },
+      },
     ]);
     // Never the text of the message.
     expect(JSON.stringify(events)).not.toContain("POL-1");

@@ -181,7 +181,14 @@ const routes: Record<string, () => { path: string; fields: Record<string, string
 };
 
 /** Routes whose protection is not the session's CSRF token: the JSON endpoint (keys, no cookies; other methods only answer 405), sign-in (its own double submit, tested below) and the payment provider's callback (its HMAC signature: test/security/funding-callbacks.test.ts). */
-const NOT_SESSION_ROUTES = new Set(["POST /", "ALL /", "POST /login", "POST /funding/callbacks/:provider", "POST /payouts/callbacks/:provider", "POST /messages/callbacks/:provider"]);
+const NOT_SESSION_ROUTES = new Set([
+  "POST /",
+  "ALL /",
+  "POST /login",
+  "POST /funding/callbacks/:provider",
+  "POST /payouts/callbacks/:provider",
+  "POST /messages/callbacks/:provider",
+]);
 
 async function counts() {
   const result = await w.t.database.db.execute(sql`select (select count(*) from partners)::int as partners, (select count(*) from audit_log)::int as audit`);

@@ -3,7 +3,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { Config } from "../../src/core/config";
 import type { Database } from "../../src/db/client";
 import { outboxEvents } from "../../src/modules/events";
-import { type OutgoingMessage, messageEvents, messages, queueMessage } from "../../src/modules/messages";
+import { messageEvents, messages, type OutgoingMessage, queueMessage } from "../../src/modules/messages";
 import { type DeliverySettings, deliverDueMessages, deliverySettings } from "../../src/modules/messages/delivery";
 import { mailerFor } from "../../src/modules/messages/mailer";
 import { smsProvider } from "../../src/modules/messages/sms-providers";

@@ -156,7 +156,12 @@ export function MessageDetail(props: { message: MessageView }) {
         ""
       )}
       <h2>Delivery log</h2>
-      <Table columns={["When", "What happened", "Details"]} count={m.log.length} empty="Nothing has happened to this message yet." caption="Delivery log, oldest first">
+      <Table
+        columns={["When", "What happened", "Details"]}
+        count={m.log.length}
+        empty="Nothing has happened to this message yet."
+        caption="Delivery log, oldest first"
+      >
         {m.log.map((line) => (
           <tr>
             <td safe>{dateTime(line.at)}</td>

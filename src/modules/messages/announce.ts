@@ -16,8 +16,11 @@ export async function announce(tx: Executor, m: Message, status: MessageStatus, 
   if (!announced(m) || !["sent", "delivered", "bounced", "failed"].includes(status)) return;
   await recordEvent(
     tx,
-    { partnerId: m.partnerId, type: `message.${status}`, payload: { messageId: m.id, channel: m.channel, kind: m.kind, status, reason, consumerId: m.consumerId && compactUuid(m.consumerId) } },
+    {
+      partnerId: m.partnerId,
+      type: `message.${status}`,
+      payload: { messageId: m.id, channel: m.channel, kind: m.kind, status, reason, consumerId: m.consumerId && compactUuid(m.consumerId) },
+    },
     at,
   );
 }
-

@@ -48,7 +48,9 @@ export async function receiveSmsReport(
     if (m.status === outcome) return { status: 200 as const, outcome: "repeat" as const };
     // Only a sent message is settled by a report: one settled already keeps its outcome.
     if (!outcome || m.status !== "sent") {
-      await tx.insert(messageEvents).values({ id: newId(), messageId: m.id, status: "report", detail: `the gateway reported: ${words ?? "(no status)"}`, at: now });
+      await tx
+        .insert(messageEvents)
+        .values({ id: newId(), messageId: m.id, status: "report", detail: `the gateway reported: ${words ?? "(no status)"}`, at: now });
       return { status: 200 as const, outcome: "ignored" as const };
     }
     const reason = outcome === "delivered" ? null : words;

@@ -88,7 +88,12 @@ async function attempt(m: Message, settings: DeliverySettings): Promise<Attempt>
   let timer: ReturnType<typeof setTimeout> | undefined;
   const overtime = new Promise<Attempt>((resolve) => {
     timer = setTimeout(
-      () => resolve({ result: "retry", provider: m.channel === "email" ? settings.mailer.name : settings.sms.name, words: `no answer within ${settings.timeoutMs} ms` }),
+      () =>
+        resolve({
+          result: "retry",
+          provider: m.channel === "email" ? settings.mailer.name : settings.sms.name,
+          words: `no answer within ${settings.timeoutMs} ms`,
+        }),
       settings.timeoutMs,
     );
   });
@@ -165,7 +170,8 @@ async function deliverOne(db: Database, m: Message, settings: DeliverySettings, 
   const at = () => new Date(now.getTime() + Math.round(performance.now() - started));
   if (m.attempts > settings.retryWaitsMs.length + 1) return abandon(db, m, at());
   const outcome = await attempt(m, settings);
-  if (outcome.result === "retry") log.info("message attempt failed: tried again later", { messageId: m.id, channel: m.channel, attempt: m.attempts, error: outcome.words });
+  if (outcome.result === "retry")
+    log.info("message attempt failed: tried again later", { messageId: m.id, channel: m.channel, attempt: m.attempts, error: outcome.words });
   const recorded = await recordAttempt(db, m, outcome, settings, at());
   // The sandbox's reports arrive through the same verifying path as a real gateway's.
   if (recorded && m.channel === "sms" && outcome.result === "sent")

@@ -16,9 +16,7 @@ interface OutgoingEmail {
  * receiving side refused it for good (bounced: a 5xx answer), or it may go through later (retry: a
  * 4xx answer, a refused or dropped connection, a timeout). `words` are the server's own.
  */
-type EmailOutcome =
-  | { result: "sent" | "delivered"; reference: string; words: string }
-  | { result: "bounced" | "retry"; words: string };
+type EmailOutcome = { result: "sent" | "delivered"; reference: string; words: string } | { result: "bounced" | "retry"; words: string };
 
 export interface Mailer {
   /** smtp or embedded: the message's provider. */

@@ -28,7 +28,11 @@ function htmlPart(set: ResponseSet, html: string) {
 export const messagePages = (deps: AppDeps) => {
   const db = deps.database.db;
   const shell = (viewer: PortalViewer, csrf: string, title: string) => ({ title, active: "messages", viewer, csrf });
-  const source = (base: string, scope: MessageScope, rows: (items: MessageRecord[]) => ReturnType<typeof messageRow>[] | Promise<ReturnType<typeof messageRow>[]>) => ({
+  const source = (
+    base: string,
+    scope: MessageScope,
+    rows: (items: MessageRecord[]) => ReturnType<typeof messageRow>[] | Promise<ReturnType<typeof messageRow>[]>,
+  ) => ({
     path: base,
     values: (query: ListQuery) => ({
       ...(query.channel?.trim() ? { channel: query.channel.trim() } : {}),

@@ -73,7 +73,14 @@ export function messageView(m: MessageRecord, log: MessageEvent[], links: { back
       ...(partnerName === undefined ? [] : [["Partner", partnerName] as [string, string]]),
       ["Queued", watTimestamp(m.createdAt)],
       ["Attempts", String(m.attempts)],
-      ...(m.provider ? [["Sent through", m.provider === "smtp" ? "The SMTP relay" : m.provider === "embedded" ? "The embedded mailbox" : `The SMS gateway (${m.provider})`] as [string, string]] : []),
+      ...(m.provider
+        ? [
+            [
+              "Sent through",
+              m.provider === "smtp" ? "The SMTP relay" : m.provider === "embedded" ? "The embedded mailbox" : `The SMS gateway (${m.provider})`,
+            ] as [string, string],
+          ]
+        : []),
       ...(m.providerReference ? [[m.channel === "email" ? "Message-ID" : "Gateway's message id", m.providerReference] as [string, string]] : []),
     ],
     status: STATUS_WORDS[m.status],

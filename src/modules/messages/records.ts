@@ -26,8 +26,7 @@ export function messageFiltersOf(query: Record<string, string | undefined>): Mes
   const status = query.status?.trim() || undefined;
   const recipient = query.recipient?.trim() || undefined;
   if (channel && !MESSAGE_CHANNELS.includes(channel as MessageChannel)) throw new CommandError(400, "channel must be e-mail or SMS", "channel");
-  if (status && !MESSAGE_STATUSES.includes(status as MessageStatus))
-    throw new CommandError(400, "status must be one of the listed statuses", "status");
+  if (status && !MESSAGE_STATUSES.includes(status as MessageStatus)) throw new CommandError(400, "status must be one of the listed statuses", "status");
   if (recipient && recipient.length > 254) throw new CommandError(400, "recipient is an e-mail address or a phone number, at most 254 characters", "recipient");
   return {
     ...(channel ? { channel: channel as MessageChannel } : {}),
@@ -37,7 +36,12 @@ export function messageFiltersOf(query: Record<string, string | undefined>): Mes
 }
 
 /** Messages newest first, keyset-paginated. */
-export async function listMessages(db: Executor, scope: MessageScope, filters: MessageFilters, page: { limit: number; cursor?: string }): Promise<Page<MessageRecord>> {
+export async function listMessages(
+  db: Executor,
+  scope: MessageScope,
+  filters: MessageFilters,
+  page: { limit: number; cursor?: string },
+): Promise<Page<MessageRecord>> {
   const conditions: SQL[] = [];
   if (scope.partnerId) conditions.push(eq(messages.partnerId, scope.partnerId));
   if (filters.channel) conditions.push(eq(messages.channel, filters.channel));

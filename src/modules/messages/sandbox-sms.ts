@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { hmacSha512, type SignedCallback, signatureMatches } from "../../core/signatures";
 import { clip, storableText } from "../../core/validation";
-import { type OutgoingSms, type SmsProvider, type SmsReport, type SmsReportOutcome, SmsRefused } from "./sms-provider";
+import { type OutgoingSms, type SmsProvider, SmsRefused, type SmsReport, type SmsReportOutcome } from "./sms-provider";
 
 /**
  * What the sandbox gateway does with a message, chosen by the phone number's last digit
@@ -43,7 +43,10 @@ const MAX_TEXT = 918;
 const MESSAGE_ID = /^[0-9]{10,40}$/;
 
 /** The gateway's id of a message, from ours alone: every process, and every repeat, names the same message. */
-const messageIdOf = (ours: string) => BigInt(`0x${createHash("sha256").update(`sms:${ours}`).digest("hex").slice(0, 15)}`).toString().padStart(19, "3");
+const messageIdOf = (ours: string) =>
+  BigInt(`0x${createHash("sha256").update(`sms:${ours}`).digest("hex").slice(0, 15)}`)
+    .toString()
+    .padStart(19, "3");
 
 function own(node: unknown, key: string): unknown {
   if (node === null || typeof node !== "object" || Array.isArray(node)) return undefined;
