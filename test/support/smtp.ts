@@ -8,7 +8,7 @@ import type { Socket } from "node:net";
 import { type ParsedMail, simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 
-export interface ReceivedMail {
+interface ReceivedMail {
   /** The envelope's recipients, lower-cased. */
   to: string[];
   from: string;
@@ -23,7 +23,7 @@ export interface ReceivedMail {
 }
 
 /** What to do with the next messages: answer their recipient with `code` (4xx: try later; 5xx: refused), or drop the connection. */
-export type Trouble = { answer: number; message?: string } | { drop: true };
+type Trouble = { answer: number; message?: string } | { drop: true };
 
 export interface TestSmtpServer {
   port: number;
