@@ -5,12 +5,14 @@
  * message at the same time; a process that dies mid-attempt leaves its messages leased, and they
  * are taken again when the lease runs out (at least once: the Message-ID says it is the same one).
  */
-import { and, eq, inArray, lte, sql } from "drizzle-orm";
+import { and, inArray, lte, sql } from "drizzle-orm";
 import type { Config } from "../../core/config";
 import { newId } from "../../core/ids";
 import { log } from "../../core/log";
 import type { Database } from "../../db/client";
-import { announce } from "./announce";
+import { resultRows } from "../../db/results";
+import { recordEvents } from "../events";
+import { announcementOf } from "./announce";
 import { receiveSmsReport } from "./callbacks";
 import type { Mailer } from "./mailer";
 import { type MessageStatus, messageEvents, messages } from "./schema";
@@ -119,77 +121,148 @@ async function send(m: Message, settings: DeliverySettings): Promise<Attempt> {
   }
 }
 
-/**
- * Write an attempt's outcome: the message's state, its log line in the provider's words and its
- * event, together — only while the lease is still this attempt's (same attempt number, still
- * sending): a lease that ran out was taken over, and the later attempt writes its own.
- */
-async function recordAttempt(db: Database, m: Message, outcome: Attempt, settings: DeliverySettings, at: Date): Promise<boolean> {
-  const lastTry = m.attempts > settings.retryWaitsMs.length;
-  const giveUp = outcome.result === "retry" && lastTry;
-  const status: MessageStatus = outcome.result === "retry" ? (giveUp ? "failed" : "queued") : outcome.result;
-  const reason = status === "bounced" || status === "failed" ? (giveUp ? `${outcome.words} (after ${m.attempts} attempts)` : outcome.words) : null;
-  return db.transaction(async (tx) => {
-    const [updated] = await tx
-      .update(messages)
-      .set({
-        status,
-        statusReason: reason,
-        leaseUntil: null,
-        nextAttemptAt: status === "queued" ? new Date(at.getTime() + settings.retryWaitsMs[m.attempts - 1]!) : at,
-        provider: outcome.provider,
-        ...("reference" in outcome ? { providerReference: outcome.reference, sentAt: at } : {}),
-        ...(status === "delivered" ? { deliveredAt: at } : {}),
-      })
-      .where(and(eq(messages.id, m.id), eq(messages.status, "sending"), eq(messages.attempts, m.attempts)))
-      .returning();
-    if (!updated) return false;
-    const logged = outcome.result === "retry" && !giveUp ? "retry" : status;
-    await tx.insert(messageEvents).values({ id: newId(), messageId: m.id, status: logged, detail: `attempt ${m.attempts}: ${outcome.words}`, at });
-    await announce(tx, updated, status, reason, at);
-    return true;
-  });
+/** What an attempt (or giving up without one) writes: the message's new state, its log line, and when. */
+interface Outcome {
+  m: Message;
+  status: MessageStatus;
+  reason: string | null;
+  /** The log line's status: the message's, or `retry`. */
+  logged: string;
+  detail: string;
+  nextAttemptAt: Date;
+  provider: string | null;
+  reference: string | null;
+  at: Date;
 }
 
-/** A message whose every attempt was cut off before its outcome was written (crashes): failed like after the last attempt. */
-async function abandon(db: Database, m: Message, at: Date) {
+/** An attempt's outcome: a retry on the schedule, `failed` after the last attempt, or what the provider answered. */
+function outcomeOf(m: Message, attempted: Attempt, settings: DeliverySettings, at: Date): Outcome {
+  const giveUp = attempted.result === "retry" && m.attempts > settings.retryWaitsMs.length;
+  const status: MessageStatus = attempted.result === "retry" ? (giveUp ? "failed" : "queued") : attempted.result;
+  return {
+    m,
+    status,
+    reason: status === "bounced" || status === "failed" ? (giveUp ? `${attempted.words} (after ${m.attempts} attempts)` : attempted.words) : null,
+    logged: attempted.result === "retry" && !giveUp ? "retry" : status,
+    detail: `attempt ${m.attempts}: ${attempted.words}`,
+    nextAttemptAt: status === "queued" ? new Date(at.getTime() + settings.retryWaitsMs[m.attempts - 1]!) : at,
+    provider: attempted.provider,
+    reference: "reference" in attempted ? attempted.reference : null,
+    at,
+  };
+}
+
+/** A message whose every attempt was cut off before its outcome was written (crashes): failed like after the last attempt, without another. */
+function abandoned(m: Message, at: Date): Outcome {
   const reason = `no outcome recorded after ${m.attempts - 1} attempts`;
-  await db.transaction(async (tx) => {
-    const [updated] = await tx
-      .update(messages)
-      .set({ status: "failed", statusReason: reason, leaseUntil: null, nextAttemptAt: at })
-      .where(and(eq(messages.id, m.id), eq(messages.status, "sending"), eq(messages.attempts, m.attempts)))
-      .returning();
-    if (!updated) return;
-    await tx.insert(messageEvents).values({ id: newId(), messageId: m.id, status: "failed", detail: reason, at });
-    await announce(tx, updated, "failed", reason, at);
+  return { m, status: "failed", reason, logged: "failed", detail: reason, nextAttemptAt: at, provider: m.provider, reference: null, at };
+}
+
+/**
+ * Write outcomes, each with its message's state, its log line in the provider's words and its event,
+ * in one transaction — and each only while the lease is still that attempt's (same attempt number,
+ * still sending): a lease that ran out was taken over, and the later attempt writes its own. One
+ * statement for all the messages, one for their log lines, one for their events. Returns the
+ * outcomes written.
+ */
+async function recordOutcomes(db: Database, outcomes: Outcome[]): Promise<Outcome[]> {
+  const rows = outcomes.map((o) => ({
+    id: o.m.id,
+    attempts: o.m.attempts,
+    status: o.status,
+    reason: o.reason,
+    next: o.nextAttemptAt.toISOString(),
+    provider: o.provider,
+    reference: o.reference,
+    sent: o.reference ? o.at.toISOString() : null,
+    delivered: o.status === "delivered" ? o.at.toISOString() : null,
+  }));
+  return db.transaction(async (tx) => {
+    const written = new Set(
+      resultRows<{ id: string }>(
+        await tx.execute(sql`update ${messages} m set
+            status = v.status, status_reason = v.reason, lease_until = null, next_attempt_at = v.next, provider = v.provider,
+            provider_reference = coalesce(v.reference, m.provider_reference), sent_at = coalesce(v.sent, m.sent_at),
+            delivered_at = coalesce(v.delivered, m.delivered_at)
+          from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(id uuid, attempts int, status text, reason text, next timestamptz,
+            provider text, reference text, sent timestamptz, delivered timestamptz)
+          where m.id = v.id and m.status = 'sending' and m.attempts = v.attempts
+          returning m.id`),
+      ).map((r) => r.id),
+    );
+    const recorded = outcomes.filter((o) => written.has(o.m.id));
+    if (!recorded.length) return [];
+    await tx.insert(messageEvents).values(recorded.map((o) => ({ id: newId(), messageId: o.m.id, status: o.logged, detail: o.detail, at: o.at })));
+    const events = recorded.flatMap((o) => announcementOf(o.m, o.status, o.reason) ?? []);
+    await recordEvents(tx, events, recorded.at(-1)!.at);
+    return recorded;
   });
 }
 
-async function deliverOne(db: Database, m: Message, settings: DeliverySettings, now: Date, started: number) {
-  const at = () => new Date(now.getTime() + Math.round(performance.now() - started));
-  if (m.attempts > settings.retryWaitsMs.length + 1) return abandon(db, m, at());
-  const outcome = await attempt(m, settings);
-  if (outcome.result === "retry")
-    log.info("message attempt failed: tried again later", { messageId: m.id, channel: m.channel, attempt: m.attempts, error: outcome.words });
-  const recorded = await recordAttempt(db, m, outcome, settings, at());
-  // The sandbox's reports arrive through the same verifying path as a real gateway's.
-  if (recorded && m.channel === "sms" && outcome.result === "sent")
-    for (const report of settings.sms.immediateCallbacks?.(smsOf(m, settings), outcome.reference) ?? [])
-      await receiveSmsReport(db, settings.sms, report.body, report.signature, at());
+/**
+ * Outcomes written as they come, in groups: while one group is being written, the outcomes that
+ * finish meanwhile wait and are written together next — one transaction for many messages when the
+ * database is the slower side, one per message when it keeps up.
+ */
+function outcomeWriter(db: Database, settings: DeliverySettings) {
+  let waiting: Outcome[] = [];
+  let writing: Promise<void> | null = null;
+  let failure: unknown = null;
+  const writeAll = async () => {
+    try {
+      while (waiting.length) {
+        const group = waiting;
+        waiting = [];
+        // The sandbox's reports arrive through the same verifying path as a real gateway's.
+        for (const o of await recordOutcomes(db, group))
+          if (o.m.channel === "sms" && o.status === "sent" && o.reference)
+            for (const report of settings.sms.immediateCallbacks?.(smsOf(o.m, settings), o.reference) ?? [])
+              await receiveSmsReport(db, settings.sms, report.body, report.signature, o.at);
+      }
+    } catch (error) {
+      failure = error;
+    } finally {
+      writing = null;
+    }
+  };
+  return {
+    add(outcome: Outcome) {
+      waiting.push(outcome);
+      writing ??= writeAll();
+    },
+    /** Every outcome added is written (or the first failure thrown). */
+    async finished() {
+      while (writing) await writing;
+      if (failure) throw failure;
+    },
+  };
 }
 
 /**
  * One pass of the delivery job: lease up to a batch of due messages and deliver them, at most
- * `concurrency` at once. Returns how many it handled (a full batch: the job runs again at once).
+ * `concurrency` at once, their outcomes written as they come. Returns how many it handled (a full
+ * batch: the job runs again at once).
  */
 export async function deliverDueMessages(db: Database, settings: DeliverySettings, now: Date): Promise<number> {
   const leased = await leaseDue(db, settings, now);
   const started = performance.now();
+  const at = () => new Date(now.getTime() + Math.round(performance.now() - started));
+  const writer = outcomeWriter(db, settings);
   let next = 0;
   const worker = async () => {
-    while (next < leased.length) await deliverOne(db, leased[next++]!, settings, now, started);
+    while (next < leased.length) {
+      const m = leased[next++]!;
+      if (m.attempts > settings.retryWaitsMs.length + 1) {
+        writer.add(abandoned(m, at()));
+        continue;
+      }
+      const attempted = await attempt(m, settings);
+      if (attempted.result === "retry")
+        log.info("message attempt failed: tried again later", { messageId: m.id, channel: m.channel, attempt: m.attempts, error: attempted.words });
+      writer.add(outcomeOf(m, attempted, settings, at()));
+    }
   };
   await Promise.all(Array.from({ length: Math.min(settings.concurrency, leased.length) }, worker));
+  await writer.finished();
   return leased.length;
 }
