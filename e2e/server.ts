@@ -12,18 +12,23 @@
  *
  * Both: a short registry latency, webhooks may reach this machine, the simulated insurer answers
  * within a second, and sign-in throttling is loosened (the specs sign in often, from one address,
- * and a shared Redis remembers attempts across runs).
+ * and a shared Redis remembers attempts across runs). E-mail goes to an in-process SMTP server
+ * (test/support/smtp.ts) the app reaches through SMTP_URL; what arrived is read at
+ * http://127.0.0.1:E2E_MAIL_PORT/mail?to=<address> (e2e/support.ts: readMail).
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer as createHttpServer } from "node:http";
 import { createServer } from "node:net";
 import { promisify } from "node:util";
 import postgres from "postgres";
-import { mailboxPort } from "./mailbox";
+import { startSmtpServer, type TestSmtpServer } from "../test/support/smtp";
 import { startRoundRobinProxy } from "./proxy";
 
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3107);
 export const E2E_INSTANCES = Number(process.env.E2E_INSTANCES ?? 1);
+/** The mailbox of the e-mail the app sent during the run (the verification service is on E2E_PORT + 1). */
+export const E2E_MAIL_PORT = E2E_PORT + 2;
 const ACCOUNTS = "test-results/e2e-accounts.json";
 const BUN = "./node_modules/.bin/bun";
 
@@ -62,8 +67,7 @@ const appEnv = {
   // The specs set up their records through the JSON surface with the demo partner's keys: far more
   // than a partner's 70 requests a minute in a whole run (the limit has its own tests).
   RATE_LIMIT_MAX: "100000",
-  // The e-mail goes to the runner's mailbox (e2e/mailbox.ts); the specs ask for reset links often.
-  SMTP_URL: `smtp://127.0.0.1:${mailboxPort(E2E_PORT)}`,
+  // The specs ask for reset links often.
   PASSWORD_RESET_EMAIL_MAX: "1000",
   PASSWORD_RESET_ADDRESS_MAX: "100000",
 };
@@ -93,6 +97,28 @@ const stopChild = (child: ChildProcess) =>
     child.kill("SIGTERM");
   });
 
+/** A mail as the specs read it: what mailparser found in it. */
+export interface E2eMail {
+  to: string[];
+  subject: string;
+  text: string;
+  html: string | null;
+  messageId: string | null;
+}
+
+/** The SMTP server, and the HTTP answer of what it received: GET /mail?to=<address> lists the mail to that address, oldest first. */
+async function startMailbox(): Promise<{ smtp: TestSmtpServer; stop: () => Promise<void> }> {
+  const smtp = await startSmtpServer();
+  const http = createHttpServer((request, response) => {
+    const to = new URL(request.url ?? "/", "http://mailbox").searchParams.get("to") ?? "";
+    const mails: E2eMail[] = smtp.mailsTo(to).map((m) => ({ to: m.to, subject: m.subject, text: m.text, html: m.html, messageId: m.messageId }));
+    response.writeHead(200, { "content-type": "application/json" });
+    response.end(JSON.stringify(mails));
+  });
+  await new Promise<void>((resolve) => http.listen(E2E_MAIL_PORT, "127.0.0.1", resolve));
+  return { smtp, stop: async () => void (await Promise.all([new Promise((resolve) => http.close(resolve)), smtp.stop()])) };
+}
+
 /** Start the server(s) and wait until they answer; resolves with a stop function. */
 export async function startServer(): Promise<() => Promise<void>> {
   // Another run's server still on the port would answer in place of ours (with other accounts).
@@ -101,15 +127,35 @@ export async function startServer(): Promise<() => Promise<void>> {
     () => false,
   );
   if (busy) throw new Error(`something already answers on port ${E2E_PORT}: stop it, or run the browser tests with another E2E_PORT`);
-  return E2E_INSTANCES > 1 ? startInstances(E2E_INSTANCES) : startSingle();
+  const mailbox = await startMailbox();
+  try {
+    const mail = { SMTP_URL: mailbox.smtp.url, MAIL_FROM: '"Insurance Partner Service" <no-reply@e2e.example>' };
+    const stop = E2E_INSTANCES > 1 ? await startInstances(E2E_INSTANCES, mail) : await startSingle(mail);
+    return async () => {
+      await stop();
+      await mailbox.stop();
+    };
+  } catch (error) {
+    await mailbox.stop();
+    throw error;
+  }
 }
 
 /** One app on an embedded in-memory database, with the first-start credentials it prints. */
-async function startSingle(): Promise<() => Promise<void>> {
+async function startSingle(mail: Record<string, string>): Promise<() => Promise<void>> {
   // The embedded database even when the environment names a PostgreSQL one (that is the E2E_INSTANCES set-up's).
   const { DATABASE_URL: _ignored, ...environment } = process.env;
   const child: ChildProcess = spawn(BUN, ["src/main.ts"], {
-    env: { ...environment, ...appEnv, ...registryLatency, PORT: String(E2E_PORT), NIID_PORT: String(E2E_PORT + 1), DATA_DIR: "memory://", SEED_DEMO: "true" },
+    env: {
+      ...environment,
+      ...appEnv,
+      ...mail,
+      ...registryLatency,
+      PORT: String(E2E_PORT),
+      NIID_PORT: String(E2E_PORT + 1),
+      DATA_DIR: "memory://",
+      SEED_DEMO: "true",
+    },
     stdio: ["ignore", "pipe", "inherit"],
   });
   let output = "";
@@ -155,7 +201,7 @@ async function cliPartner(databaseUrl: string, args: string[]): Promise<Account>
 }
 
 /** Several app processes on one fresh PostgreSQL database and Redis, behind the round-robin proxy on E2E_PORT. */
-async function startInstances(count: number): Promise<() => Promise<void>> {
+async function startInstances(count: number, mail: Record<string, string>): Promise<() => Promise<void>> {
   const serverUrl = process.env.E2E_DATABASE_URL;
   if (!serverUrl) throw new Error(`E2E_INSTANCES=${count} needs E2E_DATABASE_URL (a PostgreSQL URL; a fresh database is made beside it)`);
   const name = `e2e_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
@@ -196,6 +242,7 @@ async function startInstances(count: number): Promise<() => Promise<void>> {
         env: {
           ...process.env,
           ...appEnv,
+          ...mail,
           PORT: String(port),
           DATABASE_URL: databaseUrl,
           REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",

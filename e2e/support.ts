@@ -1,8 +1,7 @@
 import { mkdirSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { type BrowserContext, test as base, expect, type Page } from "@playwright/test";
-import { mailsTo } from "./mailbox";
-import { type Account, accounts } from "./server";
+import { type Account, accounts, E2E_MAIL_PORT, type E2eMail } from "./server";
 
 export { expect };
 
@@ -145,18 +144,29 @@ export async function pendingMarinePolicy(page: Page) {
 }
 
 /**
- * The path of the reset link in the newest "Reset your password" e-mail the mailbox received for
- * `email` (e2e/mailbox.ts), waiting for the delivery job to send it.
+ * The e-mail the app sent to `to` (the newest, once at least `count` have arrived), from the e2e
+ * server's SMTP server; `links` are the URLs in its text, for a spec to open. Waits up to `timeoutMs`
+ * (the delivery job runs every WORKER_INTERVAL_MS).
  */
+export async function readMail(to: string, options: { count?: number; timeoutMs?: number } = {}): Promise<E2eMail & { links: string[] }> {
+  const deadline = Date.now() + (options.timeoutMs ?? 15_000);
+  for (;;) {
+    const mails: E2eMail[] = await (await fetch(`http://127.0.0.1:${E2E_MAIL_PORT}/mail?to=${encodeURIComponent(to)}`)).json();
+    const mail = mails.length >= (options.count ?? 1) ? mails.at(-1) : undefined;
+    if (mail) return { ...mail, links: [...mail.text.matchAll(/https?:\/\/[^\s<>"')]+/g)].map((m) => m[0]) };
+    if (Date.now() > deadline) throw new Error(`no e-mail to ${to} arrived within ${options.timeoutMs ?? 15_000} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** The path of the reset link in the newest "Reset your password" e-mail to `email`, once the delivery job has sent it. */
 export async function readResetLink(email: string): Promise<string> {
   const deadline = Date.now() + 20_000;
   for (;;) {
-    const mail = mailsTo(email)
-      .filter((m) => /reset your/i.test(m.subject))
-      .at(-1);
-    const link = mail && /https?:\/\/\S+\/reset\/[\w-]+/.exec(mail.text)?.[0];
+    const mail = await readMail(email, { timeoutMs: Math.max(1, deadline - Date.now()) });
+    const link = /reset your/i.test(mail.subject) ? mail.links.find((l) => /\/reset\/[\w-]+$/.test(l)) : undefined;
     if (link) return new URL(link).pathname;
-    if (Date.now() > deadline) throw new Error(`no reset e-mail for ${email} reached the mailbox within 20 s`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    if (Date.now() > deadline) throw new Error(`no reset e-mail to ${email} arrived within 20 s (the newest: ${mail.subject})`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }

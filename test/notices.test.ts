@@ -161,12 +161,17 @@ describe("the notices fan-out", () => {
         {
           partnerId: p.partnerId,
           type: "complaint.received",
-          payload: { reference: "CMP-2026-0042", complainant: { name: "Chidi Eze", email: "chidi@example.ng", phone: "+2348030000001" } },
+          payload: { complaintNo: "CMP-2026-0042", complainant: { name: "Chidi Eze", email: "chidi@example.ng", phone: "+2348030000001" } },
         },
         {
           partnerId: p.partnerId,
           type: "complaint.resolved",
-          payload: { reference: "CMP-2026-0043", complainant: { name: "Bisi Ade", email: "bisi@example.ng" }, resolution: "Refunded" },
+          payload: {
+            complaintNo: "CMP-2026-0043",
+            complainant: { name: "Bisi Ade", email: "bisi@example.ng" },
+            outcome: "partly_upheld",
+            redress: 25_000,
+          },
         },
       ],
       new Date(),
@@ -179,7 +184,7 @@ describe("the notices fan-out", () => {
       ["complaint.resolved", "email", "bisi@example.ng"],
     ]);
     expect(sent[0]!.body).toContain("Dear Chidi Eze");
-    expect(sent[2]!.body).toContain("CMP-2026-0043 is resolved: Refunded");
+    expect(sent[2]!.body).toContain("complaint CMP-2026-0043: it is upheld in part. What we pay to put it right: ₦25,000.00.");
   });
 
   test("exactly once, even with two fan-out passes at once", async () => {

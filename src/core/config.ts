@@ -149,6 +149,35 @@ const configSchema = z.object({
   SIGNALS_KEY: z.string().min(32).optional(),
   CLAIM_SIGNAL_EARLY_DAYS: intFrom(7),
   CLAIM_SIGNAL_REVIEW_SCORE: z.coerce.number().int().positive().default(40),
+  /**
+   * The outbox of messages (docs/messages.md). E-mail: over SMTP to SMTP_URL (smtp://user:pass@relay:587,
+   * smtps://… for TLS from the start) from MAIL_FROM; unset, the embedded mailbox keeps every e-mail in
+   * the database for the operator's Messages page. SMS: through SMS_PROVIDER ("sandbox" is the only one
+   * built in: it behaves like Termii), whose delivery reports are signed with SMS_PROVIDER_SECRET
+   * (HMAC-SHA512), sent as SMS_SENDER_ID (3–11 letters, digits or spaces). Delivery: up to
+   * MESSAGE_BATCH messages a pass, MESSAGE_CONCURRENCY at once, each attempt within
+   * MESSAGE_SEND_TIMEOUT_MS; a failed attempt is tried again after each wait of MESSAGE_RETRY_SCHEDULE_S
+   * (seconds, comma-separated) times MESSAGE_RETRY_SCALE (tests shrink it), and fails after the last.
+   */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^\s]+$/, "an smtp:// or smtps:// URL")
+    .optional(),
+  MAIL_FROM: z.string().min(3).default('"Insurance Partner Service" <no-reply@localhost>'),
+  SMS_PROVIDER: z.enum(["sandbox"]).default("sandbox"),
+  SMS_PROVIDER_SECRET: z.string().min(16).default("sk_sandbox_sms_development_secret_not_for_production"),
+  SMS_SENDER_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9 ]{3,11}$/, "3 to 11 letters, digits or spaces")
+    .default("InsurePtnr"),
+  MESSAGE_BATCH: z.coerce.number().int().positive().default(50),
+  MESSAGE_CONCURRENCY: z.coerce.number().int().positive().default(10),
+  MESSAGE_SEND_TIMEOUT_MS: z.coerce.number().int().positive().default(20_000),
+  MESSAGE_RETRY_SCHEDULE_S: z
+    .string()
+    .regex(/^\d+(,\d+)*$/, "whole seconds, comma-separated")
+    .default("60,300,1800,7200,21600,43200"),
+  MESSAGE_RETRY_SCALE: z.coerce.number().positive().default(1),
   /** Signs portal session cookies; unset: a random secret made once and kept in the database. */
   SESSION_SECRET: z.string().min(32).optional(),
   /** How long a portal sign-in lasts. */

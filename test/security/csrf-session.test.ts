@@ -227,6 +227,7 @@ const NOT_SESSION_ROUTES = new Set([
   "POST /reset/:token",
   "POST /funding/callbacks/:provider",
   "POST /payouts/callbacks/:provider",
+  "POST /messages/callbacks/:provider",
 ]);
 
 async function counts() {

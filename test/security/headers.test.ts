@@ -91,6 +91,7 @@ function concrete(path: string): string {
       if (path.startsWith("/portal/webhooks")) return w.b.endpoint.id;
       if (path.startsWith("/portal/team")) return w.b.staff.id;
       if (path.startsWith("/admin/partners") || path.startsWith("/brand")) return w.b.partner.partnerId;
+      if (path.startsWith("/admin/messages") || path.startsWith("/portal/messages")) return w.b.messageId;
       if (path.startsWith("/admin/policies")) return policyId;
       // No funding of B's, nor another administrator, is needed: the answer (a refusal) must carry the headers all the same.
       if (path.startsWith("/admin/fundings") || path.startsWith("/portal/wallet/fundings") || path.startsWith("/admin/administrators")) return unknownRecord;

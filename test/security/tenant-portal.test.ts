@@ -355,6 +355,22 @@ const cases: Record<string, () => Promise<void>> = {
     expectStatus(await visit(owner, "POST", "/portal/vehicle/check", { search_type: "policy", value: w.b.policy.policyNo }), 503);
   },
   "POST /portal/vehicle/vin": async () => expectStatus(await visit(owner, "POST", "/portal/vehicle/vin", { vin: "1HGCM82633A004352" }), 200),
+  // A's messages only: B's e-mail (its recipient, subject, text) is never listed, and its page and HTML part are not found.
+  "GET /portal/messages": async () => expectStatus(await visit(owner, "GET", `/portal/messages?recipient=${encodeURIComponent(w.b.consumer.email)}`), 200),
+  "GET /portal/messages.csv": async () => expectStatus(await visit(owner, "GET", "/portal/messages.csv"), 200),
+  "GET /portal/messages/:id": async () => expectStatus(await visit(owner, "GET", `/portal/messages/${w.b.messageId}`), 404),
+  "GET /portal/messages/:id/html": async () => expectStatus(await visit(owner, "GET", `/portal/messages/${w.b.messageId}/html`), 404),
+  "POST /messages/callbacks/:provider": async () => {
+    // The SMS gateway's reports: only its signature counts, and A has no way to make it.
+    const response = await w.t.app.handle(
+      new Request("http://localhost/messages/callbacks/sandbox", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-termii-signature": "0".repeat(128) },
+        body: JSON.stringify({ type: "outbound", message_id: "3017544054459184530253", status: "Delivered" }),
+      }),
+    );
+    expect(response.status).toBe(401);
+  },
   "GET /portal/webhooks": async () => expectStatus(await visit(owner, "GET", "/portal/webhooks"), 200),
   // ─── Messages settings (src/modules/notices): the viewer's own account only; nothing of B's is addressable ───
   "GET /portal/message-settings": async () => expectStatus(await visit(owner, "GET", "/portal/message-settings"), 200),
@@ -561,6 +577,10 @@ const cases: Record<string, () => Promise<void>> = {
   "POST /admin/claims/:claimNo/payout/resend": adminOnly("POST", () => `/admin/claims/${w.b.claimNo}/payout/resend`),
   "GET /admin/claims/:claimNo/voucher/:file": adminOnly("GET", () => `/admin/claims/${w.b.claimNo}/voucher/1.pdf`),
   "GET /admin/claims/:claimNo/letter.pdf": adminOnly("GET", () => `/admin/claims/${w.b.claimNo}/letter.pdf`),
+  "GET /admin/messages": adminOnly("GET", () => "/admin/messages"),
+  "GET /admin/messages.csv": adminOnly("GET", () => "/admin/messages.csv"),
+  "GET /admin/messages/:id": adminOnly("GET", () => `/admin/messages/${w.b.messageId}`),
+  "GET /admin/messages/:id/html": adminOnly("GET", () => `/admin/messages/${w.b.messageId}/html`),
   "GET /admin/payouts": adminOnly("GET", () => "/admin/payouts"),
   "GET /admin/payouts.csv": adminOnly("GET", () => "/admin/payouts.csv"),
   "POST /admin/claims/:claimNo/assess": adminOnly(
@@ -703,6 +723,8 @@ describe("the operator's administrator", () => {
       "/admin/consumers",
       "/admin/dashboard",
       "/admin/reports/regulator",
+      "/admin/messages",
+      `/admin/messages/${w.b.messageId}`,
     ])
       expect((await admin.get(path)).status).toBe(200);
     // …and no partner page: the operator acts through the operator's pages only.

@@ -10,6 +10,7 @@ import { expect } from "bun:test";
 import { sql } from "drizzle-orm";
 import type { Database } from "../../src/db/client";
 import { apiLogFor } from "../../src/modules/api-log/buffer";
+import { queueMessage } from "../../src/modules/messages";
 import { dispatchOutboxEvents } from "../../src/modules/webhooks/dispatcher";
 import { type Browser, signedIn } from "../portal/browser";
 import { individual, PNG_BASE64, type TestApp, type TestPartner, testApp } from "../support/harness";
@@ -123,6 +124,8 @@ interface Victim {
   defaultSecret: string;
   topUpReference: string;
   staff: { id: string; email: string };
+  /** An e-mail of B's to its consumer, with an HTML part (queued: the outbox's pages show it). */
+  messageId: string;
   browser: Browser;
 }
 
@@ -224,6 +227,25 @@ async function buildWorld(t: TestApp): Promise<World> {
   if (invited.status !== 200) throw new Error(`B invites staff: ${invited.status}`);
   const staffId = (await rows(t.database.db, sql`select id from portal_users where email = ${staffEmail}`))[0]!.id as string;
 
+  const messageId = (await t.database.db.transaction((tx) =>
+    queueMessage(
+      tx,
+      {
+        partnerId: partner.partnerId,
+        channel: "email",
+        kind: "policy.issued",
+        recipient: email,
+        recipientName: `Bartholomew Victimson${tag}`,
+        consumerId: consumer.uuid,
+        subject: `B's policy ${tag}`,
+        body: `B's message ${tag}`,
+        html: `<p>B's message ${tag}</p>`,
+        dedupeKey: `b-message-${tag}`,
+      },
+      new Date(),
+    ),
+  ))!;
+
   const b: Victim = {
     partner,
     consumer,
@@ -238,6 +260,7 @@ async function buildWorld(t: TestApp): Promise<World> {
     defaultSecret: secret.secret,
     topUpReference: `b-topup-${tag}`,
     staff: { id: staffId, email: staffEmail },
+    messageId,
     browser,
   };
   const markers = [
@@ -265,6 +288,8 @@ async function buildWorld(t: TestApp): Promise<World> {
     b.topUpReference,
     b.staff.id,
     b.staff.email,
+    b.messageId,
+    `B's message ${tag}`,
     partner.portal.email,
     partner.partnerId,
     "Victim Bank",

@@ -57,7 +57,8 @@ export async function queueMessages(tx: Executor, outgoing: readonly OutgoingMes
     createdAt: now,
   }));
   for (const row of rows)
-    if (!reachable(row.channel, row.recipient)) throw new Error(`message ${row.kind}: ${row.recipient} is not a ${row.channel === "email" ? "e-mail address" : "phone number"}`);
+    if (!reachable(row.channel, row.recipient))
+      throw new Error(`message ${row.kind}: ${row.recipient} is not a ${row.channel === "email" ? "e-mail address" : "phone number"}`);
   if (!rows.length) return [];
   const written = await tx
     .insert(messages)

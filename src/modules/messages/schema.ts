@@ -62,17 +62,11 @@ export const messages = pgTable(
   (t) => [
     uniqueIndex("messages_dedupe_idx").on(t.dedupeKey),
     // The delivery job's queue: only what still waits.
-    index("messages_due_idx")
-      .on(t.nextAttemptAt)
-      .where(sql`${t.status} in ('queued', 'sending')`),
+    index("messages_due_idx").on(t.nextAttemptAt).where(sql`${t.status} in ('queued', 'sending')`),
     index("messages_partner_created_idx").on(t.partnerId, t.createdAt.desc()),
     index("messages_created_idx").on(t.createdAt.desc()),
-    index("messages_consumer_idx")
-      .on(t.consumerId, t.createdAt.desc())
-      .where(sql`${t.consumerId} is not null`),
-    index("messages_provider_reference_idx")
-      .on(t.provider, t.providerReference)
-      .where(sql`${t.providerReference} is not null`),
+    index("messages_consumer_idx").on(t.consumerId, t.createdAt.desc()).where(sql`${t.consumerId} is not null`),
+    index("messages_provider_reference_idx").on(t.provider, t.providerReference).where(sql`${t.providerReference} is not null`),
   ],
 );
 
@@ -84,7 +78,7 @@ export const messageEvents = pgTable(
     messageId: uuid("message_id")
       .notNull()
       .references(() => messages.id),
-    /** queued, sending, sent, delivered, bounced, failed, suppressed, retry (an attempt that will be tried again). */
+    /** queued, sent, delivered, bounced, failed, suppressed, retry (an attempt that will be tried again), report (a gateway's report that settled nothing). */
     status: text("status").notNull(),
     detail: text("detail"),
     at: timestamp("at", { withTimezone: true }).notNull(),

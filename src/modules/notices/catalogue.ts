@@ -50,6 +50,8 @@ export const VARIABLES: Record<string, { words: string; sample: string; link?: b
   payable: { words: "The amount to be paid on a claim", sample: "₦108,000.00" },
   note: { words: "What was asked for or said", sample: "Send a photo of the police report" },
   complaintRef: { words: "The complaint's reference", sample: "CMP-2026-0042" },
+  outcome: { words: "What was decided on a complaint", sample: "upheld in part" },
+  redress: { words: "What is paid to put a complaint right", sample: "₦25,000.00" },
   installmentAmount: { words: "The installment to pay", sample: "₦10,000.00" },
   dueDate: { words: "The installment's due date", sample: "2027-01-01" },
   payBy: { words: "The last day to pay before the policy lapses", sample: "2027-01-08" },
@@ -292,14 +294,14 @@ export const NOTICES: readonly Notice[] = [
     key: "complaint.resolved",
     label: "Complaint resolved",
     about: "complaint",
-    variables: ["complaintRef", "note"],
+    variables: ["complaintRef", "outcome", "redress"],
     defaults: {
       email: {
         subject: "Your complaint {{complaintRef}} is resolved",
-        body: `Dear {{insuredName}},\n\nYour complaint {{complaintRef}} is resolved: {{note}}\n\n${signOff}`,
+        body: `Dear {{insuredName}},\n\nWe have looked into your complaint {{complaintRef}}: it is {{outcome}}. What we pay to put it right: {{redress}}. Our letter explaining the decision is yours on request.\n\n${signOff}`,
       },
-      sms: { body: "{{partnerName}}: your complaint {{complaintRef}} is resolved." },
-      "sms-pcm": { body: "{{partnerName}}: we don settle your complaint {{complaintRef}}." },
+      sms: { body: "{{partnerName}}: your complaint {{complaintRef}} is resolved: {{outcome}}." },
+      "sms-pcm": { body: "{{partnerName}}: we don settle your complaint {{complaintRef}}: {{outcome}}." },
     },
   },
 ];

@@ -43,6 +43,9 @@ export function sampleValues(notice: Notice, brand: Brand): Values {
   };
 }
 
+/** A complaint's outcome (complaint.resolved), as the message says it. */
+const COMPLAINT_OUTCOME_WORDS: Record<string, string> = { upheld: "upheld", partly_upheld: "upheld in part", not_upheld: "not upheld" };
+
 const text = (value: unknown) => (typeof value === "string" || typeof value === "number" ? String(value) : undefined);
 const money = (value: unknown) => (typeof value === "number" ? formatNaira(toKobo(value)) : undefined);
 
@@ -64,8 +67,10 @@ export function payloadValues(payload: Record<string, unknown>): Values {
     claimNo: text(payload.claimNo),
     amount: money(payload.amount),
     payable: money(payload.payable ?? voucher.payable),
-    note: text(payload.resolution ?? payload.statusNote),
-    complaintRef: text(payload.complaintNo ?? payload.reference),
+    note: text(payload.statusNote),
+    complaintRef: text(payload.complaintNo),
+    outcome: typeof payload.outcome === "string" ? COMPLAINT_OUTCOME_WORDS[payload.outcome] : undefined,
+    redress: money(payload.redress),
   };
   return Object.fromEntries(Object.entries(found).filter((e): e is [string, string] => e[1] !== undefined));
 }

@@ -34,6 +34,10 @@ export const WEBHOOK_EVENT_TYPES = [
   "financing.completed",
   "financing.lapsed",
   "financing.cancelled",
+  "message.sent",
+  "message.delivered",
+  "message.bounced",
+  "message.failed",
   "webhook.endpoint_disabled",
   "webhook.test",
 ] as const;
