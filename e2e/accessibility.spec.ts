@@ -20,15 +20,18 @@ const partnerNav = [
   "/portal/quote",
   "/portal/policies",
   "/portal/claims",
+  "/portal/complaints",
   "/portal/financing",
   "/portal/wallet",
   "/portal/statements",
   "/portal/webhooks",
+  "/portal/messages",
   "/portal/message-settings",
   "/portal/vehicle",
   "/portal/keys",
   "/portal/api-log",
   "/portal/team",
+  "/portal/account",
 ];
 const partnerForms = ["/portal/consumers/new", "/portal/quote?product=ltix-stnd-1111", "/portal/claims/new", "/portal/financing/new", "/portal/password"];
 const adminNav = [
@@ -38,6 +41,7 @@ const adminNav = [
   "/admin/consumers",
   "/admin/claims",
   "/admin/payouts",
+  "/admin/complaints",
   "/admin/partners",
   "/admin/administrators",
   "/admin/financing",
@@ -46,7 +50,9 @@ const adminNav = [
   "/admin/fundings",
   "/admin/reports",
   "/admin/reports/regulator",
+  "/admin/reports/complaints",
   "/admin/audit",
+  "/admin/messages",
   "/admin/holidays",
 ];
 

@@ -28,7 +28,7 @@ test("partner staff edit a template, see the preview change, and save it", async
     };
 
     await page.goto("/portal/message-settings");
-    await expect(page.getByRole("heading", { name: "Messages", exact: true })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Message templates", exact: true })).toBeVisible();
     await look("list");
 
     await page.goto("/portal/message-settings/policy.issued/sms");

@@ -187,7 +187,7 @@ describe("the Messages pages", () => {
     const b = await signedIn(t, admin.portal);
     const seen = await b.get(`/admin/partners/${p.partnerId}/message-settings`);
     expect(seen.status).toBe(200);
-    expect(seen.text).toContain("Messages of Looked At");
+    expect(seen.text).toContain("Message templates of Looked At");
     expect(seen.text).not.toContain("We send it ourselves");
   });
 

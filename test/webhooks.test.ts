@@ -250,6 +250,10 @@ describe("webhook register, list, update, delete", () => {
       "financing.completed",
       "financing.lapsed",
       "financing.cancelled",
+      "message.sent",
+      "message.delivered",
+      "message.bounced",
+      "message.failed",
       "webhook.endpoint_disabled",
       "webhook.test",
     ]);

@@ -32,7 +32,7 @@ export function MessageSettingsPage(props: { rows: NoticeRow[]; csrf: string; pa
   return (
     <section id="message-settings">
       <div class="title-row">
-        <h1>{props.partnerName ? <span safe>{`Messages of ${props.partnerName}`}</span> : "Messages"}</h1>
+        <h1>{props.partnerName ? <span safe>{`Message templates of ${props.partnerName}`}</span> : "Message templates"}</h1>
         {props.partnerName ? "" : <a href="/portal/branding">Branding</a>}
       </div>
       <p>

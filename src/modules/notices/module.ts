@@ -9,5 +9,5 @@ export const noticesModule = defineModule({
   routes: noticesPortal,
   jobs: ({ db, config }) => noticeJobs(db, config),
   tables,
-  nav: [{ area: "portal", href: "/portal/message-settings", label: "Messages", key: "message-settings", order: 75 }],
+  nav: [{ area: "portal", href: "/portal/message-settings", label: "Message templates", key: "message-settings", order: 76 }],
 });

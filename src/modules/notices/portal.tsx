@@ -46,7 +46,7 @@ export const noticesPortal = (deps: AppDeps) => {
   async function settingsPage(request: Request, viewer: PortalViewer, csrf: string, done?: string) {
     const now = new Date();
     const rows = noticeRows(await templatesInEffect(db, viewer.partnerId, now), await partnerSends(db, viewer.partnerId), true);
-    return page(request, shell(viewer, csrf, "Messages"), <MessageSettingsPage rows={rows} csrf={csrf} done={done} />);
+    return page(request, shell(viewer, csrf, "Message templates"), <MessageSettingsPage rows={rows} csrf={csrf} done={done} />);
   }
 
   async function editorPage(request: Request, viewer: PortalViewer, csrf: string, notice: Notice, form: TemplateForm, extra: EditorExtra = {}) {
@@ -126,7 +126,7 @@ export const noticesPortal = (deps: AppDeps) => {
           const problem = refusedProblem(error, set);
           return page(
             request,
-            shell(viewer, csrf, "Messages"),
+            shell(viewer, csrf, "Message templates"),
             <p class="problem" safe>
               {problem.message}
             </p>,
@@ -229,7 +229,7 @@ export const noticesPortal = (deps: AppDeps) => {
         const rows = noticeRows(await templatesInEffect(db, partner.id, new Date()), await partnerSends(db, partner.id), false);
         return page(
           request,
-          { title: "Messages", active: "partners", viewer, csrf },
+          { title: "Message templates", active: "partners", viewer, csrf },
           <MessageSettingsPage rows={rows} csrf={csrf} partnerName={partner.name} />,
         );
       },
