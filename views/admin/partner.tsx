@@ -61,7 +61,15 @@ export function PartnerPage(props: PartnerPageProps) {
           {`Vehicle checks ${p.enrichment ? "active" : "off"} · partner since ${day(p.createdAt)} · partner id ${p.id}`}
         </span>
       </p>
-      <p safe>{p.financeEmail ? `Monthly statements are e-mailed to ${p.financeEmail}.` : "No finance contact: monthly statements are not e-mailed."}</p>
+      <p>
+        {p.financeEmail ? (
+          <>
+            Monthly statements are e-mailed to <span safe>{p.financeEmail}</span>.
+          </>
+        ) : (
+          "No finance contact: monthly statements are not e-mailed."
+        )}
+      </p>
       <p class="muted">
         Suspend, reinstate or switch vehicle checks on the <a href={`/admin/partners#partner-${p.id}`}>Partners</a> page.
       </p>

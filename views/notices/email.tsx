@@ -1,6 +1,6 @@
 /**
  * A notice's e-mail: the partner's header (logo, name, colour), the message, and the support contact
- * in the footer. Inline styles only: mail clients drop style sheets. `bodyHtml` is escaped already
+ * in the footer. Inline styles only: mail clients drop style sheets. `safeBodyHtml` is escaped already
  * (src/modules/notices/render.ts).
  */
 export interface EmailBrand {
@@ -11,8 +11,8 @@ export interface EmailBrand {
   supportPhone: string | null;
 }
 
-export function NoticeEmail(props: { brand: EmailBrand; subject: string; bodyHtml: string }) {
-  const { brand } = props;
+export function NoticeEmail(props: { brand: EmailBrand; subject: string; safeBodyHtml: string }) {
+  const { brand, safeBodyHtml } = props;
   const contact = [brand.supportPhone, brand.supportEmail].filter(Boolean).join(" · ");
   return (
     <>
@@ -31,7 +31,7 @@ export function NoticeEmail(props: { brand: EmailBrand; subject: string; bodyHtm
               </td>
             </tr>
             <tr>
-              <td style="padding:24px;font-size:15px;line-height:1.5">{props.bodyHtml}</td>
+              <td style="padding:24px;font-size:15px;line-height:1.5">{safeBodyHtml}</td>
             </tr>
             <tr>
               <td style="padding:16px 24px;border-top:1px solid #e1e4e8;font-size:13px;color:#57606a">

@@ -61,7 +61,7 @@ export function MessageSettingsPage(props: { rows: NoticeRow[]; csrf: string; pa
                   {cell.senderAction ? (
                     <HxForm action={cell.senderAction} target="#message-settings" csrf={props.csrf} class="inline">
                       <input type="hidden" name="sender" value={cell.partnerSends ? "service" : "partner"} />
-                      <button type="submit" class="link" safe>
+                      <button type="submit" class="link">
                         {cell.partnerSends ? "Let the service send it" : "We send it ourselves"}
                       </button>
                     </HxForm>
@@ -94,14 +94,14 @@ export function MessageSettingsPage(props: { rows: NoticeRow[]; csrf: string; pa
 
 export interface PreviewView {
   /** The e-mail's body as HTML, escaped already (src/modules/notices/render.ts). */
-  email?: { subject: string; bodyHtml: string; brand: EmailBrand };
+  email?: { subject: string; safeBodyHtml: string; brand: EmailBrand };
   sms?: { text: string; segments: number; encoding: string; characters: number };
   problem?: FormProblem;
 }
 
 /** The e-mail as the insured sees it, drawn with the portal's style sheet: the header's colour is an SVG's fill. */
-function EmailPreview(props: { bodyHtml: string; brand: EmailBrand }) {
-  const { brand } = props;
+function EmailPreview(props: { safeBodyHtml: string; brand: EmailBrand }) {
+  const { brand, safeBodyHtml } = props;
   const contact = [brand.supportPhone, brand.supportEmail].filter(Boolean).join(" · ");
   return (
     <div class="email-preview">
@@ -112,7 +112,7 @@ function EmailPreview(props: { bodyHtml: string; brand: EmailBrand }) {
         {brand.logoUrl ? <img src={brand.logoUrl} alt="" /> : ""}
         <span safe>{brand.name}</span>
       </div>
-      <div class="email-body">{props.bodyHtml}</div>
+      <div class="email-body">{safeBodyHtml}</div>
       <div class="email-foot" safe>
         {contact ? `${brand.name} · Questions? ${contact}` : brand.name}
       </div>

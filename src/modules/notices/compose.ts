@@ -26,7 +26,7 @@ export function composeEmail(template: Pick<TemplateInEffect, "subject" | "body"
   return {
     subject,
     body: fillText(template.body, values),
-    html: String(NoticeEmail({ brand, subject, bodyHtml: fillHtml(template.body, values) })),
+    html: String(NoticeEmail({ brand, subject, safeBodyHtml: fillHtml(template.body, values) })),
   };
 }
 

@@ -58,7 +58,9 @@ export function previewOf(notice: Notice, form: TemplateForm, text: TemplateText
   const values = sampleValues(notice, brand);
   // The portal's own address of the logo: the page's policy loads images from itself only.
   if (form === "email")
-    return { email: { subject: fillText(text.subject ?? "", values), bodyHtml: fillHtml(text.body, values), brand: { ...brand, logoUrl: brand.logoPath } } };
+    return {
+      email: { subject: fillText(text.subject ?? "", values), safeBodyHtml: fillHtml(text.body, values), brand: { ...brand, logoUrl: brand.logoPath } },
+    };
   const sms = composeSms({ body: text.body }, values);
   return { sms: { text: sms, ...smsLength(sms) } };
 }
