@@ -118,6 +118,7 @@ const MODULE_TIERS: readonly (readonly string[])[] = [
   ["claims", "issuance"],
   ["complaints", "dashboard", "lifecycle", "reporting", "search"],
   ["notices"],
+  ["selfservice"],
 ];
 const tierOf = new Map(MODULE_TIERS.flatMap((tier, level) => tier.map((module) => [module, level] as const)));
 

@@ -49,6 +49,7 @@ const extensions: [grammar: string, who: "partner" | "admin"][] = [
   ["claim letter", "partner"],
   ["complaint file", "partner"],
   ["complaint status", "partner"],
+  ["consumer link", "partner"],
   ["payment status", "partner"],
   ["wallet statement", "partner"],
   ["ndrs entt_<consumer_id>|insr_<product_code>-<tx_id>", "partner"],

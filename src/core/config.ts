@@ -178,6 +178,12 @@ const configSchema = z.object({
     .regex(/^\d+(,\d+)*$/, "whole seconds, comma-separated")
     .default("60,300,1800,7200,21600,43200"),
   MESSAGE_RETRY_SCALE: z.coerce.number().positive().default(1),
+  /**
+   * The policyholder's own page (docs/self-service.md): the key its links are signed with (HMAC-SHA256;
+   * unset: one made once and kept in the database) and how long a link works.
+   */
+  SELF_SERVICE_KEY: z.string().min(32).optional(),
+  SELF_SERVICE_LINK_HOURS: z.coerce.number().int().positive().default(24),
   /** Signs portal session cookies; unset: a random secret made once and kept in the database. */
   SESSION_SECRET: z.string().min(32).optional(),
   /** How long a portal sign-in lasts. */

@@ -24,6 +24,7 @@ import { policiesModule } from "./policies/module";
 import { quotesModule } from "./quotes/module";
 import { reportingModule } from "./reporting/module";
 import { searchModule } from "./search/module";
+import { selfServiceModule } from "./selfservice/module";
 import { signalsModule } from "./signals/module";
 import { walletModule } from "./wallet/module";
 import { hasWebhookEndpoint } from "./webhooks";
@@ -61,6 +62,7 @@ export const modules: readonly ModuleManifest[] = [
   searchModule,
   calendarModule,
   noticesModule,
+  selfServiceModule,
 ];
 
 // The outbox asks the webhooks module, which sits above it, whether a partner's events have anywhere to go.

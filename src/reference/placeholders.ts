@@ -16,6 +16,10 @@ export const GENERATED: Readonly<Record<string, { means: string; form: RegExp | 
   workingDay: { means: "a Nigerian date some working days away (weekends and public holidays skipped), YYYY-MM-DD", form: /\d{4}-\d{2}-\d{2}/ },
   policyNo: { means: "a policy number (TST-… in test mode, POL-… in live mode)", form: /(?:TST|POL)-[A-Z]{4}-\d{4}-[0-9A-Z]{12}/ },
   certUrl: { means: "the hosted certificate's link, behind an unguessable token", form: /https?:\/\/[^\s/]+\/certificates\/[A-Za-z0-9_-]{20,}/ },
+  selfServiceUrl: {
+    means: "the policyholder's own page, behind a signed link that expires",
+    form: /https?:\/\/[^\s/]+\/my\/v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}/,
+  },
   base64: { means: "a document, base64", form: /[A-Za-z0-9+/]{40,}={0,2}/ },
   secret: { means: "a webhook signing secret", form: /whsec_[A-Za-z0-9+/]{20,}={0,2}/ },
   claimNo: { means: "a claim number", form: /CLM-\d{4}-[0-9A-Z]{10}/ },

@@ -56,6 +56,7 @@ const calls: Record<CommandMethod, readonly (readonly unknown[])[]> = {
   claimLetter: [[{}]],
   fileComplaint: [[{}]],
   complaintStatus: [["CMP-2026-0000000000"]],
+  consumerLink: [["3f1c0d9e8b7a4c2f9e1d0c3b5a7f9e21"]],
   financeLoan: [[{}]],
   recordInstallment: [[{}]],
   paymentStatus: [["FIN-2026-ABCDEFGHIJ"]],

@@ -160,6 +160,10 @@ const cases: Record<string, (label: KeyLabel) => Promise<void>> = {
     refused(await attack(label, "complaint file", { ...about, policy: w.b.policy.reference }), 404);
   },
   "complaint status": async (label) => refused(await attack(label, "complaint status", { complaintNo: w.b.complaintNo }), 404),
+  "consumer link": async (label) => {
+    refused(await attack(label, "consumer link", { consumer: w.b.consumer.id }), 404);
+    refused(await attack(label, "consumer link", { consumer: w.b.consumer.uuid }), 404);
+  },
   "claim assess": async (label) => refused(await attack(label, "claim assess", { claimNo: w.b.claimNo, check: ["photos"] }), 403),
   "payment financeLoan": async (label) =>
     refused(

@@ -126,6 +126,18 @@ const cases: Record<string, () => Promise<void>> = {
     expectStatus(await visit(owner, "GET", `/certificates/${Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("base64url")}`), 404);
     expectStatus(await visit(owner, "GET", `/certificates/${w.b.policy.certToken.slice(0, -1)}`), 404);
   },
+  // The policyholder's own page: only a link we signed opens it, and only its own consumer's.
+  "GET /my/:token": async () => {
+    expectStatus(
+      await visit(
+        owner,
+        "GET",
+        `/my/v1.${Buffer.from(JSON.stringify({ p: w.b.partner.partnerId, c: w.b.consumer.id, e: 4_102_444_800 })).toString("base64url")}.forged`,
+      ),
+      404,
+    );
+    expectStatus(await visit(owner, "GET", "/my/anything"), 404);
+  },
   "GET /verify/:policyNo": async () => {
     // The public verification page, by design: validity, product, cover and the insured's initials and surname (docs/security.md).
     const page = await owner.get(`/verify/${w.b.policy.policyNo}`);

@@ -31,6 +31,7 @@ import type {
   ComplaintFileAnswerBody,
   ComplaintFileSeed,
   ConsumerEntry,
+  ConsumerLinkAnswerBody,
   ConsumerSeed,
   EndorseAnswerBody,
   EndorsementQuoteAnswerBody,
@@ -435,6 +436,13 @@ export class PartnerClient {
   /** `complaint status`: a complaint with its deadlines, history and, once resolved, outcome, redress and letter link. */
   complaintStatus(complaintNo: string, options?: CallOptions): Promise<Answer<ComplaintDetail>> {
     return this.command<ComplaintDetail>(commands.complaintStatus(), { complaintNo } satisfies Schemas["complaint-status.seed"], options);
+  }
+
+  // --- the policyholder's own page ---------------------------------------------------------------
+
+  /** `consumer link`: a signed link, valid a day, to the consumer's own page (their cover, certificates and claims, in your branding). */
+  consumerLink(consumer: string, options?: CallOptions): Promise<Answer<ConsumerLinkAnswerBody>> {
+    return this.command<ConsumerLinkAnswerBody>(commands.consumerLink(), { consumer } satisfies Schemas["consumer-link.seed"], options);
   }
 
   // --- premium financing -------------------------------------------------------------------------

@@ -41,6 +41,7 @@ export const commands = {
   claimLetter: () => "claim letter",
   fileComplaint: () => "complaint file",
   complaintStatus: () => "complaint status",
+  consumerLink: () => "consumer link",
   financeLoan: () => "payment financeLoan",
   recordInstallment: () => "payment recordInstallment",
   paymentStatus: () => "payment status",
@@ -58,7 +59,7 @@ export const commands = {
 } as const;
 
 const READS =
-  /^(dump |enrch |set env_(live|test)$|claim (status|list|voucher|letter)$|complaint status$|payment status$|wallet statement$|webhook (list|deliveries)$)/;
+  /^(dump |enrch |set env_(live|test)$|claim (status|list|voucher|letter)$|complaint status$|consumer link$|payment status$|wallet statement$|webhook (list|deliveries)$)/;
 const POLICY = String.raw`entt_[^|\s]+\|insr_[^*\s]+`;
 /** Like `set env_…`, it sets a state: sent twice, the state is as after once. */
 const AUTO_RENEW = new RegExp(`^rnew ${POLICY}\\*AUTO$`);
@@ -76,6 +77,7 @@ const has = (seed: unknown, field: string): boolean => {
  *
  * - **Reads** — every `dump …` (quotes, status, lists, hospitals, the `*REFUND` and `*ENDORSE`
  *   previews), `enrch …` (a repeat within five minutes is a free cache hit), `claim status|list|voucher|letter`, `complaint status`,
+ *   `consumer link` (a new link each time, nothing stored),
  *   `payment status`, `wallet statement`, `webhook list|deliveries` — and the commands that set a
  *   state, `set env_live|env_test` and `rnew …*AUTO` (setting a state twice leaves it set).
  * - **Writes that carry a unique reference** the service deduplicates on: `insure` with its `id`

@@ -221,6 +221,7 @@ export type ComplaintFileSeed = Schemas["complaint-file.seed"];
 export type ComplaintFileAnswerBody = AnswerBody<"complaint-file.response">;
 /** A complaint with its history, what was added and, once resolved, its outcome, redress and letter. */
 export type ComplaintDetail = AnswerBody<"complaint-status.response">;
+export type ConsumerLinkAnswerBody = AnswerBody<"consumer-link.response">;
 
 // --- premium financing -------------------------------------------------------------------------
 
