@@ -5,21 +5,26 @@ import { openDatabase } from "./db/client";
 import { joinCacheNetwork } from "./db/shared-cache";
 import { isOperatorMistake, operatorSocket, runOperatorCommand, USAGE, UsageError } from "./operator";
 
+/** Written and flushed: the process exits right after, and a pipe would otherwise lose the end of a long answer. */
+const written = (stream: NodeJS.WriteStream, text: string) => new Promise<void>((resolve) => stream.write(text, () => resolve()));
+
 /** One JSON line on stdout for a result (text, such as a CSV, as it is), on stderr for a refusal; the exit code says which. */
-function report(outcome: { result: unknown } | { error: string; mistake: boolean; usage?: boolean; stack?: string }): number {
+async function report(outcome: { result: unknown } | { error: string; mistake: boolean; usage?: boolean; stack?: string }): Promise<number> {
   if ("result" in outcome) {
-    process.stdout.write(typeof outcome.result === "string" ? outcome.result : `${JSON.stringify(outcome.result)}\n`);
+    await written(process.stdout, typeof outcome.result === "string" ? outcome.result : `${JSON.stringify(outcome.result)}\n`);
     return 0;
   }
-  process.stderr.write(`${JSON.stringify({ error: outcome.error })}\n${outcome.usage ? `${USAGE}\n` : ""}`);
-  if (outcome.stack) process.stderr.write(`${outcome.stack}\n`);
+  await written(
+    process.stderr,
+    `${JSON.stringify({ error: outcome.error })}\n${outcome.usage ? `${USAGE}\n` : ""}${outcome.stack ? `${outcome.stack}\n` : ""}`,
+  );
   return outcome.mistake ? 2 : 1;
 }
 
 /** The server holds the embedded database: ask it to carry the command out. */
 async function viaServer(socket: string, argv: string[]): Promise<number> {
   const response = await fetch("http://operator/", { method: "POST", body: JSON.stringify({ argv }), unix: socket });
-  return report(await response.json());
+  return await report(await response.json());
 }
 
 const config = loadConfig();
@@ -42,10 +47,10 @@ if (argv.length === 0 || argv.includes("--help")) {
     try {
       // Running servers must see a key change before this command reports it done (SharedCache.settle).
       await joinCacheNetwork(database, "client");
-      exitCode = report({ result: await runOperatorCommand(database.db, argv, config) });
+      exitCode = await report({ result: await runOperatorCommand(database.db, argv, config) });
     } catch (error) {
       const mistake = isOperatorMistake(error);
-      exitCode = report({
+      exitCode = await report({
         error: (error as Error).message,
         mistake,
         usage: error instanceof UsageError,

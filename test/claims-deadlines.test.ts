@@ -96,6 +96,14 @@ describe("deadlines", () => {
   });
 });
 
+/**
+ * The background check as the worker runs it: pass after pass while a pass sent something. The suite's
+ * other claims share the database, and a pass takes the first hundred due.
+ */
+async function announceAll(now: Date) {
+  while ((await announceDeadlines(db, clock, now)) > 0);
+}
+
 describe("the background check", () => {
   test("claim.due_soon a week before, claim.overdue the day after, each once, also with two instances looking at once", async () => {
     const p = await t.partner();
@@ -103,18 +111,18 @@ describe("the background check", () => {
     const closed = await claimOn(p);
     await p.run("claim withdraw", { claimNo: closed.claimNo });
 
-    await announceDeadlines(db, clock, noonOf(addDays(settlementDue, -8)));
+    await announceAll(noonOf(addDays(settlementDue, -8)));
     expect(await clockEvents(p.partnerId)).toEqual([]);
 
-    await Promise.all([announceDeadlines(db, clock, noonOf(addDays(settlementDue, -7))), announceDeadlines(db, clock, noonOf(addDays(settlementDue, -7)))]);
-    await announceDeadlines(db, clock, noonOf(addDays(settlementDue, -1)));
+    await Promise.all([announceAll(noonOf(addDays(settlementDue, -7))), announceAll(noonOf(addDays(settlementDue, -7)))]);
+    await announceAll(noonOf(addDays(settlementDue, -1)));
     let events = await clockEvents(p.partnerId);
     expect(events.map((e) => [e.type, e.payload])).toEqual([
       ["claim.due_soon", expect.objectContaining({ claimNo, status: "submitted", deadline: "settlement", dueOn: settlementDue, daysLeft: 7 })],
     ]);
 
-    await Promise.all([announceDeadlines(db, clock, noonOf(addDays(settlementDue, 1))), announceDeadlines(db, clock, noonOf(addDays(settlementDue, 1)))]);
-    await announceDeadlines(db, clock, noonOf(addDays(settlementDue, 30)));
+    await Promise.all([announceAll(noonOf(addDays(settlementDue, 1))), announceAll(noonOf(addDays(settlementDue, 1)))]);
+    await announceAll(noonOf(addDays(settlementDue, 30)));
     events = await clockEvents(p.partnerId);
     expect(events.map((e) => [e.type, e.payload.deadline, e.payload.daysOverdue ?? e.payload.daysLeft])).toEqual([
       ["claim.due_soon", "settlement", 7],
@@ -128,7 +136,7 @@ describe("the background check", () => {
     const { claimNo } = await claimOn(p);
     await review(claimNo, "in_review", watDate(0));
     const approved = await review(claimNo, "approved", "2026-12-24");
-    await announceDeadlines(db, clock, noonOf(addDays(approved.voucherDueOn!, 1)));
+    await announceAll(noonOf(addDays(approved.voucherDueOn!, 1)));
     const events = await clockEvents(p.partnerId);
     expect(events.map((e) => [e.type, e.payload.deadline])).toContainEqual(["claim.overdue", "voucher"]);
 
@@ -136,7 +144,7 @@ describe("the background check", () => {
     await review(paid.claimNo, "in_review", watDate(0));
     await review(paid.claimNo, "approved", watDate(0));
     await pay(p, paid.claimNo, watDate(0));
-    await announceDeadlines(db, clock, noonOf(addDays(paid.settlementDue, 5)));
+    await announceAll(noonOf(addDays(paid.settlementDue, 5)));
     expect((await clockEvents(p.partnerId)).filter((e) => e.payload.claimNo === paid.claimNo)).toEqual([]);
   });
 });

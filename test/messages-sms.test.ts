@@ -3,13 +3,16 @@
  * scenario by the phone's last digit, the signed delivery reports at POST /messages/callbacks/sandbox
  * (the sandbox's own go through the same verifying function), and forged, unknown and repeated reports.
  */
-import { beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { loadConfig } from "../src/core/config";
 import { hmacSha512 } from "../src/core/signatures";
 import type { DeliverySettings } from "../src/modules/messages/delivery";
 import { SMS_SANDBOX_SCENARIOS } from "../src/modules/messages/sandbox-sms";
 import { type TestApp, type TestPartner, testApp } from "./support/harness";
 import { deliverAll, eventsOf, instance, logOf, messageOf, queue } from "./support/messages";
+
+// The machine is shared, and a delivery pass takes every message the suite queued before.
+setDefaultTimeout(60_000);
 
 let t: TestApp;
 let partner: TestPartner;

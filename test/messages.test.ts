@@ -5,7 +5,7 @@
  * attempt, a worker that died mid-delivery, two instances at once, suppressed messages, the events,
  * and the Messages pages (the operator's and a partner's own).
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { type Config, loadConfig } from "../src/core/config";
 import { type DeliverySettings, deliverDueMessages } from "../src/modules/messages/delivery";
 import type { Mailer } from "../src/modules/messages/mailer";
@@ -13,6 +13,9 @@ import { signedIn } from "./portal/browser";
 import { type TestApp, type TestPartner, testApp } from "./support/harness";
 import { deliverAll, eventsOf, instance, logOf, messageOf, queue } from "./support/messages";
 import { startSmtpServer, type TestSmtpServer } from "./support/smtp";
+
+// The machine is shared, and a delivery pass takes every message the suite queued before.
+setDefaultTimeout(60_000);
 
 const FROM = '"Insurer Messages" <no-reply@insurer.example>';
 let t: TestApp;

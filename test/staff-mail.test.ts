@@ -190,7 +190,7 @@ describe("the monthly statement to the finance contact", () => {
     expect(row!.financeEmail).toBe("accounts@partner.ng");
     const operator = await t.partner({ admin: true });
     const seen = await (await signedIn(t, operator.portal)).get(`/admin/partners/${p.partnerId}`);
-    expect(seen.text).toContain("Monthly statements are e-mailed to accounts@partner.ng");
+    expect(seen.text).toContain("Monthly statements are e-mailed to <span>accounts@partner.ng</span>.");
     // Staff do not set it.
     const invited = await invite(owner);
     const staff = new Browser(t);

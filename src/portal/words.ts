@@ -148,6 +148,8 @@ const PHRASES: [RegExp, string | ((...groups: string[]) => string)][] = [
   [/: see webhook (?:list|deliveries)$/, ""],
   [/ as claim submit returned it/, ""],
   [/ was not returned by prfl entity under these credentials/, " is not one of your consumers"],
+  [/ not found: use an id prfl entity returned to you$/, " is not one of your consumers"],
+  [/ is invalid: use the id \(or id_uuid\) returned by prfl entity$/, " is not a consumer's id"],
   [/ \(status [a-z]\)/g, ""],
   [/ for an individual consumer \(class h\)/g, " for a person"],
   [/ for an organisation consumer \(class o\)/g, " for an organisation"],

@@ -6,6 +6,7 @@
  */
 import { Webhook } from "standardwebhooks";
 import { freePort } from "../../bench/servers";
+import { WEBHOOK_EVENT_TYPES } from "../../src/modules/webhooks/event-types";
 
 interface Hit {
   path: string;
@@ -26,6 +27,13 @@ interface Hit {
 }
 
 type Responder = (hit: Hit, nth: number) => Response | Promise<Response>;
+
+/**
+ * The event types of the book a reliability test follows (policies, money, claims): every type but
+ * the messages to the insured, whose events follow their delivery on its own schedule (after a
+ * restart too), so a test that counts the outbox at a moment registers its endpoints for these.
+ */
+export const BOOK_EVENTS = WEBHOOK_EVENT_TYPES.filter((type) => !type.startsWith("message."));
 
 export interface Receiver {
   port: number;
