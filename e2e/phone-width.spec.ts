@@ -91,6 +91,12 @@ const navLinks = (page: Page) =>
 
 /** No table's box scrolls sideways: on a phone every table is a list of cards. */
 async function expectTablesFit(page: Page) {
+  // portal.js names every table's cells once the page has loaded (tables without headings are left as they are).
+  await page.waitForFunction(
+    () => [...document.querySelectorAll("table")].every((t) => t.classList.contains("stacked") || !t.querySelector("thead th")),
+    undefined,
+    { timeout: 10_000 },
+  );
   const wide = await page
     .locator(".table-box")
     .evaluateAll((boxes) => boxes.filter((box) => box.scrollWidth > box.clientWidth + 1).map((box) => box.querySelector("caption, th")?.textContent?.trim()));

@@ -82,7 +82,8 @@ for (const { name, width } of [
     await page.goto(`/admin/consumers?q=${encodeURIComponent(pending.email)}`);
     await page.getByRole("link", { name: "Bola Ige" }).click();
     await expect(page.getByRole("heading", { name: "Bola Ige" })).toBeVisible();
-    const details = page.locator("main dl");
+    // The consumer's details come first; their contact preferences follow in a list of their own.
+    const details = page.locator("main dl").first();
     await expect(details).toContainText(accounts().demoPartner.name);
     await expect(details).toContainText("National identity number (NIN)");
     await expect(page.getByRole("link", { name: "Scan of the identity document" })).toHaveAttribute("href", /\/documents\/socialID\.image$/);
