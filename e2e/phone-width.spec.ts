@@ -93,7 +93,7 @@ const navLinks = (page: Page) =>
 async function expectTablesFit(page: Page) {
   // portal.js names every table's cells once the page has loaded (tables without headings are left as they are).
   await page.waitForFunction(
-    () => [...document.querySelectorAll("table")].every((t) => t.classList.contains("stacked") || !t.querySelector("thead th")),
+    () => Array.from(document.querySelectorAll("table")).every((t) => t.classList.contains("stacked") || !t.querySelector("thead th")),
     undefined,
     { timeout: 10_000 },
   );
