@@ -177,7 +177,8 @@ describe("the notices fan-out", () => {
       new Date(),
     );
     await fanOut();
-    const sent = await messagesOf(p.partnerId);
+    // Written in one pass, at one instant: in the order of kind and channel.
+    const sent = (await messagesOf(p.partnerId)).sort((a, b) => `${a.kind} ${a.channel}`.localeCompare(`${b.kind} ${b.channel}`));
     expect(sent.map((m) => [m.kind, m.channel, m.recipient])).toEqual([
       ["complaint.received", "email", "chidi@example.ng"],
       ["complaint.received", "sms", "+2348030000001"],
